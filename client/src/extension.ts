@@ -1,0 +1,40 @@
+/**
+ * The thin client: starts the language server and registers the editor-only pieces
+ * (commands, the sidebar, the language status item). No domain logic lives here.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+
+let client: LanguageClient | undefined;
+
+/** Documents the server answers for. JSON files are claimed by name or content on the server side. */
+export const documentSelector = [
+  { scheme: 'file', language: 'ds-config' },
+  { scheme: 'file', language: 'json' },
+  { scheme: 'file', language: 'jsonc' },
+  { scheme: 'file', language: 'shellscript' },
+  { scheme: 'file', language: 'yaml' },
+  { scheme: 'untitled', language: 'ds-config' },
+];
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector,
+    synchronize: {
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{sh,bash,zsh,yaml,yml,json}'),
+    },
+  };
+  client = new LanguageClient('zeroLens', 'ZeRO Lens', serverOptions, clientOptions);
+  await client.start();
+  context.subscriptions.push({ dispose: () => void client?.stop() });
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}

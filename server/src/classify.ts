@@ -1,0 +1,79 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import picomatch from 'picomatch';
+import type { ZeroLensSettings } from './settings';
+import type { DocumentKind } from './feature';
+
+/** File names that are DeepSpeed configs by convention (matched against the base name). */
+export const configFileNamePatterns = ['ds_config*.json', '*deepspeed*.json', 'ds_z*_config.json', 'zero*.json'];
+
+const nameMatchers = configFileNamePatterns.map((p) => picomatch(p, { nocase: true }));
+const globCache = new Map<string, (path: string) => boolean>();
+
+/** Top-level keys that only a DeepSpeed config has; one of them is enough to claim a JSON file. */
+const deepSpeedTopLevelKeys = [
+  'zero_optimization',
+  'train_micro_batch_size_per_gpu',
+  'train_batch_size',
+  'gradient_accumulation_steps',
+  'zero_allow_untested_optimizer',
+  'zero_force_ds_cpu_optimizer',
+  'steps_per_print',
+  'wall_clock_breakdown',
+];
+// Only the start of a large file is looked at, so classification stays cheap on every request.
+const contentProbeLength = 64 * 1024;
+const contentPattern = new RegExp(`"(${deepSpeedTopLevelKeys.join('|')})"\\s*:`);
+
+const shellExtensions = /\.(sh|bash|zsh)$/i;
+const yamlExtensions = /\.ya?ml$/i;
+const yamlDeepSpeedPattern = /^(\s*deepspeed\s*:|\s*distributed_type\s*:\s*['"]?DEEPSPEED\b|\s*deepspeed_config_file\s*:)/im;
+
+export function pathOf(uri: string): string {
+  try {
+    return URI.parse(uri).fsPath;
+  } catch {
+    return uri;
+  }
+}
+
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] ?? path;
+}
+
+function matchesConfiguredGlob(path: string, globs: string[]): boolean {
+  for (const glob of globs) {
+    let matcher = globCache.get(glob);
+    if (!matcher) {
+      // A bare pattern like "my_ds.json" matches in any folder, as files.associations does.
+      const pattern = glob.includes('/') ? glob : `**/${glob}`;
+      matcher = picomatch(pattern, { dot: true, nocase: true });
+      globCache.set(glob, matcher);
+    }
+    if (matcher(path.replace(/\\/g, '/'))) return true;
+  }
+  return false;
+}
+
+export function isConfigFileName(path: string, settings: ZeroLensSettings): boolean {
+  const name = baseName(path);
+  return nameMatchers.some((m) => m(name)) || matchesConfiguredGlob(path, settings.configFiles);
+}
+
+/** Decides which domain answers for a document: by language, then file name, then content. */
+export function classifyDocument(document: TextDocument, settings: ZeroLensSettings): DocumentKind | null {
+  const path = pathOf(document.uri);
+  const language = document.languageId;
+  if (language === 'ds-config') return 'ds-config';
+  if (language === 'shellscript' || shellExtensions.test(path)) return 'launch-script';
+  if (language === 'yaml' || yamlExtensions.test(path)) {
+    return yamlDeepSpeedPattern.test(document.getText().slice(0, contentProbeLength)) ? 'launch-yaml' : null;
+  }
+  if (language === 'json' || language === 'jsonc' || /\.json$/i.test(path)) {
+    if (isConfigFileName(path, settings)) return 'ds-config';
+    const head = document.getText().slice(0, contentProbeLength);
+    return head.trimStart().startsWith('{') && contentPattern.test(head) ? 'ds-config' : null;
+  }
+  return null;
+}

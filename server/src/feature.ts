@@ -1,0 +1,32 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type {
+  CodeAction,
+  CodeActionContext,
+  CompletionItem,
+  Diagnostic,
+  DocumentLink,
+  Hover,
+  InlayHint,
+  Location,
+  Position,
+  Range,
+} from 'vscode-languageserver-types';
+import type { ZeroLensSettings } from './settings';
+
+/**
+ * One domain's contribution to a kind of document. The facade asks every contributor registered for a
+ * document's kind and merges the answers, so domains (ds_config, launch scripts, memory context) stay
+ * independent of each other and of the LSP.
+ */
+export interface FeatureContributor {
+  validate?(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]>;
+  complete?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionItem[]>;
+  hover?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null>;
+  codeActions?(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]>;
+  inlayHints?(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
+  documentLinks?(document: TextDocument, settings: ZeroLensSettings): Promise<DocumentLink[]>;
+  definition?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Location[]>;
+}
+
+/** What kind of file a document is to ZeRO Lens; null means "not ours, answer nothing". */
+export type DocumentKind = 'ds-config' | 'launch-script' | 'launch-yaml';

@@ -1,0 +1,97 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type {
+  CodeAction,
+  CodeActionContext,
+  CompletionList,
+  Diagnostic,
+  DocumentLink,
+  Hover,
+  InlayHint,
+  Location,
+  MarkupContent,
+  Position,
+  Range,
+} from 'vscode-languageserver-types';
+import type { FileSystemHost, WorkspaceHost } from './host';
+import { emptyWorkspace } from './host';
+import type { ZeroLensSettings } from './settings';
+import type { DocumentKind, FeatureContributor } from './feature';
+import { classifyDocument } from './classify';
+import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
+import { createLaunchFeatures } from './launch/launchFeatures';
+import { createContextFeatures } from './context/contextFeatures';
+
+export interface LanguageServiceParams {
+  fs: FileSystemHost;
+  workspace?: WorkspaceHost;
+}
+
+/**
+ * The pure ZeRO Lens language service: text and settings in, LSP types out. No connection, no `vscode`,
+ * no I/O except through the injected hosts. The LSP server and the CLI are thin wrappers around it.
+ */
+export interface ZeroLensLanguageService {
+  classify(document: TextDocument, settings: ZeroLensSettings): DocumentKind | null;
+  doValidation(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]>;
+  doComplete(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionList>;
+  doHover(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null>;
+  getCodeActions(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]>;
+  getInlayHints(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
+  getDocumentLinks(document: TextDocument, settings: ZeroLensSettings): Promise<DocumentLink[]>;
+  getDefinition(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Location[]>;
+}
+
+export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
+  const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
+  const dsConfig = createDsConfigFeatures(hosts);
+  const context = createContextFeatures(hosts);
+  const launch = createLaunchFeatures(hosts);
+  const contributors: Record<DocumentKind, FeatureContributor[]> = {
+    'ds-config': [dsConfig, context],
+    'launch-script': [launch],
+    'launch-yaml': [launch],
+  };
+
+  const forDocument = (document: TextDocument, settings: ZeroLensSettings): FeatureContributor[] => {
+    const kind = classifyDocument(document, settings);
+    return kind ? contributors[kind] : [];
+  };
+
+  /** Runs one feature on every contributor and flattens the answers. */
+  async function collect<T>(
+    document: TextDocument,
+    settings: ZeroLensSettings,
+    run: (c: FeatureContributor) => Promise<T[]> | undefined,
+  ): Promise<T[]> {
+    const answers = await Promise.all(forDocument(document, settings).map((c) => run(c) ?? Promise.resolve([])));
+    return answers.flat();
+  }
+
+  return {
+    classify: classifyDocument,
+    doValidation: (d, s) => (s.validate ? collect(d, s, (c) => c.validate?.(d, s)) : Promise.resolve([])),
+    doComplete: async (d, p, s) => ({ isIncomplete: false, items: await collect(d, s, (c) => c.complete?.(d, p, s)) }),
+    doHover: async (d, p, s) => mergeHovers(await collect(d, s, async (c) => [await c.hover?.(d, p, s)])),
+    getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),
+    getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
+    getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
+    getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
+  };
+}
+
+/** Several contributors may explain the same spot (key docs plus a memory table): join them in order. */
+function mergeHovers(hovers: (Hover | null | undefined)[]): Hover | null {
+  const present = hovers.filter((h): h is Hover => !!h);
+  if (present.length === 0) return null;
+  if (present.length === 1) return present[0];
+  const value = present.map((h) => markdownOf(h.contents)).join('\n\n---\n\n');
+  const contents: MarkupContent = { kind: 'markdown', value };
+  return { contents, range: present[0].range };
+}
+
+function markdownOf(contents: Hover['contents']): string {
+  if (typeof contents === 'string') return contents;
+  if (Array.isArray(contents)) return contents.map((c) => (typeof c === 'string' ? c : '```' + c.language + '\n' + c.value + '\n```')).join('\n\n');
+  if ('kind' in contents) return contents.value;
+  return '```' + contents.language + '\n' + contents.value + '\n```';
+}

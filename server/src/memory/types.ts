@@ -1,0 +1,149 @@
+/**
+ * The memory estimator's public contract. Every consumer (ds_config hints, launch scripts, the sidebar,
+ * the CLI) goes through these types; all sizes are bytes, all counts are plain numbers.
+ */
+
+export type ZeroStage = 0 | 1 | 2 | 3;
+export type Precision = 'bf16' | 'fp16' | 'fp32';
+export type OffloadDevice = 'none' | 'cpu' | 'nvme';
+export type OptimizerName = 'adamw' | 'adam' | 'adam8bit' | 'sgd' | 'sgd-momentum' | 'lion' | 'adafactor' | 'muon';
+
+/** Architecture facts, as a config.json states them. Enough to count parameters and activations. */
+export interface ModelArchitecture {
+  hiddenSize: number;
+  numLayers: number;
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  intermediateSize: number;
+  vocabSize: number;
+  tiedEmbeddings: boolean;
+  /** Gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU, 2 matrices) MLP. */
+  mlp: 'gated' | 'plain';
+  qkvBias?: boolean;
+  qkNorm?: boolean;
+  normsPerLayer?: number;
+  moe?: {
+    numExperts: number;
+    expertsPerToken: number;
+    moeIntermediateSize: number;
+    sharedExpertIntermediateSize?: number;
+    /** Layers before the first MoE layer that are dense (DeepSeek `first_k_dense_replace`). */
+    firstDenseLayers?: number;
+  };
+}
+
+/** Where a value in the estimate came from, shown to the user next to it. */
+export type ValueSource =
+  | { kind: 'default' }
+  | { kind: 'setting'; name: string }
+  | { kind: 'config'; path: string }
+  | { kind: 'script'; file: string; line: number }
+  | { kind: 'catalog'; id: string }
+  | { kind: 'model-folder'; path: string; how: 'safetensors' | 'index' | 'config.json' }
+  | { kind: 'cli'; flag: string };
+
+export interface ModelInfo {
+  /** Hub id or folder path the user gave. */
+  id: string;
+  /** Short name for hints, e.g. "Qwen3-8B". */
+  displayName: string;
+  totalParams: number;
+  /** Largest single module's own parameters (usually the embedding), for ZeRO-3 gather buffers. */
+  largestLayerParams: number;
+  architecture?: ModelArchitecture;
+  source: ValueSource;
+}
+
+export interface LoraSpec {
+  rank: number;
+  /** Module names (q_proj, ...) or "all-linear". */
+  targetModules: string[];
+  /** Base weights quantised to 4-bit NF4 (QLoRA) or 8-bit; undefined keeps the training dtype. */
+  quantBits?: 4 | 8;
+  doubleQuant?: boolean;
+}
+
+/** DeepSpeed communication buffer settings; absent fields take DeepSpeed's defaults. */
+export interface BufferSettings {
+  reduceBucketSize?: number;
+  allgatherBucketSize?: number;
+  overlapComm?: boolean;
+  prefetchBucketSize?: number;
+  maxLiveParameters?: number;
+  subGroupSize?: number;
+}
+
+export interface EstimateInput {
+  model: ModelInfo;
+  stage: ZeroStage;
+  offloadOptimizer: OffloadDevice;
+  /** Only meaningful at stage 3. */
+  offloadParam: OffloadDevice;
+  precision: Precision;
+  /** bf16.bf16_master_weights_and_grads */
+  bf16MasterWeightsAndGrads?: boolean;
+  /** bf16.bf16_optimizer_states */
+  bf16OptimizerStates?: boolean;
+  /** data_types.grad_accum_dtype === 'fp32' (selects BF16_Optimizer at stage 1 / no ZeRO with bf16). */
+  fp32GradAccum?: boolean;
+  optimizer: OptimizerName;
+  gpusPerNode: number;
+  nodes: number;
+  /** GPU capacity; undefined means "unknown" and `fits` is null. */
+  gpuMemoryBytes?: number;
+  microBatch: number;
+  seqLen: number;
+  gradientCheckpointing: boolean;
+  flashAttention: boolean;
+  lora?: LoraSpec;
+  buffers?: BufferSettings;
+  cudaContextBytes: number;
+  /** Fraction of the subtotal added for allocator fragmentation. */
+  fragmentation: number;
+}
+
+export interface GpuBreakdown {
+  params: number;
+  gradients: number;
+  optimizerStates: number;
+  activations: number;
+  buffers: number;
+  overhead: number;
+  total: number;
+}
+
+export interface EstimateResult {
+  perGpu: GpuBreakdown;
+  /** Per node (DeepSpeed's "per CPU"). `pinned` is the part in page-locked memory. */
+  perCpu: { params: number; gradients: number; optimizerStates: number; total: number; pinned: number };
+  nvme: number;
+  fits: boolean | null;
+  /** Human-readable assumptions and caveats ("activations assume FlashAttention", ...). */
+  notes: string[];
+}
+
+/** One bar in the sidebar and one row in hover tables: a stage with an offload choice. */
+export interface StageOption {
+  stage: ZeroStage;
+  offloadOptimizer: OffloadDevice;
+  offloadParam: OffloadDevice;
+  /** e.g. "ZeRO-3 + CPU offload (optimizer, params)". */
+  label: string;
+  result: EstimateResult;
+}
+
+/** DeepSpeed-compatible mode: what `estimate_zero{2,3}_model_states_mem_needs` returns, to the byte. */
+export interface DeepSpeedEstimateInput {
+  totalParams: number;
+  largestLayerParams: number;
+  gpusPerNode: number;
+  nodes: number;
+  stage: 2 | 3;
+  offloadOptimizer: boolean;
+  offloadParam: boolean;
+  zeroInit: boolean;
+  additionalBufferFactor: number;
+  /** Use the ZeRO-2 GPU formula from before June 2024 (4P + 16P/N). */
+  legacyZero2: boolean;
+}

@@ -1,0 +1,147 @@
+/**
+ * The LSP layer: wires protocol requests to the pure language service and nothing more.
+ * Runs standalone with `node dist/server.js --stdio` (or --node-ipc when started by the VS Code client).
+ */
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { getLanguageService } from './languageService';
+import { nodeFileSystem, NodeWorkspace } from './nodeHost';
+import { withDefaults, type ZeroLensSettings } from './settings';
+import { ConfigurationChangedNotification } from './protocol';
+
+const connection: Connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const workspace = new NodeWorkspace([]);
+const service = getLanguageService({ fs: nodeFileSystem, workspace });
+
+let canPullConfiguration = false;
+let globalSettings: unknown = {};
+/** Validation waits this long after the last keystroke; stale runs are dropped by version. */
+let validationDelayMs = 120;
+const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
+const pendingValidation = new Map<string, NodeJS.Timeout>();
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number };
+  globalSettings = options.settings ?? {};
+  if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
+  const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
+  workspace.setFolders(folders);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['"', ':', ' ', '-', '=', '/'], resolveProvider: false },
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, 'source.fixAll.zeroLens'] },
+      inlayHintProvider: true,
+      documentLinkProvider: { resolveProvider: false },
+      definitionProvider: true,
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'ZeRO Lens', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
+  connection.workspace.onDidChangeWorkspaceFolders(async () => {
+    const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
+    workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
+  });
+});
+
+/** Settings are per resource: a folder may describe other GPUs than its neighbour. */
+function settingsFor(uri: string): Promise<ZeroLensSettings> {
+  if (!canPullConfiguration) return Promise.resolve(withDefaults(globalSettings));
+  let settings = settingsByUri.get(uri);
+  if (!settings) {
+    settings = connection.workspace
+      .getConfiguration({ scopeUri: uri, section: 'zeroLens' })
+      .then(withDefaults, () => withDefaults({}));
+    settingsByUri.set(uri, settings);
+  }
+  return settings;
+}
+
+function refreshAll(): void {
+  settingsByUri.clear();
+  workspace.invalidate();
+  for (const document of documents.all()) scheduleValidation(document, 0);
+  void connection.languages.inlayHint.refresh().catch(() => undefined);
+}
+
+connection.onDidChangeConfiguration((change) => {
+  if (!canPullConfiguration) globalSettings = (change.settings as { zeroLens?: unknown })?.zeroLens ?? globalSettings;
+  refreshAll();
+});
+connection.onNotification(ConfigurationChangedNotification, refreshAll);
+connection.onDidChangeWatchedFiles(refreshAll);
+
+function scheduleValidation(document: TextDocument, delay = validationDelayMs): void {
+  clearTimeout(pendingValidation.get(document.uri));
+  pendingValidation.set(
+    document.uri,
+    setTimeout(() => {
+      pendingValidation.delete(document.uri);
+      void validate(document.uri, document.version);
+    }, delay),
+  );
+}
+
+async function validate(uri: string, version: number): Promise<void> {
+  const document = documents.get(uri);
+  if (!document || document.version !== version) return;
+  const settings = await settingsFor(uri);
+  const diagnostics = await guard('validation', () => service.doValidation(document, settings), []);
+  // A newer edit arrived while we worked: its own run will publish.
+  if (documents.get(uri)?.version !== version) return;
+  await connection.sendDiagnostics({ uri, version, diagnostics });
+}
+
+async function withSettings<T>(uri: string, run: (document: TextDocument, settings: ZeroLensSettings) => Promise<T>, fallback: T): Promise<T> {
+  const document = documents.get(uri);
+  if (!document) return fallback;
+  const settings = await settingsFor(uri);
+  return guard('request', () => run(document, settings), fallback);
+}
+
+/** A failing feature must never take the server down: log it and answer with nothing. */
+async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    connection.console.error(`ZeRO Lens ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return fallback;
+  }
+}
+
+documents.onDidOpen((event) => scheduleValidation(event.document, 0));
+documents.onDidChangeContent((event) => scheduleValidation(event.document));
+documents.onDidClose((event) => {
+  clearTimeout(pendingValidation.get(event.document.uri));
+  pendingValidation.delete(event.document.uri);
+  settingsByUri.delete(event.document.uri);
+  void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+});
+
+connection.onCompletion((p) => withSettings(p.textDocument.uri, (d, s) => service.doComplete(d, p.position, s), null));
+connection.onHover((p) => withSettings(p.textDocument.uri, (d, s) => service.doHover(d, p.position, s), null));
+connection.onCodeAction((p) => withSettings(p.textDocument.uri, (d, s) => service.getCodeActions(d, p.range, p.context, s), []));
+connection.languages.inlayHint.on((p) => withSettings(p.textDocument.uri, (d, s) => service.getInlayHints(d, p.range, s), []));
+connection.onDocumentLinks((p) => withSettings(p.textDocument.uri, (d, s) => service.getDocumentLinks(d, s), []));
+connection.onDefinition((p) => withSettings(p.textDocument.uri, (d, s) => service.getDefinition(d, p.position, s), []));
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,119 @@
+/**
+ * Starts the bundled `dist/server.js --stdio` exactly as another editor would and speaks LSP to it.
+ * Shared by every protocol test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol/node';
+
+export const serverPath = path.resolve(__dirname, '../../dist/server.js');
+
+export interface TestServer {
+  connection: ProtocolConnection;
+  process: ChildProcess;
+  /** Resolves with the next diagnostics for `uri` that satisfy `accept` (default: any). */
+  diagnostics(uri: string, accept?: (d: Diagnostic[]) => boolean, timeoutMs?: number): Promise<PublishDiagnosticsParams>;
+  open(uri: string, languageId: string, text: string, version?: number): Promise<void>;
+  change(uri: string, version: number, text: string): Promise<void>;
+  stop(): Promise<void>;
+  stderr(): string;
+}
+
+export interface StartOptions {
+  rootPath?: string;
+  /** Answers `workspace/configuration` for section zeroLens. */
+  settings?: Record<string, unknown>;
+  initializationOptions?: Record<string, unknown>;
+}
+
+export function fileUri(file: string): string {
+  return pathToFileURL(file).toString();
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const published: PublishDiagnosticsParams[] = [];
+  const waiters: { uri: string; accept: (d: Diagnostic[]) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    published.push(params);
+    for (const waiter of [...waiters]) {
+      if (waiter.uri === params.uri && waiter.accept(params.diagnostics)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(params);
+      }
+    }
+  });
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+    params.items.map((item) => (item.section === 'zeroLens' ? (options.settings ?? {}) : null)),
+  );
+  connection.onRequest('client/registerCapability', () => null);
+  connection.onRequest('workspace/inlayHint/refresh', () => null);
+  connection.onRequest('workspace/workspaceFolders', () =>
+    options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null,
+  );
+  connection.onNotification('window/logMessage', () => undefined);
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: options.rootPath ? fileUri(options.rootPath) : null,
+    workspaceFolders: options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null,
+    capabilities: {
+      workspace: { configuration: true, workspaceFolders: true, inlayHint: { refreshSupport: true } },
+      textDocument: {
+        publishDiagnostics: { versionSupport: true },
+        codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } } },
+        completion: { completionItem: { snippetSupport: true } },
+        hover: { contentFormat: ['markdown', 'plaintext'] },
+      },
+    },
+    initializationOptions: options.initializationOptions ?? {},
+  });
+  await connection.sendNotification('initialized', {});
+
+  return {
+    connection,
+    process: child,
+    stderr: () => stderr,
+    diagnostics(uri, accept = () => true, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+        waiters.push({
+          uri,
+          accept,
+          resolve: (p) => {
+            clearTimeout(timer);
+            resolve(p);
+          },
+        });
+      });
+    },
+    open: (uri, languageId, text, version = 1) =>
+      connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } }),
+    change: (uri, version, text) =>
+      connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] }),
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+      try {
+        await connection.sendRequest('shutdown');
+        await connection.sendNotification('exit');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      await exited;
+      clearTimeout(kill);
+      connection.dispose();
+    },
+  };
+}
