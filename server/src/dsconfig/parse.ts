@@ -1,0 +1,231 @@
+import {
+  createScanner,
+  getNodeValue,
+  parseTree,
+  type JSONPath,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { VersionedCache } from '../util/documentCache';
+
+/** One parse of a ds_config document, shared by every feature for that document version. */
+export interface ParsedConfig {
+  text: string;
+  /** jsonc-parser tree (comments and trailing commas allowed); undefined when the text was too big or too deep to parse. */
+  root: Node | undefined;
+  /** getNodeValue(root); for duplicate keys the LAST wins, like Python dicts. */
+  value: unknown;
+  syntaxErrors: { message: string; offset: number; length: number }[];
+  duplicateKeys: { path: JSONPath; keyNode: Node; firstKeyNode: Node }[];
+  comments: { offset: number; length: number }[];
+  trailingCommas: { offset: number }[];
+  hasBom: boolean;
+  /** Why parsing was skipped or cut short (file too large, nesting too deep); empty for normal files. */
+  limits: { message: string; offset: number; length: number }[];
+}
+
+/** Real configs are a few KB; beyond this the file is not a hand-written config and parsing it would stall the editor. */
+export const maxParsedLength = 2 * 1024 * 1024;
+/** jsonc-parser's parseTree (and every tree walk after it) recurses once per level; stay far below the stack limit. */
+export const maxNestingDepth = 256;
+
+// jsonc-parser's SyntaxKind / ParseErrorCode are ambient const enums, which isolatedModules cannot read.
+const Token = { OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Comma: 5, LineComment: 12, BlockComment: 13, LineBreak: 14, Trivia: 15, EOF: 17 } as const;
+const ParseErrorCode = {
+  InvalidSymbol: 1,
+  InvalidNumberFormat: 2,
+  PropertyNameExpected: 3,
+  ValueExpected: 4,
+  ColonExpected: 5,
+  CommaExpected: 6,
+  CloseBraceExpected: 7,
+  CloseBracketExpected: 8,
+  EndOfFileExpected: 9,
+  InvalidCommentToken: 10,
+  UnexpectedEndOfComment: 11,
+  UnexpectedEndOfString: 12,
+  UnexpectedEndOfNumber: 13,
+  InvalidUnicode: 14,
+  InvalidEscapeCharacter: 15,
+  InvalidCharacter: 16,
+} as const;
+
+const cache = new VersionedCache<ParsedConfig>((document) => parseConfigText(document.getText()));
+
+export function parseConfig(document: TextDocument): ParsedConfig {
+  return cache.get(document);
+}
+
+/** Parses text without a document (CLI, tests). Never throws. */
+export function parseConfigText(text: string): ParsedConfig {
+  const hasBom = text.charCodeAt(0) === 0xfeff;
+  const result: ParsedConfig = {
+    text,
+    root: undefined,
+    value: undefined,
+    syntaxErrors: [],
+    duplicateKeys: [],
+    comments: [],
+    trailingCommas: [],
+    hasBom,
+    limits: [],
+  };
+  if (text.length > maxParsedLength) {
+    const mb = (text.length / (1024 * 1024)).toFixed(1);
+    result.limits.push({
+      message: `This file has ${mb} MB of text; ZeRO Lens checks configs up to ${maxParsedLength / (1024 * 1024)} MB and skipped it. A DeepSpeed config is normally a few KB.`,
+      offset: 0,
+      length: 0,
+    });
+    return result;
+  }
+  // The BOM is not JSON whitespace for jsonc-parser; replace it by a space so offsets stay the same.
+  const source = hasBom ? ' ' + text.slice(1) : text;
+  const deepAt = scanTrivia(source, result);
+  if (deepAt !== undefined) {
+    result.limits.push({
+      message: `Nesting deeper than ${maxNestingDepth} levels; ZeRO Lens does not parse this file further. A DeepSpeed config nests only a few levels.`,
+      offset: deepAt,
+      length: 1,
+    });
+    return result;
+  }
+  const errors: ParseError[] = [];
+  result.root = parseTree(source, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  result.value = result.root ? getNodeValue(result.root) : undefined;
+  result.syntaxErrors = source.trim()
+    ? errors.map((e) => ({ message: syntaxMessage(e, source), offset: e.offset, length: e.length }))
+    : [{ message: 'The file is empty. A DeepSpeed config is one JSON object: { ... }.', offset: 0, length: 0 }];
+  if (result.root) collectDuplicates(result.root, [], result.duplicateKeys);
+  return result;
+}
+
+/**
+ * One iterative scanner pass (no recursion, so any depth is safe): comments, trailing commas, and the
+ * offset where nesting first exceeds the limit (undefined when it never does).
+ */
+function scanTrivia(text: string, out: ParsedConfig): number | undefined {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  let pendingComma: number | undefined;
+  for (let token: number = scanner.scan(); token !== Token.EOF; token = scanner.scan()) {
+    switch (token) {
+      case Token.LineComment:
+      case Token.BlockComment:
+        out.comments.push({ offset: scanner.getTokenOffset(), length: scanner.getTokenLength() });
+        continue;
+      case Token.Trivia:
+      case Token.LineBreak:
+        continue;
+      case Token.OpenBrace:
+      case Token.OpenBracket:
+        depth++;
+        if (depth > maxNestingDepth) return scanner.getTokenOffset();
+        break;
+      case Token.CloseBrace:
+      case Token.CloseBracket:
+        if (pendingComma !== undefined) out.trailingCommas.push({ offset: pendingComma });
+        depth = Math.max(0, depth - 1);
+        break;
+    }
+    pendingComma = token === Token.Comma ? scanner.getTokenOffset() : undefined;
+  }
+  return undefined;
+}
+
+/** Walks the (depth-limited) tree; records every repeated key with the first occurrence it repeats. */
+function collectDuplicates(node: Node, path: JSONPath, out: ParsedConfig['duplicateKeys']): void {
+  if (node.type === 'object') {
+    const seen = new Map<string, Node>();
+    for (const property of node.children ?? []) {
+      const [keyNode, valueNode] = property.children ?? [];
+      if (!keyNode || typeof keyNode.value !== 'string') continue;
+      const key = keyNode.value;
+      const first = seen.get(key);
+      if (first) out.push({ path: [...path, key], keyNode, firstKeyNode: first });
+      else seen.set(key, keyNode);
+      if (valueNode) collectDuplicates(valueNode, [...path, key], out);
+    }
+  } else if (node.type === 'array') {
+    (node.children ?? []).forEach((child, index) => collectDuplicates(child, [...path, index], out));
+  }
+}
+
+function syntaxMessage(error: ParseError, text: string): string {
+  const found = text.substr(error.offset, Math.min(error.length, 20));
+  switch (error.error as number) {
+    case ParseErrorCode.InvalidSymbol:
+      return found.trim()
+        ? `Unexpected '${found}'. JSON needs a value here: a number, "string", true, false, null, { } or [ ].`
+        : 'Unexpected character. JSON needs a value here.';
+    case ParseErrorCode.InvalidNumberFormat:
+      return `'${found}' is not a valid JSON number (write 0.5 not .5, 5 not 5., and no leading +).`;
+    case ParseErrorCode.PropertyNameExpected:
+      return 'Expected a key in double quotes, like "train_batch_size".';
+    case ParseErrorCode.ValueExpected:
+      return 'Expected a value: a number, "string", true, false, null, { } or [ ].';
+    case ParseErrorCode.ColonExpected:
+      return "Expected ':' between the key and its value.";
+    case ParseErrorCode.CommaExpected:
+      return "Expected ',' between two entries.";
+    case ParseErrorCode.CloseBraceExpected:
+      return "Expected '}' to close the object.";
+    case ParseErrorCode.CloseBracketExpected:
+      return "Expected ']' to close the list.";
+    case ParseErrorCode.EndOfFileExpected:
+      return 'Unexpected text after the end of the JSON value. A config is a single { } object.';
+    case ParseErrorCode.InvalidCommentToken:
+      return 'Comments are not allowed here.';
+    case ParseErrorCode.UnexpectedEndOfComment:
+      return "Unterminated comment: a '/*' comment needs a closing '*/'.";
+    case ParseErrorCode.UnexpectedEndOfString:
+      return 'Unterminated string: add the closing double quote.';
+    case ParseErrorCode.UnexpectedEndOfNumber:
+      return 'The number ends too early (for example "5e" needs digits after the e).';
+    case ParseErrorCode.InvalidUnicode:
+      return 'Invalid \\u escape: it needs four hex digits, like \\u00e9.';
+    case ParseErrorCode.InvalidEscapeCharacter:
+      return 'Invalid escape in a string: use \\\\, \\", \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX.';
+    case ParseErrorCode.InvalidCharacter:
+      return 'Invalid character in a string: control characters such as tabs and line breaks must be escaped.';
+    default:
+      return 'Invalid JSON.';
+  }
+}
+
+/**
+ * The property node DeepSpeed would use for a path: the LAST one when a key repeats (Python dicts keep the
+ * last value), unlike jsonc-parser's findNodeAtLocation which returns the first.
+ */
+export function findProperty(root: Node | undefined, path: JSONPath): Node | undefined {
+  let node = root;
+  let property: Node | undefined;
+  for (const segment of path) {
+    if (!node) return undefined;
+    if (typeof segment === 'string') {
+      if (node.type !== 'object') return undefined;
+      property = undefined;
+      for (const candidate of node.children ?? []) {
+        if (candidate.children?.[0]?.value === segment) property = candidate;
+      }
+      node = property?.children?.[1];
+    } else {
+      if (node.type !== 'array') return undefined;
+      property = undefined;
+      node = node.children?.[segment];
+    }
+  }
+  return property;
+}
+
+/** The value node at a path, following the same last-wins rule as findProperty. */
+export function findValue(root: Node | undefined, path: JSONPath): Node | undefined {
+  if (path.length === 0) return root;
+  const last = path[path.length - 1];
+  if (typeof last === 'number') {
+    const parent = findValue(root, path.slice(0, -1));
+    return parent?.type === 'array' ? parent.children?.[last] : undefined;
+  }
+  return findProperty(root, path)?.children?.[1];
+}
