@@ -28,10 +28,14 @@ export interface TestServer {
 }
 
 export interface StartOptions {
+  /** Another server to speak to (the benchmark's peer); defaults to the bundled ZeRO Lens server. */
+  command?: { path: string; args: string[] };
   rootPath?: string;
   /** Answers `workspace/configuration` for section zeroLens. */
   settings?: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;
+  /** Extra client capabilities merged into textDocument (e.g. pull diagnostics for the peer). */
+  textDocumentCapabilities?: Record<string, unknown>;
 }
 
 export function fileUri(file: string): string {
@@ -39,7 +43,8 @@ export function fileUri(file: string): string {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const command = options.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
+  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
@@ -75,6 +80,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
         codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } } },
         completion: { completionItem: { snippetSupport: true } },
         hover: { contentFormat: ['markdown', 'plaintext'] },
+        ...options.textDocumentCapabilities,
       },
     },
     initializationOptions: options.initializationOptions ?? {},

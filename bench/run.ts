@@ -1,0 +1,89 @@
+/**
+ * `npm run bench`: ZeRO Lens's server against VS Code's own JSON language server (vscode-langservers-extracted)
+ * configured with our schema, on the same documents and the same scripted session. Writes bench/results.json
+ * and bench/RESULTS.md.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { benchDocuments } from './documents';
+import { runSession, type ServerUnderTest, type SessionResult } from './session';
+import { measureCore, type CoreTimings } from './core';
+import { renderReport } from './report';
+
+const root = path.resolve(__dirname, '..');
+const schema = JSON.parse(readFileSync(path.join(root, 'schemas/ds_config.schema.json'), 'utf8'));
+const peerBin = path.join(root, 'node_modules/vscode-langservers-extracted/bin/vscode-json-language-server');
+const peerSettings = { json: { validate: { enable: true }, schemas: [{ fileMatch: ['*.json'], schema }] } };
+
+export const subjects: ServerUnderTest[] = [
+  { name: 'ZeRO Lens', start: {}, languageId: 'ds-config' },
+  { name: 'ZeRO Lens (no debounce)', start: { initializationOptions: { validationDelayMs: 0 } }, languageId: 'ds-config' },
+  { name: 'JSON server', start: { command: { path: process.execPath, args: [peerBin, '--stdio'] } }, languageId: 'json', settings: peerSettings },
+  {
+    name: 'JSON server (pull)',
+    start: { command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: { diagnostic: { dynamicRegistration: false } } },
+    languageId: 'json',
+    settings: peerSettings,
+    pull: true,
+  },
+];
+
+export interface BenchResults {
+  date: string;
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; os: string };
+  sessions: { document: string; lines: number; bytes: number; server: string; result: SessionResult }[];
+  sizes: { serverJs: number; clientJs: number; webviewJs: number; vsix: number | null };
+  core: CoreTimings;
+}
+
+function size(file: string): number {
+  return existsSync(file) ? statSync(file).size : NaN;
+}
+
+function vsixSize(): number | null {
+  const vsix = readdirSync(root).find((f) => f.endsWith('.vsix'));
+  return vsix ? size(path.join(root, vsix)) : null;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const sessions: BenchResults['sessions'] = [];
+  for (const document of benchDocuments()) {
+    for (const subject of subjects) {
+      if (only.length && !only.some((o) => subject.name.includes(o) || document.name.includes(o))) continue;
+      process.stdout.write(`${document.name} · ${subject.name} … `);
+      const uri = `file:///tmp/zero-lens-bench/ds_config.json`;
+      const result = await runSession(subject, uri, document.text);
+      process.stdout.write(`diagnostics p95 ${result.diagnostics.p95.toFixed(1)} ms\n`);
+      sessions.push({ document: document.name, lines: document.text.split('\n').length, bytes: document.text.length, server: subject.name, result });
+    }
+  }
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine: {
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      cores: os.cpus().length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      os: `${os.type()} ${os.release()}`,
+    },
+    sessions,
+    sizes: {
+      serverJs: size(path.join(root, 'dist/server.js')),
+      clientJs: size(path.join(root, 'dist/client.js')),
+      webviewJs: size(path.join(root, 'dist/webview.js')),
+      vsix: vsixSize(),
+    },
+    core: await measureCore(),
+  };
+  writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  const report = renderReport(results);
+  writeFileSync(path.join(__dirname, 'RESULTS.md'), report);
+  process.stdout.write('\n' + report);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

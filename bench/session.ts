@@ -1,0 +1,126 @@
+/**
+ * One scripted LSP session against one server: open, 200 edits each followed by waiting for diagnostics,
+ * hover at 50 positions, completion at 50 positions. A prober measures how long the server stays blocked.
+ */
+import { readFileSync } from 'node:fs';
+import { visit } from 'jsonc-parser';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { startServer, type StartOptions, type TestServer } from '../test/protocol/lspClient';
+import { summarize, type Summary } from './stats';
+
+export interface ServerUnderTest {
+  name: string;
+  start: StartOptions;
+  languageId: string;
+  /** Sent after initialize (the peer takes its schema association this way). */
+  settings?: unknown;
+  /** Measure diagnostics with `textDocument/diagnostic` requests instead of waiting for pushes. */
+  pull?: boolean;
+}
+
+export interface SessionResult {
+  coldStartToDiagnosticsMs: number;
+  diagnostics: Summary;
+  hover: Summary;
+  completion: Summary;
+  /** Longest time a trivial request waited on the server during the edit phase. */
+  maxBlockedMs: number;
+  peakRssMiB: number;
+}
+
+const editCount = 200;
+const probeCount = 50;
+const probeUri = 'file:///tmp/zero-lens-bench/probe/ds_config_probe.json';
+const probeText = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 2 }\n}\n';
+
+/** Offsets of property keys spread evenly over the document (hover and completion targets). */
+function keyOffsets(text: string, count: number): number[] {
+  const all: number[] = [];
+  visit(text, { onObjectProperty: (_name, offset) => void all.push(offset) });
+  const step = Math.max(1, Math.floor(all.length / count));
+  return all.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+function peakRssMiB(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+    return kb / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+async function waitDiagnostics(server: TestServer, uri: string, pull: boolean, send: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  if (pull) {
+    await send();
+    await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+  } else {
+    const published = server.diagnostics(uri, () => true, 60_000);
+    await send();
+    await published;
+  }
+  return performance.now() - t0;
+}
+
+export async function runSession(subject: ServerUnderTest, uri: string, text: string): Promise<SessionResult> {
+  const spawnedAt = performance.now();
+  const server = await startServer(subject.start);
+  try {
+    if (subject.settings) await server.connection.sendNotification('workspace/didChangeConfiguration', { settings: subject.settings });
+    const coldStartToDiagnosticsMs = await waitDiagnostics(server, uri, !!subject.pull, () => server.open(uri, subject.languageId, text));
+    const coldStart = performance.now() - spawnedAt;
+    await server.open(probeUri, subject.languageId, probeText);
+
+    // Each edit flips one digit of steps_per_print, an incremental change like a keystroke.
+    const document = TextDocument.create(uri, subject.languageId, 1, text);
+    const valueOffset = text.indexOf('"steps_per_print": ') + '"steps_per_print": '.length;
+    const diagnostics: number[] = [];
+    const blocked: number[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        const t0 = performance.now();
+        await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: probeUri }, position: { line: 1, character: 5 } });
+        blocked.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    for (let i = 0; i < editCount; i++) {
+      const version = i + 2;
+      const range = { start: document.positionAt(valueOffset + 3), end: document.positionAt(valueOffset + 4) };
+      const change = { range, text: String(i % 10) };
+      TextDocument.update(document, [change], version);
+      diagnostics.push(
+        await waitDiagnostics(server, uri, !!subject.pull, () =>
+          server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
+        ),
+      );
+    }
+    probing = false;
+    await prober;
+
+    const hover: number[] = [];
+    const completion: number[] = [];
+    for (const offset of keyOffsets(document.getText(), probeCount)) {
+      const position = document.positionAt(offset + 2);
+      let t0 = performance.now();
+      await server.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position });
+      hover.push(performance.now() - t0);
+      t0 = performance.now();
+      await server.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: document.positionAt(offset + 1) });
+      completion.push(performance.now() - t0);
+    }
+    return {
+      coldStartToDiagnosticsMs: Math.max(coldStart, coldStartToDiagnosticsMs),
+      diagnostics: summarize(diagnostics),
+      hover: summarize(hover),
+      completion: summarize(completion),
+      maxBlockedMs: Math.max(0, ...blocked),
+      peakRssMiB: peakRssMiB(server.process.pid),
+    };
+  } finally {
+    await server.stop();
+  }
+}
