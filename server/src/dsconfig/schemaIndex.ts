@@ -1,0 +1,392 @@
+import schemaJson from '../../../schemas/ds_config.schema.json';
+
+/**
+ * Read access to `schemas/ds_config.schema.json` for completion, hover, validation and quick fixes.
+ * Every accessor answers with a *resolved view*: local `$ref`s followed (sibling keywords such as
+ * `markdownDescription` kept, as VS Code does), and the `anyOf: [<real>, {const: "auto"}]` wrapper
+ * unwrapped to the real branch while remembering that "auto" is accepted. Views are cached per schema
+ * node, so the per-keystroke features never walk `$ref` chains twice.
+ */
+
+/** A JSON-schema node. Only the keywords ZeRO Lens reads are named; anything else passes through. */
+export interface SchemaNode {
+  [keyword: string]: unknown;
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  patternProperties?: Record<string, SchemaNode>;
+  additionalProperties?: boolean | SchemaNode;
+  items?: SchemaNode | SchemaNode[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+  if?: SchemaNode;
+  then?: SchemaNode;
+  else?: SchemaNode;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  description?: string;
+  markdownDescription?: string;
+  enumDescriptions?: string[];
+  markdownEnumDescriptions?: string[];
+  deprecationMessage?: string;
+  defaultSnippets?: DefaultSnippet[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  required?: string[];
+  'x-deepspeed'?: DeepSpeedMeta;
+}
+
+/** VS Code's `defaultSnippets` entry: `body` is a JSON value whose strings may hold `${1:x}` placeholders. */
+export interface DefaultSnippet {
+  label?: string;
+  description?: string;
+  markdownDescription?: string;
+  body?: unknown;
+  bodyText?: string;
+}
+
+/** The `x-deepspeed` keyword (see COMMON.md, schema conventions). */
+export interface DeepSpeedMeta {
+  docs?: string;
+  stages?: number[];
+  auto?: { by: string; from?: string };
+  aliasOf?: string;
+  deprecated?: { replacement: string | null; message: string };
+  unknownKeys?: 'error' | 'warning';
+  integer?: boolean;
+}
+
+/** One allowed value with its (markdown) description. */
+export interface EnumValue {
+  value: unknown;
+  description?: string;
+}
+
+/** JSON path inside a config: object keys and array indexes. */
+export type SchemaPath = (string | number)[];
+
+const acceptsAutoMark = Symbol('acceptsAuto');
+type View = SchemaNode & { [acceptsAutoMark]?: boolean };
+
+const emptyNode: SchemaNode = Object.freeze({}) as SchemaNode;
+
+function isNode(value: unknown): value is SchemaNode {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isAutoBranch(node: SchemaNode): boolean {
+  return node.const === 'auto' || (Array.isArray(node.enum) && node.enum.length === 1 && node.enum[0] === 'auto');
+}
+
+/** Builds and caches the resolved views of one schema document. */
+export class SchemaIndex {
+  private readonly views = new WeakMap<SchemaNode, View>();
+  private readonly propertyCache = new WeakMap<SchemaNode, Record<string, SchemaNode>>();
+  private readonly canonicalCache = new WeakMap<SchemaNode, Map<string, string>>();
+
+  constructor(readonly root: SchemaNode) {}
+
+  /** Follows a local JSON pointer such as `#/definitions/offload`. */
+  private pointer(ref: string): SchemaNode | undefined {
+    if (!ref.startsWith('#')) return undefined;
+    let node: unknown = this.root;
+    for (const raw of ref.slice(1).split('/').filter((s) => s.length > 0)) {
+      const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      if (!isNode(node)) return undefined;
+      node = node[segment];
+    }
+    return isNode(node) ? node : undefined;
+  }
+
+  /** `$ref` followed (siblings win over the target) and the "auto" alternative unwrapped. */
+  view(node: SchemaNode): View {
+    const cached = this.views.get(node);
+    if (cached) return cached;
+    this.views.set(node, node); // guards against $ref cycles while resolving
+    const result = this.computeView(node, 0);
+    this.views.set(node, result);
+    return result;
+  }
+
+  private computeView(node: SchemaNode, depth: number): View {
+    let current: View = node;
+    // Follow `$ref` chains, keeping the referring node's own keywords (docs, x-deepspeed, default).
+    for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) {
+      const target = this.pointer(current.$ref);
+      const { $ref: _ref, ...siblings } = current;
+      current = target ? { ...target, ...siblings } : siblings;
+    }
+    const alternatives = current.anyOf ?? current.oneOf;
+    if (Array.isArray(alternatives) && alternatives.some(isAutoBranch) && depth < 8) {
+      const real = alternatives.filter((branch) => !isAutoBranch(branch));
+      const { anyOf: _anyOf, oneOf: _oneOf, ...outer } = current;
+      const inner: View =
+        real.length === 1 ? this.computeView(real[0], depth + 1) : real.length === 0 ? emptyNode : { anyOf: real };
+      const merged: View = { ...inner, ...outer };
+      merged[acceptsAutoMark] = true;
+      return merged;
+    }
+    return current;
+  }
+
+  /** Everything a node says, including its allOf / anyOf / oneOf / if-then-else parts (depth-first, resolved). */
+  private parts(node: SchemaNode, instance: unknown, out: View[] = [], depth = 0): View[] {
+    const view = this.view(node);
+    out.push(view);
+    if (depth > 16) return out;
+    for (const sub of view.allOf ?? []) this.parts(sub, instance, out, depth + 1);
+    for (const sub of [...(view.anyOf ?? []), ...(view.oneOf ?? [])]) {
+      if (!isAutoBranch(sub)) this.parts(sub, instance, out, depth + 1);
+    }
+    if (view.if && (view.then || view.else)) {
+      // With the value at hand, take the branch it selects; without it, offer both.
+      const verdict = instance === undefined ? undefined : this.matchesCondition(view.if, instance);
+      if (view.then && verdict !== false) this.parts(view.then, instance, out, depth + 1);
+      if (view.else && verdict !== true) this.parts(view.else, instance, out, depth + 1);
+    }
+    return out;
+  }
+
+  /** A small evaluator for the `if` conditions schemas use here: `properties` with `const` / `enum` / `pattern`. */
+  private matchesCondition(condition: SchemaNode, instance: unknown): boolean | undefined {
+    const view = this.view(condition);
+    if (view.const !== undefined) return view.const === instance;
+    if (Array.isArray(view.enum)) return view.enum.includes(instance);
+    if (typeof view.pattern === 'string' && typeof instance === 'string') {
+      try {
+        return new RegExp(view.pattern).test(instance);
+      } catch {
+        return undefined;
+      }
+    }
+    if (view.properties) {
+      if (!isNode(instance)) return false;
+      for (const [key, sub] of Object.entries(view.properties)) {
+        if (!(key in instance)) {
+          if (view.required?.includes(key)) return false;
+          continue;
+        }
+        const verdict = this.matchesCondition(sub, (instance as Record<string, unknown>)[key]);
+        if (verdict !== true) return verdict;
+      }
+      return true;
+    }
+    if (Array.isArray(view.required) && isNode(instance)) return view.required.every((k) => k in instance);
+    return undefined;
+  }
+
+  /** The declared properties of an object schema (resolved views), merged over its combinators. */
+  propertiesOf(node: SchemaNode, instance?: unknown): Record<string, SchemaNode> {
+    const cacheable = instance === undefined;
+    if (cacheable) {
+      const hit = this.propertyCache.get(node);
+      if (hit) return hit;
+    }
+    const result: Record<string, SchemaNode> = {};
+    for (const part of this.parts(node, instance)) {
+      for (const [key, sub] of Object.entries(part.properties ?? {})) {
+        const resolved = this.view(sub);
+        // A later part may only add keywords (a `then` narrowing `params`): merge, the earlier docs win.
+        result[key] = key in result ? mergeViews(result[key], resolved) : resolved;
+      }
+    }
+    if (cacheable) this.propertyCache.set(node, result);
+    return result;
+  }
+
+  /** The schema of `key` inside an object schema: declared property, pattern property, or additionalProperties. */
+  childOf(node: SchemaNode, segment: string | number, instance?: unknown): SchemaNode | undefined {
+    if (typeof segment === 'number') {
+      for (const part of this.parts(node, instance)) {
+        if (Array.isArray(part.items)) return part.items[segment] ? this.view(part.items[segment]) : undefined;
+        if (isNode(part.items)) return this.view(part.items);
+      }
+      return undefined;
+    }
+    const declared = this.propertiesOf(node, instance)[segment];
+    if (declared) return declared;
+    for (const part of this.parts(node, instance)) {
+      for (const [pattern, sub] of Object.entries(part.patternProperties ?? {})) {
+        if (safeTest(pattern, segment)) return this.view(sub);
+      }
+    }
+    for (const part of this.parts(node, instance)) {
+      if (isNode(part.additionalProperties)) return this.view(part.additionalProperties);
+    }
+    return undefined;
+  }
+
+  /**
+   * Schema at a JSON path. `rootValue` (the parsed document) lets conditionals pick their branch, e.g.
+   * `optimizer.params` for `"type": "AdamW"`.
+   */
+  schemaForPath(path: SchemaPath, rootValue?: unknown): SchemaNode | undefined {
+    let node: SchemaNode = this.view(this.root);
+    let instance = rootValue;
+    for (const segment of path) {
+      const child = this.childOf(node, segment, instance);
+      if (!child) return undefined;
+      node = child;
+      instance = instance !== undefined && instance !== null && typeof instance === 'object' ? (instance as Record<string | number, unknown>)[segment] : undefined;
+    }
+    return node;
+  }
+
+  /** key → canonical key for one object schema (identity for canonical names, long form for short aliases). */
+  canonicalNames(node: SchemaNode): Map<string, string> {
+    const hit = this.canonicalCache.get(node);
+    if (hit) return hit;
+    const names = new Map<string, string>();
+    for (const [key, sub] of Object.entries(this.propertiesOf(node))) names.set(key, metaOf(sub).aliasOf ?? key);
+    this.canonicalCache.set(node, names);
+    return names;
+  }
+
+  /** All spellings of the same field inside an object schema: canonical first, then its aliases. */
+  aliasGroup(node: SchemaNode, key: string): string[] {
+    const names = this.canonicalNames(node);
+    const canonical = names.get(key) ?? key;
+    const group = [canonical];
+    for (const [name, target] of names) if (target === canonical && name !== canonical) group.push(name);
+    return group;
+  }
+
+  /** The JSON types a value may have here (from `type`, `enum`/`const` and the non-auto alternatives). */
+  typesOf(node: SchemaNode): string[] {
+    const types = new Set<string>();
+    const visit = (n: SchemaNode, depth: number): void => {
+      const view = this.view(n);
+      if (typeof view.type === 'string') types.add(view.type);
+      else if (Array.isArray(view.type)) view.type.forEach((t) => types.add(t));
+      else if (view.const !== undefined && !isAutoBranch(view)) types.add(jsonTypeOf(view.const));
+      else if (Array.isArray(view.enum)) view.enum.filter((e) => e !== 'auto').forEach((e) => types.add(jsonTypeOf(e)));
+      if (depth < 8) for (const sub of [...(view.anyOf ?? []), ...(view.oneOf ?? [])]) if (!isAutoBranch(sub) && !sub.deprecationMessage) visit(sub, depth + 1);
+    };
+    visit(node, 0);
+    if (types.has('integer') && types.has('number')) types.delete('integer');
+    return [...types];
+  }
+
+  /** The enum values of a node and of its non-auto alternatives, with their descriptions. */
+  enumValuesOf(node: SchemaNode): EnumValue[] {
+    const out: EnumValue[] = [];
+    const visit = (n: SchemaNode, depth: number): void => {
+      const view = this.view(n);
+      if (Array.isArray(view.enum)) {
+        const docs = view.markdownEnumDescriptions ?? view.enumDescriptions ?? [];
+        view.enum.forEach((value, i) => {
+          if (value !== 'auto' && !out.some((o) => o.value === value)) out.push({ value, description: docs[i] });
+        });
+      } else if (view.const !== undefined && !isAutoBranch(view) && !out.some((o) => o.value === view.const)) {
+        out.push({ value: view.const, description: view.markdownDescription ?? view.description });
+      }
+      if (depth < 8) for (const sub of [...(view.anyOf ?? []), ...(view.oneOf ?? [])]) if (!isAutoBranch(sub)) visit(sub, depth + 1);
+    };
+    visit(node, 0);
+    return out;
+  }
+
+  /** The `defaultSnippets` of a node and of its non-auto alternatives. */
+  defaultSnippetsOf(node: SchemaNode): DefaultSnippet[] {
+    const out: DefaultSnippet[] = [];
+    const visit = (n: SchemaNode, depth: number): void => {
+      const view = this.view(n);
+      if (Array.isArray(view.defaultSnippets)) out.push(...view.defaultSnippets);
+      if (depth < 4) for (const sub of [...(view.anyOf ?? []), ...(view.oneOf ?? []), ...(view.allOf ?? [])]) visit(sub, depth + 1);
+    };
+    visit(node, 0);
+    return out;
+  }
+}
+
+function mergeViews(first: View, second: View): View {
+  const merged: View = { ...second, ...first };
+  if (first[acceptsAutoMark] || second[acceptsAutoMark]) merged[acceptsAutoMark] = true;
+  if (first.properties && second.properties) merged.properties = { ...second.properties, ...first.properties };
+  return merged;
+}
+
+function safeTest(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return false;
+  }
+}
+
+let defaultIndex: SchemaIndex | undefined;
+
+/** The index of the bundled ds_config schema (built on first use). */
+export function schemaIndex(): SchemaIndex {
+  defaultIndex ??= new SchemaIndex(schemaJson as unknown as SchemaNode);
+  return defaultIndex;
+}
+
+export function rootSchema(): SchemaNode {
+  return schemaIndex().view(schemaIndex().root);
+}
+
+export function schemaForPath(path: SchemaPath, rootValue?: unknown): SchemaNode | undefined {
+  return schemaIndex().schemaForPath(path, rootValue);
+}
+
+export function propertiesOf(node: SchemaNode, instance?: unknown): Record<string, SchemaNode> {
+  return schemaIndex().propertiesOf(node, instance);
+}
+
+/** The node's `x-deepspeed` keyword (empty when absent). */
+export function metaOf(node: SchemaNode): DeepSpeedMeta {
+  const meta = node['x-deepspeed'];
+  return isNode(meta) ? (meta as DeepSpeedMeta) : {};
+}
+
+/** Whether the literal string "auto" is a legal value here (and, with x-deepspeed.auto, who fills it). */
+export function acceptsAuto(node: SchemaNode): boolean {
+  if ((node as View)[acceptsAutoMark] || metaOf(node).auto) return true;
+  if (Array.isArray(node.enum) && node.enum.includes('auto')) return true;
+  return [...(node.anyOf ?? []), ...(node.oneOf ?? [])].some(isAutoBranch);
+}
+
+/** The schema of the value other than "auto" (the node itself when "auto" is not an alternative). */
+export function valueSchemaOf(node: SchemaNode): SchemaNode {
+  return schemaIndex().view(node);
+}
+
+/** Markdown documentation of a node: markdownDescription, else description. */
+export function docsOf(node: SchemaNode): string | undefined {
+  return node.markdownDescription ?? node.description;
+}
+
+export function typesOf(node: SchemaNode): string[] {
+  return schemaIndex().typesOf(node);
+}
+
+export function enumValuesOf(node: SchemaNode): EnumValue[] {
+  return schemaIndex().enumValuesOf(node);
+}
+
+export function defaultSnippetsOf(node: SchemaNode): DefaultSnippet[] {
+  return schemaIndex().defaultSnippetsOf(node);
+}
+
+/** Long and short spellings of the same field inside the object at `objectPath`. */
+export function aliasGroup(objectPath: SchemaPath, key: string): string[] {
+  const node = schemaForPath(objectPath);
+  return node ? schemaIndex().aliasGroup(node, key) : [key];
+}
+
+/** The canonical (long) name of `key` inside the object schema `node`. */
+export function canonicalKey(node: SchemaNode, key: string): string {
+  return schemaIndex().canonicalNames(node).get(key) ?? key;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
