@@ -1,0 +1,32 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseShell } from './shell/parser';
+import type { ShellScript } from './shell/types';
+import { SourceContext } from './command/context';
+import { analyzeShellCommands } from './command/analyzeScript';
+import type { LaunchCommand } from './command/launchCommand';
+import { analyzeYaml, type YamlLaunch } from './yaml/analyzeYaml';
+import type { LaunchFacts } from './facts';
+
+/** Everything the launch features need about one document, computed once per version. */
+export type LaunchAnalysis =
+  | { kind: 'script'; ctx: SourceContext; script: ShellScript; commands: LaunchCommand[] }
+  | { kind: 'yaml'; ctx: SourceContext; yaml: YamlLaunch | undefined };
+
+const yamlPath = /\.ya?ml$/i;
+
+export function isYamlDocument(document: TextDocument): boolean {
+  return document.languageId === 'yaml' || yamlPath.test(document.uri);
+}
+
+export function analyzeDocument(document: TextDocument, folders: string[] = []): LaunchAnalysis {
+  const ctx = new SourceContext(document, folders);
+  const text = document.getText();
+  if (isYamlDocument(document)) return { kind: 'yaml', ctx, yaml: analyzeYaml(ctx, text) };
+  const script = parseShell(text);
+  return { kind: 'script', ctx, script, commands: analyzeShellCommands(ctx, script) };
+}
+
+export function factsOf(analysis: LaunchAnalysis): LaunchFacts[] {
+  if (analysis.kind === 'yaml') return analysis.yaml ? [analysis.yaml.facts] : [];
+  return analysis.commands.map((c) => c.facts);
+}

@@ -1,0 +1,174 @@
+import type { Command, ShellScript, Word } from '../shell/types';
+import { environmentFor, type CommandEnvironment } from '../shell/variables';
+import type { LaunchFacts, LauncherKind } from '../facts';
+import type { LaunchCommand, LauncherPart, TrainerPart } from './launchCommand';
+import type { SourceContext } from './context';
+import { readSwiftFacts, swiftTrainer } from '../launchers/swift';
+import { pythonTrainer, readPythonFacts } from '../launchers/hf';
+import { deepspeedLauncher, readDeepSpeedLauncherFacts } from '../launchers/deepspeedLauncher';
+import { readTorchrunFacts, torchrunLauncher } from '../launchers/torchrun';
+import { accelerateLauncher, readAccelerateFacts } from '../launchers/accelerate';
+import { llamaFactoryTrainer, readLlamaFactoryFacts } from '../launchers/llamafactory';
+
+/** Words that only wrap the real command. */
+const wrappers = new Set(['nohup', 'exec', 'time', 'command', 'builtin', 'stdbuf', 'nice']);
+
+function baseName(value: string): string {
+  const parts = value.split(/[\\/]/);
+  return parts[parts.length - 1] ?? value;
+}
+
+function isPython(value: string): boolean {
+  return /^python(\d+(\.\d+)?)?$/.test(baseName(value));
+}
+
+/** Drops `nohup`, `env A=1`, `time` and similar wrappers in front of the program. */
+function stripWrappers(words: Word[]): Word[] {
+  let i = 0;
+  while (i < words.length) {
+    const v = words[i].value;
+    if (wrappers.has(v)) {
+      i++;
+      while (i < words.length && words[i].value.startsWith('-')) i++;
+      continue;
+    }
+    if (v === 'env') {
+      i++;
+      while (i < words.length && (words[i].value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i].value))) i++;
+      continue;
+    }
+    break;
+  }
+  return words.slice(i);
+}
+
+/** `python [-u …] -m module args` or `python script.py args` → what it runs. */
+function pythonTarget(words: Word[]): { module?: Word; script?: Word; args: Word[] } {
+  let i = 1;
+  while (i < words.length) {
+    const v = words[i].value;
+    if (v === '-m') return { module: words[i + 1], args: words.slice(i + 2) };
+    if (v.startsWith('-m') && v.length > 2) return { module: { ...words[i], value: v.slice(2) }, args: words.slice(i + 1) };
+    if (v === '-c') return { args: [] };
+    if (v.startsWith('-')) {
+      i += v === '-W' || v === '-X' ? 2 : 1;
+      continue;
+    }
+    return { script: words[i], args: words.slice(i + 1) };
+  }
+  return { args: [] };
+}
+
+/** `swift/cli/sft.py` or module `swift.cli.sft` → the swift subcommand it runs. */
+function swiftScriptSubcommand(target: string): string | undefined {
+  const m = /(?:^|[\\/.])swift[\\/.]cli[\\/.](?:_megatron[\\/.])?(\w+?)(?:\.py)?$/.exec(target);
+  return m ? m[1].replace(/_/g, '-') : undefined;
+}
+
+/** The trainer a launcher starts: swift's CLI script or an HF-style script. */
+function trainerFor(target: Word | undefined, args: Word[]): TrainerPart {
+  const sub = target ? swiftScriptSubcommand(target.value) : undefined;
+  if (sub) return swiftTrainer(/_megatron/.test(target!.value) ? 'megatron' : 'swift', sub, target, args);
+  return pythonTrainer(args);
+}
+
+interface Recognised {
+  launcher?: LauncherPart;
+  trainer?: TrainerPart;
+}
+
+function recognise(words: Word[]): Recognised | undefined {
+  if (words.length === 0) return undefined;
+  const program = baseName(words[0].value);
+  if (program === 'swift' || program === 'megatron') {
+    const sub = words[1];
+    const name = sub && !sub.value.startsWith('-') ? sub.value.replace(/_/g, '-') : undefined;
+    return { trainer: swiftTrainer(program, name, name ? sub : undefined, words.slice(name ? 2 : 1)) };
+  }
+  if (program === 'deepspeed') {
+    const { part, rest } = deepspeedLauncher(words[0], words.slice(1));
+    return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
+  }
+  if (program === 'torchrun') {
+    const { part, rest } = torchrunLauncher(words[0], words.slice(1));
+    return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
+  }
+  if (program === 'accelerate' && words[1]?.value === 'launch') {
+    const { part, rest } = accelerateLauncher(words[1], words.slice(2));
+    return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
+  }
+  if (program === 'llamafactory-cli' || program === 'lmf') {
+    return { trainer: llamaFactoryTrainer(words[1], words.slice(2)) };
+  }
+  if (isPython(program)) {
+    const target = pythonTarget(words);
+    const module = target.module?.value;
+    if (module === 'torch.distributed.run' || module === 'torch.distributed.launch') {
+      const { part, rest } = torchrunLauncher(target.module!, target.args);
+      return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
+    }
+    if (module === 'deepspeed' || module === 'deepspeed.launcher.runner') {
+      const { part, rest } = deepspeedLauncher(target.module!, target.args);
+      return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
+    }
+    if (module && swiftScriptSubcommand(module)) return { trainer: trainerFor(target.module, target.args) };
+    if (target.script && /\.py$/i.test(target.script.value)) return { trainer: trainerFor(target.script, target.args) };
+  }
+  return undefined;
+}
+
+function launcherKindOf(r: Recognised): LauncherKind[] {
+  const chain: LauncherKind[] = [];
+  if (r.launcher) chain.push(r.launcher.kind);
+  if (r.trainer) chain.push(r.trainer.kind);
+  return chain;
+}
+
+function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Command): LaunchCommand | undefined {
+  const words = stripWrappers(command.words);
+  const r = recognise(words);
+  if (!r) return undefined;
+  const env: CommandEnvironment = environmentFor(script, command);
+  const chain = launcherKindOf(r);
+  const facts: LaunchFacts = {
+    uri: ctx.uri,
+    launcher: chain[chain.length - 1],
+    chain,
+    span: ctx.span(command.start, command.end),
+    commandIndex: command.index,
+  };
+  if (r.trainer?.subcommand) facts.subcommand = r.trainer.subcommand;
+  if (r.launcher?.script) {
+    const s = r.launcher.script;
+    facts.script = ctx.fact(env.resolve(s) ?? s.value, s.start, s.end, r.launcher.kind);
+  }
+  if (r.launcher?.kind === 'deepspeed') readDeepSpeedLauncherFacts(ctx, env, r.launcher, facts);
+  if (r.launcher?.kind === 'torchrun') readTorchrunFacts(ctx, env, r.launcher, facts);
+  if (r.launcher?.kind === 'accelerate') readAccelerateFacts(ctx, env, r.launcher, facts);
+  const fromLauncher = { gpus: facts.gpusPerNode, nodes: facts.nodes, dtype: facts.dtype, deepspeed: facts.deepspeed };
+  if (r.trainer) {
+    if (r.trainer.kind === 'swift' || r.trainer.kind === 'megatron') readSwiftFacts(ctx, env, r.trainer, facts, !!r.launcher);
+    else if (r.trainer.kind === 'python') readPythonFacts(ctx, env, r.trainer, facts);
+    else readLlamaFactoryFacts(ctx, env, r.trainer, facts);
+  }
+  // The launcher decides processes; the trainer's --deepspeed wins over accelerate's flags.
+  facts.gpusPerNode = fromLauncher.gpus ?? facts.gpusPerNode;
+  facts.nodes = fromLauncher.nodes ?? facts.nodes;
+  facts.deepspeed ??= fromLauncher.deepspeed;
+  if (r.launcher?.kind === 'accelerate') facts.dtype ??= fromLauncher.dtype;
+  return { command, env, launcher: r.launcher, trainer: r.trainer, facts };
+}
+
+/** Every command of a script that launches training (or swift/megatron in general). */
+export function analyzeShellCommands(ctx: SourceContext, script: ShellScript): LaunchCommand[] {
+  const out: LaunchCommand[] = [];
+  for (const command of script.commands) {
+    try {
+      const launch = analyzeCommand(ctx, script, command);
+      if (launch) out.push(launch);
+    } catch {
+      // One odd command must not hide the others.
+    }
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+import * as path from 'node:path';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { pathOf } from '../../classify';
+import type { Fact, SourceSpan } from '../facts';
+
+/** What every launcher model needs to know about the file it reads. */
+export class SourceContext {
+  readonly uri: string;
+  readonly filePath: string;
+  readonly fileDir: string;
+
+  constructor(
+    readonly document: TextDocument,
+    /** Workspace folders: ms-swift and HF resolve relative paths against the working directory, usually one of these. */
+    readonly folders: string[],
+  ) {
+    this.uri = document.uri;
+    this.filePath = pathOf(document.uri);
+    this.fileDir = path.dirname(this.filePath);
+  }
+
+  span(start: number, end: number): SourceSpan {
+    const range = { start: this.document.positionAt(start), end: this.document.positionAt(end) };
+    return { uri: this.uri, range, start, end, line: range.start.line + 1 };
+  }
+
+  fact<T>(value: T, start: number, end: number, via: string, isDefault = false): Fact<T> {
+    const fact: Fact<T> = { value, span: this.span(start, end), via };
+    if (isDefault) fact.isDefault = true;
+    return fact;
+  }
+
+  /** Absolute paths a relative path may mean: next to this file first, then in each workspace folder. */
+  candidates(file: string): string[] {
+    if (!file) return [];
+    if (path.isAbsolute(file)) return [path.normalize(file)];
+    const all = [path.resolve(this.fileDir, file), ...this.folders.map((f) => path.resolve(f, file))];
+    return [...new Set(all)];
+  }
+}
+
+export function parseInteger(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\s*-?\d+\s*$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** argparse/HfArgumentParser booleans: true|false|yes|no|t|f|y|n|1|0. */
+export function parseBool(text: string | undefined): boolean | undefined {
+  if (text === undefined) return undefined;
+  const t = text.toLowerCase();
+  if (['true', 'yes', 't', 'y', '1'].includes(t)) return true;
+  if (['false', 'no', 'f', 'n', '0'].includes(t)) return false;
+  return undefined;
+}

@@ -1,0 +1,36 @@
+import type { Command, Word } from '../shell/types';
+import type { CommandEnvironment } from '../shell/variables';
+import type { LaunchFacts } from '../facts';
+import type { ParsedOptions } from './options';
+
+/** An outer launcher (`deepspeed`, `torchrun`, `accelerate launch`) with its own options. */
+export interface LauncherPart {
+  kind: 'deepspeed' | 'torchrun' | 'accelerate';
+  /** The word naming the launcher (`deepspeed`, `torchrun`, `launch`, `torch.distributed.run`). */
+  word: Word;
+  parsed: ParsedOptions;
+  /** The training script or module it starts. */
+  script?: Word;
+}
+
+/** The program that reads training arguments (`swift sft`, `python train.py`, `llamafactory-cli train`). */
+export interface TrainerPart {
+  kind: 'swift' | 'megatron' | 'python' | 'llamafactory';
+  /** `sft`, `pt`, `rlhf`, … (swift/megatron, or from `swift/cli/sft.py`); `train` for llamafactory-cli. */
+  subcommand?: string;
+  subcommandWord?: Word;
+  /** Argument words after the program/subcommand. */
+  args: Word[];
+  parsed: ParsedOptions;
+  /** `NAME=value` words written among the arguments (meant as environment, do nothing there). */
+  envAfter: Word[];
+}
+
+/** One shell command understood as a training launch. */
+export interface LaunchCommand {
+  command: Command;
+  env: CommandEnvironment;
+  launcher?: LauncherPart;
+  trainer?: TrainerPart;
+  facts: LaunchFacts;
+}

@@ -1,0 +1,109 @@
+import type { Range } from 'vscode-languageserver-types';
+import type { OffloadDevice, Precision, ZeroStage } from '../memory/types';
+
+/** Where a fact was written: the document, its LSP range, offsets and 1-based line. */
+export interface SourceSpan {
+  uri: string;
+  range: Range;
+  start: number;
+  end: number;
+  line: number;
+}
+
+export interface Fact<T> {
+  value: T;
+  span: SourceSpan;
+  /** How it was written, e.g. `NPROC_PER_NODE=$nproc_per_node` or `--max_length`. */
+  via: string;
+  /** True when the value is the launcher's default, not something the script wrote. */
+  isDefault?: boolean;
+}
+
+export type LauncherKind =
+  | 'swift'
+  | 'megatron'
+  | 'deepspeed'
+  | 'torchrun'
+  | 'accelerate'
+  | 'python'
+  | 'llamafactory'
+  | 'swift-yaml'
+  | 'llamafactory-yaml'
+  | 'accelerate-yaml';
+
+export const swiftPresetNames = ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload'] as const;
+export type SwiftPresetName = (typeof swiftPresetNames)[number];
+
+/** What a launch file says about the DeepSpeed config it uses. */
+export type DeepSpeedReference = {
+  /** The flag or key that carries it: `--deepspeed`, `--zero_stage`, `deepspeed_config_file`, … */
+  via: string;
+  /** The value as written (quotes removed, variables resolved where possible). */
+  text: string;
+  span: SourceSpan;
+} & (
+  | { kind: 'preset'; name: SwiftPresetName }
+  /** A JSON path; `candidates` are absolute paths it may mean (script folder, then workspace folders). */
+  | { kind: 'file'; path: string; candidates: string[] }
+  | { kind: 'inline'; json: unknown }
+  /** Stage/offload given directly (accelerate flags or config). */
+  | { kind: 'settings'; stage?: ZeroStage; offloadOptimizer?: OffloadDevice; offloadParam?: OffloadDevice; zero3Init?: boolean }
+  /** Not a preset, not JSON, not a path-looking value (a misspelt preset, usually). */
+  | { kind: 'unknown' }
+  /** Depends on something the parser cannot resolve (`$DS_CONFIG` from the environment). */
+  | { kind: 'unresolved' }
+);
+
+/** One training launch, from a shell command or a launcher YAML file. */
+export interface LaunchFacts {
+  uri: string;
+  launcher: LauncherKind;
+  /** Launchers from outermost to innermost, e.g. ['deepspeed', 'swift'] or ['torchrun', 'python']. */
+  chain: LauncherKind[];
+  /** `sft`, `pt`, `rlhf`, `infer`, … for swift/megatron; `train` for llamafactory-cli. */
+  subcommand?: string;
+  /** Whole command (or file) span. */
+  span: SourceSpan;
+  /** Index of the command in the script (undefined for YAML). */
+  commandIndex?: number;
+  /** Training script (`train.py`) or LLaMA-Factory YAML given to the launcher. */
+  script?: Fact<string>;
+  /** accelerate `--config_file`, LLaMA-Factory YAML, swift config YAML (absolute candidates). */
+  configFile?: Fact<string> & { candidates: string[] };
+  model?: Fact<string>;
+  gpusPerNode?: Fact<number>;
+  nodes?: Fact<number>;
+  microBatch?: Fact<number>;
+  gradientAccumulation?: Fact<number>;
+  seqLen?: Fact<number>;
+  gradientCheckpointing?: Fact<boolean>;
+  tuner?: Fact<string>;
+  loraRank?: Fact<number>;
+  quantBits?: Fact<number>;
+  quantMethod?: Fact<string>;
+  dtype?: Fact<Precision>;
+  deepspeed?: DeepSpeedReference;
+}
+
+/** bfloat16/bf16/float16/fp16/float32/fp32 → Precision; anything else undefined. */
+export function precisionOf(value: string | undefined): Precision | undefined {
+  switch ((value ?? '').toLowerCase()) {
+    case 'bfloat16':
+    case 'bf16':
+      return 'bf16';
+    case 'float16':
+    case 'fp16':
+    case 'half':
+      return 'fp16';
+    case 'float32':
+    case 'fp32':
+    case 'float':
+      return 'fp32';
+    default:
+      return undefined;
+  }
+}
+
+export function isSwiftPreset(value: string): value is SwiftPresetName {
+  return (swiftPresetNames as readonly string[]).includes(value);
+}

@@ -1,0 +1,82 @@
+import type { LaunchFacts } from '../facts';
+import { precisionOf } from '../facts';
+import type { OffloadDevice, ZeroStage } from '../../memory/types';
+import type { LauncherPart } from '../command/launchCommand';
+import type { SourceContext } from '../command/context';
+import { parseBool } from '../command/context';
+import type { CommandEnvironment } from '../shell/variables';
+import { parseOptions, valueRange, type OptionSpec } from '../command/options';
+import type { Word } from '../shell/types';
+import { classifyDeepSpeedValue } from '../deepspeedValue';
+import { OptionReader } from './trainerArgs';
+
+export const accelerateBooleans = new Set([
+  'quiet', 'cpu', 'multi_gpu', 'tpu', 'use_deepspeed', 'use_fsdp', 'use_parallelism_config', 'use_megatron_lm', 'same_network', 'module',
+  'no_python', 'debug', 'enable_cpu_affinity', 'dynamo_use_fullgraph', 'dynamo_use_dynamic', 'dynamo_use_regional_compilation', 'use_xpu',
+]);
+/** DeepSpeed flags of `accelerate launch` that `deepspeed_config_file` excludes (DeepSpeedPlugin checks). */
+export const excludedByConfigFile = [
+  'gradient_accumulation_steps', 'gradient_clipping', 'zero_stage', 'offload_optimizer_device', 'offload_param_device',
+  'offload_optimizer_nvme_path', 'offload_param_nvme_path', 'zero3_save_16bit_model', 'mixed_precision',
+];
+export const accelerateOptions = [
+  'config_file', 'mixed_precision', 'num_processes', 'num_machines', 'num_cpu_threads_per_process', 'dynamo_backend', 'dynamo_mode', 'gpu_ids',
+  'machine_rank', 'main_process_ip', 'main_process_port', 'log_dir', 'role', 'rdzv_backend', 'rdzv_conf', 'max_restarts', 'monitor_interval',
+  'deepspeed_config_file', 'zero_stage', 'offload_optimizer_device', 'offload_param_device', 'offload_optimizer_nvme_path', 'offload_param_nvme_path',
+  'gradient_accumulation_steps', 'gradient_clipping', 'zero3_init_flag', 'zero3_save_16bit_model', 'deepspeed_hostfile', 'deepspeed_exclusion_filter',
+  'deepspeed_inclusion_filter', 'deepspeed_multinode_launcher', 'deepspeed_moe_layer_cls_names', ...accelerateBooleans,
+];
+const spec: OptionSpec = { booleans: accelerateBooleans, shortAliases: { '-q': 'quiet', '-m': 'module', '-t': 'tee' }, stopAtPositional: true };
+
+export function accelerateLauncher(word: Word, args: Word[]): { part: LauncherPart; rest: Word[] } {
+  const parsed = parseOptions(args, spec);
+  const rest = args.slice(parsed.restIndex);
+  return { part: { kind: 'accelerate', word, parsed, script: rest[0] }, rest: rest.slice(1) };
+}
+
+export function offloadDeviceOf(value: string | undefined): OffloadDevice | undefined {
+  return value === 'none' || value === 'cpu' || value === 'nvme' ? value : undefined;
+}
+
+export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment, part: LauncherPart, facts: LaunchFacts): void {
+  const reader = new OptionReader(ctx, env, part.parsed);
+  const processes = reader.integer('num_processes');
+  const machines = reader.integer('num_machines');
+  if (machines && machines.value > 0) facts.nodes = machines;
+  if (processes && processes.value > 0) {
+    const perNode = Math.max(1, Math.floor(processes.value / (machines?.value && machines.value > 0 ? machines.value : 1)));
+    facts.gpusPerNode = { ...processes, value: perNode };
+  }
+  const precision = reader.string('mixed_precision');
+  const p = precisionOf(precision?.value);
+  if (precision && p) facts.dtype = { ...precision, value: p };
+  facts.gradientAccumulation = reader.integer('gradient_accumulation_steps');
+  const config = reader.string('config_file');
+  if (config) facts.configFile = { ...config, candidates: ctx.candidates(config.value) };
+
+  const file = reader.option('deepspeed_config_file');
+  const fileText = file && reader.text(file);
+  if (file && fileText !== undefined && fileText !== '') {
+    const r = valueRange(file)!;
+    const ref = classifyDeepSpeedValue(ctx, fileText, fileText, r.start, r.end, file.written);
+    facts.deepspeed = ref.kind === 'file' || ref.kind === 'unknown' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
+    return;
+  }
+  const stage = reader.integer('zero_stage');
+  const useDeepSpeed = reader.option('use_deepspeed');
+  if (stage || useDeepSpeed) {
+    const anchor = stage ? stage.span : ctx.span(useDeepSpeed!.nameStart, useDeepSpeed!.nameEnd);
+    const zero3Init = reader.string('zero3_init_flag');
+    facts.deepspeed = {
+      kind: 'settings',
+      via: stage ? '--zero_stage' : '--use_deepspeed',
+      text: stage ? String(stage.value) : '',
+      span: anchor,
+      // accelerate's defaults when a flag is unset: stage 2, no offload, zero3_init true.
+      stage: (stage && stage.value >= 0 && stage.value <= 3 ? stage.value : 2) as ZeroStage,
+      offloadOptimizer: offloadDeviceOf(reader.string('offload_optimizer_device')?.value) ?? 'none',
+      offloadParam: offloadDeviceOf(reader.string('offload_param_device')?.value) ?? 'none',
+      zero3Init: parseBool(zero3Init?.value) ?? true,
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import type { LaunchFacts } from '../facts';
+import { classifyDeepSpeedValue } from '../deepspeedValue';
+import { parseOptions, valueRange, type Option } from '../command/options';
+import type { TrainerPart } from '../command/launchCommand';
+import type { Word } from '../shell/types';
+import type { SourceContext } from '../command/context';
+import type { CommandEnvironment } from '../shell/variables';
+import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
+
+/** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
+export function pythonTrainer(scriptArgs: Word[]): TrainerPart {
+  const parsed = parseOptions(scriptArgs, { multiValue: true, skip: isEnvLikeWord });
+  return { kind: 'python', args: scriptArgs, parsed, envAfter: [] };
+}
+
+/**
+ * The option that names the DeepSpeed config: `--deepspeed <json>` for HF TrainingArguments, or, for
+ * scripts using `deepspeed.add_config_arguments`, the boolean `--deepspeed` plus `--deepspeed_config <json>`.
+ */
+export function hfDeepSpeedOption(trainer: TrainerPart): Option | undefined {
+  const options = trainer.parsed.options;
+  const config = [...options].reverse().find((o) => o.name === 'deepspeed_config' || o.name === 'deepscale_config');
+  const flag = [...options].reverse().find((o) => o.name === 'deepspeed');
+  if (flag && (flag.inline || flag.values.length > 0)) return flag;
+  return config ?? flag;
+}
+
+export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts): void {
+  const reader = new OptionReader(ctx, env, trainer.parsed);
+  facts.model = reader.string('model_name_or_path', 'model', 'model_id');
+  readCommonTrainingFacts(reader, facts);
+  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length');
+  facts.gradientCheckpointing = reader.bool('gradient_checkpointing');
+  const rank = reader.integer('lora_r', 'lora_rank');
+  if (rank) {
+    facts.loraRank = rank;
+    facts.tuner = { ...rank, value: 'lora' };
+  }
+  facts.quantBits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits');
+  const ds = hfDeepSpeedOption(trainer);
+  if (ds && (ds.inline || ds.values.length > 0)) {
+    const r = valueRange(ds)!;
+    const written = ds.inline?.text ?? ds.values[0].value;
+    facts.deepspeed = classifyDeepSpeedValue(ctx, written, reader.text(ds), r.start, r.end, ds.written);
+    // HF takes a path (or a dict): a bare word is a file name, not a preset.
+    if (facts.deepspeed.kind === 'unknown') facts.deepspeed = { ...facts.deepspeed, kind: 'file', path: facts.deepspeed.text, candidates: ctx.candidates(facts.deepspeed.text) };
+  }
+}

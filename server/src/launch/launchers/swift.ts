@@ -1,0 +1,62 @@
+import type { LaunchFacts } from '../facts';
+import { classifyDeepSpeedValue } from '../deepspeedValue';
+import { lastOption, parseOptions, valueRange } from '../command/options';
+import type { TrainerPart } from '../command/launchCommand';
+import type { Word } from '../shell/types';
+import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
+import type { SourceContext } from '../command/context';
+import type { CommandEnvironment } from '../shell/variables';
+
+/** `swift` subcommands (ROUTE_MAPPING, 3.x/4.x; `_` normalised to `-`). */
+export const swiftSubcommands = ['pt', 'sft', 'infer', 'merge-lora', 'web-ui', 'deploy', 'rollout', 'rlhf', 'sample', 'export', 'eval', 'app'];
+export const megatronSubcommands = ['pt', 'sft', 'rlhf', 'export'];
+/** Only these build on SftArguments (HF Seq2SeqTrainingArguments), which owns `--deepspeed`. */
+export const deepspeedSubcommands = ['sft', 'pt', 'rlhf'];
+/** Subcommands that swift re-launches under torchrun when NPROC_PER_NODE or NNODES is set. */
+export const torchrunSubcommands = ['pt', 'sft', 'rlhf', 'infer'];
+
+export function normaliseSubcommand(word: string): string {
+  return word.replace(/_/g, '-');
+}
+
+/** Builds the trainer part for `swift <sub> args…` (or `swift/cli/<sub>.py args…` under a launcher). */
+export function swiftTrainer(kind: 'swift' | 'megatron', subcommand: string | undefined, subcommandWord: Word | undefined, args: Word[]): TrainerPart {
+  const parsed = parseOptions(args, { multiValue: true, skip: isEnvLikeWord });
+  return { kind, subcommand, subcommandWord, args, parsed, envAfter: args.filter(isEnvLikeWord) };
+}
+
+/** ms-swift facts: arguments, its defaults, and NPROC_PER_NODE / NNODES from the environment. */
+export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts, launched: boolean): void {
+  const reader = new OptionReader(ctx, env, trainer.parsed);
+  const commandStart = facts.span.start;
+  const defaultAt = <T>(value: T, via: string) => ctx.fact(value, commandStart, commandStart, via, true);
+
+  facts.model = reader.string('model', 'model_id_or_path');
+  facts.tuner = reader.string('tuner_type', 'train_type', 'sft_type') ?? defaultAt(trainer.kind === 'megatron' ? 'full' : 'lora', 'ms-swift default');
+  if (facts.tuner.value !== 'full') facts.loraRank = reader.integer('lora_rank') ?? defaultAt(8, 'ms-swift default');
+  facts.quantBits = reader.integer('quant_bits', 'quantization_bit');
+  facts.quantMethod = reader.string('quant_method');
+  readCommonTrainingFacts(reader, facts);
+  facts.microBatch ??= reader.integer('batch_size', 'micro_batch_size') ?? defaultAt(1, 'ms-swift default');
+  facts.seqLen = reader.integer('max_length', 'seq_length');
+  facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, 'ms-swift default');
+  const dtype2x = reader.string('dtype');
+  if (!facts.dtype && dtype2x && /^(bf16|fp16|fp32)$/.test(dtype2x.value)) facts.dtype = { ...dtype2x, value: dtype2x.value as 'bf16' | 'fp16' | 'fp32' };
+
+  const ds = lastOption(trainer.parsed, 'deepspeed');
+  if (ds) {
+    const r = valueRange(ds);
+    const written = ds.inline?.text ?? ds.values[0]?.value ?? '';
+    facts.deepspeed = classifyDeepSpeedValue(ctx, written, reader.text(ds), r?.start ?? ds.nameEnd, r?.end ?? ds.nameEnd, ds.written);
+  }
+
+  // swift itself starts torchrun from these variables (only when no outer launcher did).
+  if (!launched) {
+    const nproc = env.envBinding('NPROC_PER_NODE');
+    const n = nproc?.value !== undefined ? Number(nproc.value) : NaN;
+    if (nproc && Number.isInteger(n) && n > 0) facts.gpusPerNode = ctx.fact(n, nproc.assignment.start, nproc.assignment.end, 'NPROC_PER_NODE');
+    const nnodes = env.envBinding('NNODES');
+    const nn = nnodes?.value !== undefined ? Number(nnodes.value) : NaN;
+    if (nnodes && Number.isInteger(nn) && nn > 0) facts.nodes = ctx.fact(nn, nnodes.assignment.start, nnodes.assignment.end, 'NNODES');
+  }
+}

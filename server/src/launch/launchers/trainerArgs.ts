@@ -1,0 +1,78 @@
+import type { Word } from '../shell/types';
+import type { CommandEnvironment } from '../shell/variables';
+import type { Fact, LaunchFacts } from '../facts';
+import { precisionOf } from '../facts';
+import type { SourceContext } from '../command/context';
+import { parseBool, parseInteger } from '../command/context';
+import type { Option, ParsedOptions } from '../command/options';
+import { lastOption, valueRange } from '../command/options';
+
+/** Reads option values with the command's variables resolved; helpers shared by the launcher models. */
+export class OptionReader {
+  constructor(
+    readonly ctx: SourceContext,
+    readonly env: CommandEnvironment,
+    readonly parsed: ParsedOptions,
+  ) {}
+
+  option(...names: string[]): Option | undefined {
+    return lastOption(this.parsed, ...names);
+  }
+
+  /** Resolved value text of an option ('' for a bare flag), undefined when it cannot be resolved. */
+  text(option: Option): string | undefined {
+    if (option.inline) {
+      const whole = this.env.resolve(option.word);
+      if (whole === undefined) return undefined;
+      const eq = whole.indexOf('=');
+      return eq >= 0 ? whole.slice(eq + 1) : undefined;
+    }
+    const first = option.values[0];
+    return first ? this.env.resolve(first) : '';
+  }
+
+  private located<T>(option: Option, value: T): Fact<T> {
+    const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
+    return this.ctx.fact(value, r.start, r.end, option.written);
+  }
+
+  string(...names: string[]): Fact<string> | undefined {
+    const o = this.option(...names);
+    const t = o && this.text(o);
+    return o && t ? this.located(o, t) : undefined;
+  }
+
+  integer(...names: string[]): Fact<number> | undefined {
+    const o = this.option(...names);
+    const n = o ? parseInteger(this.text(o)) : undefined;
+    return o && n !== undefined ? this.located(o, n) : undefined;
+  }
+
+  /** `--flag` alone is true; `--flag false` is false; `--no_flag` is false. */
+  bool(name: string): Fact<boolean> | undefined {
+    const o = this.option(name, `no_${name}`);
+    if (!o) return undefined;
+    if (o.name === `no_${name}`) return this.located(o, false);
+    const t = this.text(o);
+    const b = t === '' ? true : parseBool(t);
+    return b === undefined ? undefined : this.located(o, b);
+  }
+}
+
+/** Environment-looking words among arguments (`NPROC_PER_NODE=2` after `swift sft`). */
+export function isEnvLikeWord(word: Word): boolean {
+  return !word.quoted && /^[A-Z][A-Z0-9_]*=/.test(word.raw);
+}
+
+/** Fills the facts HF-style trainer arguments share (ms-swift builds on HfArgumentParser). */
+export function readCommonTrainingFacts(reader: OptionReader, facts: LaunchFacts): void {
+  facts.microBatch ??= reader.integer('per_device_train_batch_size');
+  facts.gradientAccumulation ??= reader.integer('gradient_accumulation_steps');
+  const bf16 = reader.bool('bf16');
+  const fp16 = reader.bool('fp16');
+  if (bf16?.value) facts.dtype ??= { ...bf16, value: 'bf16' };
+  else if (fp16?.value) facts.dtype ??= { ...fp16, value: 'fp16' };
+  const dtype = reader.string('torch_dtype');
+  const precision = precisionOf(dtype?.value);
+  if (dtype && precision) facts.dtype ??= { ...dtype, value: precision };
+}

@@ -1,0 +1,154 @@
+import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import type { LaunchFacts, LauncherKind } from '../facts';
+import { precisionOf } from '../facts';
+import type { SourceContext } from '../command/context';
+import { classifyDeepSpeedValue } from '../deepspeedValue';
+import { offloadDeviceOf } from '../launchers/accelerate';
+import type { ZeroStage } from '../../memory/types';
+
+/** A `key: value` entry with the offsets of both sides. */
+export interface YamlEntry {
+  key: string;
+  value: unknown;
+  /** Text of a scalar value as written (for strings: the string). */
+  text: string | undefined;
+  keyStart: number;
+  keyEnd: number;
+  valueStart: number;
+  valueEnd: number;
+  /** Start of the whole line holding the key, and the end of the entry (for deletions). */
+  pairStart: number;
+  pairEnd: number;
+  node: Node | null;
+}
+
+export interface YamlLaunch {
+  kind: Extract<LauncherKind, 'swift-yaml' | 'llamafactory-yaml' | 'accelerate-yaml'>;
+  document: Document;
+  top: Map<string, YamlEntry>;
+  /** accelerate `deepspeed_config:` entries. */
+  deepspeedConfig: Map<string, YamlEntry>;
+  facts: LaunchFacts;
+}
+
+function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
+  const out = new Map<string, YamlEntry>();
+  if (!isMap(node)) return out;
+  for (const pair of node.items as Pair<unknown, unknown>[]) {
+    const key = pair.key;
+    if (!isScalar(key) || !key.range) continue;
+    const valueNode = (pair.value ?? null) as Node | null;
+    const keyStart = key.range[0];
+    const keyEnd = key.range[1];
+    const valueRange = valueNode?.range;
+    const valueStart = valueRange ? valueRange[0] : keyEnd + 1;
+    const valueEnd = valueRange ? valueRange[1] : keyEnd + 1;
+    const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
+    const nodeEnd = valueRange ? valueRange[2] : keyEnd + 1;
+    const nl = text.indexOf('\n', Math.max(nodeEnd - 1, keyEnd));
+    const pairEnd = nl < 0 ? text.length : nl + 1;
+    const value = isScalar(valueNode) ? valueNode.value : valueNode?.toJSON?.();
+    out.set(String(key.value), {
+      key: String(key.value),
+      value,
+      text: isScalar(valueNode) ? (valueNode.value === null ? undefined : String(valueNode.value)) : undefined,
+      keyStart,
+      keyEnd,
+      valueStart,
+      valueEnd: Math.min(valueEnd, text.length),
+      pairStart: lineStart,
+      pairEnd: Math.max(pairEnd, valueEnd),
+      node: valueNode,
+    });
+  }
+  return out;
+}
+
+const llamaFactoryKeys = ['finetuning_type', 'model_name_or_path', 'cutoff_len', 'stage', 'template', 'lora_target', 'quantization_bit'];
+const swiftKeys = ['tuner_type', 'train_type', 'torch_dtype', 'model', 'max_length'];
+
+/** Which tool reads a YAML file, from its keys; undefined when it is none of ours. */
+function kindOf(top: Map<string, YamlEntry>): YamlLaunch['kind'] | undefined {
+  if (top.get('distributed_type')?.text?.toUpperCase() === 'DEEPSPEED' || top.has('deepspeed_config')) return 'accelerate-yaml';
+  if (llamaFactoryKeys.some((k) => top.has(k))) return 'llamafactory-yaml';
+  if (swiftKeys.some((k) => top.has(k))) return 'swift-yaml';
+  if (top.has('deepspeed')) return 'llamafactory-yaml';
+  return undefined;
+}
+
+export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | undefined {
+  let document: Document;
+  try {
+    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false });
+  } catch {
+    return undefined;
+  }
+  const top = entriesOf(document.contents, text);
+  const kind = kindOf(top);
+  if (!kind) return undefined;
+  const deepspeedConfig = entriesOf(top.get('deepspeed_config')?.node, text);
+  const facts: LaunchFacts = { uri: ctx.uri, launcher: kind, chain: [kind], span: ctx.span(0, text.length) };
+  const at = <T>(e: YamlEntry, value: T) => ctx.fact(value, e.valueStart, e.valueEnd, e.key);
+  const int = (e: YamlEntry | undefined) => (e && typeof e.value === 'number' && Number.isInteger(e.value) ? at(e, e.value) : undefined);
+  const str = (e: YamlEntry | undefined) => (e?.text !== undefined && e.text !== '' ? at(e, e.text) : undefined);
+
+  if (kind === 'accelerate-yaml') {
+    const machines = int(top.get('num_machines'));
+    const processes = int(top.get('num_processes'));
+    if (machines && machines.value > 0) facts.nodes = machines;
+    if (processes && processes.value > 0) facts.gpusPerNode = { ...processes, value: Math.max(1, Math.floor(processes.value / (machines?.value || 1))) };
+    const mp = top.get('mixed_precision');
+    const precision = precisionOf(mp?.text);
+    if (mp && precision) facts.dtype = at(mp, precision);
+    facts.gradientAccumulation = int(deepspeedConfig.get('gradient_accumulation_steps'));
+    const file = deepspeedConfig.get('deepspeed_config_file');
+    if (file?.text) {
+      facts.deepspeed = { kind: 'file', path: file.text, candidates: ctx.candidates(file.text), text: file.text, via: 'deepspeed_config_file', span: ctx.span(file.valueStart, file.valueEnd) };
+    } else if (top.get('distributed_type')?.text?.toUpperCase() === 'DEEPSPEED') {
+      const stage = deepspeedConfig.get('zero_stage');
+      const anchor = stage ?? top.get('distributed_type')!;
+      const stageValue = typeof stage?.value === 'number' && stage.value >= 0 && stage.value <= 3 ? (stage.value as ZeroStage) : 2;
+      const init = deepspeedConfig.get('zero3_init_flag')?.value;
+      facts.deepspeed = {
+        kind: 'settings',
+        via: stage ? 'zero_stage' : 'distributed_type',
+        text: anchor.text ?? '',
+        span: ctx.span(anchor.valueStart, anchor.valueEnd),
+        stage: stageValue,
+        offloadOptimizer: offloadDeviceOf(deepspeedConfig.get('offload_optimizer_device')?.text) ?? 'none',
+        offloadParam: offloadDeviceOf(deepspeedConfig.get('offload_param_device')?.text) ?? 'none',
+        zero3Init: typeof init === 'boolean' ? init : true,
+      };
+    }
+    return { kind, document, top, deepspeedConfig, facts };
+  }
+
+  facts.model = str(top.get('model_name_or_path')) ?? str(top.get('model'));
+  facts.microBatch = int(top.get('per_device_train_batch_size'));
+  facts.gradientAccumulation = int(top.get('gradient_accumulation_steps'));
+  facts.seqLen = int(top.get('cutoff_len')) ?? int(top.get('max_length'));
+  const tuner = str(top.get('finetuning_type')) ?? str(top.get('tuner_type')) ?? str(top.get('train_type'));
+  if (tuner) facts.tuner = tuner;
+  facts.loraRank = int(top.get('lora_rank'));
+  facts.quantBits = int(top.get('quantization_bit')) ?? int(top.get('quant_bits'));
+  facts.quantMethod = str(top.get('quantization_method')) ?? str(top.get('quant_method'));
+  const gc = top.get('gradient_checkpointing');
+  if (gc && typeof gc.value === 'boolean') facts.gradientCheckpointing = at(gc, gc.value);
+  for (const key of ['bf16', 'fp16'] as const) {
+    const e = top.get(key);
+    if (e && e.value === true) facts.dtype ??= at(e, key);
+  }
+  const dtype = top.get('torch_dtype');
+  const precision = precisionOf(dtype?.text);
+  if (dtype && precision) facts.dtype ??= at(dtype, precision);
+  if (kind === 'swift-yaml') {
+    facts.tuner ??= ctx.fact('lora', 0, 0, 'ms-swift default', true);
+    facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, 'ms-swift default', true);
+  }
+  const ds = top.get('deepspeed');
+  if (ds?.text) {
+    const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, 'deepspeed');
+    facts.deepspeed = ref.kind === 'unknown' && kind === 'llamafactory-yaml' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
+  }
+  return { kind, document, top, deepspeedConfig, facts };
+}
