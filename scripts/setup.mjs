@@ -1,4 +1,10 @@
-// Scaffold: installs npm dependencies when they are missing. The real-editor setup extends this.
-import { existsSync } from 'node:fs';
-import { execSync } from 'node:child_process';
-if (!existsSync('node_modules/.package-lock.json')) execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+// `npm run setup`: installs what the real-editor tests and `npm start` need (cached; a second run is instant).
+// Node builtins only, since it runs before node_modules exists.
+import { setup } from './lib/setup.mjs';
+
+try {
+  await setup();
+} catch (error) {
+  console.error(`[setup] failed: ${error.message}`);
+  process.exit(1);
+}
