@@ -30,7 +30,29 @@ export interface ModelArchitecture {
     sharedExpertIntermediateSize?: number;
     /** Layers before the first MoE layer that are dense (DeepSeek `first_k_dense_replace`). */
     firstDenseLayers?: number;
+    /** Qwen2-MoE `shared_expert_gate`: one h-sized gate for the shared expert. */
+    sharedExpertGate?: boolean;
+    /** DeepSeek-V3 `e_score_correction_bias`: one value per routed expert. */
+    routerBias?: boolean;
   };
+  /** DeepSeek multi-head latent attention; replaces the q/k/v/o projections when present. */
+  mla?: {
+    qLoraRank: number;
+    kvLoraRank: number;
+    qkNopeHeadDim: number;
+    qkRopeHeadDim: number;
+    vHeadDim: number;
+  };
+  /** q, k and v in one matrix (Phi-3 `qkv_proj`, InternLM2 `wqkv`, ChatGLM `query_key_value`); matters for LoRA. */
+  fusedQkv?: boolean;
+  /** gate and up in one matrix (Phi-3 `gate_up_proj`, ChatGLM `dense_h_to_4h`); matters for LoRA. */
+  fusedGateUp?: boolean;
+  /** Parameters outside the decoder (e.g. a vision tower and projector), counted in the total as stated. */
+  extraParams?: number;
+  /** What `extraParams` is, for hovers ("SigLIP vision tower + projector"). */
+  extraParamsNote?: string;
+  /** Attention and hidden dropout are active during training (GPT-2 style); modern LLMs use 0. */
+  dropout?: boolean;
 }
 
 /** Where a value in the estimate came from, shown to the user next to it. */
@@ -98,6 +120,8 @@ export interface EstimateInput {
   flashAttention: boolean;
   lora?: LoraSpec;
   buffers?: BufferSettings;
+  /** offload_optimizer/offload_param `pin_memory`: offloaded CPU memory is page-locked. DeepSpeed default false. */
+  pinMemory?: boolean;
   cudaContextBytes: number;
   /** Fraction of the subtotal added for allocator fragmentation. */
   fragmentation: number;

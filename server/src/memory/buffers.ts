@@ -1,0 +1,76 @@
+import type { BufferSettings, ZeroStage } from './types';
+
+/** DeepSpeed's defaults (deepspeed/runtime/zero/config.py), in elements. */
+export const deepSpeedBufferDefaults = {
+  reduceBucketSize: 5e8,
+  allgatherBucketSize: 5e8,
+  prefetchBucketSize: 5e7,
+  maxLiveParameters: 1e9,
+  subGroupSize: 1e9,
+} as const;
+
+/** `overlap_comm` defaults to true at stage 3 only (DeepSpeed's `overlap_comm_valid` validator). */
+export function overlapCommDefault(stage: ZeroStage): boolean {
+  return stage === 3;
+}
+
+export interface ResolvedBuffers {
+  reduceBucketSize: number;
+  allgatherBucketSize: number;
+  overlapComm: boolean;
+  prefetchBucketSize: number;
+  maxLiveParameters: number;
+  subGroupSize: number;
+}
+
+export function resolveBuffers(stage: ZeroStage, b: BufferSettings | undefined): ResolvedBuffers {
+  return {
+    reduceBucketSize: b?.reduceBucketSize ?? deepSpeedBufferDefaults.reduceBucketSize,
+    allgatherBucketSize: b?.allgatherBucketSize ?? deepSpeedBufferDefaults.allgatherBucketSize,
+    overlapComm: b?.overlapComm ?? overlapCommDefault(stage),
+    prefetchBucketSize: b?.prefetchBucketSize ?? deepSpeedBufferDefaults.prefetchBucketSize,
+    maxLiveParameters: b?.maxLiveParameters ?? deepSpeedBufferDefaults.maxLiveParameters,
+    subGroupSize: b?.subGroupSize ?? deepSpeedBufferDefaults.subGroupSize,
+  };
+}
+
+export interface BufferInput {
+  stage: ZeroStage;
+  buffers: ResolvedBuffers;
+  /** Bytes of a 16-bit (or fp32) gradient / parameter element. */
+  elementBytes: number;
+  /** Params that get gradients (trainable). */
+  trainable: number;
+  /** All params (for ZeRO-3 gathers, frozen ones too). */
+  totalParams: number;
+  largestLayerParams: number;
+  /** Bytes of the gathered params of one element (frozen QLoRA weights are smaller; we use the dtype). */
+  paramElementBytes: number;
+}
+
+/**
+ * GPU bytes of ZeRO's communication and gather buffers at their peak (the backward pass).
+ * - Stage 1/2: one flat gradient bucket of `reduce_bucket_size` elements, two with `overlap_comm`
+ *   (DeepSpeed double-buffers so reduction overlaps compute). The all-gather after the step writes into
+ *   the parameters themselves in `allgather_bucket_size` chunks and happens after the backward buckets
+ *   are freed, so only the larger of the two phases counts.
+ * - Stage 3: the parameters gathered at once (the current module plus the prefetch bucket, at most
+ *   `stage3_max_live_parameters`, at least the largest layer), the largest layer's full gradient before it
+ *   is reduce-scattered, and the gradient bucket (`reduce_bucket_size`, doubled with `overlap_comm`).
+ * Buckets never exceed what there is to put in them.
+ */
+export function bufferBytes(i: BufferInput): number {
+  const b = i.buffers;
+  if (i.stage === 0 || i.trainable === 0) return 0;
+  const bucketCopies = b.overlapComm ? 2 : 1;
+  const reduce = Math.min(b.reduceBucketSize, i.trainable) * i.elementBytes * bucketCopies;
+  if (i.stage === 1 || i.stage === 2) {
+    const gather = Math.min(b.allgatherBucketSize, i.totalParams) * i.paramElementBytes;
+    return Math.max(reduce, gather);
+  }
+  const largest = Math.min(i.largestLayerParams, i.totalParams);
+  const live = Math.min(b.maxLiveParameters, i.totalParams, largest + b.prefetchBucketSize);
+  const gathered = Math.max(live, largest) * i.paramElementBytes;
+  const largestGrad = Math.min(largest, i.trainable) * i.elementBytes;
+  return gathered + largestGrad + reduce;
+}

@@ -1,0 +1,75 @@
+import { catalogRecords } from './catalogData';
+import { countParams, type ParamCount } from './paramCount';
+import type { ModelInfo } from './types';
+
+/** A catalog model with its counts computed from its architecture (once, at first use). */
+export interface CatalogEntry {
+  id: string;
+  displayName: string;
+  aliases: string[];
+  counts: ParamCount;
+  info: ModelInfo;
+}
+
+let entries: CatalogEntry[] | undefined;
+let byKey: Map<string, CatalogEntry> | undefined;
+
+/** Lower-case, no surrounding spaces or slashes, `models--org--name` cache folder names undone. */
+function normalize(id: string): string {
+  let key = id.trim().replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').toLowerCase();
+  const cacheName = /^models--(.+)$/.exec(key);
+  if (cacheName) key = cacheName[1].replace(/--/g, '/');
+  return key;
+}
+
+function build(): void {
+  entries = [];
+  byKey = new Map();
+  const shortNames = new Map<string, CatalogEntry | null>();
+  for (const record of catalogRecords) {
+    const counts = countParams(record.architecture);
+    const entry: CatalogEntry = {
+      id: record.id,
+      displayName: record.displayName,
+      aliases: record.aliases,
+      counts,
+      info: {
+        id: record.id,
+        displayName: record.displayName,
+        totalParams: counts.total,
+        largestLayerParams: counts.largestLayer,
+        architecture: record.architecture,
+        source: { kind: 'catalog', id: record.id },
+      },
+    };
+    entries.push(entry);
+    for (const name of [record.id, ...record.aliases]) {
+      byKey.set(normalize(name), entry);
+      // Without the org prefix: "qwen3-8b" finds Qwen/Qwen3-8B. A name two records share stays ambiguous.
+      const short = normalize(name).split('/').pop()!;
+      const seen = shortNames.get(short);
+      shortNames.set(short, seen === undefined || seen === entry ? entry : null);
+    }
+  }
+  for (const [short, entry] of shortNames) if (entry && !byKey.has(short)) byKey.set(short, entry);
+}
+
+/** Every catalog model, in catalog order (for the sidebar's model search). */
+export function catalogEntries(): readonly CatalogEntry[] {
+  if (!entries) build();
+  return entries!;
+}
+
+/**
+ * A catalog model by hub id, ModelScope id, alias, or bare name; case-insensitive.
+ * The ModelInfo's `id` is the canonical hub id.
+ */
+export function findCatalogModel(id: string): ModelInfo | undefined {
+  return findCatalogEntry(id)?.info;
+}
+
+export function findCatalogEntry(id: string): CatalogEntry | undefined {
+  if (!byKey) build();
+  const key = normalize(id);
+  return byKey!.get(key) ?? byKey!.get(key.split('/').pop()!);
+}

@@ -1,0 +1,181 @@
+import { optimizerFromName } from './optimizers';
+import type { BufferSettings, EstimateInput, OffloadDevice, OptimizerName, Precision, ValueSource, ZeroStage } from './types';
+
+/**
+ * The bridge from a parsed ds_config (any JS value, e.g. from jsonc-parser's `parse`) to the estimator:
+ * the settings that change memory, each with the JSON path it came from. Values DeepSpeed would reject
+ * and "auto" placeholders are left out (the latter listed in `auto`), so callers fall back to their
+ * own defaults and can say why.
+ */
+export interface Fact<T> {
+  value: T;
+  /** Dotted JSON path, e.g. "zero_optimization.offload_optimizer.device". */
+  path: string;
+  /** The same path as segments, for jsonc-parser's findNodeAtLocation. */
+  segments: string[];
+  /** True when the value follows from what the config leaves out (no fp16/bf16 section → fp32). */
+  implicit?: boolean;
+}
+
+export interface ConfigFacts {
+  stage?: Fact<ZeroStage>;
+  offloadOptimizer?: Fact<OffloadDevice>;
+  offloadParam?: Fact<OffloadDevice>;
+  pinMemory?: Fact<boolean>;
+  precision?: Fact<Precision>;
+  bf16MasterWeightsAndGrads?: Fact<boolean>;
+  bf16OptimizerStates?: Fact<boolean>;
+  fp32GradAccum?: Fact<boolean>;
+  microBatch?: Fact<number>;
+  gradientAccumulationSteps?: Fact<number>;
+  trainBatchSize?: Fact<number>;
+  optimizer?: Fact<OptimizerName> & { rawType: string };
+  buffers: { [K in keyof BufferSettings]?: Fact<NonNullable<BufferSettings[K]>> };
+  /** Paths whose value is "auto" (filled in by the HF Trainer or accelerate at launch). */
+  auto: string[];
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function fact<T>(value: T, segments: string[], implicit?: boolean): Fact<T> {
+  const f: Fact<T> = { value, path: segments.join('.'), segments };
+  if (implicit) f.implicit = true;
+  return f;
+}
+
+const deviceNames: Record<string, OffloadDevice> = { none: 'none', cpu: 'cpu', nvme: 'nvme' };
+
+export function extractConfigFacts(config: unknown): ConfigFacts {
+  const facts: ConfigFacts = { buffers: {}, auto: [] };
+  if (!isObject(config)) return facts;
+
+  /** The value at `segments`, recording "auto" and returning undefined for it. */
+  const read = (segments: string[]): unknown => {
+    let node: unknown = config;
+    for (const s of segments) {
+      if (!isObject(node)) return undefined;
+      node = node[s];
+    }
+    if (node === 'auto') {
+      facts.auto.push(segments.join('.'));
+      return undefined;
+    }
+    return node;
+  };
+  const number = (segments: string[]): Fact<number> | undefined => {
+    const v = read(segments);
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? fact(v, segments) : undefined;
+  };
+  const bool = (segments: string[]): Fact<boolean> | undefined => {
+    const v = read(segments);
+    return typeof v === 'boolean' ? fact(v, segments) : undefined;
+  };
+  /** First present of several spellings (DeepSpeed aliases). */
+  const firstNumber = (...paths: string[][]) => paths.map(number).find((f) => f !== undefined);
+
+  const zero = ['zero_optimization'];
+  const stage = read([...zero, 'stage']);
+  if (stage === 0 || stage === 1 || stage === 2 || stage === 3) facts.stage = fact(stage, [...zero, 'stage']);
+
+  const device = (section: string): Fact<OffloadDevice> | undefined => {
+    const segments = [...zero, section, 'device'];
+    const v = read(segments);
+    if (typeof v === 'string' && deviceNames[v.toLowerCase()]) return fact(deviceNames[v.toLowerCase()], segments);
+    // A section without "device" means DeepSpeed's default, none.
+    if (v === undefined && isObject(read([...zero, section]))) return fact<OffloadDevice>('none', segments, true);
+    return undefined;
+  };
+  facts.offloadOptimizer = device('offload_optimizer');
+  facts.offloadParam = device('offload_param');
+  // Deprecated booleans from before the offload sections existed.
+  if (!facts.offloadOptimizer) {
+    const legacy = bool([...zero, 'cpu_offload']);
+    if (legacy) facts.offloadOptimizer = fact<OffloadDevice>(legacy.value ? 'cpu' : 'none', legacy.segments);
+  }
+  if (!facts.offloadParam) {
+    const legacy = bool([...zero, 'cpu_offload_params']) ?? bool([...zero, 'cpu_offload_param']);
+    if (legacy) facts.offloadParam = fact<OffloadDevice>(legacy.value ? 'cpu' : 'none', legacy.segments);
+  }
+  facts.pinMemory = bool([...zero, 'offload_optimizer', 'pin_memory']) ?? bool([...zero, 'offload_param', 'pin_memory']);
+
+  // Precision: fp16.enabled / bf16.enabled (also the "bfloat16" spelling); "auto" leaves it unknown.
+  const bf16Key = isObject(read(['bf16'])) ? 'bf16' : isObject(read(['bfloat16'])) ? 'bfloat16' : 'bf16';
+  const fp16 = read(['fp16', 'enabled']);
+  const bf16 = read([bf16Key, 'enabled']);
+  if (fp16 === true) facts.precision = fact<Precision>('fp16', ['fp16', 'enabled']);
+  else if (bf16 === true) facts.precision = fact<Precision>('bf16', [bf16Key, 'enabled']);
+  else if (!facts.auto.some((p) => p.endsWith('.enabled'))) {
+    const explicit = fp16 === false ? ['fp16', 'enabled'] : bf16 === false ? [bf16Key, 'enabled'] : [];
+    facts.precision = fact<Precision>('fp32', explicit, explicit.length === 0);
+  }
+  facts.bf16MasterWeightsAndGrads = bool([bf16Key, 'bf16_master_weights_and_grads']);
+  facts.bf16OptimizerStates = bool([bf16Key, 'bf16_optimizer_states']);
+
+  const accum = read(['data_types', 'grad_accum_dtype']);
+  if (typeof accum === 'string') {
+    const a = accum.toLowerCase();
+    if (['fp32', 'float32', 'float'].includes(a)) facts.fp32GradAccum = fact(true, ['data_types', 'grad_accum_dtype']);
+    else if (['fp16', 'float16', 'half', 'bf16', 'bfloat16'].includes(a)) facts.fp32GradAccum = fact(false, ['data_types', 'grad_accum_dtype']);
+  }
+
+  const micro = number(['train_micro_batch_size_per_gpu']);
+  if (micro && micro.value >= 1) facts.microBatch = micro;
+  facts.gradientAccumulationSteps = number(['gradient_accumulation_steps']);
+  facts.trainBatchSize = number(['train_batch_size']);
+
+  const type = read(['optimizer', 'type']);
+  if (typeof type === 'string') {
+    const name = optimizerFromName(type);
+    if (name) facts.optimizer = { ...fact(name, ['optimizer', 'type']), rawType: type };
+  }
+
+  const b = facts.buffers;
+  b.reduceBucketSize = number([...zero, 'reduce_bucket_size']);
+  b.allgatherBucketSize = number([...zero, 'allgather_bucket_size']);
+  b.overlapComm = bool([...zero, 'overlap_comm']);
+  b.prefetchBucketSize = firstNumber([...zero, 'stage3_prefetch_bucket_size'], [...zero, 'prefetch_bucket_size']);
+  b.maxLiveParameters = firstNumber([...zero, 'stage3_max_live_parameters'], [...zero, 'max_live_parameters']);
+  b.subGroupSize = number([...zero, 'sub_group_size']);
+  for (const key of Object.keys(b) as Array<keyof BufferSettings>) if (b[key] === undefined) delete b[key];
+  for (const key of Object.keys(facts) as Array<keyof ConfigFacts>) if (facts[key] === undefined) delete facts[key];
+  return facts;
+}
+
+/** Where a config fact came from, as the estimator's inputs report it. */
+export function factSource(f: Fact<unknown>): ValueSource {
+  return f.implicit ? { kind: 'default' } : { kind: 'config', path: f.path };
+}
+
+/**
+ * The estimator inputs a ds_config decides, ready to spread into an EstimateInput
+ * (`{ ...defaults, ...estimateInputFromFacts(facts) }`).
+ */
+export function estimateInputFromFacts(f: ConfigFacts): Partial<EstimateInput> {
+  const out: Partial<EstimateInput> = {};
+  if (f.stage) out.stage = f.stage.value;
+  if (f.offloadOptimizer) out.offloadOptimizer = f.offloadOptimizer.value;
+  if (f.offloadParam) out.offloadParam = f.offloadParam.value;
+  if (f.pinMemory) out.pinMemory = f.pinMemory.value;
+  if (f.precision) out.precision = f.precision.value;
+  if (f.bf16MasterWeightsAndGrads) out.bf16MasterWeightsAndGrads = f.bf16MasterWeightsAndGrads.value;
+  if (f.bf16OptimizerStates) out.bf16OptimizerStates = f.bf16OptimizerStates.value;
+  if (f.fp32GradAccum) out.fp32GradAccum = f.fp32GradAccum.value;
+  if (f.microBatch) out.microBatch = f.microBatch.value;
+  if (f.optimizer) out.optimizer = f.optimizer.value;
+  const buffers: BufferSettings = {};
+  for (const [key, value] of Object.entries(f.buffers)) (buffers as Record<string, unknown>)[key] = value.value;
+  if (Object.keys(buffers).length > 0) out.buffers = buffers;
+  return out;
+}
+
+/**
+ * What the HF Trainer writes for ZeRO "auto" buffer sizes (transformers integrations/deepspeed.py):
+ * reduce_bucket_size = h², stage3_prefetch_bucket_size = 0.9·h² (h = hidden_size).
+ */
+export function hfAutoBuffers(hiddenSize: number): Pick<BufferSettings, 'reduceBucketSize' | 'prefetchBucketSize'> {
+  return { reduceBucketSize: hiddenSize * hiddenSize, prefetchBucketSize: Math.floor(0.9 * hiddenSize * hiddenSize) };
+}

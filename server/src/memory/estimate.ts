@@ -1,0 +1,179 @@
+import { activationBytes } from './activations';
+import { bufferBytes, resolveBuffers } from './buffers';
+import { frozenWeightBytes, loraTrainableParams, loraTrainableParamsRough } from './lora';
+import { modelStates } from './modelStates';
+import { optimizerStateBytes } from './optimizers';
+import { countParams, type ParamCount } from './paramCount';
+import type { EstimateInput, EstimateResult, OffloadDevice, StageOption, ZeroStage } from './types';
+
+/**
+ * The estimator: per-GPU, per-node CPU and NVMe bytes for one training setup. Pure arithmetic over the
+ * input, no I/O, a few microseconds. docs/memory-model.md explains every term.
+ */
+
+/** Whether DeepSpeed routes this setup to BF16_Optimizer (bf16 + fp32 gradient accumulation). */
+export function usesBf16Optimizer(input: Pick<EstimateInput, 'precision' | 'stage' | 'fp32GradAccum' | 'offloadOptimizer'>): boolean {
+  if (input.precision !== 'bf16') return false;
+  // Without ZeRO DeepSpeed defaults grad_accum_dtype to fp32 for bf16; with ZeRO to the model dtype.
+  const fp32Accum = input.fp32GradAccum ?? input.stage === 0;
+  if (!fp32Accum) return false;
+  return input.stage === 0 || (input.stage === 1 && input.offloadOptimizer === 'none');
+}
+
+export function estimate(input: EstimateInput): EstimateResult {
+  const notes: string[] = [];
+  const model = input.model;
+  const arch = model.architecture;
+  const stage = input.stage;
+  const gpus = Math.max(1, input.gpusPerNode) * Math.max(1, input.nodes);
+  const mixed = input.precision !== 'fp32';
+  const elementBytes = mixed ? 2 : 4;
+  const zero = stage > 0;
+
+  // Master weights and the gradient the optimizer steps with.
+  const bf16Master = input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
+  const statesIn16Bit = input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
+  const masterBytes = mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
+  // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy.
+  const optimizerGradBytes = zero ? masterBytes : mixed ? 4 : 0;
+  const bf16Path = usesBf16Optimizer(input);
+  if (input.precision === 'bf16' && !zero && !bf16Path) {
+    notes.push('DeepSpeed rejects bf16 without ZeRO unless gradients accumulate in fp32; counted like fp16.');
+  }
+
+  // Trainable vs frozen parameters.
+  let counts: ParamCount | undefined;
+  let trainable = model.totalParams;
+  let weightBytes = model.totalParams * elementBytes;
+  if (input.lora && input.lora.rank > 0) {
+    counts = arch ? countParams(arch) : undefined;
+    trainable = arch ? loraTrainableParams(arch, input.lora) : loraTrainableParamsRough(model.totalParams, input.lora);
+    if (!arch) notes.push('LoRA adapter size is a rough guess: the model has no architecture facts.');
+    weightBytes = frozenWeightBytes(counts, model.totalParams, elementBytes, input.lora) + trainable * elementBytes;
+  }
+  const totalParams = model.totalParams + (input.lora ? trainable : 0);
+
+  const needsEmbedding = input.optimizer === 'muon';
+  if (needsEmbedding && !counts && arch) counts = countParams(arch);
+  const optimizerStates = optimizerStateBytes({
+    optimizer: input.optimizer,
+    statesIn16Bit,
+    trainable,
+    architecture: arch,
+    loraRank: input.lora && input.lora.rank > 0 ? input.lora.rank : undefined,
+    embeddingParams: input.lora ? 0 : counts ? counts.embedding + counts.lmHead : 0,
+  });
+
+  const buffers = resolveBuffers(stage, input.buffers);
+  const offloadOptimizer = zero ? input.offloadOptimizer : 'none';
+  const offloadParam = stage === 3 ? input.offloadParam : 'none';
+  if (!zero && input.offloadOptimizer !== 'none') notes.push('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.');
+  if (stage !== 3 && input.offloadParam !== 'none') notes.push('Parameter offload exists only at ZeRO stage 3; ignored.');
+  if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push('NVMe offload needs ZeRO stage 3; counted as CPU offload.');
+  if (bf16Path) notes.push('bf16 with fp32 gradient accumulation uses DeepSpeed BF16_Optimizer: a full fp32 gradient buffer per GPU.');
+
+  const states = modelStates({
+    stage,
+    precision: input.precision,
+    weightBytes,
+    trainable,
+    elementBytes,
+    masterBytes,
+    optimizerGradBytes,
+    optimizerStates,
+    bf16OptimizerPath: bf16Path,
+    gpus,
+    offloadOptimizer,
+    offloadParam,
+    subGroupSize: buffers.subGroupSize,
+    largestLayerParams: model.largestLayerParams,
+  });
+
+  let activations = 0;
+  if (arch) {
+    activations = activationBytes({
+      architecture: arch,
+      microBatch: input.microBatch,
+      seqLen: input.seqLen,
+      bytes: elementBytes,
+      flashAttention: input.flashAttention,
+      gradientCheckpointing: input.gradientCheckpointing,
+    }).total;
+  } else {
+    notes.push('Activations not counted: give a model id or folder so its layers are known.');
+  }
+
+  const buffer = bufferBytes({
+    stage,
+    buffers,
+    elementBytes,
+    trainable,
+    totalParams,
+    largestLayerParams: model.largestLayerParams,
+    paramElementBytes: elementBytes,
+  });
+
+  const gpu = states.gpu;
+  const subtotal = gpu.params + gpu.gradients + gpu.optimizerStates + activations + buffer;
+  const overhead = input.cudaContextBytes + input.fragmentation * subtotal;
+  const total = Math.round(subtotal + overhead);
+
+  const perNode = Math.max(1, input.gpusPerNode);
+  const cpu = states.cpu;
+  const cpuParams = Math.round(cpu.params * perNode);
+  const cpuGradients = Math.round(cpu.gradients * perNode);
+  const cpuOptimizer = Math.round(cpu.optimizerStates * perNode);
+  const cpuTotal = cpuParams + cpuGradients + cpuOptimizer;
+  const swap = Math.round(states.cpuSwapBuffers * perNode);
+  const pinned = input.pinMemory ? cpuTotal : swap;
+  if (cpuTotal > 0) notes.push(input.pinMemory ? 'Offloaded CPU memory is pinned (pin_memory: true).' : 'Offloaded CPU memory is pageable (pin_memory is false by default); NVMe swap buffers are always pinned.');
+
+  return {
+    perGpu: {
+      params: Math.round(gpu.params),
+      gradients: Math.round(gpu.gradients),
+      optimizerStates: Math.round(gpu.optimizerStates),
+      activations: Math.round(activations),
+      buffers: Math.round(buffer),
+      overhead: Math.round(overhead),
+      total,
+    },
+    perCpu: { params: cpuParams, gradients: cpuGradients, optimizerStates: cpuOptimizer, total: cpuTotal, pinned },
+    nvme: Math.round(states.nvme * perNode),
+    fits: input.gpuMemoryBytes === undefined ? null : total <= input.gpuMemoryBytes,
+    notes,
+  };
+}
+
+/** "ZeRO-2 + CPU offload (optimizer)" */
+export function stageOptionLabel(stage: ZeroStage, offloadOptimizer: OffloadDevice, offloadParam: OffloadDevice): string {
+  const moved: string[] = [];
+  if (offloadOptimizer !== 'none') moved.push('optimizer');
+  if (offloadParam !== 'none') moved.push('params');
+  if (moved.length === 0) return `ZeRO-${stage}`;
+  const device = offloadOptimizer === 'nvme' || offloadParam === 'nvme' ? 'NVMe' : 'CPU';
+  return `ZeRO-${stage} + ${device} offload (${moved.join(', ')})`;
+}
+
+const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
+  [0, 'none', 'none'],
+  [1, 'none', 'none'],
+  [1, 'cpu', 'none'],
+  [2, 'none', 'none'],
+  [2, 'cpu', 'none'],
+  [3, 'none', 'none'],
+  [3, 'cpu', 'none'],
+  [3, 'cpu', 'cpu'],
+];
+
+/** The same setup at every stage: stages 0–3, CPU optimizer offload at 1–3, CPU param offload at 3. */
+export function estimateAllOptions(input: EstimateInput): StageOption[] {
+  return stageChoices.map(([stage, offloadOptimizer, offloadParam]) => ({
+    stage,
+    offloadOptimizer,
+    offloadParam,
+    label: stageOptionLabel(stage, offloadOptimizer, offloadParam),
+    // overlap_comm's default depends on the stage, so a user's explicit value is kept and the rest re-derived.
+    result: estimate({ ...input, stage, offloadOptimizer, offloadParam }),
+  }));
+}

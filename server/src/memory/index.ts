@@ -1,0 +1,28 @@
+/**
+ * The memory estimator's public surface. Other domains import from here only.
+ *
+ *   estimate(input)            one setup → per-GPU / per-node CPU / NVMe bytes, fits, notes
+ *   estimateAllOptions(input)  the same setup at stages 0–3 with the usual offload choices
+ *   resolveModel(spec, fs)     hub id / ModelScope id / folder / cache → ModelInfo (never the network)
+ *   findCatalogModel(id)       built-in catalog lookup (case-insensitive, aliases, bare names)
+ *   extractConfigFacts(json)   ds_config → the settings that matter, each with its JSON path
+ *   estimateDeepSpeed(input)   DeepSpeed's own estimator, to the byte
+ */
+export * from './types';
+export { estimate, estimateAllOptions, stageOptionLabel, usesBf16Optimizer } from './estimate';
+export { catalogEntries, findCatalogModel, findCatalogEntry, type CatalogEntry } from './catalog';
+export { resolveModel } from './resolveModel';
+export { readModelFolder } from './modelFolder';
+export { findCachedModel, findInHuggingFaceCache, findInModelScopeCache } from './modelCache';
+export { countParams, type ParamCount } from './paramCount';
+export { architectureFromConfig } from './configJson';
+export { extractConfigFacts, estimateInputFromFacts, factSource, hfAutoBuffers, type ConfigFacts, type Fact } from './configFacts';
+export { estimateDeepSpeed, deepSpeedZero2, deepSpeedZero3, formatDeepSpeedTable, deepSpeedTableRows, type DeepSpeedEstimate } from './deepspeed';
+export { estimateDeepSpeedResult } from './deepspeedResult';
+export { defaultEstimateInput, estimateDefaults } from './defaults';
+export { optimizerFromName, optimizerNames } from './optimizers';
+export { loraTrainableParams, NF4_DOUBLE_QUANT_BYTES } from './lora';
+export { activationBytes } from './activations';
+export { deepSpeedBufferDefaults, overlapCommDefault } from './buffers';
+export { formatGiB, formatCount, parseCount, GiB } from './units';
+export { zeroPaperModelStates } from './zeroPaper';

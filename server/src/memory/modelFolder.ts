@@ -1,0 +1,95 @@
+import type { FileSystemHost } from '../host';
+import { architectureFromConfig } from './configJson';
+import { countParams } from './paramCount';
+import { baseName, joinPath } from './paths';
+import { dtypeBytes, largestModule, readSafetensorsHeader, type SafetensorsSummary } from './safetensors';
+import type { ModelInfo } from './types';
+
+/**
+ * A local model folder → ModelInfo, most exact source first:
+ * 1. safetensors headers (single file, or every shard named in model.safetensors.index.json);
+ * 2. the index's metadata.total_size ÷ bytes per element of the checkpoint dtype;
+ * 3. config.json arithmetic.
+ * config.json, when present, also supplies the architecture (for activations and LoRA).
+ */
+export async function readModelFolder(fs: FileSystemHost, folder: string, id?: string): Promise<ModelInfo | undefined> {
+  const configText = await fs.readFile(joinPath(folder, 'config.json'));
+  const parsed = configText === undefined ? undefined : architectureFromConfig(safeJson(configText));
+  const architecture = parsed?.architecture;
+  const counted = architecture ? countParams(architecture) : undefined;
+  const name = id ?? folder;
+  const displayName = baseName(id ?? folder);
+
+  const fromHeaders = await readShardHeaders(fs, folder);
+  if (fromHeaders) {
+    return {
+      id: name,
+      displayName,
+      totalParams: fromHeaders.summary.params,
+      largestLayerParams: largestModule(fromHeaders.summary) || counted?.largestLayer || 0,
+      architecture,
+      source: { kind: 'model-folder', path: folder, how: 'safetensors' },
+    };
+  }
+
+  const index = safeJson(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'))) as { metadata?: { total_size?: unknown } } | undefined;
+  const totalSize = index?.metadata?.total_size;
+  if (typeof totalSize === 'number' && totalSize > 0) {
+    const bytes = dtypeBytes[parsed?.dtype ?? 'bfloat16'] ?? 2;
+    return {
+      id: name,
+      displayName,
+      totalParams: Math.round(totalSize / bytes),
+      largestLayerParams: counted?.largestLayer ?? 0,
+      architecture,
+      source: { kind: 'model-folder', path: folder, how: 'index' },
+    };
+  }
+
+  if (architecture && counted) {
+    return {
+      id: name,
+      displayName,
+      totalParams: counted.total,
+      largestLayerParams: counted.largestLayer,
+      architecture,
+      source: { kind: 'model-folder', path: folder, how: 'config.json' },
+    };
+  }
+  return undefined;
+}
+
+/** Sums the headers of model.safetensors or of all shards the index names; undefined if any is unreadable. */
+async function readShardHeaders(fs: FileSystemHost, folder: string): Promise<{ summary: SafetensorsSummary } | undefined> {
+  const indexText = await fs.readFile(joinPath(folder, 'model.safetensors.index.json'));
+  let files: string[] | undefined;
+  if (indexText !== undefined) {
+    const map = (safeJson(indexText) as { weight_map?: unknown } | undefined)?.weight_map;
+    if (map && typeof map === 'object') files = [...new Set(Object.values(map as Record<string, unknown>).filter((f): f is string => typeof f === 'string'))];
+  }
+  if (!files) {
+    const entries = (await fs.listDir(folder)) ?? [];
+    // Prefer the transformers names; Mistral folders also ship consolidated.safetensors (same weights).
+    const shards = entries.filter((e) => /^model-\d+-of-\d+\.safetensors$/.test(e)).sort();
+    files = entries.includes('model.safetensors')
+      ? ['model.safetensors']
+      : shards.length > 0
+        ? shards
+        : entries.filter((e) => e.endsWith('.safetensors') && !e.startsWith('adapter_') && !e.startsWith('consolidated')).sort();
+  }
+  if (files.length === 0) return undefined;
+  const summary: SafetensorsSummary = { params: 0, modules: new Map(), dtypes: new Map() };
+  for (const file of files) {
+    if (!(await readSafetensorsHeader(fs, joinPath(folder, file), summary))) return undefined;
+  }
+  return { summary };
+}
+
+function safeJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,111 @@
+import type { OffloadDevice, Precision, ZeroStage } from './types';
+
+/**
+ * Parameters, gradients and optimizer states of ONE rank, by where they live, for a ZeRO stage,
+ * precision path and offload choice. All inputs are resolved (no defaults here) so this stays a few
+ * multiplications. See docs/memory-model.md §"Model states" for the reasoning behind each term.
+ */
+export interface ModelStateInput {
+  stage: ZeroStage;
+  precision: Precision;
+  /** Storage bytes of all weights (16-bit/fp32 trainable weights + frozen base weights, possibly quantised). */
+  weightBytes: number;
+  trainable: number;
+  /** Bytes per trainable element of weights and of the gradients autograd produces (2 or 4). */
+  elementBytes: number;
+  /** Bytes per trainable param of the master copy the optimizer updates (4, 2 with bf16 master, 0 for plain fp32). */
+  masterBytes: number;
+  /** Bytes per trainable param of the gradient handed to the optimizer (its own copy), 0 if none. */
+  optimizerGradBytes: number;
+  /** Optimizer-state bytes for all trainable params (already × trainable). */
+  optimizerStates: number;
+  /** bf16 with an fp32 gradient-accumulation buffer: DeepSpeed's BF16_Optimizer. */
+  bf16OptimizerPath: boolean;
+  gpus: number;
+  offloadOptimizer: OffloadDevice;
+  offloadParam: OffloadDevice;
+  subGroupSize: number;
+  largestLayerParams: number;
+}
+
+export interface Placement {
+  params: number;
+  gradients: number;
+  optimizerStates: number;
+}
+
+export interface ModelStates {
+  gpu: Placement;
+  cpu: Placement;
+  /** Part of `cpu` that is page-locked regardless of pin_memory (NVMe swap buffers). */
+  cpuSwapBuffers: number;
+  nvme: number;
+}
+
+/** DeepSpeed's defaults for NVMe swapping: offload_optimizer.buffer_count and offload_param buffer_count/buffer_size. */
+const OPTIMIZER_SWAP_BUFFERS = 4;
+const PARAM_SWAP_BUFFERS = 5;
+const PARAM_SWAP_BUFFER_SIZE = 1e8;
+
+export function modelStates(i: ModelStateInput): ModelStates {
+  const N = i.gpus;
+  const T = i.trainable;
+  const shardT = T / N;
+  const gpu: Placement = { params: 0, gradients: 0, optimizerStates: 0 };
+  const cpu: Placement = { params: 0, gradients: 0, optimizerStates: 0 };
+  let nvme = 0;
+  let swap = 0;
+
+  if (i.bf16OptimizerPath) {
+    // bf16 weights, transient bf16 grads, a FULL fp32 accumulation buffer, master + states sharded over DP.
+    gpu.params = i.weightBytes;
+    gpu.gradients = 2 * T + 4 * T;
+    gpu.optimizerStates = (4 * T + i.optimizerStates) / N;
+    return { gpu, cpu, cpuSwapBuffers: 0, nvme };
+  }
+
+  const master = i.masterBytes * T;
+  const stage = i.stage;
+  if (stage === 0) {
+    gpu.params = i.weightBytes;
+    gpu.gradients = (i.elementBytes + i.optimizerGradBytes) * T;
+    gpu.optimizerStates = master + i.optimizerStates;
+    return { gpu, cpu, cpuSwapBuffers: 0, nvme };
+  }
+
+  // Optimizer side of one rank: master + states of its shard, and the gradient copy it steps with.
+  const optimizerShard = (master + i.optimizerStates) / N;
+  const optimizerGrad = stage === 3 && i.offloadOptimizer === 'none' ? i.optimizerGradBytes * Math.min(shardT, i.subGroupSize) : i.optimizerGradBytes * shardT;
+
+  gpu.params = stage === 3 ? i.weightBytes / N : i.weightBytes;
+  gpu.gradients = stage === 1 ? i.elementBytes * T : i.elementBytes * shardT;
+
+  if (i.offloadOptimizer === 'none') {
+    gpu.gradients += optimizerGrad;
+    gpu.optimizerStates = optimizerShard;
+  } else {
+    cpu.gradients = optimizerGrad;
+    if (i.offloadOptimizer === 'nvme' && stage === 3) {
+      nvme += optimizerShard;
+      const buffers = OPTIMIZER_SWAP_BUFFERS * Math.min(i.subGroupSize, shardT) * 4;
+      cpu.optimizerStates = buffers;
+      swap += buffers;
+    } else {
+      cpu.optimizerStates = optimizerShard;
+    }
+  }
+
+  if (stage === 3 && i.offloadParam !== 'none') {
+    const shard = gpu.params;
+    gpu.params = 0;
+    if (i.offloadParam === 'cpu') {
+      cpu.params = shard;
+    } else {
+      nvme += shard;
+      const buffers = PARAM_SWAP_BUFFERS * Math.max(PARAM_SWAP_BUFFER_SIZE, i.largestLayerParams) * i.elementBytes;
+      cpu.params = buffers;
+      swap += buffers;
+    }
+  }
+  return { gpu, cpu, cpuSwapBuffers: swap, nvme };
+}
