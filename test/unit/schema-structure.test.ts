@@ -57,7 +57,7 @@ const STRICT = ['zero_optimization', 'zero_optimization.offload_param', 'zero_op
   'csv_monitor', 'comet', 'comms_logger', 'compile', 'hybrid_engine', 'timers.throughput', 'tensor_parallel',
   'tensor_parallel.tp', 'weight_quantization'];
 const LOOSE = ['optimizer', 'scheduler', 'amp', 'torch_autocast', 'activation_checkpointing', 'flops_profiler',
-  'autotuning', 'aio', 'checkpoint', 'data_types', 'elasticity', 'pipeline', 'sparse_attention', 'progressive_layer_drop',
+  'autotuning', 'timers', 'aio', 'checkpoint', 'data_types', 'elasticity', 'pipeline', 'sparse_attention', 'progressive_layer_drop',
   'curriculum_learning', 'data_efficiency', 'compression_training', 'quantize_training', 'nebula', 'expert_parallel'];
 
 test('ajv compiles the schema and every ms-swift / LLaMA-Factory preset validates', () => {
