@@ -1,0 +1,49 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Position } from 'vscode-languageserver-types';
+import type { ZeroLensSettings } from '../../settings';
+import { parseConfig } from '../parse';
+import { defaultSnippetsOf, rootSchema } from '../schemaIndex';
+import { cursorContext, type Span } from './cursorContext';
+import { keyCompletions } from './keyCompletions';
+import { previewOf, snippetText } from './snippets';
+import { rangeOf } from './textEdits';
+import { valueCompletions } from './valueCompletions';
+
+/** Completion in a ds_config document: keys, values and section snippets from the schema. Never throws. */
+export async function complete(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  try {
+    const parsed = parseConfig(document);
+    if (parsed.limits.length > 0) return []; // too large or too deep to be a hand-written config
+    const context = cursorContext(parsed.text, document.offsetAt(position));
+    switch (context.kind) {
+      case 'key':
+        return keyCompletions(context, document, parsed);
+      case 'value':
+        return valueCompletions(context, document, parsed);
+      case 'document':
+        return wholeConfigSnippets(document, context.replace);
+      default:
+        return [];
+    }
+  } catch {
+    return [];
+  }
+}
+
+/** In a blank file: the schema's whole-config skeletons, or an empty object. */
+function wholeConfigSnippets(document: TextDocument, replace: Span): CompletionItem[] {
+  const range = rangeOf(document, replace);
+  const snippets = defaultSnippetsOf(rootSchema()).map((snippet, i): CompletionItem => {
+    const body = snippetText(snippet);
+    return {
+      label: snippet.label ?? `DeepSpeed config ${i + 1}`,
+      kind: CompletionItemKind.Snippet,
+      detail: snippet.description,
+      documentation: { kind: 'markdown', value: [snippet.markdownDescription, '```json\n' + previewOf(body) + '\n```'].filter(Boolean).join('\n\n') },
+      sortText: String(i).padStart(3, '0'),
+      insertTextFormat: InsertTextFormat.Snippet,
+      textEdit: { range, newText: body },
+    };
+  });
+  return [...snippets, { label: '{}', kind: CompletionItemKind.Module, sortText: '999', insertTextFormat: InsertTextFormat.Snippet, textEdit: { range, newText: '{\n\t$1\n}' } }];
+}

@@ -1,0 +1,214 @@
+import { createScanner } from 'jsonc-parser';
+import type { SchemaPath } from '../schemaIndex';
+
+/**
+ * Where the cursor is in a possibly half-typed config, found with one token scan (no tree), so that
+ * `{"zero_optimization": {"sta`, unquoted hjson keys and missing commas still give a useful answer.
+ */
+export type CursorContext =
+  | { kind: 'none' }
+  /** Before the first `{` of an empty or blank file. */
+  | { kind: 'document'; replace: Span }
+  | KeyContext
+  | ValueContext;
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** The token under the cursor that a completion replaces. */
+export interface Partial extends Span {
+  /** Typed text of the token, e.g. `"sta` or `sta`. */
+  text: string;
+  quoted: boolean;
+}
+
+export interface KeyContext {
+  kind: 'key';
+  /** Path of the object the key goes into. */
+  objectPath: SchemaPath;
+  replace: Span;
+  partial?: Partial;
+  /** Keys already in that object, before and after the cursor, except the one being typed. */
+  presentKeys: Set<string>;
+  /** The key being edited already has a `:` after it: insert the name only. */
+  keyHasValue: boolean;
+  /** A value precedes the cursor without a comma (`"a": 1 |`): the offset just after it, where `,` goes. */
+  leadingCommaAt?: number;
+  /** Another entry follows on later text without a comma in between. */
+  needsTrailingComma: boolean;
+}
+
+export interface ValueContext {
+  kind: 'value';
+  /** Path of the value (the key it belongs to is the last segment). */
+  path: SchemaPath;
+  replace: Span;
+  partial?: Partial;
+  needsTrailingComma: boolean;
+}
+
+// jsonc-parser's SyntaxKind is an ambient const enum, which isolatedModules cannot read.
+const T = {
+  OpenBrace: 1,
+  CloseBrace: 2,
+  OpenBracket: 3,
+  CloseBracket: 4,
+  Comma: 5,
+  Colon: 6,
+  Null: 7,
+  True: 8,
+  False: 9,
+  String: 10,
+  Number: 11,
+  LineComment: 12,
+  BlockComment: 13,
+  LineBreak: 14,
+  Trivia: 15,
+  Unknown: 16,
+  EOF: 17,
+} as const;
+
+/** ScanError.UnexpectedEndOfString */
+const unterminatedString = 2;
+
+type ObjectFrame = { type: 'object'; key?: string; state: 'key' | 'colon' | 'value' | 'after'; keys: Set<string>; valueEnd?: number };
+type ArrayFrame = { type: 'array'; index: number; state: 'value' | 'after' };
+type Frame = ObjectFrame | ArrayFrame;
+
+const isWordToken = (t: number): boolean =>
+  t === T.String || t === T.Number || t === T.Unknown || t === T.True || t === T.False || t === T.Null;
+const isInsignificant = (t: number): boolean => t === T.LineComment || t === T.BlockComment || t === T.LineBreak || t === T.Trivia;
+
+export function cursorContext(rawText: string, offset: number): CursorContext {
+  // A BOM is not whitespace to jsonc-parser's scanner; a space keeps the offsets.
+  const text = rawText.charCodeAt(0) === 0xfeff ? ' ' + rawText.slice(1) : rawText;
+  const scanner = createScanner(text, false);
+  const stack: Frame[] = [];
+  let rootSeen = false;
+  let partial: Partial | undefined;
+
+  for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
+    const start = scanner.getTokenOffset();
+    const end = start + scanner.getTokenLength();
+    if (start >= offset) break;
+    if (token === T.LineComment && end >= offset) return { kind: 'none' };
+    if (token === T.BlockComment && end > offset) return { kind: 'none' };
+    if (isWordToken(token) && end >= offset) {
+      const open = token === T.String && scanner.getTokenError() === unterminatedString;
+      // An unterminated string runs to the end of the line; replace only up to the cursor then.
+      const stop = open ? offset : end;
+      partial = { start, end: stop, text: text.slice(start, offset), quoted: token === T.String };
+      break;
+    }
+    const top = stack[stack.length - 1];
+    switch (token) {
+      case T.OpenBrace:
+        if (!top && rootSeen) return { kind: 'none' };
+        rootSeen = true;
+        stack.push({ type: 'object', state: 'key', keys: new Set() });
+        break;
+      case T.OpenBracket:
+        rootSeen = true;
+        stack.push({ type: 'array', index: 0, state: 'value' });
+        break;
+      case T.CloseBrace:
+      case T.CloseBracket:
+        if (top && top.type === (token === T.CloseBrace ? 'object' : 'array')) {
+          stack.pop();
+          valueDone(stack[stack.length - 1], end);
+        }
+        break;
+      case T.Colon:
+        if (top?.type === 'object' && top.state === 'colon') top.state = 'value';
+        break;
+      case T.Comma:
+        if (top?.type === 'object') {
+          top.state = 'key';
+          top.key = undefined;
+        } else if (top?.type === 'array') {
+          top.index++;
+          top.state = 'value';
+        }
+        break;
+      default:
+        if (isInsignificant(token)) break;
+        if (!top) {
+          rootSeen = true;
+          break;
+        }
+        if (top.type === 'object' && (top.state === 'key' || top.state === 'after') && (token === T.String || token === T.Unknown)) {
+          top.key = token === T.String ? scanner.getTokenValue() : text.slice(start, end);
+          top.keys.add(top.key);
+          top.state = 'colon';
+        } else {
+          valueDone(top, end);
+        }
+    }
+  }
+
+  const replace: Span = partial ? { start: partial.start, end: partial.end } : { start: offset, end: offset };
+  const top = stack[stack.length - 1];
+  if (!top) return rootSeen ? { kind: 'none' } : { kind: 'document', replace };
+
+  const after = scanAfter(text, partial ? partial.end : offset, top.type === 'object');
+  const framesPath = stack.slice(0, -1).map((f) => (f.type === 'object' ? (f.key ?? '') : f.index));
+  if (top.type === 'array') {
+    if (top.state !== 'value') return { kind: 'none' };
+    return { kind: 'value', path: [...framesPath, top.index], replace, partial, needsTrailingComma: after.nextStartsEntry };
+  }
+  if (top.state === 'value' && top.key !== undefined) {
+    return { kind: 'value', path: [...framesPath, top.key], replace, partial, needsTrailingComma: after.nextStartsEntry };
+  }
+  if (top.state === 'key' || top.state === 'after') {
+    const presentKeys = new Set([...top.keys, ...after.keys]);
+    return {
+      kind: 'key',
+      objectPath: framesPath,
+      replace,
+      partial,
+      presentKeys,
+      keyHasValue: after.nextIsColon,
+      leadingCommaAt: top.state === 'after' ? top.valueEnd : undefined,
+      needsTrailingComma: !after.nextIsColon && after.nextStartsEntry,
+    };
+  }
+  return { kind: 'none' };
+}
+
+function valueDone(frame: Frame | undefined, end: number): void {
+  if (!frame) return;
+  frame.state = 'after';
+  if (frame.type === 'object') frame.valueEnd = end;
+}
+
+/**
+ * Looks past the cursor inside the same container: which keys it still holds, whether the next token is a
+ * `:` (the key under the cursor already has a value) and whether another entry follows without a comma.
+ */
+function scanAfter(text: string, from: number, inObject: boolean): { keys: Set<string>; nextIsColon: boolean; nextStartsEntry: boolean } {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(from);
+  const keys = new Set<string>();
+  let first: number | undefined;
+  let depth = 0;
+  let pendingKey: string | undefined;
+  for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
+    if (isInsignificant(token)) continue;
+    first ??= token;
+    if (token === T.OpenBrace || token === T.OpenBracket) depth++;
+    else if (token === T.CloseBrace || token === T.CloseBracket) {
+      if (--depth < 0) break;
+    } else if (depth === 0 && inObject) {
+      if (token === T.String || token === T.Unknown) pendingKey = scanner.getTokenValue();
+      else if (token === T.Colon && pendingKey !== undefined) keys.add(pendingKey);
+      if (token !== T.String && token !== T.Unknown) pendingKey = undefined;
+    }
+  }
+  return {
+    keys,
+    nextIsColon: first === T.Colon,
+    nextStartsEntry: first === T.String || first === T.Unknown || first === T.OpenBrace || first === T.OpenBracket || first === T.Number || first === T.True || first === T.False || first === T.Null,
+  };
+}

@@ -1,0 +1,106 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
+import type { ParsedConfig } from '../parse';
+import { defaultSnippetsOf, metaOf, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { describeKey, detailOf, zeroStageOf } from '../hover/describe';
+import type { KeyContext } from './cursorContext';
+import { membersFromBody, previewOf, snippetText, valuePlaceholder } from './snippets';
+import { instanceAt, rangeOf } from './textEdits';
+
+/** Sort groups: keys for this file first, then keys its ZeRO stage ignores, short aliases, deprecated keys. */
+const group = { relevant: '0', otherStage: '1', alias: '2', deprecated: '9' } as const;
+
+/**
+ * Keys the schema allows in the object under the cursor and that it does not hold yet (an alias counts as
+ * its canonical key), each inserting `"key": <value>` with the cursor on the value; plus whole-section
+ * snippets (`"zero_optimization": { ZeRO-3 … }`) taken from the schema's defaultSnippets.
+ */
+export function keyCompletions(context: KeyContext, document: TextDocument, parsed: ParsedConfig): CompletionItem[] {
+  const index = schemaIndex();
+  const objectSchema = index.schemaForPath(context.objectPath, parsed.value);
+  if (!objectSchema) return [];
+  const properties = index.propertiesOf(objectSchema, instanceAt(parsed.value, context.objectPath));
+  const canonical = index.canonicalNames(objectSchema);
+  const taken = new Set([...context.presentKeys].map((key) => canonical.get(key) ?? key));
+  const stage = zeroStageOf(parsed.value);
+  const range = rangeOf(document, context.replace);
+  const quote = context.partial?.quoted ? '"' : '';
+  const additionalTextEdits: TextEdit[] | undefined =
+    context.leadingCommaAt !== undefined ? [{ range: rangeOf(document, { start: context.leadingCommaAt, end: context.leadingCommaAt }), newText: ',' }] : undefined;
+  const trailing = context.needsTrailingComma ? ',' : '';
+
+  const items: CompletionItem[] = [];
+  for (const [key, node] of Object.entries(properties)) {
+    if (taken.has(canonical.get(key) ?? key) || node.doNotSuggest === true) continue;
+    const meta = metaOf(node);
+    const deprecated = !!(meta.deprecated || node.deprecationMessage);
+    const sortGroup = deprecated
+      ? group.deprecated
+      : meta.aliasOf
+        ? group.alias
+        : stage !== undefined && meta.stages && !meta.stages.includes(stage)
+          ? group.otherStage
+          : group.relevant;
+    const path = [...context.objectPath, key];
+    const newText = context.keyHasValue ? JSON.stringify(key) : `${JSON.stringify(key)}: ${valuePlaceholder(node)}${trailing}`;
+    items.push({
+      label: key,
+      kind: CompletionItemKind.Property,
+      detail: meta.aliasOf ? `alias of ${meta.aliasOf} · ${detailOf(node)}` : detailOf(node),
+      documentation: { kind: 'markdown', value: describeKey(path, node, parsed.value) },
+      filterText: quote + key + quote,
+      sortText: `${sortGroup}_${key}_0`,
+      insertTextFormat: InsertTextFormat.Snippet,
+      textEdit: { range, newText },
+      additionalTextEdits,
+      ...(deprecated ? { tags: [CompletionItemTag.Deprecated] } : {}),
+    });
+    if (context.keyHasValue || deprecated) continue;
+    for (const snippet of defaultSnippetsOf(node)) {
+      const body = snippetText(snippet);
+      const label = snippet.label ?? key;
+      items.push({
+        label,
+        labelDetails: { description: key },
+        kind: CompletionItemKind.Snippet,
+        detail: snippet.description ?? `"${key}" section`,
+        documentation: {
+          kind: 'markdown',
+          value: [snippet.markdownDescription ?? snippet.description, '```json\n' + `"${key}": ${previewOf(body)}` + '\n```'].filter(Boolean).join('\n\n'),
+        },
+        filterText: `${quote}${key} ${label}${quote}`,
+        sortText: `${sortGroup}_${key}_1_${label}`,
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: { range, newText: `${JSON.stringify(key)}: ${body}${trailing}` },
+        additionalTextEdits,
+      });
+    }
+  }
+  if (!context.keyHasValue) items.push(...memberSnippets(objectSchema, context, range, trailing));
+  return items;
+}
+
+/**
+ * The object's own defaultSnippets, inserted as members since the braces exist already; offered while none
+ * of their keys is present (a whole-config skeleton in an empty file, an optimizer+scheduler pair, …).
+ */
+function memberSnippets(objectSchema: SchemaNode, context: KeyContext, range: ReturnType<typeof rangeOf>, trailing: string): CompletionItem[] {
+  const quote = context.partial?.quoted ? '"' : '';
+  return defaultSnippetsOf(objectSchema)
+    .filter((s) => s.body && typeof s.body === 'object' && !Array.isArray(s.body))
+    .filter((s) => Object.keys(s.body as object).every((key) => !context.presentKeys.has(key)))
+    .map((snippet) => {
+      const members = membersFromBody(snippet.body as Record<string, unknown>);
+      const label = snippet.label ?? Object.keys(snippet.body as object).join(', ');
+      return {
+        label,
+        kind: CompletionItemKind.Snippet,
+        detail: snippet.description,
+        documentation: { kind: 'markdown', value: [snippet.markdownDescription, '```json\n' + previewOf(members) + '\n```'].filter(Boolean).join('\n\n') },
+        filterText: `${quote}${label}${quote}`,
+        sortText: `3_${label}`,
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: { range, newText: members + trailing },
+      } satisfies CompletionItem;
+    });
+}

@@ -1,0 +1,42 @@
+import { findNodeAtOffset, getNodePath, type Node } from 'jsonc-parser';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Hover, Position } from 'vscode-languageserver-types';
+import type { ZeroLensSettings } from '../../settings';
+import { parseConfig } from '../parse';
+import { schemaForPath } from '../schemaIndex';
+import { describeKey, describeValue } from './describe';
+
+/** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
+export async function hover(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<Hover | null> {
+  try {
+    return hoverAt(document, position);
+  } catch {
+    return null; // a hover is never worth an error popup
+  }
+}
+
+function hoverAt(document: TextDocument, position: Position): Hover | null {
+  const parsed = parseConfig(document);
+  if (!parsed.root) return null;
+  const offset = document.offsetAt(position);
+  // The character under the mouse first; then the token that ends at the cursor (keyboard hover).
+  const node = scalarAt(parsed.root, offset) ?? scalarAt(parsed.root, offset - 1);
+  if (!node) return null;
+  const property = node.parent?.type === 'property' ? node.parent : undefined;
+  const isKey = !!property && property.children?.[0] === node;
+  if (!isKey && node.parent?.type !== 'property' && node.parent?.type !== 'array') return null;
+  const path = getNodePath(node);
+  const schema = schemaForPath(path, parsed.value);
+  if (!schema) return null;
+  const range = { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
+  const value = isKey
+    ? describeKey(path, schema, parsed.value)
+    : describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value);
+  return { contents: { kind: 'markdown', value }, range };
+}
+
+function scalarAt(root: Node, offset: number): Node | undefined {
+  if (offset < 0) return undefined;
+  const node = findNodeAtOffset(root, offset, false);
+  return node && node.type !== 'object' && node.type !== 'array' && node.type !== 'property' ? node : undefined;
+}

@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Hover, MarkupContent } from 'vscode-languageserver-types';
+import { hover } from '../../server/src/dsconfig/hover/hover';
+import { formatBytes } from '../../server/src/dsconfig/hover/describe';
+import { defaultSettings } from '../../server/src/settings';
+import { textIn, withCursor } from './dsconfig-completion-cursor';
+
+async function hoverAt(marked: string): Promise<{ hover: Hover | null; markdown: string; document: TextDocument }> {
+  const { document, position } = withCursor(marked);
+  const result = await hover(document, position, defaultSettings);
+  return { hover: result, markdown: result ? (result.contents as MarkupContent).value : '', document };
+}
+
+const zero = (stage: number, body: string) => `{\n  "zero_optimization": {\n    "stage": ${stage},\n    ${body}\n  }\n}`;
+
+test('hover on the stage key: what it does, type, default, allowed values, "auto" filler, range = the key', async () => {
+  const { hover: h, markdown, document } = await hoverAt('{\n  "zero_optimization": {\n    "st|age": 3\n  }\n}');
+  assert.ok(h);
+  assert.equal((h.contents as MarkupContent).kind, 'markdown');
+  assert.equal(textIn(document, h.range!), '"stage"');
+  assert.match(markdown, /\*\*`zero_optimization\.stage`\*\*/);
+  assert.match(markdown, /shards more training state/);
+  assert.match(markdown, /Type: `integer`/);
+  assert.match(markdown, /Default: `0`/);
+  assert.match(markdown, /Allowed: `0`, `1`, `2`, `3`/);
+  assert.match(markdown, /filled by accelerate, from `DeepSpeedPlugin\.zero_stage/);
+  assert.match(markdown, /\(https:\/\/www\.deepspeed\.ai\/docs\/config-json\/#zero-optimizations/);
+});
+
+test('hover on a stage value says what that stage shards; range = the value', async () => {
+  const { hover: h, markdown, document } = await hoverAt('{\n  "zero_optimization": {\n    "stage": |3\n  }\n}');
+  assert.equal(textIn(document, h!.range!), '3');
+  assert.match(markdown, /= `3`/);
+  assert.match(markdown, /Shard optimizer states, gradients and the parameters/);
+});
+
+test('a stage-3-only key in a stage-2 file is flagged as ignored; at stage 3 it is not', async () => {
+  const at2 = await hoverAt(zero(2, '"stage3_max_live|_parameters": 1e9'));
+  assert.match(at2.markdown, /Used only at ZeRO stage 3\. \*\*Ignored at stage 2\*\*/);
+  const at3 = await hoverAt(zero(3, '"stage3_max_live|_parameters": 1e9'));
+  assert.match(at3.markdown, /Used only at ZeRO stage 3\./);
+  assert.doesNotMatch(at3.markdown, /Ignored/);
+  const noStage = await hoverAt('{\n  "zero_optimization": {\n    "offload_par|am": {"device": "cpu"}\n  }\n}');
+  assert.match(noStage.markdown, /Ignored at stage 0/);
+});
+
+test('aliases name each other; deprecated keys name their replacement', async () => {
+  const short = await hoverAt(zero(3, '"prefetch_bucket|_size": 1000'));
+  assert.match(short.markdown, /Short form of `stage3_prefetch_bucket_size`/);
+  const long = await hoverAt(zero(3, '"stage3_prefetch_bucket|_size": 1000'));
+  assert.match(long.markdown, /Also accepted as `prefetch_bucket_size`/);
+  const deprecated = await hoverAt(zero(2, '"cpu_off|load": true'));
+  assert.match(deprecated.markdown, /\*\*Deprecated\.\*\*/);
+  assert.match(deprecated.markdown, /Use `offload_optimizer` instead/);
+});
+
+test('hover on "auto": who fills it from what, and what happens if nothing does', async () => {
+  const batch = await hoverAt('{\n  "train_batch_size": "au|to"\n}');
+  assert.match(batch.markdown, /Filled in by the Hugging Face Trainer or accelerate, from `TrainingArguments/);
+  assert.match(batch.markdown, /literal string `"auto"` and fails/);
+  const stage = await hoverAt('{\n  "zero_optimization": {"stage": "a|uto"}\n}');
+  assert.match(stage.markdown, /Filled in by accelerate/);
+  assert.match(stage.markdown, /drops the `"auto"` and uses the default `0`/);
+});
+
+test('an enum value explains itself: offload device "nvme" needs nvme_path', async () => {
+  const { markdown, hover: h, document } = await hoverAt(zero(3, '"offload_param": {"device": "nv|me"}'));
+  assert.equal(textIn(document, h!.range!), '"nvme"');
+  assert.match(markdown, /nvme_path/);
+});
+
+test('numbers in human form: bucket sizes as elements and 16-bit bytes', async () => {
+  const { markdown } = await hoverAt(zero(2, '"reduce_bucket_size": 5|e8'));
+  assert.match(markdown, /500,000,000 elements ≈ 954 MiB at 2 bytes per element/);
+  assert.equal(formatBytes(2 * 1024 ** 3), '2.00 GiB');
+});
+
+test('hover on keys of optimizer params follows the optimizer type', async () => {
+  const { markdown } = await hoverAt('{\n  "optimizer": {"type": "AdamW", "params": {"adam_w|_mode": true}}\n}');
+  assert.match(markdown, /optimizer\.params\.adam_w_mode/);
+  assert.match(markdown, /Type: `boolean`/);
+});
+
+test('nothing to say: unknown keys, punctuation, broken or empty text give null', async () => {
+  assert.equal((await hoverAt('{\n  "not_a_deepspeed_k|ey": 1\n}')).hover, null);
+  assert.equal((await hoverAt('{\n  "train_batch_size": 8 |\n}')).hover, null);
+  assert.equal((await hoverAt('|')).hover, null);
+  assert.equal((await hoverAt('{"zero_optimization": {"sta|ge": ')).hover?.range !== undefined, true, 'half-typed JSON still answers');
+});
