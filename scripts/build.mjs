@@ -15,6 +15,8 @@ const node = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose lazy require('./impl/…') calls esbuild cannot follow; use its ESM build.
+  mainFields: ['module', 'main'],
 };
 
 const builds = [

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CompletionItem, CompletionList, Hover, MarkupContent } from 'vscode-languageserver-types';
+import { startServer } from './lspClient';
+
+// Completion and hover for a ds_config.json through the real bundled server over stdio.
+test('ds_config completion inside zero_optimization and hover on stage, over stdio', async () => {
+  const server = await startServer();
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config.json';
+    const text = '{\n  "zero_optimization": {\n    "stage": 3,\n    \n  }\n}\n';
+    await server.open(uri, 'json', text);
+
+    const completion = await server.connection.sendRequest<CompletionList | CompletionItem[] | null>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 3, character: 4 },
+    });
+    const items = Array.isArray(completion) ? completion : (completion?.items ?? []);
+    const offload = items.find((i) => i.label === 'offload_optimizer');
+    assert.ok(offload, `offload_optimizer offered; got ${items.map((i) => i.label).slice(0, 20).join(', ')}`);
+    assert.equal(offload.insertTextFormat, 2);
+    assert.ok(offload.textEdit && 'range' in offload.textEdit);
+    assert.equal(offload.textEdit.newText, '"offload_optimizer": {\n\t$1\n}');
+    assert.ok(!items.some((i) => i.label === 'stage'), 'the present key is not offered again');
+
+    const hover = await server.connection.sendRequest<Hover | null>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 6 },
+    });
+    assert.ok(hover, 'hover on "stage"');
+    const markdown = (hover.contents as MarkupContent).value;
+    assert.equal((hover.contents as MarkupContent).kind, 'markdown');
+    assert.match(markdown, /zero_optimization\.stage/);
+    assert.match(markdown, /shard/i);
+    assert.deepEqual(hover.range, { start: { line: 2, character: 4 }, end: { line: 2, character: 11 } });
+  } finally {
+    await server.stop();
+  }
+});
