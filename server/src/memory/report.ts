@@ -1,0 +1,46 @@
+import type { EstimateResult, ZeroStage } from './types';
+import { formatGiB } from './units';
+
+/**
+ * Plain-text tables of estimates, for the CLI and for anything else that prints them (hovers may reuse the
+ * fit marks). Values are GiB with two decimals; fit is shown with a mark AND a word, never colour alone.
+ */
+export interface StageColumn {
+  stage: ZeroStage;
+  /** e.g. "ZeRO-3 + CPU offload (optimizer)"; the column header is "ZeRO-3", this goes in a legend. */
+  label: string;
+  result: EstimateResult | undefined;
+}
+
+export function fitMark(fits: boolean | null | undefined): string {
+  if (fits === true) return '✓ fits';
+  if (fits === false) return '✗ too big';
+  return '? no GPU size';
+}
+
+const rows: Array<[string, (r: EstimateResult) => number]> = [
+  ['params', (r) => r.perGpu.params],
+  ['gradients', (r) => r.perGpu.gradients],
+  ['optimizer states', (r) => r.perGpu.optimizerStates],
+  ['activations', (r) => r.perGpu.activations],
+  ['buffers', (r) => r.perGpu.buffers],
+  ['overhead', (r) => r.perGpu.overhead],
+  ['total per GPU', (r) => r.perGpu.total],
+  ['CPU per node', (r) => r.perCpu.total],
+  ['NVMe per node', (r) => r.nvme],
+];
+
+/** Stages side by side; `selected` is marked with "*" in its header. */
+export function formatStageTable(columns: StageColumn[], selected: ZeroStage | undefined): string {
+  const headers = columns.map((c) => `ZeRO-${c.stage}${c.stage === selected ? ' *' : ''}`);
+  const body: string[][] = rows.map(([name, get]) => [name, ...columns.map((c) => (c.result ? formatGiB(get(c.result)) : '—'))]);
+  body.push(['fits', ...columns.map((c) => (c.result ? fitMark(c.result.fits) : '—'))]);
+  const first = Math.max('GiB'.length, ...body.map((r) => r[0].length));
+  const widths = headers.map((h, i) => Math.max(h.length, ...body.map((r) => r[i + 1].length)));
+  const line = (cells: string[]) => [cells[0].padEnd(first), ...cells.slice(1).map((c, i) => c.padStart(widths[i]))].join('  ').trimEnd();
+  const rule = '-'.repeat(first + widths.reduce((s, w) => s + w + 2, 0));
+  const out = [line(['GiB', ...headers]), rule, ...body.slice(0, 6).map(line), rule, ...body.slice(6).map(line)];
+  const legend = columns.filter((c) => c.label !== `ZeRO-${c.stage}`).map((c) => `ZeRO-${c.stage}: ${c.label}`);
+  if (legend.length) out.push('', ...legend);
+  return out.join('\n') + '\n';
+}
