@@ -2,8 +2,15 @@ import type { Hosts } from '../host';
 import type { FeatureContributor } from '../feature';
 import { complete } from './completion/complete';
 import { hover } from './hover/hover';
+import { validateConfig } from './validation/validate';
+import { codeActions } from './codeActions/codeActions';
 
-/** Scaffold: replaced by the dsconfig domain's real contributor. */
+/** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
 export function createDsConfigFeatures(_hosts: Hosts): FeatureContributor {
-  return { complete, hover };
+  return {
+    complete,
+    hover,
+    validate: async (document, settings) => validateConfig(document, settings),
+    codeActions,
+  };
 }

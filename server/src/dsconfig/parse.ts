@@ -22,7 +22,7 @@ export interface ParsedConfig {
   trailingCommas: { offset: number }[];
   hasBom: boolean;
   /** Why parsing was skipped or cut short (file too large, nesting too deep); empty for normal files. */
-  limits: { message: string; offset: number; length: number }[];
+  limits: { kind: 'too-large' | 'too-deep'; message: string; offset: number; length: number }[];
 }
 
 /** Real configs are a few KB; beyond this the file is not a hand-written config and parsing it would stall the editor. */
@@ -74,6 +74,7 @@ export function parseConfigText(text: string): ParsedConfig {
   if (text.length > maxParsedLength) {
     const mb = (text.length / (1024 * 1024)).toFixed(1);
     result.limits.push({
+      kind: 'too-large',
       message: `This file has ${mb} MB of text; ZeRO Lens checks configs up to ${maxParsedLength / (1024 * 1024)} MB and skipped it. A DeepSpeed config is normally a few KB.`,
       offset: 0,
       length: 0,
@@ -85,6 +86,7 @@ export function parseConfigText(text: string): ParsedConfig {
   const deepAt = scanTrivia(source, result);
   if (deepAt !== undefined) {
     result.limits.push({
+      kind: 'too-deep',
       message: `Nesting deeper than ${maxNestingDepth} levels; ZeRO Lens does not parse this file further. A DeepSpeed config nests only a few levels.`,
       offset: deepAt,
       length: 1,

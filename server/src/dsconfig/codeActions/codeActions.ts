@@ -1,0 +1,46 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CodeActionKind, type CodeAction, type CodeActionContext, type Range } from 'vscode-languageserver-types';
+import type { ZeroLensSettings } from '../../settings';
+import { applyFix, minimalEdit } from './applyFix';
+import { fixAllText } from './fixAll';
+import { fixesOf, isOwnDiagnostic } from './ownDiagnostics';
+
+export const fixAllKind = 'source.fixAll.zeroLens';
+
+/** Whether the client asked for `kind` (an `only` entry matches its own kind and every sub-kind). */
+function wants(context: CodeActionContext, kind: string, whenUnspecified: boolean): boolean {
+  if (!context.only || context.only.length === 0) return whenUnspecified;
+  return context.only.some((requested) => requested === '' || kind === requested || kind.startsWith(requested + '.'));
+}
+
+/**
+ * Quick fixes built only from each diagnostic's data (stateless), plus `source.fixAll.zeroLens`.
+ * Every edit is computed with jsonc-parser on the current text, so comments and formatting survive.
+ */
+export async function codeActions(document: TextDocument, _range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]> {
+  const actions: CodeAction[] = [];
+  const text = document.getText();
+  if (wants(context, CodeActionKind.QuickFix, true)) {
+    for (const diagnostic of context.diagnostics) {
+      if (!isOwnDiagnostic(diagnostic)) continue;
+      for (const fix of fixesOf(diagnostic)) {
+        const after = applyFix(text, fix);
+        if (after === undefined) continue;
+        actions.push({
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          isPreferred: fix.preferred === true,
+          edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } },
+        });
+      }
+    }
+  }
+  if (wants(context, fixAllKind, false)) {
+    const after = fixAllText(document, settings);
+    if (after !== text) {
+      actions.push({ title: 'Fix all auto-fixable ZeRO Lens problems', kind: fixAllKind, edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } } });
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,40 @@
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ZeroLensSettings } from '../../settings';
+import type { DiagnosticData, FixSpec } from '../validation/fixTypes';
+import { validateConfig } from '../validation/validate';
+import { applyFix } from './applyFix';
+import { isOwnDiagnostic } from './ownDiagnostics';
+
+/** Enough for any real config; bounds the work on pathological files. */
+const maxRounds = 200;
+
+/**
+ * Applies every preferred fix, one at a time, re-validating the text after each so fixes never overlap or
+ * act on stale positions. Returns the final text (unchanged when nothing was fixable).
+ */
+export function fixAllText(document: TextDocument, settings: ZeroLensSettings): string {
+  let text = document.getText();
+  const tried = new Set<string>();
+  // A private uri keeps these intermediate versions out of the editor document's parse cache entry.
+  const uri = `${document.uri}#zero-lens-fix-all`;
+  for (let round = 0; round < maxRounds; round++) {
+    const current = TextDocument.create(uri, document.languageId, round, text);
+    let progressed = false;
+    for (const diagnostic of validateConfig(current, settings)) {
+      if (!isOwnDiagnostic(diagnostic)) continue;
+      const data = diagnostic.data as DiagnosticData;
+      const preferred = data.fixes?.find((f: FixSpec) => f.preferred);
+      if (!preferred) continue;
+      const id = `${String(diagnostic.code)}|${JSON.stringify(data.path)}|${JSON.stringify(preferred.ops)}`;
+      if (tried.has(id)) continue;
+      tried.add(id);
+      const next = applyFix(text, preferred);
+      if (next === undefined) continue;
+      text = next;
+      progressed = true;
+      break;
+    }
+    if (!progressed) break;
+  }
+  return text;
+}

@@ -1,0 +1,169 @@
+import type { JSONPath, Node } from 'jsonc-parser';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import { codes, type CodeKey } from '../diagnosticCodes';
+import { findProperty, findValue, type ParsedConfig } from '../parse';
+import type { DiagnosticData, FixSpec } from './fixTypes';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+const severities: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** ZeRO stage as DeepSpeed resolves it: a number, "auto" (filled by accelerate or dropped), or unknown (invalid value). */
+export type StageValue = 0 | 1 | 2 | 3 | 'auto' | undefined;
+
+/**
+ * Read-only view of one parsed config for rules: values by path (last duplicate wins, as in DeepSpeed),
+ * ranges by path, and a diagnostic builder that fills source, code, docs link and data.
+ */
+export class ConfigView {
+  readonly root: Record<string, unknown>;
+
+  constructor(
+    readonly document: TextDocument,
+    readonly parsed: ParsedConfig,
+  ) {
+    const value = parsed.value;
+    this.root = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  }
+
+  get(path: JSONPath): unknown {
+    let current: unknown = this.root;
+    for (const segment of path) {
+      if (current === null || typeof current !== 'object') return undefined;
+      current = (current as Record<string | number, unknown>)[segment];
+    }
+    return current;
+  }
+
+  has(path: JSONPath): boolean {
+    if (path.length === 0) return true;
+    const parent = this.get(path.slice(0, -1));
+    return !!parent && typeof parent === 'object' && Object.prototype.hasOwnProperty.call(parent, path[path.length - 1]);
+  }
+
+  /** An object section, or undefined when absent or not an object. */
+  section(path: JSONPath): Record<string, unknown> | undefined {
+    const value = this.get(path);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  }
+
+  /** True for JSON true and the spellings pydantic's bool accepts (1, "true", "yes", "on", ...). */
+  isTrue(path: JSONPath): boolean {
+    const value = this.get(path);
+    if (value === true || value === 1) return true;
+    return typeof value === 'string' && ['true', '1', 'yes', 'on', 't', 'y'].includes(value.trim().toLowerCase());
+  }
+
+  /** A number value, or undefined (strings, "auto", missing). */
+  number(path: JSONPath): number | undefined {
+    const value = this.get(path);
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  }
+
+  /** Lower-cased string value, or undefined. */
+  lowerString(path: JSONPath): string | undefined {
+    const value = this.get(path);
+    return typeof value === 'string' ? value.toLowerCase() : undefined;
+  }
+
+  /** The ZeRO stage DeepSpeed will use, following the legacy boolean form and pydantic's int-enum coercion. */
+  stage(): StageValue {
+    const zero = this.get(['zero_optimization']);
+    if (zero === undefined || zero === null || zero === false) return 0;
+    if (zero === true) return 1;
+    if (typeof zero !== 'object' || Array.isArray(zero)) return undefined;
+    if (!this.has(['zero_optimization', 'stage'])) return 0;
+    const stage = this.get(['zero_optimization', 'stage']);
+    if (stage === 'auto') return 'auto';
+    if (stage === true) return 1;
+    if (stage === false) return 0;
+    const n = typeof stage === 'number' ? stage : typeof stage === 'string' && /^\s*[0-3]\s*$/.test(stage) ? Number(stage) : NaN;
+    return n === 0 || n === 1 || n === 2 || n === 3 ? n : undefined;
+  }
+
+  /** The stage when it is a known number (not "auto", not invalid). */
+  knownStage(): 0 | 1 | 2 | 3 | undefined {
+    const stage = this.stage();
+    return typeof stage === 'number' ? stage : undefined;
+  }
+
+  /** Whether the bf16 section is spelled `bf16` or the legacy `bfloat16` (read only when `bf16` is absent). */
+  bf16Key(): 'bf16' | 'bfloat16' {
+    return !this.has(['bf16']) && this.has(['bfloat16']) ? 'bfloat16' : 'bf16';
+  }
+
+  propertyNode(path: JSONPath): Node | undefined {
+    return findProperty(this.parsed.root, path);
+  }
+
+  valueNode(path: JSONPath): Node | undefined {
+    return findValue(this.parsed.root, path);
+  }
+
+  rangeOfOffsets(offset: number, length: number): Range {
+    return { start: this.document.positionAt(offset), end: this.document.positionAt(offset + length) };
+  }
+
+  rangeOfNode(node: Node): Range {
+    return this.rangeOfOffsets(node.offset, node.length);
+  }
+
+  /** The key of the property at `path`; falls back to the nearest existing ancestor, then the file start. */
+  keyRange(path: JSONPath): Range {
+    for (let i = path.length; i > 0; i--) {
+      const sub = path.slice(0, i);
+      const property = typeof sub[sub.length - 1] === 'string' ? this.propertyNode(sub) : undefined;
+      const key = property?.children?.[0];
+      if (key) return this.rangeOfNode(key);
+      const item = this.valueNode(sub);
+      if (item) return this.rangeOfNode(item);
+    }
+    return this.rootRange();
+  }
+
+  /** The value at `path` (falls back like keyRange). */
+  valueRange(path: JSONPath): Range {
+    const node = this.valueNode(path);
+    return node ? this.rangeOfNode(node) : this.keyRange(path);
+  }
+
+  /** The opening brace of the top-level object (or the file start). */
+  rootRange(): Range {
+    const root = this.parsed.root;
+    return root ? this.rangeOfOffsets(root.offset, Math.min(1, root.length)) : this.rangeOfOffsets(0, 0);
+  }
+
+  diagnostic(key: CodeKey, severity: Severity, range: Range, message: string, data: DiagnosticData, href?: string): Diagnostic {
+    const { code, href: defaultHref } = codes[key];
+    return {
+      range,
+      severity: severities[severity],
+      source: 'zero-lens',
+      code,
+      codeDescription: { href: href ?? defaultHref },
+      message,
+      data,
+    };
+  }
+}
+
+/** Shorthand for the fixes list of DiagnosticData. */
+export function fix(title: string, ops: FixSpec['ops'], preferred = false): FixSpec {
+  return preferred ? { title, ops, preferred } : { title, ops };
+}
+
+/** `zero_optimization.offload_param` style display of a path. */
+export function showPath(path: JSONPath): string {
+  return path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[');
+}
+
+/** A JSON value as the user would write it in the config. */
+export function showValue(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}

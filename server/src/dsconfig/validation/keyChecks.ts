@@ -1,0 +1,158 @@
+import type { JSONPath, Node } from 'jsonc-parser';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { metaOf, schemaIndex, typesOf, type SchemaNode } from '../schemaIndex';
+import { fix, showPath, type ConfigView } from './configView';
+import { didYouMean } from './didYouMean';
+import type { FixSpec } from './fixTypes';
+import type { PropertySite } from './schemaWalk';
+
+function sectionName(path: JSONPath): string {
+  return path.length <= 1 ? 'the top level' : `"${showPath(path.slice(0, -1))}"`;
+}
+
+let keyHomes: Map<string, string[]> | undefined;
+
+/** Where each key name is defined in the schema (a few levels deep), to say "this belongs in zero_optimization". */
+function homesOf(key: string): string[] {
+  if (!keyHomes) {
+    keyHomes = new Map();
+    const index = schemaIndex();
+    const visit = (schema: SchemaNode, path: string[], depth: number): void => {
+      for (const [name, child] of Object.entries(index.propertiesOf(schema))) {
+        const homes = keyHomes!.get(name) ?? [];
+        homes.push(showPath([...path, name]));
+        keyHomes!.set(name, homes);
+        if (depth < 3) visit(child, [...path, name], depth + 1);
+      }
+    };
+    visit(index.view(index.root), [], 0);
+  }
+  return keyHomes.get(key) ?? [];
+}
+
+/** A key the schema does not know: error in pydantic sections (DeepSpeed refuses), warning elsewhere (silently ignored). */
+export function unknownKey(config: ConfigView, path: JSONPath, keyNode: Node, known: string[], present: Record<string, unknown>, strict: boolean): Diagnostic {
+  const key = String(path[path.length - 1]);
+  const candidates = didYouMean(key, known);
+  const where = sectionName(path);
+  const elsewhere = homesOf(key).filter((home) => home !== showPath(path));
+  let message = strict
+    ? `Unknown key "${key}": DeepSpeed rejects unknown keys in ${where} (pydantic: "Extra inputs are not permitted") and will not start.`
+    : `Unknown key "${key}" in ${where}: it is ignored by DeepSpeed.`;
+  if (candidates.length > 0) message += ` Did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`;
+  else if (elsewhere.length > 0) message += ` "${key}" belongs in ${elsewhere.slice(0, 2).map((h) => `"${h.split('.').slice(0, -1).join('.') || 'the top level'}"`).join(' or ')}.`;
+  const fixes: FixSpec[] = candidates
+    .filter((c) => !(c in present))
+    .map((c, i) => fix(`Rename to "${c}"`, [{ op: 'rename', path, newKey: c }], i === 0 && candidates.length === 1));
+  fixes.push(fix(`Remove "${key}"`, [{ op: 'remove', path }]));
+  return config.diagnostic(strict ? 'unknownKey' : 'ignoredKey', strict ? 'error' : 'warning', config.rangeOfNode(keyNode), message, {
+    path,
+    candidates,
+    elsewhere,
+    fixes,
+  });
+}
+
+export interface KeyCheck {
+  diagnostics: Diagnostic[];
+  /** The key is ignored at the config's stage: don't repeat that for its children. */
+  ignored: boolean;
+}
+
+/** Deprecated keys, long/short aliases set together, and keys the configured ZeRO stage does not read. */
+export function checkKey(config: ConfigView, site: PropertySite, underIgnored: boolean): KeyCheck {
+  const out: Diagnostic[] = [];
+  const meta = metaOf(site.schema);
+  const keyRange = config.rangeOfNode(site.keyNode);
+  const parentPath = site.path.slice(0, -1);
+
+  if (meta.deprecated) {
+    const replacement = meta.deprecated.replacement;
+    const replacementPath = replacement ? (replacement.includes('.') ? replacement.split('.') : [...parentPath, replacement]) : undefined;
+    const reason = meta.deprecated.message || site.schema.deprecationMessage || `"${site.key}" is deprecated.`;
+    if (replacementPath && config.has(replacementPath)) {
+      out.push(
+        config.diagnostic(
+          'deprecatedWithReplacement',
+          'error',
+          keyRange,
+          `"${site.key}" is deprecated and "${showPath(replacementPath)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason}`,
+          { path: site.path, replacement: showPath(replacementPath), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
+          meta.docs,
+        ),
+      );
+    } else {
+      out.push(
+        config.diagnostic('deprecatedKey', 'warning', keyRange, `"${site.key}" is deprecated. ${reason}`, {
+          path: site.path,
+          replacement: replacementPath ? showPath(replacementPath) : null,
+          fixes: deprecatedFixes(site, replacementPath),
+        }, meta.docs),
+      );
+    }
+  }
+
+  if (meta.aliasOf && meta.aliasOf in site.siblings) {
+    const longPath = [...parentPath, meta.aliasOf];
+    out.push(
+      config.diagnostic(
+        'aliasBothSet',
+        'error',
+        keyRange,
+        `"${site.key}" and "${meta.aliasOf}" are two names of the same setting and both are set: pydantic refuses the pair ("${site.key}" is reported as an extra input) and DeepSpeed will not start.`,
+        {
+          path: site.path,
+          longKey: meta.aliasOf,
+          shortKey: site.key,
+          fixes: [
+            fix(`Keep "${meta.aliasOf}" (remove "${site.key}")`, [{ op: 'remove', path: site.path }], true),
+            fix(`Keep "${site.key}" (remove "${meta.aliasOf}")`, [{ op: 'remove', path: longPath }]),
+          ],
+        },
+        meta.docs,
+      ),
+    );
+  }
+
+  const stage = config.knownStage();
+  const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
+  const ignored = site.path[0] === 'zero_optimization' && stage !== undefined && !!stages && !stages.includes(stage);
+  // offload_param has its own rule with a more specific message.
+  const ownRule = showPath(site.path) === 'zero_optimization.offload_param';
+  if (ignored && stages && !underIgnored && !ownRule) {
+    // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
+    const severity = stage === 0 ? 'hint' : 'warning';
+    const used = stages.length === 1 ? `stage ${stages[0]}` : `stages ${stages.join(', ')}`;
+    out.push(
+      config.diagnostic(
+        'ignoredAtStage',
+        severity,
+        keyRange,
+        `"${site.key}" is only read by ZeRO ${used}; with "stage": ${stage} DeepSpeed ignores it.`,
+        { path: site.path, stage, stages, fixes: [fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }])] },
+        meta.docs,
+      ),
+    );
+  }
+  return { diagnostics: out, ignored };
+}
+
+/** Rename when the value fits the replacement; `cpu_offload: true` becomes `offload_*: {"device": "cpu"}`. */
+function deprecatedFixes(site: PropertySite, replacementPath: JSONPath | undefined): FixSpec[] {
+  const remove = fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }]);
+  if (!replacementPath) return [remove];
+  const replacement = String(replacementPath[replacementPath.length - 1]);
+  const target = schemaIndex().schemaForPath(replacementPath);
+  const types = target ? typesOf(target) : [];
+  const valueType = site.value === null ? 'null' : Array.isArray(site.value) ? 'array' : typeof site.value;
+  const sameParent = replacementPath.length === site.path.length && replacementPath.slice(0, -1).every((s, i) => s === site.path[i]);
+  if (sameParent && (types.length === 0 || types.includes(valueType) || (valueType === 'number' && types.includes('integer')))) {
+    return [fix(`Rename to "${replacement}"`, [{ op: 'rename', path: site.path, newKey: replacement }], true), remove];
+  }
+  if (typeof site.value === 'boolean' && types.includes('object')) {
+    const ops: FixSpec['ops'] = [{ op: 'remove', path: site.path }];
+    if (site.value) ops.push({ op: 'set', path: replacementPath, value: { device: 'cpu' } });
+    return [fix(site.value ? `Replace with "${replacement}": {"device": "cpu"}` : `Remove "${site.key}" (false is the default)`, ops, true)];
+  }
+  return [remove];
+}

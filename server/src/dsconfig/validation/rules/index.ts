@@ -1,0 +1,15 @@
+import type { JSONPath } from 'jsonc-parser';
+import { batchRules } from './batch';
+import { optimizerOwnedPaths, optimizerRules } from './optimizer';
+import { parallelismOwnedPaths, parallelismRules } from './parallelism';
+import { precisionRules } from './precision';
+import type { Rule } from './rule';
+import { trainingRules } from './training';
+import { valueOwnedPaths, valueRules } from './values';
+import { zeroRules } from './zero';
+
+/** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
+export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...optimizerRules, ...parallelismRules, ...trainingRules, ...valueRules];
+
+/** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
+export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...valueOwnedPaths];

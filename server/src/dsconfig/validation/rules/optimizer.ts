@@ -1,0 +1,127 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { fix, showValue, type ConfigView } from '../configView';
+import type { FixSpec } from '../fixTypes';
+import type { Rule } from './rule';
+
+const TYPE = ['optimizer', 'type'];
+
+function optimizerType(config: ConfigView): string | undefined {
+  return config.lowerString(TYPE);
+}
+
+/** `max_grad_norm` in optimizer params makes DeepSpeed raise ValueError when it builds the optimizer (§5.3). */
+export const maxGradNormInParams: Rule = (config) => {
+  const path = ['optimizer', 'params', 'max_grad_norm'];
+  if (!config.has(path)) return [];
+  const value = config.get(path);
+  const move: FixSpec = config.has(['gradient_clipping'])
+    ? fix('Remove it ("gradient_clipping" is already set)', [{ op: 'remove', path }], true)
+    : fix(`Move it to "gradient_clipping": ${showValue(value)}`, [{ op: 'set', path: ['gradient_clipping'], value }, { op: 'remove', path }], true);
+  return [
+    config.diagnostic(
+      'maxGradNormInOptimizer',
+      'error',
+      config.keyRange(path),
+      'DeepSpeed does not accept "max_grad_norm" in the optimizer params (ValueError when it builds the optimizer). Gradient clipping is set with the top-level "gradient_clipping".',
+      { path, value, fixes: [move] },
+    ),
+  ];
+};
+
+const oneBit = new Set(['onebitadam', 'zerooneadam', 'onebitlamb']);
+
+/** 1-bit optimizers compress their own communication and do not work with ZeRO (§5.3). */
+export const oneBitWithZero: Rule = (config) => {
+  const type = optimizerType(config);
+  const stage = config.knownStage();
+  if (!type || !oneBit.has(type) || stage === undefined || stage === 0) return [];
+  return [
+    config.diagnostic(
+      'oneBitWithZero',
+      'error',
+      config.valueRange(TYPE),
+      `"${String(config.get(TYPE))}" is a 1-bit optimizer and cannot be used with ZeRO (stage ${stage}); DeepSpeed asserts at start. Use ZeRO stage 0 or a regular optimizer such as "AdamW".`,
+      {
+        path: TYPE,
+        stage,
+        fixes: [fix('Turn ZeRO off (stage 0)', [{ op: 'set', path: ['zero_optimization', 'stage'], value: 0 }]), fix('Use "AdamW"', [{ op: 'set', path: TYPE, value: 'AdamW' }])],
+      },
+    ),
+  ];
+};
+
+/** Lamb and OneBitLamb need dynamic loss scaling: fp16.loss_scale must be 0 (§5.3). */
+export const lambStaticLossScale: Rule = (config) => {
+  const type = optimizerType(config);
+  const path = ['fp16', 'loss_scale'];
+  const lossScale = config.number(path);
+  if ((type !== 'lamb' && type !== 'onebitlamb') || lossScale === undefined || lossScale === 0) return [];
+  return [
+    config.diagnostic(
+      'lambStaticLossScale',
+      'error',
+      config.valueRange(path),
+      `"${String(config.get(TYPE))}" needs dynamic loss scaling ("loss_scale": 0); with a static loss scale of ${lossScale} DeepSpeed asserts when it builds the optimizer.`,
+      { path, fixes: [fix('Use dynamic loss scaling ("loss_scale": 0)', [{ op: 'set', path, value: 0 }], true)] },
+    ),
+  ];
+};
+
+/** Optimizers ZeRO is tested with (§5.4), by DeepSpeed's case-insensitive name. */
+const zeroTested = new Set(['adam', 'adamw', 'adagrad', 'lion', 'muon']);
+
+/** Other optimizers need zero_allow_untested_optimizer with ZeRO (§5.4, §14.18). */
+export const untestedOptimizer: Rule = (config) => {
+  const type = optimizerType(config);
+  const stage = config.knownStage();
+  if (!type || stage === undefined || stage === 0 || zeroTested.has(type) || oneBit.has(type)) return [];
+  if (config.isTrue(['zero_allow_untested_optimizer'])) return [];
+  const path = ['zero_allow_untested_optimizer'];
+  return [
+    config.diagnostic(
+      'untestedOptimizer',
+      'warning',
+      config.valueRange(TYPE),
+      `"${String(config.get(TYPE))}" is not one of the optimizers ZeRO is tested with (Adam, AdamW, Adagrad, Lion, Muon). DeepSpeed stops with an AssertionError unless "zero_allow_untested_optimizer": true (the Hugging Face Trainer sets it only when the config has no "optimizer" block).`,
+      { path: TYPE, stage, fixes: [fix('Add "zero_allow_untested_optimizer": true', [{ op: 'set', path, value: true }], true)] },
+    ),
+  ];
+};
+
+/** Muon's restrictions with reduce-scatter and its Newton–Schulz method (§5.3, §14.24). */
+export const muonRules: Rule = (config) => {
+  if (optimizerType(config) !== 'muon') return [];
+  const out: Diagnostic[] = [];
+  const stage = config.knownStage();
+  const reduceScatterPath = ['zero_optimization', 'reduce_scatter'];
+  const reduceScatter = config.has(reduceScatterPath) ? config.isTrue(reduceScatterPath) : true;
+  const device = config.lowerString(['zero_optimization', 'offload_optimizer', 'device']);
+  const offloaded = device === 'cpu' || device === 'nvme';
+  if (reduceScatter && (stage === 3 || ((stage === 1 || stage === 2) && offloaded))) {
+    const why = stage === 3 ? 'with ZeRO-3' : `with ZeRO-${stage} and optimizer offload`;
+    out.push(
+      config.diagnostic(
+        'muonReduceScatter',
+        'error',
+        config.has(reduceScatterPath) ? config.keyRange(reduceScatterPath) : config.valueRange(TYPE),
+        `Muon ${why} needs "reduce_scatter": false (it is ${config.has(reduceScatterPath) ? 'true' : 'true by default'}); DeepSpeed raises ValueError at start.`,
+        { path: reduceScatterPath, stage, fixes: [fix('Set "reduce_scatter": false', [{ op: 'set', path: reduceScatterPath, value: false }], true)] },
+      ),
+    );
+  }
+  const nsPath = ['optimizer', 'params', 'ns_method'];
+  const ns = config.get(nsPath);
+  if (config.has(nsPath) && ns !== 'gram' && ns !== 'standard') {
+    out.push(
+      config.diagnostic('muonNsMethod', 'error', config.valueRange(nsPath), `Muon "ns_method" must be "gram" or "standard"; DeepSpeed asserts on ${showValue(ns)}.`, {
+        path: nsPath,
+        fixes: [fix('Use "gram" (the default)', [{ op: 'set', path: nsPath, value: 'gram' }], true), fix('Use "standard"', [{ op: 'set', path: nsPath, value: 'standard' }])],
+      }),
+    );
+  }
+  return out;
+};
+
+export const optimizerRules: Rule[] = [maxGradNormInParams, oneBitWithZero, lambStaticLossScale, untestedOptimizer, muonRules];
+/** Values the optimizer rules check themselves (schema errors there are dropped). */
+export const optimizerOwnedPaths = [['optimizer', 'params', 'ns_method'], ['optimizer', 'params', 'max_grad_norm']];

@@ -1,0 +1,140 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { fix, showValue, type ConfigView } from '../configView';
+import type { Rule } from './rule';
+
+const ZERO = 'zero_optimization';
+
+/** PipelineModule training refuses ZeRO-2/3 (§10.1, §14.26). */
+export const pipelineWithZero: Rule = (config) => {
+  const stage = config.knownStage();
+  if (!config.section(['pipeline']) || stage === undefined || stage < 2) return [];
+  return [
+    config.diagnostic(
+      'pipelineWithZero',
+      'error',
+      config.keyRange(['pipeline']),
+      `Pipeline parallelism works with ZeRO stage 0 or 1 only. With a PipelineModule model and "stage": ${stage}, DeepSpeed asserts at start.`,
+      { path: ['pipeline'], stage, fixes: [fix('Use ZeRO stage 1', [{ op: 'set', path: [ZERO, 'stage'], value: 1 }]), fix('Remove "pipeline"', [{ op: 'remove', path: ['pipeline'] }])] },
+    ),
+  ];
+};
+
+/** Whether ZeRO reduce-scatters gradients in a way that forbids pre-scaling (§2, §14.22). */
+function reduceScatterStrict(config: ConfigView): number | undefined {
+  const stage = config.knownStage();
+  const path = [ZERO, 'reduce_scatter'];
+  const reduceScatter = config.has(path) ? config.isTrue(path) : true;
+  const mean = (config.lowerString(['gradient_allreduce_op']) ?? 'mean') === 'mean';
+  if (!reduceScatter) return undefined;
+  if (stage === 3 || (stage === 2 && mean)) return stage;
+  return undefined;
+}
+
+/** prescale_gradients and gradient_predivide_factor ≠ 1 are refused with ZeRO-2/3 reduce-scatter. */
+export const prescaleWithReduceScatter: Rule = (config) => {
+  const stage = reduceScatterStrict(config);
+  if (stage === undefined) return [];
+  const out: Diagnostic[] = [];
+  const why = `ZeRO-${stage} with reduce-scatter${config.has([ZERO, 'reduce_scatter']) ? '' : ' (on by default)'}`;
+  if (config.isTrue(['prescale_gradients'])) {
+    out.push(
+      config.diagnostic('prescaleWithReduceScatter', 'error', config.keyRange(['prescale_gradients']), `"prescale_gradients": true is not supported by ${why}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
+        path: ['prescale_gradients'],
+        stage,
+        fixes: [fix('Set "prescale_gradients": false', [{ op: 'set', path: ['prescale_gradients'], value: false }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
+      }),
+    );
+  }
+  const factor = config.number(['gradient_predivide_factor']);
+  if (factor !== undefined && factor !== 1) {
+    out.push(
+      config.diagnostic('predivideWithReduceScatter', 'error', config.valueRange(['gradient_predivide_factor']), `"gradient_predivide_factor" must be 1.0 with ${why}; DeepSpeed asserts on ${factor}.`, {
+        path: ['gradient_predivide_factor'],
+        stage,
+        fixes: [fix('Set "gradient_predivide_factor": 1.0', [{ op: 'set', path: ['gradient_predivide_factor'], value: 1.0 }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
+      }),
+    );
+  }
+  return out;
+};
+
+/** gradient_allreduce_op: "mean" or "sum" (case-insensitive); "sum" is refused with ZeRO-3, ZenFlow and DeepCompile (§2). */
+export const allreduceOp: Rule = (config) => {
+  const path = ['gradient_allreduce_op'];
+  if (!config.has(path)) return [];
+  const value = config.get(path);
+  const op = config.lowerString(path);
+  const toMean = fix('Use "mean"', [{ op: 'set', path, value: 'mean' }], true);
+  if (op !== 'mean' && op !== 'sum') {
+    return [config.diagnostic('allreduceOpInvalid', 'error', config.valueRange(path), `"gradient_allreduce_op" must be "mean" or "sum"; DeepSpeed raises ValueError on ${showValue(value)}.`, { path, fixes: [toMean] })];
+  }
+  if (op !== 'sum') return [];
+  const reason = config.knownStage() === 3 ? 'ZeRO-3' : config.section([ZERO, 'zenflow']) ? 'ZenFlow' : config.isTrue(['compile', 'deepcompile']) ? 'DeepCompile' : undefined;
+  if (!reason) return [];
+  return [config.diagnostic('allreduceSumUnsupported', 'error', config.valueRange(path), `"gradient_allreduce_op": "sum" is not supported with ${reason}; DeepSpeed raises ValueError when it reads the config.`, { path, fixes: [toMean] })];
+};
+
+/** managed_gradient_accumulation: false cannot be combined with several features (§2.2). */
+export const unmanagedGradAccumulation: Rule = (config) => {
+  const path = ['managed_gradient_accumulation'];
+  if (!config.has(path) || config.get(path) !== false) return [];
+  const stage = config.knownStage();
+  const conflicts: string[] = [];
+  if (config.isTrue([ZERO, 'overlap_comm']) && stage !== undefined && stage < 2) conflicts.push('"overlap_comm" below ZeRO stage 2');
+  if (config.section(['pipeline'])) conflicts.push('pipeline parallelism');
+  if (config.isTrue(['compile', 'deepcompile'])) conflicts.push('DeepCompile');
+  if (config.isTrue(['amp', 'enabled'])) conflicts.push('Apex AMP');
+  return conflicts.map((what) =>
+    config.diagnostic('managedGradAccumulation', 'error', config.keyRange(path), `"managed_gradient_accumulation": false cannot be used with ${what}; DeepSpeed's engine sanity check asserts at start.`, {
+      path,
+      conflict: what,
+      fixes: [fix('Remove "managed_gradient_accumulation" (default true)', [{ op: 'remove', path }], true)],
+    }),
+  );
+};
+
+/** AutoTP: an inner tp_size other than 1 must equal autotp_size (§10.2). */
+export const autotpSize: Rule = (config) => {
+  const autotp = config.number(['tensor_parallel', 'autotp_size']);
+  const innerKey = config.has(['tensor_parallel', 'tensor_parallel']) ? 'tensor_parallel' : 'tp';
+  const path = ['tensor_parallel', innerKey, 'tp_size'];
+  const tp = config.number(path);
+  if (autotp === undefined || tp === undefined || tp === 1 || tp === autotp) return [];
+  return [
+    config.diagnostic('autotpSizeMismatch', 'error', config.valueRange(path), `"tp_size" (${tp}) must be 1 or equal "autotp_size" (${autotp}); DeepSpeed raises ValueError.`, {
+      path,
+      fixes: [fix(`Set "tp_size" to ${autotp}`, [{ op: 'set', path, value: autotp }], true)],
+    }),
+  ];
+};
+
+/** DeepCompile's autotp pass cannot run with autosp or the ZeRO passes (§10.4). */
+export const deepcompilePasses: Rule = (config) => {
+  const passes = config.get(['compile', 'passes']);
+  if (!Array.isArray(passes) || !passes.includes('autotp')) return [];
+  const others = passes.filter((p) => p === 'autosp' || p === 'z1' || p === 'z3');
+  if (others.length === 0) return [];
+  return [
+    config.diagnostic('deepcompilePasses', 'error', config.valueRange(['compile', 'passes']), `The "autotp" DeepCompile pass cannot be combined with ${others.map((p) => `"${p}"`).join(', ')}; DeepSpeed raises NotImplementedError.`, {
+      path: ['compile', 'passes'],
+    }),
+  ];
+};
+
+/** ZenFlow interval settings must agree with the selection strategy (§4.5). */
+export const zenflowIntervals: Rule = (config) => {
+  const base = [ZERO, 'zenflow'];
+  if (!config.section(base)) return [];
+  const strategy = config.lowerString([...base, 'select_strategy']) ?? 'auto';
+  const select = config.has([...base, 'select_interval']) ? config.get([...base, 'select_interval']) : 'auto';
+  const update = config.has([...base, 'update_interval']) ? config.get([...base, 'update_interval']) : 'auto';
+  const path = [...base, 'select_interval'];
+  const say = (message: string) => [config.diagnostic('zenflowInterval', 'error', config.valueRange(config.has(path) ? path : [...base, 'select_strategy']), message, { path })];
+  if (strategy === 'auto' && typeof select === 'number') return say('With "select_strategy": "auto", "select_interval" must be "auto"; DeepSpeed raises on a number.');
+  if (strategy !== 'auto' && typeof select === 'string') return say(`With "select_strategy": "${strategy}", "select_interval" must be a number.`);
+  if (typeof select === 'number' && typeof update === 'number' && select < update) return say(`"select_interval" (${select}) must be at least "update_interval" (${update}).`);
+  return [];
+};
+
+export const parallelismRules: Rule[] = [pipelineWithZero, prescaleWithReduceScatter, allreduceOp, unmanagedGradAccumulation, autotpSize, deepcompilePasses, zenflowIntervals];
+export const parallelismOwnedPaths = [['gradient_allreduce_op']];

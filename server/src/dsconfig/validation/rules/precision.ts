@@ -1,0 +1,145 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { fix } from '../configView';
+import type { Rule } from './rule';
+
+/** fp16 and bf16 both on (§3.3): DeepSpeed asserts "bfloat16 and fp16 modes cannot be simultaneously enabled". */
+export const fp16AndBf16: Rule = (config) => {
+  const bf16 = config.bf16Key();
+  if (!config.isTrue(['fp16', 'enabled']) || !config.isTrue([bf16, 'enabled'])) return [];
+  // Point at whichever comes later in the file: that is usually the one just added.
+  const fp16Node = config.propertyNode(['fp16', 'enabled']);
+  const bf16Node = config.propertyNode([bf16, 'enabled']);
+  const at = (fp16Node?.offset ?? 0) > (bf16Node?.offset ?? 0) ? ['fp16', 'enabled'] : [bf16, 'enabled'];
+  return [
+    config.diagnostic(
+      'fp16AndBf16',
+      'error',
+      config.keyRange(at),
+      'fp16 and bf16 are both enabled. DeepSpeed refuses this at start ("bfloat16 and fp16 modes cannot be simultaneously enabled"); pick one: bf16 on Ampere (A100, RTX 30xx) or newer, fp16 on older GPUs.',
+      {
+        path: at,
+        bf16Key: bf16,
+        fixes: [
+          fix('Keep bf16 (turn fp16 off)', [{ op: 'set', path: ['fp16', 'enabled'], value: false }], true),
+          fix('Keep fp16 (turn bf16 off)', [{ op: 'set', path: [bf16, 'enabled'], value: false }]),
+        ],
+      },
+    ),
+  ];
+};
+
+const ampOff = fix('Turn Apex AMP off', [{ op: 'set', path: ['amp', 'enabled'], value: false }], true);
+
+/** Apex AMP cannot be combined with ZeRO, fp16 or bf16 (§3.3). */
+export const ampConflicts: Rule = (config) => {
+  if (!config.isTrue(['amp', 'enabled'])) return [];
+  const out: Diagnostic[] = [];
+  const stage = config.knownStage();
+  if (stage !== undefined && stage > 0) {
+    out.push(
+      config.diagnostic(
+        'ampWithZero',
+        'error',
+        config.keyRange(['amp', 'enabled']),
+        `Apex AMP ("amp") does not work with ZeRO: DeepSpeed asserts "Amp and ZeRO are not currently compatible" at stage ${stage}. Use "bf16" or "fp16" instead.`,
+        { path: ['amp', 'enabled'], stage, fixes: [ampOff] },
+      ),
+    );
+  }
+  const bf16 = config.bf16Key();
+  const other = config.isTrue(['fp16', 'enabled']) ? 'fp16' : config.isTrue([bf16, 'enabled']) ? bf16 : undefined;
+  if (other) {
+    out.push(
+      config.diagnostic(
+        'ampWithFp16Bf16',
+        'error',
+        config.keyRange(['amp', 'enabled']),
+        `Apex AMP ("amp") and "${other}" are both enabled. DeepSpeed raises NotImplementedError: AMP already does the mixed precision, so use one or the other.`,
+        { path: ['amp', 'enabled'], other, fixes: [ampOff, fix(`Turn ${other} off`, [{ op: 'set', path: [other, 'enabled'], value: false }])] },
+      ),
+    );
+  }
+  return out;
+};
+
+/** Master-weight options need ZeRO 1–3, and bf16 optimizer states need bf16 master weights (§3.1, §3.2, §14.5). */
+export const masterWeights: Rule = (config) => {
+  const out: Diagnostic[] = [];
+  const bf16 = config.bf16Key();
+  const stage = config.knownStage();
+  const options = [
+    ['fp16', 'fp16_master_weights_and_grads'],
+    [bf16, 'bf16_master_weights_and_grads'],
+    [bf16, 'bf16_optimizer_states'],
+  ];
+  if (stage === 0) {
+    for (const path of options) {
+      if (!config.isTrue(path)) continue;
+      out.push(
+        config.diagnostic(
+          'masterWeightsWithoutZero',
+          'error',
+          config.keyRange(path),
+          `"${path[1]}" needs ZeRO stage 1, 2 or 3; with ZeRO off DeepSpeed fails its config check (AssertionError).`,
+          { path, fixes: [fix(`Turn "${path[1]}" off`, [{ op: 'set', path, value: false }])] },
+        ),
+      );
+    }
+  }
+  if (config.isTrue([bf16, 'bf16_optimizer_states']) && !config.isTrue([bf16, 'bf16_master_weights_and_grads'])) {
+    const path = [bf16, 'bf16_optimizer_states'];
+    out.push(
+      config.diagnostic(
+        'bf16OptimizerStatesWithoutMaster',
+        'error',
+        config.keyRange(path),
+        '"bf16_optimizer_states" needs "bf16_master_weights_and_grads": true; DeepSpeed asserts this when it reads the config.',
+        {
+          path,
+          fixes: [
+            fix('Turn "bf16_master_weights_and_grads" on', [{ op: 'set', path: [bf16, 'bf16_master_weights_and_grads'], value: true }], true),
+            fix('Turn "bf16_optimizer_states" off', [{ op: 'set', path, value: false }]),
+          ],
+        },
+      ),
+    );
+  }
+  return out;
+};
+
+/** With dynamic loss scaling (loss_scale 0), the window and minimum scale must be positive (§3.1). */
+export const fp16DynamicScale: Rule = (config) => {
+  if (!config.isTrue(['fp16', 'enabled'])) return [];
+  const lossScale = config.number(['fp16', 'loss_scale']) ?? 0;
+  if (lossScale !== 0) return [];
+  const out: Diagnostic[] = [];
+  for (const key of ['loss_scale_window', 'min_loss_scale']) {
+    const value = config.number(['fp16', key]);
+    if (value === undefined || value > 0) continue;
+    const path = ['fp16', key];
+    out.push(
+      config.diagnostic('fp16DynamicScaleNotPositive', 'error', config.valueRange(path), `"${key}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0); pydantic refuses ${value}.`, {
+        path,
+        fixes: [fix(`Use the default ${key === 'min_loss_scale' ? 1 : 1000}`, [{ op: 'set', path, value: key === 'min_loss_scale' ? 1 : 1000 }], true)],
+      }),
+    );
+  }
+  return out;
+};
+
+/** torch_autocast cannot run with ZeRO++ quantized weights (§3.3). */
+export const autocastQuantizedWeights: Rule = (config) => {
+  if (!config.isTrue(['torch_autocast', 'enabled']) || !config.isTrue(['zero_optimization', 'zero_quantized_weights'])) return [];
+  const path = ['zero_optimization', 'zero_quantized_weights'];
+  return [
+    config.diagnostic('autocastWithQuantizedWeights', 'error', config.keyRange(path), '"torch_autocast" and ZeRO++ quantized weights ("zero_quantized_weights") cannot be used together; DeepSpeed asserts at start.', {
+      path,
+      fixes: [
+        fix('Turn "zero_quantized_weights" off', [{ op: 'set', path, value: false }]),
+        fix('Turn "torch_autocast" off', [{ op: 'set', path: ['torch_autocast', 'enabled'], value: false }]),
+      ],
+    }),
+  ];
+};
+
+export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, fp16DynamicScale, autocastQuantizedWeights];

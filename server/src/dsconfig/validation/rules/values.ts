@@ -1,0 +1,57 @@
+import type { JSONPath } from 'jsonc-parser';
+import type { CodeKey } from '../../diagnosticCodes';
+import { fix, showValue, type ConfigView } from '../configView';
+import type { Rule } from './rule';
+
+/**
+ * String settings DeepSpeed matches case-insensitively (so a JSON-schema enum would be too strict); these
+ * rules own their values and schema errors there are dropped.
+ */
+interface CaseInsensitiveSetting {
+  path: JSONPath;
+  allowed: string[];
+  code: CodeKey;
+  /** What DeepSpeed raises on another value. */
+  raises: string;
+  nullable?: boolean;
+}
+
+const settings: CaseInsensitiveSetting[] = [
+  { path: ['log_level'], allowed: ['debug', 'info', 'warning', 'error', 'critical'], code: 'logLevel', raises: 'ValueError', nullable: true },
+  { path: ['checkpoint', 'tag_validation'], allowed: ['Ignore', 'Warn', 'Fail'], code: 'tagValidation', raises: 'DeepSpeedConfigError' },
+  { path: ['communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError', nullable: true },
+  { path: ['seq_parallel_communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError' },
+];
+
+function check(config: ConfigView, setting: CaseInsensitiveSetting) {
+  if (!config.has(setting.path)) return [];
+  const value = config.get(setting.path);
+  if (value === null && setting.nullable) return [];
+  if (typeof value === 'string' && setting.allowed.some((a) => a.toLowerCase() === value.toLowerCase())) return [];
+  const key = String(setting.path[setting.path.length - 1]);
+  const list = setting.allowed.map((a) => `"${a}"`).join(', ');
+  return [
+    config.diagnostic(setting.code, 'error', config.valueRange(setting.path), `"${key}" must be one of ${list} (any case)${setting.nullable ? ' or null' : ''}; DeepSpeed raises ${setting.raises} on ${showValue(value)}.`, {
+      path: setting.path,
+      allowed: setting.allowed,
+      fixes: setting.allowed.map((a) => fix(`Use "${a}"`, [{ op: 'set', path: setting.path, value: a }])),
+    }),
+  ];
+}
+
+export const caseInsensitiveValues: Rule = (config) => settings.flatMap((s) => check(config, s));
+
+/** DeepSpeed only warns, but a vocabulary not padded to a multiple of 8 wastes tensor-core throughput. */
+export const vocabularySize: Rule = (config) => {
+  const size = config.number(['vocabulary_size']);
+  if (size === undefined || !Number.isInteger(size) || size % 8 === 0) return [];
+  const padded = Math.ceil(size / 8) * 8;
+  return [
+    config.diagnostic('vocabularySize', 'information', config.valueRange(['vocabulary_size']), `"vocabulary_size" ${size} is not a multiple of 8; DeepSpeed warns, since padded sizes (${padded}) run faster on tensor cores.`, {
+      path: ['vocabulary_size'],
+    }),
+  ];
+};
+
+export const valueRules: Rule[] = [caseInsensitiveValues, vocabularySize];
+export const valueOwnedPaths: JSONPath[] = settings.map((s) => s.path);

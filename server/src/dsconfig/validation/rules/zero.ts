@@ -1,0 +1,98 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { fix } from '../configView';
+import type { Rule } from './rule';
+
+const ZERO = 'zero_optimization';
+
+/** offload_param is only read by ZeRO-3 (§4.2); below it, parameters stay on the GPU without any message. */
+export const offloadParamBelowStage3: Rule = (config) => {
+  const stage = config.knownStage();
+  const path = [ZERO, 'offload_param'];
+  const section = config.section(path);
+  if (stage === undefined || stage === 3 || !section || config.lowerString([...path, 'device']) === 'none') return [];
+  return [
+    config.diagnostic(
+      'offloadParamBelowStage3',
+      'warning',
+      config.keyRange(path),
+      `"offload_param" only works with ZeRO stage 3. With "stage": ${stage} DeepSpeed ignores it and keeps all parameters on the GPU, so memory use is higher than this block suggests.`,
+      {
+        path,
+        stage,
+        fixes: [fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }]), fix('Remove "offload_param"', [{ op: 'remove', path }])],
+      },
+    ),
+  ];
+};
+
+/** Partial optimizer offload (ratio < 1) exists only in ZeRO-3 (§4.4): pydantic raises below it. */
+export const partialOffloadBelowStage3: Rule = (config) => {
+  const stage = config.knownStage();
+  const path = [ZERO, 'offload_optimizer', 'ratio'];
+  const ratio = config.number(path);
+  if (stage === undefined || stage === 3 || ratio === undefined || ratio >= 1) return [];
+  return [
+    config.diagnostic(
+      'partialOffloadBelowStage3',
+      'error',
+      config.keyRange(path),
+      `"ratio": ${ratio} offloads only part of the optimizer, which DeepSpeed supports only with ZeRO stage 3 ("Partial offloading only supported for ZeRO Stage 3"); with "stage": ${stage} it will not start.`,
+      {
+        path,
+        stage,
+        ratio,
+        fixes: [fix('Offload the whole optimizer ("ratio": 1)', [{ op: 'set', path, value: 1 }], true), fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }])],
+      },
+    ),
+  ];
+};
+
+/** device "nvme" needs nvme_path: DeepSpeed joins it into the swap folder path (§4.3, §4.4). */
+export const nvmeWithoutPath: Rule = (config) => {
+  const out: Diagnostic[] = [];
+  for (const block of ['offload_param', 'offload_optimizer']) {
+    const devicePath = [ZERO, block, 'device'];
+    if (config.lowerString(devicePath) !== 'nvme') continue;
+    const nvmePath = config.get([ZERO, block, 'nvme_path']);
+    if (typeof nvmePath === 'string' && nvmePath.trim() !== '') continue;
+    out.push(
+      config.diagnostic(
+        'nvmeWithoutPath',
+        'error',
+        config.valueRange(devicePath),
+        `"${block}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.`,
+        { path: devicePath, fixes: [fix('Add "nvme_path": "/local_nvme" (edit to your NVMe mount)', [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme' }])] },
+      ),
+    );
+  }
+  return out;
+};
+
+/** "stage": "auto" is dropped by pydantic → stage 0, unless accelerate fills it (§1.5). */
+export const stageAuto: Rule = (config) => {
+  if (config.stage() !== 'auto') return [];
+  const path = [ZERO, 'stage'];
+  return [
+    config.diagnostic(
+      'stageAuto',
+      'warning',
+      config.valueRange(path),
+      '"stage": "auto" is filled in only by accelerate (from its own DeepSpeed settings). The Hugging Face Trainer does not fill it, and DeepSpeed then drops it silently: ZeRO is OFF (stage 0). Write the stage you want.',
+      { path, fixes: [1, 2, 3].map((stage) => fix(`Use ZeRO stage ${stage}`, [{ op: 'set', path, value: stage }])) },
+    ),
+  ];
+};
+
+/** legacy_stage1 was removed in DeepSpeed 0.5.9; true raises at start (§4.2). */
+export const legacyStage1: Rule = (config) => {
+  const path = [ZERO, 'legacy_stage1'];
+  if (!config.isTrue(path)) return [];
+  return [
+    config.diagnostic('legacyStage1', 'error', config.keyRange(path), '"legacy_stage1": true is no longer supported: the legacy ZeRO-1 implementation was removed and DeepSpeed raises an exception at start.', {
+      path,
+      fixes: [fix('Remove "legacy_stage1"', [{ op: 'remove', path }], true)],
+    }),
+  ];
+};
+
+export const zeroRules: Rule[] = [offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1];

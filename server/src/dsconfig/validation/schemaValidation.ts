@@ -1,0 +1,153 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JSONPath } from 'jsonc-parser';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { acceptsAuto, metaOf, schemaForPath, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { showPath, showValue, type ConfigView } from './configView';
+
+let compiled: ValidateFunction | undefined;
+let compileError: string | undefined;
+
+/** Compiles the bundled schema once, on first use; a broken schema disables schema checks instead of crashing. */
+function validator(): ValidateFunction | undefined {
+  if (compiled || compileError) return compiled;
+  try {
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+    compiled = ajv.compile(schemaIndex().root as object);
+  } catch (error) {
+    compileError = error instanceof Error ? error.message : String(error);
+  }
+  return compiled;
+}
+
+/** Why the schema could not be compiled, if it could not (for tests and the CLI). */
+export function schemaCompileError(): string | undefined {
+  validator();
+  return compileError;
+}
+
+/** Keywords whose errors are noise here: other checks report them with better words, or their sub-errors say it. */
+const dropped = new Set(['additionalProperties', 'not', 'if', 'then', 'else', 'false schema', 'propertyNames']);
+
+/**
+ * ajv errors against the schema, mapped to exact ranges and rewritten in plain words. `skipPointers` are
+ * values another check already explained ("auto", integer strings, case-insensitive enums owned by rules).
+ */
+export function schemaDiagnostics(config: ConfigView, skipPointers: Set<string>, ownedPointers: Set<string>): Diagnostic[] {
+  const validate = validator();
+  if (!validate || config.parsed.root?.type !== 'object') return [];
+  validate(config.root);
+  const errors = (validate.errors ?? []).filter((e) => {
+    if (dropped.has(e.keyword)) return false;
+    if (e.keyword === 'const' && (e.params as { allowedValue?: unknown }).allowedValue === 'auto') return false;
+    if (e.keyword === 'enum' && ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).every((v) => v === 'auto')) return false;
+    if (e.keyword !== 'required' && (skipPointers.has(e.instancePath) || ownedPointers.has(e.instancePath))) return false;
+    return true;
+  });
+  const byPointer = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    const key = error.keyword === 'required' ? `${error.instancePath}\u0000required` : error.instancePath;
+    byPointer.set(key, [...(byPointer.get(key) ?? []), error]);
+  }
+  const out: Diagnostic[] = [];
+  for (const group of byPointer.values()) {
+    const diagnostic = describe(config, explaining(config, group));
+    if (diagnostic) out.push(diagnostic);
+  }
+  return out;
+}
+
+/**
+ * The errors that explain a failure at one value. An anyOf/oneOf failure is explained by its branches; a
+ * branch's type error is noise when the value has a type another branch accepts (the real problem is inside
+ * that branch, or was already reported by another check).
+ */
+function explaining(config: ConfigView, group: ErrorObject[]): ErrorObject[] {
+  const specific = group.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const path = pathOf(config, group[0]?.instancePath ?? '');
+  const schema = schemaForPath(path, config.root);
+  const accepted = schema ? acceptedTypes(schema) : [];
+  const actual = jsonType(config.get(path));
+  const typeAccepted = accepted.includes(actual) || (actual === 'integer' && accepted.includes('number'));
+  return typeAccepted && accepted.length > 1 ? specific.filter((e) => e.keyword !== 'type') : specific;
+}
+
+/** Every JSON type some non-auto alternative accepts (deprecated alternatives included: they still validate). */
+function acceptedTypes(schema: SchemaNode, depth = 0): string[] {
+  const view = schemaIndex().view(schema);
+  const own = typeof view.type === 'string' ? [view.type] : Array.isArray(view.type) ? view.type : [];
+  if (depth > 8) return own;
+  return [...new Set([...own, ...[...(view.anyOf ?? []), ...(view.oneOf ?? [])].flatMap((b) => acceptedTypes(b, depth + 1))])];
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function pathOf(config: ConfigView, pointer: string): JSONPath {
+  const path: JSONPath = [];
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path.push(Array.isArray(config.get(path)) && /^\d+$/.test(segment) ? Number(segment) : segment);
+  }
+  return path;
+}
+
+const typeWords: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object { }',
+  array: 'a list [ ]',
+  null: 'null',
+};
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the string ${showValue(value)}`;
+  return showValue(value);
+}
+
+function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefined {
+  const first = group[0];
+  if (!first) return undefined;
+  const path = pathOf(config, first.instancePath);
+  const value = config.get(path);
+  const name = path.length > 0 ? `"${String(path[path.length - 1])}"` : 'The config';
+  const schema = schemaForPath(path, config.root);
+  const meta = schema ? metaOf(schema) : {};
+  const autoNote = schema && acceptsAuto(schema) ? ' or "auto"' : '';
+  const data = { path, value };
+
+  if (first.keyword === 'required') {
+    const missing = [...new Set(group.map((e) => (e.params as { missingProperty: string }).missingProperty))];
+    const where = path.length === 0 ? 'The config' : `"${showPath(path)}"`;
+    const range = path.length === 0 ? config.rootRange() : config.keyRange(path);
+    return config.diagnostic('missingKey', 'error', range, `${where} needs ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`, { ...data, missing }, meta.docs);
+  }
+  const range = config.valueRange(path);
+  const types = [...new Set(group.filter((e) => e.keyword === 'type').flatMap((e) => String((e.params as { type: string }).type).split(',')))];
+  const allowed = group.flatMap((e) =>
+    e.keyword === 'enum' ? ((e.params as { allowedValues: unknown[] }).allowedValues ?? []) : e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : [],
+  );
+  if (allowed.length > 0) {
+    const values = [...new Set(allowed.filter((v) => v !== 'auto').map(showValue))];
+    return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${jsonTypeOf(value)}.`, { ...data, allowed: allowed.filter((v) => v !== 'auto') }, meta.docs);
+  }
+  if (types.length > 0) {
+    const words = types.map((t) => typeWords[t] ?? t);
+    return config.diagnostic('invalidType', 'error', range, `${name} must be ${words.join(' or ')}${autoNote}, not ${jsonTypeOf(value)}.`, { ...data, expected: types }, meta.docs);
+  }
+  const bound = group.find((e) => ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword));
+  if (bound) {
+    const { comparison, limit } = bound.params as { comparison: string; limit: number };
+    return config.diagnostic('outOfRange', 'error', range, `${name} must be ${comparison} ${limit}; got ${showValue(value)}.`, { ...data, comparison, limit }, meta.docs);
+  }
+  const messages = [...new Set(group.map((e) => e.message ?? e.keyword))];
+  return config.diagnostic('schema', 'error', range, `${name} ${messages.join('; ')}.`, data, meta.docs);
+}

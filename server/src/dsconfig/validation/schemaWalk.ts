@@ -1,0 +1,105 @@
+import type { JSONPath, Node } from 'jsonc-parser';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { metaOf, schemaIndex, type SchemaNode } from '../schemaIndex';
+import type { ConfigView } from './configView';
+import { checkKey, unknownKey } from './keyChecks';
+import { checkValue } from './valueChecks';
+
+/** One property as the walk sees it: where it is, what the schema says, and the object around it. */
+export interface PropertySite {
+  path: JSONPath;
+  key: string;
+  keyNode: Node;
+  valueNode: Node | undefined;
+  value: unknown;
+  schema: SchemaNode;
+  /** Schema of the enclosing object, and whether DeepSpeed parses it with pydantic (unknown keys and "auto" dropped). */
+  parentSchema: SchemaNode;
+  parentStrict: boolean;
+  /** The enclosing object's value (last duplicate wins). */
+  siblings: Record<string, unknown>;
+}
+
+export interface WalkResult {
+  diagnostics: Diagnostic[];
+  /** JSON pointers whose value problems the walk already reported (ajv errors there are dropped). */
+  handledPointers: Set<string>;
+}
+
+export function pointerOf(path: JSONPath): string {
+  return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+/**
+ * Walks the parsed tree next to the schema: unknown keys, deprecated keys, aliases, stage-only keys,
+ * "auto" and integer values. Plain recursion is safe: parse.ts refuses trees deeper than maxNestingDepth.
+ */
+export function walkWithSchema(config: ConfigView, ownedPointers: Set<string>): WalkResult {
+  const result: WalkResult = { diagnostics: [], handledPointers: new Set() };
+  const root = config.parsed.root;
+  if (!root || root.type !== 'object') return result;
+  const index = schemaIndex();
+  walkObject(config, root, [], index.view(index.root), true, false, result, ownedPointers);
+  return result;
+}
+
+function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: SchemaNode, isRoot: boolean, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
+  const index = schemaIndex();
+  const instance = (config.get(path) ?? {}) as Record<string, unknown>;
+  const view = index.view(schema);
+  const meta = metaOf(view);
+  const properties = index.propertiesOf(schema, instance);
+  const strict = view.additionalProperties === false || meta.unknownKeys === 'error';
+  // The top level is loose by convention even if the schema forgets to say so.
+  const loose = !strict && (meta.unknownKeys === 'warning' || isRoot);
+  const children = node.children ?? [];
+  const lastIndex = new Map<string, number>();
+  children.forEach((property, i) => {
+    const key = property.children?.[0]?.value;
+    if (typeof key === 'string') lastIndex.set(key, i);
+  });
+
+  children.forEach((property, i) => {
+    const [keyNode, valueNode] = property.children ?? [];
+    const key = keyNode?.value;
+    // Earlier duplicates are reported as duplicates; DeepSpeed would only ever see the last one.
+    if (!keyNode || typeof key !== 'string' || lastIndex.get(key) !== i) return;
+    const childPath = [...path, key];
+    const childSchema = properties[key] ?? index.childOf(schema, key, instance);
+    if (!childSchema) {
+      // "_comment"-style keys are the usual way to annotate strict JSON; in a loose section they are harmless.
+      const annotation = key.startsWith('_') && !strict;
+      if ((strict || loose) && !annotation && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict));
+      return;
+    }
+    const site: PropertySite = {
+      path: childPath,
+      key,
+      keyNode,
+      valueNode,
+      value: instance[key],
+      schema: index.view(childSchema),
+      parentSchema: view,
+      parentStrict: strict,
+      siblings: instance,
+    };
+    const keyCheck = checkKey(config, site, underIgnored);
+    result.diagnostics.push(...keyCheck.diagnostics);
+    const valueCheck = checkValue(config, site);
+    result.diagnostics.push(...valueCheck);
+    if (valueCheck.length > 0 || site.value === 'auto') result.handledPointers.add(pointerOf(childPath));
+    if (valueNode) walkValue(config, valueNode, childPath, site.schema, underIgnored || keyCheck.ignored, result, owned);
+  });
+}
+
+function walkValue(config: ConfigView, node: Node, path: JSONPath, schema: SchemaNode, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
+  const index = schemaIndex();
+  if (node.type === 'object') {
+    walkObject(config, node, path, schema, false, underIgnored, result, owned);
+  } else if (node.type === 'array') {
+    (node.children ?? []).forEach((item, i) => {
+      const itemSchema = index.childOf(schema, i, config.get(path));
+      if (itemSchema) walkValue(config, item, [...path, i], itemSchema, underIgnored, result, owned);
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { ZeroLensSettings } from '../../settings';
+import { ConfigView, fix, showPath } from './configView';
+
+/**
+ * What the built-in JSON language server already reports for a language id, so ZeRO Lens does not say it twice.
+ * VS Code validates `json` with comments and trailing commas as errors and `jsonc` with trailing commas as warnings.
+ */
+function builtInReports(languageId: string): { syntax: boolean; comments: boolean; trailingCommas: boolean } {
+  if (languageId === 'json') return { syntax: true, comments: true, trailingCommas: true };
+  if (languageId === 'jsonc') return { syntax: true, comments: false, trailingCommas: true };
+  return { syntax: false, comments: false, trailingCommas: false };
+}
+
+const jsonLoadNote = 'DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.';
+
+/** Syntax errors, duplicate keys, JSONC extensions, BOM and the parser's size/depth limits. */
+export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings): Diagnostic[] {
+  const { parsed } = config;
+  const builtIn = builtInReports(config.document.languageId);
+  const out: Diagnostic[] = [];
+
+  for (const limit of parsed.limits) {
+    const tooLarge = limit.kind === 'too-large';
+    out.push(
+      config.diagnostic(tooLarge ? 'fileTooLarge' : 'nestingTooDeep', tooLarge ? 'information' : 'warning', config.rangeOfOffsets(limit.offset, limit.length), limit.message, { path: [] }),
+    );
+  }
+
+  if (!builtIn.syntax) {
+    for (const error of parsed.syntaxErrors) {
+      out.push(config.diagnostic('syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.message, { path: [] }));
+    }
+  }
+
+  for (const duplicate of parsed.duplicateKeys) {
+    const first = config.document.positionAt(duplicate.firstKeyNode.offset);
+    const key = String(duplicate.path[duplicate.path.length - 1]);
+    out.push(
+      config.diagnostic(
+        'duplicateKey',
+        'error',
+        config.rangeOfNode(duplicate.keyNode),
+        `Duplicate key "${showPath(duplicate.path)}" (first set on line ${first.line + 1}). DeepSpeed refuses a config file with repeated keys (ValueError); a plain dict would silently keep only the last one.`,
+        {
+          path: duplicate.path,
+          firstOffset: duplicate.firstKeyNode.offset,
+          fixes: [fix(`Remove the first "${key}" (keep the last, as Python would)`, [{ op: 'remove', path: duplicate.path }])],
+        },
+      ),
+    );
+  }
+
+  if (parsed.hasBom) {
+    out.push(
+      config.diagnostic(
+        'bom',
+        'warning',
+        config.rangeOfOffsets(0, 1),
+        'The file starts with a UTF-8 byte order mark (BOM). Python\'s json.load (Hugging Face Trainer, accelerate) rejects it with "Unexpected UTF-8 BOM".',
+        { path: [], fixes: [fix('Remove the byte order mark', [{ op: 'deleteText', offset: 0, length: 1, expect: '\ufeff' }], true)] },
+      ),
+    );
+  }
+
+  if (settings.warnOnJsonc) {
+    if (!builtIn.comments) {
+      for (const comment of parsed.comments) {
+        out.push(config.diagnostic('comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), `Comment in a JSON config. ${jsonLoadNote}`, { path: [] }));
+      }
+    }
+    if (!builtIn.trailingCommas) {
+      for (const comma of parsed.trailingCommas) {
+        out.push(
+          config.diagnostic('trailingComma', 'warning', config.rangeOfOffsets(comma.offset, 1), `Trailing comma. ${jsonLoadNote}`, {
+            path: [],
+            fixes: [fix('Remove the trailing comma', [{ op: 'deleteText', offset: comma.offset, length: 1, expect: ',' }], true)],
+          }),
+        );
+      }
+    }
+  }
+
+  const root = parsed.root;
+  if (root && root.type !== 'object') {
+    out.push(
+      config.diagnostic('notAnObject', 'error', config.rangeOfNode(root), `A DeepSpeed config must be a JSON object { ... }, not ${root.type === 'array' ? 'a list' : `a ${root.type}`}.`, { path: [] }),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { acceptsAuto, enumValuesOf, metaOf, typesOf } from '../schemaIndex';
+import { fix, showValue, type ConfigView } from './configView';
+import type { FixSpec } from './fixTypes';
+import type { PropertySite } from './schemaWalk';
+
+/** "auto" where nobody fills it, and integer fields given fractions or numeric strings (pydantic semantics). */
+export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[] {
+  if (site.value === 'auto') return checkAuto(config, site);
+  if (metaOf(site.schema).integer) return checkInteger(config, site);
+  return [];
+}
+
+function defaultFix(site: PropertySite): FixSpec[] {
+  const fixes: FixSpec[] = [];
+  const fallback = site.schema.default;
+  if (fallback !== undefined && (typeof fallback !== 'number' || Number.isSafeInteger(fallback) || !Number.isInteger(fallback))) {
+    fixes.push(fix(`Use the default ${showValue(fallback)}`, [{ op: 'set', path: site.path, value: fallback }]));
+  }
+  fixes.push(fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }]));
+  return fixes;
+}
+
+function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
+  if (acceptsAuto(site.schema)) return [];
+  const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
+  const fallback = site.schema.default === undefined ? '' : ` (${showValue(site.schema.default)})`;
+  if (site.parentStrict) {
+    return [
+      config.diagnostic(
+        'autoDropped',
+        'warning',
+        range,
+        `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed drops it silently and uses the default${fallback}.`,
+        { path: site.path, fixes: defaultFix(site) },
+        metaOf(site.schema).docs,
+      ),
+    ];
+  }
+  // A free-form string field may legitimately hold the word "auto"; only typed fields are a sure crash.
+  const types = typesOf(site.schema);
+  if (types.length === 0 || (types.includes('string') && enumValuesOf(site.schema).length === 0)) return [];
+  return [
+    config.diagnostic(
+      'autoNotFilled',
+      'error',
+      range,
+      `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate, and DeepSpeed reads this key as a plain value: it gets the string "auto" and fails (expected ${types.join(' or ')}).`,
+      { path: site.path, fixes: defaultFix(site) },
+      metaOf(site.schema).docs,
+    ),
+  ];
+}
+
+const integerString = /^\s*[+-]?\d+\s*$/;
+const decimalString = /^\s*[+-]?\d+\.\d*\s*$/;
+const exponentString = /^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+\s*$/;
+
+function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
+  const value = site.value;
+  const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
+  const docs = metaOf(site.schema).docs;
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+    const rounded = Math.round(value);
+    return [
+      config.diagnostic(
+        'integerFraction',
+        'error',
+        range,
+        `"${site.key}" must be a whole number; DeepSpeed's pydantic config refuses ${value} (int_from_float: fractional part).`,
+        { path: site.path, value, rounded, fixes: [fix(`Round to ${rounded}`, [{ op: 'set', path: site.path, value: rounded }], true)] },
+        docs,
+      ),
+    ];
+  }
+  // Numeric strings are pydantic's leniency; plain-dict sections hand the string itself to Python code (type error there).
+  if (typeof value !== 'string' || !site.parentStrict) return [];
+  const asNumber = Number(value.trim());
+  if (exponentString.test(value)) {
+    const fixes = Number.isInteger(asNumber)
+      ? [fix(`Write it as the number ${value.trim()}`, [{ op: 'set', path: site.path, value: asNumber }], true)]
+      : [];
+    return [
+      config.diagnostic(
+        'integerExponentString',
+        'error',
+        range,
+        `"${site.key}" is the string "${value}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: ${value.trim()}.`,
+        { path: site.path, value, number: asNumber, fixes },
+        docs,
+      ),
+    ];
+  }
+  if (integerString.test(value) || (decimalString.test(value) && Number.isInteger(asNumber))) {
+    return [
+      config.diagnostic(
+        'integerAsString',
+        'hint',
+        range,
+        `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
+        { path: site.path, value, number: asNumber, fixes: [fix(`Write it as the number ${asNumber}`, [{ op: 'set', path: site.path, value: asNumber }], true)] },
+        docs,
+      ),
+    ];
+  }
+  if (decimalString.test(value)) {
+    return [
+      config.diagnostic(
+        'integerFraction',
+        'error',
+        range,
+        `"${site.key}" must be a whole number; pydantic refuses "${value}".`,
+        { path: site.path, value, rounded: Math.round(asNumber), fixes: [fix(`Use ${Math.round(asNumber)}`, [{ op: 'set', path: site.path, value: Math.round(asNumber) }], true)] },
+        docs,
+      ),
+    ];
+  }
+  return [];
+}
