@@ -13,6 +13,7 @@ import type {
   Range,
 } from 'vscode-languageserver-types';
 import type { FileSystemHost, WorkspaceHost } from './host';
+import type { ApplyOptionParams, ApplyOptionResult, EstimateView } from './protocol';
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, FeatureContributor } from './feature';
@@ -39,6 +40,12 @@ export interface ZeroLensLanguageService {
   getInlayHints(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
   getDocumentLinks(document: TextDocument, settings: ZeroLensSettings): Promise<DocumentLink[]>;
   getDefinition(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Location[]>;
+  /** The sidebar's estimate for a config or launch script (null for other files). */
+  getEstimateView(document: TextDocument, settings: ZeroLensSettings): Promise<EstimateView | null>;
+  /** The edit that moves a document to a ZeRO option (the stage quick fix's edit). */
+  getApplyOptionEdit(document: TextDocument, params: ApplyOptionParams, settings: ZeroLensSettings): Promise<ApplyOptionResult>;
+  /** Workspace files changed on disk: drop cached launch references and model sizes. */
+  invalidateWorkspace(): void;
 }
 
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
@@ -76,6 +83,9 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
+    getEstimateView: (d, s) => context.getEstimateView(d, s),
+    getApplyOptionEdit: (d, p, s) => context.getApplyOptionEdit(d, p, s),
+    invalidateWorkspace: () => context.invalidate(),
   };
 }
 

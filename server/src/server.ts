@@ -18,7 +18,7 @@ import { URI } from 'vscode-uri';
 import { getLanguageService } from './languageService';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
-import { ConfigurationChangedNotification } from './protocol';
+import { ApplyOptionRequest, ConfigurationChangedNotification, EstimateViewRequest, type ApplyOptionParams, type EstimateViewParams } from './protocol';
 
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -78,6 +78,7 @@ function settingsFor(uri: string): Promise<ZeroLensSettings> {
 function refreshAll(): void {
   settingsByUri.clear();
   workspace.invalidate();
+  service.invalidateWorkspace();
   for (const document of documents.all()) scheduleValidation(document, 0);
   void connection.languages.inlayHint.refresh().catch(() => undefined);
 }
@@ -142,6 +143,8 @@ connection.onCodeAction((p) => withSettings(p.textDocument.uri, (d, s) => servic
 connection.languages.inlayHint.on((p) => withSettings(p.textDocument.uri, (d, s) => service.getInlayHints(d, p.range, s), []));
 connection.onDocumentLinks((p) => withSettings(p.textDocument.uri, (d, s) => service.getDocumentLinks(d, s), []));
 connection.onDefinition((p) => withSettings(p.textDocument.uri, (d, s) => service.getDefinition(d, p.position, s), []));
+connection.onRequest(EstimateViewRequest, (p: EstimateViewParams) => withSettings(p.uri, (d, s) => service.getEstimateView(d, s), null));
+connection.onRequest(ApplyOptionRequest, (p: ApplyOptionParams) => withSettings(p.uri, (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
 
 documents.listen(connection);
 connection.listen();

@@ -1,7 +1,137 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { InlayHintKind, MarkupKind, type InlayHint, type Range } from 'vscode-languageserver-types';
+import type { Node } from 'jsonc-parser';
 import type { Hosts } from '../host';
 import type { FeatureContributor } from '../feature';
+import type { ZeroLensSettings } from '../settings';
+import { findProperty, parseConfig, type ParsedConfig } from '../dsconfig/parse';
+import type { ApplyOptionParams, ApplyOptionResult, EstimateView } from '../protocol';
+import { hasNumbers, type ConfigAnalysis } from './analysis';
+import { ContextEngine } from './contextEngine';
+import { fitDiagnostic } from './fitDiagnostic';
+import { offloadHintText, stageHintText } from './present';
+import { setTrainingContextCommandFor } from './setContextCommand';
+import { stageCodeActions } from './stageActions';
+import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
+import { applyOptionEdit, estimateView } from './estimateView';
 
-/** Scaffold: replaced by the context domain's real contributor. */
-export function createContextFeatures(_hosts: Hosts): FeatureContributor {
-  return {};
+/** The context domain: the contributor plus the sidebar's requests and a cache reset for file changes. */
+export interface ContextFeatures extends FeatureContributor {
+  getEstimateView(document: TextDocument, settings: ZeroLensSettings): Promise<EstimateView | null>;
+  getApplyOptionEdit(document: TextDocument, params: ApplyOptionParams, settings: ZeroLensSettings): Promise<ApplyOptionResult>;
+  /** Scripts, configs or model folders changed on disk: forget what was read. */
+  invalidate(): void;
+}
+
+const stagePath = ['zero_optimization', 'stage'];
+
+function rangeOf(document: TextDocument, node: Node): Range {
+  return { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
+}
+
+/** Where stage warnings and fixes attach: the stage value, else the zero_optimization key. */
+function stageAnchor(parsed: ParsedConfig): Node | undefined {
+  const stage = findProperty(parsed.root, stagePath);
+  if (stage?.children?.[1]) return stage.children[1];
+  return findProperty(parsed.root, ['zero_optimization'])?.children?.[0];
+}
+
+function lineTouches(document: TextDocument, node: Node, range: Range): boolean {
+  const first = document.positionAt(node.offset).line;
+  const last = document.positionAt(node.offset + node.length).line;
+  return range.start.line <= last && range.end.line >= first;
+}
+
+export function createContextFeatures(hosts: Hosts): ContextFeatures {
+  const engine = new ContextEngine(hosts);
+
+  return {
+    invalidate: () => engine.invalidate(),
+    getEstimateView: (document, settings) => estimateView(engine, document, settings),
+    getApplyOptionEdit: (document, params, settings) => applyOptionEdit(engine, document, params, settings),
+
+    async validate(document, settings) {
+      const parsed = parseConfig(document);
+      const anchor = stageAnchor(parsed);
+      if (!parsed.root || !anchor) return [];
+      const diagnostic = fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor));
+      return diagnostic ? [diagnostic] : [];
+    },
+
+    async hover(document, position, settings) {
+      const parsed = parseConfig(document);
+      const stage = findProperty(parsed.root, stagePath);
+      if (!stage) return null;
+      const offset = document.offsetAt(position);
+      if (offset < stage.offset || offset > stage.offset + stage.length) return null;
+      const analysis = await engine.analyzeConfig(document, settings);
+      return {
+        contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri) },
+        range: rangeOf(document, stage),
+      };
+    },
+
+    async codeActions(document, range, context, settings) {
+      const parsed = parseConfig(document);
+      const anchor = stageAnchor(parsed);
+      if (!parsed.root) return [];
+      const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
+      if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return [];
+      return stageCodeActions(document, parsed, await engine.analyzeConfig(document, settings), ours);
+    },
+
+    async inlayHints(document, range, settings) {
+      const parsed = parseConfig(document);
+      const stage = findProperty(parsed.root, stagePath)?.children?.[1];
+      if (!stage) return [];
+      const start = document.offsetAt(range.start);
+      const end = document.offsetAt(range.end);
+      const analysis = await engine.analyzeConfig(document, settings);
+      const hints: InlayHint[] = [];
+      if (stage.offset + stage.length >= start && stage.offset <= end) hints.push(stageHint(document, stage, analysis));
+      for (const [kind, path] of [
+        ['optimizer', ['zero_optimization', 'offload_optimizer', 'device']],
+        ['param', ['zero_optimization', 'offload_param', 'device']],
+      ] as const) {
+        const device = findProperty(parsed.root, [...path])?.children?.[1];
+        if (!device || device.offset > end || device.offset + device.length < start) continue;
+        const hint = offloadHint(document, device, kind, analysis);
+        if (hint) hints.push(hint);
+      }
+      return hints;
+    },
+  };
+}
+
+function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis): InlayHint {
+  const position = document.positionAt(stage.offset + stage.length);
+  const result = analysis.estimate(analysis.current);
+  if (!hasNumbers(analysis) || !result) {
+    // Never an invented number: say what is missing and offer to set it.
+    const command = setTrainingContextCommandFor(document.uri, analysis.missing);
+    return {
+      position,
+      label: [{ value: analysis.modelProblem ? 'model unknown · set model & GPUs…' : 'set model & GPUs for a memory estimate…', command, tooltip: whatIsMissing(analysis) }],
+      kind: InlayHintKind.Type,
+      paddingLeft: true,
+    };
+  }
+  const text = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
+  return {
+    position,
+    label: text,
+    kind: InlayHintKind.Type,
+    paddingLeft: true,
+    tooltip: { kind: MarkupKind.Markdown, value: contextLine(analysis) },
+  };
+}
+
+function offloadHint(document: TextDocument, device: Node, kind: 'optimizer' | 'param', analysis: ConfigAnalysis): InlayHint | undefined {
+  const value = kind === 'optimizer' ? analysis.current.offloadOptimizer : analysis.current.offloadParam;
+  if (value === 'none' || device.value !== value) return undefined;
+  const result = analysis.estimate(analysis.current);
+  if (!hasNumbers(analysis) || !result) return undefined;
+  const text = offloadHintText(kind, value, result);
+  if (!text) return undefined;
+  return { position: document.positionAt(device.offset + device.length), label: text, kind: InlayHintKind.Type, paddingLeft: true };
 }

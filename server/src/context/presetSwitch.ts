@@ -1,0 +1,28 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DeepSpeedReference, SwiftPresetName } from '../launch/facts';
+import { swiftPresets } from '../launch/swiftPresets';
+import type { ApplyOptionResult } from '../protocol';
+import { optionLabel } from './present';
+import { sameOption, type StageTarget } from './stageSwitch';
+
+/** The ms-swift preset that is exactly `target`, if there is one (zero0 … zero3_offload). */
+export function presetFor(target: StageTarget): SwiftPresetName | undefined {
+  return Object.values(swiftPresets).find((p) => sameOption(p, target))?.name;
+}
+
+/** Replaces the preset name after `--deepspeed` (quotes and everything around it stay). */
+export function presetSwitchEdit(document: TextDocument, ref: DeepSpeedReference & { kind: 'preset' }, target: StageTarget): ApplyOptionResult {
+  const name = presetFor(target);
+  if (!name) {
+    return {
+      edit: null,
+      reason: `ms-swift has no preset for ${optionLabel(target)} (presets: zero0, zero1, zero2, zero2_offload, zero3, zero3_offload). Point ${ref.via} at a JSON config to use it.`,
+    };
+  }
+  const written = document.getText().slice(ref.span.start, ref.span.end);
+  const at = written.indexOf(ref.name);
+  if (at < 0) return { edit: null, reason: `The ${ref.via} value is built from variables; change it by hand to ${name}.` };
+  const start = ref.span.start + at;
+  const range = { start: document.positionAt(start), end: document.positionAt(start + ref.name.length) };
+  return { edit: { changes: { [document.uri]: [{ range, newText: name }] } } };
+}

@@ -1,0 +1,101 @@
+import type { ZeroStage } from '../memory/types';
+import type { ContextValue } from '../protocol';
+import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from './analysis';
+import { communicationOf, deviceName, fitMark, gib, gpuCount, optionLabel, shardsOf } from './present';
+import { sameOption, type StageTarget } from './stageSwitch';
+import { setContextCommandLink } from './setContextCommand';
+import { formatCount } from '../memory/units';
+
+/**
+ * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
+ * volume and what it shards, with the current option marked, and the context the numbers assume.
+ */
+export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string): string {
+  const lines: string[] = [];
+  if (hasNumbers(analysis)) {
+    lines.push(`**ZeRO options for ${analysis.model!.displayName}** on ${gpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
+    lines.push('', ...numbersTable(analysis));
+  } else {
+    lines.push('**ZeRO stages**', '', ...shapeTable(analysis.current));
+    lines.push('', `No memory estimate yet: ${whatIsMissing(analysis)} ${setContextCommandLink(uri, analysis.missing)}`);
+  }
+  lines.push('', contextLine(analysis));
+  lines.push('', 'Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).');
+  const notes = [...analysis.context.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+  return lines.join('\n');
+}
+
+function numbersTable(analysis: ConfigAnalysis): string[] {
+  const memory = analysis.gpuMemoryBytes;
+  const rows = [...analysis.options];
+  // The current option may be one the standard list lacks (parameter offload without optimizer offload, NVMe).
+  const currentResult = analysis.estimate(analysis.current);
+  if (!rows.some((o) => sameOption(o.target, analysis.current)) && currentResult) {
+    rows.push({ target: analysis.current, label: optionLabel(analysis.current), result: currentResult });
+  }
+  rows.sort((a, b) => a.target.stage - b.target.stage || offloadCount(a.target) - offloadCount(b.target));
+  const out = [
+    `| | Option | Per GPU | CPU RAM / node | Fits${memory ? ` ${gib(memory)}` : ''} | Comm. / step | Shards |`,
+    '|:-:|---|--:|--:|:-:|:-:|---|',
+  ];
+  for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current)));
+  return out;
+}
+
+function row(option: OptionEstimate, current: boolean): string {
+  const { target, result } = option;
+  const bold = (s: string): string => (current ? `**${s}**` : s);
+  const cpu = result.perCpu.total > 0 ? gib(result.perCpu.total) : '—';
+  const nvme = result.nvme > 0 ? ` + NVMe ${gib(result.nvme)}` : '';
+  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(gib(result.perGpu.total))} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
+}
+
+function shards(target: StageTarget): string {
+  const moved: string[] = [];
+  if (target.offloadOptimizer !== 'none' && target.stage > 0) moved.push(`optimizer → ${deviceName(target.offloadOptimizer)}`);
+  if (target.offloadParam !== 'none' && target.stage === 3) moved.push(`parameters → ${deviceName(target.offloadParam)}`);
+  return shardsOf(target.stage) + (moved.length ? `; ${moved.join(', ')}` : '');
+}
+
+function offloadCount(t: StageTarget): number {
+  return (t.offloadOptimizer !== 'none' ? 1 : 0) + (t.offloadParam !== 'none' ? 2 : 0);
+}
+
+/** Without a model or GPU count: what each stage does, with no numbers. */
+function shapeTable(current: StageTarget): string[] {
+  const out = ['| | Stage | Comm. / step | Shards |', '|:-:|---|:-:|---|'];
+  for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
+    out.push(`| ${stage === current.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage)} |`);
+  }
+  return out;
+}
+
+export function whatIsMissing(analysis: ConfigAnalysis): string {
+  if (analysis.modelProblem) return `${analysis.modelProblem}.`;
+  const needs: string[] = [];
+  if (analysis.missing.includes('model')) needs.push('the model');
+  if (analysis.missing.includes('gpusPerNode')) needs.push('the number of GPUs');
+  return needs.length
+    ? `ZeRO Lens does not know ${needs.join(' or ')} for this config (no launch script in the workspace references it, and zeroLens.${needs[0] === 'the model' ? 'model' : 'gpusPerNode'} is not set).`
+    : 'the estimate is not available.';
+}
+
+/** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ...". */
+export function contextLine(analysis: ConfigAnalysis): string {
+  const c = analysis.context;
+  const item = <T>(label: string, value: ContextValue<T> | undefined, show: (v: T) => string = String): string | undefined =>
+    value ? `${label} ${show(value.value)} _(${value.source})_` : undefined;
+  const parts = [
+    c.model ? `model ${analysis.model?.displayName ?? c.model.value}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''} _(${c.model.source})_` : 'model unknown',
+    c.gpusPerNode ? item('GPUs/node', c.gpusPerNode) : 'GPUs unknown',
+    c.nodes.value > 1 || c.nodes.source !== 'default' ? item('nodes', c.nodes) : undefined,
+    c.gpuMemoryGiB ? item('GPU memory', c.gpuMemoryGiB, (v) => `${v} GiB`) : 'GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)',
+    item('micro-batch', c.microBatchSize),
+    item('sequence', c.sequenceLength),
+    item('gradient checkpointing', c.gradientCheckpointing, (v) => (v ? 'on' : 'off')),
+    c.lora ? item('LoRA rank', c.lora, (v) => `${v.rank}${v.quantBits ? ` (${v.quantBits}-bit base)` : ''}`) : 'full fine-tuning',
+    item('precision', c.dtype),
+  ];
+  return `Context: ${parts.filter((p) => !!p).join(' · ')}`;
+}

@@ -1,0 +1,144 @@
+import type { JSONPath } from 'jsonc-parser';
+import type { OffloadDevice, ZeroStage } from '../memory/types';
+import { metaOf, propertiesOf, schemaForPath } from '../dsconfig/schemaIndex';
+import { extractConfigFacts } from '../memory/configFacts';
+import { applyJsonChanges, type JsonChange } from './jsoncEdit';
+
+/**
+ * Moving a config to another ZeRO stage / offload choice: the JSON changes, including the keys that stop
+ * making sense (settings only ZeRO-3 reads are dropped when leaving stage 3, since DeepSpeed ignores them
+ * below 3 and they would only mislead). Nothing else in the file is touched.
+ */
+
+export interface StageTarget {
+  stage: ZeroStage;
+  offloadOptimizer: OffloadDevice;
+  offloadParam: OffloadDevice;
+}
+
+export interface StageSwitch {
+  changes: JsonChange[];
+  /** Dotted paths of the keys removed because the target stage does not read them. */
+  dropped: string[];
+}
+
+const zero = 'zero_optimization';
+/** DeepSpeed's own example path; the user is expected to point it at a local NVMe mount. */
+const defaultNvmePath = '/local_nvme';
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const inner = (value as Record<string, unknown>)[key];
+  return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
+}
+
+function deviceOf(block: unknown): OffloadDevice {
+  const device = objectAt({ block }, 'block')?.device;
+  return device === 'cpu' || device === 'nvme' ? device : 'none';
+}
+
+/** The stage and offload a parsed config describes, as DeepSpeed would run it. */
+export function currentStageOption(config: unknown): StageTarget {
+  const facts = extractConfigFacts(config);
+  const stage = facts.stage?.value ?? 0;
+  return {
+    stage,
+    // Stage 0 has no ZeRO optimizer to offload; parameters are only offloaded by stage 3.
+    offloadOptimizer: stage === 0 ? 'none' : (facts.offloadOptimizer?.value ?? 'none'),
+    offloadParam: stage === 3 ? (facts.offloadParam?.value ?? 'none') : 'none',
+  };
+}
+
+let stage3OnlyCache: Map<string, Set<string>> | undefined;
+
+/** Keys (per object path) that the schema says only ZeRO-3 consumes, short aliases included. */
+function stage3OnlyKeys(objectPath: JSONPath): Set<string> {
+  stage3OnlyCache ??= new Map();
+  const id = objectPath.join('.');
+  let keys = stage3OnlyCache.get(id);
+  if (!keys) {
+    keys = new Set();
+    const node = schemaForPath(objectPath);
+    if (node) {
+      for (const [key, schema] of Object.entries(propertiesOf(node))) {
+        const stages = metaOf(schema).stages;
+        if (stages && stages.length > 0 && stages.every((s) => s === 3)) keys.add(key);
+      }
+    }
+    stage3OnlyCache.set(id, keys);
+  }
+  return keys;
+}
+
+/** The changes that move `config` (a parsed value) to `target`. */
+export function planStageSwitch(config: unknown, target: StageTarget): StageSwitch {
+  const z = objectAt(config, zero) ?? {};
+  const current = currentStageOption(config);
+  const changes: JsonChange[] = [];
+  const dropped: string[] = [];
+  const remove = (path: JSONPath): void => {
+    changes.push({ path, value: undefined });
+    dropped.push(path.join('.'));
+  };
+
+  if (z.stage !== target.stage) changes.push({ path: [zero, 'stage'], value: target.stage });
+  const stageChanges = current.stage !== target.stage;
+
+  if (stageChanges && target.stage < 3) {
+    for (const key of Object.keys(z)) {
+      if (stage3OnlyKeys([zero]).has(key) || key === 'offload_param' || key === 'cpu_offload_param') remove([zero, key]);
+    }
+    const optimizerBlock = objectAt(z, 'offload_optimizer');
+    for (const key of Object.keys(optimizerBlock ?? {})) {
+      if (stage3OnlyKeys([zero, 'offload_optimizer']).has(key)) remove([zero, 'offload_optimizer', key]);
+    }
+  }
+
+  setOffload(changes, z, 'offload_optimizer', 'cpu_offload', target.stage === 0 ? 'none' : target.offloadOptimizer, dropped);
+  if (target.stage === 3) setOffload(changes, z, 'offload_param', 'cpu_offload_param', target.offloadParam, dropped);
+  return { changes, dropped };
+}
+
+/**
+ * Turns one offload block on or off. Turning off sets `device: "none"` rather than deleting the block, so
+ * pin_memory and buffer settings the user chose are still there when they turn it back on.
+ */
+function setOffload(
+  changes: JsonChange[],
+  z: Record<string, unknown>,
+  key: 'offload_optimizer' | 'offload_param',
+  legacyKey: 'cpu_offload' | 'cpu_offload_param',
+  device: OffloadDevice,
+  dropped: string[],
+): void {
+  const block = objectAt(z, key);
+  const alreadyRemoved = changes.some((c) => c.value === undefined && c.path.length === 2 && c.path[1] === key);
+  if (alreadyRemoved) return;
+  // The deprecated boolean cannot be combined with the block (DeepSpeed rejects both), so it goes.
+  if (legacyKey in z && (device !== 'none' || z[legacyKey] === true)) {
+    changes.push({ path: [zero, legacyKey], value: undefined });
+    dropped.push(`${zero}.${legacyKey}`);
+  }
+  if (device === 'none') {
+    if (block && deviceOf(block) !== 'none') changes.push({ path: [zero, key, 'device'], value: 'none' });
+    return;
+  }
+  if (block) {
+    if (block.device !== device) changes.push({ path: [zero, key, 'device'], value: device });
+    if (device === 'nvme' && typeof block.nvme_path !== 'string') changes.push({ path: [zero, key, 'nvme_path'], value: defaultNvmePath });
+    return;
+  }
+  const fresh: Record<string, unknown> = { device, pin_memory: true };
+  if (device === 'nvme') fresh.nvme_path = defaultNvmePath;
+  changes.push({ path: [zero, key], value: fresh });
+}
+
+/** New text for `text` moved to `target`; comments and formatting of everything else survive. */
+export function applyStageSwitch(text: string, config: unknown, target: StageTarget): { text: string; dropped: string[] } {
+  const plan = planStageSwitch(config, target);
+  return { text: applyJsonChanges(text, plan.changes), dropped: plan.dropped };
+}
+
+export function sameOption(a: StageTarget, b: StageTarget): boolean {
+  return a.stage === b.stage && a.offloadOptimizer === b.offloadOptimizer && a.offloadParam === b.offloadParam;
+}
