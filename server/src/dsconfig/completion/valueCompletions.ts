@@ -20,16 +20,18 @@ export function valueCompletions(context: ValueContext, document: TextDocument, 
   const lead = !context.partial && document.getText().charAt(context.replace.start - 1) === ':' ? ' ' : '';
   const defaultValue = defaultOf(node);
   const items = new Map<string, CompletionItem>();
+  const enumValues = enumValuesOf(node);
 
   const addValue = (value: unknown, order: number, documentation?: string, detail?: string): void => {
     const text = JSON.stringify(value);
     if (text === undefined || items.has(text)) return;
     const isDefault = value === defaultValue;
     const doc = describeValue(context.path, node, value, text, parsed.value);
+    const meaning = enumValues.find((e) => e.value === value)?.description?.replace(/`/g, '');
     items.set(text, {
       label: text,
       kind: CompletionItemKind.Value,
-      detail: isDefault ? 'default' : detail,
+      detail: [isDefault ? 'default' : detail, meaning].filter(Boolean).join(' · ') || undefined,
       documentation: { kind: 'markdown', value: documentation ? `${documentation}\n\n${doc}` : doc },
       // The default first, then "auto", then the schema's order.
       sortText: `${isDefault ? '0' : value === 'auto' ? '1' : '2'}_${String(order).padStart(3, '0')}`,
@@ -39,11 +41,12 @@ export function valueCompletions(context: ValueContext, document: TextDocument, 
     });
   };
 
-  const enumValues = enumValuesOf(node);
   const meta = metaOf(node);
   const types = typesOf(node);
-  // A null default means "derived or unset" unless null is a legal value; objects come as snippets below.
-  const offerDefault = defaultValue !== undefined && (defaultValue === null ? types.includes('null') : typeof defaultValue !== 'object' || Array.isArray(defaultValue));
+  // A null default means "derived or unset": offered only where null is legal and no object body is expected.
+  const offerDefault =
+    defaultValue !== undefined &&
+    (defaultValue === null ? types.includes('null') && !types.includes('object') : typeof defaultValue !== 'object' || Array.isArray(defaultValue));
   if (offerDefault) addValue(defaultValue, 0);
   if (acceptsAuto(node)) addValue('auto', 0, undefined, meta.auto ? `filled by ${autoFiller(meta.auto)}` : undefined);
   enumValues.forEach((entry, i) => addValue(entry.value, i + 1));
@@ -53,7 +56,6 @@ export function valueCompletions(context: ValueContext, document: TextDocument, 
   }
   const view = valueSchemaOf(node);
   if (Array.isArray(view.examples)) view.examples.forEach((example, i) => addValue(example, 50 + i, undefined, 'example'));
-  if (types.includes('null') && defaultValue === null) addValue(null, 90);
 
   const result = [...items.values()];
   if (types.includes('object')) {
