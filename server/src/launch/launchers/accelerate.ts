@@ -34,6 +34,17 @@ export function accelerateLauncher(word: Word, args: Word[]): { part: LauncherPa
   return { part: { kind: 'accelerate', word, parsed, script: rest[0] }, rest: rest.slice(1) };
 }
 
+/** Values accelerate accepts for its DeepSpeed settings (flags and config keys alike). */
+export const accelerateChoices: Record<string, string[]> = {
+  zero_stage: ['0', '1', '2', '3'],
+  offload_optimizer_device: ['none', 'cpu', 'nvme'],
+  offload_param_device: ['none', 'cpu', 'nvme'],
+  zero3_init_flag: ['true', 'false'],
+  zero3_save_16bit_model: ['true', 'false'],
+  mixed_precision: ['no', 'fp16', 'bf16', 'fp8'],
+  deepspeed_multinode_launcher: ['pdsh', 'standard', 'openmpi', 'mvapich', 'mpich', 'slurm', 'nossh'],
+};
+
 export function offloadDeviceOf(value: string | undefined): OffloadDevice | undefined {
   return value === 'none' || value === 'cpu' || value === 'nvme' ? value : undefined;
 }

@@ -1,0 +1,32 @@
+import { swiftPresetNames, type SwiftPresetName } from '../facts';
+import { legacyPresetNames } from '../swiftPresets';
+
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+const squash = (s: string) => s.toLowerCase().replace(/[-_\s.]/g, '').replace(/^default/, '').replace(/\.json$/, '');
+
+/** Presets a misspelt value probably meant, best first (2.x names map to their 3.x successors). */
+export function suggestPresets(value: string): SwiftPresetName[] {
+  const legacy = legacyPresetNames[value] ?? legacyPresetNames[value.toLowerCase()];
+  if (legacy) return [legacy];
+  const v = squash(value.replace(/\.json$/i, ''));
+  const exact = swiftPresetNames.filter((p) => squash(p) === v);
+  if (exact.length) return exact;
+  const scored = swiftPresetNames
+    .map((p) => ({ p, d: editDistance(v, squash(p)) }))
+    .filter((x) => x.d <= Math.max(1, Math.floor(squash(x.p).length / 3)))
+    .sort((a, b) => a.d - b.d);
+  return scored.slice(0, 2).map((x) => x.p);
+}

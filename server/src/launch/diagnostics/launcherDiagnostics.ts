@@ -1,0 +1,145 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { FileSystemHost } from '../../host';
+import type { SourceContext } from '../command/context';
+import type { LaunchCommand, LauncherPart } from '../command/launchCommand';
+import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
+import { parseHostSpec } from '../launchers/deepspeedLauncher';
+import { nprocKeywords } from '../launchers/torchrun';
+import { accelerateChoices, excludedByConfigFile } from '../launchers/accelerate';
+import { visibleDevices } from '../launchers/devices';
+import { ScriptEditor } from '../edits/textEdits';
+import { launchDiagnostic, type LaunchCode } from './codes';
+import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
+
+function textOf(launch: LaunchCommand, option: Option): string | undefined {
+  if (option.inline) {
+    const whole = launch.env.resolve(option.word);
+    return whole === undefined ? undefined : whole.slice(whole.indexOf('=') + 1);
+  }
+  const v = option.values[0];
+  return v ? launch.env.resolve(v) : undefined;
+}
+
+function span(option: Option): { start: number; end: number } {
+  return { start: option.nameStart, end: valueRange(option)?.end ?? option.nameEnd };
+}
+
+/** `deepspeed` launcher rules from runner.py. */
+function deepspeedLauncherRules(ctx: SourceContext, launch: LaunchCommand, part: LauncherPart): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const editor = new ScriptEditor(ctx);
+  const opt = (...n: string[]) => lastOption(part.parsed, ...n);
+  const include = opt('include');
+  const exclude = opt('exclude');
+  const numGpus = opt('num_gpus', 'num_accelerators');
+  const numNodes = opt('num_nodes');
+  const hostfile = opt('hostfile');
+  const filter = include ?? exclude;
+  for (const num of [numGpus, numNodes]) {
+    if (!num || !filter) continue;
+    const extent = optionExtent(num);
+    out.push(
+      launchDiagnostic(ctx, 'launcher-num-with-include', span(num).start, span(num).end, `${num.written} cannot be combined with ${filter.written}: the deepspeed launcher raises "Cannot specify num_nodes/gpus with include/exclude".`, {
+        fixes: [{ title: `Remove ${num.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+      }),
+    );
+  }
+  if (include && exclude) {
+    const extent = optionExtent(exclude);
+    out.push(
+      launchDiagnostic(ctx, 'launcher-include-with-exclude', span(exclude).start, span(exclude).end, '--include and --exclude are mutually exclusive in the deepspeed launcher.', {
+        fixes: [{ title: `Remove ${exclude.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+      }),
+    );
+  }
+  for (const spec of [include, exclude]) {
+    const text = spec && textOf(launch, spec);
+    const r = spec && valueRange(spec);
+    if (spec && text !== undefined && r && !parseHostSpec(text)) {
+      out.push(launchDiagnostic(ctx, 'launcher-invalid-host-spec', r.start, r.end, `'${text}' is not a host spec: use NAME[:SLOT[,SLOT…]][@NAME…], e.g. localhost:0,1 or worker-0@worker-1:0,2.`));
+    }
+  }
+  const nodes = numNodes ? Number(textOf(launch, numNodes)) : NaN;
+  if (numNodes && nodes > 1 && !hostfile) {
+    out.push(launchDiagnostic(ctx, 'launcher-multinode-without-hostfile', span(numNodes).start, span(numNodes).end, `--num_nodes ${nodes} needs a hostfile (--hostfile, default /job/hostfile): without one the launcher runs on localhost only and fails.`));
+  }
+  const devices = visibleDevices(launch.env);
+  const restricting = include ?? exclude ?? numGpus ?? numNodes ?? hostfile;
+  if (devices && restricting) {
+    const a = devices.binding.assignment;
+    const own = launch.command.envPrefix.includes(a);
+    out.push(
+      launchDiagnostic(ctx, 'cuda-visible-devices-ignored', a.start, a.end, `The deepspeed launcher ignores ${devices.name} when ${restricting.written} is given; choose GPUs with --include localhost:${devices.ids.join(',')} instead.`, {
+        fixes: own ? [{ title: `Remove ${devices.name}`, edits: [editor.removeWords(a.start, a.end)] }] : [],
+      }),
+    );
+  }
+  return out;
+}
+
+function torchrunRules(ctx: SourceContext, launch: LaunchCommand, part: LauncherPart): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const nproc = lastOption(part.parsed, 'nproc_per_node');
+  const nprocText = nproc && textOf(launch, nproc);
+  const r = nproc && valueRange(nproc);
+  if (nproc && r && nprocText !== undefined && !/^\d+$/.test(nprocText) && !nprocKeywords.includes(nprocText)) {
+    out.push(launchDiagnostic(ctx, 'torchrun-invalid-value', r.start, r.end, `--nproc_per_node takes an integer or one of ${nprocKeywords.join(', ')}, not '${nprocText}'.`));
+  }
+  const devices = visibleDevices(launch.env);
+  if (nproc && r && nprocText && /^\d+$/.test(nprocText) && devices && Number(nprocText) > devices.ids.length) {
+    out.push(launchDiagnostic(ctx, 'nproc-exceeds-visible-devices', r.start, r.end, `--nproc_per_node ${nprocText} starts more processes than the ${devices.ids.length} GPUs in ${devices.name}; ranks beyond ${devices.ids.length - 1} have no GPU.`));
+  }
+  const nnodes = lastOption(part.parsed, 'nnodes');
+  const nnodesText = nnodes && textOf(launch, nnodes);
+  const nr = nnodes && valueRange(nnodes);
+  if (nnodes && nr && nnodesText !== undefined && !/^\d+(:\d+)?$/.test(nnodesText)) {
+    out.push(launchDiagnostic(ctx, 'torchrun-invalid-value', nr.start, nr.end, `--nnodes takes N or MIN:MAX, not '${nnodesText}'.`));
+  }
+  return out;
+}
+
+const accelerateIntegers = ['num_processes', 'num_machines', 'gradient_accumulation_steps', 'machine_rank'];
+
+async function accelerateRules(ctx: SourceContext, fs: FileSystemHost, launch: LaunchCommand, part: LauncherPart): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  const editor = new ScriptEditor(ctx);
+  const invalid = (code: LaunchCode, option: Option, message: string) => {
+    const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
+    out.push(launchDiagnostic(ctx, code, r.start, r.end, message));
+  };
+  for (const option of part.parsed.options) {
+    const text = textOf(launch, option);
+    if (text === undefined) continue;
+    const choices = accelerateChoices[option.name];
+    if (choices && !choices.includes(text)) invalid('accelerate-invalid-value', option, `${option.written} takes ${choices.join(' | ')}, not '${text}'.`);
+    if (accelerateIntegers.includes(option.name) && !/^\d+$/.test(text)) invalid('accelerate-invalid-value', option, `${option.written} takes a whole number, not '${text}'.`);
+  }
+  const configFile = lastOption(part.parsed, 'deepspeed_config_file');
+  if (configFile) {
+    for (const option of part.parsed.options.filter((o) => excludedByConfigFile.includes(o.name))) {
+      const extent = optionExtent(option);
+      out.push(
+        launchDiagnostic(ctx, 'accelerate-config-file-excludes', span(option).start, span(option).end, `With --deepspeed_config_file, accelerate refuses ${option.written} ("the following accelerate config variables will be ignored"); set it in the JSON config instead.`, {
+          fixes: [{ title: `Remove ${option.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+        }),
+      );
+    }
+  }
+  const ref = launch.facts.deepspeed;
+  if (configFile && ref && ref.via === configFile.written) out.push(...(await checkDeepSpeedReference(ctx, fs, ref, 'accelerate')));
+  const yaml = lastOption(part.parsed, 'config_file');
+  const facts = launch.facts.configFile;
+  if (yaml && facts && !(await firstExisting(fs, facts.candidates))) {
+    const r = valueRange(yaml)!;
+    out.push(launchDiagnostic(ctx, 'deepspeed-config-not-found', r.start, r.end, `accelerate config '${facts.value}' not found (accelerate resolves it against the working directory).`, { path: facts.value, candidates: facts.candidates }));
+  }
+  return out;
+}
+
+export async function launcherDiagnostics(ctx: SourceContext, fs: FileSystemHost, launch: LaunchCommand): Promise<Diagnostic[]> {
+  const part = launch.launcher;
+  if (!part) return [];
+  if (part.kind === 'deepspeed') return deepspeedLauncherRules(ctx, launch, part);
+  if (part.kind === 'torchrun') return torchrunRules(ctx, launch, part);
+  return accelerateRules(ctx, fs, launch, part);
+}

@@ -1,0 +1,121 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { FileSystemHost } from '../../host';
+import type { SourceContext } from '../command/context';
+import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
+import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
+import { deepspeedSubcommands } from '../launchers/swift';
+import { visibleDevices } from '../launchers/devices';
+import { ScriptEditor } from '../edits/textEdits';
+import { launchDiagnostic } from './codes';
+import { checkDeepSpeedReference } from './deepspeedReference';
+
+const torchDtypes: Record<string, string> = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32', half: 'float16', float: 'float32', bfloat: 'bfloat16' };
+const validTorchDtypes = new Set(['bfloat16', 'float16', 'float32']);
+
+/** The option's value as the command sees it (variables resolved when possible). */
+function optionValueText(launch: LaunchCommand, option: Option): string | undefined {
+  if (option.inline) return option.inline.text;
+  const v = option.values[0];
+  return v ? (launch.env.resolve(v) ?? v.value) : undefined;
+}
+
+export async function swiftDiagnostics(ctx: SourceContext, fs: FileSystemHost, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  const editor = new ScriptEditor(ctx);
+  const parsed = trainer.parsed;
+  const ds = lastOption(parsed, 'deepspeed');
+  const sub = trainer.subcommand;
+  const takesDeepSpeed = trainer.kind === 'swift' && (sub === undefined || deepspeedSubcommands.includes(sub));
+  const programStart = launch.command.words[0].start;
+
+  if (ds && !takesDeepSpeed) {
+    const extent = optionExtent(ds);
+    const who = trainer.kind === 'megatron' ? `megatron ${sub ?? ''}`.trim() : `swift ${sub}`;
+    const why = trainer.kind === 'megatron' ? 'Megatron-SWIFT has no --deepspeed (it uses tensor/pipeline parallel flags)' : 'only sft, pt and rlhf accept it';
+    out.push(
+      launchDiagnostic(ctx, 'deepspeed-unsupported-subcommand', ds.nameStart, valueRange(ds)?.end ?? ds.nameEnd, `'${who}' does not take --deepspeed: ${why}. ms-swift stops with a remaining_argv error.`, {
+        subcommand: sub,
+        fixes: [{ title: 'Remove --deepspeed', edits: [editor.removeWords(extent.start, extent.end)], preferred: true }],
+      }),
+    );
+  } else if (ds && launch.facts.deepspeed) {
+    out.push(...(await checkDeepSpeedReference(ctx, fs, launch.facts.deepspeed, 'ms-swift')));
+  }
+
+  const fsdp = lastOption(parsed, 'fsdp');
+  if (ds && fsdp && takesDeepSpeed) {
+    const extent = optionExtent(fsdp);
+    out.push(
+      launchDiagnostic(ctx, 'deepspeed-with-fsdp', fsdp.nameStart, valueRange(fsdp)?.end ?? fsdp.nameEnd, '--fsdp and --deepspeed cannot be used together: ms-swift raises "FSDP2 is not compatible with DeepSpeed."', {
+        fixes: [{ title: 'Remove --fsdp', edits: [editor.removeWords(extent.start, extent.end)] }],
+      }),
+    );
+  }
+
+  // Environment written among the arguments: ms-swift sees a stray positional and stops.
+  const movedEnv = new Set<string>();
+  for (const word of trainer.envAfter) {
+    const name = word.raw.slice(0, word.raw.indexOf('='));
+    movedEnv.add(name);
+    const edits = [editor.insertBeforeProgram(programStart, word.raw), editor.removeWords(word.start, word.end)];
+    out.push(
+      launchDiagnostic(ctx, 'env-after-command', word.start, word.end, `${name} is written after the command, so it is passed as an argument instead of setting the environment. Environment variables go before the command.`, {
+        name,
+        fixes: [{ title: `Move ${name} before the command`, edits, preferred: true }],
+      }),
+    );
+  }
+
+  // CUDA_VISIBLE_DEVICES with several GPUs but one process: model parallel, which DeepSpeed refuses.
+  const devices = visibleDevices(launch.env);
+  if (!launch.launcher && ds && takesDeepSpeed && devices && devices.ids.length >= 2 && !launch.env.envBinding('NPROC_PER_NODE') && !movedEnv.has('NPROC_PER_NODE')) {
+    const n = devices.ids.length;
+    const a = devices.binding.assignment;
+    out.push(
+      launchDiagnostic(
+        ctx,
+        'cuda-devices-without-nproc',
+        a.start,
+        a.end,
+        `${devices.name} lists ${n} GPUs but NPROC_PER_NODE is not set, so ms-swift starts one process that sees ${n} GPUs (device_map model parallel), and --deepspeed then fails: "DeepSpeed is not compatible with device_map". Set NPROC_PER_NODE=${n}.`,
+        { gpus: n, fixes: [{ title: `Add NPROC_PER_NODE=${n}`, edits: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
+      ),
+    );
+  }
+
+  for (const option of parsed.options) {
+    if (option.name === 'train_type' || option.name === 'sft_type') {
+      const replacement = option.written.replace(/(train|sft)([-_])type$/, 'tuner$2type');
+      out.push(
+        launchDiagnostic(ctx, 'train-type-renamed', option.nameStart, option.nameEnd, `${option.written} was renamed to ${replacement} in ms-swift 4.0; 4.1 and later reject ${option.written}.`, {
+          fixes: [{ title: `Rename to ${replacement}`, edits: [editor.replace(option.nameStart, option.nameEnd, replacement)], preferred: true }],
+        }),
+      );
+    }
+  }
+
+  const dtype = lastOption(parsed, 'torch_dtype');
+  const dtypeText = dtype && optionValueText(launch, dtype);
+  const dtypeRange = dtype && valueRange(dtype);
+  if (dtype && dtypeText && dtypeRange && !validTorchDtypes.has(dtypeText) && !/\$/.test(dtypeText)) {
+    const replacement = torchDtypes[dtypeText.toLowerCase()];
+    out.push(
+      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, `--torch_dtype takes bfloat16, float16 or float32, not '${dtypeText}'.${replacement ? ` Use ${replacement}.` : ''}`, {
+        fixes: replacement ? [{ title: `Change to ${replacement}`, edits: [editor.replace(dtypeRange.start, dtypeRange.end, replacement)], preferred: true }] : [],
+      }),
+    );
+  }
+
+  const bits = lastOption(parsed, 'quant_bits');
+  if (bits && !lastOption(parsed, 'quant_method') && trainer.kind === 'swift') {
+    const range = valueRange(bits) ?? { start: bits.nameStart, end: bits.nameEnd };
+    const bitsText = optionValueText(launch, bits);
+    const method = bitsText === '4' || bitsText === '8' ? 'bnb' : 'hqq';
+    out.push(
+      launchDiagnostic(ctx, 'quant-bits-without-method', bits.nameStart, range.end, `--quant_bits does nothing without --quant_method: the model loads unquantised. For QLoRA add --quant_method ${method}.`, {
+        fixes: [{ title: `Add --quant_method ${method}`, edits: [editor.insert(range.end, ` --quant_method ${method}`)], preferred: true }],
+      }),
+    );
+  }
+  return out;
+}

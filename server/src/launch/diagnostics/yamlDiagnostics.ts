@@ -1,0 +1,74 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { FileSystemHost } from '../../host';
+import type { SourceContext } from '../command/context';
+import type { YamlEntry, YamlLaunch } from '../yaml/analyzeYaml';
+import { launchDiagnostic } from './codes';
+import { accelerateChoices } from '../launchers/accelerate';
+import { checkDeepSpeedReference } from './deepspeedReference';
+
+/** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
+const excludedYamlKeys = [
+  'gradient_accumulation_steps', 'gradient_clipping', 'zero_stage', 'offload_optimizer_device', 'offload_param_device',
+  'offload_optimizer_nvme_path', 'offload_param_nvme_path', 'zero3_save_16bit_model',
+];
+
+function removeEntry(ctx: SourceContext, e: YamlEntry) {
+  return { range: ctx.span(e.pairStart, e.pairEnd).range, newText: '' };
+}
+
+function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const ds = yaml.deepspeedConfig;
+  for (const [key, choices] of Object.entries(accelerateChoices)) {
+    const e = key === 'mixed_precision' ? undefined : ds.get(key);
+    if (e && e.value !== null && e.value !== undefined && !choices.includes(String(e.value))) {
+      out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes ${choices.join(' | ')}, not '${String(e.value)}'.`));
+    }
+  }
+  const mp = yaml.top.get('mixed_precision');
+  if (mp && mp.value !== null && !['no', 'fp16', 'bf16', 'fp8'].includes(String(mp.value))) {
+    out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, `mixed_precision takes no | fp16 | bf16 | fp8, not '${String(mp.value)}'.`));
+  }
+  for (const key of ['num_processes', 'num_machines']) {
+    const e = yaml.top.get(key);
+    if (e && !(typeof e.value === 'number' && Number.isInteger(e.value) && e.value >= 1)) {
+      out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes a whole number ≥ 1.`));
+    }
+  }
+  if (ds.get('deepspeed_config_file')?.text) {
+    const excluded = [...ds.values()].filter((e) => excludedYamlKeys.includes(e.key));
+    if (mp && mp.value !== null && String(mp.value) !== 'no') excluded.push(mp);
+    for (const e of excluded) {
+      out.push(
+        launchDiagnostic(ctx, 'accelerate-config-file-excludes', e.keyStart, e.keyEnd, `With deepspeed_config_file, accelerate refuses '${e.key}' ("the following accelerate config variables will be ignored"); set it in the JSON config instead.`, {
+          key: e.key,
+          fixes: [{ title: `Remove '${e.key}'`, edits: [removeEntry(ctx, e)] }],
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const ft = yaml.top.get('finetuning_type');
+  if (ft?.text && !['lora', 'oft', 'freeze', 'full'].includes(ft.text)) {
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', ft.valueStart, ft.valueEnd, `finetuning_type takes lora | oft | freeze | full, not '${ft.text}'.`));
+  }
+  const qb = yaml.top.get('quantization_bit');
+  if (qb && qb.value !== null && ![2, 3, 4, 5, 6, 8].includes(qb.value as number)) {
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit is a bit width such as 4 or 8, not '${String(qb.value)}'.`));
+  }
+  return out;
+}
+
+export async function yamlDiagnostics(ctx: SourceContext, fs: FileSystemHost, yaml: YamlLaunch): Promise<Diagnostic[]> {
+  const out = yaml.kind === 'accelerate-yaml' ? accelerateYaml(ctx, yaml) : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml) : [];
+  const ref = yaml.facts.deepspeed;
+  if (ref && ref.kind !== 'settings') {
+    const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
+    out.push(...(await checkDeepSpeedReference(ctx, fs, ref, reader)));
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+import type { TextEdit } from 'vscode-languageserver-types';
+import type { SourceContext } from '../command/context';
+
+/** Text edits on a shell script that keep its continuation layout intact. */
+export class ScriptEditor {
+  private readonly text: string;
+
+  constructor(private readonly ctx: SourceContext) {
+    this.text = ctx.document.getText();
+  }
+
+  replace(start: number, end: number, newText: string): TextEdit {
+    return { range: this.ctx.span(start, end).range, newText };
+  }
+
+  insert(at: number, newText: string): TextEdit {
+    return this.replace(at, at, newText);
+  }
+
+  lineStart(offset: number): number {
+    return this.text.lastIndexOf('\n', offset - 1) + 1;
+  }
+
+  lineEnd(offset: number): number {
+    const nl = this.text.indexOf('\n', offset);
+    return nl < 0 ? this.text.length : nl;
+  }
+
+  indentAt(offset: number): string {
+    const start = this.lineStart(offset);
+    return /^[ \t]*/.exec(this.text.slice(start))![0];
+  }
+
+  /**
+   * Removes the words in [start, end). A line that held nothing else goes entirely; when it was the
+   * command's last line, the ` \` that continued the line before it goes too.
+   */
+  removeWords(start: number, end: number): TextEdit {
+    const { text } = this;
+    const ls = this.lineStart(start);
+    const le = this.lineEnd(end);
+    const before = text.slice(ls, start);
+    const after = text.slice(end, le);
+    if (/^[ \t]*$/.test(before) && /^[ \t]*(\\[ \t]*)?\r?$/.test(after)) {
+      if (/\\/.test(after)) return this.replace(ls, Math.min(le + 1, text.length), '');
+      return this.removeFromPreviousContinuation(ls, le);
+    }
+    let s = start;
+    while (s > ls && (text[s - 1] === ' ' || text[s - 1] === '\t')) s--;
+    if (s === ls) {
+      let e = end;
+      while (e < le && (text[e] === ' ' || text[e] === '\t')) e++;
+      return this.replace(start, e, '');
+    }
+    return this.replace(s, end, '');
+  }
+
+  /** The command's last line goes: delete from the ` \` ending the previous line to the end of this one. */
+  private removeFromPreviousContinuation(lineStart: number, lineEnd: number): TextEdit {
+    const prevEnd = lineStart - 1;
+    if (prevEnd < 0) return this.replace(lineStart, Math.min(lineEnd + 1, this.text.length), '');
+    const prevLine = this.text.slice(this.lineStart(prevEnd), prevEnd);
+    const m = /[ \t]*\\[ \t]*\r?$/.exec(prevLine);
+    if (!m) return this.replace(lineStart, Math.min(lineEnd + 1, this.text.length), '');
+    return this.replace(prevEnd - m[0].length, lineEnd, '');
+  }
+
+  /**
+   * Puts an environment assignment in front of a program word: as its own ` \` line when the program
+   * starts its line (the ms-swift example layout), else inline before the word.
+   */
+  insertBeforeProgram(programStart: number, assignment: string): TextEdit {
+    const ls = this.lineStart(programStart);
+    if (/^[ \t]*$/.test(this.text.slice(ls, programStart))) {
+      return this.insert(ls, `${this.indentAt(programStart)}${assignment} \\\n`);
+    }
+    return this.insert(programStart, `${assignment} `);
+  }
+}

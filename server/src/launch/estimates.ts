@@ -1,0 +1,111 @@
+import type { FileSystemHost, Hosts } from '../host';
+import type { ZeroLensSettings } from '../settings';
+import { parseConfigText } from '../dsconfig/parse';
+import { resolveModel } from '../memory/resolveModel';
+import type { EstimateResult, ModelInfo } from '../memory/types';
+import { buildAnalysis } from '../context/buildAnalysis';
+import type { ConfigAnalysis } from '../context/analysis';
+import { hasNumbers } from '../context/analysis';
+import type { StageTarget } from '../context/stageSwitch';
+import type { DeepSpeedReference, LaunchFacts, SwiftPresetName } from './facts';
+import { parsedPreset, swiftPresets } from './swiftPresets';
+
+/** The DeepSpeed config a launch uses, as a value the estimator can read. */
+export interface ReferencedConfig {
+  /** Display path: the JSON file, or e.g. "zero3 (ms-swift preset)". */
+  configPath: string;
+  value: unknown;
+  file?: { path: string; text: string };
+}
+
+/** Reads what a `--deepspeed`-style reference points at; undefined when it cannot be read. */
+export async function readReferencedConfig(fs: FileSystemHost, ref: DeepSpeedReference): Promise<ReferencedConfig | undefined> {
+  switch (ref.kind) {
+    case 'preset':
+      return { configPath: `${ref.name} (ms-swift preset)`, value: parsedPreset(ref.name) };
+    case 'inline':
+      return ref.json && typeof ref.json === 'object' ? { configPath: `inline ${ref.via} JSON`, value: ref.json } : undefined;
+    case 'settings':
+      return {
+        configPath: `${ref.via} (launcher settings)`,
+        value: {
+          zero_optimization: { stage: ref.stage ?? 0, offload_optimizer: { device: ref.offloadOptimizer ?? 'none' }, offload_param: { device: ref.offloadParam ?? 'none' } },
+          bf16: { enabled: 'auto' },
+          fp16: { enabled: 'auto' },
+          train_micro_batch_size_per_gpu: 'auto',
+        },
+      };
+    case 'file':
+      for (const candidate of ref.candidates) {
+        const text = await fs.readFile(candidate);
+        if (text !== undefined) return { configPath: candidate, value: parseConfigText(text).value, file: { path: candidate, text } };
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function presetTarget(name: SwiftPresetName): StageTarget {
+  const p = swiftPresets[name];
+  return { stage: p.stage, offloadOptimizer: p.offloadOptimizer, offloadParam: p.offloadParam };
+}
+
+/**
+ * Memory analyses for launch commands: the same `buildAnalysis` the ds_config hints and the sidebar use,
+ * with the command itself as the training context, so every number agrees. Cached per command text.
+ */
+export class LaunchEstimator {
+  private readonly models = new Map<string, Promise<ModelInfo | undefined>>();
+  private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
+
+  constructor(private readonly hosts: Hosts) {}
+
+  private model(spec: string, baseDir: string | undefined): Promise<ModelInfo | undefined> {
+    const key = `${baseDir ?? ''}\u0000${spec}`;
+    let info = this.models.get(key);
+    if (!info) {
+      info = resolveModel(spec, this.hosts.fs, baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
+      this.models.set(key, info);
+    }
+    return info;
+  }
+
+  /** Analysis of a launch with its own config, or with `config` (a preset it could switch to). */
+  analysis(facts: LaunchFacts, settings: ZeroLensSettings, config?: ReferencedConfig): Promise<ConfigAnalysis | undefined> {
+    const key = JSON.stringify([facts, settings, config?.configPath]);
+    let hit = this.analyses.get(key);
+    if (!hit) {
+      hit = this.compute(facts, settings, config).catch(() => undefined);
+      this.analyses.set(key, hit);
+      if (this.analyses.size > 256) this.analyses.delete(this.analyses.keys().next().value as string);
+    }
+    return hit;
+  }
+
+  private async compute(facts: LaunchFacts, settings: ZeroLensSettings, given?: ReferencedConfig): Promise<ConfigAnalysis | undefined> {
+    const config = given ?? (facts.deepspeed ? await readReferencedConfig(this.hosts.fs, facts.deepspeed) : undefined);
+    if (!config) return undefined;
+    return buildAnalysis({
+      configPath: config.configPath,
+      config: config.value,
+      scripts: [facts],
+      settings,
+      resolveModel: (spec, baseDir) => this.model(spec, baseDir),
+    });
+  }
+
+  /** Per-GPU estimate of the command as written, or undefined without a model and GPU count. */
+  async current(facts: LaunchFacts, settings: ZeroLensSettings): Promise<{ analysis: ConfigAnalysis; result: EstimateResult } | undefined> {
+    const analysis = await this.analysis(facts, settings);
+    if (!analysis || !hasNumbers(analysis)) return undefined;
+    const result = analysis.estimate(analysis.current);
+    return result ? { analysis, result } : undefined;
+  }
+
+  /** The same command with a different preset (for completion details and "switch to" fixes). */
+  async withPreset(facts: LaunchFacts, settings: ZeroLensSettings, name: SwiftPresetName): Promise<EstimateResult | undefined> {
+    const analysis = await this.analysis(facts, settings, { configPath: `${name} (ms-swift preset)`, value: parsedPreset(name) });
+    return analysis && hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+  }
+}

@@ -1,0 +1,119 @@
+import * as path from 'node:path';
+import { CompletionItemKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
+import type { Hosts } from '../../host';
+import type { ZeroLensSettings } from '../../settings';
+import { isConfigFileName } from '../../classify';
+import { gib } from '../../context/present';
+import type { LaunchAnalysis } from '../analysis';
+import type { LaunchCommand } from '../command/launchCommand';
+import { swiftPresetNames } from '../facts';
+import { swiftPresets } from '../swiftPresets';
+import type { LaunchEstimator } from '../estimates';
+import { locate } from '../locate';
+import { flagTable } from './flagTables';
+import { accelerateFlags } from '../flagDocs';
+
+/** Workspace JSON files that look like DeepSpeed configs, relative to the file being edited. */
+async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
+  return files.slice(0, 200).map((file, i) => {
+    let rel = path.relative(fromDir, file).split(path.sep).join('/');
+    if (!rel.startsWith('.')) rel = `./${rel}`;
+    return { label: rel, kind: CompletionItemKind.File, detail: 'DeepSpeed config in the workspace', textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
+  });
+}
+
+async function presetItems(launch: LaunchCommand, range: Range, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  const estimates = await Promise.all(swiftPresetNames.map((name) => estimator.withPreset(launch.facts, settings, name)));
+  return swiftPresetNames.map((name, i) => {
+    const preset = swiftPresets[name];
+    const estimate = estimates[i];
+    const fit = estimate?.fits === false ? ' (does not fit)' : '';
+    return {
+      label: name,
+      kind: CompletionItemKind.EnumMember,
+      detail: estimate ? `≈ ${gib(estimate.perGpu.total)}/GPU${fit} · ${preset.summary}` : preset.summary,
+      documentation: { kind: 'markdown', value: `${preset.summary}\n\n${preset.details}` },
+      textEdit: { range, newText: name },
+      sortText: `0${i}`,
+    };
+  });
+}
+
+function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string): CompletionItem[] {
+  const table = flagTable(launch, owner);
+  if (!table) return [];
+  return Object.entries(table.flags).map(([name, doc]) => ({
+    label: `--${name}`,
+    kind: CompletionItemKind.Property,
+    detail: table.program,
+    documentation: doc.doc,
+    filterText: `${dashes}${name}`,
+    textEdit: { range, newText: `--${name}` },
+  }));
+}
+
+/** The launch command whose lines hold `offset`, and whether the offset is in the launcher's part. */
+function commandAt(analysis: Extract<LaunchAnalysis, { kind: 'script' }>, offset: number): { launch: LaunchCommand; owner: 'launcher' | 'trainer' } | undefined {
+  const launch = analysis.commands.find((c) => offset >= c.command.start && offset <= c.command.end + 1);
+  if (!launch) return undefined;
+  const script = launch.launcher?.script;
+  return { launch, owner: launch.launcher && (!script || offset <= script.start) ? 'launcher' : 'trainer' };
+}
+
+export async function scriptCompletions(
+  analysis: LaunchAnalysis,
+  offset: number,
+  hosts: Hosts,
+  estimator: LaunchEstimator,
+  settings: ZeroLensSettings,
+): Promise<CompletionItem[]> {
+  if (analysis.kind !== 'script') return yamlCompletions(analysis, offset, hosts, settings);
+  const { ctx } = analysis;
+  const target = locate(analysis, offset);
+  if (target?.kind === 'value') {
+    const range = ctx.span(target.start, target.end).range;
+    const name = target.option.name;
+    const trainer = target.launch.trainer;
+    if (target.owner === 'trainer' && name === 'deepspeed' && trainer?.kind === 'swift') {
+      return [...(await presetItems(target.launch, range, estimator, settings)), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+    }
+    if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
+      return jsonConfigItems(hosts, ctx.fileDir, range, settings);
+    }
+    const values = flagTable(target.launch, target.owner)?.flags[name]?.values;
+    return (values ?? []).map((v, i) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value }, sortText: String(i).padStart(3, '0') }));
+  }
+  // A flag being typed: `-`, `--`, `--deeps`.
+  const text = ctx.document.getText();
+  const before = text.slice(Math.max(0, offset - 200), offset);
+  const typed = /(?:^|[\s])(-{1,2}[A-Za-z0-9_-]*)$/.exec(before);
+  if (typed) {
+    const at = commandAt(analysis, offset);
+    if (!at) return [];
+    const range = ctx.span(offset - typed[1].length, offset).range;
+    return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-');
+  }
+  return [];
+}
+
+const yamlValueKeys: Record<string, { value: string; doc: string }[] | undefined> = {
+  zero_stage: accelerateFlags.zero_stage.values,
+  offload_optimizer_device: accelerateFlags.offload_optimizer_device.values,
+  offload_param_device: accelerateFlags.offload_param_device.values,
+  zero3_init_flag: accelerateFlags.zero3_init_flag.values,
+  mixed_precision: accelerateFlags.mixed_precision.values,
+  distributed_type: [{ value: 'DEEPSPEED', doc: 'DeepSpeed (deepspeed_config section)' }],
+  finetuning_type: ['lora', 'oft', 'freeze', 'full'].map((v) => ({ value: v, doc: '' })),
+};
+
+async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' }>, offset: number, hosts: Hosts, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  const { ctx } = analysis;
+  const text = ctx.document.getText();
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));
+  if (!m) return [];
+  const range = ctx.span(offset - m[2].length, offset).range;
+  if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
+  return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value } }));
+}

@@ -1,0 +1,86 @@
+import type { Hover } from 'vscode-languageserver-types';
+import type { FileSystemHost } from '../../host';
+import type { ZeroLensSettings } from '../../settings';
+import { stageHoverMarkdown } from '../../context/stageHover';
+import type { LaunchAnalysis } from '../analysis';
+import type { DeepSpeedReference, LaunchFacts } from '../facts';
+import { presetAutoKeys, swiftPresets } from '../swiftPresets';
+import type { LaunchEstimator } from '../estimates';
+import { firstExisting } from '../diagnostics/deepspeedReference';
+import { locate } from '../locate';
+import { flagTable } from './flagTables';
+
+function presetMarkdown(name: keyof typeof swiftPresets): string {
+  const p = swiftPresets[name];
+  const offload = (d: string) => (d === 'none' ? '–' : `**${d}** (pinned)`);
+  return [
+    `**ms-swift preset \`${name}\`** — ${p.summary}`,
+    '',
+    '| stage | offload_optimizer | offload_param |',
+    '|:-:|:-:|:-:|',
+    `| ${p.stage} | ${p.stage === 0 ? '–' : offload(p.offloadOptimizer)} | ${p.stage === 3 ? offload(p.offloadParam) : '–'} |`,
+    '',
+    p.details,
+    '',
+    `"auto" (filled by the HF Trainer from the arguments): ${presetAutoKeys.map((k) => `\`${k}\``).join(', ')}.`,
+    '',
+    '<details><summary>Preset JSON (swift/config/' + name + '.json)</summary>',
+    '',
+    '```json',
+    p.json.trimEnd(),
+    '```',
+    '</details>',
+  ].join('\n');
+}
+
+async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference): Promise<string> {
+  switch (ref.kind) {
+    case 'preset':
+      return presetMarkdown(ref.name);
+    case 'file': {
+      const found = await firstExisting(fs, ref.candidates);
+      return found ? `**DeepSpeed config** \`${ref.path}\` → \`${found}\`` : `**DeepSpeed config** \`${ref.path}\` (not found)`;
+    }
+    case 'inline':
+      return '**Inline DeepSpeed config** (JSON in the argument)';
+    case 'settings':
+      return `**DeepSpeed via ${ref.via}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${ref.offloadOptimizer ?? 'none'}, parameter offload ${ref.offloadParam ?? 'none'}`;
+    default:
+      return `\`${ref.text}\` is not a DeepSpeed preset or file ZeRO Lens can read.`;
+  }
+}
+
+async function memoryMarkdown(facts: LaunchFacts, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<string | undefined> {
+  const analysis = await estimator.analysis(facts, settings);
+  return analysis ? stageHoverMarkdown(analysis, facts.uri) : undefined;
+}
+
+export async function launchHover(
+  analysis: LaunchAnalysis,
+  offset: number,
+  fs: FileSystemHost,
+  estimator: LaunchEstimator,
+  settings: ZeroLensSettings,
+): Promise<Hover | null> {
+  const { ctx } = analysis;
+  // The DeepSpeed reference itself: what it contains and what it costs for this command.
+  const all = analysis.kind === 'script' ? analysis.commands.map((c) => c.facts) : analysis.yaml ? [analysis.yaml.facts] : [];
+  for (const facts of all) {
+    const ref = facts.deepspeed;
+    if (!ref || offset < ref.span.start || offset > ref.span.end || ref.span.start === ref.span.end) continue;
+    const parts = [await referenceMarkdown(fs, ref)];
+    const memory = await memoryMarkdown(facts, estimator, settings);
+    if (memory) parts.push(memory);
+    return { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, range: ref.span.range };
+  }
+  if (analysis.kind !== 'script') return null;
+  const target = locate(analysis, offset);
+  if (target?.kind !== 'name') return null;
+  const table = flagTable(target.launch, target.owner);
+  const doc = table?.flags[target.option.name];
+  if (!doc) return null;
+  return {
+    contents: { kind: 'markdown', value: `**${target.option.written}** (${table!.program})\n\n${doc.doc}` },
+    range: ctx.span(target.option.nameStart, target.option.nameEnd).range,
+  };
+}

@@ -1,0 +1,56 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { ZeroLensSettings } from '../../settings';
+import { gib } from '../../context/present';
+import type { LaunchFacts, SwiftPresetName } from '../facts';
+import type { LaunchEstimator } from '../estimates';
+import type { SourceContext } from '../command/context';
+import { launchDiagnostic, type LaunchFix } from '../diagnostics/codes';
+
+/** Presets a `--deepspeed` value may switch to, most memory-saving last. */
+const switchTargets: SwiftPresetName[] = ['zero2', 'zero3', 'zero3_offload'];
+
+/** ms-swift launches can change preset in place; others would need their JSON edited (the ds_config hints do that). */
+function canSwitchPreset(facts: LaunchFacts): boolean {
+  return (facts.launcher === 'swift' || facts.launcher === 'swift-yaml') && !!facts.deepspeed && facts.deepspeed.kind !== 'unresolved';
+}
+
+/** "Switch to zero3 (≈ 14.1 GiB/GPU)" fixes on the `--deepspeed` value, fitting ones first. */
+export async function presetSwitchFixes(facts: LaunchFacts, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<LaunchFix[]> {
+  if (!canSwitchPreset(facts)) return [];
+  const ref = facts.deepspeed!;
+  const current = ref.kind === 'preset' ? ref.name : undefined;
+  const fixes: (LaunchFix & { fits: boolean | null })[] = [];
+  for (const name of switchTargets) {
+    if (name === current) continue;
+    const result = await estimator.withPreset(facts, settings, name);
+    const title = result ? `Switch to ${name} (≈ ${gib(result.perGpu.total)}/GPU${result.fits === false ? ', does not fit' : ''})` : `Switch to ${name}`;
+    fixes.push({ title, edits: [{ range: ref.span.range, newText: name }], fits: result?.fits ?? null });
+  }
+  const firstFit = fixes.find((f) => f.fits === true);
+  if (firstFit) firstFit.preferred = true;
+  return fixes.map(({ fits: _fits, ...fix }) => fix);
+}
+
+/** Estimate over `zeroLens.gpuMemoryGiB`, with the switches that would fit. */
+export async function memoryDiagnostics(ctx: SourceContext, all: LaunchFacts[], estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+  if (!settings.gpuMemoryGiB) return [];
+  const out: Diagnostic[] = [];
+  for (const facts of all) {
+    const ref = facts.deepspeed;
+    if (!ref || ref.span.start === ref.span.end) continue;
+    const current = await estimator.current(facts, settings);
+    if (!current || current.result.fits !== false) continue;
+    const fixes = (await presetSwitchFixes(facts, estimator, settings)).filter((f) => !f.title.includes('does not fit'));
+    out.push(
+      launchDiagnostic(
+        ctx,
+        'estimate-exceeds-gpu-memory',
+        ref.span.start,
+        ref.span.end,
+        `Estimated ≈ ${gib(current.result.perGpu.total)} per GPU for ${current.analysis.model!.displayName}, more than the ${settings.gpuMemoryGiB} GiB GPU (zeroLens.gpuMemoryGiB).`,
+        { perGpuBytes: current.result.perGpu.total, gpuMemoryGiB: settings.gpuMemoryGiB, fixes },
+      ),
+    );
+  }
+  return out;
+}
