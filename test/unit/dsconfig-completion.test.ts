@@ -222,3 +222,13 @@ test('half-typed and broken JSON: never throws, always an array (property test o
     { numRuns: 400 },
   );
 });
+
+test('CRLF line ends and a BOM: ranges and commas land where they should', async () => {
+  const text = '\ufeff{\r\n  "zero_optimization": {\r\n    "stage": 3\r\n    \r\n  }\r\n}\r\n';
+  const document = TextDocument.create('file:///ds_config.json', 'json', 1, text);
+  const items = await complete(document, { line: 3, character: 4 }, defaultSettings);
+  const item = find(items, 'offload_param');
+  assert.deepEqual(editOf(item).range, { start: { line: 3, character: 4 }, end: { line: 3, character: 4 } });
+  assert.deepEqual(item.additionalTextEdits?.[0].range.start, { line: 2, character: 14 });
+  strictJson(applyItem(document, item).slice(1));
+});

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hover, MarkupContent } from 'vscode-languageserver-types';
 import { hover } from '../../server/src/dsconfig/hover/hover';
@@ -88,4 +89,31 @@ test('nothing to say: unknown keys, punctuation, broken or empty text give null'
   assert.equal((await hoverAt('{\n  "train_batch_size": 8 |\n}')).hover, null);
   assert.equal((await hoverAt('|')).hover, null);
   assert.equal((await hoverAt('{"zero_optimization": {"sta|ge": ')).hover?.range !== undefined, true, 'half-typed JSON still answers');
+});
+
+test('an array element is explained by its list', async () => {
+  const { markdown } = await hoverAt('{\n  "optimizer": {"type": "AdamW", "params": {"betas": [0.|9, 0.95]}}\n}');
+  assert.match(markdown, /= `0\.9`/);
+  assert.match(markdown, /decay rates/);
+});
+
+test('CRLF and a BOM keep ranges exact', async () => {
+  const text = '\ufeff{\r\n  "zero_optimization": {\r\n    "stage": 2\r\n  }\r\n}\r\n';
+  const document = TextDocument.create('file:///ds_config.json', 'json', 1, text);
+  const h = await hover(document, { line: 2, character: 7 }, defaultSettings);
+  assert.deepEqual(h?.range, { start: { line: 2, character: 4 }, end: { line: 2, character: 11 } });
+});
+
+test('random edits of a real config never make hover throw, and ranges stay inside the text', async () => {
+  const base = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": {"device": "cpu"},\n    "stage3_prefetch_bucket_size": 5e8\n  },\n  "optimizer": {"type": "AdamW", "params": {"lr": 1e-5, "betas": [0.9, 0.95]}}\n}';
+  await fc.assert(
+    fc.asyncProperty(fc.nat(), fc.nat(3), fc.string({ maxLength: 4 }), fc.nat(), async (at, remove, insert, cursor) => {
+      const cut = at % (base.length + 1);
+      const text = base.slice(0, cut) + insert + base.slice(cut + remove);
+      const document = TextDocument.create('file:///ds_config.json', 'json', 1, text);
+      const h = await hover(document, document.positionAt(cursor % (text.length + 1)), defaultSettings);
+      if (h?.range) assert.ok(document.offsetAt(h.range.end) <= text.length);
+    }),
+    { numRuns: 400 },
+  );
 });

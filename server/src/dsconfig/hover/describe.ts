@@ -190,7 +190,9 @@ export function describeValue(path: SchemaPath, node: SchemaNode, value: unknown
     const def = defaultOf(node);
     if (def !== undefined && def === value) sections.push('This is the default.');
   }
-  const docs = docsOf(node);
+  // An array element has no docs of its own: explain the list it belongs to.
+  const owner = typeof path[path.length - 1] === 'number' ? schemaForPath(path.slice(0, -1), rootValue) : undefined;
+  const docs = docsOf(node) ?? (owner && docsOf(owner));
   if (docs) sections.push(firstParagraph(docs));
   const stages = stagesLine(meta, zeroStageOf(rootValue));
   if (stages) sections.push(stages);
