@@ -1,7 +1,148 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { getLanguageService } from '../languageService';
+import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
+import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
+import { formatJson, formatText, type FileReport } from './formatReport';
 
-/** Scaffold: replaced by the real `zero-lens check`. */
-export async function runCheck(_args: string[], io: CliIO): Promise<number> {
-  io.stderr('zero-lens check: not built yet\n');
-  return ExitCode.usage;
+const help = `Usage: zero-lens check <paths…> [--format text|json]
+
+Checks DeepSpeed configs (ds_config.json), launch scripts (.sh) and launcher YAML.
+A folder argument checks the configs, scripts and YAML files found in it.
+
+Options:
+  --format text   one line per problem, file:line:col: severity [code] message (default)
+  --format json   [{file, diagnostics: [{range, severity, code, message}]}]
+  -h, --help      this help
+
+Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.
+`;
+
+interface CheckOptions {
+  paths: string[];
+  format: 'text' | 'json';
+}
+
+function parseArgs(args: string[]): CheckOptions | string {
+  const options: CheckOptions = { paths: [], format: 'text' };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--format' || arg.startsWith('--format=')) {
+      const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+      if (value !== 'text' && value !== 'json') return `--format must be "text" or "json"${value === undefined ? '' : `, not "${value}"`}.`;
+      options.format = value;
+    } else if (arg === '--') {
+      options.paths.push(...args.slice(i + 1));
+      break;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      return `unknown option '${arg}'.`;
+    } else {
+      options.paths.push(arg);
+    }
+  }
+  if (options.paths.length === 0) return 'no files given.';
+  return options;
+}
+
+const shellFile = /\.(sh|bash|zsh)$/i;
+const yamlFile = /\.ya?ml$/i;
+const checkedInFolders = /\.(json|jsonc|sh|bash|zsh|ya?ml)$/i;
+const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '__pycache__', '.venv', 'venv']);
+
+/** The language a file is checked as: explicit files are always checked, JSON and unknown kinds as ds_config. */
+function languageOf(file: string): string {
+  if (shellFile.test(file)) return 'shellscript';
+  if (yamlFile.test(file)) return 'yaml';
+  return 'ds-config';
+}
+
+function readError(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : error instanceof Error ? error.message : String(error);
+  return `zero-lens check: cannot read '${file}': ${reason}.\n`;
+}
+
+/** Files below a folder that may be configs, scripts or YAML (bounded walk, sorted for stable output). */
+async function filesIn(folder: string, depth = 0): Promise<string[]> {
+  if (depth > 5) return [];
+  const entries = await fs.readdir(folder, { withFileTypes: true });
+  const found: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && !skippedFolders.has(entry.name)) found.push(...(await filesIn(full, depth + 1)));
+    } else if (checkedInFolders.test(entry.name)) {
+      found.push(full);
+    }
+  }
+  return found;
+}
+
+export async function runCheck(args: string[], io: CliIO): Promise<number> {
+  if (args.includes('-h') || args.includes('--help')) {
+    io.stdout(help);
+    return ExitCode.ok;
+  }
+  const options = parseArgs(args);
+  if (typeof options === 'string') {
+    io.stderr(`zero-lens check: ${options}\n${help}`);
+    return ExitCode.usage;
+  }
+  const service = getLanguageService({ fs: nodeFileSystem, workspace: new NodeWorkspace([io.cwd]) });
+  const settings = defaultSettings;
+  const reports: FileReport[] = [];
+  let unreadable = false;
+
+  const checkFile = async (shown: string, absolute: string, explicit: boolean): Promise<void> => {
+    let text: string;
+    try {
+      text = await fs.readFile(absolute, 'utf8');
+    } catch (error) {
+      io.stderr(readError(shown, error));
+      unreadable = true;
+      return;
+    }
+    const language = explicit ? languageOf(absolute) : /\.jsonc?$/i.test(absolute) ? 'json' : languageOf(absolute);
+    let document = TextDocument.create(pathToFileURL(absolute).toString(), language, 1, text);
+    // Inside folders only files ZeRO Lens recognises count; a JSON file found there is then checked as a ds_config.
+    if (!explicit) {
+      const kind = service.classify(document, settings);
+      if (!kind) return;
+      if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
+    }
+    const diagnostics = await service.doValidation(document, settings);
+    reports.push({ file: shown, document, diagnostics });
+  };
+
+  for (const given of options.paths) {
+    const absolute = path.resolve(io.cwd, given);
+    let stat;
+    try {
+      stat = await fs.stat(absolute);
+    } catch (error) {
+      io.stderr(readError(given, error));
+      unreadable = true;
+      continue;
+    }
+    if (stat.isDirectory()) {
+      let files: string[];
+      try {
+        files = await filesIn(absolute);
+      } catch (error) {
+        io.stderr(readError(given, error));
+        unreadable = true;
+        continue;
+      }
+      for (const file of files) await checkFile(path.join(given, path.relative(absolute, file)), file, false);
+    } else {
+      await checkFile(given, absolute, true);
+    }
+  }
+
+  io.stdout(options.format === 'json' ? formatJson(reports) : formatText(reports));
+  if (unreadable) return ExitCode.usage;
+  return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

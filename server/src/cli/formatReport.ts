@@ -1,0 +1,78 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+
+export interface FileReport {
+  /** The path as the user gave it (or found below a folder they gave). */
+  file: string;
+  document: TextDocument;
+  diagnostics: Diagnostic[];
+}
+
+export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
+
+export function severityName(severity: DiagnosticSeverity | undefined): SeverityName {
+  switch (severity) {
+    case DiagnosticSeverity.Warning:
+      return 'warning';
+    case DiagnosticSeverity.Information:
+      return 'information';
+    case DiagnosticSeverity.Hint:
+      return 'hint';
+    default:
+      return 'error';
+  }
+}
+
+function messageOf(d: Diagnostic): string {
+  const message: unknown = d.message;
+  return typeof message === 'string' ? message : String((message as { value?: unknown })?.value ?? '');
+}
+
+function sorted(diagnostics: Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+/** `--format json`: the shape editors' problem matchers and scripts read. */
+export function formatJson(reports: FileReport[]): string {
+  const out = reports.map((r) => ({
+    file: r.file,
+    diagnostics: sorted(r.diagnostics).map((d) => ({
+      range: { start: { ...d.range.start }, end: { ...d.range.end } },
+      severity: severityName(d.severity),
+      code: d.code === undefined ? null : String(d.code),
+      message: messageOf(d),
+    })),
+  }));
+  return JSON.stringify(out, null, 2) + '\n';
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Compiler-style lines, `file:line:col: severity [code] message` (1-based), then a summary line. Hints (notes
+ * such as the world size a batch triple implies) are only counted here; `--format json` lists them.
+ */
+export function formatText(reports: FileReport[]): string {
+  const lines: string[] = [];
+  const counts: Record<SeverityName, number> = { error: 0, warning: 0, information: 0, hint: 0 };
+  for (const report of reports) {
+    for (const d of sorted(report.diagnostics)) {
+      const severity = severityName(d.severity);
+      counts[severity]++;
+      if (severity === 'hint') continue;
+      const code = d.code === undefined ? '' : ` [${String(d.code)}]`;
+      lines.push(`${report.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${severity}${code} ${messageOf(d).replace(/\s*\n\s*/g, ' ')}`);
+    }
+  }
+  const files = plural(reports.length, 'file');
+  const shown = counts.error + counts.warning + counts.information;
+  const hints = counts.hint > 0 ? ` (${plural(counts.hint, 'hint')} not shown; --format json lists them)` : '';
+  lines.push(
+    shown === 0
+      ? `No problems found in ${files}${hints}.`
+      : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.information} information in ${files}${hints}.`,
+  );
+  return lines.join('\n') + '\n';
+}
