@@ -1,0 +1,171 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { main } from '../../server/src/cli/main';
+import { runEstimate } from '../../server/src/cli/estimate';
+import type { CliIO } from '../../server/src/cli/io';
+import { deepSpeedZero2, deepSpeedZero3, estimate, defaultEstimateInput, findCatalogModel, GiB } from '../../server/src/memory';
+import { nodeFileSystem } from '../../server/src/nodeHost';
+
+const fixtures = join(__dirname, '..', 'fixtures', 'memory');
+
+async function cli(args: string[], cwd = fixtures): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd };
+  const code = await main(['estimate', ...args], io);
+  return { code, out, err };
+}
+
+async function json(args: string[]) {
+  const r = await cli([...args, '--format', 'json']);
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out);
+}
+
+test('--format json has the documented shape, in bytes', async () => {
+  const j = await json(['--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '3', '--gpu-memory', '80']);
+  assert.deepEqual(Object.keys(j.perGpu).sort(), ['activations', 'buffers', 'gradients', 'optimizerStates', 'overhead', 'params', 'total']);
+  assert.equal(typeof j.perCpu.total, 'number');
+  assert.equal(typeof j.nvme, 'number');
+  assert.equal(j.fits, true);
+  assert.deepEqual(j.stages.map((s: { stage: number }) => s.stage), [0, 1, 2, 3]);
+  assert.ok(j.stages.every((s: { perGpuTotal: unknown }) => typeof s.perGpuTotal === 'number'));
+  assert.equal(j.stages[3].perGpuTotal, j.perGpu.total);
+  // Same numbers as the core, given the same input.
+  const model = findCatalogModel('Qwen/Qwen3-8B')!;
+  const core = estimate({ ...defaultEstimateInput(model), gpusPerNode: 8, stage: 3, gpuMemoryBytes: 80 * GiB });
+  assert.deepEqual(j.perGpu, core.perGpu);
+  // Every input says where it came from.
+  assert.deepEqual(j.inputs.stage, { value: 3, source: { kind: 'cli', flag: '--stage' } });
+  assert.deepEqual(j.inputs.totalParams, { value: 8_190_735_360, source: { kind: 'catalog', id: 'Qwen/Qwen3-8B' } });
+  assert.deepEqual(j.inputs.seqLen, { value: 2048, source: { kind: 'default' } });
+  assert.deepEqual(j.inputs.gpuMemoryBytes, { value: 80 * GiB, source: { kind: 'cli', flag: '--gpu-memory' } });
+});
+
+test('fits is null without --gpu-memory, false when too big', async () => {
+  assert.equal((await json(['--params', '7B'])).fits, null);
+  assert.equal((await json(['--params', '70B', '--gpu-memory', '80'])).fits, false);
+});
+
+test('counts accept 7e9, 7B, 7000M and 7,000,000,000', async () => {
+  for (const form of ['7e9', '7B', '7000M', '7,000,000,000', '7b']) {
+    const j = await json(['--params', form, '--stage', '2']);
+    assert.equal(j.inputs.totalParams.value, 7e9, form);
+  }
+  const j = await json(['--params', '7B', '--largest-layer-params', '500M']);
+  assert.deepEqual(j.inputs.largestLayerParams, { value: 5e8, source: { kind: 'cli', flag: '--largest-layer-params' } });
+});
+
+test('--mode deepspeed: perGpu.total and perCpu.total equal DeepSpeed\'s estimator to the byte', async () => {
+  const P = 2_851_598_336;
+  const LL = 32_899_072;
+  const base = ['--params', String(P), '--largest-layer-params', String(LL), '--gpus-per-node', '8', '--mode', 'deepspeed'];
+  const cases: Array<[string[], { cpu: number; gpu: number }]> = [
+    [['--stage', '2'], deepSpeedZero2(P, 8, 1, false)],
+    [['--stage', '2', '--offload-optimizer', 'cpu'], deepSpeedZero2(P, 8, 1, true)],
+    [['--stage', '2', '--legacy-zero2'], deepSpeedZero2(P, 8, 1, false, 1.5, true)],
+    [['--stage', '3'], deepSpeedZero3(P, LL, 8, 1, false, false, true)],
+    [['--stage', '3', '--no-zero-init'], deepSpeedZero3(P, LL, 8, 1, false, false, false)],
+    [['--stage', '3', '--offload-optimizer', 'cpu'], deepSpeedZero3(P, LL, 8, 1, true, false, true)],
+    [['--stage', '3', '--offload-optimizer', 'cpu', '--offload-param', 'cpu'], deepSpeedZero3(P, LL, 8, 1, true, true, true)],
+    [['--stage', '3', '--offload-optimizer', 'cpu', '--offload-param', 'cpu', '--zero-init'], deepSpeedZero3(P, LL, 8, 1, true, true, true)],
+  ];
+  for (const [args, expected] of cases) {
+    const j = await json([...base, ...args]);
+    assert.equal(j.perGpu.total, expected.gpu, args.join(' '));
+    assert.equal(j.perCpu.total, expected.cpu, args.join(' '));
+    const parts = j.perGpu.params + j.perGpu.gradients + j.perGpu.optimizerStates + j.perGpu.buffers;
+    assert.equal(parts, j.perGpu.total, `breakdown adds up: ${args.join(' ')}`);
+  }
+  // The documented values.
+  assert.equal((await json([...base, '--stage', '3'])).perGpu.total, 6_547_692_544);
+  assert.equal((await json([...base, '--stage', '2'])).stages[0].perGpuTotal, null);
+});
+
+test('--mode deepspeed text output prints DeepSpeed\'s tables', async () => {
+  const r = await cli(['--params', '2851598336', '--largest-layer-params', '32899072', '--gpus-per-node', '8', '--mode', 'deepspeed', '--stage', '3']);
+  assert.equal(r.code, 0);
+  assert.ok(r.out.includes('SW: Model with 2851M total params, 32M largest layer params.'));
+  assert.ok(r.out.includes('   71.71GB |   0.12GB | offload_param=cpu , offload_optimizer=cpu , zero_init=1'));
+  assert.ok(r.out.includes('  127.48GB |  11.29GB | offload_optimizer=none'));
+});
+
+test('text output: all stages side by side, GiB with 2 decimals, fit marked with a symbol and a word', async () => {
+  const r = await cli(['--model', 'qwen3-8b', '--gpus-per-node', '8', '--gpu-memory', '80', '--stage', '2']);
+  assert.equal(r.code, 0, r.err);
+  const header = r.out.split('\n').find((l) => l.startsWith('GiB'))!;
+  assert.match(header, /ZeRO-0\s+ZeRO-1\s+ZeRO-2 \*\s+ZeRO-3/);
+  const fits = r.out.split('\n').find((l) => l.startsWith('fits'))!;
+  assert.match(fits, /(✓ fits|✗ too big)/);
+  const total = r.out.split('\n').find((l) => l.startsWith('total per GPU'))!;
+  assert.match(total, /^total per GPU(\s+\d+\.\d\d){4}$/);
+});
+
+test('--config: stage, offload and buckets from the file, with file#path sources; "auto" filled like the HF Trainer', async () => {
+  const j = await json(['--config', 'ds_zero3_offload.json', '--model', 'meta-llama/Llama-3.1-8B', '--gpus-per-node', '4']);
+  assert.deepEqual(j.inputs.stage, { value: 3, source: { kind: 'config', path: 'ds_zero3_offload.json#zero_optimization.stage' } });
+  assert.deepEqual(j.inputs.offloadParam.value, 'cpu');
+  assert.deepEqual(j.inputs.precision, { value: 'bf16', source: { kind: 'default' } });
+  assert.equal(j.inputs.reduceBucketSize.value, 4096 * 4096);
+  assert.equal(j.inputs.pinMemory.value, true);
+  assert.equal(j.perCpu.pinned, j.perCpu.total);
+  assert.ok(j.perCpu.total > 0);
+  assert.ok(j.notes.some((n: string) => n.includes('"auto"')));
+  // Flags win over the config.
+  const overridden = await json(['--config', 'ds_zero3_offload.json', '--params', '7B', '--stage', '2']);
+  assert.deepEqual(overridden.inputs.stage, { value: 2, source: { kind: 'cli', flag: '--stage' } });
+  const z2 = await json(['--config', join(fixtures, 'ds_zero2_bf16.json'), '--params', '7B']);
+  assert.equal(z2.inputs.microBatch.value, 4);
+  assert.equal(z2.inputs.optimizer.source.path, `${join(fixtures, 'ds_zero2_bf16.json')}#optimizer.type`);
+});
+
+test('LoRA and QLoRA through the CLI', async () => {
+  const full = await json(['--model', 'meta-llama/Llama-3.1-8B', '--stage', '0']);
+  const lora = await json(['--model', 'meta-llama/Llama-3.1-8B', '--stage', '0', '--lora-rank', '8']);
+  const qlora = await json(['--model', 'meta-llama/Llama-3.1-8B', '--stage', '0', '--lora-rank', '8', '--qlora']);
+  assert.ok(lora.perGpu.optimizerStates < full.perGpu.optimizerStates / 100);
+  assert.ok(qlora.perGpu.params < lora.perGpu.params / 2);
+  assert.deepEqual(lora.inputs.lora.value, { rank: 8, targetModules: ['all-linear'] });
+});
+
+test('bad input: clear message on stderr, exit 2, nothing on stdout', async () => {
+  const bad: string[][] = [
+    ['--stage', '4', '--params', '7B'],
+    ['--params', 'seven'],
+    ['--params', '7B', '--offload-optimizer', 'disk'],
+    ['--params', '7B', '--dtype', 'int8'],
+    ['--params', '7B', '--optimizer', 'rmsprop-ish'],
+    ['--params', '7B', '--gpus-per-node', '0'],
+    ['--params', '7B', '--format', 'yaml'],
+    ['--params', '7B', '--bogus'],
+    ['--params'],
+    [],
+    ['--model', 'nobody/no-such-model'],
+    ['--config', 'missing.json', '--params', '7B'],
+    ['--config', 'ds_broken.json', '--params', '7B'],
+    ['--params', '7B', '--mode', 'deepspeed', '--stage', '0'],
+    ['--params', '7B', '--qlora'],
+    ['--params', '7B', '--gpu-memory', 'lots'],
+  ];
+  for (const args of bad) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, `${args.join(' ')} → ${r.code} ${r.out}`);
+    assert.equal(r.out, '', args.join(' '));
+    assert.match(r.err, /^zero-lens estimate: .+\n/, args.join(' '));
+  }
+  assert.match((await cli(['--model', 'nobody/no-such-model'])).err, /not in the built-in catalog/);
+  assert.match((await cli(['--config', 'ds_broken.json', '--params', '7B'])).err, /not a valid ds_config/);
+});
+
+test('--help prints the options and exits 0; runEstimate takes an injected file system', async () => {
+  const r = await cli(['--help']);
+  assert.equal(r.code, 0);
+  for (const flag of ['--config', '--model', '--params', '--largest-layer-params', '--gpus-per-node', '--nodes', '--gpu-memory', '--stage', '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--seq-len', '--gradient-checkpointing', '--lora-rank', '--mode', '--zero-init', '--no-zero-init', '--format']) {
+    assert.ok(r.out.includes(flag), flag);
+  }
+  let out = '';
+  const code = await runEstimate(['--params', '1B', '--format', 'json', '--flag=unknown'], { stdout: (t) => (out += t), stderr: () => {}, cwd: '/' }, nodeFileSystem);
+  assert.equal(code, 2);
+  assert.equal(out, '');
+});

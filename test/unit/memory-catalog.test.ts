@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { catalogEntries, countParams, findCatalogEntry, findCatalogModel } from '../../server/src/memory';
+
+// Reference totals from launchers-and-models.md §3.3 (safetensors metadata totals or exact computations).
+const referenceTotals: Record<string, number> = {
+  'Qwen/Qwen2.5-0.5B': 494_032_768,
+  'Qwen/Qwen2.5-1.5B': 1_543_714_304,
+  'Qwen/Qwen2.5-3B': 3_085_938_688,
+  'Qwen/Qwen2.5-7B': 7_615_616_512,
+  'Qwen/Qwen2.5-14B': 14_770_033_664,
+  'Qwen/Qwen2.5-32B': 32_763_876_352,
+  'Qwen/Qwen2.5-72B': 72_706_203_648,
+  'Qwen/Qwen3-0.6B': 596_049_920,
+  'Qwen/Qwen3-1.7B': 1_720_574_976,
+  'Qwen/Qwen3-4B': 4_022_468_096,
+  'Qwen/Qwen3-8B': 8_190_735_360,
+  'Qwen/Qwen3-14B': 14_768_307_200,
+  'Qwen/Qwen3-32B': 32_762_123_264,
+  'Qwen/Qwen3-30B-A3B': 30_532_122_624,
+  'Qwen/Qwen3-235B-A22B': 235_093_634_560,
+  'meta-llama/Llama-3.2-1B': 1_235_814_400,
+  'meta-llama/Llama-3.2-3B': 3_212_749_824,
+  'meta-llama/Llama-3.1-8B': 8_030_261_248,
+  'meta-llama/Llama-3.1-70B': 70_553_706_496,
+  'meta-llama/Llama-3.3-70B-Instruct': 70_553_706_496,
+  'meta-llama/Llama-3.1-405B': 405_853_388_800,
+  'mistralai/Mistral-7B-v0.1': 7_241_732_096,
+  'mistralai/Mistral-7B-v0.3': 7_248_023_552,
+  'mistralai/Mixtral-8x7B-v0.1': 46_702_792_704,
+  'deepseek-ai/DeepSeek-V3': 671_026_419_200,
+  'google/gemma-2-2b': 2_614_341_888,
+  'google/gemma-2-9b': 9_241_705_984,
+  'google/gemma-2-27b': 27_227_128_320,
+  'google/gemma-3-1b-pt': 999_885_952,
+  'google/gemma-3-4b-pt': 4_300_079_472,
+  'google/gemma-3-12b-pt': 12_187_325_040,
+  'google/gemma-3-27b-pt': 27_432_406_640,
+  'THUDM/glm-4-9b-chat': 9_399_951_360,
+  'THUDM/GLM-4-9B-0414': 9_400_279_040,
+  'internlm/internlm2_5-7b': 7_737_708_544,
+  'microsoft/Phi-3-mini-4k-instruct': 3_821_079_552,
+  'microsoft/Phi-3-medium-4k-instruct': 13_960_238_080,
+  'microsoft/phi-4': 14_659_507_200,
+  'microsoft/Phi-4-mini-instruct': 3_836_021_760,
+};
+
+// Active parameters of the MoE models (same section).
+const referenceActive: Record<string, number> = {
+  'Qwen/Qwen3-30B-A3B': 3_353_032_704,
+  'Qwen/Qwen3-235B-A22B': 22_190_763_520,
+  'mistralai/Mixtral-8x7B-v0.1': 12_879_925_248,
+  'deepseek-ai/DeepSeek-V3': 37_552_297_472,
+};
+
+test('every catalog model has a reference total, and every reference model is in the catalog', () => {
+  const ids = catalogEntries().map((e) => e.id).sort();
+  assert.deepEqual(ids, Object.keys(referenceTotals).sort());
+});
+
+for (const [id, total] of Object.entries(referenceTotals)) {
+  test(`${id}: computed count equals the reference total ${total.toLocaleString('en-US')}`, () => {
+    const entry = findCatalogEntry(id);
+    assert.ok(entry, `${id} is in the catalog`);
+    // Computed from the stored architecture, not stored.
+    assert.equal(countParams(entry.info.architecture!).total, total);
+    assert.equal(entry.info.totalParams, total);
+    assert.ok(entry.info.largestLayerParams > 0 && entry.info.largestLayerParams < total);
+  });
+}
+
+test('MoE active counts equal the reference', () => {
+  for (const [id, active] of Object.entries(referenceActive)) assert.equal(findCatalogEntry(id)!.counts.active, active, id);
+});
+
+test('gemma-3 4b/12b/27b: language model + stated vision tower + projector', () => {
+  const lm: Record<string, number> = { 'google/gemma-3-4b-pt': 3_880_263_168, 'google/gemma-3-12b-pt': 11_766_034_176, 'google/gemma-3-27b-pt': 27_009_346_304 };
+  for (const [id, lmCount] of Object.entries(lm)) {
+    const arch = findCatalogModel(id)!.architecture!;
+    assert.equal(countParams({ ...arch, extraParams: undefined }).total, lmCount, id);
+    assert.equal(arch.extraParams, 416_866_032 + 1152 * arch.hiddenSize + 1152);
+  }
+});
+
+test('largest layer is the embedding matrix V·h for dense decoders', () => {
+  assert.equal(findCatalogModel('meta-llama/Llama-3.1-8B')!.largestLayerParams, 128256 * 4096);
+  assert.equal(findCatalogModel('Qwen/Qwen2.5-7B')!.largestLayerParams, 152064 * 3584);
+});
+
+test('lookup is forgiving: case, org prefix, Instruct/-it/-chat variants, ModelScope ids, cache folder names', () => {
+  const same = (a: string, b: string) => assert.equal(findCatalogModel(a)?.id, b, a);
+  same('qwen/qwen2.5-7b-instruct', 'Qwen/Qwen2.5-7B');
+  same('Qwen2.5-7B-Instruct', 'Qwen/Qwen2.5-7B');
+  same('  Qwen/Qwen3-8B/ ', 'Qwen/Qwen3-8B');
+  same('LLM-Research/Meta-Llama-3.1-8B-Instruct', 'meta-llama/Llama-3.1-8B');
+  same('ZhipuAI/glm-4-9b-chat', 'THUDM/glm-4-9b-chat');
+  same('zai-org/GLM-4-9B-0414', 'THUDM/GLM-4-9B-0414');
+  same('Shanghai_AI_Laboratory/internlm2_5-7b-chat', 'internlm/internlm2_5-7b');
+  same('google/gemma-3-27b-it', 'google/gemma-3-27b-pt');
+  same('LLM-Research/gemma-2-9b-it', 'google/gemma-2-9b');
+  same('models--Qwen--Qwen3-8B', 'Qwen/Qwen3-8B');
+  same('AI-ModelScope/Mixtral-8x7B-Instruct-v0.1', 'mistralai/Mixtral-8x7B-v0.1');
+  same('LLM-Research/phi-4', 'microsoft/phi-4');
+  assert.equal(findCatalogModel('Qwen/Qwen9-1T'), undefined);
+  assert.equal(findCatalogModel(''), undefined);
+});
+
+test('catalog ModelInfo reports its source as the catalog id', () => {
+  assert.deepEqual(findCatalogModel('qwen3-8b')!.source, { kind: 'catalog', id: 'Qwen/Qwen3-8B' });
+});
