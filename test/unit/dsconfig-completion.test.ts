@@ -232,3 +232,16 @@ test('CRLF line ends and a BOM: ranges and commas land where they should', async
   assert.deepEqual(item.additionalTextEdits?.[0].range.start, { line: 2, character: 14 });
   strictJson(applyItem(document, item).slice(1));
 });
+
+test('inside an empty section object, its snippets fill the members (the braces already exist)', async () => {
+  const optimizer = await completeAt('{\n  "optimizer": {|}\n}');
+  const adamw = find(optimizer.items, 'AdamW');
+  assert.ok(editOf(adamw).newText.startsWith('"type": "AdamW",\n"params": {'));
+  assert.deepEqual((strictJson(applyItem(optimizer.document, adamw)) as { optimizer: { type: string } }).optimizer.type, 'AdamW');
+  const root = await completeAt('{\n  |\n}');
+  const skeleton = root.items.find((i) => i.kind === 15 && i.label.startsWith('Minimal ZeRO-2'));
+  assert.ok(skeleton, 'the whole-config skeleton is offered in an empty root object');
+  assert.ok('zero_optimization' in (strictJson(applyItem(root.document, skeleton)) as object));
+  const partial = await completeAt('{\n  "train_batch_size": 8,\n  |\n}');
+  assert.ok(!partial.items.some((i) => i.label.startsWith('Minimal ZeRO-2')), 'not when one of its keys is present');
+});

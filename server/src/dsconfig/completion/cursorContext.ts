@@ -18,7 +18,7 @@ export interface Span {
 }
 
 /** The token under the cursor that a completion replaces. */
-export interface Partial extends Span {
+export interface PartialToken extends Span {
   /** Typed text of the token, e.g. `"sta` or `sta`. */
   text: string;
   quoted: boolean;
@@ -29,7 +29,7 @@ export interface KeyContext {
   /** Path of the object the key goes into. */
   objectPath: SchemaPath;
   replace: Span;
-  partial?: Partial;
+  partial?: PartialToken;
   /** Keys already in that object, before and after the cursor, except the one being typed. */
   presentKeys: Set<string>;
   /** The key being edited already has a `:` after it: insert the name only. */
@@ -45,7 +45,7 @@ export interface ValueContext {
   /** Path of the value (the key it belongs to is the last segment). */
   path: SchemaPath;
   replace: Span;
-  partial?: Partial;
+  partial?: PartialToken;
   needsTrailingComma: boolean;
 }
 
@@ -87,7 +87,7 @@ export function cursorContext(rawText: string, offset: number): CursorContext {
   const scanner = createScanner(text, false);
   const stack: Frame[] = [];
   let rootSeen = false;
-  let partial: Partial | undefined;
+  let partial: PartialToken | undefined;
 
   for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
     const start = scanner.getTokenOffset();
