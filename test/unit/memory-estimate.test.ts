@@ -14,6 +14,7 @@ import {
   optimizerNames,
   type EstimateInput,
   type ModelArchitecture,
+  type OffloadDevice,
   type OptimizerName,
   type Precision,
   type ZeroStage,
@@ -248,7 +249,7 @@ const setup = fc.record({
   precision: fc.constantFrom<Precision>('bf16', 'fp16', 'fp32'),
   gpusPerNode: fc.integer({ min: 1, max: 16 }),
   nodes: fc.integer({ min: 1, max: 64 }),
-  lora: fc.option(fc.record({ rank: fc.integer({ min: 1, max: 256 }), targetModules: fc.constantFrom(['all-linear'], ['q_proj', 'v_proj']), quantBits: fc.constantFrom<4 | undefined>(4, undefined) }), { nil: undefined }),
+  lora: fc.option(fc.record({ rank: fc.integer({ min: 1, max: 256 }), targetModules: fc.constantFrom<string[]>(['all-linear'], ['q_proj', 'v_proj']), quantBits: fc.constantFrom<4 | undefined>(4, undefined) }), { nil: undefined }),
   fp32GradAccum: fc.option(fc.boolean(), { nil: undefined }),
   bf16MasterWeightsAndGrads: fc.boolean(),
   bf16OptimizerStates: fc.boolean(),
@@ -283,8 +284,8 @@ test('property: per-GPU model-state memory never rises as GPUs are added (any st
     fc.property(
       setup,
       fc.constantFrom<ZeroStage>(0, 1, 2, 3),
-      fc.constantFrom('none', 'cpu', 'nvme'),
-      fc.constantFrom('none', 'cpu', 'nvme'),
+      fc.constantFrom<OffloadDevice>('none', 'cpu', 'nvme'),
+      fc.constantFrom<OffloadDevice>('none', 'cpu', 'nvme'),
       fc.integer({ min: 1, max: 16 }),
       (s, stage, offloadOptimizer, offloadParam, extra) => {
         const base: EstimateInput = { ...defaultEstimateInput(s.model), ...s, stage, offloadOptimizer, offloadParam, buffers: { subGroupSize: s.subGroupSize } };
