@@ -67,11 +67,12 @@ export class ScriptEditor {
 
   /**
    * Puts an environment assignment in front of a program word: as its own ` \` line when the program
-   * starts its line (the ms-swift example layout), else inline before the word.
+   * starts a continued line (the ms-swift example layout), else inline before the word.
    */
   insertBeforeProgram(programStart: number, assignment: string): TextEdit {
     const ls = this.lineStart(programStart);
-    if (/^[ \t]*$/.test(this.text.slice(ls, programStart))) {
+    const continued = /\\[ \t]*\r?$/.test(this.text.slice(ls, this.lineEnd(programStart)));
+    if (continued && /^[ \t]*$/.test(this.text.slice(ls, programStart))) {
       return this.insert(ls, `${this.indentAt(programStart)}${assignment} \\\n`);
     }
     return this.insert(programStart, `${assignment} `);

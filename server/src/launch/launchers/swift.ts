@@ -43,6 +43,13 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   const dtype2x = reader.string('dtype');
   if (!facts.dtype && dtype2x && /^(bf16|fp16|fp32)$/.test(dtype2x.value)) facts.dtype = { ...dtype2x, value: dtype2x.value as 'bf16' | 'fp16' | 'fp32' };
 
+  // `swift sft config.yaml`: the config file as the first argument (its keys are flags).
+  const first = trainer.args[0];
+  const firstText = first && !first.value.startsWith('-') ? env.resolve(first) : undefined;
+  if (first && firstText && /\.(ya?ml|json)$/i.test(firstText)) {
+    facts.configFile = { ...ctx.fact(firstText, first.start, first.end, `swift ${trainer.subcommand ?? ''}`.trim()), candidates: ctx.candidates(firstText) };
+  }
+
   const ds = lastOption(trainer.parsed, 'deepspeed');
   if (ds) {
     const r = valueRange(ds);

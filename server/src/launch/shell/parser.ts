@@ -268,7 +268,12 @@ class Parser {
     const match = assignmentPattern.exec(word.raw);
     if (!match) return undefined;
     const valueStart = word.start + match[0].length;
-    const value = valueStart < word.end ? this.readWord(valueStart, word.end) : emptyWord(valueStart);
+    let value = valueStart < word.end ? this.readWord(valueStart, word.end) : emptyWord(valueStart);
+    if (this.text[valueStart] === '(') {
+      // An array value stays one opaque text word.
+      const raw = this.text.slice(valueStart, word.end);
+      value = { value: raw, raw, start: valueStart, end: word.end, parts: [{ kind: 'text', text: raw, start: valueStart, end: word.end }], quoted: false, hasExpansion: false };
+    }
     return { name: match[1], value, start: word.start, end: word.end, kind, commandIndex: this.commands.length };
   }
 

@@ -1,0 +1,182 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codes, doc, fixed, service, settings } from './launch-helpers';
+
+const ds = '{ "zero_optimization": { "stage": 2 } }';
+const files = { 'configs/ds_config_zero2.json': ds };
+
+async function check(text: string, name = 'scripts/train.sh', s = settings()) {
+  const { ls } = service(files);
+  const document = doc(name, text);
+  return { document, diagnostics: await ls.doValidation(document, s) };
+}
+
+test('unknown preset: did-you-mean, including the 2.x names; the fix replaces only the value', async () => {
+  for (const [written, meant] of [['zero_2', 'zero2'], ['default-zero2', 'zero2'], ['zero2-offload', 'zero2_offload'], ['zero3-offload', 'zero3_offload'], ['Zero3', 'zero3']]) {
+    const { document, diagnostics } = await check(`swift sft --model m --deepspeed ${written}\n`);
+    assert.deepEqual(codes(diagnostics), ['unknown-deepspeed-preset'], written);
+    assert.match(diagnostics[0].message, new RegExp(`Did you mean '${meant}'`));
+    assert.equal(diagnostics[0].codeDescription?.href.startsWith('https://'), true);
+    assert.equal(diagnostics[0].source, 'zero-lens');
+    assert.equal(fixed(document, diagnostics, 'unknown-deepspeed-preset'), `swift sft --model m --deepspeed ${meant}\n`);
+  }
+});
+
+test('JSON path: resolved next to the script or in the workspace folder; missing → error', async () => {
+  assert.deepEqual(codes((await check('swift sft --deepspeed ../configs/ds_config_zero2.json\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('swift sft --deepspeed configs/ds_config_zero2.json\n')).diagnostics), [], 'cwd = workspace folder');
+  const { diagnostics } = await check('swift sft --deepspeed ../configs/missing.json\n');
+  assert.deepEqual(codes(diagnostics), ['deepspeed-config-not-found']);
+  assert.match(diagnostics[0].message, /missing\.json/);
+  const variable = await check('DS=../configs/nope.json\nswift sft --deepspeed "$DS"\n');
+  assert.deepEqual(codes(variable.diagnostics), ['deepspeed-config-not-found'], 'variables are resolved first');
+  assert.deepEqual(codes((await check('swift sft --deepspeed "$FROM_ENV"\n')).diagnostics), [], 'unknown variables are not guessed at');
+});
+
+test('inline JSON that does not parse', async () => {
+  assert.deepEqual(codes((await check(`swift sft --deepspeed '{"zero_optimization": {"stage": 2}}'\n`)).diagnostics), []);
+  assert.deepEqual(codes((await check(`swift sft --deepspeed '{"zero_optimization": {'\n`)).diagnostics), ['invalid-inline-deepspeed-json']);
+});
+
+test('--deepspeed on a subcommand that does not take it: remove it (own line, last line)', async () => {
+  const a = await check('swift infer \\\n    --model m \\\n    --deepspeed zero3 \\\n    --max_new_tokens 10\n');
+  assert.deepEqual(codes(a.diagnostics), ['deepspeed-unsupported-subcommand']);
+  assert.equal(fixed(a.document, a.diagnostics, 'deepspeed-unsupported-subcommand'), 'swift infer \\\n    --model m \\\n    --max_new_tokens 10\n');
+  const b = await check('swift export \\\n    --model m \\\n    --deepspeed zero3\n');
+  assert.equal(fixed(b.document, b.diagnostics, 'deepspeed-unsupported-subcommand'), 'swift export \\\n    --model m\n');
+  const c = await check('megatron sft --model m --deepspeed zero2 --micro_batch_size 1\n');
+  assert.equal(fixed(c.document, c.diagnostics, 'deepspeed-unsupported-subcommand'), 'megatron sft --model m --micro_batch_size 1\n');
+});
+
+test('--deepspeed with --fsdp', async () => {
+  const { document, diagnostics } = await check('swift sft --model m --fsdp fsdp2 --deepspeed zero2\n');
+  assert.deepEqual(codes(diagnostics), ['deepspeed-with-fsdp']);
+  assert.equal(fixed(document, diagnostics, 'deepspeed-with-fsdp'), 'swift sft --model m --deepspeed zero2\n');
+});
+
+test('CUDA_VISIBLE_DEVICES with ≥2 GPUs and no NPROC_PER_NODE: add it on its own line', async () => {
+  const { document, diagnostics } = await check('CUDA_VISIBLE_DEVICES=0,1,2 \\\nswift sft \\\n    --deepspeed zero2\n');
+  assert.deepEqual(codes(diagnostics), ['cuda-devices-without-nproc']);
+  assert.equal(fixed(document, diagnostics, 'cuda-devices-without-nproc'), 'CUDA_VISIBLE_DEVICES=0,1,2 \\\nNPROC_PER_NODE=3 \\\nswift sft \\\n    --deepspeed zero2\n');
+  const inline = await check('CUDA_VISIBLE_DEVICES=0,1 swift sft --deepspeed zero2\n');
+  assert.equal(fixed(inline.document, inline.diagnostics, 'cuda-devices-without-nproc'), 'CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 swift sft --deepspeed zero2\n');
+  const exported = await check('export CUDA_VISIBLE_DEVICES=0,1\nswift sft --deepspeed zero2\n');
+  assert.deepEqual(codes(exported.diagnostics), ['cuda-devices-without-nproc'], 'an exported variable counts');
+  assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=0 swift sft --deepspeed zero2\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=0,1 swift infer --model m\n')).diagnostics), [], 'infer with device_map is fine');
+  assert.deepEqual(codes((await check('NPROC_PER_NODE=2\nCUDA_VISIBLE_DEVICES=0,1 swift sft --deepspeed zero2\n')).diagnostics), ['cuda-devices-without-nproc'], 'a plain (unexported) assignment does not reach swift');
+});
+
+test('environment assignment after the command: moved before it (#3681)', async () => {
+  const a = await check('CUDA_VISIBLE_DEVICES=0,1 \\\nswift sft \\\n    NPROC_PER_NODE=2 \\\n    --deepspeed zero2\n');
+  assert.deepEqual(codes(a.diagnostics), ['env-after-command'], 'no second report about NPROC_PER_NODE missing');
+  assert.equal(fixed(a.document, a.diagnostics, 'env-after-command'), 'CUDA_VISIBLE_DEVICES=0,1 \\\nNPROC_PER_NODE=2 \\\nswift sft \\\n    --deepspeed zero2\n');
+  const b = await check('swift sft \\\n    --deepspeed zero2 \\\n    NPROC_PER_NODE=2\n');
+  assert.equal(fixed(b.document, b.diagnostics, 'env-after-command'), 'NPROC_PER_NODE=2 \\\nswift sft \\\n    --deepspeed zero2\n');
+  const c = await check('swift sft --deepspeed zero2 NPROC_PER_NODE=2\n');
+  assert.equal(fixed(c.document, c.diagnostics, 'env-after-command'), 'NPROC_PER_NODE=2 swift sft --deepspeed zero2\n');
+});
+
+test('a continuation broken by a blank line (#5328): remove the blank line', async () => {
+  const { document, diagnostics } = await check('CUDA_VISIBLE_DEVICES=0,1 \\\n\nNPROC_PER_NODE=2 \\\nswift sft \\\n    --deepspeed zero2\n');
+  assert.deepEqual(codes(diagnostics), ['broken-continuation']);
+  assert.equal(fixed(document, diagnostics, 'broken-continuation'), 'CUDA_VISIBLE_DEVICES=0,1 \\\nNPROC_PER_NODE=2 \\\nswift sft \\\n    --deepspeed zero2\n');
+  const tail = await check('swift sft --deepspeed zero2 \\\n\necho done\n');
+  assert.equal(fixed(tail.document, tail.diagnostics, 'broken-continuation'), 'swift sft --deepspeed zero2\n\necho done\n');
+});
+
+test('a comment line inside a continuation: moved above the command, nothing lost', async () => {
+  const { document, diagnostics } = await check('swift sft \\\n    # --lora_rank 8 \\\n    --deepspeed zero2\n');
+  assert.deepEqual(codes(diagnostics), ['broken-continuation']);
+  assert.equal(fixed(document, diagnostics, 'broken-continuation'), '# --lora_rank 8 \\\nswift sft \\\n    --deepspeed zero2\n');
+});
+
+test('trailing spaces after the backslash: removed', async () => {
+  const { document, diagnostics } = await check('swift sft \\   \n    --deepspeed zero2\n');
+  assert.deepEqual(codes(diagnostics), ['trailing-space-after-backslash']);
+  assert.equal(fixed(document, diagnostics, 'trailing-space-after-backslash'), 'swift sft \\\n    --deepspeed zero2\n');
+});
+
+test('--train_type → --tuner_type, keeping the dash style', async () => {
+  const a = await check('swift sft --train_type lora --deepspeed zero2\n');
+  assert.deepEqual(codes(a.diagnostics), ['train-type-renamed']);
+  assert.equal(fixed(a.document, a.diagnostics, 'train-type-renamed'), 'swift sft --tuner_type lora --deepspeed zero2\n');
+  const b = await check('swift sft --train-type=full\n');
+  assert.equal(fixed(b.document, b.diagnostics, 'train-type-renamed'), 'swift sft --tuner-type=full\n');
+});
+
+test('--torch_dtype bf16/fp16 → bfloat16/float16', async () => {
+  const a = await check('swift sft --torch_dtype bf16\n');
+  assert.deepEqual(codes(a.diagnostics), ['invalid-torch-dtype']);
+  assert.equal(fixed(a.document, a.diagnostics, 'invalid-torch-dtype'), 'swift sft --torch_dtype bfloat16\n');
+  const b = await check('swift sft --torch_dtype=fp16\n');
+  assert.equal(fixed(b.document, b.diagnostics, 'invalid-torch-dtype'), 'swift sft --torch_dtype=float16\n');
+  assert.deepEqual(codes((await check('swift sft --torch_dtype float32\n')).diagnostics), []);
+});
+
+test('--quant_bits without --quant_method: add --quant_method bnb', async () => {
+  const { document, diagnostics } = await check('swift sft \\\n    --quant_bits 4 \\\n    --tuner_type lora\n');
+  assert.deepEqual(codes(diagnostics), ['quant-bits-without-method']);
+  assert.equal(fixed(document, diagnostics, 'quant-bits-without-method'), 'swift sft \\\n    --quant_bits 4 --quant_method bnb \\\n    --tuner_type lora\n');
+  assert.deepEqual(codes((await check('swift sft --quant_method bnb --quant_bits 4\n')).diagnostics), []);
+});
+
+test('estimate over zeroLens.gpuMemoryGiB: warning with switches that fit', async () => {
+  const text = 'NPROC_PER_NODE=4 \\\nCUDA_VISIBLE_DEVICES=0,1,2,3 \\\nswift sft \\\n    --model Qwen/Qwen3-8B \\\n    --tuner_type full \\\n    --deepspeed zero2\n';
+  const { document, diagnostics } = await check(text, 'scripts/train.sh', settings({ gpuMemoryGiB: 40 }));
+  assert.deepEqual(codes(diagnostics), ['estimate-exceeds-gpu-memory']);
+  assert.match(diagnostics[0].message, /Qwen3-8B/);
+  const titles = ((diagnostics[0].data as { fixes: { title: string }[] }).fixes).map((f) => f.title);
+  assert.ok(titles.some((t) => /^Switch to zero3_offload \(≈ \d+\.\d GiB\/GPU\)$/.test(t)), titles.join());
+  assert.equal(fixed(document, diagnostics, 'estimate-exceeds-gpu-memory', titles.find((t) => t.startsWith('Switch to zero3_offload'))), text.replace('zero2', 'zero3_offload'));
+  assert.deepEqual(codes((await check(text, 'scripts/train.sh', settings({ gpuMemoryGiB: 80 }))).diagnostics), []);
+  assert.deepEqual(codes((await check(text)).diagnostics), [], 'no GPU size set: no fit check');
+});
+
+test('deepspeed launcher: num_gpus/num_nodes with include, include with exclude, multi-node without hostfile, CUDA ignored', async () => {
+  const a = await check('deepspeed --num_gpus 2 --include localhost:0,1 train.py --deepspeed ../configs/ds_config_zero2.json\n');
+  assert.deepEqual(codes(a.diagnostics), ['launcher-num-with-include']);
+  assert.equal(fixed(a.document, a.diagnostics, 'launcher-num-with-include'), 'deepspeed --include localhost:0,1 train.py --deepspeed ../configs/ds_config_zero2.json\n');
+  const b = await check('deepspeed --include localhost:0 --exclude localhost:1 train.py\n');
+  assert.deepEqual(codes(b.diagnostics), ['launcher-include-with-exclude']);
+  assert.equal(fixed(b.document, b.diagnostics, 'launcher-include-with-exclude'), 'deepspeed --include localhost:0 train.py\n');
+  assert.deepEqual(codes((await check('deepspeed --num_nodes 2 --num_gpus 8 train.py\n')).diagnostics), ['launcher-multinode-without-hostfile']);
+  assert.deepEqual(codes((await check('deepspeed --hostfile hosts --num_nodes 2 train.py\n')).diagnostics), []);
+  const c = await check('CUDA_VISIBLE_DEVICES=2,3 deepspeed --num_gpus 2 train.py\n');
+  assert.deepEqual(codes(c.diagnostics), ['cuda-visible-devices-ignored']);
+  assert.equal(fixed(c.document, c.diagnostics, 'cuda-visible-devices-ignored'), 'deepspeed --num_gpus 2 train.py\n');
+  assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=2,3 deepspeed train.py\n')).diagnostics), [], 'honoured without include/num_gpus');
+  assert.deepEqual(codes((await check('deepspeed --include "worker-0:0,1@worker-1:2,3" train.py\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('deepspeed --include worker-0:a train.py\n')).diagnostics), ['launcher-invalid-host-spec']);
+});
+
+test('HF --deepspeed: a preset name is not valid there; a missing file is reported', async () => {
+  const a = await check('torchrun --nproc_per_node 2 train.py --deepspeed zero3\n');
+  assert.deepEqual(codes(a.diagnostics), ['preset-not-valid-here']);
+  assert.match(a.diagnostics[0].message, /ms-swift preset/);
+  assert.deepEqual(codes((await check('python train.py --deepspeed ds_config.json\n')).diagnostics), ['deepspeed-config-not-found']);
+  assert.deepEqual(codes((await check('python train.py --deepspeed ../configs/ds_config_zero2.json\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('deepspeed train.py --deepspeed --deepspeed_config ../configs/nope.json\n')).diagnostics), ['deepspeed-config-not-found'], 'boolean --deepspeed + --deepspeed_config');
+});
+
+test('torchrun: invalid --nproc_per_node / --nnodes, more processes than visible GPUs', async () => {
+  assert.deepEqual(codes((await check('torchrun --nproc_per_node=eight t.py\n')).diagnostics), ['torchrun-invalid-value']);
+  assert.deepEqual(codes((await check('torchrun --nnodes 1-2 t.py\n')).diagnostics), ['torchrun-invalid-value']);
+  assert.deepEqual(codes((await check('torchrun --nproc-per-node gpu --nnodes 1:4 t.py\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 4 t.py\n')).diagnostics), ['nproc-exceeds-visible-devices']);
+});
+
+test('accelerate launch: value checks, deepspeed_config_file excludes other DeepSpeed flags, file must exist', async () => {
+  const a = await check('accelerate launch --use_deepspeed --zero_stage 4 --offload_param_device gpu --zero3_init_flag yes --mixed_precision bf32 --num_processes x t.py\n');
+  assert.deepEqual(codes(a.diagnostics), ['accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value']);
+  const b = await check('accelerate launch --use_deepspeed --deepspeed_config_file ../configs/ds_config_zero2.json --zero_stage 3 t.py\n');
+  assert.deepEqual(codes(b.diagnostics), ['accelerate-config-file-excludes']);
+  assert.equal(fixed(b.document, b.diagnostics, 'accelerate-config-file-excludes'), 'accelerate launch --use_deepspeed --deepspeed_config_file ../configs/ds_config_zero2.json t.py\n');
+  assert.deepEqual(codes((await check('accelerate launch --deepspeed_config_file nope.json t.py\n')).diagnostics), ['deepspeed-config-not-found']);
+  assert.deepEqual(codes((await check('accelerate launch --deepspeed_config_file zero2 t.py\n')).diagnostics), ['preset-not-valid-here'], 'presets are ms-swift only');
+});
+
+test('clean real shapes give no diagnostics', async () => {
+  const { diagnostics } = await check('nproc_per_node=2\nCUDA_VISIBLE_DEVICES=0,1 \\\nNPROC_PER_NODE=$nproc_per_node \\\nswift sft \\\n    --model Qwen/Qwen2.5-7B-Instruct \\\n    --gradient_accumulation_steps $(expr 16 / $nproc_per_node) \\\n    --deepspeed zero2\n');
+  assert.deepEqual(diagnostics, []);
+});
