@@ -245,3 +245,9 @@ test('inside an empty section object, its snippets fill the members (the braces 
   const partial = await completeAt('{\n  "train_batch_size": 8,\n  |\n}');
   assert.ok(!partial.items.some((i) => i.label.startsWith('Minimal ZeRO-2')), 'not when one of its keys is present');
 });
+
+test('no whole-config snippet in front of an existing object', async () => {
+  assert.deepEqual((await completeAt('|{\n  "train_batch_size": 8\n}')).items, []);
+  assert.deepEqual((await completeAt('// header\n|\n{}')).items, []);
+  assert.ok((await completeAt('// header\n|')).items.length > 0);
+});

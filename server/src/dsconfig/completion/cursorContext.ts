@@ -150,7 +150,11 @@ export function cursorContext(rawText: string, offset: number): CursorContext {
 
   const replace: Span = partial ? { start: partial.start, end: partial.end } : { start: offset, end: offset };
   const top = stack[stack.length - 1];
-  if (!top) return rootSeen ? { kind: 'none' } : { kind: 'document', replace };
+  if (!top) {
+    // Only a blank file (or blank up to a half-typed word) gets whole-config snippets, never text before a `{`.
+    const blank = !rootSeen && scanAfter(text, replace.end, false).next === undefined;
+    return blank ? { kind: 'document', replace } : { kind: 'none' };
+  }
 
   const after = scanAfter(text, partial ? partial.end : offset, top.type === 'object');
   const framesPath = stack.slice(0, -1).map((f) => (f.type === 'object' ? (f.key ?? '') : f.index));
@@ -187,7 +191,11 @@ function valueDone(frame: Frame | undefined, end: number): void {
  * Looks past the cursor inside the same container: which keys it still holds, whether the next token is a
  * `:` (the key under the cursor already has a value) and whether another entry follows without a comma.
  */
-function scanAfter(text: string, from: number, inObject: boolean): { keys: Set<string>; nextIsColon: boolean; nextStartsEntry: boolean } {
+function scanAfter(
+  text: string,
+  from: number,
+  inObject: boolean,
+): { keys: Set<string>; next: number | undefined; nextIsColon: boolean; nextStartsEntry: boolean } {
   const scanner = createScanner(text, false);
   scanner.setPosition(from);
   const keys = new Set<string>();
@@ -208,6 +216,7 @@ function scanAfter(text: string, from: number, inObject: boolean): { keys: Set<s
   }
   return {
     keys,
+    next: first,
     nextIsColon: first === T.Colon,
     nextStartsEntry: first === T.String || first === T.Unknown || first === T.OpenBrace || first === T.OpenBracket || first === T.Number || first === T.True || first === T.False || first === T.Null,
   };
