@@ -66,7 +66,6 @@ export const codes = {
   ampWithFp16Bf16: { code: 'amp-with-fp16-bf16', href: docsAnchors.amp },
   masterWeightsWithoutZero: { code: 'master-weights-without-zero', href: docsAnchors.bf16 },
   bf16OptimizerStatesWithoutMaster: { code: 'bf16-optimizer-states-without-master-weights', href: docsAnchors.bf16 },
-  fp16DynamicScaleNotPositive: { code: 'fp16-dynamic-scale-not-positive', href: docsAnchors.fp16 },
   autocastWithQuantizedWeights: { code: 'autocast-with-quantized-weights', href: docsAnchors.zero },
   offloadParamBelowStage3: { code: 'offload-param-below-stage-3', href: docsAnchors.offloadParam },
   partialOffloadBelowStage3: { code: 'partial-offload-below-stage-3', href: docsAnchors.offloadOptimizer },

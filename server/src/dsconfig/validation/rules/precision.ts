@@ -107,26 +107,6 @@ export const masterWeights: Rule = (config) => {
   return out;
 };
 
-/** With dynamic loss scaling (loss_scale 0), the window and minimum scale must be positive (§3.1). */
-export const fp16DynamicScale: Rule = (config) => {
-  if (!config.isTrue(['fp16', 'enabled'])) return [];
-  const lossScale = config.number(['fp16', 'loss_scale']) ?? 0;
-  if (lossScale !== 0) return [];
-  const out: Diagnostic[] = [];
-  for (const key of ['loss_scale_window', 'min_loss_scale']) {
-    const value = config.number(['fp16', key]);
-    if (value === undefined || value > 0) continue;
-    const path = ['fp16', key];
-    out.push(
-      config.diagnostic('fp16DynamicScaleNotPositive', 'error', config.valueRange(path), `"${key}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0); pydantic refuses ${value}.`, {
-        path,
-        fixes: [fix(`Use the default ${key === 'min_loss_scale' ? 1 : 1000}`, [{ op: 'set', path, value: key === 'min_loss_scale' ? 1 : 1000 }], true)],
-      }),
-    );
-  }
-  return out;
-};
-
 /** torch_autocast cannot run with ZeRO++ quantized weights (§3.3). */
 export const autocastQuantizedWeights: Rule = (config) => {
   if (!config.isTrue(['torch_autocast', 'enabled']) || !config.isTrue(['zero_optimization', 'zero_quantized_weights'])) return [];
@@ -142,4 +122,4 @@ export const autocastQuantizedWeights: Rule = (config) => {
   ];
 };
 
-export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, fp16DynamicScale, autocastQuantizedWeights];
+export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, autocastQuantizedWeights];

@@ -26,13 +26,11 @@ export const elasticityBatchKeys: Rule = (config) => {
     );
 };
 
-/** Value checks DeepSpeed's elasticity module makes when enabled (§12). */
+/** Cross-key checks DeepSpeed's elasticity module makes when enabled (§12); single-value ranges are in the schema. */
 export const elasticitySettings: Rule = (config) => {
   if (!config.isTrue(['elasticity', 'enabled'])) return [];
   const out: Diagnostic[] = [];
   const say = (path: string[], message: string) => out.push(config.diagnostic('elasticityInvalid', 'error', config.valueRange(path), message, { path }));
-  const version = config.number(['elasticity', 'version']);
-  if (version !== undefined && version > 0.2) say(['elasticity', 'version'], `Elasticity "version" ${version} is not supported; the highest is 0.2.`);
   const minGpus = config.number(['elasticity', 'min_gpus']);
   const maxGpus = config.number(['elasticity', 'max_gpus']);
   if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) say(['elasticity', 'min_gpus'], `"min_gpus" (${minGpus}) is larger than "max_gpus" (${maxGpus}).`);

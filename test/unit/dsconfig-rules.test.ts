@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { configWith, diagnose, errorsOf, withCode } from './dsconfig-validation-helpers';
+
+type Severity = 'error' | 'warning' | 'information' | 'hint';
+const severities: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3, hint: 4 };
+
+interface RuleCase {
+  rule: string;
+  code: string;
+  severity: Severity;
+  /** Changes to the base ZeRO-2 HF config that break the rule… */
+  bad: Record<string, any>;
+  /** …and a neighbouring config that keeps it. */
+  good: Record<string, any>;
+}
+
+const Z = (zero: Record<string, any>) => ({ zero_optimization: zero });
+
+const cases: RuleCase[] = [
+  // §2.1 batch sizes
+  { rule: 'batch triple not divisible', code: 'batch-size-mismatch', severity: 'error', bad: { train_batch_size: 30, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2 }, good: { train_batch_size: 32, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2 } },
+  { rule: 'train_batch_size not a multiple of micro', code: 'batch-size-mismatch', severity: 'error', bad: { train_batch_size: 10, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: undefined }, good: { train_batch_size: 12, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: undefined } },
+  { rule: 'neither train_batch_size nor micro', code: 'batch-size-missing', severity: 'error', bad: { train_batch_size: undefined, train_micro_batch_size_per_gpu: undefined, gradient_accumulation_steps: 4 }, good: { train_batch_size: undefined, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 4 } },
+  // §3 precision
+  { rule: 'fp16 and bf16 both on', code: 'fp16-and-bf16', severity: 'error', bad: { fp16: { enabled: true }, bf16: { enabled: true } }, good: { fp16: { enabled: false }, bf16: { enabled: true } } },
+  { rule: 'fp16 and legacy bfloat16 both on', code: 'fp16-and-bf16', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true }, bfloat16: { enabled: true } }, good: { bf16: undefined, fp16: { enabled: true }, bfloat16: { enabled: false } } },
+  { rule: 'amp with ZeRO', code: 'amp-with-zero', severity: 'error', bad: { bf16: undefined, amp: { enabled: true, opt_level: 'O1' } }, good: { bf16: undefined, amp: { enabled: true, opt_level: 'O1' }, ...Z({ stage: 0 }) } },
+  { rule: 'amp with fp16', code: 'amp-with-fp16-bf16', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true }, amp: { enabled: true }, ...Z({ stage: 0 }) }, good: { bf16: undefined, fp16: { enabled: false }, amp: { enabled: true }, ...Z({ stage: 0 }) } },
+  { rule: 'bf16 master weights without ZeRO', code: 'master-weights-without-zero', severity: 'error', bad: { bf16: { enabled: true, bf16_master_weights_and_grads: true }, ...Z({ stage: 0 }) }, good: { bf16: { enabled: true, bf16_master_weights_and_grads: true }, ...Z({ stage: 2, offload_optimizer: { device: 'cpu' } }) } },
+  { rule: 'bf16 optimizer states without master weights', code: 'bf16-optimizer-states-without-master-weights', severity: 'error', bad: { bf16: { enabled: true, bf16_optimizer_states: true } }, good: { bf16: { enabled: true, bf16_optimizer_states: true, bf16_master_weights_and_grads: true } } },
+  { rule: 'torch_autocast with quantized weights', code: 'autocast-with-quantized-weights', severity: 'error', bad: { torch_autocast: { enabled: true }, ...Z({ stage: 3, zero_quantized_weights: true, allgather_partitions: undefined, allgather_bucket_size: undefined }) }, good: { torch_autocast: { enabled: false }, ...Z({ stage: 3, zero_quantized_weights: true, allgather_partitions: undefined, allgather_bucket_size: undefined }) } },
+  // §4 ZeRO
+  { rule: 'offload_param below stage 3', code: 'offload-param-below-stage-3', severity: 'warning', bad: Z({ offload_param: { device: 'cpu', pin_memory: true } }), good: Z({ stage: 3, offload_param: { device: 'cpu', pin_memory: true }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
+  { rule: 'partial optimizer offload below stage 3', code: 'partial-offload-below-stage-3', severity: 'error', bad: Z({ offload_optimizer: { device: 'cpu', ratio: 0.5 } }), good: Z({ offload_optimizer: { device: 'cpu', ratio: 1 } }) },
+  { rule: 'nvme without nvme_path', code: 'nvme-without-path', severity: 'error', bad: Z({ stage: 3, offload_param: { device: 'nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, offload_param: { device: 'nvme', nvme_path: '/local_nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
+  { rule: 'stage "auto"', code: 'stage-auto', severity: 'warning', bad: Z({ stage: 'auto' }), good: Z({ stage: 2 }) },
+  { rule: 'legacy_stage1', code: 'legacy-stage1', severity: 'error', bad: Z({ stage: 1, legacy_stage1: true }), good: Z({ stage: 1, legacy_stage1: false }) },
+  { rule: 'stage3_* key below stage 3', code: 'ignored-at-stage', severity: 'warning', bad: Z({ stage3_max_live_parameters: 1e9 }), good: Z({ stage: 3, stage3_max_live_parameters: 1e9, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
+  { rule: 'long and short alias both set', code: 'alias-both-set', severity: 'error', bad: Z({ stage: 3, stage3_prefetch_bucket_size: 5e7, prefetch_bucket_size: 5e7, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, prefetch_bucket_size: 5e7, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
+  { rule: 'deprecated key with its replacement', code: 'deprecated-with-replacement', severity: 'error', bad: Z({ cpu_offload: true, offload_optimizer: { device: 'cpu' } }), good: Z({ offload_optimizer: { device: 'cpu' } }) },
+  { rule: 'deprecated key alone', code: 'deprecated-key', severity: 'warning', bad: Z({ cpu_offload: true }), good: Z({ offload_optimizer: { device: 'cpu' } }) },
+  // §5 optimizer
+  { rule: 'max_grad_norm in optimizer params', code: 'max-grad-norm-in-optimizer', severity: 'error', bad: { optimizer: { params: { max_grad_norm: 1.0 } } }, good: { gradient_clipping: 1.0 } },
+  { rule: '1-bit optimizer with ZeRO', code: 'onebit-optimizer-with-zero', severity: 'error', bad: { optimizer: { type: 'OneBitAdam', params: { lr: 1e-4, freeze_step: 1000 } } }, good: { optimizer: { type: 'OneBitAdam', params: { lr: 1e-4, freeze_step: 1000 } }, ...Z({ stage: 0 }) } },
+  { rule: 'Lamb with a static loss scale', code: 'lamb-static-loss-scale', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true, loss_scale: 128 }, optimizer: { type: 'Lamb', params: { lr: 1e-3 } }, ...Z({ stage: 0 }) }, good: { bf16: undefined, fp16: { enabled: true, loss_scale: 0 }, optimizer: { type: 'Lamb', params: { lr: 1e-3 } }, ...Z({ stage: 0 }) } },
+  { rule: 'untested optimizer with ZeRO', code: 'untested-optimizer-with-zero', severity: 'warning', bad: { optimizer: { type: 'SGD', params: { lr: 0.01 } } }, good: { optimizer: { type: 'SGD', params: { lr: 0.01 } }, zero_allow_untested_optimizer: true } },
+  { rule: 'Muon with ZeRO-3 reduce-scatter', code: 'muon-reduce-scatter', severity: 'error', bad: { optimizer: { type: 'Muon', params: { lr: 0.02 } }, ...Z({ stage: 3, allgather_partitions: undefined, allgather_bucket_size: undefined }) }, good: { optimizer: { type: 'Muon', params: { lr: 0.02 } }, ...Z({ stage: 3, reduce_scatter: false, allgather_partitions: undefined, allgather_bucket_size: undefined }) } },
+  { rule: 'Muon ns_method', code: 'muon-ns-method', severity: 'error', bad: { optimizer: { type: 'Muon', params: { lr: 0.02, ns_method: 'newton' } } }, good: { optimizer: { type: 'Muon', params: { lr: 0.02, ns_method: 'standard' } } } },
+  // §10 parallelism and communication
+  { rule: 'pipeline with ZeRO-2', code: 'pipeline-with-zero-2-3', severity: 'error', bad: { pipeline: { activation_checkpoint_interval: 1 } }, good: { pipeline: { activation_checkpoint_interval: 1 }, ...Z({ stage: 1 }) } },
+  { rule: 'prescale_gradients with ZeRO-2 reduce-scatter', code: 'prescale-with-reduce-scatter', severity: 'error', bad: { prescale_gradients: true }, good: { prescale_gradients: true, ...Z({ reduce_scatter: false }) } },
+  { rule: 'gradient_predivide_factor with ZeRO-3', code: 'predivide-with-reduce-scatter', severity: 'error', bad: { gradient_predivide_factor: 2.0, ...Z({ stage: 3, allgather_partitions: undefined, allgather_bucket_size: undefined }) }, good: { gradient_predivide_factor: 1.0, ...Z({ stage: 3, allgather_partitions: undefined, allgather_bucket_size: undefined }) } },
+  { rule: 'gradient_allreduce_op sum with ZeRO-3', code: 'allreduce-sum-unsupported', severity: 'error', bad: { gradient_allreduce_op: 'sum', ...Z({ stage: 3, allgather_partitions: undefined, allgather_bucket_size: undefined }) }, good: { gradient_allreduce_op: 'sum' } },
+  { rule: 'gradient_allreduce_op value', code: 'allreduce-op-invalid', severity: 'error', bad: { gradient_allreduce_op: 'avg' }, good: { gradient_allreduce_op: 'MEAN' } },
+  { rule: 'unmanaged accumulation with overlap_comm at stage 1', code: 'unmanaged-grad-accumulation-conflict', severity: 'error', bad: { managed_gradient_accumulation: false, ...Z({ stage: 1 }) }, good: { managed_gradient_accumulation: false, ...Z({ stage: 2 }) } },
+  { rule: 'AutoTP tp_size mismatch', code: 'autotp-size-mismatch', severity: 'error', bad: { tensor_parallel: { autotp_size: 4, tp: { tp_size: 2 } } }, good: { tensor_parallel: { autotp_size: 4, tp: { tp_size: 4 } } } },
+  { rule: 'DeepCompile autotp with ZeRO passes', code: 'deepcompile-passes-conflict', severity: 'error', bad: { compile: { deepcompile: true, passes: ['autotp', 'z1'] } }, good: { compile: { deepcompile: true, passes: ['autotp'] } } },
+  { rule: 'ZenFlow numeric select_interval with auto strategy', code: 'zenflow-interval-invalid', severity: 'error', bad: Z({ zenflow: { select_strategy: 'auto', select_interval: 10 } }), good: Z({ zenflow: { select_strategy: 'step', select_interval: 10, update_interval: 4 } }) },
+  // §8, §12 training features
+  { rule: 'elasticity with batch keys', code: 'elasticity-with-batch-keys', severity: 'error', bad: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4, 6] } }, good: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4, 6], ignore_non_elastic_batch_info: true } } },
+  { rule: 'elasticity min_gpus above max_gpus', code: 'elasticity-invalid', severity: 'error', bad: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4], min_gpus: 16, max_gpus: 8, ignore_non_elastic_batch_info: true } }, good: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4], min_gpus: 8, max_gpus: 16, ignore_non_elastic_batch_info: true } } },
+  { rule: 'elasticity micro batch above the maximum', code: 'elasticity-invalid', severity: 'error', bad: { elasticity: { enabled: true, max_train_batch_size: 4, micro_batch_sizes: [2, 8], ignore_non_elastic_batch_info: true } }, good: { elasticity: { enabled: true, max_train_batch_size: 8, micro_batch_sizes: [2, 8], ignore_non_elastic_batch_info: true } } },
+  { rule: 'contiguous memory without partitioning', code: 'contiguous-memory-without-partitioning', severity: 'error', bad: { activation_checkpointing: { contiguous_memory_optimization: true, number_checkpoints: 4 } }, good: { activation_checkpointing: { contiguous_memory_optimization: true, partition_activations: true, number_checkpoints: 4 } } },
+  // Case-insensitive string settings
+  { rule: 'log_level', code: 'log-level-invalid', severity: 'error', bad: { log_level: 'verbose' }, good: { log_level: 'INFO' } },
+  { rule: 'checkpoint.tag_validation', code: 'tag-validation-invalid', severity: 'error', bad: { checkpoint: { tag_validation: 'strict' } }, good: { checkpoint: { tag_validation: 'fail' } } },
+  { rule: 'communication_data_type', code: 'communication-data-type-invalid', severity: 'error', bad: { communication_data_type: 'fp8' }, good: { communication_data_type: 'BF16' } },
+  { rule: 'vocabulary_size', code: 'vocabulary-size-not-multiple-of-8', severity: 'information', bad: { vocabulary_size: 50257 }, good: { vocabulary_size: 50304 } },
+  // "auto" and pydantic integers
+  { rule: '"auto" in a pydantic key nobody fills', code: 'auto-dropped', severity: 'warning', bad: Z({ contiguous_gradients: 'auto' }), good: Z({ contiguous_gradients: true }) },
+  { rule: '"auto" in a plain-dict key nobody fills', code: 'auto-not-filled', severity: 'error', bad: { steps_per_print: 'auto' }, good: { steps_per_print: 10 } },
+  { rule: 'integer field with a fraction', code: 'integer-fraction', severity: 'error', bad: Z({ stage: 3, stage3_prefetch_bucket_size: 15099494.4, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, stage3_prefetch_bucket_size: 15099494, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
+  { rule: 'integer field with an exponent string', code: 'integer-exponent-string', severity: 'error', bad: Z({ reduce_bucket_size: '5e8' }), good: Z({ reduce_bucket_size: 5e8 }) },
+  { rule: 'integer field with a numeric string', code: 'integer-as-string', severity: 'hint', bad: Z({ reduce_bucket_size: '500000000' }), good: Z({ reduce_bucket_size: 500000000 }) },
+];
+
+for (const c of cases) {
+  test(`rule ${c.code}: ${c.rule}`, () => {
+    const bad = diagnose(configWith(c.bad));
+    const found = withCode(bad, c.code);
+    assert.equal(found.length >= 1, true, `expected ${c.code} in ${JSON.stringify(bad.map((d) => [d.code, d.message]), null, 1)}`);
+    assert.equal(found[0].severity, severities[c.severity]);
+    assert.equal(found[0].source, 'zero-lens');
+    assert.match(String(found[0].codeDescription?.href), /^https:\/\//);
+    assert.ok(Array.isArray((found[0].data as { path: unknown }).path));
+
+    const good = diagnose(configWith(c.good));
+    assert.deepEqual(withCode(good, c.code), [], `did not expect ${c.code}`);
+    assert.deepEqual(errorsOf(good).map((d) => [d.code, d.message]), [], 'the good config has no errors at all');
+  });
+}
+
+test('batch triple: the implied world size is a hint with the numbers in data', () => {
+  const [hint] = withCode(diagnose(configWith({ train_batch_size: 64, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2 })), 'batch-size-world-size');
+  assert.equal(hint.severity, DiagnosticSeverity.Hint);
+  assert.deepEqual((hint.data as Record<string, unknown>).worldSize, 8);
+  assert.match(String(hint.message), /world size of 8 GPUs/);
+});
+
+test('batch triple: mismatch data carries the suggested train_batch_size', () => {
+  const [mismatch] = withCode(diagnose(configWith({ train_batch_size: 30, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2 })), 'batch-size-mismatch');
+  const data = mismatch.data as Record<string, unknown>;
+  assert.equal(data.suggested, 32);
+  assert.equal(data.micro, 4);
+  assert.equal(data.gas, 2);
+});
+
+test('elasticity computes the batch keys itself: no batch triple checks', () => {
+  const diagnostics = diagnose(configWith({ train_batch_size: 30, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4], ignore_non_elastic_batch_info: true } }));
+  assert.deepEqual(withCode(diagnostics, 'batch-size-mismatch'), []);
+});
+
+test('stage rules stay silent when the stage is "auto" (unknown until accelerate fills it)', () => {
+  const diagnostics = diagnose(configWith(Z({ stage: 'auto', offload_param: { device: 'cpu' }, stage3_max_live_parameters: 1e9 })));
+  assert.deepEqual(withCode(diagnostics, 'offload-param-below-stage-3'), []);
+  assert.deepEqual(withCode(diagnostics, 'ignored-at-stage'), []);
+  assert.equal(withCode(diagnostics, 'stage-auto').length, 1);
+});
+
+test('at stage 0 keys for other stages are hints, not warnings (presets keep their ZeRO block)', () => {
+  const diagnostics = withCode(diagnose(configWith(Z({ stage: 0 }))), 'ignored-at-stage');
+  assert.ok(diagnostics.length > 0);
+  assert.ok(diagnostics.every((d) => d.severity === DiagnosticSeverity.Hint));
+});
