@@ -18,7 +18,7 @@ export interface StageTarget {
 
 export interface StageSwitch {
   changes: JsonChange[];
-  /** Dotted paths of the keys removed because the target stage does not read them. */
+  /** Dotted paths of the keys removed because the target stage does not read them (a replaced legacy key is not "dropped"). */
   dropped: string[];
 }
 
@@ -88,14 +88,14 @@ export function planStageSwitch(config: unknown, target: StageTarget): StageSwit
     for (const key of Object.keys(z)) {
       if (stage3OnlyKeys([zero]).has(key) || key === 'offload_param' || key === 'cpu_offload_param') remove([zero, key]);
     }
-    const optimizerBlock = objectAt(z, 'offload_optimizer');
-    for (const key of Object.keys(optimizerBlock ?? {})) {
-      if (stage3OnlyKeys([zero, 'offload_optimizer']).has(key)) remove([zero, 'offload_optimizer', key]);
-    }
+    // Partial optimizer offload is an error below stage 3 ("Partial offloading only supported for ZeRO Stage 3").
+    // Other NVMe settings in the block stay: stages 1-2 ignore them, and they are needed again at stage 3.
+    const ratio = objectAt(z, 'offload_optimizer')?.ratio;
+    if (typeof ratio === 'number' && ratio < 1) remove([zero, 'offload_optimizer', 'ratio']);
   }
 
-  setOffload(changes, z, 'offload_optimizer', 'cpu_offload', target.stage === 0 ? 'none' : target.offloadOptimizer, dropped);
-  if (target.stage === 3) setOffload(changes, z, 'offload_param', 'cpu_offload_param', target.offloadParam, dropped);
+  setOffload(changes, z, 'offload_optimizer', 'cpu_offload', target.stage === 0 ? 'none' : target.offloadOptimizer);
+  if (target.stage === 3) setOffload(changes, z, 'offload_param', 'cpu_offload_param', target.offloadParam);
   return { changes, dropped };
 }
 
@@ -109,16 +109,12 @@ function setOffload(
   key: 'offload_optimizer' | 'offload_param',
   legacyKey: 'cpu_offload' | 'cpu_offload_param',
   device: OffloadDevice,
-  dropped: string[],
 ): void {
   const block = objectAt(z, key);
   const alreadyRemoved = changes.some((c) => c.value === undefined && c.path.length === 2 && c.path[1] === key);
   if (alreadyRemoved) return;
   // The deprecated boolean cannot be combined with the block (DeepSpeed rejects both), so it goes.
-  if (legacyKey in z && (device !== 'none' || z[legacyKey] === true)) {
-    changes.push({ path: [zero, legacyKey], value: undefined });
-    dropped.push(`${zero}.${legacyKey}`);
-  }
+  if (legacyKey in z && (device !== 'none' || z[legacyKey] === true)) changes.push({ path: [zero, legacyKey], value: undefined });
   if (device === 'none') {
     if (block && deviceOf(block) !== 'none') changes.push({ path: [zero, key, 'device'], value: 'none' });
     return;

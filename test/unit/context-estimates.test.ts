@@ -1,0 +1,130 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DiagnosticSeverity, type MarkupContent } from 'vscode-languageserver-types';
+import { createContextFeatures } from '../../server/src/context/contextFeatures';
+import { ContextEngine } from '../../server/src/context/contextEngine';
+import { estimateExceedsCode, type FitDiagnosticData } from '../../server/src/context/fitDiagnostic';
+import { gib, stageHintText } from '../../server/src/context/present';
+import { GiB } from '../../server/src/memory/units';
+import type { EstimateResult } from '../../server/src/memory/types';
+import { withDefaults } from '../../server/src/settings';
+import { configDocument, fixture, memoryHosts } from './context-hosts';
+
+const wholeFile = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
+
+function result(totalGiB: number, fits: boolean | null, cpu = { params: 0, gradients: 0, optimizerStates: 0 }, nvme = 0): EstimateResult {
+  const total = Math.round(totalGiB * GiB);
+  const cpuTotal = cpu.params + cpu.gradients + cpu.optimizerStates;
+  return {
+    perGpu: { params: 0, gradients: 0, optimizerStates: 0, activations: 0, buffers: 0, overhead: 0, total },
+    perCpu: { ...cpu, total: cpuTotal, pinned: 0 },
+    nvme,
+    fits,
+    notes: [],
+  };
+}
+
+test('hint text: per-GPU estimate, model and GPU count; the GPU size when it does not fit', () => {
+  assert.equal(gib(19.24 * GiB), '19.2 GiB');
+  assert.equal(gib(1536 * GiB), '1,536 GiB');
+  assert.equal(stageHintText(result(19.24, true), 'Qwen3-8B', 5, 1), '≈ 19.2 GiB/GPU · Qwen3-8B · 5 GPUs');
+  assert.equal(stageHintText(result(0.5, null), 'Qwen3-0.6B', 1, 1), '≈ 0.5 GiB/GPU · Qwen3-0.6B · 1 GPU');
+  assert.equal(stageHintText(result(92.06, false), 'Qwen3-32B', 8, 2, 80 * GiB), '≈ 92.1 GiB/GPU (> 80.0 GiB) · Qwen3-32B · 16 GPUs (2 nodes × 8)');
+});
+
+async function setup(settings: Record<string, unknown>, config = 'ds_config_zero2.json') {
+  const hosts = memoryHosts({ [config]: fixture(config), 'train_zero2.sh': fixture('train_zero2.sh').replace('ds_config_zero2.json', config) });
+  const features = createContextFeatures(hosts);
+  const document = configDocument(config);
+  const analysis = await new ContextEngine(hosts).analyzeConfig(document, withDefaults(settings));
+  return { features, document, analysis, settings: withDefaults(settings) };
+}
+
+test('the stage hint sits right after the value and matches the estimate of the current option', async () => {
+  const { features, document, analysis, settings } = await setup({ gpuMemoryGiB: 80 });
+  const hints = await features.inlayHints!(document, wholeFile, settings);
+  assert.equal(hints.length, 1);
+  const stageLine = document.getText().split('\n').findIndex((l) => l.includes('"stage"'));
+  assert.deepEqual(hints[0].position, { line: stageLine, character: document.getText().split('\n')[stageLine].indexOf('2') + 1 });
+  const current = analysis.estimate(analysis.current)!;
+  assert.equal(hints[0].label, `≈ ${gib(current.perGpu.total)}/GPU · Qwen3-8B · 5 GPUs`);
+  const tooltip = hints[0].tooltip as MarkupContent;
+  assert.match(tooltip.value, /model Qwen3-8B \(8\.19B params\) _\(train_zero2\.sh line 6\)_/);
+  assert.match(tooltip.value, /GPUs\/node 5 _\(train_zero2\.sh line 4\)_/);
+});
+
+test('offload devices get a CPU RAM hint (per node) next to them', async () => {
+  const { features, document, analysis, settings } = await setup({ gpuMemoryGiB: 80 }, 'ds_config_zero3.json');
+  const hints = await features.inlayHints!(document, wholeFile, settings);
+  const current = analysis.estimate(analysis.current)!;
+  const lines = document.getText().split('\n');
+  const labels = hints.map((h) => [lines[h.position.line].trim(), h.label]);
+  assert.deepEqual(labels, [
+    ['"stage": 3,', `≈ ${gib(current.perGpu.total)}/GPU · Qwen3-8B · 5 GPUs`],
+    ['"device": "cpu",', `CPU RAM ≈ ${gib(current.perCpu.optimizerStates + current.perCpu.gradients)}/node`],
+    ['"device": "cpu", // host RAM is plentiful', `CPU RAM ≈ ${gib(current.perCpu.params)}/node`],
+  ]);
+  assert.ok(current.perCpu.optimizerStates > 0 && current.perCpu.params > 0);
+});
+
+test('hover on stage: a table of every option with per-GPU, CPU, fit, communication and shards; current marked', async () => {
+  const { features, document, analysis, settings } = await setup({ gpuMemoryGiB: 80 });
+  const stageLine = document.getText().split('\n').findIndex((l) => l.includes('"stage"'));
+  const hover = await features.hover!(document, { line: stageLine, character: 6 }, settings);
+  const markdown = (hover!.contents as MarkupContent).value;
+  const rows = markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| |'));
+  assert.equal(rows.length, 8);
+  assert.equal(analysis.options.length, 8);
+  for (const option of analysis.options) {
+    const label = option.label;
+    const row = rows.find((r) => r.split('|')[2].replace(/\*\*/g, '').trim() === label);
+    assert.ok(row, `row for ${label}`);
+    const cells = row.split('|').map((c) => c.replace(/\*\*/g, '').trim());
+    assert.equal(cells[3], gib(option.result.perGpu.total));
+    assert.equal(cells[4].startsWith(option.result.perCpu.total > 0 ? gib(option.result.perCpu.total) : '—'), true);
+    assert.equal(cells[5], option.result.fits ? '✓' : '✗');
+    assert.equal(cells[6], option.target.stage === 3 ? '3Ψ (1.5×)' : '2Ψ (1×)');
+    assert.match(cells[7], option.target.stage === 0 ? /^nothing/ : option.target.stage === 3 ? /parameters/ : /optimizer states/);
+    assert.equal(cells[1] === '▶', option.target.stage === 2 && option.target.offloadOptimizer === 'none', `current marker on ${label}`);
+  }
+  assert.match(markdown, /^\*\*ZeRO options for Qwen3-8B\*\* on 5 GPUs/);
+  assert.match(markdown, /Fits 80\.0 GiB/);
+  assert.match(markdown, /micro-batch 2 _\(train_zero2\.sh line 9\)_/);
+  // No hover away from the stage key.
+  assert.equal(await features.hover!(document, { line: 1, character: 4 }, settings), null);
+});
+
+test('fit warning: says by how much, names the smallest change that fits, carries the data its fixes need', async () => {
+  const { features, document, analysis, settings } = await setup({ gpuMemoryGiB: 40 });
+  const diagnostics = await features.validate!(document, settings);
+  assert.equal(diagnostics.length, 1);
+  const d = diagnostics[0];
+  const current = analysis.estimate(analysis.current)!;
+  assert.equal(d.code, estimateExceedsCode);
+  assert.equal(d.source, 'zero-lens');
+  assert.equal(d.severity, DiagnosticSeverity.Warning);
+  assert.ok(d.codeDescription?.href.startsWith('https://'));
+  assert.equal(document.getText().slice(document.offsetAt(d.range.start), document.offsetAt(d.range.end)), '2');
+  // Lowest stage without offload that fits comes first; ZeRO-3 does not fit 40 GiB here, so offload is next.
+  const fitting = analysis.options.filter((o) => o.result.fits);
+  assert.ok(!fitting.some((o) => o.target.offloadOptimizer === 'none'), 'precondition: nothing fits without offload');
+  const expected = fitting.filter((o) => o.target.offloadParam === 'none').sort((a, b) => a.target.stage - b.target.stage)[0];
+  assert.equal(
+    d.message,
+    `ZeRO-2 needs ≈ ${gib(current.perGpu.total)} per GPU, ${gib(current.perGpu.total - 40 * GiB)} more than the 40.0 GiB GPU (Qwen3-8B, 5 GPUs, micro-batch 2, sequence 4096). Smallest change that fits: ${expected.label} (≈ ${gib(expected.result.perGpu.total)}/GPU).`,
+  );
+  const data = d.data as FitDiagnosticData;
+  assert.deepEqual(data.current, analysis.current);
+  assert.deepEqual({ ...data.suggestion, perGpuBytes: undefined }, { ...expected.target, perGpuBytes: undefined });
+
+  // Enough memory: no warning. Unknown GPU size: no warning either (fit unknown).
+  assert.deepEqual(await features.validate!(document, withDefaults({ gpuMemoryGiB: 200 })), []);
+  assert.deepEqual(await features.validate!(document, withDefaults({})), []);
+});
+
+test('fit warning when nothing fits: says so and what else to change', async () => {
+  const { features, document, settings } = await setup({ gpuMemoryGiB: 4 });
+  const [d] = await features.validate!(document, settings);
+  assert.match(d.message as string, /No ZeRO option fits: even the most offloaded one needs ≈ \d+\.\d GiB\/GPU\. Lower the micro-batch or sequence length/);
+  assert.equal((d.data as FitDiagnosticData).suggestion, null);
+});

@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createContextFeatures } from '../../server/src/context/contextFeatures';
+import { ContextEngine } from '../../server/src/context/contextEngine';
+import { setTrainingContextCommand } from '../../server/src/context/setContextCommand';
+import { withDefaults } from '../../server/src/settings';
+import { configDocument, fixture, memoryHosts, scriptDocument } from './context-hosts';
+
+const wholeFile = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
+
+test('a launch script that references the config gives model, GPUs, batch and sequence, each with its line', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json'), 'train_zero2.sh': fixture('train_zero2.sh') });
+  const engine = new ContextEngine(hosts);
+  const analysis = await engine.analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({ gpuMemoryGiB: 80, gpusPerNode: 2 }));
+  const c = analysis.context;
+  assert.deepEqual(c.model, { value: 'Qwen/Qwen3-8B', source: 'train_zero2.sh line 6' });
+  // The script wins over the setting for the GPU count.
+  assert.deepEqual(c.gpusPerNode, { value: 5, source: 'train_zero2.sh line 4' });
+  assert.deepEqual(c.microBatchSize, { value: 2, source: 'train_zero2.sh line 9' });
+  assert.deepEqual(c.sequenceLength, { value: 4096, source: 'train_zero2.sh line 10' });
+  assert.deepEqual(c.gpuMemoryGiB, { value: 80, source: 'settings (zeroLens.gpuMemoryGiB)' });
+  assert.deepEqual(c.nodes, { value: 1, source: 'default' });
+  // bf16.enabled is "auto" and the script says nothing: the default, labelled as such.
+  assert.deepEqual(c.dtype, { value: 'bf16', source: 'default (for "auto")' });
+  assert.equal(c.lora, undefined, '--tuner_type full');
+  assert.equal(analysis.model?.displayName, 'Qwen3-8B');
+  assert.deepEqual(analysis.missing, []);
+  assert.equal(analysis.options.length, 8);
+  assert.deepEqual(analysis.current, { stage: 2, offloadOptimizer: 'none', offloadParam: 'none' });
+});
+
+test('several scripts: the first by path is used and the note says which others exist', async () => {
+  const other = fixture('train_zero2.sh').replace('NPROC_PER_NODE=5', 'NPROC_PER_NODE=8').replace('CUDA_VISIBLE_DEVICES=0,1,2,3,4 \\\n', '');
+  const hosts = memoryHosts({
+    'ds_config_zero2.json': fixture('ds_config_zero2.json'),
+    'b_train.sh': other,
+    'a_train.sh': fixture('train_zero2.sh'),
+  });
+  const analysis = await new ContextEngine(hosts).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({}));
+  assert.equal(analysis.context.gpusPerNode?.value, 5);
+  assert.match(analysis.context.gpusPerNode!.source, /^a_train\.sh line \d+$/);
+  assert.equal(analysis.context.notes.length, 1);
+  assert.match(analysis.context.notes[0], /using a_train\.sh line \d+ \(first by path\), not b_train\.sh line \d+/);
+});
+
+test('settings only: every value says it comes from settings, the config micro-batch wins over the setting', async () => {
+  const hosts = memoryHosts({ 'ds_config_minimal.json': fixture('ds_config_minimal.json') });
+  const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 4, nodes: 2, gpuMemoryGiB: 24, sequenceLength: 1024, microBatchSize: 8, loraRank: 16, dtype: 'fp16' });
+  const analysis = await new ContextEngine(hosts).analyzeConfig(configDocument('ds_config_minimal.json'), settings);
+  const c = analysis.context;
+  assert.deepEqual(c.model, { value: 'Qwen/Qwen3-8B', source: 'settings (zeroLens.model)' });
+  assert.deepEqual(c.gpusPerNode, { value: 4, source: 'settings (zeroLens.gpusPerNode)' });
+  assert.deepEqual(c.nodes, { value: 2, source: 'settings (zeroLens.nodes)' });
+  assert.deepEqual(c.sequenceLength, { value: 1024, source: 'settings (zeroLens.sequenceLength)' });
+  // An explicit number in the config is what DeepSpeed uses.
+  assert.deepEqual(c.microBatchSize, { value: 4, source: 'ds_config_minimal.json (train_micro_batch_size_per_gpu)' });
+  assert.deepEqual(c.lora, { value: { rank: 16 }, source: 'settings (zeroLens.loraRank)' });
+  // No bf16/fp16 section: the setting decides.
+  assert.deepEqual(c.dtype, { value: 'fp16', source: 'settings (zeroLens.dtype)' });
+  assert.deepEqual(analysis.missing, []);
+});
+
+test('"auto" micro-batch comes from the script, else the setting, else the default', async () => {
+  const config = fixture('ds_config_zero2.json');
+  const withSetting = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config })).analyzeConfig(
+    configDocument('ds_config_zero2.json'),
+    withDefaults({ microBatchSize: 3 }),
+  );
+  assert.deepEqual(withSetting.context.microBatchSize, { value: 3, source: 'settings (zeroLens.microBatchSize)' });
+  const bare = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config })).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({}));
+  assert.deepEqual(bare.context.microBatchSize, { value: 1, source: 'default (for "auto")' });
+});
+
+test('nothing known: no numbers anywhere, and a one-click way to set the model and GPUs', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') });
+  const features = createContextFeatures(hosts);
+  const document = configDocument('ds_config_zero2.json');
+  const settings = withDefaults({});
+  const analysis = await new ContextEngine(hosts).analyzeConfig(document, settings);
+  assert.deepEqual(analysis.missing, ['model', 'gpusPerNode', 'gpuMemoryGiB']);
+  assert.deepEqual(analysis.options, []);
+
+  const hints = await features.inlayHints!(document, wholeFile, settings);
+  assert.equal(hints.length, 1);
+  const label = hints[0].label;
+  assert.ok(Array.isArray(label));
+  assert.equal(label[0].command?.command, setTrainingContextCommand);
+  assert.deepEqual(label[0].command?.arguments, [{ uri: document.uri, missing: ['model', 'gpusPerNode', 'gpuMemoryGiB'] }]);
+  assert.doesNotMatch(label[0].value, /\d/, 'no invented numbers');
+
+  const hover = await features.hover!(document, { line: 6, character: 6 }, settings);
+  const markdown = (hover!.contents as { value: string }).value;
+  assert.match(markdown, /does not know the model or the number of GPUs/);
+  assert.match(markdown, /command:zeroLens\.setTrainingContext\?/);
+  assert.doesNotMatch(markdown, /\d GiB/, "no invented numbers");
+
+  assert.deepEqual(await features.validate!(document, settings), []);
+  const actions = await features.codeActions!(document, { start: { line: 6, character: 4 }, end: { line: 6, character: 4 } }, { diagnostics: [] }, settings);
+  const setContext = actions.find((a) => a.command?.command === setTrainingContextCommand);
+  assert.ok(setContext, 'a code action sets the context');
+  assert.ok(actions.some((a) => a.title === 'Switch to ZeRO-3'), 'stage switches are offered without numbers');
+});
+
+test('an unknown model name is reported as such, not estimated', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') });
+  const analysis = await new ContextEngine(hosts).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({ model: 'acme/NoSuchModel-13B', gpusPerNode: 8 }));
+  assert.equal(analysis.model, undefined);
+  assert.deepEqual(analysis.options, []);
+  assert.match(analysis.modelProblem ?? '', /cannot size the model "acme\/NoSuchModel-13B" \(from settings \(zeroLens\.model\)\)/);
+  assert.equal(analysis.missing[0], 'model');
+});
+
+test('launch references are read once and kept until invalidate()', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json'), 'train_zero2.sh': fixture('train_zero2.sh') });
+  const engine = new ContextEngine(hosts);
+  const settings = withDefaults({});
+  await engine.analyzeConfig(configDocument('ds_config_zero2.json'), settings);
+  const afterFirst = hosts.reads();
+  // New versions of the config (typing) must not re-read the workspace.
+  for (let version = 2; version < 20; version++) {
+    await engine.analyzeConfig(configDocument('ds_config_zero2.json', fixture('ds_config_zero2.json').replace('"stage": 2', `"stage": ${version % 4}`), version), settings);
+  }
+  assert.equal(hosts.reads(), afterFirst);
+  hosts.write('train_zero2.sh', fixture('train_zero2.sh').replace('NPROC_PER_NODE=5', 'NPROC_PER_NODE=3'));
+  engine.invalidate();
+  const fresh = await engine.analyzeConfig(configDocument('ds_config_zero2.json'), settings);
+  assert.equal(fresh.context.gpusPerNode?.value, 3);
+});
+
+test('a script document: its own command is the context, its preset the current option', async () => {
+  const hosts = memoryHosts({ 'train_preset.sh': fixture('train_preset.sh') });
+  const features = createContextFeatures(hosts);
+  const view = await features.getEstimateView(scriptDocument('train_preset.sh'), withDefaults({ gpuMemoryGiB: 80 }));
+  assert.ok(view);
+  assert.equal(view.kind, 'launch-script');
+  assert.deepEqual(view.current, { stage: 2, offloadOptimizer: 'none', offloadParam: 'none' });
+  assert.equal(view.context.model?.value.displayName, 'Qwen2.5-7B');
+  assert.deepEqual(view.context.gpusPerNode, { value: 8, source: 'train_preset.sh line 2' });
+  assert.deepEqual(view.context.loraRank, { value: 16, source: 'train_preset.sh line 6' });
+  assert.equal(view.options.length, 8);
+  assert.equal(view.gpuMemoryBytes, 80 * 2 ** 30);
+  assert.deepEqual(view.missing, []);
+});
