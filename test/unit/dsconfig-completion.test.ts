@@ -110,6 +110,7 @@ test('deprecated keys are tagged and sorted last; keys the stage ignores sort af
   assert.equal(keyItems[keyItems.length - 1].tags?.[0], CompletionItemTag.Deprecated);
   const names = labels(items);
   assert.ok(names.indexOf('allgather_bucket_size') < names.indexOf('stage3_max_live_parameters'), 'stage-2 keys before stage-3-only keys');
+  assert.match(find(items, 'stage3_max_live_parameters').detail ?? '', /ignored at stage 2/);
 });
 
 test('values of stage: the default 0 first, then "auto", then 1–3 with what each shards', async () => {

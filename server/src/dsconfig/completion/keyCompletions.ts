@@ -46,7 +46,7 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
     items.push({
       label: key,
       kind: CompletionItemKind.Property,
-      detail: meta.aliasOf ? `alias of ${meta.aliasOf} · ${detailOf(node)}` : detailOf(node),
+      detail: [meta.aliasOf && `alias of ${meta.aliasOf}`, detailOf(node), sortGroup === group.otherStage && `ignored at stage ${stage}`].filter(Boolean).join(' · '),
       documentation: { kind: 'markdown', value: describeKey(path, node, parsed.value) },
       filterText: quote + key + quote,
       sortText: `${sortGroup}_${key}_0`,
