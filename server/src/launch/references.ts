@@ -58,7 +58,8 @@ export async function findLaunchReferences(fs: FileSystemHost, workspace: Worksp
 
 /** Script facts override the YAML's where the script says something. */
 function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
-  const merged: LaunchFacts = { ...base, chain: [...over.chain, ...base.chain], launcher: over.launcher, span: over.span, commandIndex: over.commandIndex };
+  // The script is the launch (uri, span); each fact keeps its own span.uri, which may be the YAML's.
+  const merged: LaunchFacts = { ...base, uri: over.uri, chain: [...over.chain, ...base.chain], launcher: over.launcher, span: over.span, commandIndex: over.commandIndex };
   for (const [key, value] of Object.entries(over) as [keyof LaunchFacts, unknown][]) {
     if (value === undefined || ['uri', 'launcher', 'chain', 'span', 'commandIndex', 'deepspeed'].includes(key)) continue;
     const current = merged[key] as { isDefault?: boolean } | undefined;

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { URI } from 'vscode-uri';
+import type { MarkupContent } from 'vscode-languageserver-types';
+import { doc, service, settings, workspaceRoot } from './launch-helpers';
+
+const files = {
+  'configs/ds_config_zero2.json': '{ "zero_optimization": { "stage": 2 } }',
+  'configs/ds_config_zero3_offload.json': '{ "zero_optimization": { "stage": 3, "offload_optimizer": { "device": "cpu" }, "offload_param": { "device": "cpu" } } }',
+  'package.json': '{}',
+};
+const script = [
+  'NPROC_PER_NODE=4 \\',
+  'CUDA_VISIBLE_DEVICES=0,1,2,3 \\',
+  'swift sft \\',
+  '    --model Qwen/Qwen3-8B \\',
+  '    --tuner_type full \\',
+  '    --torch_dtype bfloat16 \\',
+  '    --max_length 4096 \\',
+  '    --deepspeed zero2',
+  '',
+].join('\n');
+const at = (line: number, character: number) => ({ line, character });
+
+test('completion after `--deepspeed `: six presets with a summary and this command\'s estimate, then workspace configs', async () => {
+  const { ls } = service(files);
+  const document = doc('scripts/train.sh', script.replace('--deepspeed zero2', '--deepspeed '));
+  const list = await ls.doComplete(document, at(7, 16), settings());
+  const labels = list.items.map((i) => i.label);
+  assert.deepEqual(labels, ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload', '../configs/ds_config_zero2.json', '../configs/ds_config_zero3_offload.json']);
+  const zero3 = list.items[4];
+  assert.match(String(zero3.detail), /^≈ \d+\.\d GiB\/GPU · ZeRO-3: weights, gradients and optimizer states sharded\.$/);
+  assert.deepEqual(zero3.textEdit && 'range' in zero3.textEdit ? zero3.textEdit.range : undefined, { start: at(7, 16), end: at(7, 16) });
+});
+
+test('completion replaces a partly typed value; other flags complete their values; flags complete by prefix', async () => {
+  const { ls } = service(files);
+  const partial = await ls.doComplete(doc('scripts/t.sh', 'swift sft --deepspeed zer'), at(0, 25), settings());
+  const item = partial.items.find((i) => i.label === 'zero3')!;
+  assert.deepEqual(item.textEdit && 'range' in item.textEdit ? item.textEdit.range : undefined, { start: at(0, 22), end: at(0, 25) });
+  const dtype = await ls.doComplete(doc('scripts/t.sh', 'swift sft --torch_dtype '), at(0, 24), settings());
+  assert.deepEqual(dtype.items.map((i) => i.label), ['bfloat16', 'float16', 'float32']);
+  const stage = await ls.doComplete(doc('scripts/t.sh', 'accelerate launch --use_deepspeed --zero_stage= t.py'), at(0, 47), settings());
+  assert.deepEqual(stage.items.map((i) => i.label), ['0', '1', '2', '3']);
+  const hf = await ls.doComplete(doc('scripts/t.sh', 'torchrun --nproc_per_node 2 train.py --deepspeed '), at(0, 49), settings());
+  assert.deepEqual(hf.items.map((i) => i.label), ['../configs/ds_config_zero2.json', '../configs/ds_config_zero3_offload.json'], 'no presets for HF scripts');
+  const flags = await ls.doComplete(doc('scripts/t.sh', 'deepspeed --inc'), at(0, 15), settings());
+  assert.ok(flags.items.some((i) => i.label === '--include'));
+  const yaml = await ls.doComplete(doc('a.yaml', 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  offload_param_device: '), at(2, 24), settings());
+  assert.deepEqual(yaml.items.map((i) => i.label), ['none', 'cpu', 'nvme']);
+});
+
+test('hover on a preset: its contents from ms-swift and the memory table for this command', async () => {
+  const { ls } = service(files);
+  const hover = await ls.doHover(doc('scripts/train.sh', script), at(7, 18), settings({ gpuMemoryGiB: 80 }));
+  const value = (hover!.contents as MarkupContent).value;
+  assert.match(value, /ms-swift preset `zero2`/);
+  assert.match(value, /"allgather_bucket_size": 2e8/, 'the exact preset JSON');
+  assert.match(value, /ZeRO options for Qwen3-8B\*\* on 4 GPUs/);
+  assert.match(value, /▶ \| \*\*ZeRO-2\*\*/);
+  assert.match(value, /sequence 4096 _\(train\.sh line 7\)_/);
+  assert.deepEqual(hover!.range, { start: at(7, 16), end: at(7, 21) });
+});
+
+test('hover on a flag name explains it', async () => {
+  const { ls } = service(files);
+  const hover = await ls.doHover(doc('scripts/t.sh', 'deepspeed --num_gpus 2 train.py'), at(0, 13), settings());
+  assert.match((hover!.contents as MarkupContent).value, /\*\*--num_gpus\*\* \(deepspeed launcher\)/);
+  assert.equal(await ls.doHover(doc('scripts/t.sh', 'echo hello'), at(0, 2), settings()), null);
+});
+
+test('inlay hint after the --deepspeed value with the per-GPU estimate', async () => {
+  const { ls } = service(files);
+  const hints = await ls.getInlayHints(doc('scripts/train.sh', script), { start: at(0, 0), end: at(9, 0) }, settings());
+  assert.equal(hints.length, 1);
+  assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+  assert.deepEqual(hints[0].position, at(7, 21));
+  const none = await ls.getInlayHints(doc('scripts/t.sh', 'swift sft --deepspeed zero2'), { start: at(0, 0), end: at(1, 0) }, settings());
+  assert.deepEqual(none, [], 'no model: no invented numbers');
+  const accelerate = await ls.getInlayHints(doc('scripts/a.sh', 'accelerate launch --num_processes 8 --use_deepspeed --zero_stage 3 train.py --model_name_or_path Qwen/Qwen3-8B'), { start: at(0, 0), end: at(1, 0) }, settings());
+  assert.match(String(accelerate[0]?.label), /· Qwen3-8B · 8 GPUs$/);
+});
+
+test('"Switch to zero3 / zero3_offload (≈ X GiB/GPU)" code actions on the --deepspeed value', async () => {
+  const { ls } = service(files);
+  const document = doc('scripts/train.sh', script);
+  const actions = await ls.getCodeActions(document, { start: at(7, 17), end: at(7, 17) }, { diagnostics: [] }, settings());
+  assert.deepEqual(actions.map((a) => a.title.replace(/\d+\.\d/, 'N')), ['Switch to zero3 (≈ N GiB/GPU)', 'Switch to zero3_offload (≈ N GiB/GPU)']);
+  const edit = actions[0].edit!.changes![document.uri][0];
+  assert.deepEqual(edit, { range: { start: at(7, 16), end: at(7, 21) }, newText: 'zero3' });
+});
+
+test('document links and go to definition from a JSON path to the file', async () => {
+  const { ls } = service(files);
+  const document = doc('scripts/t.sh', 'swift sft --deepspeed ../configs/ds_config_zero2.json --model m\nswift sft --deepspeed ../configs/missing.json');
+  const target = URI.file(path.join(workspaceRoot, 'configs/ds_config_zero2.json')).toString();
+  const links = await ls.getDocumentLinks(document, settings());
+  assert.deepEqual(links.map((l) => [l.target, l.range.start.character, l.range.end.character]), [[target, 22, 53]]);
+  const definition = await ls.getDefinition(document, at(0, 30), settings());
+  assert.deepEqual(definition.map((l) => l.uri), [target]);
+  assert.deepEqual(await ls.getDefinition(document, at(0, 3), settings()), []);
+});

@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractLaunchFacts } from '../../server/src/launch';
+import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
+
+const files = { 'configs/ds_z3.json': '{ "zero_optimization": { "stage": 3 } }' };
+
+const accelerateYaml = `compute_environment: LOCAL_MACHINE
+distributed_type: DEEPSPEED
+deepspeed_config:
+  deepspeed_multinode_launcher: standard
+  gradient_accumulation_steps: 16
+  offload_optimizer_device: none
+  offload_param_device: cpu
+  zero3_init_flag: false
+  zero_stage: 3
+mixed_precision: bf16
+num_machines: 2
+num_processes: 8
+main_process_port: 29500
+rdzv_backend: static
+`;
+
+test('accelerate config: facts from deepspeed_config, processes per machine, precision', () => {
+  const [f] = extractLaunchFacts(doc('accel/multi_node.yaml', accelerateYaml), [workspaceRoot]);
+  assert.equal(f.launcher, 'accelerate-yaml');
+  assert.equal(f.gpusPerNode?.value, 4);
+  assert.equal(f.nodes?.value, 2);
+  assert.equal(f.dtype?.value, 'bf16');
+  assert.equal(f.gradientAccumulation?.value, 16);
+  assert.deepEqual(f.deepspeed && f.deepspeed.kind === 'settings' && [f.deepspeed.stage, f.deepspeed.offloadOptimizer, f.deepspeed.offloadParam, f.deepspeed.zero3Init], [3, 'none', 'cpu', false]);
+  assert.equal(f.deepspeed?.span.line, 9);
+});
+
+test('accelerate config: deepspeed_config_file excludes the other deepspeed_config keys and mixed_precision; fix removes the line', async () => {
+  const text = `distributed_type: DEEPSPEED
+deepspeed_config:
+  deepspeed_config_file: configs/ds_z3.json
+  zero_stage: 3
+  zero3_init_flag: true
+mixed_precision: bf16
+num_processes: 8
+`;
+  const { ls } = service(files);
+  const document = doc('accel.yaml', text);
+  const diagnostics = await ls.doValidation(document, settings());
+  assert.deepEqual(codes(diagnostics), ['accelerate-config-file-excludes', 'accelerate-config-file-excludes']);
+  assert.equal(fixed(document, diagnostics, 'accelerate-config-file-excludes'), text.replace('  zero_stage: 3\n', ''));
+  const [f] = extractLaunchFacts(document, [workspaceRoot]);
+  assert.equal(f.deepspeed?.kind, 'file');
+});
+
+test('accelerate config: invalid values and a missing deepspeed_config_file', async () => {
+  const { ls } = service(files);
+  const text = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 5\n  offload_param_device: disk\nmixed_precision: bf32\nnum_processes: 0\n';
+  assert.deepEqual(codes(await ls.doValidation(doc('a.yaml', text), settings())), ['accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value']);
+  const missing = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: nope.json\n';
+  assert.deepEqual(codes(await ls.doValidation(doc('b.yaml', missing), settings())), ['deepspeed-config-not-found']);
+});
+
+test('LLaMA-Factory YAML: facts (cutoff_len, finetuning_type, quantization_bit, bf16) and the deepspeed path', async () => {
+  const text = `model_name_or_path: Qwen/Qwen3-8B
+stage: sft
+finetuning_type: lora
+lora_rank: 16
+quantization_bit: 4
+per_device_train_batch_size: 2
+gradient_accumulation_steps: 8
+cutoff_len: 4096
+bf16: true
+deepspeed: configs/ds_z3.json
+`;
+  const document = doc('lf/qwen3_lora_sft_ds3.yaml', text);
+  const [f] = extractLaunchFacts(document, [workspaceRoot]);
+  assert.equal(f.launcher, 'llamafactory-yaml');
+  assert.deepEqual([f.model?.value, f.tuner?.value, f.loraRank?.value, f.quantBits?.value, f.microBatch?.value, f.seqLen?.value, f.dtype?.value], ['Qwen/Qwen3-8B', 'lora', 16, 4, 2, 4096, 'bf16']);
+  assert.equal(f.deepspeed?.kind, 'file');
+  const { ls } = service(files);
+  assert.deepEqual(await ls.doValidation(document, settings()), []);
+  assert.deepEqual(codes(await ls.doValidation(doc('lf/x.yaml', text.replace('configs/ds_z3.json', 'examples/deepspeed/ds_z9.json')), settings())), ['deepspeed-config-not-found']);
+  assert.deepEqual(codes(await ls.doValidation(doc('lf/y.yaml', text.replace('configs/ds_z3.json', 'zero3')), settings())), ['preset-not-valid-here']);
+  assert.deepEqual(codes(await ls.doValidation(doc('lf/z.yaml', text.replace('finetuning_type: lora', 'finetuning_type: qlora')), settings())), ['llamafactory-invalid-value']);
+});
+
+test('ms-swift YAML (`swift sft config.yaml`): presets are valid there', async () => {
+  const text = 'model: Qwen/Qwen2.5-7B-Instruct\ntuner_type: lora\ntorch_dtype: bfloat16\nmax_length: 2048\nper_device_train_batch_size: 1\ndeepspeed: zero2\n';
+  const document = doc('swift/sft.yaml', text);
+  const [f] = extractLaunchFacts(document, [workspaceRoot]);
+  assert.equal(f.launcher, 'swift-yaml');
+  assert.equal(f.deepspeed?.kind, 'preset');
+  const { ls } = service(files);
+  assert.deepEqual(await ls.doValidation(document, settings()), []);
+  assert.deepEqual(codes(await ls.doValidation(doc('swift/b.yaml', text.replace('zero2', 'zero-2')), settings())), ['unknown-deepspeed-preset']);
+});
+
+test('YAML that is no launcher config, or broken YAML, gives nothing and never throws', async () => {
+  const { ls } = service(files);
+  assert.deepEqual(extractLaunchFacts(doc('x.yaml', 'name: ci\non: push\n')), []);
+  for (const text of ['deepspeed: [', 'deepspeed_config:\n  - a\n  b: c', ': : :', '\t\tdeepspeed: x']) {
+    assert.ok(Array.isArray(await ls.doValidation(doc('bad.yaml', text), settings())));
+  }
+});
