@@ -280,15 +280,18 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
     const hidden = model.architecture?.hiddenSize;
     if (hidden) {
       const auto = hfAutoBuffers(hidden);
-      for (const [path, key] of [['zero_optimization.reduce_bucket_size', 'reduceBucketSize'], ['zero_optimization.stage3_prefetch_bucket_size', 'prefetchBucketSize']] as const) {
-        if (facts.auto.includes(path)) {
+      for (const [suffix, key] of [['.reduce_bucket_size', 'reduceBucketSize'], ['prefetch_bucket_size', 'prefetchBucketSize']] as const) {
+        // stage3_prefetch_bucket_size or its short alias prefetch_bucket_size
+        const path = facts.auto.find((p) => p.startsWith('zero_optimization.') && p.endsWith(suffix));
+        if (path) {
           input.buffers[key] = auto[key];
           inputs[key] = { value: auto[key], source: { kind: 'config', path: `${file}#${path}` } };
           notes.push(`${path} is "auto": the HF Trainer fills ${formatCount(auto[key]!)} from hidden_size ${hidden}.`);
         }
       }
     }
-    for (const path of facts.auto) if (!path.includes('bucket_size')) notes.push(`${path} is "auto" (filled by the trainer at launch); the default or command-line value is used.`);
+    const mattersHere = new Set(['fp16.enabled', 'bf16.enabled', 'bfloat16.enabled', 'train_micro_batch_size_per_gpu']);
+    for (const path of facts.auto) if (mattersHere.has(path)) notes.push(`${path} is "auto" (filled by the trainer at launch); the default or command-line value is used.`);
   }
   if (loraRank !== undefined && loraRank > 0) {
     const targets = (o.get('--lora-targets')?.value ?? 'all-linear').split(',').map((t) => t.trim()).filter(Boolean);
@@ -373,7 +376,7 @@ function textReport(p: Plan, selected: EstimateResult, perStage: Array<{ stage: 
     for (const stage of [2, 3] as const) {
       out.push(formatDeepSpeedTable({ totalParams: m.totalParams, largestLayerParams: m.largestLayerParams, gpusPerNode: i.gpusPerNode, nodes: i.nodes, stage, legacyZero2: p.legacyZero2 }));
     }
-    out.push(`Selected (ZeRO-${i.stage}, ${stageOptionLabel(i.stage, i.offloadOptimizer, i.stage === 3 ? i.offloadParam : 'none')}, zero_init=${p.zeroInit ? 1 : 0}): ` +
+    out.push(`Selected (${stageOptionLabel(i.stage, i.offloadOptimizer, i.stage === 3 ? i.offloadParam : 'none')}, zero_init=${p.zeroInit ? 1 : 0}): ` +
       `${formatGiB(selected.perGpu.total)} GiB per GPU, ${formatGiB(selected.perCpu.total)} GiB per CPU — ${fitMark(selected.fits)}`);
   } else {
     out.push(`Workload: micro-batch ${i.microBatch}, sequence ${i.seqLen}, gradient checkpointing ${i.gradientCheckpointing ? 'on' : 'off'}` + (i.lora ? `, LoRA rank ${i.lora.rank}${i.lora.quantBits ? ' (QLoRA 4-bit)' : ''}` : ', full fine-tuning'), '');
