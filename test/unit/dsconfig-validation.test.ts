@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { schemaCompileError } from '../../server/src/dsconfig/validation/schemaValidation';
+import { validateConfig } from '../../server/src/dsconfig/validation/validate';
+import { defaultSettings } from '../../server/src/settings';
+import { codesOf, configWith, diagnose, docOf, errorsOf, textAt, withCode } from './dsconfig-validation-helpers';
+
+const fixtures = path.resolve(__dirname, '../fixtures');
+
+test('the bundled schema compiles with ajv', () => {
+  assert.equal(schemaCompileError(), undefined);
+});
+
+test('every diagnostic carries source, a stable code, a docs link and data with a path', () => {
+  const text = readFileSync(path.join(fixtures, 'dsconfig/ds_config_broken.json'), 'utf8');
+  const diagnostics = diagnose(text);
+  assert.ok(diagnostics.length >= 10);
+  for (const d of diagnostics) {
+    assert.equal(d.source, 'zero-lens');
+    assert.match(String(d.code), /^[a-z0-9]+(-[a-z0-9]+)*$/);
+    assert.match(String(d.codeDescription?.href), /^https:\/\/(www\.deepspeed\.ai|huggingface\.co)\//);
+    assert.ok(Array.isArray((d.data as { path?: unknown }).path));
+  }
+  assert.deepEqual(codesOf(errorsOf(diagnostics)).sort(), ['batch-size-mismatch', 'fp16-and-bf16', 'integer-exponent-string', 'max-grad-norm-in-optimizer', 'unknown-key']);
+});
+
+for (const folder of ['presets']) {
+  for (const file of readdirSync(path.join(fixtures, folder)).filter((f) => f.endsWith('.json'))) {
+    test(`preset ${file} produces no error`, () => {
+      const diagnostics = diagnose(readFileSync(path.join(fixtures, folder, file), 'utf8'));
+      assert.deepEqual(errorsOf(diagnostics).map((d) => [d.code, d.message]), []);
+    });
+  }
+}
+
+test('syntax errors have exact ranges in ds-config documents and are left to VS Code for json/jsonc', () => {
+  const text = '{\n  "train_batch_size": 8\n  "gradient_accumulation_steps": 1\n}';
+  const document = docOf(text);
+  const syntax = withCode(validateConfig(document, defaultSettings), 'json-syntax');
+  assert.equal(syntax.length, 1);
+  assert.equal(textAt(document, syntax[0]), '"gradient_accumulation_steps"');
+  assert.match(String(syntax[0].message), /Expected ','/);
+  assert.deepEqual(withCode(diagnose(text, { languageId: 'json' }), 'json-syntax'), []);
+  assert.deepEqual(withCode(diagnose(text, { languageId: 'jsonc' }), 'json-syntax'), []);
+});
+
+test('comments and trailing commas: warnings explaining json.load, unless the built-in JSON server already says it', () => {
+  const text = '{\n  // tuned for 8 GPUs\n  "train_micro_batch_size_per_gpu": 4,\n}';
+  const own = diagnose(text);
+  const comment = withCode(own, 'jsonc-comment')[0];
+  assert.equal(comment.severity, DiagnosticSeverity.Warning);
+  assert.match(String(comment.message), /hjson.*json\.load/);
+  assert.equal(textAt(docOf(text), comment), '// tuned for 8 GPUs');
+  assert.equal(withCode(own, 'jsonc-trailing-comma').length, 1);
+  // json: VS Code reports both; jsonc: VS Code accepts comments (we warn) and warns on trailing commas.
+  assert.deepEqual(codesOf(diagnose(text, { languageId: 'json' })).filter((c) => c.startsWith('jsonc')), []);
+  assert.deepEqual(codesOf(diagnose(text, { languageId: 'jsonc' })).filter((c) => c.startsWith('jsonc')), ['jsonc-comment']);
+  assert.deepEqual(codesOf(diagnose(text, { settings: { warnOnJsonc: false } })).filter((c) => c.startsWith('jsonc')), []);
+});
+
+test('duplicate keys are errors (DeepSpeed raises) on the repeated key, in every language mode', () => {
+  const text = '{"train_micro_batch_size_per_gpu": 4, "bf16": {"enabled": true}, "train_micro_batch_size_per_gpu": 8}';
+  for (const languageId of ['ds-config', 'json']) {
+    const document = docOf(text, languageId);
+    const [duplicate] = withCode(validateConfig(document, defaultSettings), 'duplicate-key');
+    assert.equal(duplicate.severity, DiagnosticSeverity.Error);
+    assert.equal(duplicate.range.start.character, text.lastIndexOf('"train_micro'));
+    assert.match(String(duplicate.message), /ValueError/);
+  }
+});
+
+test('a BOM gets a warning (json.load rejects it) and a CRLF file keeps exact ranges', () => {
+  const text = '\ufeff{\r\n  "zero_optimization": {\r\n    "stage": 4\r\n  },\r\n  "train_batch_size": 8\r\n}\r\n';
+  const document = docOf(text);
+  const diagnostics = validateConfig(document, defaultSettings);
+  assert.equal(withCode(diagnostics, 'utf8-bom').length, 1);
+  const [stage] = withCode(diagnostics, 'invalid-value');
+  assert.equal(textAt(document, stage), '4');
+  assert.deepEqual(stage.range.start, { line: 2, character: 13 });
+});
+
+test('schema errors: plain messages on the value, with allowed values, types and bounds', () => {
+  const text = JSON.stringify(configWith({ zero_optimization: { stage: 5, overlap_comm: 'yes please', offload_optimizer: { device: 'gpu' } }, train_micro_batch_size_per_gpu: 0 }), null, 2);
+  const document = docOf(text);
+  const diagnostics = validateConfig(document, defaultSettings);
+  const byText = new Map(diagnostics.map((d) => [textAt(document, d), d]));
+  assert.match(String(byText.get('5')?.message), /"stage" must be one of 0, 1, 2, 3 or "auto"; got 5/);
+  assert.match(String(byText.get('"gpu"')?.message), /"device" must be one of "none", "cpu", "nvme"/);
+  assert.equal(byText.get('"yes please"')?.code, 'invalid-type');
+  assert.match(String(byText.get('"yes please"')?.message), /true or false/);
+  assert.equal(byText.get('0')?.code, 'out-of-range');
+});
+
+test('unknown keys: error with did-you-mean in strict (pydantic) sections, warning at the top level', () => {
+  const text = JSON.stringify(configWith({ zero_optimization: { stgae: 3 }, gradient_acumulation_steps: 4 }), null, 2);
+  const document = docOf(text);
+  const diagnostics = validateConfig(document, defaultSettings);
+  const [strict] = withCode(diagnostics, 'unknown-key');
+  assert.equal(strict.severity, DiagnosticSeverity.Error);
+  assert.equal(textAt(document, strict), '"stgae"');
+  assert.match(String(strict.message), /DeepSpeed rejects unknown keys in "zero_optimization".*Did you mean "stage"\?/);
+  assert.deepEqual((strict.data as { candidates: string[] }).candidates[0], 'stage');
+  const [loose] = withCode(diagnostics, 'ignored-key');
+  assert.equal(loose.severity, DiagnosticSeverity.Warning);
+  assert.match(String(loose.message), /ignored by DeepSpeed.*"gradient_accumulation_steps"/);
+});
+
+test('unknown keys that belong elsewhere say where', () => {
+  const [d] = withCode(diagnose(configWith({ offload_optimizer: { device: 'cpu' } })), 'ignored-key');
+  assert.match(String(d.message), /belongs in "zero_optimization"/);
+});
+
+test('"_comment" keys at loose levels are accepted as annotations', () => {
+  assert.deepEqual(codesOf(diagnose(configWith({ _comment: 'ZeRO-2 for 8xA100' }))), []);
+});
+
+test('"auto" where HF or accelerate fill it is fine; deprecations and aliases are flagged on the key', () => {
+  assert.deepEqual(codesOf(diagnose(configWith({ zero_optimization: { stage: 3, stage3_prefetch_bucket_size: 'auto', stage3_param_persistence_threshold: 'auto', allgather_partitions: undefined, allgather_bucket_size: undefined } }))), []);
+  const text = JSON.stringify(configWith({ zero_optimization: { stage: 3, stage3_gather_fp16_weights_on_model_save: true, allgather_partitions: undefined, allgather_bucket_size: undefined } }), null, 2);
+  const document = docOf(text);
+  const [deprecated] = withCode(validateConfig(document, defaultSettings), 'deprecated-key');
+  assert.equal(textAt(document, deprecated), '"stage3_gather_fp16_weights_on_model_save"');
+  assert.equal((deprecated.data as { replacement: string }).replacement, 'zero_optimization.stage3_gather_16bit_weights_on_model_save');
+});
+
+test('robustness: half-typed JSON at every cut of a real config gets an answer', () => {
+  const text = readFileSync(path.join(fixtures, 'presets/swift-zero3_offload.json'), 'utf8');
+  for (let cut = 0; cut <= text.length; cut += 7) {
+    const diagnostics = diagnose(text.slice(0, cut));
+    assert.ok(Array.isArray(diagnostics));
+    assert.deepEqual(withCode(diagnostics, 'internal-error'), []);
+  }
+});
+
+test('robustness: 10 MB file, 10,000 nesting levels and binary bytes answer with a notice, not a crash', () => {
+  const huge = diagnose('{"train_batch_size": 8, "x": "' + 'y'.repeat(10 * 1024 * 1024) + '"}');
+  assert.deepEqual(codesOf(huge), ['file-too-large']);
+  assert.equal(huge[0].severity, DiagnosticSeverity.Information);
+  const deep = diagnose('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000));
+  assert.deepEqual(codesOf(deep), ['nesting-too-deep']);
+  const binary = diagnose(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131) % 256)).toString('latin1'));
+  assert.ok(binary.length > 0);
+  assert.deepEqual(withCode(binary, 'internal-error'), []);
+});
+
+test('a top level that is not an object is an error', () => {
+  assert.deepEqual(codesOf(diagnose('[1, 2]')), ['config-not-object']);
+});
