@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { CodeAction, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { ApplyOptionRequest, EstimateViewRequest, type ApplyOptionResult, type EstimateView } from '../../server/src/protocol';
+import { fileUri, startServer } from './lspClient';
+
+const fixtures = path.resolve(__dirname, '../fixtures/context');
+
+// A ds_config.json with a swift script that references it, through the real bundled server over stdio.
+test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests for a config used by a workspace script', async () => {
+  const root = await mkdtemp(path.join(tmpdir(), 'zero-lens-context-'));
+  const configPath = path.join(root, 'ds_config_zero2.json');
+  const text = await readFile(path.join(fixtures, 'ds_config_zero2.json'), 'utf8');
+  await writeFile(configPath, text);
+  await writeFile(path.join(root, 'train_zero2.sh'), await readFile(path.join(fixtures, 'train_zero2.sh'), 'utf8'));
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 40 }, initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = fileUri(configPath);
+    // Listen before opening: validation runs right away.
+    const fitWarning = server.diagnostics(uri, (d) => d.some((x) => x.code === 'estimate-exceeds-gpu-memory'));
+    await server.open(uri, 'json', text);
+    const stageLine = text.split('\n').findIndex((l) => l.includes('"stage"'));
+
+    const hints = await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
+    });
+    assert.ok(hints && hints.length === 1, `one hint, got ${JSON.stringify(hints)}`);
+    assert.equal(hints[0].position.line, stageLine);
+    assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU \(> 40\.0 GiB\) · Qwen3-8B · 5 GPUs$/);
+
+    const hover = await server.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: stageLine, character: 6 } });
+    const markdown = (hover?.contents as MarkupContent).value;
+    assert.match(markdown, /\*\*ZeRO options for Qwen3-8B\*\* on 5 GPUs/);
+    assert.match(markdown, /\| ▶ \| \*\*ZeRO-2\*\* \|/);
+    assert.match(markdown, /3Ψ \(1\.5×\)/);
+    assert.match(markdown, /model Qwen3-8B \(8\.19B params\) _\(train_zero2\.sh line 6\)_/);
+
+    const published = await fitWarning;
+    const warning = published.diagnostics.find((d) => d.code === 'estimate-exceeds-gpu-memory')!;
+    assert.equal(warning.source, 'zero-lens');
+    assert.match(warning.message as string, /^ZeRO-2 needs ≈ \d+\.\d GiB per GPU, \d+\.\d GiB more than the 40\.0 GiB GPU .* Smallest change that fits: /);
+
+    const actions = await server.connection.sendRequest<CodeAction[] | null>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: warning.range,
+      context: { diagnostics: [warning] },
+    });
+    const ours = (actions ?? []).filter((a) => /^(Switch to ZeRO|Offload)/.test(a.title));
+    assert.ok(ours.length >= 4, `stage fixes offered: ${(actions ?? []).map((a) => a.title).join(' | ')}`);
+    const toThree = ours.find((a) => a.title.startsWith('Switch to ZeRO-3'))!;
+    const document = TextDocument.create(uri, 'json', 1, text);
+    assert.equal(TextDocument.applyEdits(document, toThree.edit!.changes![uri]), text.replace('"stage": 2,', '"stage": 3,'));
+    assert.equal(ours.filter((a) => a.isPreferred).length, 1);
+
+    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest, { uri });
+    assert.equal(view?.kind, 'ds-config');
+    assert.equal(view?.options.length, 8);
+    assert.deepEqual(view?.context.gpusPerNode, { value: 5, source: 'train_zero2.sh line 4' });
+    assert.deepEqual(view?.current, { stage: 2, offloadOptimizer: 'none', offloadParam: 'none' });
+
+    const applied = await server.connection.sendRequest<ApplyOptionResult>(ApplyOptionRequest, { uri, stage: 3, offloadOptimizer: 'cpu', offloadParam: 'none' });
+    const after = TextDocument.applyEdits(document, applied.edit!.changes![uri]);
+    assert.match(after, /"stage": 3, \/\/ fastest that fits\?/);
+    assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu",/);
+  } finally {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+});
