@@ -19,6 +19,10 @@ function describeFolders(ctx: SourceContext, candidates: string[]): string {
   return [...new Set(folders)].join(', ');
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export async function checkDeepSpeedReference(
   ctx: SourceContext,
   fs: FileSystemHost,
@@ -62,7 +66,7 @@ export async function checkDeepSpeedReference(
           'deepspeed-config-not-found',
           start,
           end,
-          `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${reader} resolves a relative path against the working directory.`,
+          `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.`,
           { path: ref.path, candidates: ref.candidates },
         ),
       ];
