@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CodeAction, CompletionItem, CompletionList, Diagnostic, DocumentLink, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
+import { fileUri, startServer } from './lspClient';
+
+// An ms-swift launch script through the real bundled server over stdio: diagnostics with fixes,
+// preset completion with estimates, hover, inlay hint and a link to the JSON config.
+test('launch script over stdio: diagnostics, quick fix, completion, hover, inlay hint, document link', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
+  mkdirSync(path.join(root, 'configs'));
+  mkdirSync(path.join(root, 'scripts'));
+  writeFileSync(path.join(root, 'configs/ds_config_zero2.json'), '{ "zero_optimization": { "stage": 2 } }\n');
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    const uri = fileUri(path.join(root, 'scripts/train.sh'));
+    const text = [
+      'NPROC_PER_NODE=4 \\',
+      'CUDA_VISIBLE_DEVICES=0,1,2,3 \\',
+      'swift sft \\',
+      '    --model Qwen/Qwen3-8B \\',
+      '    --train_type full \\',
+      '    --torch_dtype bfloat16 \\',
+      '    --deepspeed zero2',
+      'swift sft --model Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json',
+      '',
+    ].join('\n');
+    const published = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'shellscript', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => d.code), ['train-type-renamed']);
+    assert.equal(diagnostics[0].source, 'zero-lens');
+
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostics[0].range,
+      context: { diagnostics },
+    });
+    const rename = actions.find((a) => a.title === 'Rename to --tuner_type');
+    assert.deepEqual(rename?.edit?.changes?.[uri], [{ range: { start: { line: 4, character: 4 }, end: { line: 4, character: 16 } }, newText: '--tuner_type' }]);
+
+    const completion = await server.connection.sendRequest<CompletionList | CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 6, character: 18 },
+    });
+    const items = Array.isArray(completion) ? completion : completion.items;
+    assert.deepEqual(items.slice(0, 6).map((i) => i.label), ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload']);
+    assert.match(String(items[4].detail), /^≈ \d+\.\d GiB\/GPU · /);
+    assert.ok(items.some((i) => i.label === '../configs/ds_config_zero2.json'), items.map((i) => i.label).join());
+
+    const hover = await server.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 18 } });
+    assert.match((hover.contents as MarkupContent).value, /ms-swift preset `zero2`/);
+    assert.match((hover.contents as MarkupContent).value, /ZeRO options for Qwen3-8B/);
+
+    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } },
+    });
+    assert.match(String(hints[0]?.label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+    assert.deepEqual(hints[0].position, { line: 6, character: 21 });
+
+    const links = await server.connection.sendRequest<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri } });
+    assert.deepEqual(links.map((l) => l.target), [fileUri(path.join(root, 'configs/ds_config_zero2.json'))]);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
