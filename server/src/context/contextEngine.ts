@@ -8,7 +8,7 @@ import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
 import { extractLaunchFacts, findLaunchReferences } from '../launch/references';
 import type { LaunchFacts } from '../launch/facts';
-import { parsedPreset } from '../launch/swiftPresets';
+import { readReferencedConfig } from '../launch/estimates';
 import type { ConfigAnalysis } from './analysis';
 import { buildAnalysis } from './buildAnalysis';
 
@@ -135,36 +135,8 @@ export class ContextEngine {
 
   private async readLaunchConfig(document: TextDocument): Promise<LaunchConfig | undefined> {
     for (const launch of this.launchFactsOf(document)) {
-      const ref = launch.deepspeed;
-      if (!ref) continue;
-      switch (ref.kind) {
-        case 'preset':
-          return { launch, configPath: `${ref.name} (ms-swift preset)`, value: parsedPreset(ref.name) };
-        case 'inline':
-          if (ref.json && typeof ref.json === 'object') return { launch, configPath: 'inline --deepspeed JSON', value: ref.json };
-          continue;
-        case 'settings':
-          return {
-            launch,
-            configPath: `${ref.via} (launcher settings)`,
-            value: {
-              zero_optimization: {
-                stage: ref.stage ?? 0,
-                offload_optimizer: { device: ref.offloadOptimizer ?? 'none' },
-                offload_param: { device: ref.offloadParam ?? 'none' },
-              },
-            },
-          };
-        case 'file':
-          for (const candidate of ref.candidates) {
-            const text = await this.hosts.fs.readFile(candidate);
-            if (text === undefined) continue;
-            return { launch, configPath: candidate, value: parseConfigText(text).value, file: { path: candidate, text } };
-          }
-          continue;
-        default:
-          continue;
-      }
+      const config = launch.deepspeed ? await readReferencedConfig(this.hosts.fs, launch.deepspeed) : undefined;
+      if (config) return { launch, ...config };
     }
     return undefined;
   }
