@@ -4,7 +4,10 @@ import { createContextFeatures } from '../../server/src/context/contextFeatures'
 import { ContextEngine } from '../../server/src/context/contextEngine';
 import { setTrainingContextCommand } from '../../server/src/context/setContextCommand';
 import { withDefaults } from '../../server/src/settings';
-import { configDocument, fixture, memoryHosts, scriptDocument } from './context-hosts';
+import * as path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { configDocument, fixture, memoryHosts, scriptDocument, workspaceRoot } from './context-hosts';
 
 const wholeFile = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
 
@@ -140,4 +143,27 @@ test('a script document: its own command is the context, its preset the current 
   assert.equal(view.options.length, 8);
   assert.equal(view.gpuMemoryBytes, 80 * 2 ** 30);
   assert.deepEqual(view.missing, []);
+});
+
+test('a LLaMA-Factory YAML that names the config gives the context for the config, and its own view', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero3.json': fixture('ds_config_zero3.json'), 'llama3_lora.yaml': fixture('llama3_lora.yaml') });
+  const settings = withDefaults({ gpusPerNode: 4 });
+  const analysis = await new ContextEngine(hosts).analyzeConfig(configDocument('ds_config_zero3.json'), settings);
+  assert.deepEqual(analysis.context.model, { value: 'meta-llama/Meta-Llama-3-8B-Instruct', source: 'llama3_lora.yaml line 2' });
+  assert.deepEqual(analysis.context.lora, { value: { rank: 8, quantBits: undefined }, source: 'llama3_lora.yaml line 7' });
+  assert.deepEqual(analysis.context.sequenceLength, { value: 2048, source: 'llama3_lora.yaml line 12' });
+  assert.deepEqual(analysis.context.gpusPerNode, { value: 4, source: 'settings (zeroLens.gpusPerNode)' });
+  // The config's explicit values win over the YAML for what DeepSpeed reads itself.
+  assert.deepEqual(analysis.context.microBatchSize, { value: 1, source: 'ds_config_zero3.json (train_micro_batch_size_per_gpu)' });
+  assert.deepEqual(analysis.context.dtype, { value: 'bf16', source: 'ds_config_zero3.json (bf16/fp16)' });
+  assert.deepEqual(analysis.missing, ['gpuMemoryGiB']);
+
+  const view = await createContextFeatures(hosts).getEstimateView(
+    TextDocument.create(URI.file(path.join(workspaceRoot, 'llama3_lora.yaml')).toString(), 'yaml', 1, fixture('llama3_lora.yaml')),
+    settings,
+  );
+  assert.equal(view?.kind, 'launch-yaml');
+  assert.deepEqual(view?.current, { stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu' });
+  assert.equal(view?.options.length, 8);
+  assert.deepEqual(view?.context.loraRank, { value: 8, source: 'llama3_lora.yaml line 7' });
 });
