@@ -1,7 +1,8 @@
-import { applyEdits, modify, parseTree, type FormattingOptions } from 'jsonc-parser';
+import { parseTree, type FormattingOptions } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { findProperty } from '../parse';
+import { removeProperty, setValue } from './jsonEdits';
 import type { FixOp, FixSpec } from '../validation/fixTypes';
 
 /** Indentation and line ends as the file already uses them, so inserted keys look hand-written. */
@@ -16,19 +17,16 @@ export function formattingOf(text: string): FormattingOptions {
 
 /** One op on the text, or undefined when it no longer applies (the text changed since the diagnostic). */
 function applyOp(text: string, op: FixOp): string | undefined {
-  const options = { formattingOptions: formattingOf(text) };
   switch (op.op) {
     case 'set':
-      return applyEdits(text, modify(text, op.path, op.value, options));
-    case 'remove': {
-      if (!findProperty(parseTree(text), op.path) && typeof op.path[op.path.length - 1] === 'string') return undefined;
-      return applyEdits(text, modify(text, op.path, undefined, options));
-    }
+      return setValue(text, op.path, op.value, formattingOf(text));
+    case 'remove':
+      return removeProperty(text, op.path);
     case 'rename': {
       // Only the key token changes: the value, its comments and the key's position all stay.
       const key = findProperty(parseTree(text), op.path)?.children?.[0];
       if (!key) return undefined;
-      return applyEdits(text, [{ offset: key.offset, length: key.length, content: JSON.stringify(op.newKey) }]);
+      return text.slice(0, key.offset) + JSON.stringify(op.newKey) + text.slice(key.offset + key.length);
     }
     case 'deleteText':
       if (text.substr(op.offset, op.length) !== op.expect) return undefined;
@@ -44,7 +42,7 @@ export function applyFix(text: string, fix: FixSpec): string | undefined {
     try {
       next = applyOp(current, op);
     } catch {
-      // jsonc-parser refuses edits through non-objects (e.g. a key under `"zero_optimization": true`).
+      // A text the tree no longer describes (a concurrent edit): the fix simply does not apply.
       return undefined;
     }
     if (next === undefined) return undefined;

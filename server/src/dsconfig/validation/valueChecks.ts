@@ -78,7 +78,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const asNumber = Number(value.trim());
   if (exponentString.test(value)) {
     const fixes = Number.isInteger(asNumber)
-      ? [fix(`Write it as the number ${value.trim()}`, [{ op: 'set', path: site.path, value: asNumber }], true)]
+      ? [fix(`Write it as the number ${asNumber} (no quotes)`, [{ op: 'set', path: site.path, value: asNumber }], true)]
       : [];
     return [
       config.diagnostic(

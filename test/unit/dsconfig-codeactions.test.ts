@@ -1,0 +1,210 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { CodeAction } from 'vscode-languageserver-types';
+import { codeActions, fixAllKind } from '../../server/src/dsconfig/codeActions/codeActions';
+import { removeProperty, setValue } from '../../server/src/dsconfig/codeActions/jsonEdits';
+import { validateConfig } from '../../server/src/dsconfig/validation/validate';
+import { defaultSettings } from '../../server/src/settings';
+import { applyAction, docOf, quickFixes } from './dsconfig-validation-helpers';
+
+/** Applies the quick fix with this title and returns the new text. */
+async function fixed(text: string, title: string | RegExp): Promise<string> {
+  const document = docOf(text);
+  const actions = await quickFixes(document);
+  const action = actions.find((a) => (typeof title === 'string' ? a.title === title : title.test(a.title)));
+  assert.ok(action, `no action "${String(title)}" among ${JSON.stringify(actions.map((a) => a.title))}`);
+  return applyAction(document, action);
+}
+
+const lines = (...l: string[]) => l.join('\n');
+
+test('rename a deprecated key, keeping its value and the comments around it', async () => {
+  const text = lines(
+    '{',
+    '  "train_micro_batch_size_per_gpu": 1,',
+    '  "zero_optimization": {',
+    '    "stage": 3,',
+    '    // needed for save_16bit_model()',
+    '    "stage3_gather_fp16_weights_on_model_save": true /* keep */',
+    '  }',
+    '}',
+  );
+  assert.equal(
+    await fixed(text, 'Rename to "stage3_gather_16bit_weights_on_model_save"'),
+    text.replace('"stage3_gather_fp16_weights_on_model_save"', '"stage3_gather_16bit_weights_on_model_save"'),
+  );
+});
+
+test('the deprecated cpu_offload becomes an offload_optimizer block', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {', '    "stage": 2,', '    "cpu_offload": true', '  }', '}');
+  assert.equal(
+    await fixed(text, 'Replace with "offload_optimizer": {"device": "cpu"}'),
+    lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {', '    "stage": 2,', '    "offload_optimizer": {', '      "device": "cpu"', '    }', '  }', '}'),
+  );
+});
+
+test('remove a key the stage ignores; the other comments stay', async () => {
+  const text = lines(
+    '{',
+    '  // ZeRO-2 on 8 GPUs',
+    '  "train_micro_batch_size_per_gpu": 4,',
+    '  "zero_optimization": {',
+    '    "stage": 2, // sharded grads',
+    '    "stage3_max_live_parameters": 1e9,',
+    '    "overlap_comm": true',
+    '  }',
+    '}',
+  );
+  assert.equal(
+    await fixed(text, 'Remove "stage3_max_live_parameters"'),
+    lines('{', '  // ZeRO-2 on 8 GPUs', '  "train_micro_batch_size_per_gpu": 4,', '  "zero_optimization": {', '    "stage": 2, // sharded grads', '    "overlap_comm": true', '  }', '}'),
+  );
+});
+
+test('batch triple: compute train_batch_size, or hand all three to the Trainer', async () => {
+  const text = lines('{', '  "train_batch_size": 30, // 8 GPUs?', '  "train_micro_batch_size_per_gpu": 4,', '  "gradient_accumulation_steps": 2', '}');
+  assert.equal(await fixed(text, 'Set train_batch_size to 32 (4 GPUs)'), text.replace('30,', '32,'));
+  assert.equal(
+    await fixed(text, /Use "auto" for all three/),
+    lines('{', '  "train_batch_size": "auto", // 8 GPUs?', '  "train_micro_batch_size_per_gpu": "auto",', '  "gradient_accumulation_steps": "auto"', '}'),
+  );
+});
+
+test('fp16 + bf16: keep bf16 (preferred) or keep fp16', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "fp16": {"enabled": true, "loss_scale": 0},', '  "bf16": {"enabled": true}', '}');
+  const document = docOf(text);
+  const actions = (await quickFixes(document)).filter((a) => a.title.startsWith('Keep'));
+  assert.deepEqual(actions.map((a) => [a.title, a.isPreferred]), [['Keep bf16 (turn fp16 off)', true], ['Keep fp16 (turn bf16 off)', false]]);
+  assert.equal(applyAction(document, actions[0]), text.replace('"fp16": {"enabled": true', '"fp16": {"enabled": false'));
+  assert.equal(applyAction(document, actions[1]), text.replace('"bf16": {"enabled": true}', '"bf16": {"enabled": false}'));
+});
+
+test('did-you-mean rename for an unknown key', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stgae": 2}', '}');
+  assert.equal(await fixed(text, 'Rename to "stage"'), text.replace('"stgae"', '"stage"'));
+});
+
+test('alias duplicates: keep the long form (preferred) or the short form', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {', '    "stage": 3,', '    "stage3_max_live_parameters": 1e9,', '    "max_live_parameters": 2e9', '  }', '}');
+  assert.equal(
+    await fixed(text, 'Keep "stage3_max_live_parameters" (remove "max_live_parameters")'),
+    lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {', '    "stage": 3,', '    "stage3_max_live_parameters": 1e9', '  }', '}'),
+  );
+  assert.equal(
+    await fixed(text, 'Keep "max_live_parameters" (remove "stage3_max_live_parameters")'),
+    lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {', '    "stage": 3,', '    "max_live_parameters": 2e9', '  }', '}'),
+  );
+});
+
+test('"5e8" in quotes becomes a number', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": 2, "reduce_bucket_size": "5e8"}', '}');
+  assert.equal(await fixed(text, 'Write it as the number 500000000 (no quotes)'), text.replace('"5e8"', '500000000'));
+});
+
+test('"stage": "auto" offers the concrete stages, none preferred', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": "auto"}', '}');
+  const document = docOf(text);
+  const actions = (await quickFixes(document)).filter((a) => a.title.startsWith('Use ZeRO stage'));
+  assert.deepEqual(actions.map((a) => a.title), ['Use ZeRO stage 1', 'Use ZeRO stage 2', 'Use ZeRO stage 3']);
+  assert.ok(actions.every((a) => !a.isPreferred));
+  assert.equal(applyAction(document, actions[2]), text.replace('"auto"', '3'));
+});
+
+test('max_grad_norm moves to gradient_clipping', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "optimizer": {"type": "AdamW", "params": {"lr": 1e-5, "max_grad_norm": 0.5}}', '}');
+  assert.equal(
+    await fixed(text, 'Move it to "gradient_clipping": 0.5'),
+    lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "optimizer": {"type": "AdamW", "params": {"lr": 1e-5}},', '  "gradient_clipping": 0.5', '}'),
+  );
+});
+
+test('inserted keys follow the file: CRLF line ends, tab indentation, one-line objects stay on one line', async () => {
+  const text = '{\r\n\t"train_batch_size": 8,\r\n\t"gradient_accumulation_steps": 1,\r\n\t"zero_optimization": {\r\n\t\t"stage": 1,\r\n\t\t"cpu_offload": true\r\n\t}\r\n}';
+  const after = await fixed(text, 'Replace with "offload_optimizer": {"device": "cpu"}');
+  assert.equal(after, '{\r\n\t"train_batch_size": 8,\r\n\t"gradient_accumulation_steps": 1,\r\n\t"zero_optimization": {\r\n\t\t"stage": 1,\r\n\t\t"offload_optimizer": {\r\n\t\t\t"device": "cpu"\r\n\t\t}\r\n\t}\r\n}');
+  const inline = '{"train_batch_size": 8, "zero_optimization": {"stage": 1, "cpu_offload": true}}';
+  assert.equal(await fixed(inline, 'Replace with "offload_optimizer": {"device": "cpu"}'), '{"train_batch_size": 8, "zero_optimization": {"stage": 1, "offload_optimizer": { "device": "cpu" }}}');
+});
+
+test('actions only come from our own diagnostics, and a stale diagnostic gives no action', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stgae": 2}', '}');
+  const stale = validateConfig(docOf(text), defaultSettings);
+  const now = docOf(lines('{', '  "train_micro_batch_size_per_gpu": 1', '}'));
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  assert.deepEqual(await codeActions(now, range, { diagnostics: stale, only: ['quickfix'] }, defaultSettings), []);
+  const foreign = stale.map((d) => ({ ...d, source: 'json' }));
+  assert.deepEqual(await codeActions(docOf(text), range, { diagnostics: foreign }, defaultSettings), []);
+});
+
+test('source.fixAll.zeroLens applies every preferred fix in one edit and keeps comments', async () => {
+  const text = readFileSync(path.resolve(__dirname, '../fixtures/dsconfig/ds_config_broken.json'), 'utf8');
+  const document = docOf(text);
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const actions: CodeAction[] = await codeActions(document, range, { diagnostics: [], only: ['source.fixAll'] }, defaultSettings);
+  assert.equal(actions.length, 1);
+  assert.equal(actions[0].kind, fixAllKind);
+  assert.equal(actions[0].edit?.changes?.[document.uri]?.length, 1);
+  const after = applyAction(document, actions[0]);
+  assert.equal(
+    after,
+    lines(
+      '{',
+      '  // ZeRO-2 config copied from an old run',
+      '  "train_batch_size": 32,',
+      '  "train_micro_batch_size_per_gpu": 4,',
+      '  "gradient_accumulation_steps": 2,',
+      '  "gradient_clipping": 1.0,',
+      '  "steps_per_print": 10,',
+      '  "fp16": {',
+      '    "enabled": false,',
+      '    "loss_scale": 0,',
+      '    "opt_level": "O2"',
+      '  },',
+      '  "bf16": {',
+      '    "enabled": true',
+      '  },',
+      '  "optimizer": {',
+      '    "type": "AdamW",',
+      '    "params": {',
+      '      "lr": 3e-5',
+      '    }',
+      '  },',
+      '  "zero_optimization": {',
+      '    "stage": 2,',
+      '    "offload_param": { "device": "cpu" },',
+      '    "stage3_prefetch_bucket_size": 5e8,',
+      '    "reduce_bucket_size": 500000000,',
+      '    "allgather_bucket_size": 2e8,',
+      '    "overlap_comm": true,',
+      '    "offload_optimizer": {',
+      '      "device": "cpu"',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ),
+  );
+  // Not asked for: no fix-all action among the quick fixes.
+  assert.ok((await codeActions(document, range, { diagnostics: [], only: ['quickfix'] }, defaultSettings)).every((a) => a.kind !== fixAllKind));
+});
+
+test('comment-preserving edits: removing the last or only entry, inline entries, and inserting after a trailing comma', () => {
+  const last = lines('{', '  "stage": 2, // sharded grads', '  "offload_param": {"device": "cpu"}', '}');
+  assert.equal(removeProperty(last, ['offload_param']), lines('{', '  "stage": 2 // sharded grads', '}'));
+  const commented = lines('{', '  "stage": 2,', '  "x": 1, // about x', '  "y": 2', '}');
+  assert.equal(removeProperty(commented, ['x']), lines('{', '  "stage": 2,', '  // about x', '  "y": 2', '}'));
+  assert.equal(removeProperty('{"a": 1, "b": 2, "c": 3}', ['b']), '{"a": 1, "c": 3}');
+  assert.equal(removeProperty('{"a": 1, "b": 2}', ['b']), '{"a": 1}');
+  assert.equal(removeProperty('{"z": {"only": 1}}', ['z', 'only']), '{"z": {}}');
+  assert.equal(removeProperty('{"z": {"only": 1 /* keep */}}', ['z', 'only']), '{"z": { /* keep */}}');
+  assert.equal(removeProperty('{"a": 1}', ['missing']), undefined);
+  const format = { insertSpaces: true, tabSize: 2, eol: '\n' };
+  assert.equal(setValue(lines('{', '  "a": 1, // one', '}'), ['b'], 2, format), lines('{', '  "a": 1, // one', '  "b": 2,', '}'));
+  assert.equal(setValue(lines('{', '  "a": 1 // one', '}'), ['b'], true, format), lines('{', '  "a": 1, // one', '  "b": true', '}'));
+  assert.equal(setValue('{}', ['zero_optimization', 'stage'], 3, format), lines('{', '  "zero_optimization": {', '    "stage": 3', '  }', '}'));
+  assert.equal(setValue('{"zero_optimization": true}', ['zero_optimization', 'stage'], 3, format), undefined);
+  // The last of duplicated keys is the one DeepSpeed reads, so that is the one set.
+  assert.equal(setValue('{"a": 1, "a": 2}', ['a'], 3, format), '{"a": 1, "a": 3}');
+});
