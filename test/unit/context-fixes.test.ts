@@ -242,3 +242,18 @@ test('ApplyOption on a script that points at a JSON file edits that file', async
   assert.deepEqual(Object.keys(result.edit?.changes ?? {}), [config.uri]);
   assert.equal(applyWorkspaceEdit(config, result.edit as Parameters<typeof applyWorkspaceEdit>[1]), fixture('ds_config_zero2.json').replace('"stage": 2,', '"stage": 3,'));
 });
+
+test('a config without zero_optimization (stage 0) gets the warning and the fixes on its first key', async () => {
+  const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8, gpuMemoryGiB: 80 });
+  const features = createContextFeatures(memoryHosts({ 'ds_config_nozero.json': fixture('ds_config_nozero.json') }));
+  const document = configDocument('ds_config_nozero.json');
+  const [warning] = await features.validate!(document, settings);
+  assert.equal(warning.code, estimateExceedsCode);
+  assert.match(warning.message as string, /^ZeRO-0 needs/);
+  assert.equal(document.getText().slice(document.offsetAt(warning.range.start), document.offsetAt(warning.range.end)), '"train_batch_size"');
+  const actions = await features.codeActions!(document, warning.range, { diagnostics: [warning] }, settings);
+  const preferred = actions.find((a) => a.isPreferred)!;
+  assert.match(preferred.title, /^Switch to ZeRO-\d \(≈ \d+\.\d GiB\/GPU\)$/);
+  const after = applyWorkspaceEdit(document, preferred.edit as Parameters<typeof applyWorkspaceEdit>[1]);
+  assert.match(after, /\t"zero_optimization": \{\n\t\t"stage": \d\n\t\}\n\}\n$/);
+});

@@ -29,11 +29,16 @@ function rangeOf(document: TextDocument, node: Node): Range {
   return { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
 }
 
-/** Where stage warnings and fixes attach: the stage value, else the zero_optimization key. */
+/**
+ * Where stage warnings and fixes attach: the stage value, else the zero_optimization key, else (a config
+ * without ZeRO, which DeepSpeed runs as stage 0) the first key of the file.
+ */
 function stageAnchor(parsed: ParsedConfig): Node | undefined {
   const stage = findProperty(parsed.root, stagePath);
   if (stage?.children?.[1]) return stage.children[1];
-  return findProperty(parsed.root, ['zero_optimization'])?.children?.[0];
+  const zero = findProperty(parsed.root, ['zero_optimization'])?.children?.[0];
+  if (zero) return zero;
+  return parsed.root?.type === 'object' ? parsed.root.children?.[0]?.children?.[0] : undefined;
 }
 
 function lineTouches(document: TextDocument, node: Node, range: Range): boolean {
