@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { main } from '../../server/src/cli/main';
+import type { CliIO } from '../../server/src/cli/io';
+
+const root = path.resolve(__dirname, '../..');
+const broken = 'test/fixtures/dsconfig/ds_config_broken.json';
+
+async function check(args: string[], cwd = root): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd };
+  const code = await main(['check', ...args], io);
+  return { code, out, err };
+}
+
+test('text format: compiler-style lines with 1-based positions and a summary; exit 1 on errors', async () => {
+  const r = await check([broken]);
+  assert.equal(r.code, 1, r.err);
+  assert.equal(r.err, '');
+  const lines = r.out.trimEnd().split('\n');
+  assert.ok(lines.includes(`${broken}:3:3: error [batch-size-mismatch] train_batch_size (30) must equal train_micro_batch_size_per_gpu × gradient_accumulation_steps × data-parallel world size = 4 × 2 × N. 30 is not a multiple of 8, so DeepSpeed fails at start for every GPU count (AssertionError).`), r.out);
+  assert.ok(lines.some((l) => l.startsWith(`${broken}:2:3: warning [jsonc-comment] `)));
+  for (const line of lines.slice(0, -1)) assert.match(line, /^[^:]+:\d+:\d+: (error|warning|information) \[[a-z0-9-]+\] \S/);
+  assert.match(lines[lines.length - 1], /^5 errors, 7 warnings, 0 information in 1 file\.$/);
+});
+
+test('json format: the documented array shape', async () => {
+  const r = await check([broken, '--format', 'json']);
+  assert.equal(r.code, 1);
+  const report = JSON.parse(r.out) as { file: string; diagnostics: { range: { start: { line: number; character: number }; end: object }; severity: string; code: string; message: string }[] }[];
+  assert.equal(report.length, 1);
+  assert.equal(report[0].file, broken);
+  const mismatch = report[0].diagnostics.find((d) => d.code === 'batch-size-mismatch');
+  assert.deepEqual(mismatch?.range, { start: { line: 2, character: 2 }, end: { line: 2, character: 20 } });
+  assert.equal(mismatch?.severity, 'error');
+  for (const d of report[0].diagnostics) {
+    assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
+    assert.ok(['error', 'warning', 'information', 'hint'].includes(d.severity));
+  }
+  assert.deepEqual(JSON.parse((await check(['--format=json', broken])).out), report);
+});
+
+test('the ms-swift and LLaMA-Factory presets pass (exit 0), given as a folder', async () => {
+  const r = await check(['test/fixtures/presets']);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /^0 errors, \d+ warnings?, 0 information in 13 files/m);
+  const json = JSON.parse((await check(['test/fixtures/presets', '--format', 'json'])).out) as { file: string }[];
+  assert.equal(json.length, 13);
+  assert.ok(json.every((f) => f.file.startsWith('test/fixtures/presets' + path.sep)));
+});
+
+test('a folder: JSON files that are not DeepSpeed configs are skipped, configs and scripts are checked', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zero-lens-check-'));
+  mkdirSync(path.join(dir, 'configs'));
+  copyFileSync(path.join(root, broken), path.join(dir, 'configs', 'ds_config_zero2.json'));
+  writeFileSync(path.join(dir, 'package.json'), '{"name": "not-a-config"}');
+  writeFileSync(path.join(dir, 'train.sh'), 'deepspeed train.py --deepspeed configs/ds_config_zero2.json\n');
+  const r = await check(['.', '--format', 'json'], dir);
+  const files = (JSON.parse(r.out) as { file: string }[]).map((f) => f.file).sort();
+  assert.deepEqual(files, [path.join('configs', 'ds_config_zero2.json'), 'train.sh']);
+  assert.equal(r.code, 1);
+});
+
+test('usage errors and unreadable files exit 2 with a clear message', async () => {
+  const none = await check([]);
+  assert.equal(none.code, 2);
+  assert.match(none.err, /no files given/);
+  const format = await check([broken, '--format', 'xml']);
+  assert.equal(format.code, 2);
+  assert.match(format.err, /--format must be "text" or "json", not "xml"/);
+  const option = await check([broken, '--fix']);
+  assert.equal(option.code, 2);
+  assert.match(option.err, /unknown option '--fix'/);
+  const missing = await check(['no/such/ds_config.json']);
+  assert.equal(missing.code, 2);
+  assert.equal(missing.err, "zero-lens check: cannot read 'no/such/ds_config.json': no such file or folder.\n");
+  // Unreadable beats "errors found", and the readable files are still reported.
+  const mixed = await check([broken, 'missing.json']);
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.out, /batch-size-mismatch/);
+  const help = await check(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /Usage: zero-lens check/);
+});
+
+test('files that are not JSON objects or not text still get an answer', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zero-lens-check-'));
+  writeFileSync(path.join(dir, 'ds_config.json'), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x00, 0xff, 0xfe, 0x7d]));
+  const r = await check(['ds_config.json', '--format', 'json'], dir);
+  assert.equal(r.code, 1);
+  assert.ok((JSON.parse(r.out) as { diagnostics: { code: string }[] }[])[0].diagnostics.some((d) => d.code === 'json-syntax'));
+});
+
+test('the built CLI (node dist/cli.js) exits 1 / 0 / 2', () => {
+  const cli = path.join(root, 'dist/cli.js');
+  assert.ok(existsSync(cli), 'run `npm run build` first');
+  const run = (...args: string[]) => spawnSync(process.execPath, [cli, 'check', ...args], { cwd: root, encoding: 'utf8' });
+  const bad = run(broken);
+  assert.equal(bad.status, 1, bad.stderr);
+  assert.match(bad.stdout, /error \[fp16-and-bf16\]/);
+  assert.equal(run('test/fixtures/presets/swift-zero3.json').status, 0);
+  const missing = run('missing.json');
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /cannot read 'missing.json'/);
+});
