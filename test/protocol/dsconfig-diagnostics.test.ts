@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-types';
+import { startServer } from './lspClient';
+
+const broken = [
+  '{',
+  '  // ZeRO-3 on 8 GPUs',
+  '  "train_batch_size": 30,',
+  '  "train_micro_batch_size_per_gpu": 4,',
+  '  "gradient_accumulation_steps": 2,',
+  '  "fp16": {"enabled": true},',
+  '  "bf16": {"enabled": true},',
+  '  "zero_optimization": {',
+  '    "stage": 3, // shard everything',
+  '    "stage3_gather_fp16_weights_on_model_save": true',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+// Diagnostics, a quick fix and fix-all for a broken ds_config.json through the real bundled server over stdio.
+test('ds_config diagnostics arrive over stdio and a quick fix round-trips', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_zero3.json';
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'fp16-and-bf16'));
+    await server.open(uri, 'ds-config', broken);
+    const { diagnostics, version } = await published;
+    assert.equal(version, 1);
+    const byCode = new Map(diagnostics.map((d) => [String(d.code), d]));
+    for (const code of ['jsonc-comment', 'batch-size-mismatch', 'fp16-and-bf16', 'deprecated-key']) assert.ok(byCode.has(code), `${code} in ${[...byCode.keys()].join(', ')}`);
+    const mismatch = byCode.get('batch-size-mismatch')!;
+    assert.deepEqual(mismatch.range, { start: { line: 2, character: 2 }, end: { line: 2, character: 20 } });
+    assert.equal(mismatch.source, 'zero-lens');
+    assert.match(String(mismatch.codeDescription?.href), /deepspeed\.ai\/docs\/config-json\/#batch-size-related-parameters/);
+
+    // The diagnostic goes back with its data, as a client would send it; the server answers statelessly.
+    const precision = byCode.get('fp16-and-bf16') as Diagnostic;
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: precision.range,
+      context: { diagnostics: [precision], only: ['quickfix'] },
+    });
+    const keepBf16 = actions.find((a) => a.title === 'Keep bf16 (turn fp16 off)');
+    assert.ok(keepBf16?.isPreferred, JSON.stringify(actions.map((a) => a.title)));
+    const document = TextDocument.create(uri, 'ds-config', 1, broken);
+    const fixed = TextDocument.applyEdits(document, keepBf16.edit!.changes![uri]);
+    assert.equal(fixed, broken.replace('"fp16": {"enabled": true}', '"fp16": {"enabled": false}'));
+
+    // After the edit the server re-validates the new version: the conflict is gone, the comments are still there.
+    const republished = server.diagnostics(uri, (d) => !d.some((x) => x.code === 'fp16-and-bf16'));
+    await server.change(uri, 2, fixed);
+    const after = await republished;
+    assert.equal(after.version, 2);
+    assert.ok(after.diagnostics.some((d) => d.code === 'batch-size-mismatch'));
+
+    // source.fixAll.zeroLens: every preferred fix in one edit.
+    const [fixAll] = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll.zeroLens'] },
+    });
+    assert.equal(fixAll?.kind, 'source.fixAll.zeroLens');
+    const all = TextDocument.applyEdits(TextDocument.create(uri, 'ds-config', 2, fixed), fixAll.edit!.changes![uri]);
+    assert.match(all, /"train_batch_size": 32,/);
+    assert.match(all, /"stage3_gather_16bit_weights_on_model_save": true/);
+    assert.match(all, /\/\/ ZeRO-3 on 8 GPUs/);
+    assert.match(all, /"stage": 3, \/\/ shard everything/);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('json documents: syntax errors are left to VS Code\'s JSON server, DeepSpeed rules still apply', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config.json';
+    const published = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'json', '{\n  "train_micro_batch_size_per_gpu": 4\n  "zero_optimization": {"stage": "auto"}\n}');
+    const { diagnostics } = await published;
+    const codes = diagnostics.map((d) => d.code);
+    assert.ok(codes.includes('stage-auto'), codes.join(', '));
+    assert.ok(!codes.includes('json-syntax'), 'VS Code reports the missing comma for json documents');
+  } finally {
+    await server.stop();
+  }
+});
