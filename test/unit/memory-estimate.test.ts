@@ -222,6 +222,10 @@ test('LoRA: frozen weights carry no gradients or optimizer states; QLoRA shrinks
   assert.equal(q.perGpu.gradients, r.perGpu.gradients);
 });
 
+test('LoRA rank 0 means full fine-tuning', () => {
+  assert.deepEqual(estimate(input({ stage: 3, lora: { rank: 0, targetModules: ['all-linear'] } })), estimate(input({ stage: 3 })));
+});
+
 // ---------- all options ----------
 
 test('estimateAllOptions: stages 0–3, CPU optimizer offload at 1–3, CPU param offload at 3', () => {

@@ -45,13 +45,14 @@ export function estimate(input: EstimateInput): EstimateResult {
   let counts: ParamCount | undefined;
   let trainable = model.totalParams;
   let weightBytes = model.totalParams * elementBytes;
-  if (input.lora && input.lora.rank > 0) {
+  const lora = input.lora && input.lora.rank > 0 ? input.lora : undefined;
+  if (lora) {
     counts = arch ? countParams(arch) : undefined;
-    trainable = arch ? loraTrainableParams(arch, input.lora) : loraTrainableParamsRough(model.totalParams, input.lora);
+    trainable = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
     if (!arch) notes.push('LoRA adapter size is a rough guess: the model has no architecture facts.');
-    weightBytes = frozenWeightBytes(counts, model.totalParams, elementBytes, input.lora) + trainable * elementBytes;
+    weightBytes = frozenWeightBytes(counts, model.totalParams, elementBytes, lora) + trainable * elementBytes;
   }
-  const totalParams = model.totalParams + (input.lora ? trainable : 0);
+  const totalParams = model.totalParams + (lora ? trainable : 0);
 
   const needsEmbedding = input.optimizer === 'muon';
   if (needsEmbedding && !counts && arch) counts = countParams(arch);
@@ -60,8 +61,8 @@ export function estimate(input: EstimateInput): EstimateResult {
     statesIn16Bit,
     trainable,
     architecture: arch,
-    loraRank: input.lora && input.lora.rank > 0 ? input.lora.rank : undefined,
-    embeddingParams: input.lora ? 0 : counts ? counts.embedding + counts.lmHead : 0,
+    loraRank: lora?.rank,
+    embeddingParams: lora ? 0 : counts ? counts.embedding + counts.lmHead : 0,
   });
 
   const buffers = resolveBuffers(stage, input.buffers);
