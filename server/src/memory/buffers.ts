@@ -65,7 +65,8 @@ export function bufferBytes(i: BufferInput): number {
   const bucketCopies = b.overlapComm ? 2 : 1;
   const reduce = Math.min(b.reduceBucketSize, i.trainable) * i.elementBytes * bucketCopies;
   if (i.stage === 1 || i.stage === 2) {
-    const gather = Math.min(b.allgatherBucketSize, i.totalParams) * i.paramElementBytes;
+    // Only the optimizer's params (the trainable ones) are gathered back after the step.
+    const gather = Math.min(b.allgatherBucketSize, i.trainable) * i.paramElementBytes;
     return Math.max(reduce, gather);
   }
   const largest = Math.min(i.largestLayerParams, i.totalParams);
