@@ -222,6 +222,11 @@ test('LoRA: frozen weights carry no gradients or optimizer states; QLoRA shrinks
   assert.equal(q.perGpu.gradients, r.perGpu.gradients);
 });
 
+test('LoRA at stage 2: buckets hold only adapter gradients and params', () => {
+  const r = estimate({ ...defaultEstimateInput(llama8b), gpusPerNode: 8, stage: 2, lora: { rank: 8, targetModules: ['all-linear'] } });
+  assert.equal(r.perGpu.buffers, 20_971_520 * 2);
+});
+
 test('LoRA rank 0 means full fine-tuning', () => {
   assert.deepEqual(estimate(input({ stage: 3, lora: { rank: 0, targetModules: ['all-linear'] } })), estimate(input({ stage: 3 })));
 });
