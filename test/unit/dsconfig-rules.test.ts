@@ -30,11 +30,15 @@ const cases: RuleCase[] = [
   { rule: 'amp with fp16', code: 'amp-with-fp16-bf16', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true }, amp: { enabled: true }, ...Z({ stage: 0 }) }, good: { bf16: undefined, fp16: { enabled: false }, amp: { enabled: true }, ...Z({ stage: 0 }) } },
   { rule: 'bf16 master weights without ZeRO', code: 'master-weights-without-zero', severity: 'error', bad: { bf16: { enabled: true, bf16_master_weights_and_grads: true }, ...Z({ stage: 0 }) }, good: { bf16: { enabled: true, bf16_master_weights_and_grads: true }, ...Z({ stage: 2, offload_optimizer: { device: 'cpu' } }) } },
   { rule: 'bf16 optimizer states without master weights', code: 'bf16-optimizer-states-without-master-weights', severity: 'error', bad: { bf16: { enabled: true, bf16_optimizer_states: true } }, good: { bf16: { enabled: true, bf16_optimizer_states: true, bf16_master_weights_and_grads: true } } },
+  { rule: 'fp16 master weights without optimizer offload', code: 'master-weights-need-cpu-adam', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true, fp16_master_weights_and_grads: true } }, good: { bf16: undefined, fp16: { enabled: true, fp16_master_weights_and_grads: true }, ...Z({ offload_optimizer: { device: 'cpu' } }) } },
+  { rule: 'partial offload with a non-CPU-Adam optimizer', code: 'master-weights-need-cpu-adam', severity: 'error', bad: { optimizer: { type: 'Lion', params: { lr: 1e-4 } }, ...Z({ stage: 3, offload_optimizer: { device: 'cpu', ratio: 0.3 }, allgather_partitions: undefined, allgather_bucket_size: undefined }) }, good: { ...Z({ stage: 3, offload_optimizer: { device: 'cpu', ratio: 0.3 }, allgather_partitions: undefined, allgather_bucket_size: undefined }) } },
+  { rule: 'param_dtype against the precision mode', code: 'param-dtype-mismatch', severity: 'error', bad: { bf16: { enabled: true }, data_types: { param_dtype: 'fp16' } }, good: { bf16: { enabled: true }, data_types: { param_dtype: 'bfloat16' } } },
   { rule: 'torch_autocast with quantized weights', code: 'autocast-with-quantized-weights', severity: 'error', bad: { torch_autocast: { enabled: true }, ...Z({ stage: 3, zero_quantized_weights: true, allgather_partitions: undefined, allgather_bucket_size: undefined }) }, good: { torch_autocast: { enabled: false }, ...Z({ stage: 3, zero_quantized_weights: true, allgather_partitions: undefined, allgather_bucket_size: undefined }) } },
   // §4 ZeRO
   { rule: 'offload_param below stage 3', code: 'offload-param-below-stage-3', severity: 'warning', bad: Z({ offload_param: { device: 'cpu', pin_memory: true } }), good: Z({ stage: 3, offload_param: { device: 'cpu', pin_memory: true }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
   { rule: 'partial optimizer offload below stage 3', code: 'partial-offload-below-stage-3', severity: 'error', bad: Z({ offload_optimizer: { device: 'cpu', ratio: 0.5 } }), good: Z({ offload_optimizer: { device: 'cpu', ratio: 1 } }) },
   { rule: 'nvme without nvme_path', code: 'nvme-without-path', severity: 'error', bad: Z({ stage: 3, offload_param: { device: 'nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, offload_param: { device: 'nvme', nvme_path: '/local_nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
+  { rule: 'legacy boolean zero_optimization', code: 'zero-optimization-legacy-bool', severity: 'warning', bad: { zero_optimization: true }, good: Z({ stage: 1 }) },
   { rule: 'stage "auto"', code: 'stage-auto', severity: 'warning', bad: Z({ stage: 'auto' }), good: Z({ stage: 2 }) },
   { rule: 'legacy_stage1', code: 'legacy-stage1', severity: 'error', bad: Z({ stage: 1, legacy_stage1: true }), good: Z({ stage: 1, legacy_stage1: false }) },
   { rule: 'stage3_* key below stage 3', code: 'ignored-at-stage', severity: 'warning', bad: Z({ stage3_max_live_parameters: 1e9 }), good: Z({ stage: 3, stage3_max_live_parameters: 1e9, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
@@ -110,6 +114,15 @@ test('batch triple: mismatch data carries the suggested train_batch_size', () =>
 test('elasticity computes the batch keys itself: no batch triple checks', () => {
   const diagnostics = diagnose(configWith({ train_batch_size: 30, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 2, elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4], ignore_non_elastic_batch_info: true } }));
   assert.deepEqual(withCode(diagnostics, 'batch-size-mismatch'), []);
+});
+
+test('untested-optimizer stays quiet for names DeepSpeed cannot build at all (the schema reports those)', () => {
+  const diagnostics = diagnose(configWith({ optimizer: { type: 'AdamWW', params: { lr: 1e-5 } } }));
+  assert.deepEqual(withCode(diagnostics, 'untested-optimizer-with-zero'), []);
+  assert.equal(withCode(diagnostics, 'invalid-value').length, 1);
+  // DeepSpeed's own names match in any case; torch.optim names only exactly.
+  assert.deepEqual(withCode(diagnose(configWith({ optimizer: { type: 'adamw', params: { lr: 1e-5 } } })), 'untested-optimizer-with-zero'), []);
+  assert.equal(withCode(diagnose(configWith({ optimizer: { type: 'LAMB', params: { lr: 1e-5 } } })), 'untested-optimizer-with-zero').length, 1);
 });
 
 test('stage rules stay silent when the stage is "auto" (unknown until accelerate fills it)', () => {

@@ -69,7 +69,9 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: Sche
     if (!childSchema) {
       // "_comment"-style keys are the usual way to annotate strict JSON; in a loose section they are harmless.
       const annotation = key.startsWith('_') && !strict;
-      if ((strict || loose) && !annotation && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict));
+      // An open object with no declared keys (kwargs of a torch scheduler, say) has nothing to compare against.
+      const freeForm = !strict && Object.keys(properties).length === 0;
+      if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict));
       return;
     }
     const site: PropertySite = {

@@ -2,6 +2,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { FixSpec } from '../fixTypes';
 import type { Rule } from './rule';
+import { enumValuesOf, schemaForPath } from '../../schemaIndex';
 
 const TYPE = ['optimizer', 'type'];
 
@@ -67,6 +68,9 @@ export const lambStaticLossScale: Rule = (config) => {
   ];
 };
 
+/** DeepSpeed's own optimizer names, matched case-insensitively (§5.2); anything else is a case-sensitive torch.optim name. */
+const deepSpeedNames = new Set(['adam', 'adamw', 'lamb', 'onebitadam', 'zerooneadam', 'onebitlamb', 'adagrad', 'lion', 'muon', 'muadam', 'muadamw', 'musgd']);
+
 /** Optimizers ZeRO is tested with (§5.4), by DeepSpeed's case-insensitive name. */
 const zeroTested = new Set(['adam', 'adamw', 'adagrad', 'lion', 'muon']);
 
@@ -75,6 +79,10 @@ export const untestedOptimizer: Rule = (config) => {
   const type = optimizerType(config);
   const stage = config.knownStage();
   if (!type || stage === undefined || stage === 0 || zeroTested.has(type) || oneBit.has(type)) return [];
+  // A name DeepSpeed cannot build at all is the schema's "invalid value", not an untested optimizer.
+  const typeSchema = schemaForPath(TYPE);
+  const torchNames = typeSchema ? enumValuesOf(typeSchema).map((e) => String(e.value)) : [];
+  if (!deepSpeedNames.has(type) && torchNames.length > 0 && !torchNames.includes(String(config.get(TYPE)))) return [];
   if (config.isTrue(['zero_allow_untested_optimizer'])) return [];
   const path = ['zero_allow_untested_optimizer'];
   return [

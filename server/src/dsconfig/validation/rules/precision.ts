@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { fix } from '../configView';
+import { fix, type ConfigView } from '../configView';
 import type { Rule } from './rule';
 
 /** fp16 and bf16 both on (§3.3): DeepSpeed asserts "bfloat16 and fp16 modes cannot be simultaneously enabled". */
@@ -107,6 +107,64 @@ export const masterWeights: Rule = (config) => {
   return out;
 };
 
+const dtypeSpellings: Record<string, 'fp16' | 'bf16' | 'fp32'> = {
+  fp16: 'fp16', float16: 'fp16', half: 'fp16', 'torch.float16': 'fp16',
+  bf16: 'bf16', bfloat16: 'bf16', 'torch.bfloat16': 'bf16',
+  fp32: 'fp32', float32: 'fp32', float: 'fp32', 'torch.float32': 'fp32',
+};
+
+/** The training precision the config selects, or undefined while the Trainer still fills "auto". */
+function precisionMode(config: ConfigView): 'fp16' | 'bf16' | 'fp32' | undefined {
+  const bf16 = config.bf16Key();
+  if (config.get(['fp16', 'enabled']) === 'auto' || config.get([bf16, 'enabled']) === 'auto') return undefined;
+  if (config.isTrue(['fp16', 'enabled'])) return 'fp16';
+  if (config.isTrue([bf16, 'enabled'])) return 'bf16';
+  return 'fp32';
+}
+
+/** data_types.param_dtype must match the precision mode (§3.3). */
+export const paramDtype: Rule = (config) => {
+  const path = ['data_types', 'param_dtype'];
+  const value = config.get(path);
+  const mode = precisionMode(config);
+  const dtype = typeof value === 'string' ? dtypeSpellings[value] : undefined;
+  if (!dtype || !mode || dtype === mode) return [];
+  return [
+    config.diagnostic('paramDtypeMismatch', 'error', config.valueRange(path), `"param_dtype" is ${dtype} but the config trains in ${mode}; DeepSpeed asserts that they match.`, {
+      path,
+      fixes: [fix(`Use "${mode}"`, [{ op: 'set', path, value: mode }], true)],
+    }),
+  ];
+};
+
+/** Master-weight options and partial offload run only on DeepSpeed's CPU Adam with optimizer offload (§3.1, §3.2, §14.23). */
+export const masterWeightsNeedCpuAdam: Rule = (config) => {
+  const stage = config.knownStage();
+  if (stage === undefined || stage === 0) return [];
+  const bf16 = config.bf16Key();
+  const device = config.lowerString(['zero_optimization', 'offload_optimizer', 'device']);
+  const offloaded = device === 'cpu' || device === 'nvme';
+  const type = config.lowerString(['optimizer', 'type']);
+  // Without an optimizer block the client's optimizer decides; only DeepSpeed-built Adam/AdamW becomes CPU Adam.
+  const cpuAdam = type === undefined || ((type === 'adam' || type === 'adamw') && !config.isTrue(['optimizer', 'params', 'torch_adam']));
+  const out: Diagnostic[] = [];
+  const needs = (path: string[], what: string, needOffload: boolean) => {
+    if ((!needOffload || offloaded) && cpuAdam) return;
+    const missing = !offloaded && needOffload ? 'optimizer offload ("offload_optimizer": {"device": "cpu"})' : 'DeepSpeed\'s CPU Adam ("optimizer": {"type": "AdamW"} without "torch_adam")';
+    out.push(
+      config.diagnostic('masterWeightsNeedCpuAdam', 'error', config.keyRange(path), `${what} needs ${missing}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
+        path,
+        fixes: !offloaded && needOffload ? [fix('Offload the optimizer to the CPU', [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }])] : [],
+      }),
+    );
+  };
+  if (config.isTrue(['fp16', 'fp16_master_weights_and_grads'])) needs(['fp16', 'fp16_master_weights_and_grads'], '"fp16_master_weights_and_grads"', true);
+  if (config.isTrue([bf16, 'bf16_master_weights_and_grads']) && !config.isTrue([bf16, 'bf16_optimizer_states'])) needs([bf16, 'bf16_master_weights_and_grads'], '"bf16_master_weights_and_grads" without "bf16_optimizer_states"', true);
+  const ratio = config.number(['zero_optimization', 'offload_optimizer', 'ratio']);
+  if (ratio !== undefined && ratio < 1 && stage === 3 && offloaded) needs(['zero_optimization', 'offload_optimizer', 'ratio'], 'Partial optimizer offload ("ratio" < 1)', false);
+  return out;
+};
+
 /** torch_autocast cannot run with ZeRO++ quantized weights (§3.3). */
 export const autocastQuantizedWeights: Rule = (config) => {
   if (!config.isTrue(['torch_autocast', 'enabled']) || !config.isTrue(['zero_optimization', 'zero_quantized_weights'])) return [];
@@ -122,4 +180,4 @@ export const autocastQuantizedWeights: Rule = (config) => {
   ];
 };
 
-export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, autocastQuantizedWeights];
+export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, masterWeightsNeedCpuAdam, paramDtype, autocastQuantizedWeights];

@@ -95,4 +95,20 @@ export const legacyStage1: Rule = (config) => {
   ];
 };
 
-export const zeroRules: Rule[] = [offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1];
+/** `"zero_optimization": true/false` is the legacy form; DeepSpeed still reads it but logs a deprecation (§2). */
+export const legacyBooleanForm: Rule = (config) => {
+  const value = config.get([ZERO]);
+  if (typeof value !== 'boolean') return [];
+  const stage = value ? 1 : 0;
+  return [
+    config.diagnostic(
+      'zeroLegacyBool',
+      'warning',
+      config.valueRange([ZERO]),
+      `"zero_optimization": ${value} is the legacy form of ${value ? 'ZeRO stage 1 (bucket size from "allgather_size")' : 'ZeRO off'}; DeepSpeed logs a deprecation warning. Write it as an object.`,
+      { path: [ZERO], fixes: [fix(`Replace with {"stage": ${stage}}`, [{ op: 'set', path: [ZERO], value: { stage } }], true)] },
+    ),
+  ];
+};
+
+export const zeroRules: Rule[] = [legacyBooleanForm, offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1];
