@@ -40,6 +40,7 @@ export const codes = {
   nestingTooDeep: { code: 'nesting-too-deep', href: docsAnchors.root },
   notAnObject: { code: 'config-not-object', href: docsAnchors.root },
   internalError: { code: 'internal-error', href: docsAnchors.root },
+  tooManyProblems: { code: 'too-many-problems', href: docsAnchors.root },
   // Schema level
   invalidType: { code: 'invalid-type', href: docsAnchors.root },
   invalidValue: { code: 'invalid-value', href: docsAnchors.root },

@@ -26,6 +26,9 @@ export interface WalkResult {
   handledPointers: Set<string>;
 }
 
+/** A generated or pasted file can hold thousands of unknown keys; past this many problems the walk stops. */
+export const maxWalkDiagnostics = 500;
+
 export function pointerOf(path: JSONPath): string {
   return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
@@ -60,6 +63,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: Sche
   });
 
   children.forEach((property, i) => {
+    if (result.diagnostics.length >= maxWalkDiagnostics) return;
     const [keyNode, valueNode] = property.children ?? [];
     const key = keyNode?.value;
     // Earlier duplicates are reported as duplicates; DeepSpeed would only ever see the last one.

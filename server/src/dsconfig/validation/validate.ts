@@ -4,7 +4,7 @@ import type { ZeroLensSettings } from '../../settings';
 import { parseConfig } from '../parse';
 import { ConfigView } from './configView';
 import { allRules, ruleOwnedPaths } from './rules';
-import { pointerOf, walkWithSchema } from './schemaWalk';
+import { maxWalkDiagnostics, pointerOf, walkWithSchema } from './schemaWalk';
 import { schemaDiagnostics } from './schemaValidation';
 import { textDiagnostics } from './syntax';
 
@@ -31,6 +31,9 @@ export function validateConfig(document: TextDocument, settings: ZeroLensSetting
   };
   const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers), { diagnostics: [], handledPointers: new Set<string>() });
   out.push(...walk.diagnostics);
+  if (walk.diagnostics.length >= maxWalkDiagnostics) {
+    out.push(config.diagnostic('tooManyProblems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
+  }
   out.push(...guarded('schema', () => schemaDiagnostics(config, walk.handledPointers, ownedPointers), []));
   for (const rule of allRules) out.push(...guarded(rule.name || 'rule', () => rule(config), []));
   return out;
