@@ -166,6 +166,9 @@ test('Hugging Face cache: $HF_HUB_CACHE, $HF_HOME/hub and ~/.cache/huggingface/h
     assert.equal(info!.totalParams, tinyTotal);
     assert.equal(info!.id, 'acme/Tiny-Llama');
     assert.equal(info!.displayName, 'Tiny-Llama');
+    const bySnapshotPath = await resolveModel(join(repo, 'snapshots', 'abc123'), fromHome);
+    assert.equal(bySnapshotPath!.displayName, 'Tiny-Llama');
+    assert.equal(bySnapshotPath!.totalParams, tinyTotal);
 
     const hubCache = join(dir, 'hub-cache');
     await writeTinyModel(join(hubCache, 'models--acme--Other', 'snapshots', 'r1'));
@@ -201,6 +204,11 @@ test('resolveModel: folders (absolute, relative, config.json path) first, then c
     assert.equal((await resolveModel('ckpt/tiny/config.json', fs, dir))!.displayName, 'tiny');
     assert.equal((await resolveModel('Qwen/Qwen3-8B', fs, dir))!.totalParams, 8_190_735_360);
     assert.equal(await resolveModel('./ckpt/none', fs, dir), undefined);
+    // Paths on the training machine that this one cannot read: the catalog model they are named after.
+    assert.equal((await resolveModel('/data/models/Qwen2.5-7B-Instruct', fs, dir))?.id, 'Qwen/Qwen2.5-7B');
+    assert.equal((await resolveModel('/root/.cache/modelscope/hub/Qwen/Qwen2___5-7B-Instruct', fs, dir))?.id, 'Qwen/Qwen2.5-7B');
+    assert.equal((await resolveModel('/srv/hf/models--Qwen--Qwen3-8B/snapshots/0123abc', fs, dir))?.id, 'Qwen/Qwen3-8B');
+    assert.equal((await resolveModel('/mnt/llama/Meta-Llama-3.1-8B-Instruct/config.json', fs, dir))?.id, 'meta-llama/Llama-3.1-8B');
     assert.equal(await resolveModel('nobody/nothing', fs, dir), undefined);
   });
 });

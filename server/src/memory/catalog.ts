@@ -16,7 +16,8 @@ let byKey: Map<string, CatalogEntry> | undefined;
 
 /** Lower-case, no surrounding spaces or slashes, `models--org--name` cache folder names undone. */
 function normalize(id: string): string {
-  let key = id.trim().replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').toLowerCase();
+  // ModelScope writes "." in folder names as "___" (Qwen2___5-7B-Instruct).
+  let key = id.trim().replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').replace(/___/g, '.').toLowerCase();
   const cacheName = /^models--(.+)$/.exec(key);
   if (cacheName) key = cacheName[1].replace(/--/g, '/');
   return key;
@@ -72,4 +73,26 @@ export function findCatalogEntry(id: string): CatalogEntry | undefined {
   if (!byKey) build();
   const key = normalize(id);
   return byKey!.get(key) ?? byKey!.get(key.split('/').pop()!);
+}
+
+/**
+ * The catalog model a folder path is named after, for paths that cannot be read here (a script's
+ * `/data/models/Qwen2.5-7B-Instruct` on the training machine): a `models--org--name` cache segment, else
+ * the last two segments as `org/name`, else the last segment.
+ */
+export function findCatalogModelByPath(path: string): ModelInfo | undefined {
+  const segments = path.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.' && s !== '..' && s !== '~');
+  const cache = segments.find((s) => /^models--.+--.+$/.test(s));
+  if (cache) return findCatalogModel(cache);
+  const last = segments[segments.length - 1];
+  if (!last) return undefined;
+  const name = /\.json$/i.test(last) ? segments[segments.length - 2] : last;
+  const org = segments[segments.indexOf(name) - 1];
+  return (org && findCatalogEntryExact(`${org}/${name}`)?.info) || (name ? findCatalogModel(name) : undefined);
+}
+
+/** Exact id or alias only (no bare-name fallback). */
+function findCatalogEntryExact(id: string): CatalogEntry | undefined {
+  if (!byKey) build();
+  return byKey!.get(normalize(id));
 }
