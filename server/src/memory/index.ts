@@ -10,7 +10,7 @@
  */
 export * from './types';
 export { estimate, estimateAllOptions, stageOptionLabel, usesBf16Optimizer } from './estimate';
-export { catalogEntries, findCatalogModel, findCatalogEntry, type CatalogEntry } from './catalog';
+export { catalogEntries, findCatalogModel, findCatalogEntry, findCatalogModelByPath, type CatalogEntry } from './catalog';
 export { resolveModel } from './resolveModel';
 export { readModelFolder } from './modelFolder';
 export { findCachedModel, findInHuggingFaceCache, findInModelScopeCache } from './modelCache';
@@ -18,7 +18,8 @@ export { countParams, type ParamCount } from './paramCount';
 export { architectureFromConfig } from './configJson';
 export { extractConfigFacts, estimateInputFromFacts, factSource, hfAutoBuffers, type ConfigFacts, type Fact } from './configFacts';
 export { estimateDeepSpeed, deepSpeedZero2, deepSpeedZero3, formatDeepSpeedTable, deepSpeedTableRows, type DeepSpeedEstimate } from './deepspeed';
-export { estimateDeepSpeedResult } from './deepspeedResult';
+export { estimateDeepSpeedResult, type DeepSpeedModeOptions } from './deepspeedResult';
+export { formatStageTable, fitMark, type StageColumn } from './report';
 export { defaultEstimateInput, estimateDefaults } from './defaults';
 export { optimizerFromName, optimizerNames } from './optimizers';
 export { loraTrainableParams, NF4_DOUBLE_QUANT_BYTES } from './lora';
