@@ -15,7 +15,7 @@ test('unknown preset: did-you-mean, including the 2.x names; the fix replaces on
   for (const [written, meant] of [['zero_2', 'zero2'], ['default-zero2', 'zero2'], ['zero2-offload', 'zero2_offload'], ['zero3-offload', 'zero3_offload'], ['Zero3', 'zero3']]) {
     const { document, diagnostics } = await check(`swift sft --model m --deepspeed ${written}\n`);
     assert.deepEqual(codes(diagnostics), ['unknown-deepspeed-preset'], written);
-    assert.match(diagnostics[0].message, new RegExp(`Did you mean '${meant}'`));
+    assert.match(String(diagnostics[0].message), new RegExp(`Did you mean '${meant}'`));
     assert.equal(diagnostics[0].codeDescription?.href.startsWith('https://'), true);
     assert.equal(diagnostics[0].source, 'zero-lens');
     assert.equal(fixed(document, diagnostics, 'unknown-deepspeed-preset'), `swift sft --model m --deepspeed ${meant}\n`);
@@ -27,7 +27,7 @@ test('JSON path: resolved next to the script or in the workspace folder; missing
   assert.deepEqual(codes((await check('swift sft --deepspeed configs/ds_config_zero2.json\n')).diagnostics), [], 'cwd = workspace folder');
   const { diagnostics } = await check('swift sft --deepspeed ../configs/missing.json\n');
   assert.deepEqual(codes(diagnostics), ['deepspeed-config-not-found']);
-  assert.match(diagnostics[0].message, /missing\.json/);
+  assert.match(String(diagnostics[0].message), /missing\.json/);
   const variable = await check('DS=../configs/nope.json\nswift sft --deepspeed "$DS"\n');
   assert.deepEqual(codes(variable.diagnostics), ['deepspeed-config-not-found'], 'variables are resolved first');
   assert.deepEqual(codes((await check('swift sft --deepspeed "$FROM_ENV"\n')).diagnostics), [], 'unknown variables are not guessed at');
@@ -125,7 +125,7 @@ test('estimate over zeroLens.gpuMemoryGiB: warning with switches that fit', asyn
   const text = 'NPROC_PER_NODE=4 \\\nCUDA_VISIBLE_DEVICES=0,1,2,3 \\\nswift sft \\\n    --model Qwen/Qwen3-8B \\\n    --tuner_type full \\\n    --deepspeed zero2\n';
   const { document, diagnostics } = await check(text, 'scripts/train.sh', settings({ gpuMemoryGiB: 40 }));
   assert.deepEqual(codes(diagnostics), ['estimate-exceeds-gpu-memory']);
-  assert.match(diagnostics[0].message, /Qwen3-8B/);
+  assert.match(String(diagnostics[0].message), /Qwen3-8B/);
   const titles = ((diagnostics[0].data as { fixes: { title: string }[] }).fixes).map((f) => f.title);
   assert.ok(titles.some((t) => /^Switch to zero3_offload \(≈ \d+\.\d GiB\/GPU\)$/.test(t)), titles.join());
   assert.equal(fixed(document, diagnostics, 'estimate-exceeds-gpu-memory', titles.find((t) => t.startsWith('Switch to zero3_offload'))), text.replace('zero2', 'zero3_offload'));
@@ -153,7 +153,7 @@ test('deepspeed launcher: num_gpus/num_nodes with include, include with exclude,
 test('HF --deepspeed: a preset name is not valid there; a missing file is reported', async () => {
   const a = await check('torchrun --nproc_per_node 2 train.py --deepspeed zero3\n');
   assert.deepEqual(codes(a.diagnostics), ['preset-not-valid-here']);
-  assert.match(a.diagnostics[0].message, /ms-swift preset/);
+  assert.match(String(a.diagnostics[0].message), /ms-swift preset/);
   assert.deepEqual(codes((await check('python train.py --deepspeed ds_config.json\n')).diagnostics), ['deepspeed-config-not-found']);
   assert.deepEqual(codes((await check('python train.py --deepspeed ../configs/ds_config_zero2.json\n')).diagnostics), []);
   assert.deepEqual(codes((await check('deepspeed train.py --deepspeed --deepspeed_config ../configs/nope.json\n')).diagnostics), ['deepspeed-config-not-found'], 'boolean --deepspeed + --deepspeed_config');
