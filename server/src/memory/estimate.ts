@@ -37,6 +37,9 @@ export function estimate(input: EstimateInput): EstimateResult {
   // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy.
   const optimizerGradBytes = zero ? masterBytes : mixed ? 4 : 0;
   const bf16Path = usesBf16Optimizer(input);
+  if (!zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
+    notes.push('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.');
+  }
   if (input.precision === 'bf16' && !zero && !bf16Path) {
     notes.push('DeepSpeed rejects bf16 without ZeRO unless gradients accumulate in fp32; counted like fp16.');
   }
