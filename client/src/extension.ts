@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { registerSidebar } from './sidebar/register';
 
 let client: LanguageClient | undefined;
 
@@ -33,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient('zeroLens', 'ZeRO Lens', serverOptions, clientOptions);
   await client.start();
   context.subscriptions.push({ dispose: () => void client?.stop() });
+  registerSidebar(context, client, documentSelector);
 }
 
 export function deactivate(): Thenable<void> | undefined {

@@ -60,3 +60,12 @@ export interface ApplyOptionResult {
   /** Why there is no edit (e.g. the script uses no --deepspeed flag). */
   reason?: string;
 }
+
+/** The model catalog for the sidebar's model search (no network: the bundled catalog only). */
+export const CatalogRequest = 'zeroLens/catalog';
+
+export interface CatalogEntry {
+  id: string;
+  displayName: string;
+  totalParams: number;
+}

@@ -1,0 +1,56 @@
+/**
+ * "ZeRO Lens: Switch ZeRO stage…": a quick pick of every option with its per-GPU estimate, applied
+ * through the server's edit (the same as the quick fix). Takes an optional document URI so inline
+ * hints and code lenses can pass theirs.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { EstimateStore } from '../sidebar/estimateStore';
+import { buildViewModel, type BarVM } from '../sidebar/viewModel';
+import { applyOption } from './applyOption';
+
+interface OptionPick extends vscode.QuickPickItem {
+  bar: BarVM;
+}
+
+export async function switchStage(client: LanguageClient, store: EstimateStore, target?: unknown): Promise<void> {
+  const active = vscode.window.activeTextEditor?.document;
+  const uri = targetUri(target) ?? (active && store.isCandidate(active) ? active.uri : store.uri);
+  if (!uri) {
+    void vscode.window.showInformationMessage('Open a DeepSpeed config or launch script to switch its ZeRO stage.');
+    return;
+  }
+  const vm = buildViewModel(await store.estimateFor(uri));
+  if (vm.status !== 'ready' || vm.bars.length === 0) {
+    void vscode.window.showWarningMessage(`ZeRO Lens: ${vm.message || 'no estimate for this file.'}`);
+    return;
+  }
+  const items: OptionPick[] = vm.bars.map((bar) => ({
+    bar,
+    label: `${bar.current ? '$(check) ' : ''}${bar.label}`,
+    description: bar.summary,
+    detail: `${bar.current ? 'current · ' : ''}${bar.offload.label}`,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Switch ZeRO stage',
+    placeHolder: `${vm.fileName ?? ''}: per-GPU estimate for each option`,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (!picked || picked.bar.current) return;
+  const outcome = await applyOption(client, uri, picked.bar.option);
+  if (!outcome.applied) void vscode.window.showWarningMessage(`ZeRO Lens: ${outcome.reason}`);
+}
+
+function targetUri(target: unknown): vscode.Uri | undefined {
+  if (target instanceof vscode.Uri) return target;
+  if (typeof target === 'string') {
+    try {
+      return vscode.Uri.parse(target, true);
+    } catch {
+      return undefined;
+    }
+  }
+  if (target && typeof target === 'object' && typeof (target as { uri?: unknown }).uri === 'string') return targetUri((target as { uri: string }).uri);
+  return undefined;
+}

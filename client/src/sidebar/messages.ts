@@ -1,0 +1,214 @@
+/**
+ * Messages between the sidebar webview and the extension: one discriminated union each way, with
+ * runtime validators on both ends. Webview input is untrusted: anything malformed is dropped.
+ * Pure (no vscode, no DOM), shared by the extension bundle and the webview bundle.
+ */
+import type { OffloadDevice, ZeroStage } from '../../../server/src/memory/types';
+import type { CatalogEntry } from '../../../server/src/protocol';
+import type { OptionKey, SidebarViewModel } from './viewModel';
+
+/** The workspace settings the sidebar's inputs write (all exist in package.json contributes.configuration). */
+export type SettingKey =
+  | 'model'
+  | 'gpusPerNode'
+  | 'nodes'
+  | 'gpuMemoryGiB'
+  | 'sequenceLength'
+  | 'microBatchSize'
+  | 'gradientCheckpointing'
+  | 'loraRank'
+  | 'dtype';
+
+export type SettingValue = string | number | boolean;
+
+interface NumberSpec {
+  kind: 'number';
+  integer: boolean;
+  min: number;
+  max: number;
+}
+type SettingSpec = NumberSpec | { kind: 'boolean' } | { kind: 'enum'; values: readonly string[] } | { kind: 'text'; maxLength: number };
+
+/** Accepted values per setting; the webview uses the same limits for its inputs. */
+export const SETTING_SPECS: Readonly<Record<SettingKey, SettingSpec>> = {
+  model: { kind: 'text', maxLength: 1024 },
+  gpusPerNode: { kind: 'number', integer: true, min: 1, max: 1024 },
+  nodes: { kind: 'number', integer: true, min: 1, max: 100_000 },
+  gpuMemoryGiB: { kind: 'number', integer: false, min: 1, max: 4096 },
+  sequenceLength: { kind: 'number', integer: true, min: 1, max: 16_777_216 },
+  microBatchSize: { kind: 'number', integer: true, min: 1, max: 1_000_000 },
+  gradientCheckpointing: { kind: 'boolean' },
+  loraRank: { kind: 'number', integer: true, min: 0, max: 65_536 },
+  dtype: { kind: 'enum', values: ['bf16', 'fp16', 'fp32'] },
+};
+
+export const SETTING_KEYS = Object.keys(SETTING_SPECS) as SettingKey[];
+
+/** GPU memory presets offered next to the GPU memory input (nominal sizes, GiB). */
+export const GPU_PRESETS: readonly { label: string; gib: number }[] = [
+  { label: 'A100 40GB', gib: 40 },
+  { label: 'A100 80GB', gib: 80 },
+  { label: 'H100 80GB', gib: 80 },
+  { label: 'H200 141GB', gib: 141 },
+  { label: 'H20 96GB', gib: 96 },
+  { label: 'L40S 48GB', gib: 48 },
+  { label: 'RTX 4090 24GB', gib: 24 },
+  { label: 'RTX 3090 24GB', gib: 24 },
+  { label: 'V100 16GB', gib: 16 },
+  { label: 'V100 32GB', gib: 32 },
+  { label: 'Ascend 910B 64GB', gib: 64 },
+];
+
+// ---- webview → extension ----
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'refresh' }
+  | { type: 'apply'; option: OptionKey }
+  /** `value: null` removes the workspace setting. */
+  | { type: 'setSetting'; key: SettingKey; value: SettingValue | null }
+  | { type: 'pickModelFolder' }
+  | { type: 'openSettings' };
+
+// ---- extension → webview ----
+
+export interface HostUpdate {
+  type: 'update';
+  vm: SidebarViewModel;
+  /** Workspace setting values, shown in inputs when the estimate has no context (e.g. no server answer). */
+  settings: Partial<Record<SettingKey, SettingValue>>;
+}
+
+export type HostMessage =
+  | HostUpdate
+  | { type: 'catalog'; entries: CatalogEntry[] }
+  | { type: 'notice'; level: 'info' | 'error'; text: string };
+
+type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const STAGES: readonly number[] = [0, 1, 2, 3];
+const DEVICES: readonly string[] = ['none', 'cpu', 'nvme'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasOnlyKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  return Object.keys(value).every((k) => keys.includes(k));
+}
+
+export function parseOptionKey(value: unknown): Result<OptionKey> {
+  if (!isRecord(value) || !hasOnlyKeys(value, ['stage', 'offloadOptimizer', 'offloadParam'])) return fail('option must be {stage, offloadOptimizer, offloadParam}');
+  const { stage, offloadOptimizer, offloadParam } = value;
+  if (typeof stage !== 'number' || !STAGES.includes(stage)) return fail('stage must be 0, 1, 2 or 3');
+  if (typeof offloadOptimizer !== 'string' || !DEVICES.includes(offloadOptimizer)) return fail('offloadOptimizer must be none, cpu or nvme');
+  if (typeof offloadParam !== 'string' || !DEVICES.includes(offloadParam)) return fail('offloadParam must be none, cpu or nvme');
+  return { ok: true, value: { stage: stage as ZeroStage, offloadOptimizer: offloadOptimizer as OffloadDevice, offloadParam: offloadParam as OffloadDevice } };
+}
+
+/** Checks one setting value against its spec; strings are trimmed, empty text means "remove". */
+export function parseSettingValue(key: SettingKey, value: unknown): Result<SettingValue | null> {
+  if (value === null) return { ok: true, value: null };
+  const spec = SETTING_SPECS[key];
+  switch (spec.kind) {
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`${key} must be a number`);
+      if (spec.integer && !Number.isInteger(value)) return fail(`${key} must be a whole number`);
+      if (value < spec.min || value > spec.max) return fail(`${key} must be between ${spec.min} and ${spec.max}`);
+      return { ok: true, value };
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? { ok: true, value } : fail(`${key} must be true or false`);
+    case 'enum':
+      return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : fail(`${key} must be one of ${spec.values.join(', ')}`);
+    case 'text': {
+      if (typeof value !== 'string') return fail(`${key} must be text`);
+      const text = value.trim();
+      // Control characters never belong in a hub id or a path, and would corrupt settings.json display.
+      if (/[\u0000-\u001f\u007f]/.test(text)) return fail(`${key} contains control characters`);
+      if (text.length > spec.maxLength) return fail(`${key} is longer than ${spec.maxLength} characters`);
+      return { ok: true, value: text === '' ? null : text };
+    }
+  }
+}
+
+/** Validates a message from the webview. Unknown types, extra fields and bad values are rejected. */
+export function parseWebviewMessage(message: unknown): Result<WebviewMessage> {
+  if (!isRecord(message) || typeof message.type !== 'string') return fail('message must be an object with a type');
+  switch (message.type) {
+    case 'ready':
+    case 'refresh':
+    case 'pickModelFolder':
+    case 'openSettings':
+      return hasOnlyKeys(message, ['type']) ? { ok: true, value: { type: message.type } } : fail(`${message.type} takes no fields`);
+    case 'apply': {
+      if (!hasOnlyKeys(message, ['type', 'option'])) return fail('apply takes only an option');
+      const option = parseOptionKey(message.option);
+      return option.ok ? { ok: true, value: { type: 'apply', option: option.value } } : option;
+    }
+    case 'setSetting': {
+      if (!hasOnlyKeys(message, ['type', 'key', 'value'])) return fail('setSetting takes key and value');
+      const key = message.key;
+      if (typeof key !== 'string' || !(SETTING_KEYS as string[]).includes(key)) return fail('unknown setting');
+      if (!('value' in message)) return fail('setSetting needs a value (null removes the setting)');
+      const value = parseSettingValue(key as SettingKey, message.value);
+      return value.ok ? { ok: true, value: { type: 'setSetting', key: key as SettingKey, value: value.value } } : value;
+    }
+    default:
+      return fail(`unknown message type ${JSON.stringify(message.type).slice(0, 40)}`);
+  }
+}
+
+/**
+ * Validates a message from the extension in the webview. The extension is trusted, but a stale or
+ * foreign message must not crash the view, so the fields the renderer relies on are checked.
+ */
+export function parseHostMessage(message: unknown): Result<HostMessage> {
+  if (!isRecord(message) || typeof message.type !== 'string') return fail('message must be an object with a type');
+  switch (message.type) {
+    case 'update': {
+      if (!isSidebarViewModel(message.vm)) return fail('update needs a view model');
+      if (!isRecord(message.settings)) return fail('update needs settings');
+      const settings: Partial<Record<SettingKey, SettingValue>> = {};
+      for (const key of SETTING_KEYS) {
+        const parsed = parseSettingValue(key, message.settings[key] ?? null);
+        if (parsed.ok && parsed.value !== null) settings[key] = parsed.value;
+      }
+      return { ok: true, value: { type: 'update', vm: message.vm, settings } };
+    }
+    case 'catalog': {
+      if (!Array.isArray(message.entries)) return fail('catalog needs entries');
+      const entries = message.entries.filter(isCatalogEntry);
+      return { ok: true, value: { type: 'catalog', entries } };
+    }
+    case 'notice': {
+      if ((message.level !== 'info' && message.level !== 'error') || typeof message.text !== 'string') return fail('notice needs level and text');
+      return { ok: true, value: { type: 'notice', level: message.level, text: message.text } };
+    }
+    default:
+      return fail(`unknown message type ${JSON.stringify(message.type).slice(0, 40)}`);
+  }
+}
+
+function isCatalogEntry(value: unknown): value is CatalogEntry {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.displayName === 'string' && typeof value.totalParams === 'number';
+}
+
+function isSidebarViewModel(value: unknown): value is SidebarViewModel {
+  if (!isRecord(value)) return false;
+  if (typeof value.status !== 'string' || typeof value.message !== 'string') return false;
+  if (!Array.isArray(value.bars) || !Array.isArray(value.context) || !Array.isArray(value.legend) || !Array.isArray(value.missing)) return false;
+  if (!isRecord(value.table) || !Array.isArray(value.table.headers) || !Array.isArray(value.table.rows)) return false;
+  if (!isRecord(value.axis) || typeof value.axis.maxBytes !== 'number' || !Array.isArray(value.axis.ticks)) return false;
+  return value.bars.every(isBar);
+}
+
+function isBar(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.key !== 'string' || typeof value.label !== 'string' || typeof value.current !== 'boolean') return false;
+  if (!parseOptionKey(value.option).ok || !Array.isArray(value.segments) || !isRecord(value.offload)) return false;
+  return value.segments.every((s) => isRecord(s) && typeof s.role === 'string' && typeof s.fraction === 'number' && typeof s.offset === 'number' && isRecord(s.style));
+}
+
+function fail(error: string): { ok: false; error: string } {
+  return { ok: false, error };
+}

@@ -1,0 +1,24 @@
+/**
+ * Registers the editor-only UI on top of a running LanguageClient: the estimate store, the
+ * sidebar view, the language status item and the sidebar's commands.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { switchStage } from '../commands/switchStage';
+import { EstimateStatusItem } from '../languageStatus';
+import { EstimateStore } from './estimateStore';
+import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebarProvider';
+
+export function registerSidebar(context: vscode.ExtensionContext, client: LanguageClient, selector: vscode.DocumentSelector): void {
+  const store = new EstimateStore(client, selector);
+  const provider = new SidebarProvider(context.extensionUri, client, store, client.outputChannel);
+  context.subscriptions.push(
+    store,
+    provider,
+    vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, provider),
+    new EstimateStatusItem(store),
+    vscode.commands.registerCommand('zeroLens.showSidebar', () => vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand('zeroLens.refreshSidebar', () => store.refresh()),
+    vscode.commands.registerCommand('zeroLens.switchStage', (target?: unknown) => switchStage(client, store, target)),
+  );
+}

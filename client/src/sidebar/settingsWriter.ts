@@ -1,0 +1,44 @@
+/**
+ * Writes the sidebar's inputs to settings, where the inline hints read them too, and tells the
+ * server to re-read them at once.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ConfigurationChangedNotification } from '../../../server/src/protocol';
+import { SETTING_KEYS, type SettingKey, type SettingValue } from './messages';
+
+/** Where the value was written, for the sidebar's confirmation line. */
+export type WriteTarget = 'workspace' | 'workspace folder' | 'user';
+
+export async function writeSetting(client: LanguageClient, scope: vscode.Uri | undefined, key: SettingKey, value: SettingValue | null): Promise<WriteTarget> {
+  const config = vscode.workspace.getConfiguration('zeroLens', scope);
+  const inspected = config.inspect(key);
+  // A folder-level value would hide a workspace-level write in a multi-root workspace, so write where it wins.
+  let target: vscode.ConfigurationTarget;
+  let where: WriteTarget;
+  if (inspected?.workspaceFolderValue !== undefined && scope && vscode.workspace.getWorkspaceFolder(scope)) {
+    target = vscode.ConfigurationTarget.WorkspaceFolder;
+    where = 'workspace folder';
+  } else if (vscode.workspace.workspaceFolders?.length) {
+    target = vscode.ConfigurationTarget.Workspace;
+    where = 'workspace';
+  } else {
+    // No folder open: there are no workspace settings to write, so the user's settings are the only place.
+    target = vscode.ConfigurationTarget.Global;
+    where = 'user';
+  }
+  await config.update(key, value ?? undefined, target);
+  if (client.isRunning()) await client.sendNotification(ConfigurationChangedNotification);
+  return where;
+}
+
+/** The effective zeroLens.* values for a document, for inputs shown without a server answer. */
+export function readSettings(scope: vscode.Uri | undefined): Partial<Record<SettingKey, SettingValue>> {
+  const config = vscode.workspace.getConfiguration('zeroLens', scope);
+  const values: Partial<Record<SettingKey, SettingValue>> = {};
+  for (const key of SETTING_KEYS) {
+    const value = config.get<unknown>(key);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[key] = value;
+  }
+  return values;
+}

@@ -1,0 +1,207 @@
+/**
+ * The picture: one stacked bar per option on a shared GiB axis, a GPU-capacity line, a thin second
+ * row for the CPU RAM and NVMe that offload needs, and an Apply button. Pure DOM, no chart library.
+ * Keyboard: Tab reaches each bar; arrow keys move between segments (←/→) and bars (↑/↓).
+ */
+import type { BarVM, OptionKey, SegmentVM, SidebarViewModel } from '../viewModel';
+import { h, percent, themeColor } from './dom';
+
+export interface ChartHandlers {
+  apply(option: OptionKey, button: HTMLElement): void;
+}
+
+/** Segments narrower than this share of the axis get no letter inside. */
+const MIN_LABEL_FRACTION = 0.06;
+
+export function renderChart(vm: SidebarViewModel, handlers: ChartHandlers): HTMLElement | null {
+  if (vm.bars.length === 0) return null;
+  const chart = h('div', { class: 'zl-chart', 'data-testid': 'zl-chart' }, [
+    renderLegend(vm),
+    renderAxis(vm),
+    h(
+      'ol',
+      { class: 'zl-options', 'aria-label': 'ZeRO options' },
+      vm.bars.map((bar) => renderOption(vm, bar, handlers)),
+    ),
+  ]);
+  chart.addEventListener('keydown', onKeyDown);
+  chart.addEventListener('focusin', (event) => showDetail(event.target));
+  chart.addEventListener('mouseover', (event) => showDetail(event.target));
+  chart.addEventListener('focusout', (event) => hideDetail(event.target));
+  chart.addEventListener('mouseout', (event) => hideDetail(event.target));
+  return chart;
+}
+
+function renderLegend(vm: SidebarViewModel): HTMLElement {
+  return h(
+    'ul',
+    { class: 'zl-legend', 'aria-label': 'Legend' },
+    vm.legend.map(({ role, style }) => {
+      const swatch = h('span', { class: `zl-swatch zl-pattern-${style.pattern}`, 'aria-hidden': 'true' }, [style.short]);
+      swatch.style.setProperty('--zl-color', themeColor(style.colorVar));
+      return h('li', { 'data-role': role }, [swatch, style.label]);
+    }),
+  );
+}
+
+function renderAxis(vm: SidebarViewModel): HTMLElement {
+  const axis = h('div', { class: 'zl-axis', 'aria-hidden': 'true' });
+  for (const tick of vm.axis.ticks) {
+    const mark = h('span', { class: 'zl-tick' }, [tick.label]);
+    mark.style.left = percent(tick.fraction);
+    axis.appendChild(mark);
+  }
+  axis.appendChild(h('span', { class: 'zl-axis-unit' }, ['GiB']));
+  if (vm.capacity) {
+    const label = h('span', { class: 'zl-capacity-label' }, [vm.capacity.label]);
+    label.style.left = percent(vm.capacity.fraction);
+    if (vm.capacity.fraction > 0.6) label.classList.add('zl-capacity-label-end');
+    axis.appendChild(label);
+  }
+  return axis;
+}
+
+function renderOption(vm: SidebarViewModel, bar: BarVM, handlers: ChartHandlers): HTMLElement {
+  const track = h('div', {
+    class: 'zl-track',
+    role: 'group',
+    'aria-label': bar.ariaLabel,
+    'data-testid': 'zl-bar',
+    'data-key': bar.key,
+    'data-stage': bar.option.stage,
+    'data-offload-optimizer': bar.option.offloadOptimizer,
+    'data-offload-param': bar.option.offloadParam,
+    'data-current': bar.current ? 'true' : null,
+    'data-fit': bar.fit,
+  });
+  bar.segments.forEach((segment, i) => track.appendChild(renderSegment(segment, i === 0 ? 0 : -1, 'zl-segment')));
+  if (vm.capacity) {
+    const line = h('span', { class: 'zl-capacity', 'data-testid': 'zl-capacity', 'aria-hidden': 'true', title: vm.capacity.label });
+    line.style.left = percent(vm.capacity.fraction);
+    track.appendChild(line);
+  }
+  const offload = h('div', {
+    class: 'zl-track zl-track-offload',
+    role: 'group',
+    'aria-label': `${bar.label}: ${bar.offload.label}`,
+    'data-testid': 'zl-offload',
+  });
+  for (const segment of bar.offload.segments) offload.appendChild(renderSegment(segment, -1, 'zl-offload-segment'));
+
+  const fitIcon = bar.fit === 'fits' ? 'pass' : bar.fit === 'exceeds' ? 'warning' : 'question';
+  const apply = h(
+    'vscode-button',
+    {
+      'data-testid': 'zl-apply',
+      'data-key': bar.key,
+      secondary: !bar.current,
+      disabled: bar.current,
+      icon: bar.current ? 'check' : 'arrow-right',
+      'aria-label': bar.current ? `${bar.label} is the current option` : `Apply ${bar.label} to the file`,
+      title: bar.current ? 'The file uses this option' : 'Edit the file to use this option (undoable)',
+    },
+    [bar.current ? 'Current' : 'Apply'],
+  );
+  if (!bar.current) apply.addEventListener('click', () => handlers.apply(bar.option, apply));
+
+  return h('li', { class: `zl-option zl-fit-${bar.fit}`, 'data-current': bar.current ? 'true' : null, 'aria-current': bar.current ? 'true' : null }, [
+    h('div', { class: 'zl-option-head' }, [
+      h('span', { class: 'zl-option-label' }, [bar.label, bar.current ? h('span', { class: 'zl-current-badge' }, ['current']) : null]),
+      h('span', { class: 'zl-option-total' }, [
+        h('span', { class: `codicon codicon-${fitIcon}`, 'aria-hidden': 'true' }),
+        ` ${bar.total} · ${bar.fitLabel}`,
+      ]),
+    ]),
+    track,
+    offload,
+    h('div', { class: 'zl-option-foot' }, [
+      h('span', { class: 'zl-offload-label' }, [bar.offload.label]),
+      apply,
+    ]),
+    h('div', { class: 'zl-detail', 'aria-hidden': 'true' }),
+  ]);
+}
+
+function renderSegment(segment: SegmentVM, tabindex: number, className: string): HTMLElement {
+  const element = h(
+    'span',
+    {
+      class: `${className} zl-pattern-${segment.style.pattern}`,
+      'data-testid': className === 'zl-segment' ? 'zl-segment' : 'zl-offload-segment',
+      'data-role': segment.role,
+      'data-bytes': segment.bytes,
+      role: 'img',
+      tabindex,
+      'aria-label': segment.description,
+      title: segment.description,
+    },
+    // The thin offload row has no room for letters; its label sits under it.
+    [className === 'zl-segment' && segment.fraction >= MIN_LABEL_FRACTION ? segment.style.short : ''],
+  );
+  element.style.width = percent(segment.fraction);
+  element.style.setProperty('--zl-color', themeColor(segment.style.colorVar));
+  return element;
+}
+
+function segmentOf(target: EventTarget | null): HTMLElement | null {
+  return target instanceof HTMLElement && (target.classList.contains('zl-segment') || target.classList.contains('zl-offload-segment')) ? target : null;
+}
+
+function showDetail(target: EventTarget | null): void {
+  const segment = segmentOf(target);
+  const detail = segment?.closest('.zl-option')?.querySelector('.zl-detail');
+  if (!segment || !detail) return;
+  detail.textContent = segment.getAttribute('aria-label') ?? '';
+  detail.classList.add('zl-detail-visible');
+}
+
+function hideDetail(target: EventTarget | null): void {
+  const segment = segmentOf(target);
+  const option = segment?.closest('.zl-option');
+  const detail = option?.querySelector('.zl-detail');
+  // Keep the detail while another segment of the same bar still has focus.
+  if (!detail || option?.contains(document.activeElement) && segmentOf(document.activeElement)) return;
+  detail.classList.remove('zl-detail-visible');
+}
+
+/** Roving focus inside the chart: one tab stop per bar, arrows for the rest. */
+function onKeyDown(event: KeyboardEvent): void {
+  const segment = segmentOf(event.target);
+  if (!segment || !segment.classList.contains('zl-segment')) return;
+  const track = segment.parentElement!;
+  const segments = Array.from(track.querySelectorAll<HTMLElement>('.zl-segment'));
+  const index = segments.indexOf(segment);
+  let next: HTMLElement | undefined;
+  switch (event.key) {
+    case 'ArrowRight':
+      next = segments[index + 1];
+      break;
+    case 'ArrowLeft':
+      next = segments[index - 1];
+      break;
+    case 'Home':
+      next = segments[0];
+      break;
+    case 'End':
+      next = segments[segments.length - 1];
+      break;
+    case 'ArrowDown':
+    case 'ArrowUp': {
+      const list = track.closest('.zl-options');
+      const tracks = list ? Array.from(list.querySelectorAll<HTMLElement>('.zl-track:not(.zl-track-offload)')) : [];
+      const other = tracks[tracks.indexOf(track) + (event.key === 'ArrowDown' ? 1 : -1)];
+      const otherSegments = other ? Array.from(other.querySelectorAll<HTMLElement>('.zl-segment')) : [];
+      const role = segment.dataset.role;
+      next = otherSegments.find((s) => s.dataset.role === role) ?? otherSegments[Math.min(index, otherSegments.length - 1)];
+      break;
+    }
+    default:
+      return;
+  }
+  event.preventDefault();
+  if (!next) return;
+  // Each bar keeps exactly one tab stop: the segment last focused in it.
+  next.parentElement!.querySelectorAll<HTMLElement>('.zl-segment').forEach((s) => (s.tabIndex = -1));
+  next.tabIndex = 0;
+  next.focus();
+}

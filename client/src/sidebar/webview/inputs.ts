@@ -1,0 +1,193 @@
+/**
+ * The training-context form: each input shows the value the estimate uses and where it came from,
+ * and writes a workspace setting on change. Built once; updates never overwrite the focused input.
+ */
+import type { CatalogEntry } from '../../../../server/src/protocol';
+import { formatParams } from '../format';
+import { GPU_PRESETS, parseSettingValue, SETTING_SPECS, type SettingKey, type SettingValue } from '../messages';
+import { CONTEXT_LABELS, type ContextRowVM, type SidebarViewModel } from '../viewModel';
+import { h } from './dom';
+
+export interface FormHandlers {
+  setSetting(key: SettingKey, value: SettingValue | null): void;
+  pickModelFolder(): void;
+  openSettings(): void;
+}
+
+/** The parts of @vscode-elements controls this form touches. */
+interface ValueControl extends HTMLElement {
+  value: string;
+  invalid?: boolean;
+  checked?: boolean;
+}
+
+interface Field {
+  control: ValueControl;
+  source: HTMLElement;
+  error: HTMLElement;
+}
+
+const NUMBER_KEYS = ['gpusPerNode', 'nodes', 'gpuMemoryGiB', 'sequenceLength', 'microBatchSize', 'loraRank'] as const;
+
+export class ContextForm {
+  readonly element: HTMLElement;
+  private readonly fields = new Map<SettingKey, Field>();
+  private readonly modelSlot: HTMLElement;
+  private catalog: CatalogEntry[] = [];
+  private lastModel: string | null = null;
+
+  constructor(private readonly handlers: FormHandlers) {
+    this.modelSlot = h('div', { class: 'zl-model-slot' });
+    const folder = h('vscode-button', { secondary: true, icon: 'folder-opened', 'aria-label': 'Use a local model folder', title: 'Use a local model folder' }, ['Folder…']);
+    folder.addEventListener('click', () => handlers.pickModelFolder());
+    const settings = h('vscode-button', { secondary: true, icon: 'settings-gear', 'aria-label': 'Open ZeRO Lens settings' }, ['All settings']);
+    settings.addEventListener('click', () => handlers.openSettings());
+
+    this.element = h('form', { class: 'zl-form', 'aria-label': 'Training context', novalidate: true }, [
+      this.field('model', h('div', { class: 'zl-row' }, [this.modelSlot, folder])),
+      ...NUMBER_KEYS.map((key) => this.field(key, key === 'gpuMemoryGiB' ? this.gpuMemory() : this.numberInput(key))),
+      this.field('gradientCheckpointing', this.checkbox()),
+      this.field('dtype', this.dtypeSelect()),
+      h('div', { class: 'zl-form-actions' }, [settings]),
+    ]);
+    this.element.addEventListener('submit', (event) => event.preventDefault());
+    this.renderModelControl(null, true);
+  }
+
+  update(vm: SidebarViewModel, settings: Partial<Record<SettingKey, SettingValue>>): void {
+    const rows = new Map(vm.context.map((row) => [row.key, row]));
+    for (const [key, field] of this.fields) {
+      const row = rows.get(key);
+      const value = row && row.raw !== null ? row.raw : (settings[key] ?? null);
+      if (key === 'model') this.renderModelControl(value === null ? null : String(value));
+      else if (document.activeElement !== field.control) setControlValue(field.control, value);
+      field.source.textContent = sourceText(row, settings[key] !== undefined);
+      field.source.classList.toggle('zl-source-locked', !!row && !row.settable);
+    }
+  }
+
+  setCatalog(entries: CatalogEntry[]): void {
+    this.catalog = entries;
+    this.renderModelControl(this.lastModel, true);
+  }
+
+  private field(key: SettingKey, control: HTMLElement): HTMLElement {
+    const source = h('div', { class: 'zl-source', id: `zl-src-${key}` });
+    const error = h('div', { class: 'zl-error', id: `zl-err-${key}`, role: 'alert' });
+    const input = control.matches('[data-setting]') ? control : control.querySelector<HTMLElement>('[data-setting]');
+    if (input) this.fields.set(key, { control: input as ValueControl, source, error });
+    else this.fields.set(key, { control: control as ValueControl, source, error });
+    return h('div', { class: 'zl-field', 'data-field': key }, [
+      h('vscode-label', { for: `zl-in-${key}` }, [CONTEXT_LABELS[key]]),
+      control,
+      source,
+      error,
+    ]);
+  }
+
+  private numberInput(key: (typeof NUMBER_KEYS)[number]): HTMLElement {
+    const spec = SETTING_SPECS[key];
+    const input = h('vscode-textfield', {
+      id: `zl-in-${key}`,
+      'data-setting': key,
+      type: 'number',
+      min: spec.kind === 'number' ? spec.min : null,
+      max: spec.kind === 'number' ? spec.max : null,
+      step: spec.kind === 'number' && !spec.integer ? 'any' : 1,
+      placeholder: key === 'loraRank' ? '0 = full fine-tuning' : 'not set',
+      'aria-describedby': `zl-src-${key} zl-err-${key}`,
+    }) as ValueControl;
+    input.addEventListener('change', () => {
+      const text = input.value.trim();
+      this.submit(key, text === '' ? null : Number(text));
+    });
+    return input;
+  }
+
+  private gpuMemory(): HTMLElement {
+    const input = this.numberInput('gpuMemoryGiB');
+    const presets = h('vscode-single-select', { 'aria-label': 'GPU memory presets', class: 'zl-presets' }, [
+      h('vscode-option', { value: '' }, ['Preset…']),
+      ...GPU_PRESETS.map((preset) => h('vscode-option', { value: String(preset.gib), description: `${preset.gib} GiB` }, [preset.label])),
+    ]) as ValueControl;
+    presets.addEventListener('change', () => {
+      if (!presets.value) return;
+      this.submit('gpuMemoryGiB', Number(presets.value));
+      presets.value = '';
+    });
+    return h('div', { class: 'zl-row' }, [input, presets]);
+  }
+
+  private checkbox(): HTMLElement {
+    const box = h('vscode-checkbox', {
+      id: 'zl-in-gradientCheckpointing',
+      'data-setting': 'gradientCheckpointing',
+      label: 'Recompute activations in the backward pass',
+      'aria-describedby': 'zl-src-gradientCheckpointing',
+    }) as ValueControl;
+    box.addEventListener('change', () => this.submit('gradientCheckpointing', !!box.checked));
+    return box;
+  }
+
+  private dtypeSelect(): HTMLElement {
+    const select = h('vscode-single-select', { id: 'zl-in-dtype', 'data-setting': 'dtype', 'aria-describedby': 'zl-src-dtype' }, [
+      h('vscode-option', { value: '' }, ['not set']),
+      h('vscode-option', { value: 'bf16' }, ['bf16']),
+      h('vscode-option', { value: 'fp16' }, ['fp16']),
+      h('vscode-option', { value: 'fp32' }, ['fp32']),
+    ]) as ValueControl;
+    select.addEventListener('change', () => this.submit('dtype', select.value || null));
+    return select;
+  }
+
+  /** Catalog search when the server has a catalog; free text (hub id or path) otherwise. */
+  private renderModelControl(value: string | null, force = false): void {
+    const field = this.fields.get('model');
+    if (!force && field && value === this.lastModel && field.control.isConnected) return;
+    if (field && document.activeElement === field.control && !force) return;
+    this.lastModel = value;
+    let control: ValueControl;
+    if (this.catalog.length) {
+      const options = this.catalog.map((entry) =>
+        h('vscode-option', { value: entry.id, description: entry.id, selected: entry.id === value }, [`${entry.displayName} (${formatParams(entry.totalParams)})`]),
+      );
+      if (value && !this.catalog.some((entry) => entry.id === value)) options.unshift(h('vscode-option', { value, selected: true }, [value]));
+      if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, ['not set — search the catalog']));
+      control = h('vscode-single-select', { id: 'zl-in-model', 'data-setting': 'model', combobox: true, creatable: true, filter: 'contains', 'aria-describedby': 'zl-src-model zl-err-model' }, options) as ValueControl;
+      control.addEventListener('change', () => this.submit('model', control.value || null));
+      control.addEventListener('vsc-single-select-create-option', (event) => {
+        const detail = (event as CustomEvent<{ value?: unknown }>).detail;
+        if (typeof detail?.value === 'string') this.submit('model', detail.value);
+      });
+    } else {
+      control = h('vscode-textfield', { id: 'zl-in-model', 'data-setting': 'model', placeholder: 'Qwen/Qwen3-8B or a folder', 'aria-describedby': 'zl-src-model zl-err-model' }) as ValueControl;
+      control.value = value ?? '';
+      control.addEventListener('change', () => this.submit('model', control.value));
+    }
+    this.modelSlot.replaceChildren(control);
+    if (field) field.control = control;
+  }
+
+  private submit(key: SettingKey, value: unknown): void {
+    const field = this.fields.get(key);
+    const parsed = parseSettingValue(key, value);
+    if (field) {
+      field.error.textContent = parsed.ok ? '' : parsed.error.replace(key, CONTEXT_LABELS[key]);
+      field.control.invalid = !parsed.ok;
+    }
+    if (parsed.ok) this.handlers.setSetting(key, parsed.value);
+  }
+}
+
+function setControlValue(control: ValueControl, value: ContextRowVM['raw']): void {
+  if (control.tagName === 'VSCODE-CHECKBOX') control.checked = value === true;
+  else control.value = value === null ? '' : String(value);
+  control.invalid = false;
+}
+
+function sourceText(row: ContextRowVM | undefined, inSettings: boolean): string {
+  if (!row) return inSettings ? 'from workspace settings' : 'not set';
+  if (row.raw === null) return 'not set';
+  if (row.settable) return `from ${row.source}`;
+  return `from ${row.source} — the file wins over the setting`;
+}
