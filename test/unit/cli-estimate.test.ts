@@ -41,6 +41,9 @@ test('--format json has the documented shape, in bytes', async () => {
   assert.deepEqual(j.inputs.totalParams, { value: 8_190_735_360, source: { kind: 'catalog', id: 'Qwen/Qwen3-8B' } });
   assert.deepEqual(j.inputs.seqLen, { value: 2048, source: { kind: 'default' } });
   assert.deepEqual(j.inputs.gpuMemoryBytes, { value: 80 * GiB, source: { kind: 'cli', flag: '--gpu-memory' } });
+  // Buffer sizes nobody gave are DeepSpeed's defaults, reported as such (overlap_comm on at stage 3).
+  assert.deepEqual(j.inputs.reduceBucketSize, { value: 5e8, source: { kind: 'default' } });
+  assert.deepEqual(j.inputs.overlapComm, { value: true, source: { kind: 'default' } });
 });
 
 test('fits is null without --gpu-memory, false when too big', async () => {
@@ -78,6 +81,8 @@ test('--mode deepspeed: perGpu.total and perCpu.total equal DeepSpeed\'s estimat
     const parts = j.perGpu.params + j.perGpu.gradients + j.perGpu.optimizerStates + j.perGpu.buffers;
     assert.equal(parts, j.perGpu.total, `breakdown adds up: ${args.join(' ')}`);
   }
+  const factor = await json([...base, '--stage', '2', '--offload-optimizer', 'cpu', '--additional-buffer-factor', '2']);
+  assert.equal(factor.perCpu.total, deepSpeedZero2(P, 8, 1, true, 2).cpu);
   // The documented values.
   assert.equal((await json([...base, '--stage', '3'])).perGpu.total, 6_547_692_544);
   assert.equal((await json([...base, '--stage', '2'])).stages[0].perGpuTotal, null);

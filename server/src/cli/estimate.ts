@@ -31,6 +31,7 @@ import {
   type ValueSource,
   type ZeroStage,
 } from '../memory';
+import { resolveBuffers } from '../memory/buffers';
 import { fitMark, formatStageTable } from '../memory/report';
 import { resolvePath } from '../memory/paths';
 import { nodeFileSystem } from '../nodeHost';
@@ -70,6 +71,7 @@ Mode and output:
   --mode full|deepspeed            deepspeed = DeepSpeed's own estimator, to the byte (model states only)
   --zero-init / --no-zero-init     deepspeed mode: model built under zero.Init (default yes)
   --legacy-zero2                   deepspeed mode: the ZeRO-2 formula from before June 2024
+  --additional-buffer-factor <x>   deepspeed mode: DeepSpeed's additional_buffer_factor (default 1.5)
   --format text|json               (default text)
   -h, --help
 `;
@@ -81,7 +83,7 @@ type Option = { flag: string; value: string };
 const valueFlags = new Set([
   '--config', '--model', '--params', '--largest-layer-params', '--gpus-per-node', '--nodes', '--gpu-memory', '--stage',
   '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--seq-len', '--lora-rank',
-  '--lora-targets', '--mode', '--format', '--cuda-context', '--fragmentation',
+  '--lora-targets', '--mode', '--format', '--cuda-context', '--fragmentation', '--additional-buffer-factor',
 ]);
 const booleanFlags = new Set(['--gradient-checkpointing', '--no-gradient-checkpointing', '--zero-init', '--no-zero-init', '--legacy-zero2', '--qlora', '--help', '-h']);
 
@@ -219,6 +221,7 @@ interface Plan {
   mode: 'full' | 'deepspeed';
   zeroInit: boolean;
   legacyZero2: boolean;
+  additionalBufferFactor: number;
   format: 'text' | 'json';
 }
 
@@ -305,12 +308,18 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
   if (mode === 'deepspeed' && stage === 0) throw new UsageError('--mode deepspeed: DeepSpeed has estimators for ZeRO-2 and ZeRO-3 only (stage 1 uses the ZeRO-2 one); choose --stage 1, 2 or 3.');
   const zeroInit = !o.has('--no-zero-init');
   const legacyZero2 = o.has('--legacy-zero2');
+  const bufferFactor = real(o.get('--additional-buffer-factor'), 0);
   inputs.mode = { value: mode, source: o.has('--mode') ? cli('--mode') : byDefault };
   if (mode === 'deepspeed') {
     inputs.zeroInit = { value: zeroInit, source: o.has('--no-zero-init') ? cli('--no-zero-init') : o.has('--zero-init') ? cli('--zero-init') : byDefault };
     inputs.legacyZero2 = { value: legacyZero2, source: legacyZero2 ? cli('--legacy-zero2') : byDefault };
+    inputs.additionalBufferFactor = pick(bufferFactor, '--additional-buffer-factor', undefined, 1.5);
+  } else {
+    // Buffer sizes not given by the config are DeepSpeed's defaults (overlap_comm's depends on the stage).
+    const resolved = resolveBuffers(stage, input.buffers);
+    for (const [key, value] of Object.entries(resolved)) inputs[key] ??= { value, source: byDefault };
   }
-  return { input, inputs, notes, mode, zeroInit, legacyZero2, format };
+  return { input, inputs, notes, mode, zeroInit, legacyZero2, additionalBufferFactor: bufferFactor ?? 1.5, format };
 }
 
 function realBytes(o: Option | undefined): number | undefined {
@@ -320,7 +329,7 @@ function realBytes(o: Option | undefined): number | undefined {
 
 function run(p: Plan, stage: ZeroStage): EstimateResult | undefined {
   const input: EstimateInput = { ...p.input, stage };
-  return p.mode === 'deepspeed' ? estimateDeepSpeedResult(input, { zeroInit: p.zeroInit, legacyZero2: p.legacyZero2 }) : estimate(input);
+  return p.mode === 'deepspeed' ? estimateDeepSpeedResult(input, { zeroInit: p.zeroInit, legacyZero2: p.legacyZero2, additionalBufferFactor: p.additionalBufferFactor }) : estimate(input);
 }
 
 const stages: ZeroStage[] = [0, 1, 2, 3];
@@ -374,7 +383,7 @@ function textReport(p: Plan, selected: EstimateResult, perStage: Array<{ stage: 
   if (p.mode === 'deepspeed') {
     out.push('', "DeepSpeed's estimator (model states only: no activations, buffers or CUDA context):", '');
     for (const stage of [2, 3] as const) {
-      out.push(formatDeepSpeedTable({ totalParams: m.totalParams, largestLayerParams: m.largestLayerParams, gpusPerNode: i.gpusPerNode, nodes: i.nodes, stage, legacyZero2: p.legacyZero2 }));
+      out.push(formatDeepSpeedTable({ totalParams: m.totalParams, largestLayerParams: m.largestLayerParams, gpusPerNode: i.gpusPerNode, nodes: i.nodes, stage, legacyZero2: p.legacyZero2, additionalBufferFactor: p.additionalBufferFactor }));
     }
     out.push(`Selected (${stageOptionLabel(i.stage, i.offloadOptimizer, i.stage === 3 ? i.offloadParam : 'none')}, zero_init=${p.zeroInit ? 1 : 0}): ` +
       `${formatGiB(selected.perGpu.total)} GiB per GPU, ${formatGiB(selected.perCpu.total)} GiB per CPU — ${fitMark(selected.fits)}`);
