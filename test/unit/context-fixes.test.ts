@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAction } from 'vscode-languageserver-types';
 import { createContextFeatures } from '../../server/src/context/contextFeatures';
+import { ContextEngine } from '../../server/src/context/contextEngine';
 import { estimateExceedsCode } from '../../server/src/context/fitDiagnostic';
+import type { StageTarget } from '../../server/src/context/stageSwitch';
 import { withDefaults } from '../../server/src/settings';
 import { applyWorkspaceEdit, configDocument, fixture, memoryHosts, scriptDocument } from './context-hosts';
 
@@ -256,4 +258,33 @@ test('a config without zero_optimization (stage 0) gets the warning and the fixe
   assert.match(preferred.title, /^Switch to ZeRO-\d \(≈ \d+\.\d GiB\/GPU\)$/);
   const after = applyWorkspaceEdit(document, preferred.edit as Parameters<typeof applyWorkspaceEdit>[1]);
   assert.match(after, /\t"zero_optimization": \{\n\t\t"stage": \d\n\t\}\n\}\n$/);
+});
+
+test('when only a stage switch combined with offload fits, it is offered as one preferred move', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') });
+  const document = configDocument('ds_config_zero2.json');
+  const base = { model: 'Qwen/Qwen3-8B', gpusPerNode: 2 };
+  // Size the GPU between ZeRO-3 + full offload and every other move.
+  const probe = await new ContextEngine(hosts).analyzeConfig(document, withDefaults(base));
+  const full = probe.estimate({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu' })!.perGpu.total;
+  const others = [
+    { stage: 3, offloadOptimizer: 'none', offloadParam: 'none' },
+    { stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none' },
+    { stage: 3, offloadOptimizer: 'none', offloadParam: 'cpu' },
+    { stage: 1, offloadOptimizer: 'cpu', offloadParam: 'none' },
+    { stage: 3, offloadOptimizer: 'cpu', offloadParam: 'none' },
+  ].map((t) => probe.estimate(t as StageTarget)!.perGpu.total);
+  assert.ok(full < Math.min(...others), 'precondition: full offload is the smallest');
+  const settings = withDefaults({ ...base, gpuMemoryGiB: (full + Math.min(...others)) / 2 / 2 ** 30 });
+
+  const features = createContextFeatures(hosts);
+  const [warning] = await features.validate!(document, settings);
+  assert.match(warning.message as string, /Smallest change that fits: ZeRO-3 \+ CPU offload \(optimizer, params\) \(≈ \d+\.\d GiB\/GPU\)\.$/);
+  const actions = await features.codeActions!(document, warning.range, { diagnostics: [warning] }, settings);
+  const preferred = actions.filter((a) => a.isPreferred);
+  assert.equal(preferred.length, 1);
+  assert.match(preferred[0].title, /^Switch to ZeRO-3 \+ CPU offload \(optimizer, params\) \(≈ \d+\.\d GiB\/GPU\)$/);
+  const after = applyWorkspaceEdit(document, preferred[0].edit as Parameters<typeof applyWorkspaceEdit>[1]);
+  assert.match(after, /"stage": 3, \/\/ fastest that fits\?/);
+  assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu",\n {6}"pin_memory": true\n {4}\},\n {4}"offload_param": \{\n {6}"device": "cpu",/);
 });

@@ -1,5 +1,5 @@
-import type { EstimateResult, ModelInfo } from '../memory/types';
 import type { ResolvedContext } from './trainingContext';
+import type { EstimateResult, ModelInfo, ZeroStage } from '../memory/types';
 import { sameOption, type StageTarget } from './stageSwitch';
 
 /** One option with its estimate. */
@@ -39,18 +39,40 @@ export function findOption(options: OptionEstimate[], target: StageTarget): Opti
   return options.find((o) => sameOption(o.target, target));
 }
 
-/** Preference order for "the smallest change that fits": no offload before offload, lower stages first (faster). */
+/** Preference order among all options: no offload before offload, lower stages first (faster). */
 export function preferenceOrder(a: StageTarget, b: StageTarget): number {
   const offloads = (t: StageTarget): number => (t.offloadOptimizer !== 'none' ? 1 : 0) + (t.offloadParam !== 'none' ? 1 : 0);
   return offloads(a) - offloads(b) || a.stage - b.stage;
 }
 
-/** The first option in preference order that fits the GPU; undefined when none does or fit is unknown. */
-export function smallestFittingOption(options: OptionEstimate[]): OptionEstimate | undefined {
-  return [...options].sort((a, b) => preferenceOrder(a.target, b.target)).find((o) => o.result.fits === true);
+export type OfferKind = 'switch' | 'offload-optimizer' | 'offload-param';
+
+/**
+ * The moves offered from the current option, smallest change first: switching the stage (lowest first,
+ * offload settings kept where the stage reads them), then offloading optimizer states, then parameters.
+ */
+export function offeredTargets(current: StageTarget): { kind: OfferKind; target: StageTarget }[] {
+  const offers: { kind: OfferKind; target: StageTarget }[] = [];
+  for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
+    if (stage === current.stage) continue;
+    offers.push({
+      kind: 'switch',
+      target: { stage, offloadOptimizer: stage >= 1 ? current.offloadOptimizer : 'none', offloadParam: stage === 3 ? current.offloadParam : 'none' },
+    });
+  }
+  if (current.stage >= 1 && current.offloadOptimizer === 'none') offers.push({ kind: 'offload-optimizer', target: { ...current, offloadOptimizer: 'cpu' } });
+  if (current.offloadParam === 'none') {
+    offers.push({ kind: 'offload-param', target: { stage: 3, offloadOptimizer: current.stage === 0 ? 'none' : current.offloadOptimizer, offloadParam: 'cpu' } });
+  }
+  return offers;
 }
 
-/** Lowest stage that fits without offload (the preferred switch, since lower stages are faster). */
-export function lowestFittingStage(options: OptionEstimate[]): OptionEstimate | undefined {
-  return smallestFittingOption(options.filter((o) => o.target.offloadOptimizer === 'none' && o.target.offloadParam === 'none'));
+/**
+ * The smallest change that fits the GPU: the first fitting offered move (lowest stage, then optimizer
+ * offload, then parameter offload), else any fitting option in preference order; undefined when nothing fits.
+ */
+export function smallestChangeThatFits(analysis: ConfigAnalysis): StageTarget | undefined {
+  const moves = offeredTargets(analysis.current).map((o) => o.target);
+  const rest = [...analysis.options].sort((a, b) => preferenceOrder(a.target, b.target)).map((o) => o.target);
+  return [...moves, ...rest].find((t) => analysis.estimate(t)?.fits === true);
 }

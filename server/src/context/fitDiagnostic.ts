@@ -1,5 +1,5 @@
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
-import { hasNumbers, smallestFittingOption, type ConfigAnalysis } from './analysis';
+import { hasNumbers, smallestChangeThatFits, type ConfigAnalysis } from './analysis';
 import { gib, gpuCount, optionLabel } from './present';
 import type { StageTarget } from './stageSwitch';
 
@@ -24,15 +24,16 @@ export function fitDiagnostic(analysis: ConfigAnalysis, range: Range): Diagnosti
   const memory = analysis.gpuMemoryBytes;
   const over = result.perGpu.total - memory;
   const context = `${analysis.model!.displayName}, ${gpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}, micro-batch ${analysis.context.microBatchSize.value}, sequence ${analysis.context.sequenceLength.value}`;
-  const fitting = smallestFittingOption(analysis.options);
-  const advice = fitting
-    ? `Smallest change that fits: ${optionLabel(fitting.target)} (≈ ${gib(fitting.result.perGpu.total)}/GPU).`
+  const fitting = smallestChangeThatFits(analysis);
+  const fittingResult = fitting && analysis.estimate(fitting);
+  const advice = fitting && fittingResult
+    ? `Smallest change that fits: ${optionLabel(fitting)} (≈ ${gib(fittingResult.perGpu.total)}/GPU).`
     : `No ZeRO option fits: even the most offloaded one needs ≈ ${gib(Math.min(...analysis.options.map((o) => o.result.perGpu.total)))}/GPU. Lower the micro-batch or sequence length, turn on gradient checkpointing, train LoRA adapters, or add GPUs.`;
   const data: FitDiagnosticData = {
     current: analysis.current,
     perGpuBytes: result.perGpu.total,
     gpuMemoryBytes: memory,
-    suggestion: fitting ? { ...fitting.target, perGpuBytes: fitting.result.perGpu.total } : null,
+    suggestion: fitting && fittingResult ? { ...fitting, perGpuBytes: fittingResult.perGpu.total } : null,
   };
   return {
     range,

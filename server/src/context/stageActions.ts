@@ -1,11 +1,10 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ZeroStage } from '../memory/types';
 import type { ParsedConfig } from '../dsconfig/parse';
-import { hasNumbers, type ConfigAnalysis } from './analysis';
+import { hasNumbers, offeredTargets, smallestChangeThatFits, type ConfigAnalysis, type OfferKind } from './analysis';
 import { isFitDiagnostic } from './fitDiagnostic';
 import { minimalTextEdit } from './jsoncEdit';
-import { gib } from './present';
+import { gib, optionLabel } from './present';
 import { applyStageSwitch, currentStageOption, sameOption, type StageTarget } from './stageSwitch';
 import { setTrainingContextCommandFor } from './setContextCommand';
 
@@ -37,30 +36,16 @@ export function stageCodeActions(
     const result = numbers?.estimate(target);
     return result ? `≈ ${gib(result.perGpu.total)}/GPU` : '';
   };
-  const offers: Offer[] = [];
-  for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
-    if (stage === current.stage) continue;
-    const target: StageTarget = {
-      stage,
-      offloadOptimizer: stage >= 1 ? current.offloadOptimizer : 'none',
-      offloadParam: stage === 3 ? current.offloadParam : 'none',
-    };
-    const estimate = estimateText(target);
-    offers.push({ target, title: `Switch to ZeRO-${stage}${estimate ? ` (${estimate})` : ''}` });
-  }
-  if (current.stage >= 1 && current.offloadOptimizer === 'none') {
-    const target = { ...current, offloadOptimizer: 'cpu' as const };
-    const estimate = estimateText(target);
-    offers.push({ target, title: `Offload optimizer states to CPU${estimate ? ` (${estimate})` : ''}` });
-  }
-  if (current.offloadParam === 'none') {
-    const target: StageTarget = { stage: 3, offloadOptimizer: current.stage === 0 ? 'none' : current.offloadOptimizer, offloadParam: 'cpu' };
-    const estimate = estimateText(target);
-    offers.push({ target, title: `Offload parameters to CPU (ZeRO-3${estimate ? `, ${estimate}` : ''})` });
-  }
+  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => ({ target, title: offerTitle(kind, target, estimateText(target)) }));
 
   const fit = diagnostics.filter(isFitDiagnostic);
-  const preferred = preferredTarget(offers, numbers, fit[0]?.data.suggestion ?? null);
+  const suggestion = numbers ? smallestChangeThatFits(numbers) : (fit[0]?.data.suggestion ?? undefined);
+  // The smallest fitting change may combine a stage switch with offload: offer it as one move.
+  if (suggestion && !offers.some((o) => sameOption(o.target, suggestion))) {
+    const estimate = estimateText(suggestion);
+    offers.push({ target: suggestion, title: `Switch to ${optionLabel(suggestion)}${estimate ? ` (${estimate})` : ''}` });
+  }
+  const preferred = preferredTarget(offers, numbers, suggestion);
   const actions: CodeAction[] = [];
   for (const offer of offers) {
     const switched = stageSwitchEdit(document, config, offer.target);
@@ -81,18 +66,26 @@ export function stageCodeActions(
   return actions;
 }
 
-/**
- * The preferred fix: the lowest stage that fits among the stage switches (lower stages are faster); without
- * such a switch, the smallest change that fits from the warning.
- */
-function preferredTarget(offers: Offer[], analysis: ConfigAnalysis | undefined, suggestion: StageTarget | null): StageTarget | undefined {
-  if (analysis) {
-    const switches = offers.filter((o) => o.title.startsWith('Switch')).sort((a, b) => a.target.stage - b.target.stage);
-    const lowest = switches.find((o) => analysis.estimate(o.target)?.fits === true);
-    const currentFits = analysis.estimate(analysis.current)?.fits === true;
-    // A fitting config is only nudged to a *lower* (faster) stage, never to a higher one.
-    if (lowest && (!currentFits || lowest.target.stage < analysis.current.stage)) return lowest.target;
+function offerTitle(kind: OfferKind, target: StageTarget, estimate: string): string {
+  switch (kind) {
+    case 'switch':
+      return `Switch to ZeRO-${target.stage}${estimate ? ` (${estimate})` : ''}`;
+    case 'offload-optimizer':
+      return `Offload optimizer states to CPU${estimate ? ` (${estimate})` : ''}`;
+    case 'offload-param':
+      return `Offload parameters to CPU (ZeRO-3${estimate ? `, ${estimate}` : ''})`;
   }
-  if (suggestion) return offers.find((o) => sameOption(o.target, suggestion))?.target;
-  return undefined;
+}
+
+/**
+ * The preferred fix. When the current option does not fit: the smallest change that fits. When it fits: a
+ * *lower* stage that also fits (lower stages are faster), never a higher one.
+ */
+function preferredTarget(offers: Offer[], analysis: ConfigAnalysis | undefined, suggestion: StageTarget | undefined): StageTarget | undefined {
+  const currentFits = analysis?.estimate(analysis.current)?.fits;
+  if (analysis && currentFits === true) {
+    const lower = offers.filter((o) => o.target.stage < analysis.current.stage && o.title.startsWith('Switch to ZeRO-'));
+    return lower.sort((a, b) => a.target.stage - b.target.stage).find((o) => analysis.estimate(o.target)?.fits === true)?.target;
+  }
+  return suggestion;
 }
