@@ -129,3 +129,13 @@ test('fit warning when nothing fits: says so and what else to change', async () 
   assert.match(d.message as string, /No ZeRO option fits: even the most offloaded one needs ≈ \d+\.\d GiB\/GPU\. Lower the micro-batch or sequence length/);
   assert.equal((d.data as FitDiagnosticData).suggestion, null);
 });
+
+test('a stage of "auto" (filled by accelerate) gets no estimate and no warning', async () => {
+  const text = fixture('ds_config_zero2.json').replace('"stage": 2,', '"stage": "auto",');
+  const hosts = memoryHosts({ 'ds_config_zero2.json': text, 'train_zero2.sh': fixture('train_zero2.sh') });
+  const features = createContextFeatures(hosts);
+  const document = configDocument('ds_config_zero2.json', text);
+  const settings = withDefaults({ gpuMemoryGiB: 8 });
+  assert.deepEqual(await features.inlayHints!(document, wholeFile, settings), []);
+  assert.deepEqual(await features.validate!(document, settings), []);
+});

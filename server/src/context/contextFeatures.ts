@@ -41,6 +41,15 @@ function stageAnchor(parsed: ParsedConfig): Node | undefined {
   return parsed.root?.type === 'object' ? parsed.root.children?.[0]?.children?.[0] : undefined;
 }
 
+/**
+ * A stage written as "auto" (filled by accelerate) or as an invalid value says nothing about what will run:
+ * no estimate or warning for it (the ds_config checks explain the value itself).
+ */
+function stageIsKnown(parsed: ParsedConfig): boolean {
+  const value = findProperty(parsed.root, stagePath)?.children?.[1]?.value;
+  return value === undefined || value === 0 || value === 1 || value === 2 || value === 3;
+}
+
 function lineTouches(document: TextDocument, node: Node, range: Range): boolean {
   const first = document.positionAt(node.offset).line;
   const last = document.positionAt(node.offset + node.length).line;
@@ -58,7 +67,7 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
     async validate(document, settings) {
       const parsed = parseConfig(document);
       const anchor = stageAnchor(parsed);
-      if (!parsed.root || !anchor) return [];
+      if (!parsed.root || !anchor || !stageIsKnown(parsed)) return [];
       const diagnostic = fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor));
       return diagnostic ? [diagnostic] : [];
     },
@@ -88,7 +97,7 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
     async inlayHints(document, range, settings) {
       const parsed = parseConfig(document);
       const stage = findProperty(parsed.root, stagePath)?.children?.[1];
-      if (!stage) return [];
+      if (!stage || !stageIsKnown(parsed)) return [];
       const start = document.offsetAt(range.start);
       const end = document.offsetAt(range.end);
       const analysis = await engine.analyzeConfig(document, settings);
