@@ -19,6 +19,8 @@ import { getLanguageService } from './languageService';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { ApplyOptionRequest, ConfigurationChangedNotification, EstimateViewRequest, type ApplyOptionParams, type EstimateViewParams } from './protocol';
+import { CatalogRequest, type CatalogEntry } from './protocol';
+import { catalogEntries } from './memory';
 
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -145,6 +147,7 @@ connection.onDocumentLinks((p) => withSettings(p.textDocument.uri, (d, s) => ser
 connection.onDefinition((p) => withSettings(p.textDocument.uri, (d, s) => service.getDefinition(d, p.position, s), []));
 connection.onRequest(EstimateViewRequest, (p: EstimateViewParams) => withSettings(p.uri, (d, s) => service.getEstimateView(d, s), null));
 connection.onRequest(ApplyOptionRequest, (p: ApplyOptionParams) => withSettings(p.uri, (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
+connection.onRequest(CatalogRequest, (): CatalogEntry[] => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })));
 
 documents.listen(connection);
 connection.listen();
