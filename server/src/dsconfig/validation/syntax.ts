@@ -4,12 +4,13 @@ import { ConfigView, fix, showPath } from './configView';
 
 /**
  * What the built-in JSON language server already reports for a language id, so ZeRO Lens does not say it twice.
- * VS Code validates `json` with comments and trailing commas as errors and `jsonc` with trailing commas as warnings.
+ * VS Code validates `json` with comments and trailing commas as errors and `jsonc` with trailing commas as
+ * warnings; both get "Duplicate object key" warnings from its parser.
  */
-function builtInReports(languageId: string): { syntax: boolean; comments: boolean; trailingCommas: boolean } {
-  if (languageId === 'json') return { syntax: true, comments: true, trailingCommas: true };
-  if (languageId === 'jsonc') return { syntax: true, comments: false, trailingCommas: true };
-  return { syntax: false, comments: false, trailingCommas: false };
+function builtInReports(languageId: string): { syntax: boolean; comments: boolean; trailingCommas: boolean; duplicates: boolean } {
+  if (languageId === 'json') return { syntax: true, comments: true, trailingCommas: true, duplicates: true };
+  if (languageId === 'jsonc') return { syntax: true, comments: false, trailingCommas: true, duplicates: true };
+  return { syntax: false, comments: false, trailingCommas: false, duplicates: false };
 }
 
 const jsonLoadNote = 'DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.';
@@ -33,7 +34,7 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
     }
   }
 
-  for (const duplicate of parsed.duplicateKeys) {
+  for (const duplicate of builtIn.duplicates ? [] : parsed.duplicateKeys) {
     const first = config.document.positionAt(duplicate.firstKeyNode.offset);
     const key = String(duplicate.path[duplicate.path.length - 1]);
     out.push(
