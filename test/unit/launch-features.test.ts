@@ -101,3 +101,20 @@ test('document links and go to definition from a JSON path to the file', async (
   assert.deepEqual(definition.map((l) => l.uri), [target]);
   assert.deepEqual(await ls.getDefinition(document, at(0, 3), settings()), []);
 });
+
+test('accelerate --config_file: the estimate comes from the YAML\'s DeepSpeed settings and sits on the file argument', async () => {
+  const { ls } = service({
+    ...files,
+    'accel/ds3.yaml': 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_optimizer_device: cpu\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\n',
+  });
+  const document = doc('scripts/a.sh', 'accelerate launch --config_file accel/ds3.yaml --use_deepspeed train.py --model_name_or_path Qwen/Qwen3-8B\n');
+  const hints = await ls.getInlayHints(document, { start: at(0, 0), end: at(1, 0) }, settings());
+  assert.equal(hints.length, 1);
+  assert.match(String(hints[0].label), /· Qwen3-8B · 8 GPUs$/);
+  assert.deepEqual(hints[0].position, at(0, 46));
+  const hover = await ls.doHover(document, at(0, 35), settings());
+  const value = (hover!.contents as MarkupContent).value;
+  assert.match(value, /DeepSpeed via zero_stage\*\*: ZeRO-3, optimizer offload cpu/);
+  assert.match(value, /from ds3\.yaml/);
+  assert.match(value, /▶ \| \*\*ZeRO-3 \+ CPU offload \(optimizer\)\*\*/);
+});

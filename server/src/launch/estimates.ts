@@ -7,7 +7,8 @@ import { buildAnalysis } from '../context/buildAnalysis';
 import type { ConfigAnalysis } from '../context/analysis';
 import { hasNumbers } from '../context/analysis';
 import type { StageTarget } from '../context/stageSwitch';
-import type { DeepSpeedReference, LaunchFacts, SwiftPresetName } from './facts';
+import type { DeepSpeedReference, LaunchFacts, SourceSpan, SwiftPresetName } from './facts';
+import { throughConfigFile } from './references';
 import { parsedPreset, swiftPresets } from './swiftPresets';
 
 /** The DeepSpeed config a launch uses, as a value the estimator can read. */
@@ -53,7 +54,7 @@ export function presetTarget(name: SwiftPresetName): StageTarget {
 
 /**
  * Memory analyses for launch commands: the same `buildAnalysis` the ds_config hints and the sidebar use,
- * with the command itself as the training context, so every number agrees. Cached per command text.
+ * with the command itself as the training context, so every number agrees.
  */
 export class LaunchEstimator {
   private readonly models = new Map<string, Promise<ModelInfo | undefined>>();
@@ -71,28 +72,38 @@ export class LaunchEstimator {
     return info;
   }
 
-  /** Analysis of a launch with its own config, or with `config` (a preset it could switch to). */
-  analysis(facts: LaunchFacts, settings: ZeroLensSettings, config?: ReferencedConfig): Promise<ConfigAnalysis | undefined> {
-    const key = JSON.stringify([facts, settings, config?.configPath]);
+  /**
+   * Analysis of a launch with its own config, or with `config` (a preset it could switch to). The config
+   * file is read on every call (it may have been edited); the estimate is recomputed only when it changed.
+   */
+  async analysis(facts: LaunchFacts, settings: ZeroLensSettings, given?: ReferencedConfig): Promise<ConfigAnalysis | undefined> {
+    const config = given ?? (facts.deepspeed ? await readReferencedConfig(this.hosts.fs, facts.deepspeed) : undefined);
+    if (!config) return undefined;
+    const key = JSON.stringify([facts, settings, config.configPath, config.file?.text ?? '']);
     let hit = this.analyses.get(key);
     if (!hit) {
-      hit = this.compute(facts, settings, config).catch(() => undefined);
+      hit = buildAnalysis({
+        configPath: config.configPath,
+        config: config.value,
+        scripts: [facts],
+        settings,
+        resolveModel: (spec, baseDir) => this.model(spec, baseDir),
+      }).catch(() => undefined);
       this.analyses.set(key, hit);
       if (this.analyses.size > 256) this.analyses.delete(this.analyses.keys().next().value as string);
     }
     return hit;
   }
 
-  private async compute(facts: LaunchFacts, settings: ZeroLensSettings, given?: ReferencedConfig): Promise<ConfigAnalysis | undefined> {
-    const config = given ?? (facts.deepspeed ? await readReferencedConfig(this.hosts.fs, facts.deepspeed) : undefined);
-    if (!config) return undefined;
-    return buildAnalysis({
-      configPath: config.configPath,
-      config: config.value,
-      scripts: [facts],
-      settings,
-      resolveModel: (spec, baseDir) => this.model(spec, baseDir),
-    });
+  /**
+   * The launch as the estimator should see it and where its estimate belongs: at the DeepSpeed value, or,
+   * when the DeepSpeed settings are in the YAML the command names, at that file argument.
+   */
+  async effective(facts: LaunchFacts): Promise<{ facts: LaunchFacts; anchor: SourceSpan } | undefined> {
+    if (facts.deepspeed) return facts.deepspeed.span.start === facts.deepspeed.span.end ? undefined : { facts, anchor: facts.deepspeed.span };
+    if (!facts.configFile) return undefined;
+    const merged = await throughConfigFile(this.hosts.fs, facts, this.hosts.workspace.folders()).catch(() => undefined);
+    return merged ? { facts: merged, anchor: facts.configFile.span } : undefined;
   }
 
   /** Per-GPU estimate of the command as written, or undefined without a model and GPU count. */

@@ -47,13 +47,32 @@ export async function findLaunchReferences(fs: FileSystemHost, workspace: Worksp
       }
       // A script whose YAML (accelerate config, LLaMA-Factory config) names the JSON.
       if (!facts.configFile || facts.deepspeed?.kind === 'file') continue;
-      const yamlPath = facts.configFile.candidates.find((c) => byFile.has(c)) ?? facts.configFile.candidates[0];
-      const yamlFacts = yamlPath ? (byFile.get(yamlPath) ?? (await readFacts(fs, yamlPath, folders))) : [];
-      const yaml = yamlFacts.find(refersTo);
-      if (yaml) found.push(mergeFacts(yaml, facts));
+      const merged = await throughConfigFile(fs, facts, folders, byFile);
+      if (merged && refersTo(merged)) found.push(merged);
     }
   }
   return found;
+}
+
+/**
+ * A launch whose DeepSpeed settings live in the YAML it names (accelerate `--config_file`,
+ * `llamafactory-cli train x.yaml`, `swift sft x.yaml`): the YAML's facts with the script's on top.
+ * Undefined when there is no such YAML or it says nothing about DeepSpeed.
+ */
+export async function throughConfigFile(
+  fs: FileSystemHost,
+  facts: LaunchFacts,
+  folders: string[],
+  known?: Map<string, LaunchFacts[]>,
+): Promise<LaunchFacts | undefined> {
+  if (!facts.configFile) return undefined;
+  for (const candidate of facts.configFile.candidates) {
+    const yamlFacts = known?.get(candidate) ?? (await readFacts(fs, candidate, folders));
+    const yaml = yamlFacts.find((f) => f.deepspeed);
+    if (yaml) return mergeFacts(yaml, facts);
+    if (yamlFacts.length > 0 || known?.has(candidate)) return undefined;
+  }
+  return undefined;
 }
 
 /** Script facts override the YAML's where the script says something. */

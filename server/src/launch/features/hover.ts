@@ -1,5 +1,6 @@
 import type { Hover } from 'vscode-languageserver-types';
 import type { FileSystemHost } from '../../host';
+import { baseName, pathOf } from '../../classify';
 import type { ZeroLensSettings } from '../../settings';
 import { stageHoverMarkdown } from '../../context/stageHover';
 import type { LaunchAnalysis } from '../analysis';
@@ -65,13 +66,17 @@ export async function launchHover(
   const { ctx } = analysis;
   // The DeepSpeed reference itself: what it contains and what it costs for this command.
   const all = analysis.kind === 'script' ? analysis.commands.map((c) => c.facts) : analysis.yaml ? [analysis.yaml.facts] : [];
-  for (const facts of all) {
-    const ref = facts.deepspeed;
-    if (!ref || offset < ref.span.start || offset > ref.span.end || ref.span.start === ref.span.end) continue;
+  for (const written of all) {
+    const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
+    if (!at(written.deepspeed?.span) && !at(written.configFile?.span)) continue;
+    const effective = await estimator.effective(written);
+    const ref = effective?.facts.deepspeed;
+    if (!effective || !ref || !at(effective.anchor)) continue;
     const parts = [await referenceMarkdown(fs, ref)];
-    const memory = await memoryMarkdown(facts, estimator, settings);
+    if (ref.span.uri !== written.uri) parts[0] += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
+    const memory = await memoryMarkdown(effective.facts, estimator, settings);
     if (memory) parts.push(memory);
-    return { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, range: ref.span.range };
+    return { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, range: effective.anchor.range };
   }
   if (analysis.kind !== 'script') return null;
   const target = locate(analysis, offset);

@@ -11,7 +11,9 @@ const switchTargets: SwiftPresetName[] = ['zero2', 'zero3', 'zero3_offload'];
 
 /** ms-swift launches can change preset in place; others would need their JSON edited (the ds_config hints do that). */
 function canSwitchPreset(facts: LaunchFacts): boolean {
-  return (facts.launcher === 'swift' || facts.launcher === 'swift-yaml') && !!facts.deepspeed && facts.deepspeed.kind !== 'unresolved';
+  const ref = facts.deepspeed;
+  // The value must be in this document (not in a YAML the command names) for an in-place edit.
+  return (facts.launcher === 'swift' || facts.launcher === 'swift-yaml') && !!ref && ref.kind !== 'unresolved' && ref.span.uri === facts.uri;
 }
 
 /** "Switch to zero3 (≈ 14.1 GiB/GPU)" fixes on the `--deepspeed` value, fitting ones first. */
@@ -35,9 +37,10 @@ export async function presetSwitchFixes(facts: LaunchFacts, estimator: LaunchEst
 export async function memoryDiagnostics(ctx: SourceContext, all: LaunchFacts[], estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<Diagnostic[]> {
   if (!settings.gpuMemoryGiB) return [];
   const out: Diagnostic[] = [];
-  for (const facts of all) {
-    const ref = facts.deepspeed;
-    if (!ref || ref.span.start === ref.span.end) continue;
+  for (const written of all) {
+    const effective = await estimator.effective(written);
+    if (!effective) continue;
+    const { facts, anchor } = effective;
     const current = await estimator.current(facts, settings);
     if (!current || current.result.fits !== false) continue;
     const fixes = (await presetSwitchFixes(facts, estimator, settings)).filter((f) => !f.title.includes('does not fit'));
@@ -45,8 +48,8 @@ export async function memoryDiagnostics(ctx: SourceContext, all: LaunchFacts[], 
       launchDiagnostic(
         ctx,
         'estimate-exceeds-gpu-memory',
-        ref.span.start,
-        ref.span.end,
+        anchor.start,
+        anchor.end,
         `Estimated ≈ ${gib(current.result.perGpu.total)} per GPU for ${current.analysis.model!.displayName}, more than the ${settings.gpuMemoryGiB} GiB GPU (zeroLens.gpuMemoryGiB).`,
         { perGpuBytes: current.result.perGpu.total, gpuMemoryGiB: settings.gpuMemoryGiB, fixes },
       ),

@@ -75,7 +75,8 @@ export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment,
   }
   const stage = reader.integer('zero_stage');
   const useDeepSpeed = reader.option('use_deepspeed');
-  if (stage || useDeepSpeed) {
+  // With a config file and no stage flag, the YAML decides (read by throughConfigFile), not the defaults.
+  if (stage || (useDeepSpeed && !config)) {
     const anchor = stage ? stage.span : ctx.span(useDeepSpeed!.nameStart, useDeepSpeed!.nameEnd);
     const zero3Init = reader.string('zero3_init_flag');
     facts.deepspeed = {
