@@ -90,6 +90,10 @@ test('nothing known: no numbers anywhere, and a one-click way to set the model a
   assert.equal(label[0].command?.command, setTrainingContextCommand);
   assert.deepEqual(label[0].command?.arguments, [{ uri: document.uri, missing: ['model', 'gpusPerNode', 'gpuMemoryGiB'] }]);
   assert.doesNotMatch(label[0].value, /\d/, 'no invented numbers');
+  assert.equal(label[0].value, 'set model & GPUs for a memory estimate…');
+  // With the model set, the hint asks only for what is still missing.
+  const [gpusOnly] = await features.inlayHints!(document, wholeFile, withDefaults({ model: 'Qwen/Qwen3-8B' }));
+  assert.equal((gpusOnly.label as { value: string }[])[0].value, 'set the GPU count for a memory estimate…');
 
   const hover = await features.hover!(document, { line: 6, character: 6 }, settings);
   const markdown = (hover!.contents as { value: string }).value;

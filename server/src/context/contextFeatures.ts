@@ -125,7 +125,7 @@ function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis
     const command = setTrainingContextCommandFor(document.uri, analysis.missing);
     return {
       position,
-      label: [{ value: analysis.modelProblem ? 'model unknown · set model & GPUs…' : 'set model & GPUs for a memory estimate…', command, tooltip: whatIsMissing(analysis) }],
+      label: [{ value: missingLabel(analysis), command, tooltip: whatIsMissing(analysis) }],
       kind: InlayHintKind.Type,
       paddingLeft: true,
     };
@@ -138,6 +138,14 @@ function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis
     paddingLeft: true,
     tooltip: { kind: MarkupKind.Markdown, value: contextLine(analysis) },
   };
+}
+
+/** What the hint asks for instead of a number. */
+function missingLabel(analysis: ConfigAnalysis): string {
+  if (analysis.modelProblem) return 'unknown model · set the model for a memory estimate…';
+  const model = analysis.missing.includes('model');
+  const gpus = analysis.missing.includes('gpusPerNode');
+  return `set ${model && gpus ? 'model & GPUs' : model ? 'the model' : 'the GPU count'} for a memory estimate…`;
 }
 
 function offloadHint(document: TextDocument, device: Node, kind: 'optimizer' | 'param', analysis: ConfigAnalysis): InlayHint | undefined {
