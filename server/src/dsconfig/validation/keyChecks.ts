@@ -40,7 +40,10 @@ export function unknownKey(config: ConfigView, path: JSONPath, keyNode: Node, kn
     ? `Unknown key "${key}": DeepSpeed rejects unknown keys in ${where} (pydantic: "Extra inputs are not permitted") and will not start.`
     : `Unknown key "${key}" in ${where}: it is ignored by DeepSpeed.`;
   if (candidates.length > 0) message += ` Did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`;
-  else if (elsewhere.length > 0) message += ` "${key}" belongs in ${elsewhere.slice(0, 2).map((h) => `"${h.split('.').slice(0, -1).join('.') || 'the top level'}"`).join(' or ')}.`;
+  else if (elsewhere.length > 0) {
+    const parents = elsewhere.slice(0, 2).map((home) => home.split('.').slice(0, -1).join('.'));
+    message += ` "${key}" belongs ${parents.map((p) => (p ? `in "${p}"` : 'at the top level')).join(' or ')}.`;
+  }
   const fixes: FixSpec[] = candidates
     .filter((c) => !(c in present))
     .map((c, i) => fix(`Rename to "${c}"`, [{ op: 'rename', path, newKey: c }], i === 0 && candidates.length === 1));

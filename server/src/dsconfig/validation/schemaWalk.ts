@@ -52,7 +52,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: Sche
   const view = index.view(schema);
   const meta = metaOf(view);
   const properties = index.propertiesOf(schema, instance);
-  const strict = view.additionalProperties === false || meta.unknownKeys === 'error';
+  const strict = meta.unknownKeys === 'error' || closed(view);
   // The top level is loose by convention even if the schema forgets to say so.
   const loose = !strict && (meta.unknownKeys === 'warning' || isRoot);
   const children = node.children ?? [];
@@ -95,6 +95,18 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: Sche
     result.diagnostics.push(...valueCheck);
     if (valueCheck.length > 0 || site.value === 'auto') result.handledPointers.add(pointerOf(childPath));
     if (valueNode) walkValue(config, valueNode, childPath, site.schema, underIgnored || keyCheck.ignored, result, owned);
+  });
+}
+
+/** `additionalProperties: false` on the object or on the object alternative of an anyOf/oneOf/allOf. */
+function closed(view: SchemaNode, depth = 0): boolean {
+  if (view.additionalProperties === false) return true;
+  if (depth > 4) return false;
+  const index = schemaIndex();
+  return [...(view.anyOf ?? []), ...(view.oneOf ?? []), ...(view.allOf ?? [])].some((branch) => {
+    const b = index.view(branch);
+    const types = typeof b.type === 'string' ? [b.type] : (b.type ?? ['object']);
+    return types.includes('object') && closed(b, depth + 1);
   });
 }
 
