@@ -57,6 +57,7 @@ function checkSwitch(text: string, target: StageTarget): void {
   const { text: after } = applyStageSwitch(text, before.value, target);
   const parsedAfter = parseStrict(after);
   assert.deepEqual(parsedAfter.errors, [], `valid JSONC after switching to ${JSON.stringify(target)}:\n${after}`);
+  if (text.includes('\r\n')) assert.doesNotMatch(after, /(^|[^\r])\n/, 'CRLF files stay CRLF');
   const plan = planStageSwitch(before.value, target);
   const expectedBefore = structuredClone(before.value);
   const actualAfter = structuredClone(parsedAfter.value);
@@ -162,8 +163,10 @@ test('property: any option applied to any generated config keeps it valid and ch
       fc.boolean(),
       fc.boolean(),
       fc.constantFrom(...allTargets),
-      (value, indent, commentEvery, trailing, inline, target) => {
-        checkSwitch(render(value, indent, commentEvery, trailing, inline), target);
+      fc.boolean(),
+      (value, indent, commentEvery, trailing, inline, target, crlf) => {
+        const text = render(value, indent, commentEvery, trailing, inline);
+        checkSwitch(crlf ? text.replace(/\n/g, '\r\n') : text, target);
       },
     ),
     { numRuns: 400 },

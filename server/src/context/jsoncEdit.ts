@@ -58,7 +58,7 @@ function applyOne(text: string, change: JsonChange): string {
   if (property?.children?.[1]) {
     // DeepSpeed reads the last of duplicate keys, so that is the one to change; modify() would pick the first.
     const valueNode = property.children[1];
-    const valueText = formatValue(change.value, indentUnit(text), lineIndent(text, property.offset));
+    const valueText = formatValue(change.value, indentUnit(text), lineIndent(text, property.offset), lineEnding(text));
     return text.slice(0, valueNode.offset) + valueText + text.slice(valueNode.offset + valueNode.length);
   }
   // Find the deepest existing object on the path and insert the rest there as one nested value.
@@ -91,11 +91,12 @@ function insertProperty(text: string, object: Node, key: string, value: unknown)
   if (properties.length === 0) {
     const outer = lineIndent(text, object.offset);
     const inner = outer + unit;
-    const body = `"${key}": ${formatValue(value, unit, inner)}`;
+    const eol = lineEnding(text);
+    const body = `"${key}": ${formatValue(value, unit, inner, eol)}`;
     const inside = text.slice(object.offset + 1, closing);
-    if (inside.trim() === '') return text.slice(0, object.offset + 1) + `\n${inner}${body}\n${outer}` + text.slice(closing);
+    if (inside.trim() === '') return text.slice(0, object.offset + 1) + `${eol}${inner}${body}${eol}${outer}` + text.slice(closing);
     // Only comments inside: keep them and put the property after them.
-    return text.slice(0, closing) + `${inside.endsWith('\n') ? '' : '\n'}${inner}${body}\n${outer}` + text.slice(closing);
+    return text.slice(0, closing) + `${inside.endsWith('\n') ? '' : eol}${inner}${body}${eol}${outer}` + text.slice(closing);
   }
   const last = properties[properties.length - 1];
   const comma = commaAfter(text, last.offset + last.length);
@@ -106,9 +107,9 @@ function insertProperty(text: string, object: Node, key: string, value: unknown)
     return text.slice(0, end) + `, ${body}` + text.slice(end);
   }
   const indent = lineIndent(text, last.offset);
-  const body = `"${key}": ${formatValue(value, unit, indent)}`;
+  const eol = lineEnding(text);
+  const body = `"${key}": ${formatValue(value, unit, indent, eol)}`;
   const lineEnd = endOfLine(text, comma !== undefined ? comma + 1 : last.offset + last.length);
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
   // Keep the file's trailing-comma style: a trailing comma after the old last property moves to the new one.
   const inserted = `${eol}${indent}${body}${comma !== undefined ? ',' : ''}`;
   const end = last.offset + last.length;
@@ -208,7 +209,12 @@ function formatInline(value: unknown): string {
 }
 
 /** JSON text of a value, nested lines indented one step below `indent`. */
-function formatValue(value: unknown, unit: string, indent: string): string {
+function formatValue(value: unknown, unit: string, indent: string, eol = '\n'): string {
   const json = JSON.stringify(value, null, unit);
-  return json.replace(/\n/g, `\n${indent}`);
+  return json.replace(/\n/g, `${eol}${indent}`);
+}
+
+/** The file's line ending, kept in everything inserted. */
+function lineEnding(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
 }
