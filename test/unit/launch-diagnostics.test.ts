@@ -28,6 +28,11 @@ test('JSON path: resolved next to the script or in the workspace folder; missing
   const { diagnostics } = await check('swift sft --deepspeed ../configs/missing.json\n');
   assert.deepEqual(codes(diagnostics), ['deepspeed-config-not-found']);
   assert.match(String(diagnostics[0].message), /missing\.json/);
+  const wrongFolder = await check('swift sft --deepspeed ../config/ds_config_zero2.json\n');
+  assert.match(String(wrongFolder.diagnostics[0].message), /Did you mean '\.\.\/configs\/ds_config_zero2\.json'\?/);
+  assert.equal(fixed(wrongFolder.document, wrongFolder.diagnostics, 'deepspeed-config-not-found'), 'swift sft --deepspeed ../configs/ds_config_zero2.json\n');
+  const typo = await check('python train.py --deepspeed ../configs/ds_config_zro2.json\n');
+  assert.equal(fixed(typo.document, typo.diagnostics, 'deepspeed-config-not-found'), 'python train.py --deepspeed ../configs/ds_config_zero2.json\n');
   const variable = await check('DS=../configs/nope.json\nswift sft --deepspeed "$DS"\n');
   assert.deepEqual(codes(variable.diagnostics), ['deepspeed-config-not-found'], 'variables are resolved first');
   assert.deepEqual(codes((await check('swift sft --deepspeed "$FROM_ENV"\n')).diagnostics), [], 'unknown variables are not guessed at');

@@ -21,7 +21,7 @@ export function createLaunchFeatures(hosts: Hosts): FeatureContributor {
   return {
     async validate(document, settings) {
       const analysis = analysisOf(document);
-      const diagnostics = await launchDiagnostics(analysis, hosts.fs);
+      const diagnostics = await launchDiagnostics(analysis, hosts);
       diagnostics.push(...(await memoryDiagnostics(analysis.ctx, factsOf(analysis), estimator, settings)));
       return diagnostics;
     },

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost } from '../../host';
+import type { FileSystemHost, Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
 import { launchDiagnostic } from './codes';
-import { suggestPresets } from './didYouMean';
+import { editDistance, suggestPresets } from './didYouMean';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
 export type ReferenceReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
@@ -19,13 +19,26 @@ function describeFolders(ctx: SourceContext, candidates: string[]): string {
   return [...new Set(folders)].join(', ');
 }
 
+/** Workspace JSON files with the same or a nearly equal name, as paths relative to this file (best first). */
+async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: string): Promise<string[]> {
+  const wanted = path.basename(written).toLowerCase();
+  const scored = (await hosts.workspace.jsonFiles())
+    .map((file) => ({ file, d: editDistance(path.basename(file).toLowerCase(), wanted) }))
+    .filter((x) => x.d <= Math.min(3, Math.floor(wanted.length / 5)))
+    .sort((a, b) => a.d - b.d || a.file.localeCompare(b.file));
+  return scored.slice(0, 2).map(({ file }) => {
+    const rel = path.relative(ctx.fileDir, file).split(path.sep).join('/');
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  });
+}
+
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export async function checkDeepSpeedReference(
   ctx: SourceContext,
-  fs: FileSystemHost,
+  hosts: Hosts,
   ref: DeepSpeedReference,
   reader: ReferenceReader,
 ): Promise<Diagnostic[]> {
@@ -44,7 +57,7 @@ export async function checkDeepSpeedReference(
         ),
       ];
     case 'unknown': {
-      if (await firstExisting(fs, ctx.candidates(ref.text))) return [];
+      if (await firstExisting(hosts.fs, ctx.candidates(ref.text))) return [];
       const suggestions = suggestPresets(ref.text);
       const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
       return [
@@ -59,15 +72,17 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'file': {
-      if (await firstExisting(fs, ref.candidates)) return [];
+      if (await firstExisting(hosts.fs, ref.candidates)) return [];
+      const similar = await similarJsonFiles(hosts, ctx, ref.path);
+      const hint = similar.length ? ` Did you mean '${similar[0]}'?` : '';
       return [
         launchDiagnostic(
           ctx,
           'deepspeed-config-not-found',
           start,
           end,
-          `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.`,
-          { path: ref.path, candidates: ref.candidates },
+          `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.${hint}`,
+          { path: ref.path, candidates: ref.candidates, fixes: similar.map((s, i) => ({ title: `Change to '${s}'`, edits: [{ range: ref.span.range, newText: s }], preferred: i === 0 })) },
         ),
       ];
     }

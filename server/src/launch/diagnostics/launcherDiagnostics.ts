@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost } from '../../host';
+import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, LauncherPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
@@ -100,7 +100,7 @@ function torchrunRules(ctx: SourceContext, launch: LaunchCommand, part: Launcher
 
 const accelerateIntegers = ['num_processes', 'num_machines', 'gradient_accumulation_steps', 'machine_rank'];
 
-async function accelerateRules(ctx: SourceContext, fs: FileSystemHost, launch: LaunchCommand, part: LauncherPart): Promise<Diagnostic[]> {
+async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, part: LauncherPart): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
   const invalid = (code: LaunchCode, option: Option, message: string) => {
@@ -126,20 +126,20 @@ async function accelerateRules(ctx: SourceContext, fs: FileSystemHost, launch: L
     }
   }
   const ref = launch.facts.deepspeed;
-  if (configFile && ref && ref.via === configFile.written) out.push(...(await checkDeepSpeedReference(ctx, fs, ref, 'accelerate')));
+  if (configFile && ref && ref.via === configFile.written) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'accelerate')));
   const yaml = lastOption(part.parsed, 'config_file');
   const facts = launch.facts.configFile;
-  if (yaml && facts && !(await firstExisting(fs, facts.candidates))) {
+  if (yaml && facts && !(await firstExisting(hosts.fs, facts.candidates))) {
     const r = valueRange(yaml)!;
     out.push(launchDiagnostic(ctx, 'deepspeed-config-not-found', r.start, r.end, `accelerate config '${facts.value}' not found (accelerate resolves it against the working directory).`, { path: facts.value, candidates: facts.candidates }));
   }
   return out;
 }
 
-export async function launcherDiagnostics(ctx: SourceContext, fs: FileSystemHost, launch: LaunchCommand): Promise<Diagnostic[]> {
+export async function launcherDiagnostics(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand): Promise<Diagnostic[]> {
   const part = launch.launcher;
   if (!part) return [];
   if (part.kind === 'deepspeed') return deepspeedLauncherRules(ctx, launch, part);
   if (part.kind === 'torchrun') return torchrunRules(ctx, launch, part);
-  return accelerateRules(ctx, fs, launch, part);
+  return accelerateRules(ctx, hosts, launch, part);
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost } from '../../host';
+import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
@@ -19,7 +19,7 @@ function optionValueText(launch: LaunchCommand, option: Option): string | undefi
   return v ? (launch.env.resolve(v) ?? v.value) : undefined;
 }
 
-export async function swiftDiagnostics(ctx: SourceContext, fs: FileSystemHost, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
   const parsed = trainer.parsed;
@@ -39,7 +39,7 @@ export async function swiftDiagnostics(ctx: SourceContext, fs: FileSystemHost, l
       }),
     );
   } else if (ds && launch.facts.deepspeed) {
-    out.push(...(await checkDeepSpeedReference(ctx, fs, launch.facts.deepspeed, 'ms-swift')));
+    out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'ms-swift')));
   }
 
   const fsdp = lastOption(parsed, 'fsdp');

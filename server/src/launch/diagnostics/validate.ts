@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost } from '../../host';
+import type { Hosts } from '../../host';
 import type { LaunchAnalysis } from '../analysis';
 import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
@@ -9,26 +9,26 @@ import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
 import { launchDiagnostic } from './codes';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, fs: FileSystemHost): Promise<Diagnostic[]> {
+export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
   const { ctx } = analysis;
-  if (analysis.kind === 'yaml') return analysis.yaml ? yamlDiagnostics(ctx, fs, analysis.yaml) : [];
+  if (analysis.kind === 'yaml') return analysis.yaml ? yamlDiagnostics(ctx, hosts, analysis.yaml) : [];
   const out = shellDiagnostics(ctx, analysis.script);
   for (const launch of analysis.commands) {
-    out.push(...(await launcherDiagnostics(ctx, fs, launch)));
+    out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
     const trainer = launch.trainer;
     if (!trainer) continue;
-    if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, fs, launch, trainer)));
+    if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer)));
     else if (trainer.kind === 'python') {
       // Only the script's own --deepspeed; a reference from accelerate's flags is checked with the launcher.
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
-      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, fs, ref, 'the Hugging Face Trainer')));
+      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
-      if (cfg && !(await firstExisting(fs, cfg.candidates))) {
+      if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
         out.push(launchDiagnostic(ctx, 'deepspeed-config-not-found', cfg.span.start, cfg.span.end, `LLaMA-Factory config '${cfg.value}' not found (resolved against the working directory).`, { path: cfg.value, candidates: cfg.candidates }));
       }
-      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, fs, launch.facts.deepspeed, 'LLaMA-Factory')));
+      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost } from '../../host';
+import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './codes';
@@ -63,12 +63,12 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   return out;
 }
 
-export async function yamlDiagnostics(ctx: SourceContext, fs: FileSystemHost, yaml: YamlLaunch): Promise<Diagnostic[]> {
+export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch): Promise<Diagnostic[]> {
   const out = yaml.kind === 'accelerate-yaml' ? accelerateYaml(ctx, yaml) : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml) : [];
   const ref = yaml.facts.deepspeed;
   if (ref && ref.kind !== 'settings') {
     const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
-    out.push(...(await checkDeepSpeedReference(ctx, fs, ref, reader)));
+    out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
   }
   return out;
 }
