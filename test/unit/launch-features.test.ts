@@ -118,3 +118,15 @@ test('accelerate --config_file: the estimate comes from the YAML\'s DeepSpeed se
   assert.match(value, /from ds3\.yaml/);
   assert.match(value, /▶ \| \*\*ZeRO-3 \+ CPU offload \(optimizer\)\*\*/);
 });
+
+test('YAML: hover on accelerate and LLaMA-Factory keys; ms-swift YAML completes presets for deepspeed:', async () => {
+  const { ls } = service(files);
+  const accel = await ls.doHover(doc('a.yaml', 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero3_init_flag: true\n'), at(2, 5), settings());
+  assert.match((accel!.contents as MarkupContent).value, /^\*\*zero3_init_flag\*\*\n\nBuild the model directly partitioned/);
+  const lf = await ls.doHover(doc('lf.yaml', 'finetuning_type: lora\ncutoff_len: 1024\ndeepspeed: ds.json\n'), at(1, 3), settings());
+  assert.match((lf!.contents as MarkupContent).value, /max_length/);
+  const swift = await ls.doComplete(doc('s.yaml', 'model: Qwen/Qwen3-8B\ntuner_type: lora\ndeepspeed: '), at(2, 11), settings());
+  assert.deepEqual(swift.items.slice(0, 6).map((i) => i.label), ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload']);
+  const lfc = await ls.doComplete(doc('lf2.yaml', 'finetuning_type: lora\ndeepspeed: '), at(1, 11), settings());
+  assert.ok(!lfc.items.some((i) => i.label === 'zero3'), 'no presets for LLaMA-Factory');
+});

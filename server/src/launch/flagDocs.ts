@@ -112,3 +112,15 @@ export const hfFlags: Record<string, FlagDoc> = {
   bf16: { doc: 'bf16 mixed precision; fills bf16.enabled "auto".' },
   fp16: { doc: 'fp16 mixed precision; fills fp16.enabled "auto".' },
 };
+
+export const llamaFactoryKeys: Record<string, FlagDoc> = {
+  deepspeed: { doc: 'Path of a DeepSpeed JSON config, relative to the working directory (passed to TrainingArguments.deepspeed). No preset names.' },
+  finetuning_type: { doc: 'What is trained.', values: ['lora', 'oft', 'freeze', 'full'].map((v) => ({ value: v, doc: '' })) },
+  lora_rank: { doc: 'LoRA rank.' },
+  quantization_bit: { doc: 'Load-time quantization bits (QLoRA: 4), with quantization_method.' },
+  per_device_train_batch_size: { doc: 'Micro-batch per GPU; fills train_micro_batch_size_per_gpu "auto".' },
+  gradient_accumulation_steps: { doc: 'Fills gradient_accumulation_steps "auto".' },
+  cutoff_len: { doc: 'Maximum tokens per sample (LLaMA-Factory\'s name for max_length).' },
+  bf16: { doc: 'bf16 mixed precision; fills bf16.enabled "auto".' },
+  model_name_or_path: { doc: 'Hub id or local folder of the model.' },
+};

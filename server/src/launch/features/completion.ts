@@ -114,6 +114,10 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));
   if (!m) return [];
   const range = ctx.span(offset - m[2].length, offset).range;
+  if (m[1] === 'deepspeed' && analysis.yaml?.kind === 'swift-yaml') {
+    const presets = swiftPresetNames.map((name, i) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: swiftPresets[name].summary, textEdit: { range, newText: name }, sortText: `0${i}` }));
+    return [...presets, ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+  }
   if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
   return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value } }));
 }

@@ -10,6 +10,9 @@ import type { LaunchEstimator } from '../estimates';
 import { firstExisting } from '../diagnostics/deepspeedReference';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
+import { accelerateFlags, llamaFactoryKeys, swiftFlags } from '../flagDocs';
+import type { YamlLaunch } from '../yaml/analyzeYaml';
+import type { SourceContext } from '../command/context';
 
 function presetMarkdown(name: keyof typeof swiftPresets): string {
   const p = swiftPresets[name];
@@ -78,7 +81,7 @@ export async function launchHover(
     if (memory) parts.push(memory);
     return { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, range: effective.anchor.range };
   }
-  if (analysis.kind !== 'script') return null;
+  if (analysis.kind !== 'script') return analysis.yaml ? yamlKeyHover(analysis.yaml, offset, ctx) : null;
   const target = locate(analysis, offset);
   if (target?.kind !== 'name') return null;
   const table = flagTable(target.launch, target.owner);
@@ -88,4 +91,17 @@ export async function launchHover(
     contents: { kind: 'markdown', value: `**${target.option.written}** (${table!.program})\n\n${doc.doc}` },
     range: ctx.span(target.option.nameStart, target.option.nameEnd).range,
   };
+}
+
+/** Keys of launcher YAML: the same documentation as the matching command-line flag. */
+function yamlKeyHover(yaml: YamlLaunch, offset: number, ctx: SourceContext): Hover | null {
+  const table = yaml.kind === 'accelerate-yaml' ? accelerateFlags : yaml.kind === 'swift-yaml' ? swiftFlags : llamaFactoryKeys;
+  for (const entry of [...yaml.top.values(), ...yaml.deepspeedConfig.values()]) {
+    if (offset < entry.keyStart || offset > entry.keyEnd) continue;
+    const doc = table[entry.key];
+    if (!doc) return null;
+    const values = doc.values?.length ? `\n\nValues: ${doc.values.map((v) => `\`${v.value}\``).join(', ')}` : '';
+    return { contents: { kind: 'markdown', value: `**${entry.key}**\n\n${doc.doc}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
+  }
+  return null;
 }
