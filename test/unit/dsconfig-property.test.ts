@@ -75,3 +75,48 @@ test('fixing everything never makes a parsable config unparsable', async () => {
     { numRuns: 100 },
   );
 });
+
+/** A JSON object laid out like a hand-written config, with line comments after some entries. */
+const commentedObject = fc
+  .tuple(
+    fc.dictionary(fc.constantFrom('stage', 'offload_param', 'device', 'lr', 'betas', 'enabled', 'x', 'y'), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 6 }),
+    fc.constantFrom<string | number>(2, 4, '\t'),
+    fc.constantFrom('\n', '\r\n'),
+    fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+  )
+  .map(([value, indent, eol, commentAt]) => {
+    const lines = JSON.stringify(value, null, indent).split('\n');
+    const text = lines.map((line, i) => (commentAt[i % 40] && /[,{[]$/.test(line) ? `${line} // note ${i}` : line)).join(eol);
+    // Through JSON once, so -0 and the like compare as the parsed text will.
+    return { value: JSON.parse(JSON.stringify(value)) as Record<string, unknown>, text, eol, indent };
+  });
+
+test('JSON edits: set and remove give the intended value and keep every comment outside the removed entry', async () => {
+  const { parseTree, getNodeValue, findNodeAtLocation } = await import('jsonc-parser');
+  const { removeProperty, setValue } = await import('../../server/src/dsconfig/codeActions/jsonEdits');
+  const { formattingOf } = await import('../../server/src/dsconfig/codeActions/applyFix');
+  const comments = (text: string) => text.match(/\/\/ note \d+/g) ?? [];
+  fc.assert(
+    fc.property(commentedObject, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('stage', 'new_key', 'x'), (input, value, key) => {
+      const plain = (t: string) => JSON.parse(JSON.stringify(getNodeValue(parseTree(t)!)));
+      // Set: the key now holds the value; everything else and every comment outside the old value is unchanged.
+      const old = findNodeAtLocation(parseTree(input.text)!, [key]);
+      const replaced = old ? comments(input.text.slice(old.offset, old.offset + old.length)) : [];
+      const set = setValue(input.text, [key], value, formattingOf(input.text));
+      assert.ok(set !== undefined);
+      assert.deepEqual(plain(set), { ...input.value, [key]: JSON.parse(JSON.stringify(value)) });
+      assert.deepEqual(comments(set), comments(input.text).filter((c) => !replaced.includes(c)));
+      if (input.eol === '\r\n') assert.ok(!/[^\r]\n/.test(set), 'CRLF kept');
+      // Remove: the key is gone, comments outside its entry remain.
+      const first = Object.keys(input.value)[0];
+      const property = findNodeAtLocation(parseTree(input.text)!, [first])!.parent!;
+      const inside = comments(input.text.slice(property.offset, property.offset + property.length));
+      const removed = removeProperty(input.text, [first]);
+      assert.ok(removed !== undefined);
+      const { [first]: _dropped, ...rest } = input.value;
+      assert.deepEqual(plain(removed), rest);
+      assert.deepEqual(comments(removed), comments(input.text).filter((c) => !inside.includes(c)));
+    }),
+    { numRuns: 300 },
+  );
+});
