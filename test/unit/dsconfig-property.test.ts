@@ -95,7 +95,7 @@ test('JSON edits: set and remove give the intended value and keep every comment 
   const { parseTree, getNodeValue, findNodeAtLocation } = await import('jsonc-parser');
   const { removeProperty, setValue } = await import('../../server/src/dsconfig/codeActions/jsonEdits');
   const { formattingOf } = await import('../../server/src/dsconfig/codeActions/applyFix');
-  const comments = (text: string) => text.match(/\/\/ note \d+/g) ?? [];
+  const comments = (text: string): string[] => [...(text.match(/\/\/ note \d+/g) ?? [])];
   fc.assert(
     fc.property(commentedObject, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('stage', 'new_key', 'x'), (input, value, key) => {
       const plain = (t: string) => JSON.parse(JSON.stringify(getNodeValue(parseTree(t)!)));
