@@ -154,3 +154,32 @@ test('robustness: 10 MB file, 10,000 nesting levels and binary bytes answer with
 test('a top level that is not an object is an error', () => {
   assert.deepEqual(codesOf(diagnose('[1, 2]')), ['config-not-object']);
 });
+
+test('did-you-mean: transpositions, case and separators, half-typed long keys; nothing for unrelated words', async () => {
+  const { didYouMean, editDistance } = await import('../../server/src/dsconfig/validation/didYouMean');
+  const keys = ['stage', 'offload_param', 'offload_optimizer', 'stage3_prefetch_bucket_size', 'reduce_bucket_size', 'overlap_comm'];
+  assert.equal(editDistance('stgae', 'stage'), 1);
+  assert.deepEqual(didYouMean('stgae', keys), ['stage']);
+  assert.deepEqual(didYouMean('Overlap-Comm', keys), ['overlap_comm']);
+  assert.deepEqual(didYouMean('offload_parameters', keys), ['offload_param']);
+  assert.deepEqual(didYouMean('stage3_prefetch', keys), ['stage3_prefetch_bucket_size']);
+  assert.deepEqual(didYouMean('learning_rate', keys), []);
+});
+
+test('the ZeRO stage as DeepSpeed resolves it: legacy booleans, numeric strings, "auto", invalid', async () => {
+  const { ConfigView } = await import('../../server/src/dsconfig/validation/configView');
+  const { parseConfig } = await import('../../server/src/dsconfig/parse');
+  const stageOf = (value: unknown) => {
+    const document = docOf({ zero_optimization: value });
+    return new ConfigView(document, parseConfig(document)).stage();
+  };
+  assert.equal(stageOf({ stage: 3 }), 3);
+  assert.equal(stageOf({ stage: '2' }), 2);
+  assert.equal(stageOf({ stage: true }), 1);
+  assert.equal(stageOf({}), 0);
+  assert.equal(stageOf(true), 1);
+  assert.equal(stageOf(false), 0);
+  assert.equal(stageOf(null), 0);
+  assert.equal(stageOf({ stage: 'auto' }), 'auto');
+  assert.equal(stageOf({ stage: 4 }), undefined);
+});

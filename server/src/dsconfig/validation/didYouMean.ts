@@ -41,8 +41,8 @@ export function didYouMean(key: string, known: Iterable<string>, max = 3): strin
     if (name === key) continue;
     const candidate = normalize(name);
     let score = candidate === wanted ? 0 : editDistance(wanted, candidate, limit);
-    // A prefix of a long key ("stage3_prefetch" for "stage3_prefetch_bucket_size") is a likely half-typed key.
-    if (score > limit && wanted.length >= 6 && candidate.startsWith(wanted)) score = limit;
+    // A half-typed long key ("stage3_prefetch") or a spelled-out short one ("offload_parameters") is likely meant.
+    if (score > limit && Math.min(wanted.length, candidate.length) >= 6 && (candidate.startsWith(wanted) || wanted.startsWith(candidate))) score = limit;
     if (score <= limit) scored.push({ name, score });
   }
   scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length || a.name.localeCompare(b.name));
