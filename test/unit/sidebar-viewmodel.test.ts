@@ -211,6 +211,8 @@ test('context rows keep each value with its source; file values are marked as wi
   assert.equal(byKey.get('loraRank')?.display, 'full fine-tuning');
   const noModel = ready(sampleView({ context: { ...sampleView().context, model: undefined } }));
   assert.deepEqual(noModel.context[0], { key: 'model', label: 'Model', display: 'not set', raw: null, source: 'not set', settable: true });
+  const noLora = ready(sampleView({ context: { ...sampleView().context, loraRank: undefined } }));
+  assert.equal(noLora.context.find((r) => r.key === 'loraRank')?.display, 'full fine-tuning');
 });
 
 test('status summary: the current estimate and whether it fits; warning when it does not', () => {

@@ -13,10 +13,11 @@ export type WriteTarget = 'workspace' | 'workspace folder' | 'user';
 export async function writeSetting(client: LanguageClient, scope: vscode.Uri | undefined, key: SettingKey, value: SettingValue | null): Promise<WriteTarget> {
   const config = vscode.workspace.getConfiguration('zeroLens', scope);
   const inspected = config.inspect(key);
-  // A folder-level value would hide a workspace-level write in a multi-root workspace, so write where it wins.
+  // In a multi-root workspace a folder-level value would hide a workspace-level write, so write where it wins.
   let target: vscode.ConfigurationTarget;
   let where: WriteTarget;
-  if (inspected?.workspaceFolderValue !== undefined && scope && vscode.workspace.getWorkspaceFolder(scope)) {
+  const multiRoot = vscode.workspace.workspaceFile !== undefined;
+  if (multiRoot && inspected?.workspaceFolderValue !== undefined && scope && vscode.workspace.getWorkspaceFolder(scope)) {
     target = vscode.ConfigurationTarget.WorkspaceFolder;
     where = 'workspace folder';
   } else if (vscode.workspace.workspaceFolders?.length) {
@@ -32,12 +33,15 @@ export async function writeSetting(client: LanguageClient, scope: vscode.Uri | u
   return where;
 }
 
-/** The effective zeroLens.* values for a document, for inputs shown without a server answer. */
+/** The zeroLens.* values someone set for a document, for inputs shown without a server answer. */
 export function readSettings(scope: vscode.Uri | undefined): Partial<Record<SettingKey, SettingValue>> {
   const config = vscode.workspace.getConfiguration('zeroLens', scope);
   const values: Partial<Record<SettingKey, SettingValue>> = {};
   for (const key of SETTING_KEYS) {
-    const value = config.get<unknown>(key);
+    // Not `get`: for an unset setting without a default it returns the type's zero (0, false, ''), which would
+    // show as a value the user never chose. Only what someone actually set counts.
+    const inspected = config.inspect<unknown>(key);
+    const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[key] = value;
   }
   return values;

@@ -389,7 +389,11 @@ function contextRows(context: TrainingContextView): ContextRowVM[] {
   return CONTEXT_ORDER.map((key) => {
     const entry = context[key];
     const label = CONTEXT_LABELS[key];
-    if (!entry) return { key, label, display: 'not set', raw: null, source: 'not set', settable: true };
+    if (!entry) {
+      // No LoRA anywhere means full fine-tuning, not a gap in the context.
+      if (key === 'loraRank') return { key, label, display: 'full fine-tuning', raw: null, source: 'no LoRA in the file or settings', settable: true };
+      return { key, label, display: 'not set', raw: null, source: 'not set', settable: true };
+    }
     const value = entry.value;
     let display: string;
     let raw: ContextRowVM['raw'];

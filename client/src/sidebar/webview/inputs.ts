@@ -187,7 +187,7 @@ function setControlValue(control: ValueControl, value: ContextRowVM['raw']): voi
 
 function sourceText(row: ContextRowVM | undefined, inSettings: boolean): string {
   if (!row) return inSettings ? 'from workspace settings' : 'not set';
-  if (row.raw === null) return 'not set';
+  if (row.raw === null) return row.source;
   if (row.settable) return `from ${row.source}`;
   return `from ${row.source} — the file wins over the setting`;
 }
