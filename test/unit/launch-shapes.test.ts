@@ -131,3 +131,11 @@ test('§2.5: llamafactory-cli train lines with env prefixes and dotlist override
   assert.equal(facts[1].nodes?.value, 2);
   assert.equal(facts[2].gpusPerNode?.value, 2);
 });
+
+test('llamafactory-cli train with --flags (HfArgumentParser form) instead of a YAML', () => {
+  const text = 'MODEL_PATH=Qwen/Qwen3-4B-Instruct-2507\nllamafactory-cli train \\\n    --model_name_or_path ${MODEL_PATH} \\\n    --finetuning_type lora \\\n    --lora_rank 8 \\\n    --cutoff_len 2048 \\\n    --per_device_train_batch_size 1 \\\n    --deepspeed examples/deepspeed/ds_z3_config.json \\\n    --bf16\n';
+  const [f] = extractLaunchFacts(doc('scripts/lf.sh', text), [workspaceRoot]);
+  assert.deepEqual([f.model?.value, f.tuner?.value, f.loraRank?.value, f.seqLen?.value, f.microBatch?.value, f.dtype?.value], ['Qwen/Qwen3-4B-Instruct-2507', 'lora', 8, 2048, 1, 'bf16']);
+  assert.equal(f.deepspeed?.kind === 'file' && f.deepspeed.path, 'examples/deepspeed/ds_z3_config.json');
+  assert.equal(f.configFile, undefined);
+});

@@ -5,6 +5,8 @@ import type { CommandEnvironment } from '../shell/variables';
 import type { Word } from '../shell/types';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { visibleDevices } from './devices';
+import { parseOptions, valueRange } from '../command/options';
+import { OptionReader, readCommonTrainingFacts } from './trainerArgs';
 
 /** `llamafactory-cli train config.yaml key=value …` (OmegaConf dotlist overrides, not `--key value`). */
 export function llamaFactoryTrainer(subcommandWord: Word | undefined, args: Word[]): TrainerPart {
@@ -13,13 +15,14 @@ export function llamaFactoryTrainer(subcommandWord: Word | undefined, args: Word
     subcommand: subcommandWord?.value,
     subcommandWord,
     args,
-    parsed: { options: [], positionals: args, restIndex: args.length },
+    // `llamafactory-cli train --model_name_or_path … --deepspeed ds.json` is accepted too (HfArgumentParser).
+    parsed: parseOptions(args, { multiValue: true }),
     envAfter: [],
   };
 }
 
 export function readLlamaFactoryFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts): void {
-  const config = trainer.args.find((w) => /\.(ya?ml|json)$/i.test(w.value));
+  const config = trainer.parsed.positionals.find((w) => /\.(ya?ml|json)$/i.test(w.value));
   const configText = config && env.resolve(config);
   if (config && configText) {
     facts.configFile = { ...ctx.fact(configText, config.start, config.end, 'llamafactory-cli train'), candidates: ctx.candidates(configText) };
@@ -34,6 +37,20 @@ export function readLlamaFactoryFacts(ctx: SourceContext, env: CommandEnvironmen
       const ref = classifyDeepSpeedValue(ctx, m[2], value, valueStart, word.end, 'deepspeed=');
       facts.deepspeed = ref.kind === 'unknown' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
     }
+  }
+  const reader = new OptionReader(ctx, env, trainer.parsed);
+  facts.model = reader.string('model_name_or_path');
+  facts.tuner = reader.string('finetuning_type');
+  facts.loraRank = reader.integer('lora_rank');
+  facts.quantBits = reader.integer('quantization_bit');
+  facts.seqLen = reader.integer('cutoff_len');
+  readCommonTrainingFacts(reader, facts);
+  const ds = reader.option('deepspeed');
+  const dsText = ds && reader.text(ds);
+  const r = ds && valueRange(ds);
+  if (ds && r && dsText !== '') {
+    const ref = classifyDeepSpeedValue(ctx, ds.inline?.text ?? ds.values[0]?.value ?? '', dsText, r.start, r.end, ds.written);
+    facts.deepspeed = ref.kind === 'unknown' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
   }
   // LLaMA-Factory starts torchrun itself when several devices are visible.
   const nproc = env.envBinding('NPROC_PER_NODE');
