@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { parseShell } from '../../server/src/launch/shell/parser';
@@ -53,6 +53,26 @@ test('random edits of real scripts always get an answer from every launch featur
       assert.ok(Array.isArray(await ls.getInlayHints(document, { start: { line: 0, character: 0 }, end: position }, s)));
       assert.ok(Array.isArray(await ls.getCodeActions(document, { start: position, end: position }, { diagnostics: await ls.doValidation(document, s) }, s)));
       assert.ok(Array.isArray(await ls.getDocumentLinks(document, s)));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('random edits of launcher YAML (accelerate, LLaMA-Factory) always get an answer', async () => {
+  const { ls } = service({ 'configs/ds.json': '{}' });
+  const yamls = readdirSync(path.resolve(__dirname, '../../examples/scripts'))
+    .filter((n) => n.endsWith('.yaml'))
+    .map((n) => readFileSync(path.resolve(__dirname, '../../examples/scripts', n), 'utf8'));
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...yamls), fc.array(edit, { minLength: 1, maxLength: 5 }), fc.double({ min: 0, max: 1, noNaN: true }), async (yaml, edits, where) => {
+      const text = edits.reduce(applyEdit, yaml);
+      const document = doc('configs/x.yaml', text);
+      const position = document.positionAt(Math.floor(where * text.length));
+      const s = settings();
+      assert.ok(Array.isArray(await ls.doValidation(document, s)));
+      assert.ok(Array.isArray((await ls.doComplete(document, position, s)).items));
+      await ls.doHover(document, position, s);
+      assert.ok(Array.isArray(extractLaunchFacts(document)));
     }),
     { numRuns: 150 },
   );
