@@ -72,7 +72,8 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   if (meta.deprecated) {
     const replacement = meta.deprecated.replacement;
     const replacementPath = replacement ? (replacement.includes('.') ? replacement.split('.') : [...parentPath, replacement]) : undefined;
-    const reason = meta.deprecated.message || site.schema.deprecationMessage || `"${site.key}" is deprecated.`;
+    // Schema messages often start with "Deprecated:"; the diagnostic already says so.
+    const reason = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
     if (replacementPath && config.has(replacementPath)) {
       out.push(
         config.diagnostic(
@@ -86,7 +87,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
       );
     } else {
       out.push(
-        config.diagnostic('deprecatedKey', 'warning', keyRange, `"${site.key}" is deprecated. ${reason}`, {
+        config.diagnostic('deprecatedKey', 'warning', keyRange, `"${site.key}" is deprecated${reason ? `: ${reason}` : '.'}`, {
           path: site.path,
           replacement: replacementPath ? showPath(replacementPath) : null,
           fixes: deprecatedFixes(site, replacementPath),
