@@ -80,7 +80,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
           'deprecatedWithReplacement',
           'error',
           keyRange,
-          `"${site.key}" is deprecated and "${showPath(replacementPath)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason}`,
+          `"${site.key}" is deprecated and "${showPath(replacementPath)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
           { path: site.path, replacement: showPath(replacementPath), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
           meta.docs,
         ),
