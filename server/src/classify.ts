@@ -10,12 +10,15 @@ export const configFileNamePatterns = ['ds_config*.json', '*deepspeed*.json', 'd
 const nameMatchers = configFileNamePatterns.map((p) => picomatch(p, { nocase: true }));
 const globCache = new Map<string, (path: string) => boolean>();
 
-/** Top-level keys that only a DeepSpeed config has; one of them is enough to claim a JSON file. */
+/**
+ * Top-level keys that only a DeepSpeed config has; one of them is enough to claim a JSON file.
+ * Keys that training-argument files share with DeepSpeed (gradient_accumulation_steps, bf16, …) are not
+ * enough on their own: ms-swift and HF argument files have them too.
+ */
 const deepSpeedTopLevelKeys = [
   'zero_optimization',
   'train_micro_batch_size_per_gpu',
   'train_batch_size',
-  'gradient_accumulation_steps',
   'zero_allow_untested_optimizer',
   'zero_force_ds_cpu_optimizer',
   'steps_per_print',
@@ -24,6 +27,8 @@ const deepSpeedTopLevelKeys = [
 // Only the start of a large file is looked at, so classification stays cheap on every request.
 const contentProbeLength = 64 * 1024;
 const contentPattern = new RegExp(`"(${deepSpeedTopLevelKeys.join('|')})"\\s*:`);
+/** A file that names a DeepSpeed config (`"deepspeed": "zero2"`) is an argument file, not a config. */
+const argumentFilePattern = /"(deepspeed|model|model_name_or_path|dataset|output_dir)"\s*:/;
 
 const shellExtensions = /\.(sh|bash|zsh)$/i;
 const yamlExtensions = /\.ya?ml$/i;
@@ -73,7 +78,11 @@ export function classifyDocument(document: TextDocument, settings: ZeroLensSetti
   if (language === 'json' || language === 'jsonc' || /\.json$/i.test(path)) {
     if (isConfigFileName(path, settings)) return 'ds-config';
     const head = document.getText().slice(0, contentProbeLength);
-    return head.trimStart().startsWith('{') && contentPattern.test(head) ? 'ds-config' : null;
+    return looksLikeDeepSpeedConfig(head) ? 'ds-config' : null;
   }
   return null;
+}
+
+function looksLikeDeepSpeedConfig(head: string): boolean {
+  return head.trimStart().startsWith('{') && contentPattern.test(head) && !argumentFilePattern.test(head);
 }

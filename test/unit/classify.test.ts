@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { classifyDocument } from '../../server/src/classify';
+import { defaultSettings, withDefaults } from '../../server/src/settings';
+
+const doc = (path: string, languageId: string, text = '{}') => TextDocument.create(`file://${path}`, languageId, 1, text);
+
+test('config files are claimed by conventional names', () => {
+  for (const name of ['ds_config.json', 'ds_config_zero3.json', 'my_deepspeed.json', 'ds_z3_offload_config.json', 'zero2.json', 'DS_CONFIG.JSON']) {
+    assert.equal(classifyDocument(doc(`/w/${name}`, 'json'), defaultSettings), 'ds-config', name);
+  }
+  assert.equal(classifyDocument(doc('/w/package.json', 'json'), defaultSettings), null);
+});
+
+test('the ds-config language id is always ours, whatever the name', () => {
+  assert.equal(classifyDocument(doc('/w/anything.txt', 'ds-config'), defaultSettings), 'ds-config');
+});
+
+test('zeroLens.configFiles globs claim more files, bare patterns match in any folder', () => {
+  const settings = withDefaults({ configFiles: ['train_cfg.json', 'configs/**/*.jsonc'] });
+  assert.equal(classifyDocument(doc('/w/deep/train_cfg.json', 'json'), settings), 'ds-config');
+  assert.equal(classifyDocument(doc('/w/configs/a/b.jsonc', 'jsonc'), withDefaults({ configFiles: ['**/configs/**/*.jsonc'] })), 'ds-config');
+  assert.equal(classifyDocument(doc('/w/other.json', 'json'), settings), null);
+});
+
+test('a JSON file with DeepSpeed top-level keys is claimed by content', () => {
+  const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {"stage": 2}\n}';
+  assert.equal(classifyDocument(doc('/w/run.json', 'json', text), defaultSettings), 'ds-config');
+});
+
+test('training-argument files that mention DeepSpeed are not configs', () => {
+  // ms-swift's examples/yaml/deepspeed/sft.json: shares gradient_accumulation_steps, names a preset.
+  const swiftArgs = '{"model": "Qwen/Qwen2.5-7B-Instruct", "deepspeed": "zero2", "gradient_accumulation_steps": 8, "per_device_train_batch_size": 1}';
+  assert.equal(classifyDocument(doc('/w/sft.json', 'json', swiftArgs), defaultSettings), null);
+  const hfArgs = '{"output_dir": "out", "train_batch_size": 8, "deepspeed": "ds_config.json"}';
+  assert.equal(classifyDocument(doc('/w/args.json', 'json', hfArgs), defaultSettings), null);
+});
+
+test('shell scripts are launch scripts; YAML only when it links DeepSpeed', () => {
+  assert.equal(classifyDocument(doc('/w/train.sh', 'shellscript', 'swift sft'), defaultSettings), 'launch-script');
+  assert.equal(classifyDocument(doc('/w/run.zsh', 'plaintext', 'echo'), defaultSettings), 'launch-script');
+  assert.equal(classifyDocument(doc('/w/lf.yaml', 'yaml', 'model_name_or_path: x\ndeepspeed: examples/deepspeed/ds_z3_config.json\n'), defaultSettings), 'launch-yaml');
+  assert.equal(classifyDocument(doc('/w/acc.yaml', 'yaml', 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\n'), defaultSettings), 'launch-yaml');
+  assert.equal(classifyDocument(doc('/w/ci.yaml', 'yaml', 'jobs:\n  build: {}\n'), defaultSettings), null);
+});
