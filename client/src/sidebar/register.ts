@@ -17,7 +17,11 @@ export function registerSidebar(context: vscode.ExtensionContext, client: Langua
     provider,
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, provider),
     new EstimateStatusItem(store),
-    vscode.commands.registerCommand('zeroLens.showSidebar', () => vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand('zeroLens.showSidebar', async () => {
+      // Open the container, then focus the view in it (the container may never have been shown in this window).
+      await vscode.commands.executeCommand('workbench.view.extension.zeroLens');
+      await vscode.commands.executeCommand(`${SIDEBAR_VIEW_ID}.focus`);
+    }),
     vscode.commands.registerCommand('zeroLens.refreshSidebar', () => store.refresh()),
     vscode.commands.registerCommand('zeroLens.switchStage', (target?: unknown) => switchStage(client, store, target)),
   );
