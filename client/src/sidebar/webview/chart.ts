@@ -46,11 +46,12 @@ function renderLegend(vm: SidebarViewModel): HTMLElement {
 
 function renderAxis(vm: SidebarViewModel): HTMLElement {
   const axis = h('div', { class: 'zl-axis', 'aria-hidden': 'true' });
-  for (const tick of vm.axis.ticks) {
-    const mark = h('span', { class: 'zl-tick' }, [tick.label]);
+  vm.axis.ticks.forEach((tick, i) => {
+    // The last tick ends at the axis end so it does not run into the unit.
+    const mark = h('span', { class: i === vm.axis.ticks.length - 1 && i > 0 ? 'zl-tick zl-tick-end' : 'zl-tick' }, [tick.label]);
     mark.style.left = percent(tick.fraction);
     axis.appendChild(mark);
-  }
+  });
   axis.appendChild(h('span', { class: 'zl-axis-unit' }, ['GiB']));
   if (vm.capacity) {
     const label = h('span', { class: 'zl-capacity-label' }, [vm.capacity.label]);
