@@ -27,6 +27,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector,
+    // Hovers and hints link to these commands (e.g. "Set model and GPUs…"); no other command runs from markdown.
+    markdown: { isTrusted: { enabledCommands: ['zeroLens.setTrainingContext', 'zeroLens.switchStage', 'zeroLens.showSidebar'] } },
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{sh,bash,zsh,yaml,yml,json}'),
     },

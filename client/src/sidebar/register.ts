@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { switchStage } from '../commands/switchStage';
+import { setTrainingContext } from '../commands/setTrainingContext';
 import { EstimateStatusItem } from '../languageStatus';
 import { EstimateStore } from './estimateStore';
 import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebarProvider';
@@ -24,5 +25,6 @@ export function registerSidebar(context: vscode.ExtensionContext, client: Langua
     }),
     vscode.commands.registerCommand('zeroLens.refreshSidebar', () => store.refresh()),
     vscode.commands.registerCommand('zeroLens.switchStage', (target?: unknown) => switchStage(client, store, target)),
+    vscode.commands.registerCommand('zeroLens.setTrainingContext', (arg?: unknown) => setTrainingContext(client, arg)),
   );
 }
