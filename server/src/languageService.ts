@@ -13,11 +13,12 @@ import type {
   Range,
 } from 'vscode-languageserver-types';
 import type { FileSystemHost, WorkspaceHost } from './host';
-import type { ApplyOptionParams, ApplyOptionResult, EstimateView } from './protocol';
+import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView } from './protocol';
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, FeatureContributor } from './feature';
 import { classifyDocument } from './classify';
+import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
 import { createLaunchFeatures } from './launch/launchFeatures';
 import { createContextFeatures } from './context/contextFeatures';
@@ -46,6 +47,8 @@ export interface ZeroLensLanguageService {
   getApplyOptionEdit(document: TextDocument, params: ApplyOptionParams, settings: ZeroLensSettings): Promise<ApplyOptionResult>;
   /** Workspace files changed on disk: drop cached launch references and model sizes. */
   invalidateWorkspace(): void;
+  /** The built-in model catalog, for model pickers. */
+  getModelCatalog(): CatalogEntry[];
 }
 
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
@@ -86,6 +89,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getEstimateView: (d, s) => context.getEstimateView(d, s),
     getApplyOptionEdit: (d, p, s) => context.getApplyOptionEdit(d, p, s),
     invalidateWorkspace: () => context.invalidate(),
+    getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })),
   };
 }
 

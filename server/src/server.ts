@@ -18,9 +18,14 @@ import { URI } from 'vscode-uri';
 import { getLanguageService } from './languageService';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
-import { ApplyOptionRequest, ConfigurationChangedNotification, EstimateViewRequest, type ApplyOptionParams, type EstimateViewParams } from './protocol';
-import { CatalogRequest, type CatalogEntry } from './protocol';
-import { catalogEntries } from './memory';
+import {
+  ApplyOptionRequest,
+  CatalogRequest,
+  ConfigurationChangedNotification,
+  EstimateViewRequest,
+  type ApplyOptionParams,
+  type EstimateViewParams,
+} from './protocol';
 
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -147,7 +152,7 @@ connection.onDocumentLinks((p) => withSettings(p.textDocument.uri, (d, s) => ser
 connection.onDefinition((p) => withSettings(p.textDocument.uri, (d, s) => service.getDefinition(d, p.position, s), []));
 connection.onRequest(EstimateViewRequest, (p: EstimateViewParams) => withSettings(p.uri, (d, s) => service.getEstimateView(d, s), null));
 connection.onRequest(ApplyOptionRequest, (p: ApplyOptionParams) => withSettings(p.uri, (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
-connection.onRequest(CatalogRequest, (): CatalogEntry[] => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })));
+connection.onRequest(CatalogRequest, () => service.getModelCatalog());
 
 documents.listen(connection);
 connection.listen();
