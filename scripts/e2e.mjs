@@ -1,2 +1,118 @@
-// Scaffold: the code-server end-to-end suite replaces this.
-console.log('e2e: not built yet');
+// `npm run test:e2e`: the real-editor suite. Packages the VSIX, installs it into a fresh code-server
+// profile, starts code-server on a temp copy of examples/ (plus a second one with workspace trust on),
+// runs test/e2e/*.test.ts with node's test runner, stops everything, exits with the runner's status.
+//   npm run test:e2e -- test/e2e/sidebar.test.ts      one file
+//   ZL_E2E_KEEP=1 npm run test:e2e                    keep the temp profile and workspaces
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { installExtension, startCodeServer } from './lib/codeServer.mjs';
+import { logger } from './lib/log.mjs';
+import { chromiumPath, fromRoot, repoRoot } from './lib/paths.mjs';
+import { profilePaths, seedUserSettings } from './lib/profile.mjs';
+import { setup } from './lib/setup.mjs';
+import { packageVsix } from './lib/vsix.mjs';
+import { e2eEditorSettings } from './lib/e2eSettings.mjs';
+import { bundleElectronSuite } from './lib/electronBundle.mjs';
+
+const log = logger('e2e');
+/** The whole run is stopped after this, so a hung browser can never eat the CI budget. */
+const RUN_LIMIT_MS = Number(process.env.ZL_E2E_LIMIT_MS) || 12 * 60_000;
+
+const servers = [];
+let runner;
+let tmp;
+
+async function cleanup() {
+  runner?.kill('SIGKILL');
+  await Promise.all(servers.map((server) => server.stop()));
+  if (tmp && !process.env.ZL_E2E_KEEP) rmSync(tmp, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    log.info(`${signal}: stopping`);
+    await cleanup();
+    process.exit(130);
+  });
+}
+
+function testFiles() {
+  const requested = process.argv.slice(2).filter((arg) => arg.endsWith('.ts'));
+  if (requested.length > 0) return requested.map((file) => path.resolve(file));
+  const dir = fromRoot('test', 'e2e');
+  return readdirSync(dir).filter((name) => name.endsWith('.test.ts')).sort().map((name) => path.join(dir, name));
+}
+
+function runTests(files, env) {
+  return new Promise((resolve) => {
+    runner = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
+      { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'inherit' },
+    );
+    const limit = setTimeout(() => {
+      log.warn(`the suite exceeded ${RUN_LIMIT_MS / 60_000} minutes: stopping it`);
+      runner.kill('SIGKILL');
+    }, RUN_LIMIT_MS);
+    runner.on('exit', (code, signal) => {
+      clearTimeout(limit);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+let status = 1;
+try {
+  await setup();
+  tmp = mkdtempSync(path.join(tmpdir(), 'zero-lens-e2e-'));
+  const vsix = await log.step('production build + VSIX', () => packageVsix({ out: path.join(tmp, 'zero-lens.vsix') }));
+  log.info(`VSIX ${(vsix.bytes / 1024).toFixed(1)} KiB, ${vsix.files.length} files`);
+  await log.step('bundle the @vscode/test-electron suite (compile check)', () => bundleElectronSuite());
+
+  const trustedProfile = profilePaths(path.join(tmp, 'profile'));
+  const untrustedProfile = { ...profilePaths(path.join(tmp, 'profile-untrusted')), extensionsDir: trustedProfile.extensionsDir };
+  await log.step('code-server --install-extension', () => installExtension(vsix.path, trustedProfile));
+  seedUserSettings(trustedProfile, e2eEditorSettings);
+  seedUserSettings(untrustedProfile, e2eEditorSettings);
+
+  const workspace = path.join(tmp, 'workspace', 'examples');
+  const untrustedWorkspace = path.join(tmp, 'untrusted', 'examples');
+  cpSync(fromRoot('examples'), workspace, { recursive: true });
+  cpSync(fromRoot('examples'), untrustedWorkspace, { recursive: true });
+
+  const [trusted, untrusted] = await log.step('start code-server (trusted + restricted)', () => Promise.all([
+    startCodeServer({ ...trustedProfile, workspace }),
+    startCodeServer({ ...untrustedProfile, workspace: untrustedWorkspace, disableWorkspaceTrust: false }),
+  ]));
+  servers.push(trusted, untrusted);
+  log.info(`code-server ${trusted.url} (trusted), ${untrusted.url} (workspace trust on)`);
+
+  const resultsDir = fromRoot('test-results');
+  rmSync(resultsDir, { recursive: true, force: true });
+  const files = testFiles();
+  const t0 = Date.now();
+  status = await runTests(files, {
+    ZL_E2E_URL: trusted.url,
+    ZL_E2E_WORKSPACE: workspace,
+    ZL_E2E_UNTRUSTED_URL: untrusted.url,
+    ZL_E2E_UNTRUSTED_WORKSPACE: untrustedWorkspace,
+    ZL_E2E_RESULTS: resultsDir,
+    ZL_E2E_CHROMIUM: chromiumPath,
+  });
+  log.info(`${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)}s; screenshots in test-results/`);
+  if (status !== 0) {
+    const tail = (server) => server.output().split('\n').filter((l) => /error|warn/i.test(l)).slice(-15).join('\n');
+    const logs = tail(trusted);
+    if (logs) log.info(`code-server warnings/errors:\n${logs}`);
+  }
+  if (process.env.ZL_E2E_KEEP) log.info(`kept ${tmp}`);
+} catch (error) {
+  console.error(`[e2e] failed: ${error.stack ?? error.message}`);
+  status = 1;
+} finally {
+  await cleanup();
+}
+log.info(`done in ${log.elapsed()} (exit ${status})`);
+process.exit(status);

@@ -128,7 +128,7 @@ export function startCodeServer({
   workspace,
   port = 0,
   host = '127.0.0.1',
-  trustWorkspace = true,
+  disableWorkspaceTrust = true,
   extraArgs = [],
   timeoutMs = 60_000,
 }) {
@@ -139,7 +139,7 @@ export function startCodeServer({
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
-    ...(trustWorkspace ? ['--disable-workspace-trust'] : []),
+    ...(disableWorkspaceTrust ? ['--disable-workspace-trust'] : []),
     ...extraArgs,
     ...(workspace ? [workspace] : []),
   ];

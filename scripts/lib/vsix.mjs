@@ -1,0 +1,48 @@
+// Builds the production bundles and packs them with @vscode/vsce into a VSIX that holds only what runs.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from './paths.mjs';
+import { run } from './run.mjs';
+import { zipEntries } from './zipEntries.mjs';
+
+const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+
+/** Paths that must never ship: sources, tests, dependencies, source maps. */
+const forbidden = [/(^|\/)node_modules\//, /(^|\/)(src|test|bench|scripts|\.cache)\//, /\.map$/, /\.ts$/, /tsconfig/];
+
+export function packageVersion() {
+  return JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version;
+}
+
+export function defaultVsixPath() {
+  return path.join(repoRoot, `zero-lens-${packageVersion()}.vsix`);
+}
+
+/** Production build: minified, no source maps (stale maps from a dev build are removed first). */
+export async function buildProduction() {
+  const dist = path.join(repoRoot, 'dist');
+  if (existsSync(dist)) {
+    for (const name of readdirSync(dist)) if (name.endsWith('.map')) rmSync(path.join(dist, name), { force: true });
+  }
+  await run(process.execPath, ['scripts/build.mjs', '--production'], { cwd: repoRoot });
+}
+
+const vsceFlags = ['--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links'];
+
+/** The files inside a VSIX (without the `extension/` prefix), checked against the forbidden list. */
+export function vsixFiles(vsixPath) {
+  const files = zipEntries(vsixPath)
+    .map((entry) => entry.name)
+    .filter((name) => name.startsWith('extension/'))
+    .map((name) => name.slice('extension/'.length));
+  const bad = files.filter((file) => forbidden.some((pattern) => pattern.test(file)));
+  if (bad.length > 0) throw new Error(`${vsixPath} contains files that do not run:\n  ${bad.join('\n  ')}`);
+  return files;
+}
+
+/** Builds and packs; returns { path, bytes, files }. */
+export async function packageVsix({ out = defaultVsixPath() } = {}) {
+  await buildProduction();
+  await run(process.execPath, [vsce, 'package', ...vsceFlags, '--out', out], { cwd: repoRoot });
+  return { path: out, bytes: statSync(out).size, files: vsixFiles(out) };
+}

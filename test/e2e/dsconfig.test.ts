@@ -1,0 +1,95 @@
+/**
+ * ds_config.json in the real editor: activation, diagnostics, hover, completion, a quick fix that keeps
+ * comments, and a Problems panel without duplicates from VS Code's own JSON support.
+ */
+import assert from 'node:assert/strict';
+import { positionOf, scenarios } from './scenarios';
+import { placeScenario, readText } from './support/files';
+import { uiSuite } from './support/suite';
+
+uiSuite('ds_config.json', (suite) => {
+  suite.test('opening a ds_config.json activates the extension: language mode and diagnostics', async (wb) => {
+    const s = scenarios.activation;
+    placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    await wb.waitForLanguageMode(s.languageName);
+    await wb.editor.squiggles().first().waitFor({ state: 'visible' });
+    const problems = await wb.problems((p) => s.codes.every((code) => p.some((x) => x.code === code && x.source === 'zero-lens')), 'activation');
+    for (const code of s.codes) {
+      assert.equal(problems.filter((p) => p.code === code).length >= 1, true, `${code} is shown`);
+    }
+  });
+
+  suite.test('hovering "stage" shows the stage table with per-GPU estimates', async (wb) => {
+    const s = scenarios.stageHover;
+    placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    const hover = await wb.editor.hover(s.token, (text) => s.expect.every((pattern) => pattern.test(text)));
+    // A real table, one row per option, each with a GiB figure.
+    const rows = wb.editor.hoverLocator().locator('table tr');
+    assert.ok((await rows.count()) >= 5, `the hover has a table with a header and a row per stage:\n${hover}`);
+    for (const stage of [0, 1, 2, 3]) {
+      assert.match(hover, new RegExp(`ZeRO-${stage}[^\\n]*?\\d+(\\.\\d+)? GiB`), `stage ${stage} has a per-GPU figure`);
+    }
+  });
+
+  suite.test('completion inside zero_optimization offers offload_optimizer', async (wb) => {
+    const s = scenarios.completion;
+    const { text } = placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    const at = positionOf(text, s.after);
+    await wb.editor.goTo(at.line, at.column + s.after.length);
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.type(s.typed);
+    const labels = await wb.editor.complete((l) => l.includes(s.expectLabel));
+    assert.ok(labels.includes(s.expectLabel));
+    // Accepting it inserts the key inside zero_optimization.
+    await wb.page.locator('.suggest-widget.visible .monaco-list-row', { hasText: s.expectLabel }).first().click();
+    await wb.editor.waitForText((t) => t.includes(`"${s.expectLabel}"`), `"${s.expectLabel}" inserted`);
+  });
+
+  suite.test('a deprecated key shows a diagnostic; Ctrl+. fixes it and keeps the neighbouring comment', async (wb) => {
+    const s = scenarios.deprecatedFix;
+    const { file, text } = placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    await wb.problems((p) => p.some((x) => x.code === s.code && x.file === s.name), s.name);
+    const at = positionOf(text, s.key);
+    await wb.editor.goTo(at.line, at.column + 2);
+    const chosen = await wb.editor.applyQuickFix(s.fix);
+    assert.match(chosen, s.fix);
+    await wb.editor.waitForText((t) => s.expectAfter.test(t) && !t.includes(s.key), 'the replacement key');
+    await wb.editor.save();
+    const saved = readText(file);
+    assert.match(saved, s.expectAfter);
+    assert.ok(!saved.includes(s.key), 'the deprecated key is gone');
+    assert.ok(saved.includes(s.comment), 'the comment next to it survives');
+    await wb.problems((p) => !p.some((x) => x.code === s.code && x.file === s.name), s.name);
+  });
+
+  suite.test('the Problems panel shows each problem once (no duplicates from the built-in JSON support)', async (wb) => {
+    for (const target of scenarios.duplicates.files) {
+      placeScenario(wb.instance.workspace, target);
+      await wb.openFile(target.name);
+      // Wait until ZeRO Lens has reported, then give VS Code's JSON server the same chance to add its own.
+      const problems = await wb.problems((p) => p.filter((x) => x.file === target.name && x.source === 'zero-lens').length >= 3, target.name);
+      await wb.page.waitForTimeout(1500);
+      const settled = (await wb.problems(() => true, target.name)).filter((x) => x.file === target.name);
+      assert.ok(settled.length >= problems.filter((x) => x.file === target.name).length);
+      const seen = new Map<string, string>();
+      for (const p of settled) {
+        const key = `${p.line}:${p.column}:${p.message}`;
+        assert.ok(!seen.has(key), `shown twice: ${target.name}:${p.line}:${p.column} ${p.message}`);
+        seen.set(key, p.source);
+      }
+      // VS Code's JSON language service must not repeat, on the same line, what ZeRO Lens reports.
+      const ours = new Set(settled.filter((p) => p.source === 'zero-lens').map((p) => p.line));
+      const builtIn = settled.filter((p) => p.source !== 'zero-lens' && ours.has(p.line));
+      assert.deepEqual(
+        builtIn.map((p) => `${p.line}:${p.column} ${p.message} (${p.source || 'json'} ${p.code})`),
+        [],
+        `${target.name}: built-in JSON diagnostics duplicate ZeRO Lens ones`,
+      );
+      await wb.resetEditors();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+/** An ms-swift launch script: hover on `--deepspeed zero3` and preset completion. */
+import assert from 'node:assert/strict';
+import { positionOf, scenarios } from './scenarios';
+import { placeScenario } from './support/files';
+import { uiSuite } from './support/suite';
+
+uiSuite('launch scripts', (suite) => {
+  suite.test('hovering --deepspeed zero3 in a swift script shows the estimate', async (wb) => {
+    const s = scenarios.swiftScript;
+    placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    await wb.waitForLanguageMode(s.languageName);
+    const hover = await wb.editor.hover(s.token, (text) => s.hoverExpect.every((pattern) => pattern.test(text)), `--deepspeed ${s.token}`);
+    assert.match(hover, /GiB/);
+  });
+
+  suite.test('completion after --deepspeed offers the presets', async (wb) => {
+    const s = scenarios.swiftScript;
+    const { text } = placeScenario(wb.instance.workspace, { ...s, name: 'train_e2e_swift_completion.sh' });
+    await wb.openFile('train_e2e_swift_completion.sh');
+    const at = positionOf(text, `--deepspeed ${s.token}`);
+    const valueColumn = at.column + '--deepspeed '.length;
+    await wb.editor.goTo(at.line, valueColumn);
+    // Remove the value, as someone choosing another preset would.
+    for (let i = 0; i < s.token.length; i++) await wb.page.keyboard.press('Delete');
+    await wb.editor.waitForText((t) => t.includes('--deepspeed  \\') || t.includes('--deepspeed \\'), 'the emptied value');
+    const labels = await wb.editor.complete((l) => ['zero2', 'zero3', 'zero3_offload'].every((p) => l.includes(p)));
+    for (const preset of ['zero2', 'zero3', 'zero3_offload']) assert.ok(labels.includes(preset), `${preset} offered`);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The user-visible behaviours both real-editor suites check: the code-server + Chromium suite (test/e2e)
+ * drives them with mouse and keyboard, the @vscode/test-electron suite (test/electron) through the
+ * `vscode` API. One list of files, tokens and expectations, so the two cannot drift apart.
+ * Paths are relative to examples/ or test/e2e/fixtures/ (marked `fixture:`).
+ */
+
+export interface TokenPosition {
+  /** 1-based line and column of the first character of the token's n-th occurrence. */
+  line: number;
+  column: number;
+}
+
+/** Finds `token` (its `nth` occurrence) in `text`; 1-based line and column. */
+export function positionOf(text: string, token: string, nth = 0): TokenPosition {
+  let offset = -1;
+  for (let i = 0; i <= nth; i++) {
+    offset = text.indexOf(token, offset + 1);
+    if (offset < 0) throw new Error(`"${token}" (occurrence ${nth + 1}) is not in the file`);
+  }
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+export const scenarios = {
+  activation: {
+    source: 'configs/ds_config_broken.json',
+    /** The exact conventional name, in its own folder. */
+    name: 'activation/ds_config.json',
+    languageId: 'ds-config',
+    languageName: 'DeepSpeed Config',
+    /** Codes the broken example must show, each once. */
+    codes: ['fp16-and-bf16', 'unknown-key', 'batch-size-mismatch', 'deprecated-key'],
+  },
+  stageHover: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_hover.json',
+    token: '"stage"',
+    /** The stage table: every stage, per-GPU GiB, and whether it fits. */
+    expect: [/ZeRO-0/, /ZeRO-1/, /ZeRO-2/, /ZeRO-3/, /\d+(\.\d+)? GiB/, /Per GPU/i],
+  },
+  completion: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_completion.json',
+    /** A new line is opened after this token's line, inside zero_optimization, and this is typed. */
+    after: '"stage": 2,',
+    typed: '"off',
+    expectLabel: 'offload_optimizer',
+  },
+  deprecatedFix: {
+    source: 'configs/ds_config_broken.json',
+    name: 'ds_config_e2e_deprecated.json',
+    key: '"cpu_offload"',
+    code: 'deprecated-key',
+    fix: /offload_optimizer/,
+    comment: '// Keep optimizer states in CPU RAM: the GPUs are small.',
+    expectAfter: /"offload_optimizer"\s*:\s*\{\s*"device"\s*:\s*"cpu"\s*\}/,
+  },
+  inlayHint: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_inlay.json',
+    /** The hint sits on the stage line, after the value. */
+    line: /"stage": 2.*GiB\/GPU/,
+    hint: /[\d.]+ GiB\/GPU/,
+  },
+  switchStage: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_switch.json',
+    token: '"stage": 2',
+    fix: /Switch to ZeRO-3\b(?! \+)/,
+    expectAfter: /"stage"\s*:\s*3/,
+  },
+  swiftScript: {
+    source: 'fixture:train_swift_sft.sh',
+    name: 'train_e2e_swift.sh',
+    languageName: 'Shell Script',
+    token: 'zero3',
+    hoverExpect: [/zero3/i, /\d+(\.\d+)? GiB/],
+    presets: ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload'],
+  },
+  sidebar: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_sidebar.json',
+    containerTitle: 'ZeRO Lens',
+    /** The bar for plain ZeRO-3 is applied; the file then says stage 3. */
+    applyStage: '3',
+    expectBefore: /"stage"\s*:\s*2/,
+    expectAfter: /"stage"\s*:\s*3/,
+  },
+  duplicates: {
+    files: [
+      { source: 'configs/ds_config_broken.json', name: 'ds_config_e2e_duplicates.json' },
+      { source: 'fixture:training_settings.json', name: 'training_settings_e2e.json' },
+    ],
+  },
+  untrusted: {
+    source: 'configs/ds_config_broken.json',
+    name: 'ds_config_e2e_untrusted.json',
+    codes: ['fp16-and-bf16', 'deprecated-key'],
+  },
+} as const;

@@ -1,0 +1,88 @@
+/**
+ * The "ZeRO Lens" sidebar (issue 6): stacked bars per option, Apply edits the config (undoably),
+ * rendered with theme colours in dark and light themes.
+ */
+import assert from 'node:assert/strict';
+import { scenarios } from './scenarios';
+import { placeScenario, readText } from './support/files';
+import { screenshot } from './support/screenshots';
+import { uiSuite } from './support/suite';
+import { webviewContent } from './support/webview';
+import type { Workbench } from './support/workbench';
+
+const s = scenarios.sidebar;
+
+async function showSidebar(wb: Workbench) {
+  await wb.openActivity(s.containerTitle);
+  const view = webviewContent(wb.page);
+  await view.locator('[data-testid="zl-bar"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  return view;
+}
+
+/** Bars, segments with theme colours, the current option; returns the colour of the first segment. */
+async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string> {
+  const view = await showSidebar(wb);
+  await view.locator(`body.vscode-${theme}`).waitFor({ state: 'attached', timeout: 30_000 });
+  const bars = view.locator('[data-testid="zl-bar"]');
+  const stages = await bars.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-stage')));
+  for (const stage of ['0', '1', '2', '3']) assert.ok(stages.includes(stage), `a bar for ZeRO-${stage} (${theme})`);
+  assert.ok((await view.locator('[data-testid="zl-bar"] [data-testid="zl-segment"]').count()) >= 4 * 3, 'bars have segments');
+  const current = view.locator('[data-testid="zl-bar"][data-current="true"]');
+  assert.equal(await current.count(), 1, 'one option is highlighted as current');
+  assert.equal(await current.getAttribute('data-stage'), '2');
+  const segment = view.locator('[data-testid="zl-segment"]').first();
+  const box = await segment.boundingBox();
+  assert.ok(box && box.width > 0 && box.height > 0, 'segments are drawn');
+  const colour = await segment.evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.ok(colour && colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent', `segment has a colour (${colour})`);
+  await screenshot(wb.page, 'sidebar', `bars-${theme}`);
+  return colour;
+}
+
+async function setTheme(wb: Workbench, themeName: string, kind: 'vs' | 'vs-dark') {
+  await wb.runCommand('Preferences: Color Theme', { opensInput: true });
+  await wb.quickInput().fill(themeName);
+  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: themeName }).first().click();
+  await wb.page.locator(`.monaco-workbench.${kind}`).waitFor({ state: 'attached' });
+}
+
+uiSuite('sidebar', (suite) => {
+  suite.test('the sidebar renders its bars in the dark and the light theme', async (wb) => {
+    placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    const dark = await checkBars(wb, 'dark');
+    try {
+      await setTheme(wb, 'Light Modern', 'vs');
+      const light = await checkBars(wb, 'light');
+      assert.notEqual(light, dark, 'segment colours follow the theme');
+    } finally {
+      // Back to the profile's theme for the files after this one (a failure here must not hide the first).
+      await setTheme(wb, 'Dark Modern', 'vs-dark').catch((error) => console.error(`could not restore the dark theme: ${error}`));
+    }
+  });
+
+  suite.test('"Apply" on an option edits the config, and the edit can be undone', async (wb) => {
+    const { file } = placeScenario(wb.instance.workspace, { ...s, name: 'ds_config_e2e_sidebar_apply.json' });
+    await wb.openFile('ds_config_e2e_sidebar_apply.json');
+    await wb.editor.waitForText((t) => s.expectBefore.test(t), 'stage 2');
+    const view = await showSidebar(wb);
+    const key = await view
+      .locator(`[data-testid="zl-bar"][data-stage="${s.applyStage}"]`)
+      .evaluateAll((nodes) => {
+        const plain = nodes.find((n) => !/true|cpu|nvme/.test(`${n.getAttribute('data-offload-optimizer')}${n.getAttribute('data-offload-param')}`));
+        return (plain ?? nodes[0])?.getAttribute('data-key') ?? null;
+      });
+    assert.ok(key, 'there is a ZeRO-3 bar');
+    await view.locator(`[data-testid="zl-apply"][data-key="${key}"]`).click();
+    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after Apply');
+    await screenshot(wb.page, 'sidebar', 'after-apply');
+    // The edit is an ordinary editor edit: Ctrl+Z in the editor takes it back.
+    await wb.editor.root.locator('.view-lines').click();
+    await wb.page.keyboard.press('Control+Z');
+    await wb.editor.waitForText((t) => s.expectBefore.test(t), 'stage 2 after undo');
+    await wb.page.keyboard.press('Control+Shift+Z');
+    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after redo');
+    await wb.editor.save();
+    assert.match(readText(file), s.expectAfter);
+  });
+});

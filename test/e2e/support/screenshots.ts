@@ -1,0 +1,17 @@
+/** Screenshots as test artifacts: test-results/<file>/<test>.png (and -failed.png when it fails). */
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { e2eEnv } from './env';
+
+export function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+}
+
+export async function screenshot(page: Page, group: string, name: string): Promise<string> {
+  const dir = path.join(e2eEnv.resultsDir, slug(group));
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${slug(name)}.png`);
+  await page.screenshot({ path: file, timeout: 15_000 }).catch(() => undefined);
+  return file;
+}
