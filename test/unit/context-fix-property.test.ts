@@ -54,7 +54,9 @@ function remove(value: unknown, p: (string | number)[]): void {
  */
 function checkSwitch(text: string, target: StageTarget): void {
   const before = parseConfigText(text);
-  const { text: after } = applyStageSwitch(text, before.value, target);
+  const switched = applyStageSwitch(text, before.value, target);
+  assert.ok(switched, `the switch to ${JSON.stringify(target)} applies`);
+  const after = switched.text;
   const parsedAfter = parseStrict(after);
   assert.deepEqual(parsedAfter.errors, [], `valid JSONC after switching to ${JSON.stringify(target)}:\n${after}`);
   if (text.includes('\r\n')) assert.doesNotMatch(after, /(^|[^\r])\n/, 'CRLF files stay CRLF');

@@ -3,10 +3,10 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
 import { hasNumbers, offeredTargets, smallestChangeThatFits, type ConfigAnalysis, type OfferKind } from './analysis';
 import { isFitDiagnostic } from './fitDiagnostic';
-import { minimalTextEdit } from './jsoncEdit';
 import { gib, optionLabel } from './present';
 import { applyStageSwitch, currentStageOption, sameOption, type StageTarget } from './stageSwitch';
 import { setTrainingContextCommandFor } from './setContextCommand';
+import { minimalEdit } from '../util/jsonEdits';
 
 /** One offered move, before it becomes a CodeAction. */
 interface Offer {
@@ -18,9 +18,9 @@ interface Offer {
 export function stageSwitchEdit(document: TextDocument, config: ParsedConfig, target: StageTarget): { edit: WorkspaceEdit; dropped: string[] } | null {
   // Never rewrite a file jsonc-parser could not read completely: the edit could land in the wrong place.
   if (!config.root || config.syntaxErrors.length > 0 || config.limits.length > 0) return null;
-  const { text, dropped } = applyStageSwitch(config.text, config.value, target);
-  const change = minimalTextEdit(document, config.text, text);
-  return change ? { edit: { changes: { [document.uri]: [change] } }, dropped } : null;
+  const switched = applyStageSwitch(config.text, config.value, target);
+  if (!switched || switched.text === config.text) return null;
+  return { edit: { changes: { [document.uri]: [minimalEdit(document, config.text, switched.text)] } }, dropped: switched.dropped };
 }
 
 /** The stage and offload quick fixes for a config, with estimates in their titles when known. */

@@ -2,7 +2,7 @@ import type { JSONPath } from 'jsonc-parser';
 import type { OffloadDevice, ZeroStage } from '../memory/types';
 import { metaOf, propertiesOf, schemaForPath } from '../dsconfig/schemaIndex';
 import { extractConfigFacts } from '../memory/configFacts';
-import { applyJsonChanges, type JsonChange } from './jsoncEdit';
+import { removeProperty, setValue } from '../util/jsonEdits';
 
 /**
  * Moving a config to another ZeRO stage / offload choice: the JSON changes, including the keys that stop
@@ -14,6 +14,12 @@ export interface StageTarget {
   stage: ZeroStage;
   offloadOptimizer: OffloadDevice;
   offloadParam: OffloadDevice;
+}
+
+/** Set `path` to `value`, or remove the property at `path` when value is undefined. */
+export interface JsonChange {
+  path: JSONPath;
+  value: unknown;
 }
 
 export interface StageSwitch {
@@ -129,10 +135,19 @@ function setOffload(
   changes.push({ path: [zero, key], value: fresh });
 }
 
-/** New text for `text` moved to `target`; comments and formatting of everything else survive. */
-export function applyStageSwitch(text: string, config: unknown, target: StageTarget): { text: string; dropped: string[] } {
+/**
+ * New text for `text` moved to `target`; comments and formatting of everything else survive. Undefined when
+ * a change does not apply to the text (a non-object where the plan expects an object).
+ */
+export function applyStageSwitch(text: string, config: unknown, target: StageTarget): { text: string; dropped: string[] } | undefined {
   const plan = planStageSwitch(config, target);
-  return { text: applyJsonChanges(text, plan.changes), dropped: plan.dropped };
+  let current: string | undefined = text;
+  for (const change of plan.changes) {
+    // A comment on a dropped key's own line describes that key, so it goes with it.
+    current = change.value === undefined ? removeProperty(current, change.path, { withLineComment: true }) : setValue(current, change.path, change.value);
+    if (current === undefined) return undefined;
+  }
+  return { text: current, dropped: plan.dropped };
 }
 
 export function sameOption(a: StageTarget, b: StageTarget): boolean {

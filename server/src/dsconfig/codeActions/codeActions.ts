@@ -1,7 +1,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Range } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
-import { applyFix, minimalEdit } from './applyFix';
+import { minimalEdit } from '../../util/jsonEdits';
+import { applyFix } from './applyFix';
 import { fixAllText } from './fixAll';
 import { fixesOf, isOwnDiagnostic } from './ownDiagnostics';
 

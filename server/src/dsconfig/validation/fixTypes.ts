@@ -7,7 +7,7 @@ import type { JSONPath } from 'jsonc-parser';
 export type FixOp =
   /** Set (or insert) the value at a path. */
   | { op: 'set'; path: JSONPath; value: unknown }
-  /** Remove the property at a path (the first one when a key repeats, which is what jsonc-parser's modify finds). */
+  /** Remove the property at a path (the first one when a key repeats, so the ignored duplicate can go). */
   | { op: 'remove'; path: JSONPath }
   /** Rename the key at a path, keeping its value, comments and position. */
   | { op: 'rename'; path: JSONPath; newKey: string }
