@@ -88,7 +88,10 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
     getEstimateView: (d, s) => context.getEstimateView(d, s),
     getApplyOptionEdit: (d, p, s) => context.getApplyOptionEdit(d, p, s),
-    invalidateWorkspace: () => context.invalidate(),
+    invalidateWorkspace: () => {
+      context.invalidate();
+      launch.invalidate();
+    },
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })),
   };
 }

@@ -82,6 +82,21 @@ test('inlay hint after the --deepspeed value with the per-GPU estimate', async (
   assert.match(String(accelerate[0]?.label), /· Qwen3-8B · 8 GPUs$/);
 });
 
+test('a model folder changed on disk shows in launch estimates after invalidateWorkspace, not before', async () => {
+  const model = (layers: number) => JSON.stringify({ model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: layers, num_attention_heads: 32, num_key_value_heads: 32, vocab_size: 32000 });
+  const { ls, hosts } = service({ ...files, 'models/local/config.json': model(32) });
+  const document = doc('scripts/train.sh', script.replace('--model Qwen/Qwen3-8B', '--model ../models/local'));
+  const label = async () => String((await ls.getInlayHints(document, { start: at(0, 0), end: at(9, 0) }, settings()))[0]?.label);
+  const before = await label();
+  assert.match(before, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs$/);
+  hosts.write('models/local/config.json', model(64));
+  assert.equal(await label(), before, 'model sizes are cached between keystrokes');
+  ls.invalidateWorkspace();
+  const after = await label();
+  assert.match(after, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs$/);
+  assert.ok(parseFloat(after.slice(2)) > parseFloat(before.slice(2)), `twice the layers weigh more: ${before} → ${after}`);
+});
+
 test('"Switch to zero3 / zero3_offload (≈ X GiB/GPU)" code actions on the --deepspeed value', async () => {
   const { ls } = service(files);
   const document = doc('scripts/train.sh', script);

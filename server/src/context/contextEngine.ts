@@ -4,13 +4,11 @@ import type { Hosts } from '../host';
 import type { ZeroLensSettings } from '../settings';
 import { pathOf } from '../classify';
 import { parseConfig, parseConfigText, type ParsedConfig } from '../dsconfig/parse';
-import { resolveModel } from '../memory/resolveModel';
-import type { ModelInfo } from '../memory/types';
 import { extractLaunchFacts, findLaunchReferences } from '../launch/references';
 import type { LaunchFacts } from '../launch/facts';
 import { readReferencedConfig } from '../launch/estimates';
 import type { ConfigAnalysis } from './analysis';
-import { buildAnalysis } from './buildAnalysis';
+import { Analyzer } from './analyzer';
 
 /** The config a launch command uses, resolved to a value (preset JSON, file contents, inline JSON). */
 export interface LaunchConfig {
@@ -39,18 +37,21 @@ const maxCachedDocuments = 32;
 export class ContextEngine {
   private generation = 0;
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
-  private readonly models = new Map<string, Promise<ModelInfo | undefined>>();
   private readonly analyses = new Map<string, CachedAnalysis>();
   private readonly scriptFacts = new Map<string, { version: number; text: string; facts: LaunchFacts[] }>();
   private readonly launchConfigs = new Map<string, { version: number; text: string; generation: number; value: Promise<LaunchConfig | undefined> }>();
 
-  constructor(private readonly hosts: Hosts) {}
+  private readonly analyzer: Analyzer;
+
+  constructor(private readonly hosts: Hosts) {
+    this.analyzer = new Analyzer(hosts);
+  }
 
   /** Forget everything read from disk: a script, config or model file may have changed. */
   invalidate(): void {
     this.generation++;
     this.references.clear();
-    this.models.clear();
+    this.analyzer.clear();
     this.analyses.clear();
     this.launchConfigs.clear();
   }
@@ -63,16 +64,6 @@ export class ContextEngine {
       this.references.set(configPath, found);
     }
     return found;
-  }
-
-  private model(spec: string, baseDir: string | undefined): Promise<ModelInfo | undefined> {
-    const key = `${baseDir ?? ''}\u0000${spec}`;
-    let info = this.models.get(key);
-    if (!info) {
-      info = resolveModel(spec, this.hosts.fs, baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
-      this.models.set(key, info);
-    }
-    return info;
   }
 
   private remember(uri: string, document: TextDocument, key: string, compute: () => Promise<ConfigAnalysis>): Promise<ConfigAnalysis> {
@@ -97,15 +88,8 @@ export class ContextEngine {
   /** The analysis of a ds_config document in its workspace context. */
   analyzeConfig(document: TextDocument, settings: ZeroLensSettings): Promise<ConfigAnalysis> {
     return this.remember(document.uri, document, this.cacheKey(settings), async () => {
-      const parsed = parseConfig(document);
       const configPath = pathOf(document.uri);
-      return buildAnalysis({
-        configPath,
-        config: parsed.value,
-        scripts: await this.launchReferences(configPath),
-        settings,
-        resolveModel: (spec, baseDir) => this.model(spec, baseDir),
-      });
+      return this.analyzer.analyze({ configPath, value: parseConfig(document).value }, await this.launchReferences(configPath), settings);
     });
   }
 
@@ -145,15 +129,7 @@ export class ContextEngine {
   async analyzeScript(document: TextDocument, settings: ZeroLensSettings): Promise<{ analysis: ConfigAnalysis; config: LaunchConfig } | undefined> {
     const config = await this.launchConfig(document);
     if (!config) return undefined;
-    const analysis = await this.remember(document.uri, document, this.cacheKey(settings), () =>
-      buildAnalysis({
-        configPath: config.configPath,
-        config: config.value,
-        scripts: [config.launch],
-        settings,
-        resolveModel: (spec, baseDir) => this.model(spec, baseDir),
-      }),
-    );
+    const analysis = await this.remember(document.uri, document, this.cacheKey(settings), () => this.analyzer.analyze(config, [config.launch], settings));
     return { analysis, config };
   }
 }

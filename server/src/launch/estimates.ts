@@ -1,9 +1,8 @@
 import type { FileSystemHost, Hosts } from '../host';
 import type { ZeroLensSettings } from '../settings';
 import { parseConfigText } from '../dsconfig/parse';
-import { resolveModel } from '../memory/resolveModel';
-import type { EstimateResult, ModelInfo } from '../memory/types';
-import { buildAnalysis } from '../context/buildAnalysis';
+import type { EstimateResult } from '../memory/types';
+import { Analyzer } from '../context/analyzer';
 import type { ConfigAnalysis } from '../context/analysis';
 import { hasNumbers } from '../context/analysis';
 import type { StageTarget } from '../context/stageSwitch';
@@ -57,19 +56,17 @@ export function presetTarget(name: SwiftPresetName): StageTarget {
  * with the command itself as the training context, so every number agrees.
  */
 export class LaunchEstimator {
-  private readonly models = new Map<string, Promise<ModelInfo | undefined>>();
+  private readonly analyzer: Analyzer;
   private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
 
-  constructor(private readonly hosts: Hosts) {}
+  constructor(private readonly hosts: Hosts) {
+    this.analyzer = new Analyzer(hosts);
+  }
 
-  private model(spec: string, baseDir: string | undefined): Promise<ModelInfo | undefined> {
-    const key = `${baseDir ?? ''}\u0000${spec}`;
-    let info = this.models.get(key);
-    if (!info) {
-      info = resolveModel(spec, this.hosts.fs, baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
-      this.models.set(key, info);
-    }
-    return info;
+  /** Forget model sizes and the estimates made from them: a model folder may have changed on disk. */
+  invalidate(): void {
+    this.analyzer.clear();
+    this.analyses.clear();
   }
 
   /**
@@ -82,13 +79,7 @@ export class LaunchEstimator {
     const key = JSON.stringify([facts, settings, config.configPath, config.file?.text ?? '']);
     let hit = this.analyses.get(key);
     if (!hit) {
-      hit = buildAnalysis({
-        configPath: config.configPath,
-        config: config.value,
-        scripts: [facts],
-        settings,
-        resolveModel: (spec, baseDir) => this.model(spec, baseDir),
-      }).catch(() => undefined);
+      hit = this.analyzer.analyze(config, [facts], settings).catch(() => undefined);
       this.analyses.set(key, hit);
       if (this.analyses.size > 256) this.analyses.delete(this.analyses.keys().next().value as string);
     }

@@ -12,13 +12,20 @@ import { launchDefinition, launchDocumentLinks } from './features/links';
 import { launchCodeActions } from './features/codeActions';
 import { memoryDiagnostics } from './features/memoryActions';
 
+/** The launch domain's contributor plus a cache reset for file changes. */
+export interface LaunchFeatures extends FeatureContributor {
+  /** Model folders changed on disk: forget the sizes and estimates made from them. */
+  invalidate(): void;
+}
+
 /** The launch-script and launcher-YAML contributor: parse once per version, answer every feature from it. */
-export function createLaunchFeatures(hosts: Hosts): FeatureContributor {
+export function createLaunchFeatures(hosts: Hosts): LaunchFeatures {
   const cache = new VersionedCache<LaunchAnalysis>((document) => analyzeDocument(document, hosts.workspace.folders()));
   const estimator = new LaunchEstimator(hosts);
   const analysisOf = (document: TextDocument) => cache.get(document);
 
   return {
+    invalidate: () => estimator.invalidate(),
     async validate(document, settings) {
       const analysis = analysisOf(document);
       const diagnostics = await launchDiagnostics(analysis, hosts);
