@@ -77,9 +77,19 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     return answers.flat();
   }
 
+  /**
+   * Validators run one after another, not interleaved: the first one parses a huge document in slices between
+   * which the event loop runs, and the next must find that parse cached rather than redo it in one block.
+   */
+  async function validateInTurn(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+    const out: Diagnostic[] = [];
+    for (const contributor of forDocument(document, settings)) out.push(...((await contributor.validate?.(document, settings)) ?? []));
+    return out;
+  }
+
   return {
     classify: classifyDocument,
-    doValidation: (d, s) => (s.validate ? collect(d, s, (c) => c.validate?.(d, s)) : Promise.resolve([])),
+    doValidation: (d, s) => (s.validate ? validateInTurn(d, s) : Promise.resolve([])),
     doComplete: async (d, p, s) => ({ isIncomplete: false, items: await collect(d, s, (c) => c.complete?.(d, p, s)) }),
     doHover: async (d, p, s) => mergeHovers(await collect(d, s, async (c) => [await c.hover?.(d, p, s)])),
     getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),

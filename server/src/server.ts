@@ -37,7 +37,8 @@ let globalSettings: unknown = {};
 /** Validation waits this long after the last keystroke; stale runs are dropped by version. */
 let validationDelayMs = 120;
 const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
-const pendingValidation = new Map<string, NodeJS.Timeout>();
+/** Cancels the validation scheduled for a URI. */
+const pendingValidation = new Map<string, () => void>();
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
@@ -98,14 +99,19 @@ connection.onNotification(ConfigurationChangedNotification, refreshAll);
 connection.onDidChangeWatchedFiles(refreshAll);
 
 function scheduleValidation(document: TextDocument, delay = validationDelayMs): void {
-  clearTimeout(pendingValidation.get(document.uri));
-  pendingValidation.set(
-    document.uri,
-    setTimeout(() => {
-      pendingValidation.delete(document.uri);
-      void validate(document.uri, document.version);
-    }, delay),
-  );
+  pendingValidation.get(document.uri)?.();
+  const run = (): void => {
+    pendingValidation.delete(document.uri);
+    void validate(document.uri, document.version);
+  };
+  // setTimeout(…, 0) still waits a millisecond or more; without a delay, run right after pending messages.
+  if (delay <= 0) {
+    const immediate = setImmediate(run);
+    pendingValidation.set(document.uri, () => clearImmediate(immediate));
+  } else {
+    const timer = setTimeout(run, delay);
+    pendingValidation.set(document.uri, () => clearTimeout(timer));
+  }
 }
 
 async function validate(uri: string, version: number): Promise<void> {
@@ -138,7 +144,7 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
 documents.onDidOpen((event) => scheduleValidation(event.document, 0));
 documents.onDidChangeContent((event) => scheduleValidation(event.document));
 documents.onDidClose((event) => {
-  clearTimeout(pendingValidation.get(event.document.uri));
+  pendingValidation.get(event.document.uri)?.();
   pendingValidation.delete(event.document.uri);
   settingsByUri.delete(event.document.uri);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });

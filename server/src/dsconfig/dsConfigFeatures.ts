@@ -2,7 +2,7 @@ import type { Hosts } from '../host';
 import type { FeatureContributor } from '../feature';
 import { complete } from './completion/complete';
 import { hover } from './hover/hover';
-import { validateConfig } from './validation/validate';
+import { validateConfigAsync } from './validation/validate';
 import { codeActions } from './codeActions/codeActions';
 
 /** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
@@ -10,7 +10,7 @@ export function createDsConfigFeatures(_hosts: Hosts): FeatureContributor {
   return {
     complete,
     hover,
-    validate: async (document, settings) => validateConfig(document, settings),
+    validate: validateConfigAsync,
     codeActions,
   };
 }

@@ -3,6 +3,7 @@ import {
   getNodeValue,
   parseTree,
   type JSONPath,
+  type JSONScanner,
   type Node,
   type ParseError,
 } from 'jsonc-parser';
@@ -26,7 +27,7 @@ export interface ParsedConfig {
 }
 
 /** Real configs are a few KB; beyond this the file is not a hand-written config and parsing it would stall the editor. */
-export const maxParsedLength = 1024 * 1024;
+export const maxParsedLength = 4 * 1024 * 1024;
 /** jsonc-parser's parseTree (and every tree walk after it) recurses once per level; stay far below the stack limit. */
 export const maxNestingDepth = 256;
 
@@ -51,89 +52,202 @@ const ParseErrorCode = {
   InvalidCharacter: 16,
 } as const;
 
-const cache = new VersionedCache<ParsedConfig>((document) => parseConfigText(document.getText()));
+/** Parses in progress for `parseConfigAsync`, by document URI; a synchronous caller finishes them instead of starting over. */
+const pending = new Map<string, { version: number; text: string; job: ParseJob }>();
+
+const cache = new VersionedCache<ParsedConfig>((document) => {
+  const text = document.getText();
+  const entry = pending.get(document.uri);
+  if (entry && entry.version === document.version && entry.text === text) {
+    pending.delete(document.uri);
+    return entry.job.finish();
+  }
+  return parseConfigText(text);
+});
 
 export function parseConfig(document: TextDocument): ParsedConfig {
   return cache.get(document);
 }
 
+/** Below this size a parse takes well under a millisecond or two: done in one go, never split. */
+const stepwiseFromLength = 256 * 1024;
+/** Work per slice before `parseConfigAsync` lets the event loop answer other requests. */
+const sliceMs = 20;
+
+/**
+ * The same parse as parseConfig, for the server's validation of huge files: it runs in slices and yields to
+ * the event loop (`pause`) between them, so requests are answered meanwhile. Resolves undefined when the
+ * document changed before the parse finished (the work is stale). Shares the per-version cache.
+ */
+export async function parseConfigAsync(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
+  const text = document.getText();
+  if (text.length < stepwiseFromLength || cache.has(document)) return parseConfig(document);
+  const version = document.version;
+  let entry = pending.get(document.uri);
+  if (!entry || entry.version !== version || entry.text !== text) {
+    entry = { version, text, job: new ParseJob(text) };
+    pending.set(document.uri, entry);
+  }
+  while (!entry.job.done) {
+    entry.job.run(performance.now() + sliceMs);
+    if (entry.job.done) break;
+    await pause();
+    if (document.version !== version || document.getText() !== text) {
+      if (pending.get(document.uri) === entry) pending.delete(document.uri);
+      return undefined;
+    }
+    // A request needed the tree meanwhile and finished the parse itself (it is cached now).
+    if (pending.get(document.uri) !== entry) break;
+  }
+  return parseConfig(document);
+}
+
 /** Parses text without a document (CLI, tests). Never throws. */
 export function parseConfigText(text: string): ParsedConfig {
-  const hasBom = text.charCodeAt(0) === 0xfeff;
-  const result: ParsedConfig = {
-    text,
-    root: undefined,
-    value: undefined,
-    syntaxErrors: [],
-    duplicateKeys: [],
-    comments: [],
-    trailingCommas: [],
-    hasBom,
-    limits: [],
-  };
-  if (text.length > maxParsedLength) {
-    const mb = (text.length / (1024 * 1024)).toFixed(1);
-    result.limits.push({
-      kind: 'too-large',
-      message: `This file has ${mb} MB of text; ZeRO Lens checks configs up to ${maxParsedLength / (1024 * 1024)} MB and skipped it. A DeepSpeed config is normally a few KB.`,
-      offset: 0,
-      length: 0,
-    });
-    return result;
+  return new ParseJob(text).finish();
+}
+
+/**
+ * One parse as a sequence of steps (size check, trivia scan, tree, value and duplicates) that can stop at a
+ * deadline between steps, and inside the scan, and continue later. Run to the end it is a plain parse.
+ */
+class ParseJob {
+  readonly result: ParsedConfig;
+  private readonly source: string;
+  private readonly steps: ((deadline: number) => boolean)[];
+  private next = 0;
+  private trivia: TriviaScan | undefined;
+  private errors: ParseError[] = [];
+
+  constructor(text: string) {
+    const hasBom = text.charCodeAt(0) === 0xfeff;
+    this.result = {
+      text,
+      root: undefined,
+      value: undefined,
+      syntaxErrors: [],
+      duplicateKeys: [],
+      comments: [],
+      trailingCommas: [],
+      hasBom,
+      limits: [],
+    };
+    // The BOM is not JSON whitespace for jsonc-parser; replace it by a space so offsets stay the same.
+    this.source = hasBom ? ' ' + text.slice(1) : text;
+    this.steps = [(deadline) => this.scan(deadline), () => this.tree(), () => this.values()];
+    if (text.length > maxParsedLength) {
+      const mb = (text.length / (1024 * 1024)).toFixed(1);
+      this.result.limits.push({
+        kind: 'too-large',
+        message: `This file has ${mb} MB of text; ZeRO Lens checks configs up to ${maxParsedLength / (1024 * 1024)} MB and skipped it. A DeepSpeed config is normally a few KB.`,
+        offset: 0,
+        length: 0,
+      });
+      this.next = this.steps.length;
+    }
   }
-  // The BOM is not JSON whitespace for jsonc-parser; replace it by a space so offsets stay the same.
-  const source = hasBom ? ' ' + text.slice(1) : text;
-  const deepAt = scanTrivia(source, result);
-  if (deepAt !== undefined) {
-    result.limits.push({
-      kind: 'too-deep',
-      message: `Nesting deeper than ${maxNestingDepth} levels; ZeRO Lens does not parse this file further. A DeepSpeed config nests only a few levels.`,
-      offset: deepAt,
-      length: 1,
-    });
-    return result;
+
+  get done(): boolean {
+    return this.next >= this.steps.length;
   }
-  const errors: ParseError[] = [];
-  result.root = parseTree(source, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-  result.value = result.root ? getNodeValue(result.root) : undefined;
-  result.syntaxErrors = source.trim()
-    ? errors.map((e) => ({ message: syntaxMessage(e, source), offset: e.offset, length: e.length }))
-    : [{ message: 'The file is empty. A DeepSpeed config is one JSON object: { ... }.', offset: 0, length: 0 }];
-  if (result.root) collectDuplicates(result.root, [], result.duplicateKeys);
-  return result;
+
+  /** Runs steps until all are done or the deadline (a performance.now() time) has passed. */
+  run(deadline: number): void {
+    while (!this.done && performance.now() < deadline) {
+      if (this.steps[this.next](deadline)) this.next++;
+    }
+  }
+
+  finish(): ParsedConfig {
+    this.run(Infinity);
+    return this.result;
+  }
+
+  /** Comments, trailing commas and nesting depth; a file nested too deep is not parsed further. */
+  private scan(deadline: number): boolean {
+    this.trivia ??= new TriviaScan(this.source, this.result);
+    const deepAt = this.trivia.run(deadline);
+    if (!this.trivia.done) return false;
+    if (deepAt !== undefined) {
+      this.result.limits.push({
+        kind: 'too-deep',
+        message: `Nesting deeper than ${maxNestingDepth} levels; ZeRO Lens does not parse this file further. A DeepSpeed config nests only a few levels.`,
+        offset: deepAt,
+        length: 1,
+      });
+      this.next = this.steps.length - 1; // values() below is skipped too
+    }
+    return true;
+  }
+
+  private tree(): boolean {
+    this.result.root = parseTree(this.source, this.errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    return true;
+  }
+
+  private values(): boolean {
+    const { result, source } = this;
+    result.value = result.root ? getNodeValue(result.root) : undefined;
+    result.syntaxErrors = source.trim()
+      ? this.errors.map((e) => ({ message: syntaxMessage(e, source), offset: e.offset, length: e.length }))
+      : [{ message: 'The file is empty. A DeepSpeed config is one JSON object: { ... }.', offset: 0, length: 0 }];
+    if (result.root) collectDuplicates(result.root, [], result.duplicateKeys);
+    return true;
+  }
 }
 
 /**
  * One iterative scanner pass (no recursion, so any depth is safe): comments, trailing commas, and the
- * offset where nesting first exceeds the limit (undefined when it never does).
+ * offset where nesting first exceeds the limit. Resumable: `run` stops at a deadline and continues later.
  */
-function scanTrivia(text: string, out: ParsedConfig): number | undefined {
-  const scanner = createScanner(text, false);
-  let depth = 0;
-  let pendingComma: number | undefined;
-  for (let token: number = scanner.scan(); token !== Token.EOF; token = scanner.scan()) {
-    switch (token) {
-      case Token.LineComment:
-      case Token.BlockComment:
-        out.comments.push({ offset: scanner.getTokenOffset(), length: scanner.getTokenLength() });
-        continue;
-      case Token.Trivia:
-      case Token.LineBreak:
-        continue;
-      case Token.OpenBrace:
-      case Token.OpenBracket:
-        depth++;
-        if (depth > maxNestingDepth) return scanner.getTokenOffset();
-        break;
-      case Token.CloseBrace:
-      case Token.CloseBracket:
-        if (pendingComma !== undefined) out.trailingCommas.push({ offset: pendingComma });
-        depth = Math.max(0, depth - 1);
-        break;
-    }
-    pendingComma = token === Token.Comma ? scanner.getTokenOffset() : undefined;
+class TriviaScan {
+  private readonly scanner: JSONScanner;
+  private depth = 0;
+  private pendingComma: number | undefined;
+  done = false;
+
+  constructor(
+    text: string,
+    private readonly out: ParsedConfig,
+  ) {
+    this.scanner = createScanner(text, false);
   }
-  return undefined;
+
+  /** Scans until the end, the deadline, or too deep a nesting (whose offset it returns). */
+  run(deadline: number): number | undefined {
+    const { scanner, out } = this;
+    for (let count = 1; ; count++) {
+      const token: number = scanner.scan();
+      if (token === Token.EOF) break;
+      switch (token) {
+        case Token.LineComment:
+        case Token.BlockComment:
+          out.comments.push({ offset: scanner.getTokenOffset(), length: scanner.getTokenLength() });
+          continue;
+        case Token.Trivia:
+        case Token.LineBreak:
+          continue;
+        case Token.OpenBrace:
+        case Token.OpenBracket:
+          this.depth++;
+          if (this.depth > maxNestingDepth) {
+            this.done = true;
+            return scanner.getTokenOffset();
+          }
+          break;
+        case Token.CloseBrace:
+        case Token.CloseBracket:
+          if (this.pendingComma !== undefined) out.trailingCommas.push({ offset: this.pendingComma });
+          this.depth = Math.max(0, this.depth - 1);
+          break;
+      }
+      this.pendingComma = token === Token.Comma ? scanner.getTokenOffset() : undefined;
+      // Checking the clock every 4096 tokens keeps its cost out of the loop.
+      if ((count & 4095) === 0 && performance.now() >= deadline) return undefined;
+    }
+    this.done = true;
+    return undefined;
+  }
 }
 
 /** Walks the (depth-limited) tree; records every repeated key with the first occurrence it repeats. */

@@ -27,6 +27,12 @@ export class VersionedCache<T> {
     return value;
   }
 
+  /** Whether this version is cached, without computing it. */
+  has(document: TextDocument): boolean {
+    const hit = this.entries.get(document.uri);
+    return !!hit && hit.version === document.version && hit.text === document.getText();
+  }
+
   forget(uri: string): void {
     this.entries.delete(uri);
   }

@@ -1,18 +1,18 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONPath } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { acceptsAuto, metaOf, schemaForPath, schemaIndex, type SchemaNode } from '../schemaIndex';
 import { showPath, showValue, type ConfigView } from './configView';
+import { loadSchemaValidator } from './schemaValidator';
 
 let compiled: ValidateFunction | undefined;
 let compileError: string | undefined;
 
-/** Compiles the bundled schema once, on first use; a broken schema disables schema checks instead of crashing. */
+/** Loads the schema validator once, on first use; a broken schema disables schema checks instead of crashing. */
 function validator(): ValidateFunction | undefined {
   if (compiled || compileError) return compiled;
   try {
-    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
-    compiled = ajv.compile(schemaIndex().root as object);
+    compiled = loadSchemaValidator();
   } catch (error) {
     compileError = error instanceof Error ? error.message : String(error);
   }

@@ -1,7 +1,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
-import { parseConfig } from '../parse';
+import { parseConfig, parseConfigAsync } from '../parse';
+import { Pacer, yieldToEventLoop } from '../../util/pacer';
 import { ConfigView } from './configView';
 import { allRules, ruleOwnedPaths } from './rules';
 import { maxWalkDiagnostics, pointerOf, walkWithSchema } from './schemaWalk';
@@ -16,9 +17,33 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
  * Each check is isolated so one failing check cannot hide the others' results.
  */
 export function validateConfig(document: TextDocument, settings: ZeroLensSettings): Diagnostic[] {
-  const config = new ConfigView(document, parseConfig(document));
-  const out: Diagnostic[] = [...textDiagnostics(config, settings)];
-  if (config.parsed.root?.type !== 'object') return out;
+  const out: Diagnostic[] = [];
+  for (const phase of validationPhases(new ConfigView(document, parseConfig(document)), settings, out)) phase();
+  return out;
+}
+
+/**
+ * validateConfig for the server: the same checks, but a huge document yields to the event loop between
+ * phases (parse, key walk, schema, rules) so other requests are answered meanwhile, and the work stops as
+ * soon as a newer version arrives (its own run will report; this one resolves with nothing).
+ */
+export async function validateConfigAsync(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+  const version = document.version;
+  const pacer = new Pacer();
+  const parsed = await parseConfigAsync(document, yieldToEventLoop);
+  if (!parsed) return [];
+  const out: Diagnostic[] = [];
+  for (const phase of validationPhases(new ConfigView(document, parsed), settings, out)) {
+    if ((await pacer.pause()) && document.version !== version) return [];
+    phase();
+  }
+  return out;
+}
+
+/** The checks in order, each appending to `out`; text-level diagnostics are added right away. */
+function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: Diagnostic[]): (() => void)[] {
+  out.push(...textDiagnostics(config, settings));
+  if (config.parsed.root?.type !== 'object') return [];
   const guarded = <T>(name: string, run: () => T, fallback: T): T => {
     try {
       return run();
@@ -29,12 +54,19 @@ export function validateConfig(document: TextDocument, settings: ZeroLensSetting
       return fallback;
     }
   };
-  const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers), { diagnostics: [], handledPointers: new Set<string>() });
-  out.push(...walk.diagnostics);
-  if (walk.diagnostics.length >= maxWalkDiagnostics) {
-    out.push(config.diagnostic('tooManyProblems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
-  }
-  out.push(...guarded('schema', () => schemaDiagnostics(config, walk.handledPointers, ownedPointers), []));
-  for (const rule of allRules) out.push(...guarded(rule.name || 'rule', () => rule(config), []));
-  return out;
+  let handledPointers = new Set<string>();
+  return [
+    () => {
+      const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers), { diagnostics: [], handledPointers: new Set<string>() });
+      handledPointers = walk.handledPointers;
+      out.push(...walk.diagnostics);
+      if (walk.diagnostics.length >= maxWalkDiagnostics) {
+        out.push(config.diagnostic('tooManyProblems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
+      }
+    },
+    () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers), [])),
+    () => {
+      for (const rule of allRules) out.push(...guarded(rule.name || 'rule', () => rule(config), []));
+    },
+  ];
 }
