@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { URI } from 'vscode-uri';
 import type { MarkupContent } from 'vscode-languageserver-types';
+import { currentStageOption } from '../../server/src/context/stageSwitch';
+import { parsedPreset, swiftPresets } from '../../server/src/launch/swiftPresets';
 import { doc, service, settings, workspaceRoot } from './launch-helpers';
 
 const files = {
@@ -61,6 +64,16 @@ test('hover on a preset: its contents from ms-swift and the memory table for thi
   assert.match(value, /▶ \| \*\*ZeRO-2\*\*/);
   assert.match(value, /sequence 4096 _\(train\.sh line 7\)_/);
   assert.deepEqual(hover!.range, { start: at(7, 16), end: at(7, 21) });
+});
+
+test('the six ms-swift presets: byte-identical to ms-swift\'s files, described by their index entry, shown whole in the hover', async () => {
+  const { ls } = service(files);
+  for (const [name, preset] of Object.entries(swiftPresets)) {
+    assert.equal(preset.json, readFileSync(path.resolve(__dirname, `../fixtures/presets/swift-${name}.json`), 'utf8'), name);
+    assert.deepEqual(currentStageOption(parsedPreset(preset.name)), { stage: preset.stage, offloadOptimizer: preset.offloadOptimizer, offloadParam: preset.offloadParam }, name);
+    const hover = await ls.doHover(doc('scripts/t.sh', `swift sft --deepspeed ${name}`), at(0, 23), settings());
+    assert.ok((hover!.contents as MarkupContent).value.includes('```json\n' + preset.json.trimEnd() + '\n```'), name);
+  }
 });
 
 test('hover on a flag name explains it', async () => {

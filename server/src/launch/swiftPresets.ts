@@ -1,5 +1,13 @@
 import type { SwiftPresetName } from './facts';
 import type { OffloadDevice, ZeroStage } from '../memory/types';
+// Each file holds one preset's exact text as a single JSON string, so every runtime (the esbuild bundle, tsx in
+// tests and benchmarks) imports the same characters without loader setup; tests pin them to the fixtures.
+import zero0 from './presets/zero0.json';
+import zero1 from './presets/zero1.json';
+import zero2 from './presets/zero2.json';
+import zero2_offload from './presets/zero2_offload.json';
+import zero3 from './presets/zero3.json';
+import zero3_offload from './presets/zero3_offload.json';
 
 /**
  * The six DeepSpeed presets bundled with ms-swift (`swift/config/<name>.json` at 4.x, `swift/llm/ds_config/`
@@ -19,244 +27,13 @@ export interface SwiftPreset {
   json: string;
 }
 
-const presetJson: Record<SwiftPresetName, string> = {
-  zero0: `{
-    "fp16": {
-        "enabled": "auto",
-        "loss_scale": 0,
-        "loss_scale_window": 1000,
-        "initial_scale_power": 16,
-        "hysteresis": 2,
-        "min_loss_scale": 1
-    },
-
-    "bf16": {
-        "enabled": "auto"
-    },
-
-    "zero_optimization": {
-        "stage": 0,
-        "allgather_partitions": true,
-        "allgather_bucket_size": 2e8,
-        "overlap_comm": false,
-        "reduce_scatter": true,
-        "reduce_bucket_size": 2e8,
-        "contiguous_gradients": true
-    },
-
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "steps_per_print": 2000,
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "wall_clock_breakdown": false
-}
-`,
-  zero1: `{
-    "fp16": {
-        "enabled": "auto",
-        "loss_scale": 0,
-        "loss_scale_window": 1000,
-        "initial_scale_power": 16,
-        "hysteresis": 2,
-        "min_loss_scale": 1
-    },
-
-    "bf16": {
-        "enabled": "auto"
-    },
-
-    "zero_optimization": {
-        "stage": 1,
-        "offload_optimizer": {
-            "device": "none",
-            "pin_memory": true
-        },
-        "allgather_partitions": true,
-        "allgather_bucket_size": 2e8,
-        "overlap_comm": false,
-        "reduce_scatter": true,
-        "reduce_bucket_size": 2e8,
-        "contiguous_gradients": true
-    },
-
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "steps_per_print": 2000,
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "wall_clock_breakdown": false
-}
-`,
-  zero2: `{
-    "fp16": {
-        "enabled": "auto",
-        "loss_scale": 0,
-        "loss_scale_window": 1000,
-        "initial_scale_power": 16,
-        "hysteresis": 2,
-        "min_loss_scale": 1
-    },
-
-    "bf16": {
-        "enabled": "auto"
-    },
-
-    "zero_optimization": {
-        "stage": 2,
-        "offload_optimizer": {
-            "device": "none",
-            "pin_memory": true
-        },
-        "allgather_partitions": true,
-        "allgather_bucket_size": 2e8,
-        "overlap_comm": false,
-        "reduce_scatter": true,
-        "reduce_bucket_size": 2e8,
-        "contiguous_gradients": true
-    },
-
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "steps_per_print": 2000,
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "wall_clock_breakdown": false
-}
-`,
-  zero2_offload: `{
-    "fp16": {
-        "enabled": "auto",
-        "loss_scale": 0,
-        "loss_scale_window": 1000,
-        "initial_scale_power": 16,
-        "hysteresis": 2,
-        "min_loss_scale": 1
-    },
-
-    "bf16": {
-        "enabled": "auto"
-    },
-
-    "zero_optimization": {
-        "stage": 2,
-        "offload_optimizer": {
-            "device": "cpu",
-            "pin_memory": true
-        },
-        "allgather_partitions": true,
-        "allgather_bucket_size": 2e8,
-        "overlap_comm": false,
-        "reduce_scatter": true,
-        "reduce_bucket_size": 2e8,
-        "contiguous_gradients": true
-    },
-
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "steps_per_print": 2000,
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "wall_clock_breakdown": false
-}
-`,
-  zero3: `{
-    "fp16": {
-        "enabled": "auto",
-        "loss_scale": 0,
-        "loss_scale_window": 1000,
-        "initial_scale_power": 16,
-        "hysteresis": 2,
-        "min_loss_scale": 1
-    },
-
-    "bf16": {
-        "enabled": "auto"
-    },
-
-    "zero_optimization": {
-        "stage": 3,
-        "offload_optimizer": {
-            "device": "none",
-            "pin_memory": true
-        },
-        "offload_param": {
-            "device": "none",
-            "pin_memory": true
-        },
-        "overlap_comm": false,
-        "contiguous_gradients": true,
-        "sub_group_size": 1e9,
-        "reduce_bucket_size": "auto",
-        "zero_quantized_weights": false,
-        "zero_quantized_gradients": false,
-        "stage3_prefetch_bucket_size": "auto",
-        "stage3_param_persistence_threshold": "auto",
-        "stage3_max_live_parameters": 1e9,
-        "stage3_max_reuse_distance": 1e9,
-        "stage3_gather_16bit_weights_on_model_save": true
-    },
-
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "steps_per_print": 2000,
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "wall_clock_breakdown": false
-}
-`,
-  zero3_offload: `{
-    "fp16": {
-        "enabled": "auto",
-        "loss_scale": 0,
-        "loss_scale_window": 1000,
-        "initial_scale_power": 16,
-        "hysteresis": 2,
-        "min_loss_scale": 1
-    },
-
-    "bf16": {
-        "enabled": "auto"
-    },
-
-    "zero_optimization": {
-        "stage": 3,
-        "offload_optimizer": {
-            "device": "cpu",
-            "pin_memory": true
-        },
-        "offload_param": {
-            "device": "cpu",
-            "pin_memory": true
-        },
-        "overlap_comm": false,
-        "contiguous_gradients": true,
-        "sub_group_size": 1e9,
-        "reduce_bucket_size": "auto",
-        "stage3_prefetch_bucket_size": "auto",
-        "stage3_param_persistence_threshold": "auto",
-        "stage3_max_live_parameters": 1e9,
-        "stage3_max_reuse_distance": 1e9,
-        "stage3_gather_16bit_weights_on_model_save": true
-    },
-
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "steps_per_print": 2000,
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "wall_clock_breakdown": false
-}
-`,
-};
-
 export const swiftPresets: Record<SwiftPresetName, SwiftPreset> = {
-  zero0: { name: 'zero0', stage: 0, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO disabled: DDP-style, every GPU holds weights, gradients and optimizer states.', details: 'allgather/reduce buckets 2e8, overlap_comm false.', json: presetJson.zero0 },
-  zero1: { name: 'zero1', stage: 1, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO-1: optimizer states sharded across GPUs.', details: 'allgather/reduce buckets 2e8, overlap_comm false, offload_optimizer device none.', json: presetJson.zero1 },
-  zero2: { name: 'zero2', stage: 2, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO-2: optimizer states and gradients sharded.', details: 'allgather/reduce buckets 2e8, overlap_comm false, offload_optimizer device none.', json: presetJson.zero2 },
-  zero2_offload: { name: 'zero2_offload', stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none', summary: 'ZeRO-2 with the optimizer offloaded to CPU (pinned memory).', details: 'Identical to zero2 except offload_optimizer device cpu (pin_memory true).', json: presetJson.zero2_offload },
-  zero3: { name: 'zero3', stage: 3, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO-3: weights, gradients and optimizer states sharded.', details: 'reduce_bucket_size / stage3_prefetch_bucket_size / stage3_param_persistence_threshold "auto" (filled from hidden_size), sub_group_size 1e9, max_live_parameters and max_reuse_distance 1e9, zero_quantized_weights/gradients false, 16-bit weights gathered on save.', json: presetJson.zero3 },
-  zero3_offload: { name: 'zero3_offload', stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu', summary: 'ZeRO-3 with optimizer states and weights offloaded to CPU.', details: 'Same buckets as zero3 (no zero_quantized_* keys), offload_optimizer and offload_param device cpu (pinned), 16-bit weights gathered on save.', json: presetJson.zero3_offload },
+  zero0: { name: 'zero0', stage: 0, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO disabled: DDP-style, every GPU holds weights, gradients and optimizer states.', details: 'allgather/reduce buckets 2e8, overlap_comm false.', json: zero0 },
+  zero1: { name: 'zero1', stage: 1, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO-1: optimizer states sharded across GPUs.', details: 'allgather/reduce buckets 2e8, overlap_comm false, offload_optimizer device none.', json: zero1 },
+  zero2: { name: 'zero2', stage: 2, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO-2: optimizer states and gradients sharded.', details: 'allgather/reduce buckets 2e8, overlap_comm false, offload_optimizer device none.', json: zero2 },
+  zero2_offload: { name: 'zero2_offload', stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none', summary: 'ZeRO-2 with the optimizer offloaded to CPU (pinned memory).', details: 'Identical to zero2 except offload_optimizer device cpu (pin_memory true).', json: zero2_offload },
+  zero3: { name: 'zero3', stage: 3, offloadOptimizer: 'none', offloadParam: 'none', summary: 'ZeRO-3: weights, gradients and optimizer states sharded.', details: 'reduce_bucket_size / stage3_prefetch_bucket_size / stage3_param_persistence_threshold "auto" (filled from hidden_size), sub_group_size 1e9, max_live_parameters and max_reuse_distance 1e9, zero_quantized_weights/gradients false, 16-bit weights gathered on save.', json: zero3 },
+  zero3_offload: { name: 'zero3_offload', stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu', summary: 'ZeRO-3 with optimizer states and weights offloaded to CPU.', details: 'Same buckets as zero3 (no zero_quantized_* keys), offload_optimizer and offload_param device cpu (pinned), 16-bit weights gathered on save.', json: zero3_offload },
 };
 
 /** Every preset value the HF Trainer fills: "auto" keys, for the hover. */
