@@ -27,7 +27,8 @@ try {
 
   const profile = profilePaths(path.join(cacheDir, 'profile'));
   await log.step('install the VSIX into .cache/profile', () => installExtension(vsix.path, profile));
-  if (seedUserSettings(profile)) log.info('seeded .cache/profile/user-data/User/settings.json');
+  // examples/README.md explains what each file shows: open it first.
+  if (seedUserSettings(profile, { 'workbench.startupEditor': 'readme' })) log.info('seeded .cache/profile/user-data/User/settings.json');
 
   const port = await freePort(Number(process.env.PORT) || 8080);
   const workspace = path.join(repoRoot, 'examples');
