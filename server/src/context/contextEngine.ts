@@ -8,6 +8,7 @@ import { extractLaunchFacts, findLaunchReferences } from '../launch/references';
 import type { LaunchFacts } from '../launch/facts';
 import { readReferencedConfig } from '../launch/estimates';
 import type { ConfigAnalysis } from './analysis';
+import { VersionedCache } from '../util/documentCache';
 import { Analyzer } from './analyzer';
 
 /** The config a launch command uses, resolved to a value (preset JSON, file contents, inline JSON). */
@@ -20,36 +21,27 @@ export interface LaunchConfig {
   file?: { path: string; text: string };
 }
 
-interface CachedAnalysis {
-  version: number;
-  text: string;
-  key: string;
-  value: Promise<ConfigAnalysis>;
-}
-
-const maxCachedDocuments = 32;
-
 /**
  * Computes and caches analyses. Per document version and settings, nothing is recomputed; launch scripts
  * in the workspace and model folders are read once and kept until `invalidate()` (file watcher events,
  * settings changes), so hints and hovers never read the disk on a keystroke.
  */
 export class ContextEngine {
-  private generation = 0;
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
-  private readonly analyses = new Map<string, CachedAnalysis>();
-  private readonly scriptFacts = new Map<string, { version: number; text: string; facts: LaunchFacts[] }>();
-  private readonly launchConfigs = new Map<string, { version: number; text: string; generation: number; value: Promise<LaunchConfig | undefined> }>();
-
   private readonly analyzer: Analyzer;
+  /** Per document version (configs and scripts alike): the analysis for each settings value asked for. */
+  private readonly analyses = new VersionedCache<Map<string, Promise<ConfigAnalysis>>>(() => new Map());
+  private readonly scriptFacts: VersionedCache<LaunchFacts[]>;
+  private readonly launchConfigs: VersionedCache<Promise<LaunchConfig | undefined>>;
 
   constructor(private readonly hosts: Hosts) {
     this.analyzer = new Analyzer(hosts);
+    this.scriptFacts = new VersionedCache((document) => extractLaunchFacts(document, hosts.workspace.folders()));
+    this.launchConfigs = new VersionedCache((document) => this.readLaunchConfig(document));
   }
 
   /** Forget everything read from disk: a script, config or model file may have changed. */
   invalidate(): void {
-    this.generation++;
     this.references.clear();
     this.analyzer.clear();
     this.analyses.clear();
@@ -66,28 +58,20 @@ export class ContextEngine {
     return found;
   }
 
-  private remember(uri: string, document: TextDocument, key: string, compute: () => Promise<ConfigAnalysis>): Promise<ConfigAnalysis> {
-    const hit = this.analyses.get(uri);
-    const text = document.getText();
-    if (hit && hit.version === document.version && hit.key === key && hit.text === text) {
-      this.analyses.delete(uri);
-      this.analyses.set(uri, hit);
-      return hit.value;
+  private remember(document: TextDocument, settings: ZeroLensSettings, compute: () => Promise<ConfigAnalysis>): Promise<ConfigAnalysis> {
+    const bySettings = this.analyses.get(document);
+    const key = JSON.stringify(settings);
+    let value = bySettings.get(key);
+    if (!value) {
+      value = compute();
+      bySettings.set(key, value);
     }
-    const value = compute();
-    this.analyses.delete(uri);
-    this.analyses.set(uri, { version: document.version, text, key, value });
-    if (this.analyses.size > maxCachedDocuments) this.analyses.delete(this.analyses.keys().next().value as string);
     return value;
-  }
-
-  private cacheKey(settings: ZeroLensSettings): string {
-    return `${this.generation}\u0000${JSON.stringify(settings)}`;
   }
 
   /** The analysis of a ds_config document in its workspace context. */
   analyzeConfig(document: TextDocument, settings: ZeroLensSettings): Promise<ConfigAnalysis> {
-    return this.remember(document.uri, document, this.cacheKey(settings), async () => {
+    return this.remember(document, settings, async () => {
       const configPath = pathOf(document.uri);
       return this.analyzer.analyze({ configPath, value: parseConfig(document).value }, await this.launchReferences(configPath), settings);
     });
@@ -95,26 +79,12 @@ export class ContextEngine {
 
   /** Launch facts of an open script or YAML, once per version. */
   launchFactsOf(document: TextDocument): LaunchFacts[] {
-    const text = document.getText();
-    const hit = this.scriptFacts.get(document.uri);
-    if (hit && hit.version === document.version && hit.text === text) return hit.facts;
-    const facts = extractLaunchFacts(document, this.hosts.workspace.folders());
-    this.scriptFacts.delete(document.uri);
-    this.scriptFacts.set(document.uri, { version: document.version, text, facts });
-    if (this.scriptFacts.size > maxCachedDocuments) this.scriptFacts.delete(this.scriptFacts.keys().next().value as string);
-    return facts;
+    return this.scriptFacts.get(document);
   }
 
   /** The config the first DeepSpeed launch in a script uses; undefined when no command names one. Cached per version. */
   launchConfig(document: TextDocument): Promise<LaunchConfig | undefined> {
-    const text = document.getText();
-    const hit = this.launchConfigs.get(document.uri);
-    if (hit && hit.version === document.version && hit.text === text && hit.generation === this.generation) return hit.value;
-    const value = this.readLaunchConfig(document);
-    this.launchConfigs.delete(document.uri);
-    this.launchConfigs.set(document.uri, { version: document.version, text, generation: this.generation, value });
-    if (this.launchConfigs.size > maxCachedDocuments) this.launchConfigs.delete(this.launchConfigs.keys().next().value as string);
-    return value;
+    return this.launchConfigs.get(document);
   }
 
   private async readLaunchConfig(document: TextDocument): Promise<LaunchConfig | undefined> {
@@ -129,7 +99,7 @@ export class ContextEngine {
   async analyzeScript(document: TextDocument, settings: ZeroLensSettings): Promise<{ analysis: ConfigAnalysis; config: LaunchConfig } | undefined> {
     const config = await this.launchConfig(document);
     if (!config) return undefined;
-    const analysis = await this.remember(document.uri, document, this.cacheKey(settings), () => this.analyzer.analyze(config, [config.launch], settings));
+    const analysis = await this.remember(document, settings, () => this.analyzer.analyze(config, [config.launch], settings));
     return { analysis, config };
   }
 }

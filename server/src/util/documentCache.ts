@@ -36,4 +36,9 @@ export class VersionedCache<T> {
   forget(uri: string): void {
     this.entries.delete(uri);
   }
+
+  /** Forget every document (what the values were computed from changed). */
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import type { Diagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { FileSystemHost, Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
-import { launchDiagnostic } from './codes';
+import { launchDiagnostic, type LaunchFix } from './codes';
 import { editDistance, suggestPresets } from './didYouMean';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
@@ -30,6 +30,11 @@ async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: strin
     const rel = path.relative(ctx.fileDir, file).split(path.sep).join('/');
     return rel.startsWith('.') ? rel : `./${rel}`;
   });
+}
+
+/** "Change to '<value>'" fixes for the written value, the first (best) one preferred. */
+function changeTo(range: Range, values: string[]): LaunchFix[] {
+  return values.map((value, i) => ({ title: `Change to '${value}'`, edits: [{ range, newText: value }], preferred: i === 0 }));
 }
 
 function capitalised(text: string): string {
@@ -67,7 +72,7 @@ export async function checkDeepSpeedReference(
           start,
           end,
           `'${ref.text}' is neither an ms-swift preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload) nor an existing JSON file; ms-swift fails at startup.${hint}`,
-          { value: ref.text, suggestions, fixes: suggestions.map((s, i) => ({ title: `Change to '${s}'`, edits: [{ range: ref.span.range, newText: s }], preferred: i === 0 })) },
+          { value: ref.text, suggestions, fixes: changeTo(ref.span.range, suggestions) },
         ),
       ];
     }
@@ -82,7 +87,7 @@ export async function checkDeepSpeedReference(
           start,
           end,
           `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.${hint}`,
-          { path: ref.path, candidates: ref.candidates, fixes: similar.map((s, i) => ({ title: `Change to '${s}'`, edits: [{ range: ref.span.range, newText: s }], preferred: i === 0 })) },
+          { path: ref.path, candidates: ref.candidates, fixes: changeTo(ref.span.range, similar) },
         ),
       ];
     }

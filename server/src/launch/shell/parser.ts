@@ -382,13 +382,10 @@ class Parser {
         p = this.doubleQuoted(c === '$' ? p + 2 : p + 1, limit, (s) => (literal += s), expansion, flush);
         continue;
       }
-      if (c === '$' || c === '`') {
-        const part = this.expansionAt(p, limit);
-        if (part) {
-          expansion(part);
-          p = part.end;
-          continue;
-        }
+      const afterExpansion = this.takeExpansion(p, limit, expansion);
+      if (afterExpansion !== undefined) {
+        p = afterExpansion;
+        continue;
       }
       literal += c;
       p++;
@@ -443,13 +440,10 @@ class Parser {
         p++;
         continue;
       }
-      if (c === '$' || c === '`') {
-        const part = this.expansionAt(p, limit);
-        if (part) {
-          expansion(part);
-          p = part.end;
-          continue;
-        }
+      const afterExpansion = this.takeExpansion(p, limit, expansion);
+      if (afterExpansion !== undefined) {
+        p = afterExpansion;
+        continue;
       }
       addLiteral(c);
       p++;
@@ -475,6 +469,14 @@ class Parser {
     }
     this.addIssue({ kind: 'unterminated', what: 'single-quote', start: p });
     return { value, end: limit };
+  }
+
+  /** Hands an expansion at `p` to `expansion` and returns the offset after it; undefined when none starts there. */
+  private takeExpansion(p: number, limit: number, expansion: (part: WordPart) => void): number | undefined {
+    const c = this.text[p];
+    const part = c === '$' || c === '`' ? this.expansionAt(p, limit) : undefined;
+    if (part) expansion(part);
+    return part?.end;
   }
 
   /** An expansion starting at `p` (`$…` or a backtick), or undefined when `$` is a literal dollar. */
