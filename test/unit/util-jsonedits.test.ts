@@ -26,6 +26,8 @@ test('remove withLineComment: a // comment on the entry\'s own line goes with it
   // Only line comments describe the entry; a block comment after it is kept where it was.
   assert.equal(removeProperty(text, ['b'], { withLineComment: true }), lines('{', '  // about the block', '  "a": 1, // about a', '  /* about b */', '  "c": 3 // about c', '}'));
   assert.equal(removeProperty(lines('{', '  "only": 1 // gone', '}'), ['only'], { withLineComment: true }), '{}');
+  // Sharing the line with another entry, the comment may describe that one: it stays.
+  assert.equal(removeProperty(lines('{', '  "a": 1, "b": 2, // a and b', '  "c": 3', '}'), ['b'], { withLineComment: true }), lines('{', '  "a": 1, // a and b', '  "c": 3', '}'));
 });
 
 test('remove keeps the file\'s trailing-comma style and its CRLF line ends', () => {

@@ -91,7 +91,7 @@ function endOfLineComment(text: string, offset: number): number {
 }
 
 export interface RemoveOptions {
-  /** Also remove a `// comment` on the entry's own line after it (it describes the entry). Default: keep it. */
+  /** Also remove a `// comment` after the entry when the entry has its line to itself (it describes the entry). Default: keep it. */
   withLineComment?: boolean;
 }
 
@@ -113,7 +113,7 @@ export function removeProperty(text: string, path: JSONPath, options: RemoveOpti
   const { alone } = indentAt(text, property.offset);
   if (after.kind === Token.Comma) {
     let commaEnd = after.offset + 1;
-    if (options.withLineComment) commaEnd = endOfLineComment(text, commaEnd);
+    if (options.withLineComment && alone) commaEnd = endOfLineComment(text, commaEnd);
     // Drop "key": value, plus the whole line when nothing else (no comment) shares it.
     const rest = nextToken(text, commaEnd);
     const restOfLine = text.slice(commaEnd, rest.lineBreak ?? commaEnd);
@@ -123,7 +123,7 @@ export function removeProperty(text: string, path: JSONPath, options: RemoveOpti
     const from = index === siblings.length - 1 && !alone ? property.offset - /[ \t]*$/.exec(text.slice(0, property.offset))![0].length : property.offset;
     return splice(text, from, commaEnd + /^[ \t]*/.exec(text.slice(commaEnd))![0].length, '');
   }
-  const stop = options.withLineComment ? endOfLineComment(text, end) : end;
+  const stop = options.withLineComment && alone ? endOfLineComment(text, end) : end;
   if (index > 0) {
     // Last entry: remove the comma after the previous one (keeping its trailing comment) and this entry's line.
     const previous = siblings[index - 1];
