@@ -120,7 +120,8 @@ export function removeProperty(text: string, path: JSONPath, options: RemoveOpti
     if (alone && rest.lineBreak !== undefined && /^[ \t]*$/.test(restOfLine)) return splice(text, lineStart(text, property.offset), pastLineBreak(text, rest.lineBreak), '');
     // Something shares the line (a comment, or the next entry): remove just the entry, comma and spaces
     // (before it too when it was the last entry, so `"a": 1, "b": 2,}` keeps its style as `"a": 1,}`).
-    const from = index === siblings.length - 1 && !alone ? property.offset - /[ \t]*$/.exec(text.slice(0, property.offset))![0].length : property.offset;
+    let from = property.offset;
+    if (index === siblings.length - 1 && !alone) while (text[from - 1] === ' ' || text[from - 1] === '\t') from--;
     return splice(text, from, commaEnd + /^[ \t]*/.exec(text.slice(commaEnd))![0].length, '');
   }
   const stop = options.withLineComment && alone ? endOfLineComment(text, end) : end;
