@@ -46,12 +46,22 @@ function vsixSize(): number | null {
   return vsix ? size(path.join(root, vsix)) : null;
 }
 
+/**
+ * `node --import tsx bench/run.ts [names…]`: arguments that name documents pick documents, arguments that
+ * name servers pick servers (an exact server name picks only that one); without arguments, everything.
+ */
+function selection<T extends { name: string }>(all: T[], args: string[]): T[] {
+  const exact = all.filter((item) => args.includes(item.name));
+  if (exact.length) return exact;
+  const partial = all.filter((item) => args.some((arg) => item.name.includes(arg)));
+  return partial.length ? partial : all;
+}
+
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
   const sessions: BenchResults['sessions'] = [];
-  for (const document of benchDocuments()) {
-    for (const subject of subjects) {
-      if (only.length && !only.some((o) => subject.name.includes(o) || document.name.includes(o))) continue;
+  for (const document of selection(benchDocuments(), args)) {
+    for (const subject of selection(subjects, args)) {
       process.stdout.write(`${document.name} · ${subject.name} … `);
       const uri = `file:///tmp/zero-lens-bench/ds_config.json`;
       const result = await runSession(subject, uri, document.text);

@@ -9,6 +9,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
+import { treeAfterLiteralEdit } from './literalEdit';
 
 /** One parse of a ds_config document, shared by every feature for that document version. */
 export interface ParsedConfig {
@@ -55,15 +56,51 @@ const ParseErrorCode = {
 /** Parses in progress for `parseConfigAsync`, by document URI; a synchronous caller finishes them instead of starting over. */
 const pending = new Map<string, { version: number; text: string; job: ParseJob }>();
 
+/**
+ * The last parse of each open document. Editors update one TextDocument object in place from version to
+ * version, so the previous parse of the same object is what a keystroke changed.
+ */
+const previousParse = new WeakMap<TextDocument, ParsedConfig>();
+/** A parse parseConfigAsync already made for a version, for the cache to take. */
+let prepared: { document: TextDocument; version: number; parsed: ParsedConfig } | undefined;
+
 const cache = new VersionedCache<ParsedConfig>((document) => {
   const text = document.getText();
   const entry = pending.get(document.uri);
-  if (entry && entry.version === document.version && entry.text === text) {
+  let parsed: ParsedConfig;
+  if (prepared && prepared.document === document && prepared.version === document.version && prepared.parsed.text === text) {
+    parsed = prepared.parsed;
+  } else if (entry && entry.version === document.version && entry.text === text) {
     pending.delete(document.uri);
-    return entry.job.finish();
+    parsed = entry.job.finish();
+  } else {
+    parsed = afterLiteralEdit(previousParse.get(document), text) ?? parseConfigText(text);
   }
-  return parseConfigText(text);
+  prepared = undefined;
+  previousParse.set(document, parsed);
+  return parsed;
 });
+
+/** The previous parse with one literal value changed in place, when that is all the edit did (see literalEdit.ts). */
+function afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParsedConfig | undefined {
+  if (!previous?.root || previous.syntaxErrors.length > 0 || previous.limits.length > 0 || previous.hasBom) return undefined;
+  if (text.length > maxParsedLength || text.charCodeAt(0) === 0xfeff) return undefined;
+  const edited = treeAfterLiteralEdit({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
+  if (!edited) return undefined;
+  const parsed: ParsedConfig = {
+    text,
+    root: edited.root,
+    value: getNodeValue(edited.root),
+    syntaxErrors: [],
+    duplicateKeys: [],
+    comments: edited.comments,
+    trailingCommas: edited.trailingCommas,
+    hasBom: false,
+    limits: [],
+  };
+  collectDuplicates(edited.root, [], parsed.duplicateKeys);
+  return parsed;
+}
 
 export function parseConfig(document: TextDocument): ParsedConfig {
   return cache.get(document);
@@ -83,6 +120,11 @@ export async function parseConfigAsync(document: TextDocument, pause: () => Prom
   const text = document.getText();
   if (text.length < stepwiseFromLength || cache.has(document)) return parseConfig(document);
   const version = document.version;
+  const edited = afterLiteralEdit(previousParse.get(document), text);
+  if (edited) {
+    prepared = { document, version, parsed: edited };
+    return parseConfig(document);
+  }
   let entry = pending.get(document.uri);
   if (!entry || entry.version !== version || entry.text !== text) {
     entry = { version, text, job: new ParseJob(text) };
@@ -250,21 +292,38 @@ class TriviaScan {
   }
 }
 
-/** Walks the (depth-limited) tree; records every repeated key with the first occurrence it repeats. */
+/**
+ * Walks the (depth-limited) tree; records every repeated key with the first occurrence it repeats. `path` is
+ * one array pushed and popped on the way, copied only for a duplicate (most documents have none).
+ */
 function collectDuplicates(node: Node, path: JSONPath, out: ParsedConfig['duplicateKeys']): void {
   if (node.type === 'object') {
-    const seen = new Map<string, Node>();
-    for (const property of node.children ?? []) {
-      const [keyNode, valueNode] = property.children ?? [];
+    const children = node.children ?? [];
+    // A single key cannot repeat.
+    const seen = children.length > 1 ? new Map<string, Node>() : undefined;
+    for (const property of children) {
+      const keyNode = property.children?.[0];
+      const valueNode = property.children?.[1];
       if (!keyNode || typeof keyNode.value !== 'string') continue;
-      const key = keyNode.value;
-      const first = seen.get(key);
+      const key: string = keyNode.value;
+      const first = seen?.get(key);
       if (first) out.push({ path: [...path, key], keyNode, firstKeyNode: first });
-      else seen.set(key, keyNode);
-      if (valueNode) collectDuplicates(valueNode, [...path, key], out);
+      else seen?.set(key, keyNode);
+      if (valueNode && (valueNode.type === 'object' || valueNode.type === 'array')) {
+        path.push(key);
+        collectDuplicates(valueNode, path, out);
+        path.pop();
+      }
     }
   } else if (node.type === 'array') {
-    (node.children ?? []).forEach((child, index) => collectDuplicates(child, [...path, index], out));
+    const children = node.children ?? [];
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index];
+      if (child.type !== 'object' && child.type !== 'array') continue;
+      path.push(index);
+      collectDuplicates(child, path, out);
+      path.pop();
+    }
   }
 }
 

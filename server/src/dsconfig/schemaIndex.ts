@@ -87,6 +87,8 @@ export class SchemaIndex {
   private readonly views = new WeakMap<SchemaNode, View>();
   private readonly propertyCache = new WeakMap<SchemaNode, Record<string, SchemaNode>>();
   private readonly canonicalCache = new WeakMap<SchemaNode, Map<string, string>>();
+  /** null: the node has conditional parts. */
+  private readonly fixedPartsCache = new WeakMap<SchemaNode, View[] | null>();
 
   constructor(readonly root: SchemaNode) {}
 
@@ -131,6 +133,24 @@ export class SchemaIndex {
       return merged;
     }
     return current;
+  }
+
+  /**
+   * parts() of a node, cached when no part has an if/then/else (then the instance cannot change the answer);
+   * undefined for conditional nodes, whose parts depend on the value.
+   */
+  private fixedParts(node: SchemaNode): View[] | undefined {
+    let parts = this.fixedPartsCache.get(node);
+    if (parts === undefined) {
+      const all = this.parts(node, undefined);
+      parts = all.some((part) => part.if && (part.then || part.else)) ? null : all;
+      this.fixedPartsCache.set(node, parts);
+    }
+    return parts ?? undefined;
+  }
+
+  private partsFor(node: SchemaNode, instance: unknown): View[] {
+    return this.fixedParts(node) ?? this.parts(node, instance);
   }
 
   /** Everything a node says, including its allOf / anyOf / oneOf / if-then-else parts (depth-first, resolved). */
@@ -181,13 +201,13 @@ export class SchemaIndex {
 
   /** The declared properties of an object schema (resolved views), merged over its combinators. */
   propertiesOf(node: SchemaNode, instance?: unknown): Record<string, SchemaNode> {
-    const cacheable = instance === undefined;
+    const cacheable = instance === undefined || this.fixedParts(node) !== undefined;
     if (cacheable) {
       const hit = this.propertyCache.get(node);
       if (hit) return hit;
     }
     const result: Record<string, SchemaNode> = {};
-    for (const part of this.parts(node, instance)) {
+    for (const part of this.partsFor(node, instance)) {
       for (const [key, sub] of Object.entries(part.properties ?? {})) {
         const resolved = this.view(sub);
         // A later part may only add keywords (a `then` narrowing `params`): merge, the earlier docs win.
@@ -201,7 +221,7 @@ export class SchemaIndex {
   /** The schema of `key` inside an object schema: declared property, pattern property, or additionalProperties. */
   childOf(node: SchemaNode, segment: string | number, instance?: unknown): SchemaNode | undefined {
     if (typeof segment === 'number') {
-      for (const part of this.parts(node, instance)) {
+      for (const part of this.partsFor(node, instance)) {
         if (Array.isArray(part.items)) return part.items[segment] ? this.view(part.items[segment]) : undefined;
         if (isNode(part.items)) return this.view(part.items);
       }
@@ -209,12 +229,12 @@ export class SchemaIndex {
     }
     const declared = this.propertiesOf(node, instance)[segment];
     if (declared) return declared;
-    for (const part of this.parts(node, instance)) {
+    for (const part of this.partsFor(node, instance)) {
       for (const [pattern, sub] of Object.entries(part.patternProperties ?? {})) {
         if (safeTest(pattern, segment)) return this.view(sub);
       }
     }
-    for (const part of this.parts(node, instance)) {
+    for (const part of this.partsFor(node, instance)) {
       if (isNode(part.additionalProperties)) return this.view(part.additionalProperties);
     }
     return undefined;

@@ -14,7 +14,8 @@ export async function complete(document: TextDocument, position: Position, _sett
   try {
     const parsed = parseConfig(document);
     if (parsed.limits.length > 0) return []; // too large or too deep to be a hand-written config
-    const context = cursorContext(parsed.text, document.offsetAt(position));
+    // A file without syntax errors lets the cursor scan start from the tree (cheap in long files).
+    const context = cursorContext(parsed.text, document.offsetAt(position), parsed.syntaxErrors.length === 0 ? parsed.root : undefined);
     switch (context.kind) {
       case 'key':
         return keyCompletions(context, document, parsed);

@@ -1,4 +1,4 @@
-import { createScanner } from 'jsonc-parser';
+import { createScanner, type Node } from 'jsonc-parser';
 import type { SchemaPath } from '../schemaIndex';
 
 /**
@@ -81,13 +81,23 @@ const isWordToken = (t: number): boolean =>
   t === T.String || t === T.Number || t === T.Unknown || t === T.True || t === T.False || t === T.Null;
 const isInsignificant = (t: number): boolean => t === T.LineComment || t === T.BlockComment || t === T.LineBreak || t === T.Trivia;
 
-export function cursorContext(rawText: string, offset: number): CursorContext {
+/**
+ * `tree` is the parse of `rawText` when it has no syntax errors: the scan then starts at the innermost object
+ * or list around the cursor instead of the top of the file (the frames above it come from the tree), so a
+ * long file costs no more than a short one. Without it, the whole text before the cursor is scanned.
+ */
+export function cursorContext(rawText: string, offset: number, tree?: Node): CursorContext {
   // A BOM is not whitespace to jsonc-parser's scanner; a space keeps the offsets.
   const text = rawText.charCodeAt(0) === 0xfeff ? ' ' + rawText.slice(1) : rawText;
   const scanner = createScanner(text, false);
   const stack: Frame[] = [];
   let rootSeen = false;
   let partial: PartialToken | undefined;
+  const start = tree ? innermostContainer(tree, offset) : undefined;
+  if (start) {
+    stack.push(...start.outer);
+    scanner.setPosition(start.offset);
+  }
 
   for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
     const start = scanner.getTokenOffset();
@@ -179,6 +189,45 @@ export function cursorContext(rawText: string, offset: number): CursorContext {
     };
   }
   return { kind: 'none' };
+}
+
+/**
+ * The object or list that most closely encloses `offset` (strictly inside its brackets) in a tree without
+ * syntax errors, and the frames of its ancestors as the token scan would have left them.
+ */
+function innermostContainer(root: Node, offset: number): { offset: number; outer: Frame[] } | undefined {
+  const inside = (node: Node | undefined): node is Node =>
+    !!node && (node.type === 'object' || node.type === 'array') && node.offset < offset && offset < node.offset + node.length;
+  if (!inside(root)) return undefined;
+  const outer: Frame[] = [];
+  let node = root;
+  for (;;) {
+    const children = node.children ?? [];
+    const index = childAt(children, offset);
+    const child = index === undefined ? undefined : children[index];
+    const value = node.type === 'object' ? child?.children?.[1] : child;
+    if (index === undefined || !child || !inside(value)) return { offset: node.offset, outer };
+    outer.push(
+      node.type === 'object'
+        ? { type: 'object', key: String(child.children?.[0]?.value ?? ''), state: 'value', keys: new Set() }
+        : { type: 'array', index, state: 'value' },
+    );
+    node = value;
+  }
+}
+
+/** Binary search: the child whose span holds `offset` (children are in text order). */
+function childAt(children: Node[], offset: number): number | undefined {
+  let low = 0;
+  let high = children.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const child = children[mid];
+    if (offset < child.offset) high = mid - 1;
+    else if (offset >= child.offset + child.length) low = mid + 1;
+    else return mid;
+  }
+  return undefined;
 }
 
 function valueDone(frame: Frame | undefined, end: number): void {

@@ -1,4 +1,5 @@
 import { enumValuesOf, typesOf, valueSchemaOf, type DefaultSnippet, type SchemaNode } from '../schemaIndex';
+import { NodeMemo } from '../hover/memo';
 
 /** Text that a snippet inserts literally (`$`, `}` and `\` are snippet syntax). */
 export function escapeSnippet(text: string): string {
@@ -20,6 +21,12 @@ function defaultFirst<T>(values: T[], defaultValue: unknown): T[] {
  * the default selected for numbers, an empty string or object body otherwise.
  */
 export function valuePlaceholder(node: SchemaNode): string {
+  return placeholders.get(node, '', () => buildPlaceholder(node));
+}
+
+const placeholders = new NodeMemo<string>();
+
+function buildPlaceholder(node: SchemaNode): string {
   const view = valueSchemaOf(node);
   const defaultValue = node.default ?? view.default;
   const enumValues = enumValuesOf(node).map((e) => e.value);
@@ -69,11 +76,32 @@ export function membersFromBody(body: Record<string, unknown>, indent = ''): str
 
 /** Snippet text of a whole `defaultSnippets` entry (its `bodyText` wins, as in VS Code). */
 export function snippetText(snippet: DefaultSnippet): string {
-  return typeof snippet.bodyText === 'string' ? snippet.bodyText : snippetFromBody(snippet.body);
+  let text = snippetTexts.get(snippet);
+  if (text === undefined) {
+    text = typeof snippet.bodyText === 'string' ? snippet.bodyText : snippetFromBody(snippet.body);
+    snippetTexts.set(snippet, text);
+  }
+  return text;
 }
+
+/** Snippets are schema objects that never change: their text is built once. */
+const snippetTexts = new WeakMap<DefaultSnippet, string>();
 
 /** Plain-text preview of a snippet (placeholders replaced by their defaults) for the documentation popup. */
 export function previewOf(snippet: string): string {
+  let preview = previews.get(snippet);
+  if (preview === undefined) {
+    if (previews.size >= 512) previews.clear();
+    preview = buildPreview(snippet);
+    previews.set(snippet, preview);
+  }
+  return preview;
+}
+
+/** Previews of the schema's snippets, asked for on every completion request. */
+const previews = new Map<string, string>();
+
+function buildPreview(snippet: string): string {
   return snippet
     .replace(/\$\{\d+\|([^,|}]*)[^}]*\|\}/g, '$1')
     .replace(/\$\{\d+:([^}]*)\}/g, '$1')

@@ -11,6 +11,7 @@ import {
   type SchemaNode,
   type SchemaPath,
 } from '../schemaIndex';
+import { NodeMemo } from './memo';
 
 /**
  * Markdown that explains a key or a value from the schema. Shared by hover and by the documentation
@@ -70,8 +71,14 @@ export function rangeLabel(node: SchemaNode): string | undefined {
   return undefined;
 }
 
+const details = new NodeMemo<string>();
+
 /** One short line for a completion item's detail: type and default. */
 export function detailOf(node: SchemaNode): string {
+  return details.get(node, '', () => buildDetail(node));
+}
+
+function buildDetail(node: SchemaNode): string {
   const parts = [typeLabel(node)];
   const def = defaultOf(node);
   if (def !== undefined) parts.push(`default ${JSON.stringify(def)}`);
@@ -105,8 +112,16 @@ function allowedLine(node: SchemaNode): string | undefined {
   return range ? `Range: ${range}` : undefined;
 }
 
+const keyDescriptions = new NodeMemo<string>();
+
 /** Markdown for a key: what it does, type, default, allowed values, stages, "auto", alias, deprecation, docs. */
 export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown): string {
+  // Only the file's ZeRO stage is read from the document.
+  const stage = zeroStageOf(rootValue);
+  return keyDescriptions.get(node, JSON.stringify([stage, path]), () => buildKeyDescription(path, node, stage));
+}
+
+function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined): string {
   const meta = metaOf(node);
   const sections: string[] = [];
   sections.push(`**\`${path.join('.')}\`**`);
@@ -118,7 +133,7 @@ export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unkno
   const allowed = allowedLine(node);
   if (allowed) facts.push(allowed);
   sections.push(facts.join(' · '));
-  const stages = stagesLine(meta, zeroStageOf(rootValue));
+  const stages = stagesLine(meta, stage);
   if (stages) sections.push(stages);
   if (meta.auto) sections.push(`\`"auto"\` accepted: filled by ${autoFiller(meta.auto)}.`);
   const alias = aliasLine(path, meta);
@@ -165,6 +180,15 @@ function numberLine(key: string, n: number, written: string): string | undefined
  * in human form; followed by a short reminder of the key.
  */
 export function describeValue(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown): string {
+  // An array element's text also depends on the list's schema for this document: not cached.
+  if (typeof path[path.length - 1] === 'number') return buildValueDescription(path, node, value, written, rootValue);
+  const stage = zeroStageOf(rootValue);
+  return valueDescriptions.get(node, JSON.stringify([stage, path, value === undefined ? { undefined: true } : value, written]), () => buildValueDescription(path, node, value, written, rootValue));
+}
+
+const valueDescriptions = new NodeMemo<string>();
+
+function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown): string {
   const meta = metaOf(node);
   const key = String(path[path.length - 1] ?? '');
   const sections: string[] = [`**\`${path.join('.')}\`** = ${code(value)}`];

@@ -1,0 +1,122 @@
+import { createScanner, type Node } from 'jsonc-parser';
+
+/**
+ * The commonest keystroke changes one value in place (`2000` → `2001`, `"cpu"` → `"nvme"`). When the text
+ * differs from the previous version only inside one literal value, and the new text there is still one valid
+ * literal, the previous tree is still right except for that node and the offsets after it: this builds that
+ * tree without scanning the whole text again. Anything else (keys, brackets, commas, comments, broken text)
+ * answers undefined and the caller parses from scratch.
+ */
+
+/** The previous version's tree, with what must hold for an in-place edit to be safe. */
+export interface PreviousParse {
+  text: string;
+  root: Node;
+  comments: { offset: number; length: number }[];
+  trailingCommas: { offset: number }[];
+}
+
+export interface EditedTree {
+  root: Node;
+  comments: { offset: number; length: number }[];
+  trailingCommas: { offset: number }[];
+}
+
+const block = 4096;
+
+// jsonc-parser's SyntaxKind is an ambient const enum, which isolatedModules cannot read.
+const T = { Null: 7, True: 8, False: 9, String: 10, Number: 11 } as const;
+
+export function treeAfterLiteralEdit(previous: PreviousParse, text: string): EditedTree | undefined {
+  const old = previous.text;
+  if (old === text) return undefined;
+  // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
+  const shorter = Math.min(old.length, text.length);
+  // Whole blocks first (string comparison is much faster than a loop over characters), then characters.
+  let start = 0;
+  while (start + block <= shorter && old.substr(start, block) === text.substr(start, block)) start += block;
+  while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail + block <= shorter - start && old.substr(old.length - tail - block, block) === text.substr(text.length - tail - block, block)) tail += block;
+  while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+  const oldEnd = old.length - tail;
+  const delta = text.length - old.length;
+
+  const node = literalAround(previous.root, start, oldEnd);
+  if (!node) return undefined;
+  const literal = scanLiteral(text, node.offset, node.offset + node.length + delta);
+  if (!literal) return undefined;
+
+  const shift = (offset: number): number => (offset >= oldEnd ? offset + delta : offset);
+  const root = cloneShifted(previous.root, undefined, node, literal.value, oldEnd, delta);
+  return {
+    root,
+    comments: previous.comments.map((c) => ({ offset: shift(c.offset), length: c.length })),
+    trailingCommas: previous.trailingCommas.map((c) => ({ offset: shift(c.offset) })),
+  };
+}
+
+/** The literal value node (not a key) whose text holds the whole span [start, end). */
+function literalAround(root: Node, start: number, end: number): Node | undefined {
+  let node: Node | undefined = root;
+  while (node && (node.type === 'object' || node.type === 'array' || node.type === 'property')) {
+    const children: Node[] = node.children ?? [];
+    node = children.find((child) => child.offset <= start && end <= child.offset + child.length);
+  }
+  if (!node) return undefined;
+  const parent = node.parent;
+  const isValue = parent?.type === 'array' || (parent?.type === 'property' && parent.children?.[1] === node);
+  return isValue ? node : undefined;
+}
+
+/** One literal token spanning exactly [from, to) with no scan error, and its value; else undefined. */
+function scanLiteral(text: string, from: number, to: number): { value: unknown } | undefined {
+  if (to <= from) return undefined;
+  const scanner = createScanner(text, false);
+  scanner.setPosition(from);
+  const token: number = scanner.scan();
+  if (scanner.getTokenOffset() !== from || scanner.getTokenOffset() + scanner.getTokenLength() !== to || scanner.getTokenError() !== 0) return undefined;
+  switch (token) {
+    case T.String:
+      return { value: scanner.getTokenValue() };
+    case T.Number: {
+      const value = Number(scanner.getTokenValue());
+      return Number.isNaN(value) ? undefined : { value };
+    }
+    case T.True:
+      return { value: true };
+    case T.False:
+      return { value: false };
+    case T.Null:
+      return { value: null };
+    default:
+      return undefined;
+  }
+}
+
+function typeOf(value: unknown): Node['type'] {
+  return value === null ? 'null' : (typeof value as 'string' | 'number' | 'boolean');
+}
+
+type MutableNode = { -readonly [K in keyof Node]: Node[K] };
+
+/** A copy of the tree with offsets after the edit moved, lengths around it changed and the literal replaced. */
+function cloneShifted(node: Node, parent: Node | undefined, edited: Node, value: unknown, oldEnd: number, delta: number): Node {
+  // Built with parseTree's property order, so copies share its object shapes.
+  const offset = node.offset >= oldEnd ? node.offset + delta : node.offset;
+  const end = node.offset + node.length;
+  const length = node === edited || (end >= oldEnd && node.offset < oldEnd) ? node.length + delta : node.length;
+  if (node === edited) return { type: typeOf(value), offset, length, parent, value };
+  if (!node.children) {
+    // A property name is built as { type, value, … } by parseTree, values as { …, value }.
+    return parent?.type === 'property' && parent.children?.length === 0
+      ? { type: node.type, value: node.value, offset, length, parent }
+      : { type: node.type, offset, length, parent, value: node.value };
+  }
+  const copy: MutableNode = { type: node.type, offset, length, parent, children: [] };
+  if (node.colonOffset !== undefined) copy.colonOffset = node.colonOffset >= oldEnd ? node.colonOffset + delta : node.colonOffset;
+  const children = copy.children!;
+  for (const child of node.children) children.push(cloneShifted(child, copy, edited, value, oldEnd, delta));
+  if (!parent) delete copy.parent;
+  return copy;
+}

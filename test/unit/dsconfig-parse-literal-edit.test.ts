@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseConfig, parseConfigText, type ParsedConfig } from '../../server/src/dsconfig/parse';
+
+/**
+ * A keystroke inside one value is parsed by patching the previous version's tree (literalEdit.ts). Whatever
+ * the edit, the result must equal a parse from scratch: tree, value, comments, commas, duplicates, errors.
+ */
+function comparable(parsed: ParsedConfig): string {
+  return JSON.stringify(
+    {
+      ...parsed,
+      value: parsed.value,
+      duplicateKeys: parsed.duplicateKeys.map((d) => ({ path: d.path, key: d.keyNode.offset, first: d.firstKeyNode.offset })),
+    },
+    (key, v) => (key === 'parent' ? undefined : v),
+  );
+}
+
+function assertEditParsesLikeScratch(text: string, edits: { at: number; remove: number; insert: string }[]): void {
+  const document = TextDocument.create('file:///p/ds_config.json', 'ds-config', 1, text);
+  parseConfig(document);
+  let version = 1;
+  for (const edit of edits) {
+    const current = document.getText();
+    const at = Math.min(edit.at, current.length);
+    const range = { start: document.positionAt(at), end: document.positionAt(Math.min(current.length, at + edit.remove)) };
+    TextDocument.update(document, [{ range, text: edit.insert }], ++version);
+    assert.equal(comparable(parseConfig(document)), comparable(parseConfigText(document.getText())), `after editing ${JSON.stringify(document.getText())}`);
+  }
+}
+
+test('editing a number, string or keyword value in place parses like a fresh parse', () => {
+  const text = '{\n  "steps_per_print": 2000, // every\n  "a": [1, "x", true],\n  "b": {"c": null, "d": "e",},\n  "a": 3\n}\n';
+  assertEditParsesLikeScratch(text, [
+    { at: text.indexOf('2000') + 3, remove: 1, insert: '1' },
+    { at: text.indexOf('2000') + 4, remove: 0, insert: '5' },
+    { at: text.indexOf('"x"') + 1, remove: 1, insert: 'yz' },
+    { at: text.indexOf('true'), remove: 4, insert: 'false' },
+    { at: text.indexOf('null'), remove: 4, insert: '-1.5e3' },
+    { at: text.indexOf('2000'), remove: 0, insert: ' ' },
+    { at: text.indexOf('"e"'), remove: 3, insert: '"e,"' },
+    { at: text.indexOf('"a": 3') + 5, remove: 1, insert: '"' },
+  ]);
+});
+
+test('property: any single edit of a config parses like a fresh parse', () => {
+  const config = fc.dictionary(fc.constantFrom('a', 'b', 'stage', 'lr', 'x y'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 });
+  const edit = fc.record({ at: fc.nat(400), remove: fc.nat(3), insert: fc.stringMatching(/^[0-9a-z".,:{}\[\] \-]{0,3}$/) });
+  fc.assert(
+    fc.property(config, fc.constantFrom(0, 2), fc.array(edit, { minLength: 1, maxLength: 6 }), (value, indent, edits) => {
+      assertEditParsesLikeScratch(JSON.stringify(value, null, indent), edits);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('property: digit edits inside numbers and letters inside strings keep patching correctly', () => {
+  const config = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.array(fc.integer(), { maxLength: 4 })), { minKeys: 1, maxKeys: 5 });
+  fc.assert(
+    fc.property(config, fc.array(fc.record({ pick: fc.nat(), digit: fc.constantFrom('0', '7', 'a', '-', '.') }), { minLength: 1, maxLength: 10 }), (value, picks) => {
+      const text = JSON.stringify(value, null, 2);
+      const spots = [...text.matchAll(/[0-9a-z]/g)].map((m) => m.index!);
+      if (spots.length === 0) return;
+      assertEditParsesLikeScratch(
+        text,
+        picks.map((p) => ({ at: spots[p.pick % spots.length], remove: 1, insert: p.digit })),
+      );
+    }),
+    { numRuns: 300 },
+  );
+});
