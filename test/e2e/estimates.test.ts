@@ -28,4 +28,19 @@ uiSuite('inline estimates', (suite) => {
     await wb.editor.save();
     assert.match(readText(file), s.expectAfter);
   });
+
+  suite.test('"ZeRO Lens: Switch ZeRO stage…" lists every option with its estimate and switches the file', async (wb) => {
+    const s = scenarios.switchCommand;
+    const { file } = placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    await wb.runCommand(s.command, { opensInput: true });
+    const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: /GiB\/GPU/ }).first().waitFor({ state: 'visible' });
+    const shown = (await rows.allInnerTexts()).join('\n');
+    for (const option of s.options) assert.match(shown, new RegExp(`${option.replace(/[()+]/g, '\\$&')}\\s*≈ [\\d.]+ GiB/GPU`), `${option} with its estimate`);
+    await rows.filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${s.choose}$`) }) }).first().click();
+    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3');
+    await wb.editor.save();
+    assert.match(readText(file), s.expectAfter);
+  });
 });

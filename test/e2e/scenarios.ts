@@ -70,6 +70,21 @@ export const scenarios = {
     fix: /Switch to ZeRO-3\b(?! \+)/,
     expectAfter: /"stage"\s*:\s*3/,
   },
+  switchCommand: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_switch_command.json',
+    command: 'ZeRO Lens: Switch ZeRO stage…',
+    /** Every option is listed with its per-GPU estimate. */
+    options: ['ZeRO-0', 'ZeRO-1', 'ZeRO-2', 'ZeRO-3', 'ZeRO-3 + CPU offload (optimizer, params)'],
+    choose: 'ZeRO-3',
+    expectAfter: /"stage"\s*:\s*3/,
+  },
+  languageStatus: {
+    source: 'configs/ds_config_zero2.json',
+    name: 'ds_config_e2e_language_status.json',
+    expect: /GiB\/GPU/,
+    link: 'Show memory',
+  },
   swiftScript: {
     source: 'fixture:train_swift_sft.sh',
     name: 'train_e2e_swift.sh',

@@ -35,6 +35,8 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   assert.ok(box && box.width > 0 && box.height > 0, 'segments are drawn');
   const colour = await segment.evaluate((el) => getComputedStyle(el).backgroundColor);
   assert.ok(colour && colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent', `segment has a colour (${colour})`);
+  // The same numbers as a plain table, for screen readers and copying.
+  assert.ok((await view.locator('section[aria-label="Numbers"] table tr').count()) >= 5, 'a table below the chart');
   await screenshot(wb.page, 'sidebar', `bars-${theme}`);
   return colour;
 }
@@ -84,5 +86,31 @@ uiSuite('sidebar', (suite) => {
     await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after redo');
     await wb.editor.save();
     assert.match(readText(file), s.expectAfter);
+  });
+
+  suite.test("a segment's exact GiB shows on hover", async (wb) => {
+    placeScenario(wb.instance.workspace, { ...s, name: 'ds_config_e2e_sidebar_hover.json' });
+    await wb.openFile('ds_config_e2e_sidebar_hover.json');
+    const view = await showSidebar(wb);
+    const option = view.locator('.zl-option[data-current="true"]');
+    const segment = option.locator('[data-testid="zl-segment"]').first();
+    const label = await segment.getAttribute('aria-label');
+    assert.match(label ?? '', /GiB/, 'the segment is labelled with its size');
+    await segment.hover();
+    await option.locator('.zl-detail', { hasText: /\d+(\.\d+)? GiB/ }).waitFor({ state: 'visible' });
+    assert.equal((await option.locator('.zl-detail').innerText()).trim(), label);
+  });
+
+  suite.test('the language status item shows the estimate and opens the sidebar', async (wb) => {
+    const status = scenarios.languageStatus;
+    placeScenario(wb.instance.workspace, status);
+    await wb.openFile(status.name);
+    await wb.closeSidebar();
+    await wb.page.locator('[id="status.languageStatus"]').click();
+    const popup = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: status.link });
+    await popup.waitFor({ state: 'visible' });
+    assert.match(await popup.innerText(), status.expect);
+    await popup.getByText(status.link).click();
+    await webviewContent(wb.page).locator('[data-testid="zl-bar"]').first().waitFor({ state: 'visible', timeout: 30_000 });
   });
 });

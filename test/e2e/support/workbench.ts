@@ -175,6 +175,15 @@ export class Workbench {
     await this.page.locator('.part.activitybar .action-item.checked', { has: this.page.locator(`[aria-label^="${title}"]`) }).waitFor({ state: 'visible' });
   }
 
+  /** Hides the primary side bar (Ctrl+B) if it is showing. */
+  async closeSidebar(): Promise<void> {
+    const sidebar = this.page.locator('.part.sidebar');
+    if (await sidebar.isVisible()) {
+      await this.runCommand('View: Close Primary Side Bar');
+      await sidebar.waitFor({ state: 'hidden' });
+    }
+  }
+
   /** Between tests: close widgets and every editor, answering "Don't Save" for unsaved ones. */
   async resetEditors(): Promise<void> {
     await this.page.keyboard.press('Escape');
