@@ -27,7 +27,6 @@ async function main(): Promise<void> {
       version: process.env.ZL_VSCODE_VERSION ?? '1.99.3',
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: path.join(__dirname, 'suite.js'),
-      extensionTestsEnv: { ZL_REPO_ROOT: repoRoot, ZL_WORKSPACE: workspace },
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', userDataDir],
     });
   } finally {

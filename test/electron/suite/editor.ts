@@ -4,15 +4,21 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { positionOf } from '../../e2e/scenarios';
 
-const repoRoot = process.env.ZL_REPO_ROOT ?? '';
-const workspace = process.env.ZL_WORKSPACE ?? '';
+// The bundle lives in <repo>/.cache/electron-test; the suite works in the folder the editor has open.
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+function workspace(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('The editor has no folder open: start it on a copy of examples/');
+  return folder.uri.fsPath;
+}
 
 /** Same layout as the code-server suite: `<workspace>/e2e/<name>`. */
 export async function openScenario(scenario: { source: string; name: string }): Promise<vscode.TextEditor> {
   const from = scenario.source.startsWith('fixture:')
     ? path.join(repoRoot, 'test', 'e2e', 'fixtures', scenario.source.slice('fixture:'.length))
     : path.join(repoRoot, 'examples', scenario.source);
-  const target = path.join(workspace, 'e2e', scenario.name);
+  const target = path.join(workspace(), 'e2e', scenario.name);
   mkdirSync(path.dirname(target), { recursive: true });
   copyFileSync(from, target);
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(target));
