@@ -2,6 +2,8 @@
 import type { BenchResults } from './run';
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
+/** Milliseconds, or microseconds below 0.1 ms (the memory estimate takes a few µs). */
+const duration = (v: number) => (v < 0.1 ? `${(v * 1000).toFixed(1)} µs` : `${ms(v)} ms`);
 const kib = (v: number | null) => (v !== null && Number.isFinite(v) ? `${(v / 1024).toFixed(1)} KiB` : 'not built');
 
 /** Which peer row a ZeRO Lens row is compared with: the shipped behaviour, or pure compute. */
@@ -35,7 +37,7 @@ export function renderReport(results: BenchResults): string {
   out.push('## Sizes', '');
   out.push(`dist/server.js ${kib(results.sizes.serverJs)} · dist/client.js ${kib(results.sizes.clientJs)} · dist/webview.js ${kib(results.sizes.webviewJs)} · VSIX ${kib(results.sizes.vsix)}`, '');
   out.push('## Core', '');
-  for (const [name, s] of Object.entries(results.core)) out.push(`- ${name}: median ${ms(s.median)} ms, p95 ${ms(s.p95)} ms (${s.count} runs)`);
+  for (const [name, s] of Object.entries(results.core)) out.push(`- ${name}: median ${duration(s.median)}, p95 ${duration(s.p95)} (${s.count} runs)`);
   out.push('');
   return out.join('\n');
 }

@@ -16,13 +16,25 @@ const schema = JSON.parse(readFileSync(path.join(root, 'schemas/ds_config.schema
 const peerBin = path.join(root, 'node_modules/vscode-langservers-extracted/bin/vscode-json-language-server');
 const peerSettings = { json: { validate: { enable: true }, schemas: [{ fileMatch: ['*.json'], schema }] } };
 
+/**
+ * What VS Code tells every server: markdown in hover and in completion documentation. Without it the peer
+ * leaves documentation out of its completion items and would be measured doing less work.
+ */
+const editorCapabilities = {
+  completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+  hover: { contentFormat: ['markdown', 'plaintext'] },
+};
+
 export const subjects: ServerUnderTest[] = [
-  { name: 'ZeRO Lens', start: {}, languageId: 'ds-config' },
-  { name: 'ZeRO Lens (no debounce)', start: { initializationOptions: { validationDelayMs: 0 } }, languageId: 'ds-config' },
-  { name: 'JSON server', start: { command: { path: process.execPath, args: [peerBin, '--stdio'] } }, languageId: 'json', settings: peerSettings },
+  { name: 'ZeRO Lens', start: { textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config' },
+  { name: 'ZeRO Lens (no debounce)', start: { initializationOptions: { validationDelayMs: 0 }, textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config' },
+  { name: 'JSON server', start: { command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings },
   {
     name: 'JSON server (pull)',
-    start: { command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: { diagnostic: { dynamicRegistration: false } } },
+    start: {
+      command: { path: process.execPath, args: [peerBin, '--stdio'] },
+      textDocumentCapabilities: { ...editorCapabilities, diagnostic: { dynamicRegistration: false } },
+    },
     languageId: 'json',
     settings: peerSettings,
     pull: true,
@@ -93,7 +105,7 @@ async function main(): Promise<void> {
   process.stdout.write('\n' + report);
 }
 
-main().catch((error: unknown) => {
+if (require.main === module) main().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

@@ -26,6 +26,8 @@ export interface SessionResult {
   /** Longest time a trivial request waited on the server during the edit phase. */
   maxBlockedMs: number;
   peakRssMiB: number;
+  /** Every sample in order, only when BENCH_SAMPLES is set (for looking into outliers). */
+  samples?: Record<string, number[]>;
 }
 
 const editCount = 200;
@@ -118,6 +120,7 @@ export async function runSession(subject: ServerUnderTest, uri: string, text: st
       hover: summarize(hover),
       completion: summarize(completion),
       maxBlockedMs: Math.max(0, ...blocked),
+      ...(process.env.BENCH_SAMPLES ? { samples: { diagnostics, hover, completion, blocked } } : {}),
       peakRssMiB: peakRssMiB(server.process.pid),
     };
   } finally {

@@ -93,9 +93,9 @@ export function cursorContext(rawText: string, offset: number, tree?: Node): Cur
   const stack: Frame[] = [];
   let rootSeen = false;
   let partial: PartialToken | undefined;
-  const start = tree ? innermostContainer(tree, offset) : undefined;
+  const start = tree ? treeStart(tree, offset) : undefined;
   if (start) {
-    stack.push(...start.outer);
+    stack.push(...start.frames);
     scanner.setPosition(start.offset);
   }
 
@@ -166,7 +166,7 @@ export function cursorContext(rawText: string, offset: number, tree?: Node): Cur
     return blank ? { kind: 'document', replace } : { kind: 'none' };
   }
 
-  const after = scanAfter(text, partial ? partial.end : offset, top.type === 'object');
+  const after = scanAfter(text, partial ? partial.end : offset, top.type === 'object', start?.container);
   const framesPath = stack.slice(0, -1).map((f) => (f.type === 'object' ? (f.key ?? '') : f.index));
   if (top.type === 'array') {
     if (top.state !== 'value') return { kind: 'none' };
@@ -192,28 +192,54 @@ export function cursorContext(rawText: string, offset: number, tree?: Node): Cur
 }
 
 /**
- * The object or list that most closely encloses `offset` (strictly inside its brackets) in a tree without
- * syntax errors, and the frames of its ancestors as the token scan would have left them.
+ * Where the token scan can start when the tree is known: at the last entry that begins before the cursor,
+ * inside the object or list that most closely encloses it (strictly inside its brackets), with the frames
+ * the scan from the top would have built by then. Keys of earlier entries come from the tree.
  */
-function innermostContainer(root: Node, offset: number): { offset: number; outer: Frame[] } | undefined {
+function treeStart(root: Node, offset: number): { offset: number; frames: Frame[]; container: Node } | undefined {
   const inside = (node: Node | undefined): node is Node =>
     !!node && (node.type === 'object' || node.type === 'array') && node.offset < offset && offset < node.offset + node.length;
   if (!inside(root)) return undefined;
-  const outer: Frame[] = [];
+  const frames: Frame[] = [];
   let node = root;
   for (;;) {
     const children = node.children ?? [];
     const index = childAt(children, offset);
     const child = index === undefined ? undefined : children[index];
     const value = node.type === 'object' ? child?.children?.[1] : child;
-    if (index === undefined || !child || !inside(value)) return { offset: node.offset, outer };
-    outer.push(
+    if (index === undefined || !child || !inside(value)) break;
+    frames.push(
       node.type === 'object'
         ? { type: 'object', key: String(child.children?.[0]?.value ?? ''), state: 'value', keys: new Set() }
         : { type: 'array', index, state: 'value' },
     );
     node = value;
   }
+  const children = node.children ?? [];
+  const last = lastStartingBefore(children, offset);
+  if (last < 0) return { offset: node.offset, frames, container: node };
+  // Just before entry `last`: after `{`/`[` or after the comma that precedes it.
+  frames.push(
+    node.type === 'object'
+      ? { type: 'object', state: 'key', keys: new Set(children.slice(0, last).map((p) => String(p.children?.[0]?.value ?? ''))) }
+      : { type: 'array', index: last, state: 'value' },
+  );
+  return { offset: children[last].offset, frames, container: node };
+}
+
+/** Index of the last child that starts before `offset`, or -1. */
+function lastStartingBefore(children: Node[], offset: number): number {
+  let low = 0;
+  let high = children.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (children[mid].offset < offset) {
+      found = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return found;
 }
 
 /** Binary search: the child whose span holds `offset` (children are in text order). */
@@ -244,11 +270,18 @@ function scanAfter(
   text: string,
   from: number,
   inObject: boolean,
+  container?: Node,
 ): { keys: Set<string>; next: number | undefined; nextIsColon: boolean; nextStartsEntry: boolean } {
   const scanner = createScanner(text, false);
   scanner.setPosition(from);
   const keys = new Set<string>();
   let first: number | undefined;
+  if (container) {
+    // From the tree: the keys of the entries after `from`, and only the next token from the text.
+    if (inObject) for (const property of container.children ?? []) if (property.offset >= from) keys.add(String(property.children?.[0]?.value ?? ''));
+    for (let token: number = scanner.scan(); token !== T.EOF && first === undefined; token = scanner.scan()) if (!isInsignificant(token)) first = token;
+    return nextInfo(keys, first);
+  }
   let depth = 0;
   let pendingKey: string | undefined;
   for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
@@ -263,6 +296,10 @@ function scanAfter(
       if (token !== T.String && token !== T.Unknown) pendingKey = undefined;
     }
   }
+  return nextInfo(keys, first);
+}
+
+function nextInfo(keys: Set<string>, first: number | undefined): { keys: Set<string>; next: number | undefined; nextIsColon: boolean; nextStartsEntry: boolean } {
   return {
     keys,
     next: first,
