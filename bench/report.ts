@@ -41,3 +41,27 @@ export function renderReport(results: BenchResults): string {
   out.push('');
   return out.join('\n');
 }
+
+/** The few numbers the README quotes: p95 for the typical and 2,000-line documents, the 1 MB block, start, sizes. */
+export function renderHeadline(results: BenchResults): string {
+  const m = results.machine;
+  const find = (document: string, server: string) => results.sessions.find((s) => s.document.startsWith(document) && s.server === server)?.result;
+  const out: string[] = [];
+  out.push('| document | p95 of | ZeRO Lens | JSON server | ratio | ZeRO Lens (no debounce) | JSON server (pull) | ratio |');
+  out.push('|---|---|---|---|---|---|---|---|');
+  for (const document of ['typical', '2,000']) {
+    for (const op of ['diagnostics', 'hover', 'completion'] as const) {
+      const cells = (['ZeRO Lens', 'JSON server', 'ZeRO Lens (no debounce)', 'JSON server (pull)'] as const).map((server) => find(document, server)?.[op].p95 ?? NaN);
+      const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? (a / b).toFixed(2) : '–');
+      out.push(`| ${document === 'typical' ? 'typical (60 lines)' : '2,000 lines'} | ${op} | ${ms(cells[0])} ms | ${ms(cells[1])} ms | ${ratio(cells[0], cells[1])} | ${ms(cells[2])} ms | ${ms(cells[3])} ms | ${ratio(cells[2], cells[3])} |`);
+    }
+  }
+  out.push('');
+  const huge = (server: string) => find('1 MB', server)?.maxBlockedMs ?? NaN;
+  const cold = (server: string) => find('typical', server)?.coldStartToDiagnosticsMs ?? NaN;
+  out.push(`- 1 MB config, longest time the server kept a request waiting while validating: ZeRO Lens ${ms(huge('ZeRO Lens'))} ms (no debounce ${ms(huge('ZeRO Lens (no debounce)'))} ms); JSON server ${ms(huge('JSON server'))} ms.`);
+  out.push(`- Cold start to first diagnostics (typical config): ZeRO Lens ${ms(cold('ZeRO Lens'))} ms, JSON server ${ms(cold('JSON server'))} ms (each with its own debounce).`);
+  out.push(`- Sizes: dist/server.js ${kib(results.sizes.serverJs)}, dist/client.js ${kib(results.sizes.clientJs)}, VSIX ${kib(results.sizes.vsix)}.`);
+  out.push(`- ${results.date.slice(0, 10)}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.os}.`);
+  return out.join('\n') + '\n';
+}

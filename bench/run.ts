@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { benchDocuments } from './documents';
 import { runSession, type ServerUnderTest, type SessionResult } from './session';
 import { measureCore, type CoreTimings } from './core';
-import { renderReport } from './report';
+import { renderHeadline, renderReport } from './report';
 
 const root = path.resolve(__dirname, '..');
 const schema = JSON.parse(readFileSync(path.join(root, 'schemas/ds_config.schema.json'), 'utf8'));
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   };
   writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   const report = renderReport(results);
-  writeFileSync(path.join(__dirname, 'RESULTS.md'), report);
+  writeFileSync(path.join(__dirname, 'RESULTS.md'), report + '\n## Headline (quoted in the README)\n\n' + renderHeadline(results));
   process.stdout.write('\n' + report);
 }
 
