@@ -139,11 +139,6 @@ export class Editor {
     return this.page.locator('.monaco-hover:not(.hidden)').first();
   }
 
-  async dismissWidgets(): Promise<void> {
-    await this.page.keyboard.press('Escape');
-    await this.page.mouse.move(5, 5);
-  }
-
   /** Ctrl+Space, then the labels the suggest widget shows (after `accept` holds). */
   async complete(accept: (labels: string[]) => boolean = (l) => l.length > 0): Promise<string[]> {
     const rows = this.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row');

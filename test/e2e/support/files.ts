@@ -2,7 +2,7 @@
  * Test files live in the workspace under unique names, so every test edits its own copy and
  * Ctrl+P finds exactly one match.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 export const fixturesDir = path.resolve(__dirname, '../fixtures');
@@ -19,13 +19,6 @@ export function placeFile(workspace: string, source: string, name: string): stri
   const target = path.join(workspace, 'e2e', name);
   mkdirSync(path.dirname(target), { recursive: true });
   copyFileSync(from, target);
-  return target;
-}
-
-export function writeWorkspaceFile(workspace: string, name: string, text: string): string {
-  const target = path.join(workspace, 'e2e', name);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, text);
   return target;
 }
 

@@ -96,11 +96,7 @@ export class Workbench {
     }
   }
 
-  /** The language mode shown in the status bar ("DeepSpeed Config", "Shell Script", …). */
-  languageMode(): Locator {
-    return this.page.locator('[id="status.editor.mode"]');
-  }
-
+  /** Waits until the status bar shows this language mode ("DeepSpeed Config", "Shell Script", …). */
   async waitForLanguageMode(name: string): Promise<void> {
     await this.page.locator('[id="status.editor.mode"]', { hasText: name }).waitFor({ state: 'visible' });
   }
