@@ -24,8 +24,18 @@ const servers = [];
 let runner;
 let tmp;
 
+/** The runner has its own process group: killing the group also ends its test processes and their browsers. */
+function killRunner() {
+  if (!runner || runner.exitCode !== null) return;
+  try {
+    process.kill(-runner.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 async function cleanup() {
-  runner?.kill('SIGKILL');
+  killRunner();
   await Promise.all(servers.map((server) => server.stop()));
   if (tmp && !process.env.ZL_E2E_KEEP) rmSync(tmp, { recursive: true, force: true });
 }
@@ -50,11 +60,11 @@ function runTests(files, env) {
     runner = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
-      { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'inherit' },
+      { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'inherit', detached: true },
     );
     const limit = setTimeout(() => {
-      log.warn(`the suite exceeded ${RUN_LIMIT_MS / 60_000} minutes: stopping it`);
-      runner.kill('SIGKILL');
+      log.warn(`the suite exceeded ${Math.round(RUN_LIMIT_MS / 1000)} s: stopping it`);
+      killRunner();
     }, RUN_LIMIT_MS);
     runner.on('exit', (code, signal) => {
       clearTimeout(limit);
