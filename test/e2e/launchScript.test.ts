@@ -1,7 +1,7 @@
 /** An ms-swift launch script: hover on `--deepspeed zero3` and preset completion. */
 import assert from 'node:assert/strict';
 import { positionOf, scenarios } from './scenarios';
-import { placeScenario } from './support/files';
+import { placeScenario, readText } from './support/files';
 import { uiSuite } from './support/suite';
 
 uiSuite('launch scripts', (suite) => {
@@ -26,5 +26,19 @@ uiSuite('launch scripts', (suite) => {
     await wb.editor.waitForText((t) => t.includes('--deepspeed  \\') || t.includes('--deepspeed \\'), 'the emptied value');
     const labels = await wb.editor.complete((l) => ['zero2', 'zero3', 'zero3_offload'].every((p) => l.includes(p)));
     for (const preset of ['zero2', 'zero3', 'zero3_offload']) assert.ok(labels.includes(preset), `${preset} offered`);
+  });
+
+  suite.test('an ms-swift 2.x preset name gets a diagnostic and a did-you-mean fix', async (wb) => {
+    const s = scenarios.presetFix;
+    const { file, text } = placeScenario(wb.instance.workspace, s);
+    await wb.openFile(s.name);
+    await wb.problems((p) => p.some((x) => x.code === s.code && x.file === s.name), s.name);
+    const at = positionOf(text, s.token);
+    await wb.editor.goTo(at.line, at.column + 2);
+    await wb.editor.applyQuickFix(s.fix);
+    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'the corrected preset');
+    await wb.editor.save();
+    assert.match(readText(file), s.expectAfter);
+    await wb.problems((p) => !p.some((x) => x.code === s.code && x.file === s.name), s.name);
   });
 });

@@ -93,6 +93,14 @@ export const scenarios = {
     hoverExpect: [/zero3/i, /\d+(\.\d+)? GiB/],
     presets: ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload'],
   },
+  presetFix: {
+    source: 'fixture:train_old_preset.sh',
+    name: 'train_e2e_old_preset.sh',
+    token: 'zero2-offload',
+    code: 'unknown-deepspeed-preset',
+    fix: /zero2_offload/,
+    expectAfter: /--deepspeed zero2_offload \\/,
+  },
   sidebar: {
     source: 'configs/ds_config_zero2.json',
     name: 'ds_config_e2e_sidebar.json',

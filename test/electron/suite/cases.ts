@@ -110,6 +110,16 @@ export const cases: Case[] = [
     },
   ],
   [
+    'an ms-swift 2.x preset name gets a diagnostic and a did-you-mean fix',
+    async () => {
+      const s = scenarios.presetFix;
+      const { document } = await openScenario(s);
+      const diagnostic = await waitFor('the preset diagnostic', () => diagnosticsFor(document).find((d) => codeOf(d) === s.code));
+      await applyAction(await fixFor(document, diagnostic.range, s.fix));
+      assert.match(document.getText(), s.expectAfter);
+    },
+  ],
+  [
     'the sidebar view opens',
     async () => {
       // The webview itself is checked in the code-server suite, where a browser can look inside it.
