@@ -22,39 +22,100 @@ export interface EditedTree {
   trailingCommas: { offset: number }[];
 }
 
-const block = 4096;
-
 // jsonc-parser's SyntaxKind is an ambient const enum, which isolatedModules cannot read.
 const T = { Null: 7, True: 8, False: 9, String: 10, Number: 11 } as const;
+const block = 4096;
 
-export function treeAfterLiteralEdit(previous: PreviousParse, text: string): EditedTree | undefined {
-  const old = previous.text;
-  if (old === text) return undefined;
-  // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
-  const shorter = Math.min(old.length, text.length);
-  // Whole blocks first (string comparison is much faster than a loop over characters), then characters.
-  let start = 0;
-  while (start + block <= shorter && old.substr(start, block) === text.substr(start, block)) start += block;
-  while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-  let tail = 0;
-  while (tail + block <= shorter - start && old.substr(old.length - tail - block, block) === text.substr(text.length - tail - block, block)) tail += block;
-  while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
-  const oldEnd = old.length - tail;
-  const delta = text.length - old.length;
+/**
+ * Copies the previous tree with the edit applied. The copy is iterative and resumable (`run` stops at a
+ * deadline), so copying the tree of a huge file never holds the event loop for long.
+ */
+export class LiteralEditCopy {
+  private readonly root: MutableNode;
+  /** Containers whose children are still to be copied, with the copy they go into. */
+  private readonly stack: { children: Node[]; next: number; copy: MutableNode }[] = [];
 
-  const node = literalAround(previous.root, start, oldEnd);
-  if (!node) return undefined;
-  const literal = scanLiteral(text, node.offset, node.offset + node.length + delta);
-  if (!literal) return undefined;
+  private constructor(
+    private readonly previous: PreviousParse,
+    private readonly edited: Node,
+    private readonly value: unknown,
+    private readonly oldEnd: number,
+    private readonly delta: number,
+  ) {
+    this.root = this.copyOf(previous.root, undefined);
+    delete this.root.parent; // as parseTree leaves its root
+    if (previous.root.children) this.stack.push({ children: previous.root.children, next: 0, copy: this.root });
+  }
 
-  const shift = (offset: number): number => (offset >= oldEnd ? offset + delta : offset);
-  const root = cloneShifted(previous.root, undefined, node, literal.value, oldEnd, delta);
-  return {
-    root,
-    comments: previous.comments.map((c) => ({ offset: shift(c.offset), length: c.length })),
-    trailingCommas: previous.trailingCommas.map((c) => ({ offset: shift(c.offset) })),
-  };
+  /** The copy to make when the text differs from the previous version only inside one literal value. */
+  static plan(previous: PreviousParse, text: string): LiteralEditCopy | undefined {
+    const old = previous.text;
+    if (old === text) return undefined;
+    // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
+    const shorter = Math.min(old.length, text.length);
+    // Whole blocks first (string comparison is much faster than a loop over characters), then characters.
+    let start = 0;
+    while (start + block <= shorter && old.substr(start, block) === text.substr(start, block)) start += block;
+    while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+    let tail = 0;
+    while (tail + block <= shorter - start && old.substr(old.length - tail - block, block) === text.substr(text.length - tail - block, block)) tail += block;
+    while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+    const oldEnd = old.length - tail;
+    const delta = text.length - old.length;
+    const node = literalAround(previous.root, start, oldEnd);
+    if (!node) return undefined;
+    const literal = scanLiteral(text, node.offset, node.offset + node.length + delta);
+    return literal ? new LiteralEditCopy(previous, node, literal.value, oldEnd, delta) : undefined;
+  }
+
+  /** Copies until done (true) or until the deadline, a performance.now() time, has passed (false). */
+  run(deadline: number): boolean {
+    for (let count = 1; this.stack.length > 0; count++) {
+      const frame = this.stack[this.stack.length - 1];
+      if (frame.next >= frame.children.length) {
+        this.stack.pop();
+        continue;
+      }
+      const child = frame.children[frame.next++];
+      const copy = this.copyOf(child, frame.copy);
+      frame.copy.children!.push(copy);
+      if (child.children && child !== this.edited) this.stack.push({ children: child.children, next: 0, copy });
+      // Reading the clock every 4096 nodes keeps its cost out of the loop.
+      if ((count & 4095) === 0 && performance.now() >= deadline) return false;
+    }
+    return true;
+  }
+
+  result(): EditedTree {
+    const shift = (offset: number): number => (offset >= this.oldEnd ? offset + this.delta : offset);
+    return {
+      root: this.root,
+      comments: this.previous.comments.map((c) => ({ offset: shift(c.offset), length: c.length })),
+      trailingCommas: this.previous.trailingCommas.map((c) => ({ offset: shift(c.offset) })),
+    };
+  }
+
+  /** One node moved for the edit, without its children (containers get an empty list to fill). */
+  private copyOf(node: Node, parent: Node | undefined): MutableNode {
+    const { oldEnd, delta } = this;
+    // Built with parseTree's property order, so copies share its object shapes.
+    const offset = node.offset >= oldEnd ? node.offset + delta : node.offset;
+    const end = node.offset + node.length;
+    const length = node === this.edited || (end >= oldEnd && node.offset < oldEnd) ? node.length + delta : node.length;
+    if (node === this.edited) return { type: typeOf(this.value), offset, length, parent, value: this.value };
+    if (!node.children) {
+      // A property name is built as { type, value, … } by parseTree, values as { …, value }.
+      return parent?.type === 'property' && parent.children?.length === 0
+        ? { type: node.type, value: node.value, offset, length, parent }
+        : { type: node.type, offset, length, parent, value: node.value };
+    }
+    const copy: MutableNode = { type: node.type, offset, length, parent, children: [] };
+    if (node.colonOffset !== undefined) copy.colonOffset = node.colonOffset >= oldEnd ? node.colonOffset + delta : node.colonOffset;
+    return copy;
+  }
 }
+
+type MutableNode = { -readonly [K in keyof Node]: Node[K] };
 
 /** The literal value node (not a key) whose text holds the whole span [start, end). */
 function literalAround(root: Node, start: number, end: number): Node | undefined {
@@ -98,25 +159,3 @@ function typeOf(value: unknown): Node['type'] {
   return value === null ? 'null' : (typeof value as 'string' | 'number' | 'boolean');
 }
 
-type MutableNode = { -readonly [K in keyof Node]: Node[K] };
-
-/** A copy of the tree with offsets after the edit moved, lengths around it changed and the literal replaced. */
-function cloneShifted(node: Node, parent: Node | undefined, edited: Node, value: unknown, oldEnd: number, delta: number): Node {
-  // Built with parseTree's property order, so copies share its object shapes.
-  const offset = node.offset >= oldEnd ? node.offset + delta : node.offset;
-  const end = node.offset + node.length;
-  const length = node === edited || (end >= oldEnd && node.offset < oldEnd) ? node.length + delta : node.length;
-  if (node === edited) return { type: typeOf(value), offset, length, parent, value };
-  if (!node.children) {
-    // A property name is built as { type, value, … } by parseTree, values as { …, value }.
-    return parent?.type === 'property' && parent.children?.length === 0
-      ? { type: node.type, value: node.value, offset, length, parent }
-      : { type: node.type, offset, length, parent, value: node.value };
-  }
-  const copy: MutableNode = { type: node.type, offset, length, parent, children: [] };
-  if (node.colonOffset !== undefined) copy.colonOffset = node.colonOffset >= oldEnd ? node.colonOffset + delta : node.colonOffset;
-  const children = copy.children!;
-  for (const child of node.children) children.push(cloneShifted(child, copy, edited, value, oldEnd, delta));
-  if (!parent) delete copy.parent;
-  return copy;
-}

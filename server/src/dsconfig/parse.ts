@@ -9,7 +9,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
-import { treeAfterLiteralEdit } from './literalEdit';
+import { LiteralEditCopy } from './literalEdit';
 
 /** One parse of a ds_config document, shared by every feature for that document version. */
 export interface ParsedConfig {
@@ -61,45 +61,24 @@ const pending = new Map<string, { version: number; text: string; job: ParseJob }
  * version, so the previous parse of the same object is what a keystroke changed.
  */
 const previousParse = new WeakMap<TextDocument, ParsedConfig>();
-/** A parse parseConfigAsync already made for a version, for the cache to take. */
-let prepared: { document: TextDocument; version: number; parsed: ParsedConfig } | undefined;
 
 const cache = new VersionedCache<ParsedConfig>((document) => {
   const text = document.getText();
   const entry = pending.get(document.uri);
   let parsed: ParsedConfig;
-  if (prepared && prepared.document === document && prepared.version === document.version && prepared.parsed.text === text) {
-    parsed = prepared.parsed;
-  } else if (entry && entry.version === document.version && entry.text === text) {
+  if (entry && entry.version === document.version && entry.text === text) {
     pending.delete(document.uri);
     parsed = entry.job.finish();
   } else {
     parsed = afterLiteralEdit(previousParse.get(document), text) ?? parseConfigText(text);
   }
-  prepared = undefined;
   previousParse.set(document, parsed);
   return parsed;
 });
 
 /** The previous parse with one literal value changed in place, when that is all the edit did (see literalEdit.ts). */
 function afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParsedConfig | undefined {
-  if (!previous?.root || previous.syntaxErrors.length > 0 || previous.limits.length > 0 || previous.hasBom) return undefined;
-  if (text.length > maxParsedLength || text.charCodeAt(0) === 0xfeff) return undefined;
-  const edited = treeAfterLiteralEdit({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
-  if (!edited) return undefined;
-  const parsed: ParsedConfig = {
-    text,
-    root: edited.root,
-    value: getNodeValue(edited.root),
-    syntaxErrors: [],
-    duplicateKeys: [],
-    comments: edited.comments,
-    trailingCommas: edited.trailingCommas,
-    hasBom: false,
-    limits: [],
-  };
-  collectDuplicates(edited.root, [], parsed.duplicateKeys);
-  return parsed;
+  return ParseJob.afterLiteralEdit(previous, text)?.finish();
 }
 
 export function parseConfig(document: TextDocument): ParsedConfig {
@@ -120,14 +99,9 @@ export async function parseConfigAsync(document: TextDocument, pause: () => Prom
   const text = document.getText();
   if (text.length < stepwiseFromLength || cache.has(document)) return parseConfig(document);
   const version = document.version;
-  const edited = afterLiteralEdit(previousParse.get(document), text);
-  if (edited) {
-    prepared = { document, version, parsed: edited };
-    return parseConfig(document);
-  }
   let entry = pending.get(document.uri);
   if (!entry || entry.version !== version || entry.text !== text) {
-    entry = { version, text, job: new ParseJob(text) };
+    entry = { version, text, job: ParseJob.afterLiteralEdit(previousParse.get(document), text) ?? new ParseJob(text) };
     pending.set(document.uri, entry);
   }
   while (!entry.job.done) {
@@ -176,7 +150,7 @@ class ParseJob {
     };
     // The BOM is not JSON whitespace for jsonc-parser; replace it by a space so offsets stay the same.
     this.source = hasBom ? ' ' + text.slice(1) : text;
-    this.steps = [(deadline) => this.scan(deadline), () => this.tree(), () => this.values()];
+    this.steps = [(deadline) => this.scan(deadline), () => this.tree(), () => this.values(), () => this.duplicates()];
     if (text.length > maxParsedLength) {
       const mb = (text.length / (1024 * 1024)).toFixed(1);
       this.result.limits.push({
@@ -187,6 +161,27 @@ class ParseJob {
       });
       this.next = this.steps.length;
     }
+  }
+
+  /**
+   * A job that copies the previous tree with one literal value changed (literalEdit.ts) instead of parsing,
+   * when that is all that changed; undefined otherwise.
+   */
+  static afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParseJob | undefined {
+    if (!previous?.root || previous.syntaxErrors.length > 0 || previous.limits.length > 0 || previous.hasBom) return undefined;
+    if (text.length > maxParsedLength || text.charCodeAt(0) === 0xfeff) return undefined;
+    const copy = LiteralEditCopy.plan({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
+    if (!copy) return undefined;
+    const job = new ParseJob(text);
+    job.steps.splice(0, 2, (deadline) => {
+      if (!copy.run(deadline)) return false;
+      const edited = copy.result();
+      job.result.root = edited.root;
+      job.result.comments = edited.comments;
+      job.result.trailingCommas = edited.trailingCommas;
+      return true;
+    });
+    return job;
   }
 
   get done(): boolean {
@@ -217,7 +212,7 @@ class ParseJob {
         offset: deepAt,
         length: 1,
       });
-      this.next = this.steps.length - 1; // values() below is skipped too
+      this.next = this.steps.length - 1; // the steps after it are skipped too
     }
     return true;
   }
@@ -233,7 +228,11 @@ class ParseJob {
     result.syntaxErrors = source.trim()
       ? this.errors.map((e) => ({ message: syntaxMessage(e, source), offset: e.offset, length: e.length }))
       : [{ message: 'The file is empty. A DeepSpeed config is one JSON object: { ... }.', offset: 0, length: 0 }];
-    if (result.root) collectDuplicates(result.root, [], result.duplicateKeys);
+    return true;
+  }
+
+  private duplicates(): boolean {
+    if (this.result.root) collectDuplicates(this.result.root, [], this.result.duplicateKeys);
     return true;
   }
 }
