@@ -4,7 +4,7 @@
 //   npm run test:e2e -- test/e2e/sidebar.test.ts      one file
 //   ZL_E2E_KEEP=1 npm run test:e2e                    keep the temp profile and workspaces
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { installExtension, startCodeServer } from './lib/codeServer.mjs';
@@ -46,6 +46,20 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     await cleanup();
     process.exit(130);
   });
+}
+
+/** Copies the language client's output ("ZeRO Lens.log") and the extension host logs next to the screenshots. */
+function collectLogs(profiles, target) {
+  for (const [name, profile] of profiles) {
+    const logs = path.join(profile.userDataDir, 'logs');
+    if (!existsSync(logs)) continue;
+    for (const file of readdirSync(logs, { recursive: true })) {
+      if (!/(ZeRO Lens|exthost)\.log$/.test(file)) continue;
+      const to = path.join(target, name, file.replace(/[\\/]/g, '_'));
+      mkdirSync(path.dirname(to), { recursive: true });
+      copyFileSync(path.join(logs, file), to);
+    }
+  }
 }
 
 function testFiles() {
@@ -111,7 +125,8 @@ try {
     ZL_E2E_RESULTS: resultsDir,
     ZL_E2E_CHROMIUM: chromiumPath,
   });
-  log.info(`${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)}s; screenshots in test-results/`);
+  log.info(`${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)}s; screenshots and logs in test-results/`);
+  collectLogs([['trusted', trustedProfile], ['untrusted', untrustedProfile]], path.join(resultsDir, 'logs'));
   if (status !== 0) {
     const tail = (server) => server.output().split('\n').filter((l) => /error|warn/i.test(l)).slice(-15).join('\n');
     const logs = tail(trusted);
