@@ -38,6 +38,9 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   // The same numbers as a plain table, for screen readers and copying.
   assert.ok((await view.locator('section[aria-label="Numbers"] table tr').count()) >= 5, 'a table below the chart');
   await screenshot(wb.page, 'sidebar', `bars-${theme}`);
+  // The webview's strict CSP must not block any of its own scripts, styles or fonts.
+  const refused = wb.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text));
+  assert.deepEqual(refused, [], 'no Content-Security-Policy violations');
   return colour;
 }
 

@@ -22,6 +22,8 @@ export interface Problem {
 
 export class Workbench {
   readonly editor: Editor;
+  /** Console errors of the page and its frames (webviews included), e.g. Content-Security-Policy refusals. */
+  readonly consoleErrors: string[] = [];
 
   private constructor(
     readonly context: BrowserContext,
@@ -29,6 +31,9 @@ export class Workbench {
     readonly instance: EditorInstance,
   ) {
     this.editor = new Editor(page);
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.consoleErrors.push(message.text());
+    });
   }
 
   /** Opens the instance's workspace in a fresh browser context and waits for the workbench. */
