@@ -99,9 +99,12 @@ async function main(): Promise<void> {
     },
     core: await measureCore(),
   };
-  writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   const report = renderReport(results);
-  writeFileSync(path.join(__dirname, 'RESULTS.md'), report + '\n## Headline (quoted in the README)\n\n' + renderHeadline(results));
+  // Only a full run replaces the committed results; a subset is printed.
+  if (args.length === 0) {
+    writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(path.join(__dirname, 'RESULTS.md'), report + '\n## Headline (quoted in the README)\n\n' + renderHeadline(results));
+  }
   process.stdout.write('\n' + report);
 }
 
