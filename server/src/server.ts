@@ -16,6 +16,8 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { getLanguageService } from './languageService';
+import { warmUpDsConfig } from './dsconfig/warmUp';
+import { yieldToEventLoop } from './util/pacer';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import {
@@ -122,6 +124,16 @@ async function validate(uri: string, version: number): Promise<void> {
   // A newer edit arrived while we worked: its own run will publish.
   if (documents.get(uri)?.version !== version) return;
   await connection.sendDiagnostics({ uri, version, diagnostics });
+  warmUpOnce();
+}
+
+let warmedUp = false;
+
+/** Once the first diagnostics are out, compile the hot paths in idle time (see dsconfig/warmUp.ts). */
+function warmUpOnce(): void {
+  if (warmedUp) return;
+  warmedUp = true;
+  void warmUpDsConfig(yieldToEventLoop).catch(() => undefined);
 }
 
 async function withSettings<T>(uri: string, run: (document: TextDocument, settings: ZeroLensSettings) => Promise<T>, fallback: T): Promise<T> {
