@@ -57,7 +57,9 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   const context = createContextFeatures(hosts);
   const launch = createLaunchFeatures(hosts);
   const contributors: Record<DocumentKind, FeatureContributor[]> = {
-    'ds-config': [dsConfig, context],
+    // The memory context answers first: on `stage` its table is what people hover for, and VS Code cuts
+    // long hovers off at the bottom.
+    'ds-config': [context, dsConfig],
     'launch-script': [launch],
     'launch-yaml': [launch],
   };
@@ -113,7 +115,13 @@ function mergeHovers(hovers: (Hover | null | undefined)[]): Hover | null {
   if (present.length === 1) return present[0];
   const value = present.map((h) => markdownOf(h.contents)).join('\n\n---\n\n');
   const contents: MarkupContent = { kind: 'markdown', value };
-  return { contents, range: present[0].range };
+  return { contents, range: narrowest(present.map((h) => h.range)) };
+}
+
+/** The most specific range of the merged answers (the key rather than the whole property). */
+function narrowest(ranges: (Range | undefined)[]): Range | undefined {
+  const span = (r: Range) => (r.end.line - r.start.line) * 1e6 + (r.end.character - r.start.character);
+  return ranges.reduce<Range | undefined>((best, r) => (r && (!best || span(r) < span(best)) ? r : best), undefined);
 }
 
 function markdownOf(contents: Hover['contents']): string {

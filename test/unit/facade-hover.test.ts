@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { MarkupContent } from 'vscode-languageserver-types';
+import { getLanguageService } from '../../server/src/languageService';
+import { withDefaults } from '../../server/src/settings';
+import type { FileSystemHost } from '../../server/src/host';
+
+const noDisk: FileSystemHost = {
+  readFile: async () => undefined,
+  readBytes: async () => undefined,
+  exists: async () => false,
+  listDir: async () => undefined,
+};
+
+test('hover on "stage" shows the memory table first, then the key docs, over the key range', async () => {
+  const text = '{\n  "bf16": { "enabled": true },\n  "zero_optimization": {\n    "stage": 2\n  }\n}\n';
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);
+  const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 4, gpuMemoryGiB: 80 });
+  const offset = text.indexOf('"stage"') + 2;
+  const hover = await getLanguageService({ fs: noDisk }).doHover(document, document.positionAt(offset), settings);
+  const markdown = (hover?.contents as MarkupContent).value;
+  const table = markdown.indexOf('ZeRO options for Qwen3-8B');
+  const docs = markdown.indexOf('**`zero_optimization.stage`**');
+  assert.ok(table >= 0 && docs > table, 'the estimate table comes before the key documentation');
+  const keyStart = document.positionAt(text.indexOf('"stage"'));
+  assert.deepEqual(hover?.range, { start: keyStart, end: { line: keyStart.line, character: keyStart.character + '"stage"'.length } });
+});
