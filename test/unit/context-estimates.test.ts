@@ -80,8 +80,10 @@ test('hover on stage: a table of every option with per-GPU, CPU, fit, communicat
     const row = rows.find((r) => r.split('|')[2].replace(/\*\*/g, '').trim() === label);
     assert.ok(row, `row for ${label}`);
     const cells = row.split('|').map((c) => c.replace(/\*\*/g, '').trim());
-    assert.equal(cells[3], gib(option.result.perGpu.total));
-    assert.equal(cells[4].startsWith(option.result.perCpu.total > 0 ? gib(option.result.perCpu.total) : '—'), true);
+    // Sizes in the table keep number and unit together with a no-break space.
+    const inCell = (bytes: number) => gib(bytes).replace(' ', '\u00a0');
+    assert.equal(cells[3], inCell(option.result.perGpu.total));
+    assert.equal(cells[4].startsWith(option.result.perCpu.total > 0 ? inCell(option.result.perCpu.total) : '—'), true);
     assert.equal(cells[5], option.result.fits ? '✓' : '✗');
     assert.equal(cells[6], option.target.stage === 3 ? '3Ψ (1.5×)' : '2Ψ (1×)');
     assert.match(cells[7], option.target.stage === 0 ? /^nothing/ : option.target.stage === 3 ? /parameters/ : /optimizer states/);

@@ -26,6 +26,11 @@ export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string): strin
   return lines.join('\n');
 }
 
+/** Keeps "101.6 GiB" on one line: VS Code's narrow hover would otherwise wrap the unit under the number. */
+function cell(size: string): string {
+  return size.replace(/ /g, '\u00a0');
+}
+
 function numbersTable(analysis: ConfigAnalysis): string[] {
   const memory = analysis.gpuMemoryBytes;
   const rows = [...analysis.options];
@@ -46,9 +51,9 @@ function numbersTable(analysis: ConfigAnalysis): string[] {
 function row(option: OptionEstimate, current: boolean): string {
   const { target, result } = option;
   const bold = (s: string): string => (current ? `**${s}**` : s);
-  const cpu = result.perCpu.total > 0 ? gib(result.perCpu.total) : '—';
-  const nvme = result.nvme > 0 ? ` + NVMe ${gib(result.nvme)}` : '';
-  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(gib(result.perGpu.total))} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
+  const cpu = result.perCpu.total > 0 ? cell(gib(result.perCpu.total)) : '—';
+  const nvme = result.nvme > 0 ? ` + NVMe ${cell(gib(result.nvme))}` : '';
+  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(cell(gib(result.perGpu.total)))} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
 }
 
 function shards(target: StageTarget): string {
