@@ -404,7 +404,8 @@ export function canonicalKey(node: SchemaNode, key: string): string {
   return schemaIndex().canonicalNames(node).get(key) ?? key;
 }
 
-function jsonTypeOf(value: unknown): string {
+/** The JSON-schema type of a value (`integer` for whole numbers). */
+export function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';

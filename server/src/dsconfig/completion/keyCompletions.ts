@@ -5,7 +5,8 @@ import { defaultSnippetsOf, metaOf, schemaIndex, type SchemaNode } from '../sche
 import { describeKey, detailOf, zeroStageOf } from '../hover/describe';
 import type { KeyContext } from './cursorContext';
 import { membersFromBody, previewOf, snippetText, valuePlaceholder } from './snippets';
-import { instanceAt, rangeOf } from './textEdits';
+import { rangeOf } from './textEdits';
+import { valueAt } from '../../util/valueAt';
 
 /** Sort groups: keys for this file first, then keys its ZeRO stage ignores, short aliases, deprecated keys. */
 const group = { relevant: '0', otherStage: '1', alias: '2', deprecated: '9' } as const;
@@ -19,7 +20,7 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
   const index = schemaIndex();
   const objectSchema = index.schemaForPath(context.objectPath, parsed.value);
   if (!objectSchema) return [];
-  const properties = index.propertiesOf(objectSchema, instanceAt(parsed.value, context.objectPath));
+  const properties = index.propertiesOf(objectSchema, valueAt(parsed.value, context.objectPath));
   const canonical = index.canonicalNames(objectSchema);
   const taken = new Set([...context.presentKeys].map((key) => canonical.get(key) ?? key));
   const stage = zeroStageOf(parsed.value);

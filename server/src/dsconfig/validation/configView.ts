@@ -4,6 +4,7 @@ import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-language
 import { codes, type CodeKey } from '../diagnosticCodes';
 import { findProperty, findValue, type ParsedConfig } from '../parse';
 import type { DiagnosticData, FixSpec } from './fixTypes';
+import { valueAt } from '../../util/valueAt';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -33,12 +34,7 @@ export class ConfigView {
   }
 
   get(path: JSONPath): unknown {
-    let current: unknown = this.root;
-    for (const segment of path) {
-      if (current === null || typeof current !== 'object') return undefined;
-      current = (current as Record<string | number, unknown>)[segment];
-    }
-    return current;
+    return valueAt(this.root, path);
   }
 
   has(path: JSONPath): boolean {

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONPath } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { acceptsAuto, metaOf, schemaForPath, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type SchemaNode } from '../schemaIndex';
 import { showPath, showValue, type ConfigView } from './configView';
 import { loadSchemaValidator } from './schemaValidator';
 
@@ -66,7 +66,7 @@ function explaining(config: ConfigView, group: ErrorObject[]): ErrorObject[] {
   const path = pathOf(config, group[0]?.instancePath ?? '');
   const schema = schemaForPath(path, config.root);
   const accepted = schema ? acceptedTypes(schema) : [];
-  const actual = jsonType(config.get(path));
+  const actual = jsonTypeOf(config.get(path));
   const typeAccepted = accepted.includes(actual) || (actual === 'integer' && accepted.includes('number'));
   return typeAccepted && accepted.length > 1 ? specific.filter((e) => e.keyword !== 'type') : specific;
 }
@@ -77,13 +77,6 @@ function acceptedTypes(schema: SchemaNode, depth = 0): string[] {
   const own = typeof view.type === 'string' ? [view.type] : Array.isArray(view.type) ? view.type : [];
   if (depth > 8) return own;
   return [...new Set([...own, ...[...(view.anyOf ?? []), ...(view.oneOf ?? [])].flatMap((b) => acceptedTypes(b, depth + 1))])];
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
 }
 
 function pathOf(config: ConfigView, pointer: string): JSONPath {
@@ -105,7 +98,8 @@ const typeWords: Record<string, string> = {
   null: 'null',
 };
 
-function jsonTypeOf(value: unknown): string {
+/** A value in words for messages: "a list", "the string \"5e8\"", "5.5". */
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
@@ -137,11 +131,11 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   );
   if (allowed.length > 0) {
     const values = [...new Set(allowed.filter((v) => v !== 'auto').map(showValue))];
-    return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${jsonTypeOf(value)}.`, { ...data, allowed: allowed.filter((v) => v !== 'auto') }, meta.docs);
+    return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: allowed.filter((v) => v !== 'auto') }, meta.docs);
   }
   if (types.length > 0) {
     const words = types.map((t) => typeWords[t] ?? t);
-    return config.diagnostic('invalidType', 'error', range, `${name} must be ${words.join(' or ')}${autoNote}, not ${jsonTypeOf(value)}.`, { ...data, expected: types }, meta.docs);
+    return config.diagnostic('invalidType', 'error', range, `${name} must be ${words.join(' or ')}${autoNote}, not ${describeValue(value)}.`, { ...data, expected: types }, meta.docs);
   }
   const bound = group.find((e) => ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword));
   if (bound) {
