@@ -2,6 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   CodeAction,
   CodeActionContext,
+  CompletionItem,
   CompletionList,
   Diagnostic,
   DocumentLink,
@@ -17,6 +18,7 @@ import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView }
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, FeatureContributor } from './feature';
+import { completionOrigin, inlineCompletion, shapeCompletionList, withDocumentation, type CompletionClientSupport } from './completionList';
 import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
@@ -26,6 +28,8 @@ import { createContextFeatures } from './context/contextFeatures';
 export interface LanguageServiceParams {
   fs: FileSystemHost;
   workspace?: WorkspaceHost;
+  /** What the editor does with completion lists (defaults: documentation inline, no item defaults). */
+  completion?: CompletionClientSupport;
 }
 
 /**
@@ -36,6 +40,8 @@ export interface ZeroLensLanguageService {
   classify(document: TextDocument, settings: ZeroLensSettings): DocumentKind | null;
   doValidation(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]>;
   doComplete(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionList>;
+  /** Fills in what `doComplete` left for later (documentation), for an item of a list on `document`. */
+  resolveCompletion(document: TextDocument, item: CompletionItem, settings: ZeroLensSettings): Promise<CompletionItem>;
   doHover(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null>;
   getCodeActions(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]>;
   getInlayHints(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
@@ -79,6 +85,23 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     return answers.flat();
   }
 
+  const completeAll = (d: TextDocument, p: Position, s: ZeroLensSettings) => collect(d, s, (c) => c.complete?.(d, p, s));
+  const completionSupport = params.completion ?? inlineCompletion;
+  /** The last full list, so moving through the items of one list resolves each without recomputing it. */
+  let lastFullList: { key: string; items: Promise<CompletionItem[]> } | undefined;
+
+  function fullListAt(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+    const key = `${document.uri}\n${document.version}\n${position.line}:${position.character}`;
+    if (lastFullList?.key !== key) lastFullList = { key, items: completeAll(document, position, settings) };
+    return lastFullList.items;
+  }
+
+  async function resolveCompletion(document: TextDocument, item: CompletionItem, settings: ZeroLensSettings): Promise<CompletionItem> {
+    const origin = completionOrigin(item);
+    if (!origin || origin.uri !== document.uri || item.documentation !== undefined) return item;
+    return withDocumentation(item, await fullListAt(document, origin.position, settings));
+  }
+
   /**
    * Validators run one after another, not interleaved: the first one parses a huge document in slices between
    * which the event loop runs, and the next must find that parse cached rather than redo it in one block.
@@ -92,7 +115,8 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   return {
     classify: classifyDocument,
     doValidation: (d, s) => (s.validate ? validateInTurn(d, s) : Promise.resolve([])),
-    doComplete: async (d, p, s) => ({ isIncomplete: false, items: await collect(d, s, (c) => c.complete?.(d, p, s)) }),
+    doComplete: async (d, p, s) => shapeCompletionList(await fullListAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
+    resolveCompletion,
     doHover: async (d, p, s) => mergeHovers(await collect(d, s, async (c) => [await c.hover?.(d, p, s)])),
     getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),
     getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),

@@ -9,13 +9,15 @@ import {
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type ClientCapabilities,
   type Connection,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { getLanguageService } from './languageService';
+import { getLanguageService, type ZeroLensLanguageService } from './languageService';
+import { completionOrigin, type CompletionClientSupport } from './completionList';
 import { warmUpDsConfig } from './dsconfig/warmUp';
 import { yieldToEventLoop } from './util/pacer';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
@@ -32,7 +34,8 @@ import {
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
-const service = getLanguageService({ fs: nodeFileSystem, workspace });
+/** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
+let service: ZeroLensLanguageService;
 
 let canPullConfiguration = false;
 let globalSettings: unknown = {};
@@ -42,7 +45,19 @@ const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
 /** Cancels the validation scheduled for a URI. */
 const pendingValidation = new Map<string, () => void>();
 
+/** How much of a completion list the editor lets us leave out (see completionList.ts). */
+function completionSupportOf(capabilities: ClientCapabilities): CompletionClientSupport {
+  const completion = capabilities.textDocument?.completion;
+  const itemDefaults = completion?.completionList?.itemDefaults ?? [];
+  return {
+    resolveDocumentation: !!completion?.completionItem?.resolveSupport?.properties.includes('documentation'),
+    defaultEditRange: itemDefaults.includes('editRange'),
+    defaultData: itemDefaults.includes('data'),
+  };
+}
+
 connection.onInitialize((params: InitializeParams): InitializeResult => {
+  service = getLanguageService({ fs: nodeFileSystem, workspace, completion: completionSupportOf(params.capabilities) });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number };
   globalSettings = options.settings ?? {};
@@ -52,11 +67,11 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['"', ':', ' ', '-', '=', '/'], resolveProvider: false },
+      completionProvider: { triggerCharacters: ['"', ':', ' ', '-', '=', '/'], resolveProvider: true },
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, 'source.fixAll.zeroLens'] },
       inlayHintProvider: true,
-      documentLinkProvider: { resolveProvider: false },
+      documentLinkProvider: { resolveProvider: true },
       definitionProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -163,6 +178,10 @@ documents.onDidClose((event) => {
 });
 
 connection.onCompletion((p) => withSettings(p.textDocument.uri, (d, s) => service.doComplete(d, p.position, s), null));
+connection.onCompletionResolve((item) => {
+  const uri = completionOrigin(item)?.uri;
+  return uri ? withSettings(uri, (d, s) => service.resolveCompletion(d, item, s), item) : item;
+});
 connection.onHover((p) => withSettings(p.textDocument.uri, (d, s) => service.doHover(d, p.position, s), null));
 connection.onCodeAction((p) => withSettings(p.textDocument.uri, (d, s) => service.getCodeActions(d, p.range, p.context, s), []));
 connection.languages.inlayHint.on((p) => withSettings(p.textDocument.uri, (d, s) => service.getInlayHints(d, p.range, s), []));

@@ -33,7 +33,7 @@ uiSuite('ds_config.json', (suite) => {
     }
   });
 
-  suite.test('completion inside zero_optimization offers offload_optimizer', async (wb) => {
+  suite.test('completion inside zero_optimization offers offload_optimizer with its documentation', async (wb) => {
     const s = scenarios.completion;
     const { text } = placeScenario(wb.instance.workspace, s);
     await wb.openFile(s.name);
@@ -43,6 +43,10 @@ uiSuite('ds_config.json', (suite) => {
     await wb.page.keyboard.type(s.typed);
     const labels = await wb.editor.complete((l) => l.includes(s.expectLabel));
     assert.ok(labels.includes(s.expectLabel));
+    // The focused suggestion's documentation arrives on resolve.
+    await wb.page.keyboard.type('load_o');
+    const details = await wb.editor.suggestionDetails((t) => t.includes(s.expectDocs));
+    assert.ok(details.includes(s.expectDocs));
     // Accepting it inserts the key inside zero_optimization.
     await wb.page.locator('.suggest-widget.visible .monaco-list-row', { hasText: s.expectLabel }).first().click();
     await wb.editor.waitForText((t) => t.includes(`"${s.expectLabel}"`), `"${s.expectLabel}" inserted`);

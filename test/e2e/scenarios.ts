@@ -46,6 +46,7 @@ export const scenarios = {
     after: '"stage": 2,',
     typed: '"off',
     expectLabel: 'offload_optimizer',
+    expectDocs: 'Offload optimizer states',
   },
   deprecatedFix: {
     source: 'configs/ds_config_broken.json',

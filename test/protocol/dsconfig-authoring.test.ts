@@ -37,3 +37,35 @@ test('ds_config completion inside zero_optimization and hover on stage, over std
     await server.stop();
   }
 });
+
+// VS Code's client resolves documentation lazily and reads list defaults (LSP 3.17): the list is lean and
+// `completionItem/resolve` brings the documentation of the focused item.
+test('an editor like VS Code gets a lean completion list and resolves documentation, over stdio', async () => {
+  const server = await startServer({
+    textDocumentCapabilities: {
+      completion: {
+        completionItem: { snippetSupport: true, documentationFormat: ['markdown'], resolveSupport: { properties: ['documentation', 'detail'] } },
+        completionList: { itemDefaults: ['editRange', 'insertTextFormat', 'data'] },
+      },
+    },
+  });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/lean/ds_config.json';
+    const text = '{\n  "zero_optimization": {\n    "stage": 3,\n    \n  }\n}\n';
+    await server.open(uri, 'json', text);
+    const list = await server.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line: 3, character: 4 } });
+    assert.deepEqual(list.itemDefaults?.editRange, { start: { line: 3, character: 4 }, end: { line: 3, character: 4 } });
+    assert.ok(list.itemDefaults?.data, 'the list names where it was computed, once');
+    const offload = list.items.find((i) => i.label === 'offload_optimizer');
+    assert.ok(offload && offload.documentation === undefined && offload.textEdit === undefined);
+    assert.equal(offload.textEditText, '"offload_optimizer": {\n\t$1\n}');
+
+    // The client fills the list's data into the item before resolving it, as vscode-languageclient does.
+    const resolved = await server.connection.sendRequest<CompletionItem>('completionItem/resolve', { ...offload, data: list.itemDefaults.data });
+    assert.equal((resolved.documentation as MarkupContent).kind, 'markdown');
+    assert.match((resolved.documentation as MarkupContent).value, /offload_optimizer/);
+    assert.equal(resolved.textEditText, offload.textEditText);
+  } finally {
+    await server.stop();
+  }
+});

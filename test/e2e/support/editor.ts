@@ -160,6 +160,23 @@ export class Editor {
     throw new Error(`Completion never offered what was expected. Last labels: ${labels.join(', ')}`);
   }
 
+  /**
+   * The documentation pane of the focused suggestion (Ctrl+Space again toggles it), once `accept` holds.
+   * The language server sends documentation on resolve, so this is where a lazy answer shows or not.
+   */
+  async suggestionDetails(accept: (text: string) => boolean): Promise<string> {
+    const details = this.page.locator('.suggest-details-container .suggest-details');
+    const deadline = Date.now() + WAIT;
+    let text = '';
+    while (Date.now() < deadline) {
+      if (!(await details.isVisible())) await this.page.keyboard.press('Control+Space');
+      await this.page.waitForTimeout(300);
+      text = normalize(await details.innerText().catch(() => ''));
+      if (accept(text)) return text;
+    }
+    throw new Error(`The suggestion's documentation never showed what was expected. Last text: ${text}`);
+  }
+
   /** Ctrl+. at the cursor; returns the titles of the offered code actions (widget left open). */
   async openQuickFixes(accept: (titles: string[]) => boolean = (t) => t.length > 0): Promise<string[]> {
     const rows = this.page.locator('.action-widget .monaco-list-row.action');
