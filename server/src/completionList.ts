@@ -8,13 +8,23 @@ import type { CompletionItem, CompletionList, Position, Range, TextEdit } from '
 export interface CompletionClientSupport {
   /** The editor resolves `documentation` lazily (`completionItem.resolveSupport.properties`). */
   resolveDocumentation: boolean;
+  /** The editor resolves `detail` lazily (VS Code shows it for the focused item only). */
+  resolveDetail: boolean;
   /** The editor reads `CompletionList.itemDefaults.editRange` (LSP 3.17). */
   defaultEditRange: boolean;
   /** The editor reads `CompletionList.itemDefaults.data`. */
   defaultData: boolean;
+  /** The editor reads `CompletionList.itemDefaults.insertTextFormat`. */
+  defaultInsertTextFormat: boolean;
 }
 
-export const inlineCompletion: CompletionClientSupport = { resolveDocumentation: false, defaultEditRange: false, defaultData: false };
+export const inlineCompletion: CompletionClientSupport = {
+  resolveDocumentation: false,
+  resolveDetail: false,
+  defaultEditRange: false,
+  defaultData: false,
+  defaultInsertTextFormat: false,
+};
 
 /** Where a list was computed; resolve recomputes it there to find an item's documentation. */
 export interface CompletionOrigin {
@@ -28,17 +38,23 @@ const originKey = 'zeroLensCompletion';
 /** Shapes the merged items of one completion request for the editor's capabilities. */
 export function shapeCompletionList(items: CompletionItem[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
   const list: CompletionList = { isIncomplete: false, items };
-  if (support.resolveDocumentation && items.some((item) => item.documentation !== undefined)) {
+  const lazy = (item: CompletionItem) =>
+    (support.resolveDocumentation && item.documentation !== undefined) || (support.resolveDetail && item.detail !== undefined);
+  if (items.some(lazy)) {
     const data = { [originKey]: origin };
-    // An item with data of its own keeps its documentation inline.
+    // An item with data of its own keeps everything inline.
     list.items = items.map((item) => {
-      if (item.documentation === undefined || item.data !== undefined) return item;
-      const { documentation: _resolvedLater, ...rest } = item;
-      return support.defaultData ? rest : { ...rest, data };
+      if (!lazy(item) || item.data !== undefined) return item;
+      const lean = { ...item };
+      if (support.resolveDocumentation) delete lean.documentation;
+      if (support.resolveDetail) delete lean.detail;
+      if (!support.defaultData) lean.data = data;
+      return lean;
     });
     if (support.defaultData) list.itemDefaults = { data };
   }
   if (support.defaultEditRange) hoistSharedRange(list);
+  if (support.defaultInsertTextFormat) hoistSharedFormat(list);
   return list;
 }
 
@@ -50,10 +66,14 @@ export function completionOrigin(item: CompletionItem): CompletionOrigin | undef
   return valid ? origin : undefined;
 }
 
-/** The item with the documentation of its full counterpart in a recomputed list (same label and sort text). */
-export function withDocumentation(item: CompletionItem, full: CompletionItem[]): CompletionItem {
+/** The item with what the list left out taken from its full counterpart in a recomputed list (same label and sort text). */
+export function withResolvedParts(item: CompletionItem, full: CompletionItem[]): CompletionItem {
   const match = full.find((candidate) => candidate.label === item.label && candidate.sortText === item.sortText);
-  return match?.documentation === undefined ? item : { ...item, documentation: match.documentation };
+  if (!match) return item;
+  const resolved = { ...item };
+  if (resolved.documentation === undefined && match.documentation !== undefined) resolved.documentation = match.documentation;
+  if (resolved.detail === undefined && match.detail !== undefined) resolved.detail = match.detail;
+  return resolved;
 }
 
 /** When every item replaces the same range, send the range once and each item only its text. */
@@ -67,6 +87,14 @@ function hoistSharedRange(list: CompletionList): void {
     const newText = (textEdit as TextEdit).newText;
     return newText === rest.label ? rest : { ...rest, textEditText: newText };
   });
+}
+
+/** When every item has the same insert text format, send it once. */
+function hoistSharedFormat(list: CompletionList): void {
+  const format = list.items[0]?.insertTextFormat;
+  if (format === undefined || !list.items.every((item) => item.insertTextFormat === format)) return;
+  list.itemDefaults = { ...list.itemDefaults, insertTextFormat: format };
+  list.items = list.items.map(({ insertTextFormat: _shared, ...rest }) => rest);
 }
 
 function sameRange(a: Range, b: Range): boolean {

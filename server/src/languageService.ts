@@ -18,7 +18,7 @@ import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView }
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, FeatureContributor } from './feature';
-import { completionOrigin, inlineCompletion, shapeCompletionList, withDocumentation, type CompletionClientSupport } from './completionList';
+import { completionOrigin, inlineCompletion, shapeCompletionList, withResolvedParts, type CompletionClientSupport } from './completionList';
 import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
@@ -98,8 +98,8 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
 
   async function resolveCompletion(document: TextDocument, item: CompletionItem, settings: ZeroLensSettings): Promise<CompletionItem> {
     const origin = completionOrigin(item);
-    if (!origin || origin.uri !== document.uri || item.documentation !== undefined) return item;
-    return withDocumentation(item, await fullListAt(document, origin.position, settings));
+    if (!origin || origin.uri !== document.uri) return item;
+    return withResolvedParts(item, await fullListAt(document, origin.position, settings));
   }
 
   /**

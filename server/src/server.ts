@@ -49,10 +49,13 @@ const pendingValidation = new Map<string, () => void>();
 function completionSupportOf(capabilities: ClientCapabilities): CompletionClientSupport {
   const completion = capabilities.textDocument?.completion;
   const itemDefaults = completion?.completionList?.itemDefaults ?? [];
+  const resolvable = completion?.completionItem?.resolveSupport?.properties ?? [];
   return {
-    resolveDocumentation: !!completion?.completionItem?.resolveSupport?.properties.includes('documentation'),
+    resolveDocumentation: resolvable.includes('documentation'),
+    resolveDetail: resolvable.includes('detail'),
     defaultEditRange: itemDefaults.includes('editRange'),
     defaultData: itemDefaults.includes('data'),
+    defaultInsertTextFormat: itemDefaults.includes('insertTextFormat'),
   };
 }
 

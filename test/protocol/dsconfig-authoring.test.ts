@@ -40,7 +40,7 @@ test('ds_config completion inside zero_optimization and hover on stage, over std
 
 // VS Code's client resolves documentation lazily and reads list defaults (LSP 3.17): the list is lean and
 // `completionItem/resolve` brings the documentation of the focused item.
-test('an editor like VS Code gets a lean completion list and resolves documentation, over stdio', async () => {
+test('an editor like VS Code gets a lean completion list and resolves documentation and detail, over stdio', async () => {
   const server = await startServer({
     textDocumentCapabilities: {
       completion: {
@@ -57,13 +57,15 @@ test('an editor like VS Code gets a lean completion list and resolves documentat
     assert.deepEqual(list.itemDefaults?.editRange, { start: { line: 3, character: 4 }, end: { line: 3, character: 4 } });
     assert.ok(list.itemDefaults?.data, 'the list names where it was computed, once');
     const offload = list.items.find((i) => i.label === 'offload_optimizer');
-    assert.ok(offload && offload.documentation === undefined && offload.textEdit === undefined);
+    assert.ok(offload && offload.documentation === undefined && offload.detail === undefined && offload.textEdit === undefined);
+    assert.equal(list.itemDefaults?.insertTextFormat, 2, 'snippets, said once for the list');
     assert.equal(offload.textEditText, '"offload_optimizer": {\n\t$1\n}');
 
     // The client fills the list's data into the item before resolving it, as vscode-languageclient does.
     const resolved = await server.connection.sendRequest<CompletionItem>('completionItem/resolve', { ...offload, data: list.itemDefaults.data });
     assert.equal((resolved.documentation as MarkupContent).kind, 'markdown');
     assert.match((resolved.documentation as MarkupContent).value, /offload_optimizer/);
+    assert.match(resolved.detail ?? '', /object/);
     assert.equal(resolved.textEditText, offload.textEditText);
   } finally {
     await server.stop();
