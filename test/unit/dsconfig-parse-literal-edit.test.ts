@@ -72,3 +72,16 @@ test('property: digit edits inside numbers and letters inside strings keep patch
     { numRuns: 300 },
   );
 });
+
+test('a keystroke in one value shares every untouched section of the parsed value with the previous version', () => {
+  const text = '{\n  "optimizer": {"type": "AdamW", "params": {"lr": 1e-5}},\n  "zero_optimization": {"stage": 2, "reduce_bucket_size": 500}\n}\n';
+  const document = TextDocument.create('file:///p/shared/ds_config.json', 'ds-config', 1, text);
+  const before = parseConfig(document).value as Record<string, Record<string, unknown>>;
+  const at = text.indexOf('500');
+  TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + 3) }, text: '5000' }], 2);
+  const after = parseConfig(document).value as Record<string, Record<string, unknown>>;
+  assert.equal(after.zero_optimization.reduce_bucket_size, 5000);
+  assert.equal(before.zero_optimization.reduce_bucket_size, 500, 'the previous version keeps its own value');
+  assert.equal(after.optimizer, before.optimizer, 'the untouched section is the same object');
+  assert.notEqual(after.zero_optimization, before.zero_optimization);
+});

@@ -86,6 +86,28 @@ export class LiteralEditCopy {
     return true;
   }
 
+  /**
+   * The previous version's parsed value with the edited literal replaced, sharing every untouched object and
+   * array with it (a keystroke must not rebuild the value of a whole file). When a later duplicate key shadows
+   * the edited one, the value is the previous one unchanged.
+   */
+  editedValue(previousValue: unknown): unknown {
+    const path: (string | number)[] = [];
+    let child: Node = this.edited;
+    for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
+      if (parent.type === 'array') path.unshift(parent.children!.indexOf(child));
+      else if (parent.type === 'object') {
+        const key = child.children?.[0]?.value as string;
+        const siblings = parent.children!;
+        for (let i = siblings.length - 1; siblings[i] !== child; i--) {
+          if (siblings[i].children?.[0]?.value === key) return previousValue;
+        }
+        path.unshift(key);
+      }
+    }
+    return replaceAt(previousValue, path, this.value);
+  }
+
   result(): EditedTree {
     const shift = (offset: number): number => (offset >= this.oldEnd ? offset + this.delta : offset);
     return {
@@ -116,6 +138,19 @@ export class LiteralEditCopy {
 }
 
 type MutableNode = { -readonly [K in keyof Node]: Node[K] };
+
+/** A copy of `container` with the value at `path` replaced; only the containers along the path are new. */
+function replaceAt(container: unknown, path: (string | number)[], value: unknown, at = 0): unknown {
+  if (at === path.length) return value;
+  const segment = path[at];
+  if (Array.isArray(container)) {
+    const copy = container.slice();
+    copy[segment as number] = replaceAt(container[segment as number], path, value, at + 1);
+    return copy;
+  }
+  const record = container as Record<string, unknown>;
+  return { ...record, [segment]: replaceAt(record[segment], path, value, at + 1) };
+}
 
 /** The literal value node (not a key) whose text holds the whole span [start, end). */
 function literalAround(root: Node, start: number, end: number): Node | undefined {

@@ -173,12 +173,13 @@ class ParseJob {
     const copy = LiteralEditCopy.plan({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
     if (!copy) return undefined;
     const job = new ParseJob(text);
-    job.steps.splice(0, 2, (deadline) => {
+    job.steps.splice(0, 3, (deadline) => {
       if (!copy.run(deadline)) return false;
       const edited = copy.result();
       job.result.root = edited.root;
       job.result.comments = edited.comments;
       job.result.trailingCommas = edited.trailingCommas;
+      job.result.value = copy.editedValue(previous.value);
       return true;
     });
     return job;

@@ -42,13 +42,14 @@ export function walkWithSchema(config: ConfigView, ownedPointers: Set<string>): 
   const root = config.parsed.root;
   if (!root || root.type !== 'object') return result;
   const index = schemaIndex();
-  walkObject(config, root, [], index.view(index.root), true, false, result, ownedPointers);
+  walkObject(config, root, [], config.root, index.view(index.root), true, false, result, ownedPointers);
   return result;
 }
 
-function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: SchemaNode, isRoot: boolean, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
+/** `value` is the parsed value at `path`, handed down so no node looks its value up from the root. */
+function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, isRoot: boolean, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
   const index = schemaIndex();
-  const instance = (config.get(path) ?? {}) as Record<string, unknown>;
+  const instance = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
   const view = index.view(schema);
   const meta = metaOf(view);
   const properties = index.propertiesOf(schema, instance);
@@ -94,7 +95,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, schema: Sche
     const valueCheck = checkValue(config, site);
     result.diagnostics.push(...valueCheck);
     if (valueCheck.length > 0 || site.value === 'auto') result.handledPointers.add(pointerOf(childPath));
-    if (valueNode) walkValue(config, valueNode, childPath, site.schema, underIgnored || keyCheck.ignored, result, owned);
+    if (valueNode) walkValue(config, valueNode, childPath, site.value, site.schema, underIgnored || keyCheck.ignored, result, owned);
   });
 }
 
@@ -110,14 +111,17 @@ function closed(view: SchemaNode, depth = 0): boolean {
   });
 }
 
-function walkValue(config: ConfigView, node: Node, path: JSONPath, schema: SchemaNode, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
+function walkValue(config: ConfigView, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
   const index = schemaIndex();
   if (node.type === 'object') {
-    walkObject(config, node, path, schema, false, underIgnored, result, owned);
+    walkObject(config, node, path, value, schema, false, underIgnored, result, owned);
   } else if (node.type === 'array') {
+    const items = Array.isArray(value) ? value : [];
     (node.children ?? []).forEach((item, i) => {
-      const itemSchema = index.childOf(schema, i, config.get(path));
-      if (itemSchema) walkValue(config, item, [...path, i], itemSchema, underIgnored, result, owned);
+      // Only containers have keys to check; long arrays of numbers cost nothing here.
+      if (item.type !== 'object' && item.type !== 'array') return;
+      const itemSchema = index.childOf(schema, i, value);
+      if (itemSchema) walkValue(config, item, [...path, i], items[i], itemSchema, underIgnored, result, owned);
     });
   }
 }
