@@ -33,6 +33,11 @@ export function renderReport(results: BenchResults): string {
       );
     }
     out.push('');
+    for (const row of rows.filter((r) => r.result.resolve?.count > 0)) {
+      const r = row.result.resolve;
+      out.push(`Documentation of the focused completion item on \`completionItem/resolve\`, ${row.server}: ${ms(r.median)} / ${ms(r.p95)} / ${ms(r.max)} ms.`);
+    }
+    if (rows.some((r) => r.result.resolve?.count > 0)) out.push('');
   }
   out.push('## Sizes', '');
   out.push(`dist/server.js ${kib(results.sizes.serverJs)} · dist/client.js ${kib(results.sizes.clientJs)} · dist/webview.js ${kib(results.sizes.webviewJs)} · VSIX ${kib(results.sizes.vsix)}`, '');

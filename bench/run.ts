@@ -17,18 +17,27 @@ const peerBin = path.join(root, 'node_modules/vscode-langservers-extracted/bin/v
 const peerSettings = { json: { validate: { enable: true }, schemas: [{ fileMatch: ['*.json'], schema }] } };
 
 /**
- * What VS Code tells every server: markdown in hover and in completion documentation. Without it the peer
+ * What VS Code tells every server about hover and completion (vscode-languageclient 10): markdown, snippets,
+ * documentation resolved lazily for the focused item, and list-wide defaults. Without markdown the peer
  * leaves documentation out of its completion items and would be measured doing less work.
  */
 const editorCapabilities = {
-  completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+  completion: {
+    completionItem: {
+      snippetSupport: true,
+      documentationFormat: ['markdown', 'plaintext'],
+      resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] },
+      labelDetailsSupport: true,
+    },
+    completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] },
+  },
   hover: { contentFormat: ['markdown', 'plaintext'] },
 };
 
 export const subjects: ServerUnderTest[] = [
-  { name: 'ZeRO Lens', start: { textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config' },
+  { name: 'ZeRO Lens', start: { textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config', debounced: true },
   { name: 'ZeRO Lens (no debounce)', start: { initializationOptions: { validationDelayMs: 0 }, textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config' },
-  { name: 'JSON server', start: { command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings },
+  { name: 'JSON server', start: { command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings, debounced: true },
   {
     name: 'JSON server (pull)',
     start: {
