@@ -66,12 +66,13 @@ export interface KeyCheck {
 export function checkKey(config: ConfigView, site: PropertySite, underIgnored: boolean): KeyCheck {
   const out: Diagnostic[] = [];
   const meta = metaOf(site.schema);
-  const keyRange = config.rangeOfNode(site.keyNode);
-  const parentPath = site.path.slice(0, -1);
+  // Only a key with a problem needs its range and parent path; most keys have none.
+  const keyRange = () => config.rangeOfNode(site.keyNode);
+  const parentPath = () => site.path.slice(0, -1);
 
   if (meta.deprecated) {
     const replacement = meta.deprecated.replacement;
-    const replacementPath = replacement ? (replacement.includes('.') ? replacement.split('.') : [...parentPath, replacement]) : undefined;
+    const replacementPath = replacement ? (replacement.includes('.') ? replacement.split('.') : [...parentPath(), replacement]) : undefined;
     // Schema messages often start with "Deprecated:"; the diagnostic already says so.
     const reason = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
     if (replacementPath && config.has(replacementPath)) {
@@ -79,7 +80,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
         config.diagnostic(
           'deprecatedWithReplacement',
           'error',
-          keyRange,
+          keyRange(),
           `"${site.key}" is deprecated and "${showPath(replacementPath)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
           { path: site.path, replacement: showPath(replacementPath), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
           meta.docs,
@@ -87,7 +88,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
       );
     } else {
       out.push(
-        config.diagnostic('deprecatedKey', 'warning', keyRange, `"${site.key}" is deprecated${reason ? `: ${reason}` : '.'}`, {
+        config.diagnostic('deprecatedKey', 'warning', keyRange(), `"${site.key}" is deprecated${reason ? `: ${reason}` : '.'}`, {
           path: site.path,
           replacement: replacementPath ? showPath(replacementPath) : null,
           fixes: deprecatedFixes(site, replacementPath),
@@ -97,12 +98,12 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   }
 
   if (meta.aliasOf && meta.aliasOf in site.siblings) {
-    const longPath = [...parentPath, meta.aliasOf];
+    const longPath = [...parentPath(), meta.aliasOf];
     out.push(
       config.diagnostic(
         'aliasBothSet',
         'error',
-        keyRange,
+        keyRange(),
         `"${site.key}" and "${meta.aliasOf}" are two names of the same setting and both are set: pydantic refuses the pair ("${site.key}" is reported as an extra input) and DeepSpeed will not start.`,
         {
           path: site.path,
@@ -118,11 +119,11 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     );
   }
 
-  const stage = config.knownStage();
   const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
-  const ignored = site.path[0] === 'zero_optimization' && stage !== undefined && !!stages && !stages.includes(stage);
+  const stage = site.path[0] === 'zero_optimization' && stages ? config.knownStage() : undefined;
+  const ignored = stage !== undefined && !!stages && !stages.includes(stage);
   // offload_param has its own rule with a more specific message.
-  const ownRule = showPath(site.path) === 'zero_optimization.offload_param';
+  const ownRule = site.path.length === 2 && site.path[0] === 'zero_optimization' && site.path[1] === 'offload_param';
   if (ignored && stages && !underIgnored && !ownRule) {
     // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
     const severity = stage === 0 ? 'hint' : 'warning';
@@ -131,7 +132,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
       config.diagnostic(
         'ignoredAtStage',
         severity,
-        keyRange,
+        keyRange(),
         `"${site.key}" is only read by ZeRO ${used}; with "stage": ${stage} DeepSpeed ignores it.`,
         { path: site.path, stage, stages, fixes: [fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }])] },
         meta.docs,

@@ -58,15 +58,17 @@ const exponentString = /^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+\s*$/;
 
 function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const value = site.value;
-  const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
+  // Most integers are fine: their range and message are never built.
+  const range = () => (site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode));
   const docs = metaOf(site.schema).docs;
-  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) || !Number.isFinite(value)) return [];
     const rounded = Math.round(value);
     return [
       config.diagnostic(
         'integerFraction',
         'error',
-        range,
+        range(),
         `"${site.key}" must be a whole number; DeepSpeed's pydantic config refuses ${value} (int_from_float: fractional part).`,
         { path: site.path, value, rounded, fixes: [fix(`Round to ${rounded}`, [{ op: 'set', path: site.path, value: rounded }], true)] },
         docs,
@@ -84,7 +86,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
       config.diagnostic(
         'integerExponentString',
         'error',
-        range,
+        range(),
         `"${site.key}" is the string "${value}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: ${value.trim()}.`,
         { path: site.path, value, number: asNumber, fixes },
         docs,
@@ -96,7 +98,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
       config.diagnostic(
         'integerAsString',
         'hint',
-        range,
+        range(),
         `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
         { path: site.path, value, number: asNumber, fixes: [fix(`Write it as the number ${asNumber}`, [{ op: 'set', path: site.path, value: asNumber }], true)] },
         docs,
@@ -108,7 +110,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
       config.diagnostic(
         'integerFraction',
         'error',
-        range,
+        range(),
         `"${site.key}" must be a whole number; pydantic refuses "${value}".`,
         { path: site.path, value, rounded: Math.round(asNumber), fixes: [fix(`Use ${Math.round(asNumber)}`, [{ op: 'set', path: site.path, value: Math.round(asNumber) }], true)] },
         docs,
