@@ -1,4 +1,4 @@
-import type { CompletionItem, CompletionList, Position, Range, TextEdit } from 'vscode-languageserver-types';
+import type { CompletionItem, CompletionList, Position, Range } from 'vscode-languageserver-types';
 
 /**
  * What the editor can do with a completion list, from its LSP capabilities. A list answers every keystroke,
@@ -35,27 +35,55 @@ export interface CompletionOrigin {
 
 const originKey = 'zeroLensCompletion';
 
+/** Fields copied as they are; the shaped ones (documentation, detail, textEdit, insertTextFormat, data) are handled apart. */
+const plainFields = [
+  'labelDetails',
+  'kind',
+  'tags',
+  'deprecated',
+  'preselect',
+  'sortText',
+  'filterText',
+  'insertText',
+  'insertTextMode',
+  'textEditText',
+  'additionalTextEdits',
+  'commitCharacters',
+  'command',
+] as const satisfies readonly (keyof CompletionItem)[];
+
 /** Shapes the merged items of one completion request for the editor's capabilities. */
 export function shapeCompletionList(items: CompletionItem[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
-  const list: CompletionList = { isIncomplete: false, items };
-  const lazy = (item: CompletionItem) =>
-    (support.resolveDocumentation && item.documentation !== undefined) || (support.resolveDetail && item.detail !== undefined);
-  if (items.some(lazy)) {
-    const data = { [originKey]: origin };
-    // An item with data of its own keeps everything inline.
-    list.items = items.map((item) => {
-      if (!lazy(item) || item.data !== undefined) return item;
-      const lean = { ...item };
-      if (support.resolveDocumentation) delete lean.documentation;
-      if (support.resolveDetail) delete lean.detail;
-      if (!support.defaultData) lean.data = data;
-      return lean;
-    });
-    if (support.defaultData) list.itemDefaults = { data };
-  }
-  if (support.defaultEditRange) hoistSharedRange(list);
-  if (support.defaultInsertTextFormat) hoistSharedFormat(list);
-  return list;
+  // An item with data of its own keeps everything inline.
+  const deferrable = (item: CompletionItem) => item.data === undefined;
+  const lazyDocumentation = support.resolveDocumentation && items.some((item) => item.documentation !== undefined && deferrable(item));
+  const lazyDetail = support.resolveDetail && items.some((item) => item.detail !== undefined && deferrable(item));
+  const range = support.defaultEditRange ? sharedRange(items) : undefined;
+  const format = support.defaultInsertTextFormat ? sharedFormat(items) : undefined;
+  if (!lazyDocumentation && !lazyDetail && !range && format === undefined) return { isIncomplete: false, items };
+
+  const data = lazyDocumentation || lazyDetail ? { [originKey]: origin } : undefined;
+  const defaults: NonNullable<CompletionList['itemDefaults']> = {};
+  if (data && support.defaultData) defaults.data = data;
+  if (range) defaults.editRange = range;
+  if (format !== undefined) defaults.insertTextFormat = format;
+  // Built field by field: object rest and delete are several times slower, and this runs on every keystroke.
+  const shaped = items.map((item) => {
+    const lean: CompletionItem = { label: item.label };
+    for (const field of plainFields) if (item[field] !== undefined) (lean as Record<string, unknown>)[field] = item[field];
+    const defer = deferrable(item);
+    if (item.documentation !== undefined && !(lazyDocumentation && defer)) lean.documentation = item.documentation;
+    if (item.detail !== undefined && !(lazyDetail && defer)) lean.detail = item.detail;
+    if (item.insertTextFormat !== undefined && format === undefined) lean.insertTextFormat = item.insertTextFormat;
+    if (item.textEdit !== undefined) {
+      if (!range) lean.textEdit = item.textEdit;
+      else if (item.textEdit.newText !== item.label) lean.textEditText = item.textEdit.newText;
+    }
+    if (!defer) lean.data = item.data;
+    else if (data && !support.defaultData) lean.data = data;
+    return lean;
+  });
+  return Object.keys(defaults).length > 0 ? { isIncomplete: false, items: shaped, itemDefaults: defaults } : { isIncomplete: false, items: shaped };
 }
 
 /** The origin a resolve request's item came from, or undefined for items that carry their documentation. */
@@ -76,25 +104,18 @@ export function withResolvedParts(item: CompletionItem, full: CompletionItem[]):
   return resolved;
 }
 
-/** When every item replaces the same range, send the range once and each item only its text. */
-function hoistSharedRange(list: CompletionList): void {
-  const first = list.items[0]?.textEdit;
-  if (!first || !('range' in first)) return;
+/** The range every item replaces, when they all replace the same one (sent once in `itemDefaults.editRange`). */
+function sharedRange(items: CompletionItem[]): Range | undefined {
+  const first = items[0]?.textEdit;
+  if (!first || !('range' in first)) return undefined;
   const shared = first.range;
-  if (!list.items.every((item) => item.textEdit && 'range' in item.textEdit && sameRange(item.textEdit.range, shared))) return;
-  list.itemDefaults = { ...list.itemDefaults, editRange: shared };
-  list.items = list.items.map(({ textEdit, ...rest }) => {
-    const newText = (textEdit as TextEdit).newText;
-    return newText === rest.label ? rest : { ...rest, textEditText: newText };
-  });
+  return items.every((item) => item.textEdit && 'range' in item.textEdit && sameRange(item.textEdit.range, shared)) ? shared : undefined;
 }
 
-/** When every item has the same insert text format, send it once. */
-function hoistSharedFormat(list: CompletionList): void {
-  const format = list.items[0]?.insertTextFormat;
-  if (format === undefined || !list.items.every((item) => item.insertTextFormat === format)) return;
-  list.itemDefaults = { ...list.itemDefaults, insertTextFormat: format };
-  list.items = list.items.map(({ insertTextFormat: _shared, ...rest }) => rest);
+/** The insert text format of every item, when they all have the same one. */
+function sharedFormat(items: CompletionItem[]): CompletionItem['insertTextFormat'] {
+  const format = items[0]?.insertTextFormat;
+  return format !== undefined && items.every((item) => item.insertTextFormat === format) ? format : undefined;
 }
 
 function sameRange(a: Range, b: Range): boolean {
