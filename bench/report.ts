@@ -16,20 +16,21 @@ export function renderReport(results: BenchResults): string {
   out.push(`${results.date.slice(0, 10)} · ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB · Node ${m.node} · ${m.os}`, '');
   out.push('Latency in milliseconds (median / p95 / max). Ratio = ZeRO Lens p95 ÷ peer p95 in the same run.', '');
   out.push('"ZeRO Lens" and "JSON server" are the servers as shipped (validation debounced 120 ms and 500 ms);');
-  out.push('"no debounce" and "pull" measure the validation work itself.', '');
+  out.push('"no debounce" and "pull" measure the validation work itself. "Empty round trip" is a hover where there is');
+  out.push('nothing to explain: the cost of one LSP request with no work, the floor under the hover and completion columns.', '');
   for (const documentName of [...new Set(results.sessions.map((s) => s.document))]) {
     const rows = results.sessions.filter((s) => s.document === documentName);
     const first = rows[0];
     out.push(`## ${documentName} (${first.lines} lines, ${(first.bytes / 1024).toFixed(0)} KiB)`, '');
-    out.push('| server | diagnostics after edit | p95 ratio | hover | p95 ratio | completion | p95 ratio | cold start → diagnostics | longest block | peak RSS |');
-    out.push('|---|---|---|---|---|---|---|---|---|---|');
+    out.push('| server | diagnostics after edit | p95 ratio | hover | p95 ratio | completion | p95 ratio | empty round trip | cold start → diagnostics | longest block | peak RSS |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) {
       const r = row.result;
       const peer = rows.find((p) => p.server === peerOf[row.server])?.result;
       const ratio = (mine: number, theirs: number | undefined) => (peer && theirs ? (mine / theirs).toFixed(2) : '');
       const triple = (s: { median: number; p95: number; max: number }) => `${ms(s.median)} / ${ms(s.p95)} / ${ms(s.max)}`;
       out.push(
-        `| ${row.server} | ${triple(r.diagnostics)} | ${ratio(r.diagnostics.p95, peer?.diagnostics.p95)} | ${triple(r.hover)} | ${ratio(r.hover.p95, peer?.hover.p95)} | ${triple(r.completion)} | ${ratio(r.completion.p95, peer?.completion.p95)} | ${ms(r.coldStartToDiagnosticsMs)} | ${ms(r.maxBlockedMs)} | ${r.peakRssMiB.toFixed(0)} MiB |`,
+        `| ${row.server} | ${triple(r.diagnostics)} | ${ratio(r.diagnostics.p95, peer?.diagnostics.p95)} | ${triple(r.hover)} | ${ratio(r.hover.p95, peer?.hover.p95)} | ${triple(r.completion)} | ${ratio(r.completion.p95, peer?.completion.p95)} | ${r.roundTrip ? triple(r.roundTrip) : '–'} | ${ms(r.coldStartToDiagnosticsMs)} | ${ms(r.maxBlockedMs)} | ${r.peakRssMiB.toFixed(0)} MiB |`,
       );
     }
     out.push('');

@@ -26,6 +26,8 @@ export interface SessionResult {
   diagnostics: Summary;
   hover: Summary;
   completion: Summary;
+  /** A hover where there is nothing to explain (the document's first character): one LSP round trip, no work. */
+  roundTrip: Summary;
   /** `completionItem/resolve` of the first item, for servers that send documentation on resolve (count 0 otherwise). */
   resolve: Summary;
   /** Longest time a trivial request waited on the server during the edit phase. */
@@ -37,6 +39,7 @@ export interface SessionResult {
 
 const editCount = 200;
 const probeCount = 50;
+const roundTripCount = 200;
 const probeUri = 'file:///tmp/zero-lens-bench/probe/ds_config_probe.json';
 const probeText = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 2 }\n}\n';
 
@@ -174,12 +177,19 @@ export async function runSession(subject: ServerUnderTest, uri: string, text: st
         resolve.push(performance.now() - t0);
       }
     }
+    const roundTrip: number[] = [];
+    for (let i = 0; i < roundTripCount; i++) {
+      const t0 = performance.now();
+      await server.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+      roundTrip.push(performance.now() - t0);
+    }
     return {
       coldStartToDiagnosticsMs: Math.max(coldStart, coldStartToDiagnosticsMs),
       diagnostics: summarize(diagnostics),
       hover: summarize(hover),
       completion: summarize(completion),
       resolve: summarize(resolve),
+      roundTrip: summarize(roundTrip),
       maxBlockedMs: Math.max(0, ...blocked),
       ...(process.env.BENCH_SAMPLES ? { samples: { diagnostics, hover, completion, resolve, blocked } } : {}),
       peakRssMiB: peakRssMiB(server.process.pid),
