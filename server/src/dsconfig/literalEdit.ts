@@ -49,23 +49,8 @@ export class LiteralEditCopy {
 
   /** The copy to make when the text differs from the previous version only inside one literal value. */
   static plan(previous: PreviousParse, text: string): LiteralEditCopy | undefined {
-    const old = previous.text;
-    if (old === text) return undefined;
-    // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
-    const shorter = Math.min(old.length, text.length);
-    // Whole blocks first (string comparison is much faster than a loop over characters), then characters.
-    let start = 0;
-    while (start + block <= shorter && old.substr(start, block) === text.substr(start, block)) start += block;
-    while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-    let tail = 0;
-    while (tail + block <= shorter - start && old.substr(old.length - tail - block, block) === text.substr(text.length - tail - block, block)) tail += block;
-    while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
-    const oldEnd = old.length - tail;
-    const delta = text.length - old.length;
-    const node = literalAround(previous.root, start, oldEnd);
-    if (!node) return undefined;
-    const literal = scanLiteral(text, node.offset, node.offset + node.length + delta);
-    return literal ? new LiteralEditCopy(previous, node, literal.value, oldEnd, delta) : undefined;
+    const edit = planLiteralEdit(previous, text);
+    return edit ? new LiteralEditCopy(previous, edit.edited, edit.value, edit.oldEnd, edit.delta) : undefined;
   }
 
   /** Copies until done (true) or until the deadline, a performance.now() time, has passed (false). */
@@ -86,26 +71,9 @@ export class LiteralEditCopy {
     return true;
   }
 
-  /**
-   * The previous version's parsed value with the edited literal replaced, sharing every untouched object and
-   * array with it (a keystroke must not rebuild the value of a whole file). When a later duplicate key shadows
-   * the edited one, the value is the previous one unchanged.
-   */
+  /** The previous version's parsed value with the edited literal replaced (see valueAfterEdit). */
   editedValue(previousValue: unknown): unknown {
-    const path: (string | number)[] = [];
-    let child: Node = this.edited;
-    for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
-      if (parent.type === 'array') path.unshift(parent.children!.indexOf(child));
-      else if (parent.type === 'object') {
-        const key = child.children?.[0]?.value as string;
-        const siblings = parent.children!;
-        for (let i = siblings.length - 1; siblings[i] !== child; i--) {
-          if (siblings[i].children?.[0]?.value === key) return previousValue;
-        }
-        path.unshift(key);
-      }
-    }
-    return replaceAt(previousValue, path, this.value);
+    return valueAfterEdit(previousValue, this.edited, this.value);
   }
 
   result(): EditedTree {
@@ -121,9 +89,8 @@ export class LiteralEditCopy {
   private copyOf(node: Node, parent: Node | undefined): MutableNode {
     const { oldEnd, delta } = this;
     // Built with parseTree's property order, so copies share its object shapes.
-    const offset = node.offset >= oldEnd ? node.offset + delta : node.offset;
-    const end = node.offset + node.length;
-    const length = node === this.edited || (end >= oldEnd && node.offset < oldEnd) ? node.length + delta : node.length;
+    const offset = shiftedOffset(node.offset, oldEnd, delta);
+    const length = shiftedLength(node, this.edited, oldEnd, delta);
     if (node === this.edited) return { type: typeOf(this.value), offset, length, parent, value: this.value };
     if (!node.children) {
       // A property name is built as { type, value, … } by parseTree, values as { …, value }.
@@ -132,12 +99,107 @@ export class LiteralEditCopy {
         : { type: node.type, offset, length, parent, value: node.value };
     }
     const copy: MutableNode = { type: node.type, offset, length, parent, children: [] };
-    if (node.colonOffset !== undefined) copy.colonOffset = node.colonOffset >= oldEnd ? node.colonOffset + delta : node.colonOffset;
+    if (node.colonOffset !== undefined) copy.colonOffset = shiftedOffset(node.colonOffset, oldEnd, delta);
     return copy;
   }
 }
 
 type MutableNode = { -readonly [K in keyof Node]: Node[K] };
+
+/** One in-place literal edit: the node that holds it, its new value, and how the text after it moved. */
+interface LiteralEdit {
+  edited: Node;
+  value: unknown;
+  /** End of the changed span in the old text, and how far the text after it moved. */
+  oldEnd: number;
+  delta: number;
+}
+
+/** The edit, when the text differs from the previous version only inside one literal value. */
+function planLiteralEdit(previous: PreviousParse, text: string): LiteralEdit | undefined {
+  const old = previous.text;
+  if (old === text) return undefined;
+  // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
+  const shorter = Math.min(old.length, text.length);
+  // Whole blocks first (string comparison is much faster than a loop over characters), then characters.
+  let start = 0;
+  while (start + block <= shorter && old.substr(start, block) === text.substr(start, block)) start += block;
+  while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail + block <= shorter - start && old.substr(old.length - tail - block, block) === text.substr(text.length - tail - block, block)) tail += block;
+  while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+  const oldEnd = old.length - tail;
+  const delta = text.length - old.length;
+  const edited = literalAround(previous.root, start, oldEnd);
+  if (!edited) return undefined;
+  const literal = scanLiteral(text, edited.offset, edited.offset + edited.length + delta);
+  return literal ? { edited, value: literal.value, oldEnd, delta } : undefined;
+}
+
+function shiftedOffset(offset: number, oldEnd: number, delta: number): number {
+  return offset >= oldEnd ? offset + delta : offset;
+}
+
+/** The edited node and every node around the edit grow or shrink with it. */
+function shiftedLength(node: Node, edited: Node, oldEnd: number, delta: number): number {
+  const end = node.offset + node.length;
+  return node === edited || (end >= oldEnd && node.offset < oldEnd) ? node.length + delta : node.length;
+}
+
+/**
+ * The same edit applied to the previous tree itself, for documents small enough to be parsed and checked in
+ * one go: no new tree per keystroke (a copy of a long file's tree is garbage one keystroke later, and the
+ * collector pays for it while requests wait). The previous version's ParsedConfig shares the tree and is
+ * stale afterwards; every reader of a small document finishes before the next edit is applied. Subtrees that
+ * end before the edit are not visited.
+ */
+export function patchLiteralEdit(previous: PreviousParse, text: string): (EditedTree & { value: (previousValue: unknown) => unknown }) | undefined {
+  const edit = planLiteralEdit(previous, text);
+  if (!edit) return undefined;
+  const { edited, oldEnd, delta } = edit;
+  if (delta !== 0) {
+    const pending: Node[] = [previous.root];
+    for (let node = pending.pop(); node; node = pending.pop()) {
+      if (node.offset + node.length < oldEnd) continue; // ends before the edit: unchanged, and so are its children
+      const mutable = node as MutableNode;
+      mutable.length = shiftedLength(node, edited, oldEnd, delta);
+      mutable.offset = shiftedOffset(node.offset, oldEnd, delta);
+      if (node.colonOffset !== undefined) mutable.colonOffset = shiftedOffset(node.colonOffset, oldEnd, delta);
+      if (node.children && node !== edited) pending.push(...node.children);
+    }
+  }
+  const literal = edited as MutableNode;
+  literal.type = typeOf(edit.value);
+  literal.value = edit.value;
+  return {
+    root: previous.root,
+    comments: previous.comments.map((c) => ({ offset: shiftedOffset(c.offset, oldEnd, delta), length: c.length })),
+    trailingCommas: previous.trailingCommas.map((c) => ({ offset: shiftedOffset(c.offset, oldEnd, delta) })),
+    value: (previousValue) => valueAfterEdit(previousValue, edited, edit.value),
+  };
+}
+
+/**
+ * The previous version's parsed value with the edited literal replaced, sharing every untouched object and
+ * array with it (a keystroke must not rebuild the value of a whole file). When a later duplicate key shadows
+ * the edited one, the value is the previous one unchanged.
+ */
+function valueAfterEdit(previousValue: unknown, edited: Node, value: unknown): unknown {
+  const path: (string | number)[] = [];
+  let child: Node = edited;
+  for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'array') path.unshift(parent.children!.indexOf(child));
+    else if (parent.type === 'object') {
+      const key = child.children?.[0]?.value as string;
+      const siblings = parent.children!;
+      for (let i = siblings.length - 1; siblings[i] !== child; i--) {
+        if (siblings[i].children?.[0]?.value === key) return previousValue;
+      }
+      path.unshift(key);
+    }
+  }
+  return replaceAt(previousValue, path, value);
+}
 
 /** A copy of `container` with the value at `path` replaced; only the containers along the path are new. */
 function replaceAt(container: unknown, path: (string | number)[], value: unknown, at = 0): unknown {

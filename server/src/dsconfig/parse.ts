@@ -9,7 +9,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
-import { LiteralEditCopy } from './literalEdit';
+import { LiteralEditCopy, patchLiteralEdit } from './literalEdit';
 
 /** One parse of a ds_config document, shared by every feature for that document version. */
 export interface ParsedConfig {
@@ -76,9 +76,33 @@ const cache = new VersionedCache<ParsedConfig>((document) => {
   return parsed;
 });
 
-/** The previous parse with one literal value changed in place, when that is all the edit did (see literalEdit.ts). */
+/**
+ * The previous parse with one literal value changed, when that is all the edit did (see literalEdit.ts). Small
+ * documents patch the previous tree in place; huge ones, parsed in slices between which other requests run,
+ * get a copy so a parse in progress never sees its tree change.
+ */
 function afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParsedConfig | undefined {
-  return ParseJob.afterLiteralEdit(previous, text)?.finish();
+  if (text.length >= stepwiseFromLength) return ParseJob.afterLiteralEdit(previous, text)?.finish();
+  if (!previous?.root || !literalEditable(previous, text)) return undefined;
+  const patched = patchLiteralEdit({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
+  if (!patched) return undefined;
+  return {
+    text,
+    root: patched.root,
+    value: patched.value(previous.value),
+    syntaxErrors: [],
+    // Same key nodes (patched in place) and same paths: only a value changed.
+    duplicateKeys: previous.duplicateKeys,
+    comments: patched.comments,
+    trailingCommas: patched.trailingCommas,
+    hasBom: false,
+    limits: [],
+  };
+}
+
+/** What must hold for an edit to patch the previous parse instead of parsing again. */
+function literalEditable(previous: ParsedConfig, text: string): boolean {
+  return !!previous.root && previous.syntaxErrors.length === 0 && previous.limits.length === 0 && !previous.hasBom && text.length <= maxParsedLength && text.charCodeAt(0) !== 0xfeff;
 }
 
 export function parseConfig(document: TextDocument): ParsedConfig {
@@ -168,8 +192,7 @@ class ParseJob {
    * when that is all that changed; undefined otherwise.
    */
   static afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParseJob | undefined {
-    if (!previous?.root || previous.syntaxErrors.length > 0 || previous.limits.length > 0 || previous.hasBom) return undefined;
-    if (text.length > maxParsedLength || text.charCodeAt(0) === 0xfeff) return undefined;
+    if (!previous?.root || !literalEditable(previous, text)) return undefined;
     const copy = LiteralEditCopy.plan({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
     if (!copy) return undefined;
     const job = new ParseJob(text);
