@@ -7,6 +7,7 @@ import { scenarios } from './scenarios';
 import { placeScenario, readText } from './support/files';
 import { screenshot } from './support/screenshots';
 import { uiSuite } from './support/suite';
+import type { Locator } from 'playwright-core';
 import { webviewContent } from './support/webview';
 import type { Workbench } from './support/workbench';
 
@@ -31,8 +32,7 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   assert.equal(await current.count(), 1, 'one option is highlighted as current');
   assert.equal(await current.getAttribute('data-stage'), '2');
   const segment = view.locator('[data-testid="zl-segment"]').first();
-  const box = await segment.boundingBox();
-  assert.ok(box && box.width > 0 && box.height > 0, 'segments are drawn');
+  assert.ok(await drawnBox(segment), 'segments are drawn');
   const colour = await segment.evaluate((el) => getComputedStyle(el).backgroundColor);
   assert.ok(colour && colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent', `segment has a colour (${colour})`);
   // The same numbers as a plain table, for screen readers and copying.
@@ -42,6 +42,21 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   const refused = wb.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text));
   assert.deepEqual(refused, [], 'no Content-Security-Policy violations');
   return colour;
+}
+
+/**
+ * Whether the element gets a non-empty box. A theme change makes the webview render again, and an element
+ * found just before that has no box for a moment: ask again until the deadline.
+ */
+async function drawnBox(element: Locator): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    await element.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    const box = await element.boundingBox().catch(() => null);
+    if (box && box.width > 0 && box.height > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
 }
 
 async function setTheme(wb: Workbench, themeName: string, kind: 'vs' | 'vs-dark') {
