@@ -51,7 +51,7 @@ export interface ZeroLensLanguageService {
   getEstimateView(document: TextDocument, settings: ZeroLensSettings): Promise<EstimateView | null>;
   /** The edit that moves a document to a ZeRO option (the stage quick fix's edit). */
   getApplyOptionEdit(document: TextDocument, params: ApplyOptionParams, settings: ZeroLensSettings): Promise<ApplyOptionResult>;
-  /** Workspace files changed on disk: drop cached launch references and model sizes. */
+  /** Settings or workspace files changed: drop cached launch references, model sizes and the last completion list. */
   invalidateWorkspace(): void;
   /** The built-in model catalog, for model pickers. */
   getModelCatalog(): CatalogEntry[];
@@ -125,6 +125,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getEstimateView: (d, s) => context.getEstimateView(d, s),
     getApplyOptionEdit: (d, p, s) => context.getApplyOptionEdit(d, p, s),
     invalidateWorkspace: () => {
+      lastFullList = undefined; // settings or files changed: a list for the same version may differ now
       context.invalidate();
       launch.invalidate();
     },
