@@ -83,8 +83,8 @@ const cache = new VersionedCache<ParsedConfig>((document) => {
  */
 function afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParsedConfig | undefined {
   if (text.length >= stepwiseFromLength) return ParseJob.afterLiteralEdit(previous, text)?.finish();
-  if (!previous?.root || !literalEditable(previous, text)) return undefined;
-  const patched = patchLiteralEdit({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
+  if (!literalEditable(previous, text)) return undefined;
+  const patched = patchLiteralEdit(previous, text);
   if (!patched) return undefined;
   return {
     text,
@@ -101,8 +101,8 @@ function afterLiteralEdit(previous: ParsedConfig | undefined, text: string): Par
 }
 
 /** What must hold for an edit to patch the previous parse instead of parsing again. */
-function literalEditable(previous: ParsedConfig, text: string): boolean {
-  return !!previous.root && previous.syntaxErrors.length === 0 && previous.limits.length === 0 && !previous.hasBom && text.length <= maxParsedLength && text.charCodeAt(0) !== 0xfeff;
+function literalEditable(previous: ParsedConfig | undefined, text: string): previous is ParsedConfig & { root: Node } {
+  return !!previous?.root && previous.syntaxErrors.length === 0 && previous.limits.length === 0 && !previous.hasBom && text.length <= maxParsedLength && text.charCodeAt(0) !== 0xfeff;
 }
 
 export function parseConfig(document: TextDocument): ParsedConfig {
@@ -192,8 +192,8 @@ class ParseJob {
    * when that is all that changed; undefined otherwise.
    */
   static afterLiteralEdit(previous: ParsedConfig | undefined, text: string): ParseJob | undefined {
-    if (!previous?.root || !literalEditable(previous, text)) return undefined;
-    const copy = LiteralEditCopy.plan({ text: previous.text, root: previous.root, comments: previous.comments, trailingCommas: previous.trailingCommas }, text);
+    if (!literalEditable(previous, text)) return undefined;
+    const copy = LiteralEditCopy.plan(previous, text);
     if (!copy) return undefined;
     const job = new ParseJob(text);
     job.steps.splice(0, 3, (deadline) => {
