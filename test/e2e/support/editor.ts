@@ -142,22 +142,15 @@ export class Editor {
   /** Ctrl+Space, then the labels the suggest widget shows (after `accept` holds). */
   async complete(accept: (labels: string[]) => boolean = (l) => l.length > 0): Promise<string[]> {
     const rows = this.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row');
-    const deadline = Date.now() + WAIT;
-    let labels: string[] = [];
-    while (Date.now() < deadline) {
-      await this.page.keyboard.press('Control+Space');
-      try {
-        await rows.first().waitFor({ state: 'visible', timeout: 5_000 });
-        // Let the widget settle: a language server answers after the word-based suggestions.
-        await this.page.waitForTimeout(500);
-        labels = (await rows.locator('.label-name').allInnerTexts()).map(normalize);
-        if (accept(labels)) return labels;
-      } catch {
-        // Widget not shown yet.
-      }
-      await this.page.keyboard.press('Escape');
-    }
-    throw new Error(`Completion never offered what was expected. Last labels: ${labels.join(', ')}`);
+    return this.readList({
+      key: 'Control+Space',
+      rows,
+      // Let the widget settle: a language server answers after the word-based suggestions.
+      settleMs: 500,
+      read: async () => (await rows.locator('.label-name').allInnerTexts()).map(normalize),
+      accept,
+      failure: (labels) => `Completion never offered what was expected. Last labels: ${labels.join(', ')}`,
+    });
   }
 
   /**
@@ -180,21 +173,46 @@ export class Editor {
   /** Ctrl+. at the cursor; returns the titles of the offered code actions (widget left open). */
   async openQuickFixes(accept: (titles: string[]) => boolean = (t) => t.length > 0): Promise<string[]> {
     const rows = this.page.locator('.action-widget .monaco-list-row.action');
+    return this.readList({
+      key: 'Control+.',
+      rows,
+      // No lightbulb menu yet means diagnostics may still be on their way: wait before asking again.
+      retryPauseMs: 500,
+      read: async () => (await rows.allInnerTexts()).map((t) => normalize(t).trim()),
+      accept,
+      failure: (titles) => `Ctrl+. never offered what was expected. Offered: ${titles.join(' | ') || 'nothing'}`,
+    });
+  }
+
+  /**
+   * Presses `key` to open a list widget and reads its rows until `accept` holds, closing the widget with
+   * Escape and asking again otherwise (the server's answer may not be in yet). The widget is left open.
+   */
+  private async readList(options: {
+    key: string;
+    rows: Locator;
+    read: () => Promise<string[]>;
+    accept: (entries: string[]) => boolean;
+    failure: (last: string[]) => string;
+    settleMs?: number;
+    retryPauseMs?: number;
+  }): Promise<string[]> {
     const deadline = Date.now() + WAIT;
-    let titles: string[] = [];
+    let entries: string[] = [];
     while (Date.now() < deadline) {
-      await this.page.keyboard.press('Control+.');
+      await this.page.keyboard.press(options.key);
       try {
-        await rows.first().waitFor({ state: 'visible', timeout: 5_000 });
-        titles = (await rows.allInnerTexts()).map((t) => normalize(t).trim());
-        if (accept(titles)) return titles;
+        await options.rows.first().waitFor({ state: 'visible', timeout: 5_000 });
+        if (options.settleMs) await this.page.waitForTimeout(options.settleMs);
+        entries = await options.read();
+        if (options.accept(entries)) return entries;
       } catch {
-        // No lightbulb menu yet (diagnostics may still be on their way).
+        // Widget not shown yet.
       }
       await this.page.keyboard.press('Escape');
-      await this.page.waitForTimeout(500);
+      if (options.retryPauseMs) await this.page.waitForTimeout(options.retryPauseMs);
     }
-    throw new Error(`Ctrl+. never offered what was expected. Offered: ${titles.join(' | ') || 'nothing'}`);
+    throw new Error(options.failure(entries));
   }
 
   /** Opens the quick fixes and applies the one whose title matches, with the arrow keys and Enter. */
