@@ -4,18 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { main } from '../../server/src/cli/main';
-import type { CliIO } from '../../server/src/cli/io';
+import { runCli, type CliRun } from './cli-helpers';
 
 const root = path.resolve(__dirname, '../..');
 const broken = 'test/fixtures/dsconfig/ds_config_broken.json';
 
-async function check(args: string[], cwd = root): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd };
-  const code = await main(['check', ...args], io);
-  return { code, out, err };
+function check(args: string[], cwd = root): Promise<CliRun> {
+  return runCli(['check', ...args], cwd);
 }
 
 test('text format: compiler-style lines with 1-based positions and a summary; exit 1 on errors', async () => {

@@ -1,20 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { main } from '../../server/src/cli/main';
+import { runCli, type CliRun } from './cli-helpers';
 import { runEstimate } from '../../server/src/cli/estimate';
-import type { CliIO } from '../../server/src/cli/io';
 import { deepSpeedZero2, deepSpeedZero3, estimate, defaultEstimateInput, findCatalogModel, GiB } from '../../server/src/memory';
 import { nodeFileSystem } from '../../server/src/nodeHost';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'memory');
 
-async function cli(args: string[], cwd = fixtures): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd };
-  const code = await main(['estimate', ...args], io);
-  return { code, out, err };
+function cli(args: string[], cwd = fixtures): Promise<CliRun> {
+  return runCli(['estimate', ...args], cwd);
 }
 
 async function json(args: string[]) {
