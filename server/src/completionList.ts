@@ -26,6 +26,25 @@ export const inlineCompletion: CompletionClientSupport = {
   defaultInsertTextFormat: false,
 };
 
+/**
+ * An item as a contributor returns it. `lazy` computes the parts only the focused item shows (documentation,
+ * detail): building markdown for fifty keys costs more than the rest of the list, and an editor that resolves
+ * items asks for one of them.
+ */
+export interface CompletionDraft extends CompletionItem {
+  lazy?: () => Pick<CompletionItem, 'documentation' | 'detail'>;
+}
+
+/** The item with its lazy parts filled in, as an editor without `completionItem/resolve` needs it. */
+export function completed(draft: CompletionDraft): CompletionItem {
+  if (!draft.lazy) return draft;
+  const { lazy, ...item } = draft;
+  const parts = lazy();
+  if (item.documentation === undefined && parts.documentation !== undefined) item.documentation = parts.documentation;
+  if (item.detail === undefined && parts.detail !== undefined) item.detail = parts.detail;
+  return item;
+}
+
 /** Where a list was computed; resolve recomputes it there to find an item's documentation. */
 export interface CompletionOrigin {
   uri: string;
@@ -53,14 +72,14 @@ const plainFields = [
 ] as const satisfies readonly (keyof CompletionItem)[];
 
 /** Shapes the merged items of one completion request for the editor's capabilities. */
-export function shapeCompletionList(items: CompletionItem[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
+export function shapeCompletionList(items: CompletionDraft[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
   // An item with data of its own keeps everything inline.
-  const deferrable = (item: CompletionItem) => item.data === undefined;
-  const lazyDocumentation = support.resolveDocumentation && items.some((item) => item.documentation !== undefined && deferrable(item));
-  const lazyDetail = support.resolveDetail && items.some((item) => item.detail !== undefined && deferrable(item));
+  const deferrable = (item: CompletionDraft) => item.data === undefined;
+  const lazyDocumentation = support.resolveDocumentation && items.some((item) => (item.documentation !== undefined || item.lazy) && deferrable(item));
+  const lazyDetail = support.resolveDetail && items.some((item) => (item.detail !== undefined || item.lazy) && deferrable(item));
   const range = support.defaultEditRange ? sharedRange(items) : undefined;
   const format = support.defaultInsertTextFormat ? sharedFormat(items) : undefined;
-  if (!lazyDocumentation && !lazyDetail && !range && format === undefined) return { isIncomplete: false, items };
+  if (!lazyDocumentation && !lazyDetail && !range && format === undefined) return { isIncomplete: false, items: items.map(completed) };
 
   const data = lazyDocumentation || lazyDetail ? { [originKey]: origin } : undefined;
   const defaults: NonNullable<CompletionList['itemDefaults']> = {};
@@ -72,8 +91,13 @@ export function shapeCompletionList(items: CompletionItem[], support: Completion
     const lean: CompletionItem = { label: item.label };
     for (const field of plainFields) if (item[field] !== undefined) (lean as Record<string, unknown>)[field] = item[field];
     const defer = deferrable(item);
-    if (item.documentation !== undefined && !(lazyDocumentation && defer)) lean.documentation = item.documentation;
-    if (item.detail !== undefined && !(lazyDetail && defer)) lean.detail = item.detail;
+    const keepDocumentation = !(lazyDocumentation && defer);
+    const keepDetail = !(lazyDetail && defer);
+    const parts = item.lazy && (keepDocumentation || keepDetail) ? item.lazy() : undefined;
+    const documentation = item.documentation ?? parts?.documentation;
+    const detail = item.detail ?? parts?.detail;
+    if (documentation !== undefined && keepDocumentation) lean.documentation = documentation;
+    if (detail !== undefined && keepDetail) lean.detail = detail;
     if (item.insertTextFormat !== undefined && format === undefined) lean.insertTextFormat = item.insertTextFormat;
     if (item.textEdit !== undefined) {
       if (!range) lean.textEdit = item.textEdit;
@@ -94,18 +118,19 @@ export function completionOrigin(item: CompletionItem): CompletionOrigin | undef
   return valid ? origin : undefined;
 }
 
-/** The item with what the list left out taken from its full counterpart in a recomputed list (same label and sort text). */
-export function withResolvedParts(item: CompletionItem, full: CompletionItem[]): CompletionItem {
-  const match = full.find((candidate) => candidate.label === item.label && candidate.sortText === item.sortText);
+/** The item with what the list left out taken from its counterpart in a recomputed list (same label and sort text). */
+export function withResolvedParts(item: CompletionItem, drafts: CompletionDraft[]): CompletionItem {
+  const match = drafts.find((candidate) => candidate.label === item.label && candidate.sortText === item.sortText);
   if (!match) return item;
+  const full = completed(match);
   const resolved = { ...item };
-  if (resolved.documentation === undefined && match.documentation !== undefined) resolved.documentation = match.documentation;
-  if (resolved.detail === undefined && match.detail !== undefined) resolved.detail = match.detail;
+  if (resolved.documentation === undefined && full.documentation !== undefined) resolved.documentation = full.documentation;
+  if (resolved.detail === undefined && full.detail !== undefined) resolved.detail = full.detail;
   return resolved;
 }
 
 /** The range every item replaces, when they all replace the same one (sent once in `itemDefaults.editRange`). */
-function sharedRange(items: CompletionItem[]): Range | undefined {
+function sharedRange(items: CompletionDraft[]): Range | undefined {
   const first = items[0]?.textEdit;
   if (!first || !('range' in first)) return undefined;
   const shared = first.range;
@@ -113,7 +138,7 @@ function sharedRange(items: CompletionItem[]): Range | undefined {
 }
 
 /** The insert text format of every item, when they all have the same one. */
-function sharedFormat(items: CompletionItem[]): CompletionItem['insertTextFormat'] {
+function sharedFormat(items: CompletionDraft[]): CompletionItem['insertTextFormat'] {
   const format = items[0]?.insertTextFormat;
   return format !== undefined && items.every((item) => item.insertTextFormat === format) ? format : undefined;
 }

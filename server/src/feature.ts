@@ -2,7 +2,6 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   CodeAction,
   CodeActionContext,
-  CompletionItem,
   Diagnostic,
   DocumentLink,
   Hover,
@@ -12,6 +11,7 @@ import type {
   Range,
 } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from './settings';
+import type { CompletionDraft } from './completionList';
 
 /**
  * One domain's contribution to a kind of document. The facade asks every contributor registered for a
@@ -20,7 +20,7 @@ import type { ZeroLensSettings } from './settings';
  */
 export interface FeatureContributor {
   validate?(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]>;
-  complete?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionItem[]>;
+  complete?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionDraft[]>;
   hover?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null>;
   codeActions?(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]>;
   inlayHints?(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;

@@ -18,7 +18,7 @@ import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView }
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, FeatureContributor } from './feature';
-import { completionOrigin, inlineCompletion, shapeCompletionList, withResolvedParts, type CompletionClientSupport } from './completionList';
+import { completionOrigin, inlineCompletion, shapeCompletionList, withResolvedParts, type CompletionClientSupport, type CompletionDraft } from './completionList';
 import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
@@ -87,19 +87,19 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
 
   const completeAll = (d: TextDocument, p: Position, s: ZeroLensSettings) => collect(d, s, (c) => c.complete?.(d, p, s));
   const completionSupport = params.completion ?? inlineCompletion;
-  /** The last full list, so moving through the items of one list resolves each without recomputing it. */
-  let lastFullList: { key: string; items: Promise<CompletionItem[]> } | undefined;
+  /** The last list, so moving through the items of one list resolves each without recomputing it. */
+  let lastList: { key: string; items: Promise<CompletionDraft[]> } | undefined;
 
-  function fullListAt(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  function draftsAt(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionDraft[]> {
     const key = `${document.uri}\n${document.version}\n${position.line}:${position.character}`;
-    if (lastFullList?.key !== key) lastFullList = { key, items: completeAll(document, position, settings) };
-    return lastFullList.items;
+    if (lastList?.key !== key) lastList = { key, items: completeAll(document, position, settings) };
+    return lastList.items;
   }
 
   async function resolveCompletion(document: TextDocument, item: CompletionItem, settings: ZeroLensSettings): Promise<CompletionItem> {
     const origin = completionOrigin(item);
     if (!origin || origin.uri !== document.uri) return item;
-    return withResolvedParts(item, await fullListAt(document, origin.position, settings));
+    return withResolvedParts(item, await draftsAt(document, origin.position, settings));
   }
 
   /**
@@ -115,7 +115,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   return {
     classify: classifyDocument,
     doValidation: (d, s) => (s.validate ? validateInTurn(d, s) : Promise.resolve([])),
-    doComplete: async (d, p, s) => shapeCompletionList(await fullListAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
+    doComplete: async (d, p, s) => shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
     resolveCompletion,
     doHover: async (d, p, s) => mergeHovers(await collect(d, s, async (c) => [await c.hover?.(d, p, s)])),
     getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),
@@ -125,7 +125,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getEstimateView: (d, s) => context.getEstimateView(d, s),
     getApplyOptionEdit: (d, p, s) => context.getApplyOptionEdit(d, p, s),
     invalidateWorkspace: () => {
-      lastFullList = undefined; // settings or files changed: a list for the same version may differ now
+      lastList = undefined; // settings or files changed: a list for the same version may differ now
       context.invalidate();
       launch.invalidate();
     },

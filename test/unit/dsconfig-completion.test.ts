@@ -7,12 +7,14 @@ import { parse, type ParseError } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemTag, type CompletionItem } from 'vscode-languageserver-types';
 import { complete } from '../../server/src/dsconfig/completion/complete';
+import { completed } from '../../server/src/completionList';
 import { defaultSettings } from '../../server/src/settings';
 import { applyItem, editOf, sorted, textIn, withCursor } from './dsconfig-completion-cursor';
 
+/** Items as an editor without lazy resolve gets them: documentation and detail filled in. */
 async function completeAt(marked: string): Promise<{ items: CompletionItem[]; document: TextDocument }> {
   const { document, position } = withCursor(marked);
-  return { items: sorted(await complete(document, position, defaultSettings)), document };
+  return { items: sorted((await complete(document, position, defaultSettings)).map(completed)), document };
 }
 
 const labels = (items: CompletionItem[]) => items.map((i) => i.label);

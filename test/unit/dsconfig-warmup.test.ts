@@ -6,6 +6,7 @@ import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { complete } from '../../server/src/dsconfig/completion/complete';
 import { hover } from '../../server/src/dsconfig/hover/hover';
 import { defaultSettings } from '../../server/src/settings';
+import { completed } from '../../server/src/completionList';
 
 /** The idle-time warm-up only fills caches: answers for a user's document are the same before and after it. */
 test('warming up changes no answer for other documents', async () => {
@@ -16,7 +17,7 @@ test('warming up changes no answer for other documents', async () => {
     return JSON.stringify({
       diagnostics: validateConfig(document, defaultSettings),
       hover: await hover(document, stage, defaultSettings),
-      completion: await complete(document, document.positionAt(text.indexOf('"steps_per_print"') + 1), defaultSettings),
+      completion: (await complete(document, document.positionAt(text.indexOf('"steps_per_print"') + 1), defaultSettings)).map(completed),
     });
   };
   const before = await answers(1);

@@ -1,6 +1,7 @@
 import { visit } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { defaultSettings } from '../settings';
+import { completed } from '../completionList';
 import { complete } from './completion/complete';
 import { hover } from './hover/hover';
 import { validateConfigAsync } from './validation/validate';
@@ -41,7 +42,8 @@ export async function warmUpDsConfig(pause: () => Promise<void>, edits = 100): P
   for (let round = 0; round < 3; round++) {
     for (const offset of keys) {
       await hover(document, document.positionAt(offset + 2), defaultSettings);
-      await complete(document, document.positionAt(offset + 1), defaultSettings);
+      // Documentation too: the editor resolves it for the focused item.
+      (await complete(document, document.positionAt(offset + 1), defaultSettings)).forEach(completed);
       await pause();
     }
   }

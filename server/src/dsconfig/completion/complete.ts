@@ -1,6 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Position } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
+import type { CompletionDraft } from '../../completionList';
 import { parseConfig } from '../parse';
 import { defaultSnippetsOf, rootSchema } from '../schemaIndex';
 import { cursorContext, type Span } from './cursorContext';
@@ -10,7 +11,7 @@ import { rangeOf } from './textEdits';
 import { valueCompletions } from './valueCompletions';
 
 /** Completion in a ds_config document: keys, values and section snippets from the schema. Never throws. */
-export async function complete(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<CompletionItem[]> {
+export async function complete(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<CompletionDraft[]> {
   try {
     const parsed = parseConfig(document);
     if (parsed.limits.length > 0) return []; // too large or too deep to be a hand-written config

@@ -1,5 +1,6 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
+import type { CompletionDraft } from '../../completionList';
 import type { ParsedConfig } from '../parse';
 import { defaultSnippetsOf, metaOf, schemaIndex, type SchemaNode } from '../schemaIndex';
 import { describeKey, detailOf, zeroStageOf } from '../hover/describe';
@@ -14,9 +15,10 @@ const group = { relevant: '0', otherStage: '1', alias: '2', deprecated: '9' } as
 /**
  * Keys the schema allows in the object under the cursor and that it does not hold yet (an alias counts as
  * its canonical key), each inserting `"key": <value>` with the cursor on the value; plus whole-section
- * snippets (`"zero_optimization": { ZeRO-3 … }`) taken from the schema's defaultSnippets.
+ * snippets (`"zero_optimization": { ZeRO-3 … }`) taken from the schema's defaultSnippets. Documentation and
+ * detail are lazy: most of a list's cost, and an editor shows them for the focused item only.
  */
-export function keyCompletions(context: KeyContext, document: TextDocument, parsed: ParsedConfig): CompletionItem[] {
+export function keyCompletions(context: KeyContext, document: TextDocument, parsed: ParsedConfig): CompletionDraft[] {
   const index = schemaIndex();
   const objectSchema = index.schemaForPath(context.objectPath, parsed.value);
   if (!objectSchema) return [];
@@ -30,7 +32,7 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
     context.leadingCommaAt !== undefined ? [{ range: rangeOf(document, { start: context.leadingCommaAt, end: context.leadingCommaAt }), newText: ',' }] : undefined;
   const trailing = context.needsTrailingComma ? ',' : '';
 
-  const items: CompletionItem[] = [];
+  const items: CompletionDraft[] = [];
   for (const [key, node] of Object.entries(properties)) {
     if (taken.has(canonical.get(key) ?? key) || node.doNotSuggest === true) continue;
     const meta = metaOf(node);
@@ -42,13 +44,14 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
         : stage !== undefined && meta.stages && !meta.stages.includes(stage)
           ? group.otherStage
           : group.relevant;
-    const path = [...context.objectPath, key];
     const newText = context.keyHasValue ? JSON.stringify(key) : `${JSON.stringify(key)}: ${valuePlaceholder(node)}${trailing}`;
     items.push({
       label: key,
       kind: CompletionItemKind.Property,
-      detail: [meta.aliasOf && `alias of ${meta.aliasOf}`, detailOf(node), sortGroup === group.otherStage && `ignored at stage ${stage}`].filter(Boolean).join(' · '),
-      documentation: { kind: 'markdown', value: describeKey(path, node, parsed.value) },
+      lazy: () => ({
+        detail: [meta.aliasOf && `alias of ${meta.aliasOf}`, detailOf(node), sortGroup === group.otherStage && `ignored at stage ${stage}`].filter(Boolean).join(' · '),
+        documentation: { kind: 'markdown', value: describeKey([...context.objectPath, key], node, parsed.value) },
+      }),
       filterText: quote + key + quote,
       sortText: `${sortGroup}_${key}_0`,
       insertTextFormat: InsertTextFormat.Snippet,
@@ -64,11 +67,13 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
         label,
         labelDetails: { description: key },
         kind: CompletionItemKind.Snippet,
-        detail: snippet.description ?? `"${key}" section`,
-        documentation: {
-          kind: 'markdown',
-          value: [snippet.markdownDescription ?? snippet.description, '```json\n' + `"${key}": ${previewOf(body)}` + '\n```'].filter(Boolean).join('\n\n'),
-        },
+        lazy: () => ({
+          detail: snippet.description ?? `"${key}" section`,
+          documentation: {
+            kind: 'markdown',
+            value: [snippet.markdownDescription ?? snippet.description, '```json\n' + `"${key}": ${previewOf(body)}` + '\n```'].filter(Boolean).join('\n\n'),
+          },
+        }),
         filterText: `${quote}${key} ${label}${quote}`,
         sortText: `${sortGroup}_${key}_1_${label}`,
         insertTextFormat: InsertTextFormat.Snippet,
