@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchDocuments } from './documents';
-import { runSession, type ServerUnderTest, type SessionResult } from './session';
+import { finishSession, measureEdits, measureQueries, measureRoundTrips, startSession, type LiveSession, type ServerUnderTest, type SessionResult } from './session';
 import { measureCore, type CoreTimings } from './core';
 import { renderHeadline, renderReport } from './report';
 
@@ -81,13 +81,25 @@ function selection<T extends { name: string }>(all: T[], args: string[]): T[] {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const sessions: BenchResults['sessions'] = [];
+  const uri = `file:///tmp/zero-lens-bench/ds_config.json`;
   for (const document of selection(benchDocuments(), args)) {
-    for (const subject of selection(subjects, args)) {
-      process.stdout.write(`${document.name} · ${subject.name} … `);
-      const uri = `file:///tmp/zero-lens-bench/ds_config.json`;
-      const result = await runSession(subject, uri, document.text);
-      process.stdout.write(`diagnostics p95 ${result.diagnostics.p95.toFixed(1)} ms\n`);
-      sessions.push({ document: document.name, lines: document.text.split('\n').length, bytes: document.text.length, server: subject.name, result });
+    // All servers stay up for the document, so the query phases can take turns between them.
+    const live: LiveSession[] = [];
+    try {
+      for (const subject of selection(subjects, args)) {
+        process.stdout.write(`${document.name} · ${subject.name}: started`);
+        live.push(await startSession(subject, uri, document.text));
+        await measureEdits(live[live.length - 1]);
+        process.stdout.write(`, edits done\n`);
+      }
+      process.stdout.write(`${document.name}: hover, completion and round trips, the servers taking turns\n`);
+      await measureQueries(live);
+      await measureRoundTrips(live);
+    } finally {
+      for (const session of live) {
+        const result = await finishSession(session);
+        sessions.push({ document: document.name, lines: document.text.split('\n').length, bytes: document.text.length, server: session.subject.name, result });
+      }
     }
   }
   const results: BenchResults = {
