@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { positionOf, scenarios } from './scenarios';
-import { placeScenario, readText } from './support/files';
+import { placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
+import { applyScenarioFix } from './support/quickFix';
 
 uiSuite('ds_config.json', (suite) => {
   suite.test('opening a ds_config.json activates the extension: language mode and diagnostics', async (wb) => {
@@ -54,21 +55,13 @@ uiSuite('ds_config.json', (suite) => {
 
   suite.test('a deprecated key shows a diagnostic; Ctrl+. fixes it and keeps the neighbouring comment', async (wb) => {
     const s = scenarios.deprecatedFix;
-    const { file, text } = placeScenario(wb.instance.workspace, s);
-    await wb.openFile(s.name);
-    await wb.problems((p) => p.some((x) => x.code === s.code && x.file === s.name), s.name);
-    const at = positionOf(text, s.key);
-    await wb.editor.goTo(at.line, at.column + 2);
-    const chosen = await wb.editor.applyQuickFix(s.fix);
-    assert.match(chosen, s.fix);
     // On screen an inlay hint may sit inside the new object, so the exact shape is checked on disk.
-    await wb.editor.waitForText((t) => t.includes('"offload_optimizer"') && !t.includes(s.key), 'the replacement key');
-    await wb.editor.save();
-    const saved = readText(file);
+    const landed = (t: string) => t.includes('"offload_optimizer"') && !t.includes(s.key);
+    const { chosen, saved } = await applyScenarioFix(wb, s, s.key, landed, 'the replacement key');
+    assert.match(chosen, s.fix);
     assert.match(saved, s.expectAfter);
     assert.ok(!saved.includes(s.key), 'the deprecated key is gone');
     assert.ok(saved.includes(s.comment), 'the comment next to it survives');
-    await wb.problems((p) => !p.some((x) => x.code === s.code && x.file === s.name), s.name);
   });
 
   suite.test('the Problems panel shows each problem once (no duplicates from the built-in JSON support)', async (wb) => {

@@ -1,8 +1,9 @@
 /** An ms-swift launch script: hover on `--deepspeed zero3` and preset completion. */
 import assert from 'node:assert/strict';
 import { positionOf, scenarios } from './scenarios';
-import { placeScenario, readText } from './support/files';
+import { placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
+import { applyScenarioFix } from './support/quickFix';
 
 uiSuite('launch scripts', (suite) => {
   suite.test('hovering --deepspeed zero3 in a swift script shows the estimate', async (wb) => {
@@ -31,15 +32,7 @@ uiSuite('launch scripts', (suite) => {
 
   suite.test('an ms-swift 2.x preset name gets a diagnostic and a did-you-mean fix', async (wb) => {
     const s = scenarios.presetFix;
-    const { file, text } = placeScenario(wb.instance.workspace, s);
-    await wb.openFile(s.name);
-    await wb.problems((p) => p.some((x) => x.code === s.code && x.file === s.name), s.name);
-    const at = positionOf(text, s.token);
-    await wb.editor.goTo(at.line, at.column + 2);
-    await wb.editor.applyQuickFix(s.fix);
-    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'the corrected preset');
-    await wb.editor.save();
-    assert.match(readText(file), s.expectAfter);
-    await wb.problems((p) => !p.some((x) => x.code === s.code && x.file === s.name), s.name);
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the corrected preset');
+    assert.match(saved, s.expectAfter);
   });
 });

@@ -26,6 +26,14 @@ async function fixFor(document: vscode.TextDocument, range: vscode.Range, title:
   return waitFor(`a code action ${title}`, async () => (await codeActions(document, range)).find((a) => title.test(a.title)));
 }
 
+/** Opens the scenario, waits for its diagnostic (`code`) and applies the fix titled like `fix`; returns the document. */
+async function fixScenarioDiagnostic(s: { source: string; name: string; code: string; fix: RegExp }, what: string): Promise<vscode.TextDocument> {
+  const { document } = await openScenario(s);
+  const diagnostic = await waitFor(what, () => diagnosticsFor(document).find((d) => codeOf(d) === s.code));
+  await applyAction(await fixFor(document, diagnostic.range, s.fix));
+  return document;
+}
+
 export const cases: Case[] = [
   [
     'opening a ds_config.json activates the extension',
@@ -63,10 +71,7 @@ export const cases: Case[] = [
     'a deprecated key has a diagnostic whose fix keeps the neighbouring comment',
     async () => {
       const s = scenarios.deprecatedFix;
-      const { document } = await openScenario(s);
-      const diagnostic = await waitFor('the deprecation diagnostic', () => diagnosticsFor(document).find((d) => codeOf(d) === s.code));
-      await applyAction(await fixFor(document, diagnostic.range, s.fix));
-      const text = document.getText();
+      const text = (await fixScenarioDiagnostic(s, 'the deprecation diagnostic')).getText();
       assert.match(text, s.expectAfter);
       assert.ok(!text.includes(s.key));
       assert.ok(text.includes(s.comment));
@@ -113,9 +118,7 @@ export const cases: Case[] = [
     'an ms-swift 2.x preset name gets a diagnostic and a did-you-mean fix',
     async () => {
       const s = scenarios.presetFix;
-      const { document } = await openScenario(s);
-      const diagnostic = await waitFor('the preset diagnostic', () => diagnosticsFor(document).find((d) => codeOf(d) === s.code));
-      await applyAction(await fixFor(document, diagnostic.range, s.fix));
+      const document = await fixScenarioDiagnostic(s, 'the preset diagnostic');
       assert.match(document.getText(), s.expectAfter);
     },
   ],
