@@ -77,12 +77,7 @@ export class LiteralEditCopy {
   }
 
   result(): EditedTree {
-    const shift = (offset: number): number => (offset >= this.oldEnd ? offset + this.delta : offset);
-    return {
-      root: this.root,
-      comments: this.previous.comments.map((c) => ({ offset: shift(c.offset), length: c.length })),
-      trailingCommas: this.previous.trailingCommas.map((c) => ({ offset: shift(c.offset) })),
-    };
+    return { root: this.root, ...shiftedTrivia(this.previous, this.oldEnd, this.delta) };
   }
 
   /** One node moved for the edit, without its children (containers get an empty list to fill). */
@@ -140,6 +135,14 @@ function shiftedOffset(offset: number, oldEnd: number, delta: number): number {
   return offset >= oldEnd ? offset + delta : offset;
 }
 
+/** The previous version's comments and trailing commas, moved with the text after the edit. */
+function shiftedTrivia(previous: PreviousParse, oldEnd: number, delta: number): Pick<EditedTree, 'comments' | 'trailingCommas'> {
+  return {
+    comments: previous.comments.map((c) => ({ offset: shiftedOffset(c.offset, oldEnd, delta), length: c.length })),
+    trailingCommas: previous.trailingCommas.map((c) => ({ offset: shiftedOffset(c.offset, oldEnd, delta) })),
+  };
+}
+
 /** The edited node and every node around the edit grow or shrink with it. */
 function shiftedLength(node: Node, edited: Node, oldEnd: number, delta: number): number {
   const end = node.offset + node.length;
@@ -173,8 +176,7 @@ export function patchLiteralEdit(previous: PreviousParse, text: string): (Edited
   literal.value = edit.value;
   return {
     root: previous.root,
-    comments: previous.comments.map((c) => ({ offset: shiftedOffset(c.offset, oldEnd, delta), length: c.length })),
-    trailingCommas: previous.trailingCommas.map((c) => ({ offset: shiftedOffset(c.offset, oldEnd, delta) })),
+    ...shiftedTrivia(previous, oldEnd, delta),
     value: (previousValue) => valueAfterEdit(previousValue, edited, edit.value),
   };
 }
