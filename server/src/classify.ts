@@ -68,9 +68,10 @@ export function isConfigFileName(path: string, settings: ZeroLensSettings): bool
 
 /** Decides which domain answers for a document: by language, then file name, then content. */
 export function classifyDocument(document: TextDocument, settings: ZeroLensSettings): DocumentKind | null {
-  const path = pathOf(document.uri);
   const language = document.languageId;
+  // Asked on every request: the editor's language settles most documents before the URI is parsed.
   if (language === 'ds-config') return 'ds-config';
+  const path = pathOf(document.uri);
   if (language === 'shellscript' || shellExtensions.test(path)) return 'launch-script';
   if (language === 'yaml' || yamlExtensions.test(path)) {
     return yamlDeepSpeedPattern.test(document.getText().slice(0, contentProbeLength)) ? 'launch-yaml' : null;

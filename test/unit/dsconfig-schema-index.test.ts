@@ -94,6 +94,19 @@ test('if/then picks the branch for the document\'s value, or offers all branches
   assert.deepEqual(index.schemaForPath(['opt', 'params', 'betas', 1], { opt: { type: 'Adam' } }), { type: 'number' });
 });
 
+test('a conditional node merges each selection of branches once, whatever the other values are', () => {
+  const index = new SchemaIndex(small);
+  const opt = index.schemaForPath(['opt'])!;
+  const adam = index.propertiesOf(opt, { type: 'adam' });
+  assert.equal(index.propertiesOf(opt, { type: 'Adam', params: { lr: 1 } }), adam, 'the same branches: the same merged properties');
+  const lion = index.propertiesOf(opt, { type: 'Lion' });
+  assert.notEqual(lion, adam);
+  assert.deepEqual(Object.keys(index.propertiesOf(lion.params)).sort(), ['lion_only', 'lr']);
+  assert.deepEqual(Object.keys(index.propertiesOf(adam.params)).sort(), ['betas', 'lr']);
+  assert.equal(index.propertiesOf(opt, { type: 'adam' }), adam, 'switching back finds the first merge');
+  assert.deepEqual(Object.keys(index.propertiesOf(index.propertiesOf(opt).params)).sort(), ['betas', 'lion_only', 'lr'], 'no value: every branch');
+});
+
 test('additionalProperties schemas answer for unknown keys; unknown paths answer undefined', () => {
   const index = new SchemaIndex(small);
   assert.deepEqual(index.schemaForPath(['loose', 'anything']), { type: 'string' });

@@ -87,6 +87,7 @@ export class SchemaIndex {
   private readonly views = new WeakMap<SchemaNode, View>();
   private readonly propertyCache = new WeakMap<SchemaNode, Record<string, SchemaNode>>();
   private readonly canonicalCache = new WeakMap<SchemaNode, Map<string, string>>();
+  private readonly branchPropertyCache = new WeakMap<SchemaNode, { parts: View[]; properties: Record<string, SchemaNode> }[]>();
   /** null: the node has conditional parts. */
   private readonly fixedPartsCache = new WeakMap<SchemaNode, View[] | null>();
 
@@ -201,21 +202,27 @@ export class SchemaIndex {
 
   /** The declared properties of an object schema (resolved views), merged over its combinators. */
   propertiesOf(node: SchemaNode, instance?: unknown): Record<string, SchemaNode> {
-    const cacheable = instance === undefined || this.fixedParts(node) !== undefined;
-    if (cacheable) {
-      const hit = this.propertyCache.get(node);
-      if (hit) return hit;
+    if (instance !== undefined && this.fixedParts(node) === undefined) return this.propertiesOfBranches(node, this.parts(node, instance));
+    let result = this.propertyCache.get(node);
+    if (!result) {
+      result = mergedProperties(this.partsFor(node, instance), (sub) => this.view(sub));
+      this.propertyCache.set(node, result);
     }
-    const result: Record<string, SchemaNode> = {};
-    for (const part of this.partsFor(node, instance)) {
-      for (const [key, sub] of Object.entries(part.properties ?? {})) {
-        const resolved = this.view(sub);
-        // A later part may only add keywords (a `then` narrowing `params`): merge, the earlier docs win.
-        result[key] = key in result ? mergeViews(result[key], resolved) : resolved;
-      }
-    }
-    if (cacheable) this.propertyCache.set(node, result);
     return result;
+  }
+
+  /**
+   * A conditional node's properties for the branches the value selected. Values differ from keystroke to
+   * keystroke but select the same few branch combinations, so each combination is merged once.
+   */
+  private propertiesOfBranches(node: SchemaNode, parts: View[]): Record<string, SchemaNode> {
+    let seen = this.branchPropertyCache.get(node);
+    const hit = seen?.find((entry) => entry.parts.length === parts.length && entry.parts.every((part, i) => part === parts[i]));
+    if (hit) return hit.properties;
+    const properties = mergedProperties(parts, (sub) => this.view(sub));
+    if (!seen) this.branchPropertyCache.set(node, (seen = []));
+    if (seen.length < maxBranchSelections) seen.push({ parts, properties });
+    return properties;
   }
 
   /** The schema of `key` inside an object schema: declared property, pattern property, or additionalProperties. */
@@ -321,6 +328,21 @@ export class SchemaIndex {
     visit(node, 0);
     return out;
   }
+}
+
+/** Branch combinations remembered per conditional node; a schema with more would be unusual. */
+const maxBranchSelections = 16;
+
+/** Properties declared across parts; a later part may only add keywords (a `then` narrowing `params`), earlier docs win. */
+function mergedProperties(parts: View[], view: (node: SchemaNode) => View): Record<string, SchemaNode> {
+  const result: Record<string, SchemaNode> = {};
+  for (const part of parts) {
+    for (const [key, sub] of Object.entries(part.properties ?? {})) {
+      const resolved = view(sub);
+      result[key] = key in result ? mergeViews(result[key], resolved) : resolved;
+    }
+  }
+  return result;
 }
 
 function mergeViews(first: View, second: View): View {

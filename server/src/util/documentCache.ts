@@ -1,11 +1,20 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 
+interface Entry<T> {
+  uri: string;
+  version: number;
+  text: string;
+  value: T;
+}
+
 /**
  * Computes a value once per document version (parse once, answer many requests).
  * Keeps the most recently used `capacity` documents.
  */
 export class VersionedCache<T> {
-  private readonly entries = new Map<string, { version: number; text: string; value: T }>();
+  private readonly entries = new Map<string, Entry<T>>();
+  /** The entry used last: one request asks for it many times, and then the LRU order needs no update. */
+  private latest: Entry<T> | undefined;
 
   constructor(
     private readonly compute: (document: TextDocument) => T,
@@ -13,16 +22,20 @@ export class VersionedCache<T> {
   ) {}
 
   get(document: TextDocument): T {
+    const latest = this.latest;
+    if (latest && latest.uri === document.uri && isCurrent(latest, document)) return latest.value;
     const hit = this.entries.get(document.uri);
-    // The text check keeps tests and the CLI honest when they reuse a version number.
-    if (hit && hit.version === document.version && hit.text.length === document.getText().length && hit.text === document.getText()) {
+    if (hit && isCurrent(hit, document)) {
       this.entries.delete(document.uri);
       this.entries.set(document.uri, hit);
+      this.latest = hit;
       return hit.value;
     }
     const value = this.compute(document);
+    const entry = { uri: document.uri, version: document.version, text: document.getText(), value };
     this.entries.delete(document.uri);
-    this.entries.set(document.uri, { version: document.version, text: document.getText(), value });
+    this.entries.set(document.uri, entry);
+    this.latest = entry;
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     return value;
   }
@@ -30,15 +43,24 @@ export class VersionedCache<T> {
   /** Whether this version is cached, without computing it. */
   has(document: TextDocument): boolean {
     const hit = this.entries.get(document.uri);
-    return !!hit && hit.version === document.version && hit.text === document.getText();
+    return !!hit && isCurrent(hit, document);
   }
 
   forget(uri: string): void {
     this.entries.delete(uri);
+    if (this.latest?.uri === uri) this.latest = undefined;
   }
 
   /** Forget every document (what the values were computed from changed). */
   clear(): void {
     this.entries.clear();
+    this.latest = undefined;
   }
+}
+
+/** The text check keeps tests and the CLI honest when they reuse a version number. */
+function isCurrent(entry: Entry<unknown>, document: TextDocument): boolean {
+  if (entry.version !== document.version) return false;
+  const text = document.getText();
+  return entry.text.length === text.length && entry.text === text;
 }
