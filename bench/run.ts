@@ -3,7 +3,7 @@
  * configured with our schema, on the same documents and the same scripted session. Writes bench/results.json
  * and bench/RESULTS.md.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchDocuments } from './documents';
@@ -14,6 +14,7 @@ import { renderHeadline, renderReport } from './report';
 const root = path.resolve(__dirname, '..');
 const schema = JSON.parse(readFileSync(path.join(root, 'schemas/ds_config.schema.json'), 'utf8'));
 const peerBin = path.join(root, 'node_modules/vscode-langservers-extracted/bin/vscode-json-language-server');
+const floorBin = path.join(__dirname, 'floorServer.mjs');
 const peerSettings = { json: { validate: { enable: true }, schemas: [{ fileMatch: ['*.json'], schema }] } };
 
 /**
@@ -48,6 +49,8 @@ export const subjects: ServerUnderTest[] = [
     settings: peerSettings,
     pull: true,
   },
+  // Not a contender: the least any server on vscode-languageserver can take here (see floorServer.mjs).
+  { name: 'LSP floor (no work)', start: { command: { path: process.execPath, args: [floorBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json' },
 ];
 
 export interface BenchResults {
@@ -62,9 +65,11 @@ function size(file: string): number {
   return existsSync(file) ? statSync(file).size : NaN;
 }
 
+/** The VSIX `npm run bench` has just packaged (scripts/package.mjs names it after the version). */
 function vsixSize(): number | null {
-  const vsix = readdirSync(root).find((f) => f.endsWith('.vsix'));
-  return vsix ? size(path.join(root, vsix)) : null;
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  const vsix = path.join(root, `zero-lens-${version}.vsix`);
+  return existsSync(vsix) ? size(vsix) : null;
 }
 
 /**
