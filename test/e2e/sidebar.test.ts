@@ -33,8 +33,8 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   assert.equal(await current.getAttribute('data-stage'), '2');
   const segment = view.locator('[data-testid="zl-segment"]').first();
   assert.ok(await drawnBox(segment), 'segments are drawn');
-  const colour = await segment.evaluate((el) => getComputedStyle(el).backgroundColor);
-  assert.ok(colour && colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent', `segment has a colour (${colour})`);
+  const colour = await paintedColour(segment);
+  assert.ok(isPainted(colour), `segment has a colour (${colour})`);
   // The same numbers as a plain table, for screen readers and copying.
   assert.ok((await view.locator('section[aria-label="Numbers"] table tr').count()) >= 5, 'a table below the chart');
   await screenshot(wb.page, 'sidebar', `bars-${theme}`);
@@ -45,18 +45,35 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
 }
 
 /**
- * Whether the element gets a non-empty box. A theme change makes the webview render again, and an element
- * found just before that has no box for a moment: ask again until the deadline.
+ * A theme change makes the webview render again, and an element found just before that has no box and no
+ * style for a moment: `probe` is asked every 200 ms until `accept` takes its answer or 10 s pass.
  */
-async function drawnBox(element: Locator): Promise<boolean> {
+async function settled<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    await element.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
-    const box = await element.boundingBox().catch(() => null);
-    if (box && box.width > 0 && box.height > 0) return true;
+  let value = await probe();
+  while (!accept(value) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await probe();
   }
-  return false;
+  return value;
+}
+
+const hasBox = (box: { width: number; height: number } | null) => !!box && box.width > 0 && box.height > 0;
+
+/** Whether the element gets a non-empty box. */
+async function drawnBox(element: Locator): Promise<boolean> {
+  const box = await settled(async () => {
+    await element.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    return element.boundingBox().catch(() => null);
+  }, hasBox);
+  return hasBox(box);
+}
+
+const isPainted = (colour: string) => !!colour && colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent';
+
+/** The element's computed background colour, once it has one. */
+function paintedColour(element: Locator): Promise<string> {
+  return settled(() => element.evaluate((el) => getComputedStyle(el).backgroundColor).catch(() => ''), isPainted);
 }
 
 async function setTheme(wb: Workbench, themeName: string, kind: 'vs' | 'vs-dark') {
