@@ -74,7 +74,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, 'source.fixAll.zeroLens'] },
       inlayHintProvider: true,
-      documentLinkProvider: { resolveProvider: true },
+      documentLinkProvider: { resolveProvider: false },
       definitionProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },

@@ -50,6 +50,7 @@ test('an editor like VS Code gets a lean completion list and resolves documentat
     },
   });
   try {
+    assert.equal(server.capabilities.completionProvider?.resolveProvider, true);
     const uri = 'file:///tmp/zero-lens-protocol/lean/ds_config.json';
     const text = '{\n  "zero_optimization": {\n    "stage": 3,\n    \n  }\n}\n';
     await server.open(uri, 'json', text);

@@ -63,6 +63,8 @@ test('launch script over stdio: diagnostics, quick fix, completion, hover, inlay
 
     const links = await server.connection.sendRequest<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri } });
     assert.deepEqual(links.map((l) => l.target), [fileUri(path.join(root, 'configs/ds_config_zero2.json'))]);
+    // Links come with their target, so the server offers no documentLink/resolve (it has no handler for it).
+    assert.equal(server.capabilities.documentLinkProvider?.resolveProvider, false);
   } finally {
     await server.stop();
     rmSync(root, { recursive: true, force: true });

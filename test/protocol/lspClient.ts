@@ -12,6 +12,8 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type Diagnostic,
+  type InitializeResult,
+  type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 
 export const serverPath = path.resolve(__dirname, '../../dist/server.js');
@@ -19,6 +21,8 @@ export const serverPath = path.resolve(__dirname, '../../dist/server.js');
 export interface TestServer {
   connection: ProtocolConnection;
   process: ChildProcess;
+  /** What the server answered to initialize. */
+  capabilities: ServerCapabilities;
   /** Resolves with the next diagnostics for `uri` that satisfy `accept` (default: any). */
   diagnostics(uri: string, accept?: (d: Diagnostic[]) => boolean, timeoutMs?: number): Promise<PublishDiagnosticsParams>;
   open(uri: string, languageId: string, text: string, version?: number): Promise<void>;
@@ -69,7 +73,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   );
   connection.onNotification('window/logMessage', () => undefined);
   connection.listen();
-  await connection.sendRequest('initialize', {
+  const initialized = await connection.sendRequest<InitializeResult>('initialize', {
     processId: process.pid,
     rootUri: options.rootPath ? fileUri(options.rootPath) : null,
     workspaceFolders: options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null,
@@ -90,6 +94,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   return {
     connection,
     process: child,
+    capabilities: initialized.capabilities,
     stderr: () => stderr,
     diagnostics(uri, accept = () => true, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
