@@ -39,7 +39,11 @@ export interface CompletionDraft extends CompletionItem {
 export function completed(draft: CompletionDraft): CompletionItem {
   if (!draft.lazy) return draft;
   const { lazy, ...item } = draft;
-  const parts = lazy();
+  return fillParts(item, lazy());
+}
+
+/** Sets the documentation and detail `item` lacks from `parts`; parts an item already carries win. */
+function fillParts(item: CompletionItem, parts: Pick<CompletionItem, 'documentation' | 'detail'>): CompletionItem {
   if (item.documentation === undefined && parts.documentation !== undefined) item.documentation = parts.documentation;
   if (item.detail === undefined && parts.detail !== undefined) item.detail = parts.detail;
   return item;
@@ -121,12 +125,7 @@ export function completionOrigin(item: CompletionItem): CompletionOrigin | undef
 /** The item with what the list left out taken from its counterpart in a recomputed list (same label and sort text). */
 export function withResolvedParts(item: CompletionItem, drafts: CompletionDraft[]): CompletionItem {
   const match = drafts.find((candidate) => candidate.label === item.label && candidate.sortText === item.sortText);
-  if (!match) return item;
-  const full = completed(match);
-  const resolved = { ...item };
-  if (resolved.documentation === undefined && full.documentation !== undefined) resolved.documentation = full.documentation;
-  if (resolved.detail === undefined && full.detail !== undefined) resolved.detail = full.detail;
-  return resolved;
+  return match ? fillParts({ ...item }, completed(match)) : item;
 }
 
 /** The range every item replaces, when they all replace the same one (sent once in `itemDefaults.editRange`). */
