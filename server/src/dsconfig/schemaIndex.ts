@@ -205,7 +205,7 @@ export class SchemaIndex {
     if (instance !== undefined && this.fixedParts(node) === undefined) return this.propertiesOfBranches(node, this.parts(node, instance));
     let result = this.propertyCache.get(node);
     if (!result) {
-      result = mergedProperties(this.partsFor(node, instance), (sub) => this.view(sub));
+      result = this.mergedProperties(this.partsFor(node, instance));
       this.propertyCache.set(node, result);
     }
     return result;
@@ -219,10 +219,22 @@ export class SchemaIndex {
     let seen = this.branchPropertyCache.get(node);
     const hit = seen?.find((entry) => entry.parts.length === parts.length && entry.parts.every((part, i) => part === parts[i]));
     if (hit) return hit.properties;
-    const properties = mergedProperties(parts, (sub) => this.view(sub));
+    const properties = this.mergedProperties(parts);
     if (!seen) this.branchPropertyCache.set(node, (seen = []));
     if (seen.length < maxBranchSelections) seen.push({ parts, properties });
     return properties;
+  }
+
+  /** Properties declared across parts; a later part may only add keywords (a `then` narrowing `params`), earlier docs win. */
+  private mergedProperties(parts: View[]): Record<string, SchemaNode> {
+    const result: Record<string, SchemaNode> = {};
+    for (const part of parts) {
+      for (const [key, sub] of Object.entries(part.properties ?? {})) {
+        const resolved = this.view(sub);
+        result[key] = key in result ? mergeViews(result[key], resolved) : resolved;
+      }
+    }
+    return result;
   }
 
   /** The schema of `key` inside an object schema: declared property, pattern property, or additionalProperties. */
@@ -332,18 +344,6 @@ export class SchemaIndex {
 
 /** Branch combinations remembered per conditional node; a schema with more would be unusual. */
 const maxBranchSelections = 16;
-
-/** Properties declared across parts; a later part may only add keywords (a `then` narrowing `params`), earlier docs win. */
-function mergedProperties(parts: View[], view: (node: SchemaNode) => View): Record<string, SchemaNode> {
-  const result: Record<string, SchemaNode> = {};
-  for (const part of parts) {
-    for (const [key, sub] of Object.entries(part.properties ?? {})) {
-      const resolved = view(sub);
-      result[key] = key in result ? mergeViews(result[key], resolved) : resolved;
-    }
-  }
-  return result;
-}
 
 function mergeViews(first: View, second: View): View {
   const merged: View = { ...second, ...first };
