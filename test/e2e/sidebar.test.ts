@@ -7,6 +7,7 @@ import { scenarios } from './scenarios';
 import { placeScenario, readText } from './support/files';
 import { screenshot } from './support/screenshots';
 import { uiSuite } from './support/suite';
+import { poll } from './support/poll';
 import type { Locator } from 'playwright-core';
 import { webviewContent } from './support/webview';
 import type { Workbench } from './support/workbench';
@@ -44,28 +45,21 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   return colour;
 }
 
-/**
- * A theme change makes the webview render again, and an element found just before that has no box and no
- * style for a moment: `probe` is asked every 200 ms until `accept` takes its answer or 10 s pass.
- */
-async function settled<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  let value = await probe();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await probe();
-  }
-  return value;
-}
+/** A theme change makes the webview render again: an element found just before has no box and no style for a moment. */
+const settling = { timeoutMs: 10_000, pauseMs: 200 };
 
 const hasBox = (box: { width: number; height: number } | null) => !!box && box.width > 0 && box.height > 0;
 
 /** Whether the element gets a non-empty box. */
 async function drawnBox(element: Locator): Promise<boolean> {
-  const box = await settled(async () => {
-    await element.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
-    return element.boundingBox().catch(() => null);
-  }, hasBox);
+  const box = await poll(
+    async () => {
+      await element.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+      return element.boundingBox().catch(() => null);
+    },
+    hasBox,
+    settling,
+  );
   return hasBox(box);
 }
 
@@ -73,7 +67,7 @@ const isPainted = (colour: string) => !!colour && colour !== 'rgba(0, 0, 0, 0)' 
 
 /** The element's computed background colour, once it has one. */
 function paintedColour(element: Locator): Promise<string> {
-  return settled(() => element.evaluate((el) => getComputedStyle(el).backgroundColor).catch(() => ''), isPainted);
+  return poll(() => element.evaluate((el) => getComputedStyle(el).backgroundColor).catch(() => ''), isPainted, settling);
 }
 
 async function setTheme(wb: Workbench, themeName: string, kind: 'vs' | 'vs-dark') {

@@ -3,6 +3,7 @@
  * the keyboard for completion and quick fixes.
  */
 import type { Locator, Page } from 'playwright-core';
+import { poll } from './poll';
 
 const WAIT = 20_000;
 
@@ -35,13 +36,8 @@ export class Editor {
 
   /** Waits until the rendered text satisfies `accept`; returns it. */
   async waitForText(accept: (text: string) => boolean, what: string, timeout = WAIT): Promise<string> {
-    const deadline = Date.now() + timeout;
-    let text = '';
-    while (Date.now() < deadline) {
-      text = await this.visibleText();
-      if (accept(text)) return text;
-      await this.page.waitForTimeout(200);
-    }
+    const text = await poll(() => this.visibleText(), accept, { timeoutMs: timeout, pauseMs: 200 });
+    if (accept(text)) return text;
     throw new Error(`Editor never showed ${what}. It shows:\n${text}`);
   }
 
@@ -97,12 +93,8 @@ export class Editor {
 
   /** Waits until the token is drawn; returns its box. */
   async waitForToken(token: string, lineContains = token, nth = 0): Promise<{ x: number; y: number; width: number; height: number }> {
-    const deadline = Date.now() + WAIT;
-    while (Date.now() < deadline) {
-      const box = await this.tokenBox(token, lineContains, nth);
-      if (box) return box;
-      await this.page.waitForTimeout(200);
-    }
+    const box = await poll(() => this.tokenBox(token, lineContains, nth), (b) => !!b, { timeoutMs: WAIT, pauseMs: 200 });
+    if (box) return box;
     throw new Error(`The editor never showed ${token}${lineContains !== token ? ` on a line with ${lineContains}` : ''}`);
   }
 
@@ -159,14 +151,13 @@ export class Editor {
    */
   async suggestionDetails(accept: (text: string) => boolean): Promise<string> {
     const details = this.page.locator('.suggest-details-container .suggest-details');
-    const deadline = Date.now() + WAIT;
-    let text = '';
-    while (Date.now() < deadline) {
+    const read = async () => {
       if (!(await details.isVisible())) await this.page.keyboard.press('Control+Space');
       await this.page.waitForTimeout(300);
-      text = normalize(await details.innerText().catch(() => ''));
-      if (accept(text)) return text;
-    }
+      return normalize(await details.innerText().catch(() => ''));
+    };
+    const text = await poll(read, accept, { timeoutMs: WAIT, pauseMs: 0 });
+    if (accept(text)) return text;
     throw new Error(`The suggestion's documentation never showed what was expected. Last text: ${text}`);
   }
 

@@ -4,6 +4,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Editor, normalize } from './editor';
+import { poll } from './poll';
 import type { EditorInstance } from './env';
 
 const WAIT = 30_000;
@@ -118,13 +119,8 @@ export class Workbench {
       const box = this.page.locator('.markers-panel-action-filter input, .viewpane-filter input').first();
       await box.fill(filter);
     }
-    const deadline = Date.now() + timeout;
-    let problems: Problem[] = [];
-    while (Date.now() < deadline) {
-      problems = await this.readProblems();
-      if (accept(problems)) return problems;
-      await this.page.waitForTimeout(300);
-    }
+    const problems = await poll(() => this.readProblems(), accept, { timeoutMs: timeout, pauseMs: 300 });
+    if (accept(problems)) return problems;
     const shown = problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.severity} ${p.message} (${p.source} ${p.code})`);
     throw new Error(`The Problems panel never showed what was expected. It shows:\n${shown.join('\n')}`);
   }
