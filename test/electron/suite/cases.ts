@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scenarios } from '../../e2e/scenarios';
+import type { FixScenario } from '../../e2e/support/quickFix';
 import { applyAction, at, codeActions, codeOf, diagnosticsFor, hoverText, openScenario, waitFor } from './editor';
 
 type Case = readonly [name: string, body: () => Promise<void>];
@@ -27,7 +28,7 @@ async function fixFor(document: vscode.TextDocument, range: vscode.Range, title:
 }
 
 /** Opens the scenario, waits for its diagnostic (`code`) and applies the fix titled like `fix`; returns the document. */
-async function fixScenarioDiagnostic(s: { source: string; name: string; code: string; fix: RegExp }, what: string): Promise<vscode.TextDocument> {
+async function fixScenarioDiagnostic(s: FixScenario, what: string): Promise<vscode.TextDocument> {
   const { document } = await openScenario(s);
   const diagnostic = await waitFor(what, () => diagnosticsFor(document).find((d) => codeOf(d) === s.code));
   await applyAction(await fixFor(document, diagnostic.range, s.fix));
