@@ -75,14 +75,28 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     return kind ? contributors[kind] : [];
   };
 
-  /** Runs one feature on every contributor and flattens the answers. */
+  /**
+   * Runs one feature on every contributor and flattens the answers, in contributor order. One after another
+   * rather than through Promise.all: contributors answer from memory in microseconds, and the promises
+   * Promise.all adds cost more than that on every hover and keystroke.
+   */
   async function collect<T>(
     document: TextDocument,
     settings: ZeroLensSettings,
     run: (c: FeatureContributor) => Promise<T[]> | undefined,
   ): Promise<T[]> {
-    const answers = await Promise.all(forDocument(document, settings).map((c) => run(c) ?? Promise.resolve([])));
-    return answers.flat();
+    const out: T[] = [];
+    for (const contributor of forDocument(document, settings)) {
+      const answer = run(contributor);
+      if (answer) out.push(...(await answer));
+    }
+    return out;
+  }
+
+  async function hoverAll(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null> {
+    const hovers: (Hover | null)[] = [];
+    for (const contributor of forDocument(document, settings)) if (contributor.hover) hovers.push(await contributor.hover(document, position, settings));
+    return mergeHovers(hovers);
   }
 
   const completeAll = (d: TextDocument, p: Position, s: ZeroLensSettings) => collect(d, s, (c) => c.complete?.(d, p, s));
@@ -117,7 +131,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     doValidation: (d, s) => (s.validate ? validateInTurn(d, s) : Promise.resolve([])),
     doComplete: async (d, p, s) => shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
     resolveCompletion,
-    doHover: async (d, p, s) => mergeHovers(await collect(d, s, async (c) => [await c.hover?.(d, p, s)])),
+    doHover: hoverAll,
     getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),
     getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),

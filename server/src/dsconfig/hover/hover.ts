@@ -1,10 +1,11 @@
-import { findNodeAtOffset, getNodePath, type Node } from 'jsonc-parser';
+import { getNodePath, type Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hover, Position } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import { parseConfig } from '../parse';
 import { schemaForPath } from '../schemaIndex';
 import { describeKey, describeValue } from './describe';
+import { nodeAtOffset } from '../../util/nodeAtOffset';
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
 export async function hover(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<Hover | null> {
@@ -37,6 +38,6 @@ function hoverAt(document: TextDocument, position: Position): Hover | null {
 
 function scalarAt(root: Node, offset: number): Node | undefined {
   if (offset < 0) return undefined;
-  const node = findNodeAtOffset(root, offset, false);
+  const node = nodeAtOffset(root, offset);
   return node && node.type !== 'object' && node.type !== 'array' && node.type !== 'property' ? node : undefined;
 }
