@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { visit } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CompletionList } from 'vscode-languageserver-types';
-import { startServer, type StartOptions, type TestServer } from '../test/protocol/lspClient';
+import type { StartOptions } from '../test/protocol/lspClient';
+import { startRawServer, type RawServer } from './rawClient';
 import { summarize, type Summary } from './stats';
 
 export interface ServerUnderTest {
@@ -43,11 +44,12 @@ const editCount = 200;
 const probeCount = 50;
 /**
  * Hover and completion visit the 50 positions this many times, and the servers take turns sweep by sweep.
- * Sub-millisecond requests on a shared two-core VM have a noisy tail: with one sweep each, a p95 is the third
- * slowest of 50 samples and a few milliseconds of host noise during one server's turn decide it.
+ * Sub-millisecond requests on a shared two-core VM have a noisy tail: with five sweeps a p95 is the 13th
+ * slowest of 250 samples, and it moved by half between runs of the same build; with twenty it is the 50th of
+ * 1,000.
  */
-const sweeps = 5;
-const roundTripsPerSweep = 40;
+const sweeps = 20;
+const roundTripsPerSweep = 10;
 const probeUri = 'file:///tmp/zero-lens-bench/probe/ds_config_probe.json';
 const probeText = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 2 }\n}\n';
 
@@ -57,6 +59,18 @@ function keyOffsets(text: string, count: number): number[] {
   visit(text, { onObjectProperty: (_name, offset) => void all.push(offset) });
   const step = Math.max(1, Math.floor(all.length / count));
   return all.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+/**
+ * Keys halfway between the measured ones (none when every key is measured): the same kinds of keys in other
+ * sections and groups, for the warm-up. Their paths differ from the measured ones, so nothing a server keeps
+ * per key path is warm for the measured positions.
+ */
+function betweenKeyOffsets(text: string, count: number): number[] {
+  const all: number[] = [];
+  visit(text, { onObjectProperty: (_name, offset) => void all.push(offset) });
+  const step = Math.floor(all.length / count);
+  return step < 2 ? [] : all.filter((_, i) => i % step === step >> 1).slice(0, count);
 }
 
 function peakRssMiB(pid: number | undefined): number {
@@ -69,14 +83,14 @@ function peakRssMiB(pid: number | undefined): number {
   }
 }
 
-async function waitDiagnostics(server: TestServer, uri: string, pull: boolean, send: () => Promise<void>): Promise<number> {
+async function waitDiagnostics(server: RawServer, uri: string, pull: boolean, send: () => void): Promise<number> {
   const t0 = performance.now();
   if (pull) {
-    await send();
-    await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    send();
+    await server.request('textDocument/diagnostic', { textDocument: { uri } });
   } else {
     const published = server.diagnostics(uri, () => true, 60_000);
-    await send();
+    send();
     await published;
   }
   return performance.now() - t0;
@@ -89,6 +103,12 @@ async function waitDiagnostics(server: TestServer, uri: string, pull: boolean, s
  * for hours, so both servers, and this client, are measured warm.
  */
 const warmUpQueryRounds = 400;
+/**
+ * Hover and completion on the twin at the keys between the measured ones: the probe document has none of a
+ * long config's sections, and without this the first sweep over them was a third of the slowest 5% for both
+ * servers (the code for those schema parts compiling), though a server that has run for hours has seen them.
+ */
+const warmUpTwinQueryRounds = 20;
 /** Edits are warmed where they are fast; the debounced servers would spend 120 or 500 ms on each. */
 const warmUpEditRounds = (subject: ServerUnderTest) => (subject.debounced ? 20 : 200);
 const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
@@ -96,30 +116,37 @@ const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
 const twinMaxLength = 128 * 1024;
 
 /**
- * Not measured: hover and completion on the probe document, and edits on a copy of the measured document
- * under another URI (the probe for the 1 MB one), so neither server's first compilation of its code paths
- * lands in the samples. The measured document and positions stay cold: no cached parse or answer for them.
+ * Not measured: hover and completion on the probe document, then on a copy of the measured document under
+ * another URI (the twin) at the keys between the measured ones, and edits on the twin (the probe for the 1 MB
+ * one), so neither server's first compilation of its code paths lands in the samples. The measured document
+ * and positions stay cold: no cached parse for it, no answer for their key paths.
  */
-async function warmUp(server: TestServer, subject: ServerUnderTest, text: string): Promise<void> {
+async function warmUp(server: RawServer, subject: ServerUnderTest, text: string): Promise<void> {
   const probe = TextDocument.create(probeUri, subject.languageId, 1, probeText);
   const offsets = keyOffsets(probe.getText(), 4);
   for (let round = 0; round < warmUpQueryRounds; round++) {
     for (const offset of offsets) {
-      await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 2) });
-      await server.connection.sendRequest('textDocument/completion', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 1) });
+      await server.request('textDocument/hover', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 2) });
+      await server.request('textDocument/completion', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 1) });
     }
   }
   const twin = text.length <= twinMaxLength ? TextDocument.create(twinUri, subject.languageId, 1, text) : probe;
   if (twin !== probe) await waitDiagnostics(server, twinUri, !!subject.pull, () => server.open(twinUri, subject.languageId, text));
+  for (let round = 0; round < warmUpTwinQueryRounds; round++) {
+    for (const offset of betweenKeyOffsets(twin.getText(), probeCount)) {
+      await server.request('textDocument/hover', { textDocument: { uri: twin.uri }, position: twin.positionAt(offset + 2) });
+      await server.request('textDocument/completion', { textDocument: { uri: twin.uri }, position: twin.positionAt(offset + 1) });
+    }
+  }
   const digit = editOffset(twin.getText());
   for (let round = 0; round < warmUpEditRounds(subject); round++) {
     const change = { range: { start: twin.positionAt(digit), end: twin.positionAt(digit + 1) }, text: String(1 + (round % 9)) };
     TextDocument.update(twin, [change], twin.version + 1);
     await waitDiagnostics(server, twin.uri, !!subject.pull, () =>
-      server.connection.sendNotification('textDocument/didChange', { textDocument: { uri: twin.uri, version: twin.version }, contentChanges: [change] }),
+      server.notify('textDocument/didChange', { textDocument: { uri: twin.uri, version: twin.version }, contentChanges: [change] }),
     );
   }
-  if (twin !== probe) await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: twinUri } });
+  if (twin !== probe) server.notify('textDocument/didClose', { textDocument: { uri: twinUri } });
 }
 
 /** The last digit of steps_per_print (or of the probe's micro-batch): what every measured keystroke changes. */
@@ -131,7 +158,7 @@ function editOffset(text: string): number {
 /** A started, warmed-up server and the samples measured so far. */
 export interface LiveSession {
   subject: ServerUnderTest;
-  server: TestServer;
+  server: RawServer;
   uri: string;
   document: TextDocument;
   coldStartToDiagnosticsMs: number;
@@ -141,12 +168,12 @@ export interface LiveSession {
 /** Starts the server, opens the document (cold start → diagnostics) and warms the server up. */
 export async function startSession(subject: ServerUnderTest, uri: string, text: string): Promise<LiveSession> {
   const spawnedAt = performance.now();
-  const server = await startServer(subject.start);
+  const server = await startRawServer(subject.start);
   try {
-    if (subject.settings) await server.connection.sendNotification('workspace/didChangeConfiguration', { settings: subject.settings });
+    if (subject.settings) server.notify('workspace/didChangeConfiguration', { settings: subject.settings });
     const toDiagnostics = await waitDiagnostics(server, uri, !!subject.pull, () => server.open(uri, subject.languageId, text));
     const coldStart = performance.now() - spawnedAt;
-    await server.open(probeUri, subject.languageId, probeText);
+    server.open(probeUri, subject.languageId, probeText);
     await warmUp(server, subject, text);
     return {
       subject,
@@ -171,7 +198,7 @@ export async function measureEdits(session: LiveSession): Promise<void> {
   const prober = (async () => {
     while (probing) {
       const t0 = performance.now();
-      await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: probeUri }, position: { line: 1, character: 5 } });
+      await server.request('textDocument/hover', { textDocument: { uri: probeUri }, position: { line: 1, character: 5 } });
       samples.blocked.push(performance.now() - t0);
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -183,12 +210,21 @@ export async function measureEdits(session: LiveSession): Promise<void> {
     TextDocument.update(document, [change], version);
     samples.diagnostics.push(
       await waitDiagnostics(server, uri, !!subject.pull, () =>
-        server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
+        server.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
       ),
     );
   }
   probing = false;
   await prober;
+}
+
+/**
+ * One unmeasured request at the start of a server's turn. After idling while the others answered, the first
+ * request of a turn was among the slowest for every server alike (the process and its CPU wake up cold): an
+ * artefact of taking turns, which an editor talking to one server does not have.
+ */
+async function wakeUp({ server, uri }: LiveSession): Promise<void> {
+  await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
 }
 
 /** The servers in the order they take their turn in one sweep: each sweep starts one further along. */
@@ -207,18 +243,21 @@ export async function measureQueries(sessions: LiveSession[]): Promise<void> {
   for (let sweep = 0; sweep < sweeps; sweep++) {
     for (const session of turnOrder(sessions, sweep)) {
       const { server, uri, document, samples } = session;
+      await wakeUp(session);
       for (const offset of offsets.get(session)!) {
+        const onKey = document.positionAt(offset + 2);
+        const inKey = document.positionAt(offset + 1);
         let t0 = performance.now();
-        await server.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: document.positionAt(offset + 2) });
+        await server.request('textDocument/hover', { textDocument: { uri }, position: onKey });
         samples.hover.push(performance.now() - t0);
         t0 = performance.now();
-        const list = await server.connection.sendRequest<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: document.positionAt(offset + 1) });
+        const list = await server.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: inKey });
         samples.completion.push(performance.now() - t0);
         // What the editor does next for the focused item when the list left its documentation out.
         const first = list?.items[0];
         if (first && first.documentation === undefined && (first.data ?? list.itemDefaults?.data) !== undefined) {
           t0 = performance.now();
-          await server.connection.sendRequest('completionItem/resolve', { ...first, data: first.data ?? list.itemDefaults?.data });
+          await server.request('completionItem/resolve', { ...first, data: first.data ?? list.itemDefaults?.data });
           samples.resolve.push(performance.now() - t0);
         }
       }
@@ -229,10 +268,12 @@ export async function measureQueries(sessions: LiveSession[]): Promise<void> {
 /** Hovers on the document's first character, where no server has anything to say, taking turns likewise. */
 export async function measureRoundTrips(sessions: LiveSession[]): Promise<void> {
   for (let sweep = 0; sweep < sweeps; sweep++) {
-    for (const { server, uri, samples } of turnOrder(sessions, sweep)) {
+    for (const session of turnOrder(sessions, sweep)) {
+      const { server, uri, samples } = session;
+      await wakeUp(session);
       for (let i = 0; i < roundTripsPerSweep; i++) {
         const t0 = performance.now();
-        await server.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+        await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
         samples.roundTrip.push(performance.now() - t0);
       }
     }

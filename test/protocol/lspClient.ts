@@ -12,6 +12,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type Diagnostic,
+  type InitializeParams,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
@@ -46,37 +47,16 @@ export function fileUri(file: string): string {
   return pathToFileURL(file).toString();
 }
 
-export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const command = options.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
-  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-  const published: PublishDiagnosticsParams[] = [];
-  const waiters: { uri: string; accept: (d: Diagnostic[]) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
-  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-    published.push(params);
-    for (const waiter of [...waiters]) {
-      if (waiter.uri === params.uri && waiter.accept(params.diagnostics)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(params);
-      }
-    }
-  });
-  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-    params.items.map((item) => (item.section === 'zeroLens' ? (options.settings ?? {}) : null)),
-  );
-  connection.onRequest('client/registerCapability', () => null);
-  connection.onRequest('workspace/inlayHint/refresh', () => null);
-  connection.onRequest('workspace/workspaceFolders', () =>
-    options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null,
-  );
-  connection.onNotification('window/logMessage', () => undefined);
-  connection.listen();
-  const initialized = await connection.sendRequest<InitializeResult>('initialize', {
+function workspaceFolders(options: StartOptions): { uri: string; name: string }[] | null {
+  return options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null;
+}
+
+/** What the client sends in `initialize`: the capabilities an editor announces, plus the test's extras. */
+export function initializeParams(options: StartOptions): InitializeParams {
+  return {
     processId: process.pid,
     rootUri: options.rootPath ? fileUri(options.rootPath) : null,
-    workspaceFolders: options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null,
+    workspaceFolders: workspaceFolders(options),
     capabilities: {
       workspace: { configuration: true, workspaceFolders: true, inlayHint: { refreshSupport: true } },
       textDocument: {
@@ -88,17 +68,36 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       },
     },
     initializationOptions: options.initializationOptions ?? {},
-  });
-  await connection.sendNotification('initialized', {});
+  };
+}
 
+/** The client's answer to a request the server sends (settings, registrations, workspace folders); null otherwise. */
+export function answerServerRequest(options: StartOptions, method: string, params: unknown): unknown {
+  switch (method) {
+    case 'workspace/configuration':
+      return (params as { items: { section?: string }[] }).items.map((item) => (item.section === 'zeroLens' ? (options.settings ?? {}) : null));
+    case 'workspace/workspaceFolders':
+      return workspaceFolders(options);
+    default:
+      return null;
+  }
+}
+
+/** Diagnostics as the server publishes them, and waiters for the next ones that match (shared with the bench's client). */
+export function diagnosticsWaiters(stderr: () => string) {
+  const waiters: { uri: string; accept: (d: Diagnostic[]) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   return {
-    connection,
-    process: child,
-    capabilities: initialized.capabilities,
-    stderr: () => stderr,
-    diagnostics(uri, accept = () => true, timeoutMs = 10_000) {
+    published(params: PublishDiagnosticsParams): void {
+      for (const waiter of [...waiters]) {
+        if (waiter.uri === params.uri && waiter.accept(params.diagnostics)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(params);
+        }
+      }
+    },
+    next(uri: string, accept: (d: Diagnostic[]) => boolean = () => true, timeoutMs = 10_000): Promise<PublishDiagnosticsParams> {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+        const timer = setTimeout(() => reject(new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${stderr()}`)), timeoutMs);
         waiters.push({
           uri,
           accept,
@@ -109,6 +108,31 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
         });
       });
     },
+  };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const command = options.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
+  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const diagnostics = diagnosticsWaiters(() => stderr);
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => diagnostics.published(params));
+  for (const method of ['workspace/configuration', 'client/registerCapability', 'workspace/inlayHint/refresh', 'workspace/workspaceFolders']) {
+    connection.onRequest(method, (params: unknown) => answerServerRequest(options, method, params));
+  }
+  connection.onNotification('window/logMessage', () => undefined);
+  connection.listen();
+  const initialized = await connection.sendRequest<InitializeResult>('initialize', initializeParams(options));
+  await connection.sendNotification('initialized', {});
+
+  return {
+    connection,
+    process: child,
+    capabilities: initialized.capabilities,
+    stderr: () => stderr,
+    diagnostics: diagnostics.next,
     open: (uri, languageId, text, version = 1) =>
       connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } }),
     change: (uri, version, text) =>
