@@ -53,10 +53,16 @@ const roundTripsPerSweep = 10;
 const probeUri = 'file:///tmp/zero-lens-bench/probe/ds_config_probe.json';
 const probeText = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 2 }\n}\n';
 
-/** Offsets of property keys spread evenly over the document (hover and completion targets). */
-function keyOffsets(text: string, count: number): number[] {
+/** Offsets of every property key, in document order. */
+function propertyOffsets(text: string): number[] {
   const all: number[] = [];
   visit(text, { onObjectProperty: (_name, offset) => void all.push(offset) });
+  return all;
+}
+
+/** Offsets of property keys spread evenly over the document (hover and completion targets). */
+function keyOffsets(text: string, count: number): number[] {
+  const all = propertyOffsets(text);
   const step = Math.max(1, Math.floor(all.length / count));
   return all.filter((_, i) => i % step === 0).slice(0, count);
 }
@@ -67,8 +73,7 @@ function keyOffsets(text: string, count: number): number[] {
  * per key path is warm for the measured positions.
  */
 function betweenKeyOffsets(text: string, count: number): number[] {
-  const all: number[] = [];
-  visit(text, { onObjectProperty: (_name, offset) => void all.push(offset) });
+  const all = propertyOffsets(text);
   const step = Math.floor(all.length / count);
   return step < 2 ? [] : all.filter((_, i) => i % step === step >> 1).slice(0, count);
 }
@@ -132,8 +137,9 @@ async function warmUp(server: RawServer, subject: ServerUnderTest, text: string)
   }
   const twin = text.length <= twinMaxLength ? TextDocument.create(twinUri, subject.languageId, 1, text) : probe;
   if (twin !== probe) await waitDiagnostics(server, twinUri, !!subject.pull, () => server.open(twinUri, subject.languageId, text));
+  const between = betweenKeyOffsets(twin.getText(), probeCount);
   for (let round = 0; round < warmUpTwinQueryRounds; round++) {
-    for (const offset of betweenKeyOffsets(twin.getText(), probeCount)) {
+    for (const offset of between) {
       await server.request('textDocument/hover', { textDocument: { uri: twin.uri }, position: twin.positionAt(offset + 2) });
       await server.request('textDocument/completion', { textDocument: { uri: twin.uri }, position: twin.positionAt(offset + 1) });
     }
