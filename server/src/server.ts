@@ -7,6 +7,7 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   ProposedFeatures,
+  StreamMessageReader,
   TextDocuments,
   TextDocumentSyncKind,
   type ClientCapabilities,
@@ -14,11 +15,13 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
+import { Console } from 'node:console';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { getLanguageService, type ZeroLensLanguageService } from './languageService';
 import { completionOrigin, type CompletionClientSupport } from './completionList';
 import { warmUpDsConfig } from './dsconfig/warmUp';
+import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
@@ -31,7 +34,22 @@ import {
   type EstimateViewParams,
 } from './protocol';
 
-const connection: Connection = createConnection(ProposedFeatures.all);
+let shutdownRequested = false;
+const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
+
+/**
+ * Over stdio the server opens the streams itself, to write each message in one chunk (see
+ * stdioMessageWriter.ts), so it also does what the library does when it opens them.
+ */
+function stdioConnection(): Connection {
+  // stdout carries the protocol; console output goes to stderr, which editors keep as the server's log.
+  globalThis.console = new Console(process.stderr, process.stderr);
+  // Our stdin closing means the editor is gone.
+  const exit = (): never => process.exit(shutdownRequested ? 0 : 1);
+  process.stdin.on('end', exit);
+  process.stdin.on('close', exit);
+  return createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new OneChunkMessageWriter(process.stdout));
+}
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
 /** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
@@ -80,6 +98,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     },
     serverInfo: { name: 'ZeRO Lens', version: '0.1.0' },
   };
+});
+
+connection.onShutdown(() => {
+  shutdownRequested = true;
 });
 
 connection.onInitialized(() => {
