@@ -43,3 +43,11 @@ export interface Hosts {
   fs: FileSystemHost;
   workspace: WorkspaceHost;
 }
+
+/**
+ * `base`, except that a file open in the editor reads as the editor's text. A launch script edited and not yet
+ * saved then already gives the config its model and GPU count, as the user sees them.
+ */
+export function withOpenDocuments(base: FileSystemHost, openText: (path: string) => string | undefined): FileSystemHost {
+  return { ...base, readFile: async (path) => openText(path) ?? base.readFile(path) };
+}

@@ -23,6 +23,7 @@ import { completionOrigin, type CompletionClientSupport } from './completionList
 import { warmUpDsConfig } from './dsconfig/warmUp';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
+import { withOpenDocuments } from './host';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import {
@@ -78,7 +79,8 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  service = getLanguageService({ fs: nodeFileSystem, workspace, completion: completionSupportOf(params.capabilities) });
+  const fs = withOpenDocuments(nodeFileSystem, (file) => documents.get(URI.file(file).toString())?.getText());
+  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities) });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number };
   globalSettings = options.settings ?? {};
@@ -193,11 +195,40 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
   }
 }
 
+let pendingContextRefresh: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * A launch script was opened, edited or closed: what configs read from it (model, GPUs, batch) may have
+ * changed, saved or not. Drop what the service read from it and check the open configs again.
+ */
+function launchFileTouched(document: TextDocument): void {
+  void settingsFor(document.uri)
+    .then((settings) => refreshContextIfLaunchFile(document, settings))
+    .catch((error: unknown) => connection.console.error(`ZeRO Lens context refresh failed: ${String(error)}`));
+}
+
+function refreshContextIfLaunchFile(document: TextDocument, settings: ZeroLensSettings): void {
+  const kind = service.classify(document, settings);
+  if (kind !== 'launch-script' && kind !== 'launch-yaml') return;
+  clearTimeout(pendingContextRefresh);
+  pendingContextRefresh = setTimeout(() => {
+    service.invalidateWorkspace();
+    for (const open of documents.all()) if (open.uri !== document.uri) scheduleValidation(open, 0);
+    void connection.languages.inlayHint.refresh().catch(() => undefined);
+  }, validationDelayMs);
+}
+
 documents.onDidOpen((event) => scheduleValidation(event.document, 0));
-documents.onDidChangeContent((event) => scheduleValidation(event.document));
+// Also fires when a document opens (a script restored unsaved arrives that way).
+documents.onDidChangeContent((event) => {
+  scheduleValidation(event.document);
+  launchFileTouched(event.document);
+});
 documents.onDidClose((event) => {
   pendingValidation.get(event.document.uri)?.();
   pendingValidation.delete(event.document.uri);
+  // Closed unsaved, the script reads from disk again.
+  launchFileTouched(event.document);
   settingsByUri.delete(event.document.uri);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });

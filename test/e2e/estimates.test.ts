@@ -1,7 +1,9 @@
 /** Memory estimates in ds_config.json: the inlay hint after "stage" and the switch-stage quick fix. */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { positionOf, scenarios } from './scenarios';
-import { placeScenario, readText } from './support/files';
+import { placeFile, placeScenario, readText } from './support/files';
 import { uiSuite } from './support/suite';
 
 uiSuite('inline estimates', (suite) => {
@@ -42,5 +44,33 @@ uiSuite('inline estimates', (suite) => {
     await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3');
     await wb.editor.save();
     assert.match(readText(file), s.expectAfter);
+  });
+  suite.test('an unsaved change to the launch script updates the hint of the config it uses', async (wb) => {
+    const workspace = wb.instance.workspace;
+    placeFile(workspace, 'configs/ds_config_zero2.json', 'ds_config_e2e_unsaved.json');
+    // The protocol tests' script (Qwen3-8B on five GPUs), pointed at this test's copy of the config.
+    const script = placeFile(workspace, path.resolve(__dirname, '../fixtures/context/train_zero2.sh'), 'train_e2e_unsaved.sh');
+    writeFileSync(script, readText(script).replace('ds_config_zero2.json', 'ds_config_e2e_unsaved.json'));
+    const onDisk = readText(script);
+    // VS Code shortens long hints ("· Qwen3-14B · …"), so only the model is matched.
+    const stageHint = (model: string) => (t: string) => t.split('\n').some((line) => line.includes('"stage"') && line.includes(`· ${model} ·`));
+    await wb.openFile('ds_config_e2e_unsaved.json');
+    await wb.editor.waitForText(stageHint('Qwen3-8B'), 'the hint for the script as saved');
+
+    await wb.openFile('train_e2e_unsaved.sh');
+    const at = positionOf(onDisk, '--model Qwen/Qwen3-8B');
+    await wb.editor.goTo(at.line, at.column + '--model Qwen/Qwen3-'.length);
+    for (let i = 0; i < '8B'.length; i++) await wb.page.keyboard.press('Delete');
+    await wb.page.keyboard.type('14B');
+    await wb.editor.waitForText((t) => t.includes('Qwen/Qwen3-14B'), 'the edited model');
+
+    await wb.openFile('ds_config_e2e_unsaved.json');
+    await wb.editor.waitForText(stageHint('Qwen3-14B'), 'the hint for the unsaved script');
+    assert.equal(readText(script), onDisk, 'the script was not saved');
+
+    // Closed with "Don't Save": the config goes back to what the script on disk says.
+    await wb.resetEditors();
+    await wb.openFile('ds_config_e2e_unsaved.json');
+    await wb.editor.waitForText(stageHint('Qwen3-8B'), 'the hint for the script as saved again');
   });
 });

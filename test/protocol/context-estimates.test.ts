@@ -72,3 +72,46 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
     await rm(root, { recursive: true, force: true });
   }
 });
+
+/** The config's inlay hints, asked for again until one satisfies `accept` (the server refreshes on its own time). */
+async function hintUntil(server: Awaited<ReturnType<typeof startServer>>, uri: string, accept: (label: string) => boolean): Promise<string> {
+  let last = '';
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const hints = await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
+    });
+    last = String(hints?.[0]?.label ?? '');
+    if (accept(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`no matching hint; last: ${last}`);
+}
+
+test('an unsaved edit to the launch script reaches the config it uses, and closing the script unsaved undoes it', async () => {
+  const root = await mkdtemp(path.join(tmpdir(), 'zero-lens-unsaved-'));
+  const configPath = path.join(root, 'ds_config_zero2.json');
+  const scriptPath = path.join(root, 'train_zero2.sh');
+  const config = await readFile(path.join(fixtures, 'ds_config_zero2.json'), 'utf8');
+  const script = await readFile(path.join(fixtures, 'train_zero2.sh'), 'utf8');
+  await writeFile(configPath, config);
+  await writeFile(scriptPath, script);
+  const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const configUri = fileUri(configPath);
+    const scriptUri = fileUri(scriptPath);
+    await server.open(configUri, 'json', config);
+    await hintUntil(server, configUri, (label) => label.includes('Qwen3-8B · 5 GPUs'));
+
+    await server.open(scriptUri, 'shellscript', script);
+    await server.change(scriptUri, 2, script.replace('Qwen/Qwen3-8B', 'Qwen/Qwen3-14B').replace('NPROC_PER_NODE=5', 'NPROC_PER_NODE=4'));
+    assert.match(await hintUntil(server, configUri, (label) => label.includes('Qwen3-14B')), /· Qwen3-14B · 4 GPUs$/);
+    assert.equal(await readFile(scriptPath, 'utf8'), script, 'nothing was written to disk');
+
+    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: scriptUri } });
+    await hintUntil(server, configUri, (label) => label.includes('Qwen3-8B · 5 GPUs'));
+  } finally {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withOpenDocuments, type FileSystemHost } from '../../server/src/host';
+
+const disk: FileSystemHost = {
+  readFile: async (file) => (file === '/w/train.sh' ? 'on disk' : file === '/w/other.sh' ? 'other on disk' : undefined),
+  readBytes: async () => undefined,
+  exists: async (file) => file.startsWith('/w/'),
+  listDir: async () => ['train.sh', 'other.sh'],
+  homeDir: '/home/me',
+  env: { HF_HOME: '/hf' },
+};
+
+test('a file open in the editor reads as its editor text; other files, and everything else, come from the base host', async () => {
+  const open = new Map([['/w/train.sh', 'unsaved text']]);
+  const fs = withOpenDocuments(disk, (file) => open.get(file));
+  assert.equal(await fs.readFile('/w/train.sh'), 'unsaved text');
+  assert.equal(await fs.readFile('/w/other.sh'), 'other on disk');
+  assert.equal(await fs.readFile('/w/missing.sh'), undefined);
+  assert.equal(await fs.exists('/w/other.sh'), true);
+  assert.deepEqual(await fs.listDir('/w'), ['train.sh', 'other.sh']);
+  assert.equal(fs.homeDir, '/home/me');
+  assert.deepEqual(fs.env, { HF_HOME: '/hf' });
+  open.delete('/w/train.sh'); // closed without saving
+  assert.equal(await fs.readFile('/w/train.sh'), 'on disk');
+});
+
+test('an open document that is empty reads as empty, not as the file on disk', async () => {
+  const fs = withOpenDocuments(disk, (file) => (file === '/w/train.sh' ? '' : undefined));
+  assert.equal(await fs.readFile('/w/train.sh'), '');
+});
