@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import type { CodeAction, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ApplyOptionRequest, EstimateViewRequest, type ApplyOptionResult, type EstimateView } from '../../server/src/protocol';
-import { fileUri, startServer } from './lspClient';
+import { poll } from '../e2e/support/poll';
+import { fileUri, startServer, type TestServer } from './lspClient';
 
 const fixtures = path.resolve(__dirname, '../fixtures/context');
 
@@ -74,18 +75,17 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
 });
 
 /** The config's inlay hints, asked for again until one satisfies `accept` (the server refreshes on its own time). */
-async function hintUntil(server: Awaited<ReturnType<typeof startServer>>, uri: string, accept: (label: string) => boolean): Promise<string> {
-  let last = '';
-  for (let attempt = 0; attempt < 100; attempt++) {
+async function hintUntil(server: TestServer, uri: string, accept: (label: string) => boolean): Promise<string> {
+  const firstLabel = async () => {
     const hints = await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', {
       textDocument: { uri },
       range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
     });
-    last = String(hints?.[0]?.label ?? '');
-    if (accept(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`no matching hint; last: ${last}`);
+    return String(hints?.[0]?.label ?? '');
+  };
+  const label = await poll(firstLabel, accept, { timeoutMs: 5000, pauseMs: 50 });
+  assert.ok(accept(label), `no matching hint; last: ${label}`);
+  return label;
 }
 
 test('an unsaved edit to the launch script reaches the config it uses, and closing the script unsaved undoes it', async () => {
