@@ -26,6 +26,7 @@ import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
+import type { DocumentKind } from './feature';
 import {
   ApplyOptionRequest,
   CatalogRequest,
@@ -195,40 +196,67 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
   }
 }
 
-let pendingContextRefresh: ReturnType<typeof setTimeout> | undefined;
+/** The refresh of other open documents after context sources changed, waiting out the typing. */
+let pendingDependentsRefresh: { timer: ReturnType<typeof setTimeout>; dropWorkspaceCaches: boolean; changedUris: Set<string> } | undefined;
 
 /**
- * A launch script was opened, edited or closed: what configs read from it (model, GPUs, batch) may have
- * changed, saved or not. Drop what the service read from it and check the open configs again.
+ * A launch script or a config was opened, edited or closed, saved or not. Launch scripts feed the configs they
+ * use (model, GPUs, batch); configs feed the estimates and warnings of the scripts that launch them. Check the
+ * documents that may show it again.
  */
-function launchFileTouched(document: TextDocument): void {
+function contextSourceTouched(document: TextDocument): void {
   void settingsFor(document.uri)
-    .then((settings) => refreshContextIfLaunchFile(document, settings))
+    .then((settings) => refreshDependentsOf(document, service.classify(document, settings)))
     .catch((error: unknown) => connection.console.error(`ZeRO Lens context refresh failed: ${String(error)}`));
 }
 
-function refreshContextIfLaunchFile(document: TextDocument, settings: ZeroLensSettings): void {
-  const kind = service.classify(document, settings);
-  if (kind !== 'launch-script' && kind !== 'launch-yaml') return;
-  clearTimeout(pendingContextRefresh);
-  pendingContextRefresh = setTimeout(() => {
-    service.invalidateWorkspace();
-    for (const open of documents.all()) if (open.uri !== document.uri) scheduleValidation(open, 0);
-    void connection.languages.inlayHint.refresh().catch(() => undefined);
+function refreshDependentsOf(document: TextDocument, kind: DocumentKind | null): void {
+  const isLaunchFile = kind === 'launch-script' || kind === 'launch-yaml';
+  if (!isLaunchFile && kind !== 'ds-config') return;
+  // What the service read from a script (model, GPUs) is cached; a config is read again on every request.
+  const dropWorkspaceCaches = isLaunchFile || !!pendingDependentsRefresh?.dropWorkspaceCaches;
+  const changedUris = pendingDependentsRefresh?.changedUris ?? new Set<string>();
+  changedUris.add(document.uri);
+  clearTimeout(pendingDependentsRefresh?.timer);
+  const timer = setTimeout(() => {
+    pendingDependentsRefresh = undefined;
+    if (dropWorkspaceCaches) service.invalidateWorkspace();
+    void revalidateDependents(changedUris, dropWorkspaceCaches);
   }, validationDelayMs);
+  pendingDependentsRefresh = { timer, dropWorkspaceCaches, changedUris };
+}
+
+/**
+ * Validates the open documents again (only launch files when only configs changed) and asks for new hints.
+ * A document that changed alone is skipped: its own validation is already scheduled. Several changed ones may
+ * feed each other (a script and its config), so then every open document is checked.
+ */
+async function revalidateDependents(changedUris: Set<string>, everyKind: boolean): Promise<void> {
+  const skip = changedUris.size === 1 ? [...changedUris][0] : undefined;
+  let any = false;
+  for (const open of documents.all()) {
+    if (open.uri === skip) continue;
+    if (!everyKind) {
+      const kind = service.classify(open, await settingsFor(open.uri));
+      if (kind !== 'launch-script' && kind !== 'launch-yaml') continue;
+    }
+    scheduleValidation(open, 0);
+    any = true;
+  }
+  if (any) void connection.languages.inlayHint.refresh().catch(() => undefined);
 }
 
 documents.onDidOpen((event) => scheduleValidation(event.document, 0));
 // Also fires when a document opens (a script restored unsaved arrives that way).
 documents.onDidChangeContent((event) => {
   scheduleValidation(event.document);
-  launchFileTouched(event.document);
+  contextSourceTouched(event.document);
 });
 documents.onDidClose((event) => {
   pendingValidation.get(event.document.uri)?.();
   pendingValidation.delete(event.document.uri);
-  // Closed unsaved, the script reads from disk again.
-  launchFileTouched(event.document);
+  // Closed unsaved, the file reads from disk again.
+  contextSourceTouched(event.document);
   settingsByUri.delete(event.document.uri);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { positionOf, scenarios } from './scenarios';
 import { placeFile, placeScenario, readText } from './support/files';
 import { uiSuite } from './support/suite';
+import type { Problem } from './support/workbench';
 
 uiSuite('inline estimates', (suite) => {
   suite.test('the inlay hint after "stage" shows the per-GPU estimate', async (wb) => {
@@ -72,5 +73,37 @@ uiSuite('inline estimates', (suite) => {
     await wb.resetEditors();
     await wb.openFile('ds_config_e2e_unsaved.json');
     await wb.editor.waitForText(stageHint('Qwen3-8B'), 'the hint for the script as saved again');
+  });
+  suite.test('an unsaved change to a config updates the memory warning of the script that launches it', async (wb) => {
+    const workspace = wb.instance.workspace;
+    const config = placeFile(workspace, 'configs/ds_config_zero2.json', 'ds_config_e2e_dependent.json');
+    // The protocol tests' script with a model too large for ZeRO-2 on the workspace's 80 GiB GPUs.
+    const script = placeFile(workspace, path.resolve(__dirname, '../fixtures/context/train_zero2.sh'), 'train_e2e_dependent.sh');
+    writeFileSync(script, readText(script).replace('ds_config_zero2.json', 'ds_config_e2e_dependent.json').replace('Qwen/Qwen3-8B', 'Qwen/Qwen3-32B'));
+    const configOnDisk = readText(config);
+    const warningOf = (problems: Problem[]) =>
+      problems.find((p) => p.file === 'train_e2e_dependent.sh' && p.code.includes('estimate-exceeds-gpu-memory'))?.message;
+
+    await wb.openFile('train_e2e_dependent.sh');
+    const saved = warningOf(await wb.problems((p) => !!warningOf(p), 'train_e2e_dependent'));
+    assert.match(saved!, /^Estimated ≈ [\d.]+ GiB per GPU for Qwen3-32B/);
+
+    // The script stays open in its tab; only the config is edited, and not saved.
+    await wb.openFile('ds_config_e2e_dependent.json');
+    const at = positionOf(configOnDisk, '"stage": 2');
+    await wb.editor.goTo(at.line, at.column + '"stage": '.length);
+    // Typed over a selection: one undo step.
+    await wb.page.keyboard.press('Shift+ArrowRight');
+    await wb.page.keyboard.type('3');
+    await wb.editor.waitForText((t) => t.includes('"stage": 3'), 'the edited stage');
+    const unsaved = warningOf(await wb.problems((p) => warningOf(p) !== saved, 'train_e2e_dependent'));
+    assert.notEqual(unsaved, saved);
+    assert.equal(readText(config), configOnDisk, 'the config was not saved');
+
+    // Undone, the script's warning is the one for the config on disk again. (The Problems panel has the focus.)
+    await wb.openFile('ds_config_e2e_dependent.json');
+    await wb.page.keyboard.press('Control+Z');
+    await wb.editor.waitForText((t) => t.includes('"stage": 2'), 'the stage as saved');
+    assert.equal(warningOf(await wb.problems((p) => warningOf(p) === saved, 'train_e2e_dependent')), saved);
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { CodeAction, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
+import type { CodeAction, Diagnostic, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ApplyOptionRequest, EstimateViewRequest, type ApplyOptionResult, type EstimateView } from '../../server/src/protocol';
 import { poll } from '../e2e/support/poll';
@@ -74,32 +74,38 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
   }
 });
 
+/** The label of the first inlay hint in a document's first 20 lines ('' when there is none). */
+async function firstHint(server: TestServer, uri: string): Promise<string> {
+  const hints = await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
+  });
+  return String(hints?.[0]?.label ?? '');
+}
+
 /** The config's inlay hints, asked for again until one satisfies `accept` (the server refreshes on its own time). */
 async function hintUntil(server: TestServer, uri: string, accept: (label: string) => boolean): Promise<string> {
-  const firstLabel = async () => {
-    const hints = await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', {
-      textDocument: { uri },
-      range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
-    });
-    return String(hints?.[0]?.label ?? '');
-  };
-  const label = await poll(firstLabel, accept, { timeoutMs: 5000, pauseMs: 50 });
+  const label = await poll(() => firstHint(server, uri), accept, { timeoutMs: 5000, pauseMs: 50 });
   assert.ok(accept(label), `no matching hint; last: ${label}`);
   return label;
 }
 
-test('an unsaved edit to the launch script reaches the config it uses, and closing the script unsaved undoes it', async () => {
-  const root = await mkdtemp(path.join(tmpdir(), 'zero-lens-unsaved-'));
+/** The fixture config and the script that launches it, written to a new folder. */
+async function scriptAndConfig(prefix: string) {
+  const root = await mkdtemp(path.join(tmpdir(), prefix));
   const configPath = path.join(root, 'ds_config_zero2.json');
   const scriptPath = path.join(root, 'train_zero2.sh');
   const config = await readFile(path.join(fixtures, 'ds_config_zero2.json'), 'utf8');
   const script = await readFile(path.join(fixtures, 'train_zero2.sh'), 'utf8');
   await writeFile(configPath, config);
   await writeFile(scriptPath, script);
+  return { root, configPath, scriptPath, config, script, configUri: fileUri(configPath), scriptUri: fileUri(scriptPath) };
+}
+
+test('an unsaved edit to the launch script reaches the config it uses, and closing the script unsaved undoes it', async () => {
+  const { root, scriptPath, config, script, configUri, scriptUri } = await scriptAndConfig('zero-lens-unsaved-');
   const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
   try {
-    const configUri = fileUri(configPath);
-    const scriptUri = fileUri(scriptPath);
     await server.open(configUri, 'json', config);
     await hintUntil(server, configUri, (label) => label.includes('Qwen3-8B · 5 GPUs'));
 
@@ -110,6 +116,39 @@ test('an unsaved edit to the launch script reaches the config it uses, and closi
 
     await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: scriptUri } });
     await hintUntil(server, configUri, (label) => label.includes('Qwen3-8B · 5 GPUs'));
+  } finally {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('an unsaved edit to a config reaches the warnings and hints of the script that launches it, and closing it unsaved undoes it', async () => {
+  const { root, configPath, config, script, configUri, scriptUri } = await scriptAndConfig('zero-lens-unsaved-config-');
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 40 }, initializationOptions: { validationDelayMs: 0 } });
+  const warningOf = (d: Diagnostic[]) => d.find((x) => x.code === 'estimate-exceeds-gpu-memory')?.message as string | undefined;
+  try {
+    const saved = server.diagnostics(scriptUri, (d) => !!warningOf(d));
+    await server.open(scriptUri, 'shellscript', script);
+    const savedWarning = warningOf((await saved).diagnostics)!;
+    assert.match(savedWarning, /^Estimated ≈ \d+\.\d GiB per GPU for Qwen3-8B, more than the 40 GiB GPU/);
+    const savedHint = await firstHint(server, scriptUri);
+    assert.match(savedHint, /GiB\/GPU/);
+
+    await server.open(configUri, 'json', config);
+    // Published without the script being touched: the server checked it again because the config changed.
+    const edited = server.diagnostics(scriptUri, (d) => warningOf(d) !== savedWarning);
+    const stageThree = config.replace('"stage": 2,', '"stage": 3, "offload_optimizer": { "device": "cpu" }, "offload_param": { "device": "cpu" },');
+    await server.change(configUri, 2, stageThree);
+    const editedWarning = warningOf((await edited).diagnostics);
+    assert.notEqual(editedWarning, savedWarning, 'the warning follows the unsaved config');
+    assert.notEqual(await firstHint(server, scriptUri), savedHint, 'so does the hint');
+    assert.equal(await readFile(configPath, 'utf8'), config, 'nothing was written to disk');
+
+    // Closed without saving: the script is checked against the config on disk again.
+    const reverted = server.diagnostics(scriptUri, (d) => warningOf(d) === savedWarning);
+    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: configUri } });
+    await reverted;
+    assert.equal(await firstHint(server, scriptUri), savedHint);
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });

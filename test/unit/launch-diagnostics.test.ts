@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codes, doc, fixed, service, settings } from './launch-helpers';
+import * as path from 'node:path';
+import { getLanguageService } from '../../server/src/languageService';
+import { withOpenDocuments } from '../../server/src/host';
+import { memoryHosts } from './context-hosts';
+import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
 const ds = '{ "zero_optimization": { "stage": 2 } }';
 const files = { 'configs/ds_config_zero2.json': ds };
@@ -190,4 +194,21 @@ test('a gap of blank and comment lines keeps the comments (moved above the comma
   const { document, diagnostics } = await check('swift sft \\\n\n    # note\n    --deepspeed zero2\n');
   assert.deepEqual(codes(diagnostics), ['broken-continuation']);
   assert.equal(fixed(document, diagnostics, 'broken-continuation'), '# note\nswift sft \\\n    --deepspeed zero2\n');
+});
+
+test('the memory warning follows the config as the editor holds it, unsaved, and goes back when it is closed', async () => {
+  const hosts = memoryHosts(files);
+  const configPath = path.join(workspaceRoot, 'configs/ds_config_zero2.json');
+  const open = new Map<string, string>();
+  const ls = getLanguageService({ ...hosts, fs: withOpenDocuments(hosts.fs, (file) => open.get(path.normalize(file))) });
+  const document = doc('scripts/train.sh', 'NPROC_PER_NODE=4 \\\nswift sft \\\n    --model Qwen/Qwen3-8B \\\n    --tuner_type full \\\n    --deepspeed ../configs/ds_config_zero2.json\n');
+  const warning = async () => (await ls.doValidation(document, settings({ gpuMemoryGiB: 40 }))).find((d) => d.code === 'estimate-exceeds-gpu-memory')?.message;
+  const onDisk = await warning();
+  assert.match(String(onDisk), /^Estimated ≈ \d+\.\d GiB per GPU for Qwen3-8B/);
+  // The same service, no cache dropped: the config is read on every request.
+  open.set(configPath, '{ "zero_optimization": { "stage": 3, "offload_optimizer": { "device": "cpu" }, "offload_param": { "device": "cpu" } } }');
+  const unsaved = await warning();
+  assert.notEqual(unsaved, onDisk);
+  open.delete(configPath);
+  assert.equal(await warning(), onDisk);
 });
