@@ -26,7 +26,7 @@ import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
-import type { DocumentKind } from './feature';
+import { DependentsRefresh } from './dependentsRefresh';
 import {
   ApplyOptionRequest,
   CatalogRequest,
@@ -196,54 +196,22 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
   }
 }
 
-/** The refresh of other open documents after context sources changed, waiting out the typing. */
-let pendingDependentsRefresh: { timer: ReturnType<typeof setTimeout>; dropWorkspaceCaches: boolean; changedUris: Set<string> } | undefined;
+const dependents = new DependentsRefresh({
+  delayMs: () => validationDelayMs,
+  openDocuments: () => Promise.all(documents.all().map(async (d) => ({ uri: d.uri, kind: service.classify(d, await settingsFor(d.uri)) }))),
+  dropWorkspaceCaches: () => service.invalidateWorkspace(),
+  revalidate: (uri) => {
+    const document = documents.get(uri);
+    if (document) scheduleValidation(document, 0);
+  },
+  refreshInlayHints: () => void connection.languages.inlayHint.refresh().catch(() => undefined),
+});
 
-/**
- * A launch script or a config was opened, edited or closed, saved or not. Launch scripts feed the configs they
- * use (model, GPUs, batch); configs feed the estimates and warnings of the scripts that launch them. Check the
- * documents that may show it again.
- */
+/** A script or config changed, saved or not: what other open documents show of it may be stale. */
 function contextSourceTouched(document: TextDocument): void {
   void settingsFor(document.uri)
-    .then((settings) => refreshDependentsOf(document, service.classify(document, settings)))
+    .then((settings) => dependents.touched(document.uri, service.classify(document, settings)))
     .catch((error: unknown) => connection.console.error(`ZeRO Lens context refresh failed: ${String(error)}`));
-}
-
-function refreshDependentsOf(document: TextDocument, kind: DocumentKind | null): void {
-  const isLaunchFile = kind === 'launch-script' || kind === 'launch-yaml';
-  if (!isLaunchFile && kind !== 'ds-config') return;
-  // What the service read from a script (model, GPUs) is cached; a config is read again on every request.
-  const dropWorkspaceCaches = isLaunchFile || !!pendingDependentsRefresh?.dropWorkspaceCaches;
-  const changedUris = pendingDependentsRefresh?.changedUris ?? new Set<string>();
-  changedUris.add(document.uri);
-  clearTimeout(pendingDependentsRefresh?.timer);
-  const timer = setTimeout(() => {
-    pendingDependentsRefresh = undefined;
-    if (dropWorkspaceCaches) service.invalidateWorkspace();
-    void revalidateDependents(changedUris, dropWorkspaceCaches);
-  }, validationDelayMs);
-  pendingDependentsRefresh = { timer, dropWorkspaceCaches, changedUris };
-}
-
-/**
- * Validates the open documents again (only launch files when only configs changed) and asks for new hints.
- * A document that changed alone is skipped: its own validation is already scheduled. Several changed ones may
- * feed each other (a script and its config), so then every open document is checked.
- */
-async function revalidateDependents(changedUris: Set<string>, everyKind: boolean): Promise<void> {
-  const skip = changedUris.size === 1 ? [...changedUris][0] : undefined;
-  let any = false;
-  for (const open of documents.all()) {
-    if (open.uri === skip) continue;
-    if (!everyKind) {
-      const kind = service.classify(open, await settingsFor(open.uri));
-      if (kind !== 'launch-script' && kind !== 'launch-yaml') continue;
-    }
-    scheduleValidation(open, 0);
-    any = true;
-  }
-  if (any) void connection.languages.inlayHint.refresh().catch(() => undefined);
 }
 
 documents.onDidOpen((event) => scheduleValidation(event.document, 0));
