@@ -92,10 +92,18 @@ uiSuite('sidebar', (suite) => {
     }
   });
 
-  suite.test('"Apply" on an option edits the config, and the edit can be undone', async (wb) => {
+  suite.test('"Apply" on an option edits the config, and Ctrl+Z takes it back, in the sidebar or in the editor', async (wb) => {
     const { file } = placeScenario(wb.instance.workspace, { ...s, name: 'ds_config_e2e_sidebar_apply.json' });
     await wb.openFile('ds_config_e2e_sidebar_apply.json');
     await wb.editor.waitForText((t) => s.expectBefore.test(t), 'stage 2');
+    // An edit of the user's own before Apply: an undo that went one step too far would take it away.
+    const marker = 'typed before Apply';
+    await wb.editor.root.locator('.view-lines').click();
+    await wb.page.keyboard.press('Control+End');
+    await wb.page.keyboard.type(`\n// ${marker}`);
+    const beforeApply = (t: string) => s.expectBefore.test(t) && t.includes(marker);
+    const afterApply = (t: string) => s.expectAfter.test(t) && t.includes(marker);
+    await wb.editor.waitForText(beforeApply, 'the marker');
     const view = await showSidebar(wb);
     const key = await view
       .locator(`[data-testid="zl-bar"][data-stage="${s.applyStage}"]`)
@@ -105,16 +113,23 @@ uiSuite('sidebar', (suite) => {
       });
     assert.ok(key, 'there is a ZeRO-3 bar');
     await view.locator(`[data-testid="zl-apply"][data-key="${key}"]`).click();
-    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after Apply');
+    await wb.editor.waitForText(afterApply, 'stage 3 after Apply');
     await screenshot(wb.page, 'sidebar', 'after-apply');
-    // The edit is an ordinary editor edit: Ctrl+Z in the editor takes it back.
+    // Right after Apply the focus is on its button: Ctrl+Z there takes back exactly the Apply.
+    await wb.page.keyboard.press('Control+Z');
+    await wb.editor.waitForText(beforeApply, 'stage 2 after Ctrl+Z in the sidebar');
+    await view.locator('header.zl-header').click();
+    await wb.page.keyboard.press('Control+Shift+Z');
+    await wb.editor.waitForText(afterApply, 'stage 3 after Ctrl+Shift+Z in the sidebar');
+    // The edit is an ordinary editor edit: Ctrl+Z in the editor takes it back too.
     await wb.editor.root.locator('.view-lines').click();
     await wb.page.keyboard.press('Control+Z');
-    await wb.editor.waitForText((t) => s.expectBefore.test(t), 'stage 2 after undo');
+    await wb.editor.waitForText(beforeApply, 'stage 2 after undo in the editor');
     await wb.page.keyboard.press('Control+Shift+Z');
-    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after redo');
+    await wb.editor.waitForText(afterApply, 'stage 3 after redo in the editor');
     await wb.editor.save();
     assert.match(readText(file), s.expectAfter);
+    assert.ok(readText(file).includes(marker));
   });
 
   suite.test("a segment's exact GiB shows on hover", async (wb) => {

@@ -68,7 +68,10 @@ export type WebviewMessage =
   /** `value: null` removes the workspace setting. */
   | { type: 'setSetting'; key: SettingKey; value: SettingValue | null }
   | { type: 'pickModelFolder' }
-  | { type: 'openSettings' };
+  | { type: 'openSettings' }
+  /** Ctrl+Z / Ctrl+Shift+Z pressed in the sidebar outside a text field: a step back or forth in its document. */
+  | { type: 'undo' }
+  | { type: 'redo' };
 
 // ---- extension → webview ----
 
@@ -140,6 +143,8 @@ export function parseWebviewMessage(message: unknown): Result<WebviewMessage> {
     case 'refresh':
     case 'pickModelFolder':
     case 'openSettings':
+    case 'undo':
+    case 'redo':
       return hasOnlyKeys(message, ['type']) ? { ok: true, value: { type: message.type } } : fail(`${message.type} takes no fields`);
     case 'apply': {
       if (!hasOnlyKeys(message, ['type', 'option'])) return fail('apply takes only an option');

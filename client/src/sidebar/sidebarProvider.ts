@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
 import { CatalogRequest, type CatalogEntry } from '../../../server/src/protocol';
 import { applyOption } from '../commands/applyOption';
+import { stepDocumentHistory } from '../commands/stepDocumentHistory';
 import type { EstimateStore } from './estimateStore';
 import { buildSidebarHtml, createNonce } from './html';
 import { parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
@@ -71,7 +72,13 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
         if (!uri) return this.notice('error', 'Open the DeepSpeed config or launch script to change first.');
         const outcome = await applyOption(this.client, uri, message.option);
         if (!outcome.applied) return this.notice('error', outcome.reason);
-        return this.notice('info', 'Applied. Undo in the editor (Ctrl+Z) to go back.');
+        return this.notice('info', 'Applied. Ctrl+Z goes back, here or in the editor.');
+      }
+      case 'undo':
+      case 'redo': {
+        const uri = this.store.uri;
+        if (!uri) return this.notice('error', 'Open the DeepSpeed config or launch script first.');
+        return stepDocumentHistory(uri, message.type);
       }
       case 'setSetting': {
         const where = await writeSetting(this.client, this.store.uri, message.key, message.value);

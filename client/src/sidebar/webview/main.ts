@@ -16,6 +16,7 @@ import { renderChart } from './chart';
 import { h } from './dom';
 import { ContextForm } from './inputs';
 import { renderTable } from './table';
+import { historyStepOf } from './historyKeys';
 
 interface VsCodeApi<S> {
   postMessage(message: WebviewMessage): void;
@@ -51,6 +52,12 @@ const form = new ContextForm({
 const context = h('vscode-collapsible', { heading: 'Training context', class: 'zl-context', open: state.contextOpen ?? true }, [form.element]);
 context.addEventListener('vsc-collapsible-toggle', (event) => save({ contextOpen: !!(event as CustomEvent<{ open?: boolean }>).detail?.open }));
 root.replaceChildren(heading, status, notice, picture, numbers, context);
+document.addEventListener('keydown', (event) => {
+  const step = historyStepOf(event);
+  if (!step) return;
+  event.preventDefault();
+  vscode.postMessage({ type: step });
+});
 
 function render(update: HostUpdate): void {
   const { vm } = update;
