@@ -10,6 +10,8 @@ export interface DependentsHost {
   dropWorkspaceCaches(): void;
   revalidate(uri: string): void;
   refreshInlayHints(): void;
+  /** A refresh failed (the edit itself is unaffected): say so in the server's log. */
+  reportError(error: unknown): void;
 }
 
 const isLaunchFile = (kind: DocumentKind | null) => kind === 'launch-script' || kind === 'launch-yaml';
@@ -34,7 +36,7 @@ export class DependentsRefresh {
     const timer = setTimeout(() => {
       this.pending = undefined;
       if (dropCaches) this.host.dropWorkspaceCaches();
-      void this.revalidate(changed, dropCaches);
+      this.revalidate(changed, dropCaches).catch((error: unknown) => this.host.reportError(error));
     }, this.host.delayMs());
     this.pending = { timer, dropCaches, changed };
   }

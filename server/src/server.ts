@@ -196,6 +196,7 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
   }
 }
 
+const reportRefreshError = (error: unknown): void => connection.console.error(`ZeRO Lens context refresh failed: ${String(error)}`);
 const dependents = new DependentsRefresh({
   delayMs: () => validationDelayMs,
   openDocuments: () => Promise.all(documents.all().map(async (d) => ({ uri: d.uri, kind: service.classify(d, await settingsFor(d.uri)) }))),
@@ -205,13 +206,14 @@ const dependents = new DependentsRefresh({
     if (document) scheduleValidation(document, 0);
   },
   refreshInlayHints: () => void connection.languages.inlayHint.refresh().catch(() => undefined),
+  reportError: reportRefreshError,
 });
 
 /** A script or config changed, saved or not: what other open documents show of it may be stale. */
 function contextSourceTouched(document: TextDocument): void {
   void settingsFor(document.uri)
     .then((settings) => dependents.touched(document.uri, service.classify(document, settings)))
-    .catch((error: unknown) => connection.console.error(`ZeRO Lens context refresh failed: ${String(error)}`));
+    .catch(reportRefreshError);
 }
 
 documents.onDidOpen((event) => scheduleValidation(event.document, 0));

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { DependentsRefresh } from '../../server/src/dependentsRefresh';
 import type { DocumentKind } from '../../server/src/feature';
 
+/** Stands for open documents whose kinds cannot be read. */
+const unreadable: { uri: string; kind: DocumentKind | null }[] = [];
+
 const open: { uri: string; kind: DocumentKind | null }[] = [
   { uri: 'file:///w/ds_config.json', kind: 'ds-config' },
   { uri: 'file:///w/other_config.json', kind: 'ds-config' },
@@ -15,19 +18,24 @@ const open: { uri: string; kind: DocumentKind | null }[] = [
 function setUp(t: TestContext, documents = open) {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const did = { revalidated: [] as string[], cachesDropped: 0, hintRefreshes: 0 };
+  const errors: unknown[] = [];
   const refresh = new DependentsRefresh({
     delayMs: () => 120,
-    openDocuments: async () => documents,
+    openDocuments: async () => {
+      if (documents === unreadable) throw new Error('settings unavailable');
+      return documents;
+    },
     dropWorkspaceCaches: () => void did.cachesDropped++,
     revalidate: (uri) => void did.revalidated.push(uri),
     refreshInlayHints: () => void did.hintRefreshes++,
+    reportError: (error) => void errors.push(error),
   });
   /** Lets the delay pass and the refresh's own awaits settle. */
   const pause = async (ms = 120) => {
     t.mock.timers.tick(ms);
     for (let i = 0; i < 5; i++) await Promise.resolve();
   };
-  return { refresh, did, pause };
+  return { refresh, did, errors, pause };
 }
 
 test('an edited config re-checks the open launch files once typing pauses, and keeps the caches', async (t) => {
@@ -75,4 +83,16 @@ test('with no launch file open, an edited config changes nothing else', async (t
   refresh.touched('file:///w/ds_config.json', 'ds-config');
   await pause();
   assert.deepEqual(did, { revalidated: [], cachesDropped: 0, hintRefreshes: 0 });
+});
+
+test('a refresh that fails is reported, and the next change refreshes again', async (t) => {
+  const { refresh, did, errors, pause } = setUp(t, unreadable);
+  refresh.touched('file:///w/train.sh', 'launch-script');
+  await pause();
+  assert.equal(errors.length, 1);
+  assert.match(String(errors[0]), /settings unavailable/);
+  refresh.touched('file:///w/train.sh', 'launch-script');
+  await pause();
+  assert.equal(errors.length, 2, 'the failed refresh left nothing pending that would swallow the next');
+  assert.equal(did.cachesDropped, 2);
 });
