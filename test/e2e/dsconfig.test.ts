@@ -3,10 +3,13 @@
  * comments, and a Problems panel without duplicates from VS Code's own JSON support.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { positionOf, scenarios } from './scenarios';
 import { placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
 import { applyScenarioFix } from './support/quickFix';
+import type { Problem } from './support/workbench';
 
 uiSuite('ds_config.json', (suite) => {
   suite.test('opening a ds_config.json activates the extension: language mode and diagnostics', async (wb) => {
@@ -19,6 +22,17 @@ uiSuite('ds_config.json', (suite) => {
     for (const code of s.codes) {
       assert.equal(problems.filter((p) => p.code === code).length >= 1, true, `${code} is shown`);
     }
+  });
+
+  suite.test('a misspelt scheduler param is the TypeError DeepSpeed would raise, not a key it ignores', async (wb) => {
+    const file = path.join(wb.instance.workspace, 'e2e', 'ds_config_e2e_scheduler.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '{\n  "train_micro_batch_size_per_gpu": 1,\n  "scheduler": {"type": "WarmupLR", "params": {"warmup_num_step": 100}}\n}\n');
+    await wb.openFile('ds_config_e2e_scheduler.json');
+    const typo = (problems: Problem[]) => problems.find((p) => p.file === 'ds_config_e2e_scheduler.json' && p.code.includes('unknown-key'));
+    const problem = typo(await wb.problems((p) => !!typo(p), 'ds_config_e2e_scheduler'))!;
+    assert.equal(problem.severity, 'error');
+    assert.match(problem.message, /WarmupLR\(optimizer, \*\*params\) as keyword arguments.*TypeError\. Did you mean "warmup_num_steps"\?/);
   });
 
   suite.test('hovering "stage" shows the stage table with per-GPU estimates', async (wb) => {

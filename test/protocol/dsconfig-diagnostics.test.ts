@@ -87,3 +87,26 @@ test('json documents: syntax errors are left to VS Code\'s JSON server, DeepSpee
     await server.stop();
   }
 });
+
+test('a misspelt scheduler param arrives as the TypeError DeepSpeed would raise, with the rename that fixes it', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_scheduler.json';
+    const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "scheduler": {"type": "WarmupLR", "params": {"warmup_num_step": 100}}\n}\n';
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'unknown-key'));
+    await server.open(uri, 'ds-config', text);
+    const typo = (await published).diagnostics.find((d) => d.code === 'unknown-key')!;
+    assert.match(String(typo.message), /WarmupLR\(optimizer, \*\*params\) as keyword arguments, and one it does not take stops the run with a TypeError\. Did you mean "warmup_num_steps"\?/);
+    assert.doesNotMatch(String(typo.message), /pydantic/);
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: typo.range,
+      context: { diagnostics: [typo], only: ['quickfix'] },
+    });
+    const rename = actions.find((a) => a.title === 'Rename to "warmup_num_steps"')!;
+    const document = TextDocument.create(uri, 'ds-config', 1, text);
+    assert.equal(TextDocument.applyEdits(document, rename.edit!.changes![uri]), text.replace('warmup_num_step"', 'warmup_num_steps"'));
+  } finally {
+    await server.stop();
+  }
+});

@@ -64,6 +64,9 @@ test('hover on "auto": who fills it from what, and what happens if nothing does'
   const stage = await hoverAt('{\n  "zero_optimization": {"stage": "a|uto"}\n}');
   assert.match(stage.markdown, /Filled in by accelerate/);
   assert.match(stage.markdown, /drops the `"auto"` and uses the default `0`/);
+  // Scheduler params refuse unknown keys like a pydantic section, but are constructor arguments: the text arrives.
+  const steps = await hoverAt('{\n  "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "a|uto"}}\n}');
+  assert.match(steps.markdown, /literal string `"auto"` and fails/);
 });
 
 test('an enum value explains itself: offload device "nvme" needs nvme_path', async () => {

@@ -113,6 +113,27 @@ test('unknown keys: error with did-you-mean in strict (pydantic) sections, warni
   assert.match(String(loose.message), /ignored by DeepSpeed.*"gradient_accumulation_steps"/);
 });
 
+test('unknown scheduler and optimizer params: keyword arguments of a constructor, which raises a TypeError', () => {
+  const diagnostics = diagnose(
+    configWith({
+      scheduler: { type: 'WarmupLR', params: { warmup_num_step: 100, last_batch_iteration: 'auto' } },
+      optimizer: { type: 'AdamW', params: { lr: 1e-3, weight_dacay: 0.1 } },
+    }),
+  );
+  const about = (key: string) => withCode(diagnostics, 'unknown-key').find((d) => String(d.message).startsWith(`Unknown key "${key}"`))!;
+  const scheduler = about('warmup_num_step');
+  const optimizer = about('weight_dacay');
+  assert.equal(scheduler.severity, DiagnosticSeverity.Error);
+  assert.match(String(scheduler.message), /^Unknown key "warmup_num_step" in "scheduler\.params": DeepSpeed passes these keys to WarmupLR\(optimizer, \*\*params\) as keyword arguments, and one it does not take stops the run with a TypeError\. Did you mean "warmup_num_steps"\?$/);
+  // torch.optim.AdamW (with torch_adam) takes arguments FusedAdam does not: a warning, not an error.
+  assert.equal(optimizer.severity, DiagnosticSeverity.Warning);
+  assert.match(String(optimizer.message), /^Unknown key "weight_dacay" in "optimizer\.params": DeepSpeed passes these keys to FusedAdam .* TypeError\. Did you mean "weight_decay"\?$/);
+  assert.deepEqual(withCode(diagnostics, 'ignored-key'), []);
+  // An unfilled "auto" is not dropped as in a pydantic section: the scheduler gets the text.
+  assert.deepEqual(withCode(diagnostics, 'auto-dropped'), []);
+  assert.match(String(withCode(diagnostics, 'auto-not-filled')[0]?.message), /"last_batch_iteration".*gets the string "auto" and fails/);
+});
+
 test('unknown keys that belong elsewhere say where', () => {
   const [d] = withCode(diagnose(configWith({ offload_optimizer: { device: 'cpu' } })), 'ignored-key');
   assert.match(String(d.message), /belongs in "zero_optimization"/);

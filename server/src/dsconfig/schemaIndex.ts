@@ -49,14 +49,25 @@ export interface DefaultSnippet {
   bodyText?: string;
 }
 
-/** The `x-deepspeed` keyword (see COMMON.md, schema conventions). */
+/** The schema's `x-deepspeed` keyword: what DeepSpeed does with a key, beyond its JSON type. */
 export interface DeepSpeedMeta {
+  /** The DeepSpeed documentation page for the key. */
   docs?: string;
+  /** The ZeRO stages that read the key (absent: all). */
   stages?: number[];
+  /** Who fills `"auto"` (hf, accelerate) and from what. */
   auto?: { by: string; from?: string };
+  /** The key is another name for this one. */
   aliasOf?: string;
   deprecated?: { replacement: string | null; message: string };
+  /** An object's unknown keys: DeepSpeed refuses them (error) or ignores them (warning). */
   unknownKeys?: 'error' | 'warning';
+  /**
+   * The object's keys are keyword arguments of this constructor (`WarmupLR(optimizer, **params)`): a key it
+   * does not take raises a TypeError when DeepSpeed builds it, and an unfilled `"auto"` reaches it as text.
+   */
+  keywordsOf?: string;
+  /** A number that must be a whole number (DeepSpeed checks the Python type). */
   integer?: boolean;
 }
 
@@ -347,6 +358,8 @@ const maxBranchSelections = 16;
 
 function mergeViews(first: View, second: View): View {
   const merged: View = { ...second, ...first };
+  // The same rule inside x-deepspeed: a `then` narrowing `params` adds what its constructor takes (keywordsOf).
+  if (isNode(first['x-deepspeed']) && isNode(second['x-deepspeed'])) merged['x-deepspeed'] = { ...second['x-deepspeed'], ...first['x-deepspeed'] };
   if (first[acceptsAutoMark] || second[acceptsAutoMark]) merged[acceptsAutoMark] = true;
   if (first.properties && second.properties) merged.properties = { ...second.properties, ...first.properties };
   return merged;

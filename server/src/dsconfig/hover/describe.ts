@@ -196,8 +196,9 @@ function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknow
     const def = defaultOf(node);
     if (meta.auto) sections.push(`Filled in by ${autoFiller(meta.auto)} before DeepSpeed reads the config.`);
     const parent = schemaForPath(path.slice(0, -1));
-    const strict = parent && (parent.additionalProperties === false || metaOf(parent).unknownKeys === 'error');
-    if (strict) {
+    // A pydantic section drops an unfilled "auto"; constructor keyword arguments receive it as text.
+    const pydantic = parent && !metaOf(parent).keywordsOf && (parent.additionalProperties === false || metaOf(parent).unknownKeys === 'error');
+    if (pydantic) {
       sections.push(`If nothing fills it, DeepSpeed drops the \`"auto"\` and uses the default${def !== undefined ? ` ${code(def)}` : ''}.`);
     } else {
       sections.push('If nothing fills it, DeepSpeed receives the literal string `"auto"` and fails.');

@@ -30,15 +30,32 @@ function homesOf(key: string): string[] {
   return keyHomes.get(key) ?? [];
 }
 
-/** A key the schema does not know: error in pydantic sections (DeepSpeed refuses), warning elsewhere (silently ignored). */
-export function unknownKey(config: ConfigView, path: JSONPath, keyNode: Node, known: string[], present: Record<string, unknown>, strict: boolean): Diagnostic {
+/** Why DeepSpeed minds an unknown key in `where`. */
+function unknownKeyMessage(key: string, where: string, strict: boolean, keywordsOf: string | undefined): string {
+  if (keywordsOf) return `Unknown key "${key}" in ${where}: DeepSpeed passes these keys to ${keywordsOf} as keyword arguments, and one it does not take stops the run with a TypeError.`;
+  return strict
+    ? `Unknown key "${key}": DeepSpeed rejects unknown keys in ${where} (pydantic: "Extra inputs are not permitted") and will not start.`
+    : `Unknown key "${key}" in ${where}: it is ignored by DeepSpeed.`;
+}
+
+/**
+ * A key the schema does not know: error in pydantic sections (DeepSpeed refuses), warning elsewhere (silently
+ * ignored, or passed to a constructor whose other forms may take it).
+ */
+export function unknownKey(
+  config: ConfigView,
+  path: JSONPath,
+  keyNode: Node,
+  known: string[],
+  present: Record<string, unknown>,
+  strict: boolean,
+  keywordsOf?: string,
+): Diagnostic {
   const key = String(path[path.length - 1]);
   const candidates = didYouMean(key, known);
   const where = sectionName(path);
   const elsewhere = homesOf(key).filter((home) => home !== showPath(path));
-  let message = strict
-    ? `Unknown key "${key}": DeepSpeed rejects unknown keys in ${where} (pydantic: "Extra inputs are not permitted") and will not start.`
-    : `Unknown key "${key}" in ${where}: it is ignored by DeepSpeed.`;
+  let message = unknownKeyMessage(key, where, strict, keywordsOf);
   if (candidates.length > 0) message += ` Did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`;
   else if (elsewhere.length > 0) {
     const parents = elsewhere.slice(0, 2).map((home) => home.split('.').slice(0, -1).join('.'));
@@ -48,7 +65,9 @@ export function unknownKey(config: ConfigView, path: JSONPath, keyNode: Node, kn
     .filter((c) => !(c in present))
     .map((c, i) => fix(`Rename to "${c}"`, [{ op: 'rename', path, newKey: c }], i === 0 && candidates.length === 1));
   fixes.push(fix(`Remove "${key}"`, [{ op: 'remove', path }]));
-  return config.diagnostic(strict ? 'unknownKey' : 'ignoredKey', strict ? 'error' : 'warning', config.rangeOfNode(keyNode), message, {
+  // Only a key DeepSpeed never reads is "ignored"; a constructor's other forms may take it, hence a warning.
+  const code = strict || keywordsOf ? 'unknownKey' : 'ignoredKey';
+  return config.diagnostic(code, strict ? 'error' : 'warning', config.rangeOfNode(keyNode), message, {
     path,
     candidates,
     elsewhere,

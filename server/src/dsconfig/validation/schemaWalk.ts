@@ -76,7 +76,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
       const annotation = key.startsWith('_') && !strict;
       // An open object with no declared keys (kwargs of a torch scheduler, say) has nothing to compare against.
       const freeForm = !strict && Object.keys(properties).length === 0;
-      if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict));
+      if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict, meta.keywordsOf));
       return;
     }
     const site: PropertySite = {
@@ -87,7 +87,8 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
       value: instance[key],
       schema: index.view(childSchema),
       parentSchema: view,
-      parentStrict: strict,
+      // Constructor keyword arguments refuse unknown keys too, but take values as they are written.
+      parentStrict: strict && !meta.keywordsOf,
       siblings: instance,
     };
     const keyCheck = checkKey(config, site, underIgnored);
