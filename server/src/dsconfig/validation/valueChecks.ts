@@ -69,7 +69,9 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
         'integerFraction',
         'error',
         range(),
-        `"${site.key}" must be a whole number; DeepSpeed's pydantic config refuses ${value} (int_from_float: fractional part).`,
+        site.parentStrict
+          ? `"${site.key}" must be a whole number; DeepSpeed's pydantic config refuses ${value} (int_from_float: fractional part).`
+          : `"${site.key}" must be a whole number: DeepSpeed expects a Python int here, and ${value} is not one.`,
         { path: site.path, value, rounded, fixes: [fix(`Round to ${rounded}`, [{ op: 'set', path: site.path, value: rounded }], true)] },
         docs,
       ),
