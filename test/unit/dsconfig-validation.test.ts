@@ -132,6 +132,9 @@ test('unknown scheduler and optimizer params: keyword arguments of a constructor
   // An unfilled "auto" is not dropped as in a pydantic section: the scheduler gets the text.
   assert.deepEqual(withCode(diagnostics, 'auto-dropped'), []);
   assert.match(String(withCode(diagnostics, 'auto-not-filled')[0]?.message), /"last_batch_iteration".*gets the string "auto" and fails/);
+  // A "_comment" would reach the constructor too.
+  const comment = diagnose(configWith({ optimizer: { type: 'AdamW', params: { lr: 1e-3, _comment: 'tuned' } } }));
+  assert.match(String(withCode(comment, 'unknown-key')[0]?.message), /^Unknown key "_comment" in "optimizer\.params": DeepSpeed passes these keys to FusedAdam/);
   // Nor is a fraction a pydantic refusal there.
   const [fraction] = withCode(diagnose(configWith({ scheduler: { type: 'WarmupLR', params: { warmup_num_steps: 100.5 } } })), 'integer-fraction');
   assert.equal(fraction.message, '"warmup_num_steps" must be a whole number: DeepSpeed expects a Python int here, and 100.5 is not one.');

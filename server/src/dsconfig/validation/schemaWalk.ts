@@ -72,8 +72,9 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
     const childPath = [...path, key];
     const childSchema = properties[key] ?? index.childOf(schema, key, instance);
     if (!childSchema) {
-      // "_comment"-style keys are the usual way to annotate strict JSON; in a loose section they are harmless.
-      const annotation = key.startsWith('_') && !strict;
+      // "_comment"-style keys are the usual way to annotate strict JSON; in a loose section they are harmless,
+      // but not where the keys become a constructor's keyword arguments.
+      const annotation = key.startsWith('_') && !strict && !meta.keywordsOf;
       // An open object with no declared keys (kwargs of a torch scheduler, say) has nothing to compare against.
       const freeForm = !strict && Object.keys(properties).length === 0;
       if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict, meta.keywordsOf));
