@@ -399,6 +399,31 @@ export function metaOf(node: SchemaNode): DeepSpeedMeta {
   return isNode(meta) ? (meta as DeepSpeedMeta) : {};
 }
 
+/** `additionalProperties: false` on the object or on the object alternative of an anyOf/oneOf/allOf. */
+function closedObject(view: SchemaNode, depth = 0): boolean {
+  if (view.additionalProperties === false) return true;
+  if (depth > 4) return false;
+  const index = schemaIndex();
+  return [...(view.anyOf ?? []), ...(view.oneOf ?? []), ...(view.allOf ?? [])].some((branch) => {
+    const b = index.view(branch);
+    const types = typeof b.type === 'string' ? [b.type] : (b.type ?? ['object']);
+    return types.includes('object') && closedObject(b, depth + 1);
+  });
+}
+
+/** Whether DeepSpeed refuses unknown keys in this object: a pydantic model, or a closed set of constructor arguments. */
+export function refusesUnknownKeys(view: SchemaNode): boolean {
+  return metaOf(view).unknownKeys === 'error' || closedObject(view);
+}
+
+/**
+ * Whether DeepSpeed parses this object with pydantic: unknown keys refused, an unfilled "auto" dropped, numbers
+ * in strings parsed. Constructor keyword arguments refuse unknown keys too, but take values as they are written.
+ */
+export function parsedByPydantic(view: SchemaNode, refuses = refusesUnknownKeys(view)): boolean {
+  return refuses && !metaOf(view).keywordsOf;
+}
+
 /** Whether the literal string "auto" is a legal value here (and, with x-deepspeed.auto, who fills it). */
 export function acceptsAuto(node: SchemaNode): boolean {
   if ((node as View)[acceptsAutoMark] || metaOf(node).auto) return true;

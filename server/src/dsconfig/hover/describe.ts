@@ -3,6 +3,7 @@ import {
   docsOf,
   enumValuesOf,
   metaOf,
+  parsedByPydantic,
   propertiesOf,
   schemaForPath,
   typesOf,
@@ -196,9 +197,7 @@ function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknow
     const def = defaultOf(node);
     if (meta.auto) sections.push(`Filled in by ${autoFiller(meta.auto)} before DeepSpeed reads the config.`);
     const parent = schemaForPath(path.slice(0, -1));
-    // A pydantic section drops an unfilled "auto"; constructor keyword arguments receive it as text.
-    const pydantic = parent && !metaOf(parent).keywordsOf && (parent.additionalProperties === false || metaOf(parent).unknownKeys === 'error');
-    if (pydantic) {
+    if (parent && parsedByPydantic(parent)) {
       sections.push(`If nothing fills it, DeepSpeed drops the \`"auto"\` and uses the default${def !== undefined ? ` ${code(def)}` : ''}.`);
     } else {
       sections.push('If nothing fills it, DeepSpeed receives the literal string `"auto"` and fails.');

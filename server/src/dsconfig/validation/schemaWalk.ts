@@ -1,6 +1,6 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { metaOf, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { metaOf, parsedByPydantic, refusesUnknownKeys, schemaIndex, type SchemaNode } from '../schemaIndex';
 import type { ConfigView } from './configView';
 import { checkKey, unknownKey } from './keyChecks';
 import { checkValue } from './valueChecks';
@@ -53,7 +53,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
   const view = index.view(schema);
   const meta = metaOf(view);
   const properties = index.propertiesOf(schema, instance);
-  const strict = meta.unknownKeys === 'error' || closed(view);
+  const strict = refusesUnknownKeys(view);
   // The top level is loose by convention even if the schema forgets to say so.
   const loose = !strict && (meta.unknownKeys === 'warning' || isRoot);
   const children = node.children ?? [];
@@ -88,8 +88,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
       value: instance[key],
       schema: index.view(childSchema),
       parentSchema: view,
-      // Constructor keyword arguments refuse unknown keys too, but take values as they are written.
-      parentStrict: strict && !meta.keywordsOf,
+      parentStrict: parsedByPydantic(view, strict),
       siblings: instance,
     };
     const keyCheck = checkKey(config, site, underIgnored);
@@ -98,18 +97,6 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
     result.diagnostics.push(...valueCheck);
     if (valueCheck.length > 0 || site.value === 'auto') result.handledPointers.add(pointerOf(childPath));
     if (valueNode) walkValue(config, valueNode, childPath, site.value, site.schema, underIgnored || keyCheck.ignored, result, owned);
-  });
-}
-
-/** `additionalProperties: false` on the object or on the object alternative of an anyOf/oneOf/allOf. */
-function closed(view: SchemaNode, depth = 0): boolean {
-  if (view.additionalProperties === false) return true;
-  if (depth > 4) return false;
-  const index = schemaIndex();
-  return [...(view.anyOf ?? []), ...(view.oneOf ?? []), ...(view.allOf ?? [])].some((branch) => {
-    const b = index.view(branch);
-    const types = typeof b.type === 'string' ? [b.type] : (b.type ?? ['object']);
-    return types.includes('object') && closed(b, depth + 1);
   });
 }
 
