@@ -78,6 +78,17 @@ uiSuite('ds_config.json', (suite) => {
     assert.ok(saved.includes(s.comment), 'the comment next to it survives');
   });
 
+  suite.test('an offload device in capitals: Ctrl+. offers the allowed values and fixes it; a bool as text is a warning', async (wb) => {
+    const s = scenarios.enumFix;
+    const { chosen, saved } = await applyScenarioFix(wb, s, s.token, (t) => t.includes('"device": "cpu"'), 'the lower-case device');
+    assert.match(chosen, s.fix);
+    assert.ok(saved.includes('// Copied from a launch script'), 'the comment survives');
+    const word = (problems: Problem[]) => problems.find((p) => p.file === s.name && p.code === s.wordCode);
+    const problem = word(await wb.problems((p) => !!word(p), s.name))!;
+    assert.equal(problem.severity, 'warning');
+    assert.match(problem.message, /pydantic config reads it as true/);
+  });
+
   suite.test('the Problems panel shows each problem once (no duplicates from the built-in JSON support)', async (wb) => {
     for (const target of scenarios.duplicates.files) {
       placeScenario(wb.instance.workspace, target);

@@ -57,6 +57,15 @@ export const scenarios = {
     comment: '// Keep optimizer states in CPU RAM: the GPUs are small.',
     expectAfter: /"offload_optimizer"\s*:\s*\{\s*"device"\s*:\s*"cpu"\s*\}/,
   },
+  enumFix: {
+    source: 'fixture:ds_config_values.json',
+    name: 'ds_config_e2e_values.json',
+    token: '"CPU"',
+    code: 'invalid-value',
+    fix: /^Use "cpu"$/,
+    /** Also in the file: a bool written as text, which DeepSpeed reads but other tools do not. */
+    wordCode: 'boolean-as-string',
+  },
   inlayHint: {
     source: 'configs/ds_config_zero2.json',
     name: 'ds_config_e2e_inlay.json',

@@ -110,3 +110,34 @@ test('a misspelt scheduler param arrives as the TypeError DeepSpeed would raise,
     await server.stop();
   }
 });
+
+test('a bool written as text and an offload device in capitals: what DeepSpeed reads, and the fixes, over stdio', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_values.json';
+    const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "bf16": {"enabled": "false"},\n  "zero_optimization": {"stage": 3, "offload_param": {"device": "CPU"}}\n}\n';
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'invalid-value'));
+    await server.open(uri, 'ds-config', text);
+    const { diagnostics } = await published;
+    const word = diagnostics.find((d) => d.code === 'boolean-as-string')!;
+    assert.equal(word.severity, 2);
+    assert.match(String(word.message), /pydantic config reads it as false/);
+    const device = diagnostics.find((d) => d.code === 'invalid-value')!;
+    const document = TextDocument.create(uri, 'ds-config', 1, text);
+    for (const [diagnostic, title, after] of [
+      [word, 'Write it as false', text.replace('"false"', 'false')],
+      [device, 'Use "cpu"', text.replace('"CPU"', '"cpu"')],
+    ] as const) {
+      const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic], only: ['quickfix'] },
+      });
+      const action = actions.find((a) => a.title === title)!;
+      assert.equal(action.isPreferred, true);
+      assert.equal(TextDocument.applyEdits(document, action.edit!.changes![uri]), after);
+    }
+  } finally {
+    await server.stop();
+  }
+});

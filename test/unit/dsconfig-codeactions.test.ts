@@ -111,6 +111,19 @@ test('"stage": "auto" offers the concrete stages, none preferred', async () => {
   assert.equal(applyAction(document, actions[2]), text.replace('"auto"', '3'));
 });
 
+test('a value outside its enum: each allowed value is a fix, and the one it resembles is preferred', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {', '    "stage": 3,', '    "offload_param": { "device": "CPU" } // on the login node', '  }', '}');
+  const titles = (await quickFixes(docOf(text))).map((a) => [a.title, a.isPreferred]);
+  assert.deepEqual(titles, [['Use "cpu"', true], ['Use "none"', false], ['Use "nvme"', false]]);
+  assert.equal(await fixed(text, 'Use "cpu"'), text.replace('"CPU"', '"cpu"'));
+});
+
+test('a bool written as a word or a number is rewritten as the bool it reads as', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "wall_clock_breakdown": "yes",', '  "zero_optimization": { "stage": 2, "overlap_comm": 0 }', '}');
+  assert.equal(await fixed(text, 'Write it as true'), text.replace('"yes"', 'true'));
+  assert.equal(await fixed(text, 'Write it as false'), text.replace('"overlap_comm": 0', '"overlap_comm": false'));
+});
+
 test('max_grad_norm moves to gradient_clipping', async () => {
   const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "optimizer": {"type": "AdamW", "params": {"lr": 1e-5, "max_grad_norm": 0.5}}', '}');
   assert.equal(

@@ -69,6 +69,13 @@ test('hover on "auto": who fills it from what, and what happens if nothing does'
   assert.match(steps.markdown, /literal string `"auto"` and fails/);
 });
 
+test('a value DeepSpeed does not know, where it falls back: the hover names the fallback', async () => {
+  const other = await hoverAt('{\n  "scheduler": {"type": "WarmupLR", "params": {"warmup_type": "cos|ine"}}\n}');
+  assert.match(other.markdown, /DeepSpeed does not know this value: it logs a warning and uses `"log"`/);
+  const known = await hoverAt('{\n  "scheduler": {"type": "WarmupLR", "params": {"warmup_type": "lin|ear"}}\n}');
+  assert.doesNotMatch(known.markdown, /does not know/);
+});
+
 test('an enum value explains itself: offload device "nvme" needs nvme_path', async () => {
   const { markdown, hover: h, document } = await hoverAt(zero(3, '"offload_param": {"device": "nv|me"}'));
   assert.equal(textIn(document, h!.range!), '"nvme"');

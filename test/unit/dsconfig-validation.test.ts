@@ -210,3 +210,48 @@ test('the ZeRO stage as DeepSpeed resolves it: legacy booleans, numeric strings,
   assert.equal(stageOf({ stage: 'auto' }), 'auto');
   assert.equal(stageOf({ stage: 4 }), undefined);
 });
+
+test('bools as text: pydantic reads its own words, a plain-dict key gets the string, other text is a type error', () => {
+  const text = JSON.stringify(configWith({ zero_optimization: { overlap_comm: 'OFF', contiguous_gradients: 'maybe', reduce_scatter: 0 }, wall_clock_breakdown: 'no', dump_state: 2 }), null, 2);
+  const document = docOf(text);
+  const byText = new Map(validateConfig(document, defaultSettings).map((d) => [textAt(document, d), d]));
+  const words = byText.get('"OFF"');
+  assert.equal(words?.code, 'boolean-as-string');
+  assert.equal(words?.severity, DiagnosticSeverity.Warning);
+  assert.match(String(words?.message), /pydantic config reads it as false/);
+  assert.deepEqual((words?.data as any).fixes, [{ title: 'Write it as false', ops: [{ op: 'set', path: ['zero_optimization', 'overlap_comm'], value: false }], preferred: true }]);
+  // pydantic-core's word list has no "maybe": bool_parsing, so the schema's type error stands.
+  assert.equal(byText.get('"maybe"')?.code, 'invalid-type');
+  assert.equal(byText.get('0')?.code, 'boolean-as-number');
+  assert.equal(byText.get('0')?.severity, DiagnosticSeverity.Hint);
+  const plain = byText.get('"no"');
+  assert.equal(plain?.code, 'boolean-as-string');
+  assert.equal(plain?.severity, DiagnosticSeverity.Error);
+  assert.match(String(plain?.message), /plain Python value, not through pydantic: it gets a string, which never equals false and counts as true/);
+  assert.equal(byText.get('2')?.code, 'invalid-type');
+});
+
+test('a value outside an enum DeepSpeed falls back from is a warning that names the fallback', () => {
+  const scheduler = (warmup_type: unknown) => JSON.stringify(configWith({ scheduler: { type: 'WarmupLR', params: { warmup_num_steps: 10, warmup_type } } }), null, 2);
+  const [other] = withCode(diagnose(scheduler('cosine')), 'invalid-value');
+  assert.equal(other.severity, DiagnosticSeverity.Warning);
+  assert.equal(other.message, '"warmup_type" should be one of "log", "linear"; DeepSpeed logs a warning for the string "cosine" and uses "log".');
+  assert.deepEqual((other.data as any).fixes.map((f: any) => f.title), ['Use "log"', 'Use "linear"']);
+  const [auto] = withCode(diagnose(scheduler('auto')), 'auto-not-filled');
+  assert.equal(auto.severity, DiagnosticSeverity.Warning);
+  assert.match(String(auto.message), /DeepSpeed logs a warning for the unknown value and uses "log"/);
+  // A list cannot be looked up in Python's set of known values: that one still fails.
+  const listed = diagnose(scheduler(['log'])).filter((d) => JSON.stringify((d.data as any).path) === '["scheduler","params","warmup_type"]');
+  assert.deepEqual(listed.map((d) => d.severity), [DiagnosticSeverity.Error]);
+});
+
+test('a value outside an enum offers the allowed values, the one it resembles first and preferred', () => {
+  const offload = (device: unknown) => JSON.stringify(configWith({ zero_optimization: { stage: 3, offload_param: { device } } }), null, 2);
+  const [cased] = withCode(diagnose(offload('CPU')), 'invalid-value');
+  assert.deepEqual((cased.data as any).fixes.map((f: any) => [f.title, f.preferred === true]), [['Use "cpu"', true], ['Use "none"', false], ['Use "nvme"', false]]);
+  const [typo] = withCode(diagnose(offload('nvm')), 'invalid-value');
+  assert.equal((typo.data as any).fixes[0].title, 'Use "nvme"');
+  assert.equal((typo.data as any).fixes[0].preferred, true);
+  const [far] = withCode(diagnose(offload('disk')), 'invalid-value');
+  assert.ok((far.data as any).fixes.every((f: any) => !f.preferred));
+});

@@ -139,3 +139,13 @@ test('integer fields carry x-deepspeed.integer', () => {
     assert.equal(types(node).includes('integer'), node['x-deepspeed'].integer === true, path);
   }
 });
+
+test('a fallback is one of the allowed values, and every warmup_type has log as its fallback', () => {
+  const withFallback = all.filter((e) => e.node['x-deepspeed'].fallback !== undefined);
+  for (const { path, node } of withFallback) {
+    assert.ok(realForm(node).enum?.includes(node['x-deepspeed'].fallback), `${path}: fallback in enum`);
+  }
+  const warmupTypes = all.filter((e) => e.path.endsWith('.warmup_type'));
+  assert.equal(warmupTypes.length, 3);
+  for (const { path, node } of warmupTypes) assert.equal(node['x-deepspeed'].fallback, 'log', path);
+});

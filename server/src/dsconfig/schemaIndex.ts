@@ -69,6 +69,8 @@ export interface DeepSpeedMeta {
   keywordsOf?: string;
   /** A number that must be a whole number (DeepSpeed checks the Python type). */
   integer?: boolean;
+  /** A value outside `enum` is not refused: DeepSpeed logs a warning and uses this value instead. */
+  fallback?: unknown;
 }
 
 /** One allowed value with its (markdown) description. */

@@ -3,6 +3,7 @@ import type { JSONPath } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type SchemaNode } from '../schemaIndex';
 import { showPath, showValue, type ConfigView } from './configView';
+import { enumFixes } from './enumFixes';
 import { loadSchemaValidator } from './schemaValidator';
 
 let compiled: ValidateFunction | undefined;
@@ -131,7 +132,14 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   );
   if (allowed.length > 0) {
     const values = [...new Set(allowed.filter((v) => v !== 'auto').map(showValue))];
-    return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: allowed.filter((v) => v !== 'auto') }, meta.docs);
+    const choices = allowed.filter((v) => v !== 'auto');
+    const fixes = enumFixes(path, value, choices);
+    // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
+    if (meta.fallback !== undefined && (value === null || typeof value !== 'object')) {
+      const message = `${name} should be one of ${values.join(', ')}; DeepSpeed logs a warning for ${describeValue(value)} and uses ${showValue(meta.fallback)}.`;
+      return config.diagnostic('invalidValue', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
+    }
+    return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: choices, fixes }, meta.docs);
   }
   if (types.length > 0) {
     const words = types.map((t) => typeWords[t] ?? t);

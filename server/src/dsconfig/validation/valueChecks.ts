@@ -2,12 +2,20 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { acceptsAuto, enumValuesOf, metaOf, typesOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
 import type { FixSpec } from './fixTypes';
+import { checkBoolean } from './booleanChecks';
 import type { PropertySite } from './schemaWalk';
 
-/** "auto" where nobody fills it, and integer fields given fractions or numeric strings (pydantic semantics). */
+/** A key whose only type is true/false (null aside): strings and numbers there are a reading of a bool. */
+function isBooleanKey(schema: PropertySite['schema']): boolean {
+  const types = typesOf(schema);
+  return types.includes('boolean') && types.every((t) => t === 'boolean' || t === 'null');
+}
+
+/** "auto" where nobody fills it, integer fields given fractions or numeric strings, bools given text or 0/1. */
 export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (site.value === 'auto') return checkAuto(config, site);
   if (metaOf(site.schema).integer) return checkInteger(config, site);
+  if (typeof site.value !== 'boolean' && isBooleanKey(site.schema)) return checkBoolean(config, site);
   return [];
 }
 
@@ -37,6 +45,19 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
       ),
     ];
   }
+  const meta = metaOf(site.schema);
+  if (meta.fallback !== undefined) {
+    return [
+      config.diagnostic(
+        'autoNotFilled',
+        'warning',
+        range,
+        `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed logs a warning for the unknown value and uses ${showValue(meta.fallback)}.`,
+        { path: site.path, fixes: defaultFix(site) },
+        meta.docs,
+      ),
+    ];
+  }
   // A free-form string field may legitimately hold the word "auto"; only typed fields are a sure crash.
   const types = typesOf(site.schema);
   if (types.length === 0 || (types.includes('string') && enumValuesOf(site.schema).length === 0)) return [];
@@ -47,7 +68,7 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
       range,
       `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate, and DeepSpeed reads this key as a plain value: it gets the string "auto" and fails (expected ${types.join(' or ')}).`,
       { path: site.path, fixes: defaultFix(site) },
-      metaOf(site.schema).docs,
+      meta.docs,
     ),
   ];
 }

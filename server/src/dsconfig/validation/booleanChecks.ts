@@ -1,0 +1,47 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { metaOf } from '../schemaIndex';
+import { fix, showValue, type ConfigView } from './configView';
+import type { PropertySite } from './schemaWalk';
+
+const falseWords = new Set(['0', 'f', 'n', 'no', 'off', 'false']);
+const trueWords = new Set(['1', 't', 'y', 'on', 'yes', 'true']);
+
+/** What pydantic's lax bool parsing makes of a string (pydantic-core `str_as_bool`: exact words, any case). */
+export function pydanticBoolOf(text: string): boolean | undefined {
+  const word = text.toLowerCase();
+  if (falseWords.has(word)) return false;
+  if (trueWords.has(word)) return true;
+  return undefined;
+}
+
+/**
+ * A true/false key given a string or a number. Pydantic sections accept "true", "no", 0, 1 and the like;
+ * plain-dict sections hand the raw value to Python, where every non-empty string counts as true.
+ * Values neither reading can make sense of are left to the schema check's type error.
+ */
+export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic[] {
+  const value = site.value;
+  const range = () => (site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode));
+  const docs = metaOf(site.schema).docs;
+  const write = (meant: boolean) => fix(`Write it as ${meant}`, [{ op: 'set', path: site.path, value: meant }], true);
+  if (value === 0 || value === 1) {
+    const meant = value === 1;
+    const how = site.parentStrict ? 'DeepSpeed reads it as' : 'Python treats it as';
+    const message = `"${site.key}" is the number ${value}. ${how} ${meant}, but a plain ${meant} is clearer and is what other tools expect.`;
+    return [config.diagnostic('booleanAsNumber', 'hint', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+  }
+  if (typeof value !== 'string') return [];
+  const meant = pydanticBoolOf(value);
+  if (meant === undefined) return [];
+  const shown = showValue(value);
+  if (site.parentStrict) {
+    const message =
+      `"${site.key}" is the string ${shown}. DeepSpeed's pydantic config reads it as ${meant}, but code that reads the raw ` +
+      `config, such as the Hugging Face Trainer's checks, gets a string, and Python counts every non-empty string as true. Write ${meant} without quotes.`;
+    return [config.diagnostic('booleanAsString', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+  }
+  const message =
+    `"${site.key}" is the string ${shown}. DeepSpeed reads this key as a plain Python value, not through pydantic: it gets a ` +
+    `string, which never equals ${meant}${meant ? '' : ' and counts as true'}. Write ${meant} without quotes.`;
+  return [config.diagnostic('booleanAsString', 'error', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+}
