@@ -78,6 +78,7 @@ const cases: RuleCase[] = [
   { rule: 'integer field with a fraction', code: 'integer-fraction', severity: 'error', bad: Z({ stage: 3, stage3_prefetch_bucket_size: 15099494.4, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, stage3_prefetch_bucket_size: 15099494, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
   { rule: 'integer field with an exponent string', code: 'integer-exponent-string', severity: 'error', bad: Z({ reduce_bucket_size: '5e8' }), good: Z({ reduce_bucket_size: 5e8 }) },
   { rule: 'integer field with a numeric string', code: 'integer-as-string', severity: 'hint', bad: Z({ reduce_bucket_size: '500000000' }), good: Z({ reduce_bucket_size: 500000000 }) },
+  { rule: 'pydantic float field with a numeric string', code: 'number-as-string', severity: 'hint', bad: { fp16: { enabled: true, loss_scale: '0' } }, good: { fp16: { enabled: true, loss_scale: 0 } } },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },

@@ -255,3 +255,15 @@ test('a value outside an enum offers the allowed values, the one it resembles fi
   const [far] = withCode(diagnose(offload('disk')), 'invalid-value');
   assert.ok((far.data as any).fixes.every((f: any) => !f.preferred));
 });
+
+test('numbers in quotes: a hint where pydantic parses them, a type error once they are out of range', () => {
+  const text = JSON.stringify(configWith({ zero_optimization: { stage: 3, reduce_bucket_size: '-5', offload_optimizer: { device: 'cpu', ratio: '0.25' } }, fp16: { enabled: true, loss_scale: '-1' } }), null, 2);
+  const document = docOf(text);
+  const byText = new Map(validateConfig(document, defaultSettings).map((d) => [textAt(document, d), d]));
+  const ratio = byText.get('"0.25"');
+  assert.equal(ratio?.code, 'number-as-string');
+  assert.deepEqual((ratio?.data as any).fixes[0].ops, [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'ratio'], value: 0.25 }]);
+  // DeepSpeed refuses loss_scale < 0 and pydantic reduce_bucket_size < 0: no "clearer as a number" hint there.
+  assert.equal(byText.get('"-1"')?.code, 'invalid-type');
+  assert.equal(byText.get('"-5"')?.code, 'invalid-type');
+});

@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { acceptsAuto, enumValuesOf, metaOf, typesOf } from '../schemaIndex';
+import { acceptsAuto, enumValuesOf, metaOf, schemaIndex, typesOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
 import type { FixSpec } from './fixTypes';
 import { checkBoolean } from './booleanChecks';
@@ -11,11 +11,18 @@ function isBooleanKey(schema: PropertySite['schema']): boolean {
   return types.includes('boolean') && types.every((t) => t === 'boolean' || t === 'null');
 }
 
+/** A key whose only type is a (fractional) number, null aside. */
+function isNumberKey(schema: PropertySite['schema']): boolean {
+  const types = typesOf(schema);
+  return types.includes('number') && types.every((t) => t === 'number' || t === 'null');
+}
+
 /** "auto" where nobody fills it, integer fields given fractions or numeric strings, bools given text or 0/1. */
 export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (site.value === 'auto') return checkAuto(config, site);
   if (metaOf(site.schema).integer) return checkInteger(config, site);
   if (typeof site.value !== 'boolean' && isBooleanKey(site.schema)) return checkBoolean(config, site);
+  if (site.parentStrict && typeof site.value === 'string' && isNumberKey(site.schema)) return checkNumberString(config, site);
   return [];
 }
 
@@ -116,7 +123,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
       ),
     ];
   }
-  if (integerString.test(value) || (decimalString.test(value) && Number.isInteger(asNumber))) {
+  if ((integerString.test(value) || (decimalString.test(value) && Number.isInteger(asNumber))) && withinBounds(site.schema, asNumber)) {
     return [
       config.diagnostic(
         'integerAsString',
@@ -141,4 +148,35 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
     ];
   }
   return [];
+}
+
+const numberString = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** A pydantic float field given a number in quotes: pydantic parses it, so this is style, not an error. */
+function checkNumberString(config: ConfigView, site: PropertySite): Diagnostic[] {
+  const value = site.value as string;
+  if (!numberString.test(value)) return [];
+  const asNumber = Number(value.trim());
+  if (!withinBounds(site.schema, asNumber)) return []; // out of range once parsed: the type error says enough
+  const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
+  return [
+    config.diagnostic(
+      'numberAsString',
+      'hint',
+      range,
+      `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
+      { path: site.path, value, number: asNumber, fixes: [fix(`Write it as the number ${asNumber}`, [{ op: 'set', path: site.path, value: asNumber }], true)] },
+      metaOf(site.schema).docs,
+    ),
+  ];
+}
+
+/** Whether a parsed number meets the schema's bounds (the schema check cannot test a string against them). */
+function withinBounds(schema: PropertySite['schema'], n: number): boolean {
+  const view = schemaIndex().view(schema);
+  if (typeof view.minimum === 'number' && n < view.minimum) return false;
+  if (typeof view.maximum === 'number' && n > view.maximum) return false;
+  if (typeof view.exclusiveMinimum === 'number' && n <= view.exclusiveMinimum) return false;
+  if (typeof view.exclusiveMaximum === 'number' && n >= view.exclusiveMaximum) return false;
+  return true;
 }
