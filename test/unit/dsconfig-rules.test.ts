@@ -37,6 +37,7 @@ const cases: RuleCase[] = [
   // §4 ZeRO
   { rule: 'offload_param below stage 3', code: 'offload-param-below-stage-3', severity: 'warning', bad: Z({ offload_param: { device: 'cpu', pin_memory: true } }), good: Z({ stage: 3, offload_param: { device: 'cpu', pin_memory: true }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
   { rule: 'partial optimizer offload below stage 3', code: 'partial-offload-below-stage-3', severity: 'error', bad: Z({ offload_optimizer: { device: 'cpu', ratio: 0.5 } }), good: Z({ offload_optimizer: { device: 'cpu', ratio: 1 } }) },
+  { rule: 'optimizer "offloaded to nvme" below stage 3', code: 'nvme-below-stage3', severity: 'information', bad: Z({ stage: 2, offload_optimizer: { device: 'nvme' } }), good: Z({ stage: 2, offload_optimizer: { device: 'cpu' } }) },
   { rule: 'nvme without nvme_path', code: 'nvme-without-path', severity: 'error', bad: Z({ stage: 3, offload_param: { device: 'nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, offload_param: { device: 'nvme', nvme_path: '/local_nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
   { rule: 'legacy boolean zero_optimization', code: 'zero-optimization-legacy-bool', severity: 'warning', bad: { zero_optimization: true }, good: Z({ stage: 1 }) },
   { rule: 'stage "auto"', code: 'stage-auto', severity: 'warning', bad: Z({ stage: 'auto' }), good: Z({ stage: 2 }) },
@@ -141,4 +142,12 @@ test('at stage 0 keys for other stages are hints, not warnings (presets keep the
   const diagnostics = withCode(diagnose(configWith(Z({ stage: 0 }))), 'ignored-at-stage');
   assert.ok(diagnostics.length > 0);
   assert.ok(diagnostics.every((d) => d.severity === DiagnosticSeverity.Hint));
+});
+
+test('nvme_path is only needed where DeepSpeed reads it: ZeRO-3, or a stage not known yet', () => {
+  const nvme = (stage: unknown) => withCode(diagnose(configWith(Z({ stage, offload_optimizer: { device: 'nvme' } }))), 'nvme-without-path');
+  assert.equal(nvme(3).length, 1);
+  assert.equal(nvme('auto').length, 1);
+  assert.deepEqual(nvme(2), []);
+  assert.deepEqual(nvme(1), []);
 });

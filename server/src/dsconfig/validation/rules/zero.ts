@@ -47,12 +47,21 @@ export const partialOffloadBelowStage3: Rule = (config) => {
   ];
 };
 
-/** device "nvme" needs nvme_path: DeepSpeed joins it into the swap folder path (§4.3, §4.4). */
+/**
+ * device "nvme" needs nvme_path at ZeRO-3, where DeepSpeed joins it into the swap folder path (§4.3, §4.4).
+ * ZeRO-1/2 never read nvme_path: their optimizer offload is CPU offload whatever the device says.
+ */
 export const nvmeWithoutPath: Rule = (config) => {
   const out: Diagnostic[] = [];
+  const stage = config.knownStage();
   for (const block of ['offload_param', 'offload_optimizer']) {
     const devicePath = [ZERO, block, 'device'];
     if (config.lowerString(devicePath) !== 'nvme') continue;
+    if (stage !== undefined && stage !== 3) {
+      // offload_param below stage 3 has its own warning; an optimizer "offloaded to NVMe" lands in CPU memory.
+      if (block === 'offload_optimizer' && stage > 0) out.push(nvmeActsAsCpu(config, devicePath, stage));
+      continue;
+    }
     const nvmePath = config.get([ZERO, block, 'nvme_path']);
     if (typeof nvmePath === 'string' && nvmePath.trim() !== '') continue;
     out.push(
@@ -67,6 +76,20 @@ export const nvmeWithoutPath: Rule = (config) => {
   }
   return out;
 };
+
+function nvmeActsAsCpu(config: Parameters<Rule>[0], devicePath: string[], stage: number): Diagnostic {
+  return config.diagnostic(
+    'nvmeBelowStage3',
+    'information',
+    config.valueRange(devicePath),
+    `With "stage": ${stage}, "device": "nvme" offloads the optimizer to CPU memory: only ZeRO stage 3 swaps optimizer states to NVMe, and "nvme_path" is not read.`,
+    {
+      path: devicePath,
+      stage,
+      fixes: [fix('Use "cpu"', [{ op: 'set', path: devicePath, value: 'cpu' }]), fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }])],
+    },
+  );
+}
 
 /** "stage": "auto" is dropped by pydantic → stage 0, unless accelerate fills it (§1.5). */
 export const stageAuto: Rule = (config) => {
