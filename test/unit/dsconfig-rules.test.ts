@@ -151,3 +151,12 @@ test('nvme_path is only needed where DeepSpeed reads it: ZeRO-3, or a stage not 
   assert.deepEqual(nvme(2), []);
   assert.deepEqual(nvme(1), []);
 });
+
+test('the deprecated cpu_offload: true is optimizer offload at every stage, as DeepSpeed turns it into one', () => {
+  const masterWeights = { bf16: undefined, fp16: { enabled: true, fp16_master_weights_and_grads: true } };
+  assert.deepEqual(withCode(diagnose(configWith({ ...masterWeights, ...Z({ cpu_offload: true }) })), 'master-weights-need-cpu-adam'), []);
+  assert.equal(withCode(diagnose(configWith({ ...masterWeights, ...Z({ cpu_offload: false }) })), 'master-weights-need-cpu-adam').length, 1);
+  const atStage3 = diagnose(configWith(Z({ stage: 3, cpu_offload: true, allgather_partitions: undefined, allgather_bucket_size: undefined })));
+  assert.deepEqual(withCode(atStage3, 'ignored-at-stage'), []);
+  assert.equal(withCode(atStage3, 'deprecated-key').length, 1);
+});

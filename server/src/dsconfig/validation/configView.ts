@@ -89,6 +89,13 @@ export class ConfigView {
     return typeof stage === 'number' ? stage : undefined;
   }
 
+  /** Whether optimizer states are offloaded: an offload_optimizer device, or the deprecated `cpu_offload: true` DeepSpeed turns into one. */
+  optimizerOffloaded(): boolean {
+    const device = this.lowerString(['zero_optimization', 'offload_optimizer', 'device']);
+    if (device !== undefined) return device === 'cpu' || device === 'nvme';
+    return !this.has(['zero_optimization', 'offload_optimizer']) && this.isTrue(['zero_optimization', 'cpu_offload']);
+  }
+
   /** Whether the bf16 section is spelled `bf16` or the legacy `bfloat16` (read only when `bf16` is absent). */
   bf16Key(): 'bf16' | 'bfloat16' {
     return !this.has(['bf16']) && this.has(['bfloat16']) ? 'bfloat16' : 'bf16';

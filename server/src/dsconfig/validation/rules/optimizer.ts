@@ -103,8 +103,7 @@ export const muonRules: Rule = (config) => {
   const stage = config.knownStage();
   const reduceScatterPath = ['zero_optimization', 'reduce_scatter'];
   const reduceScatter = config.has(reduceScatterPath) ? config.isTrue(reduceScatterPath) : true;
-  const device = config.lowerString(['zero_optimization', 'offload_optimizer', 'device']);
-  const offloaded = device === 'cpu' || device === 'nvme';
+  const offloaded = config.optimizerOffloaded();
   if (reduceScatter && (stage === 3 || ((stage === 1 || stage === 2) && offloaded))) {
     const why = stage === 3 ? 'with ZeRO-3' : `with ZeRO-${stage} and optimizer offload`;
     out.push(

@@ -142,8 +142,7 @@ export const masterWeightsNeedCpuAdam: Rule = (config) => {
   const stage = config.knownStage();
   if (stage === undefined || stage === 0) return [];
   const bf16 = config.bf16Key();
-  const device = config.lowerString(['zero_optimization', 'offload_optimizer', 'device']);
-  const offloaded = device === 'cpu' || device === 'nvme';
+  const offloaded = config.optimizerOffloaded();
   const type = config.lowerString(['optimizer', 'type']);
   // Without an optimizer block the client's optimizer decides; only DeepSpeed-built Adam/AdamW becomes CPU Adam.
   const cpuAdam = type === undefined || ((type === 'adam' || type === 'adamw') && !config.isTrue(['optimizer', 'params', 'torch_adam']));
