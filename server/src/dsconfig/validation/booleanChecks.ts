@@ -16,7 +16,8 @@ export function pydanticBoolOf(text: string): boolean | undefined {
 
 /**
  * A true/false key given a string or a number. Pydantic sections accept "true", "no", 0, 1 and the like;
- * plain-dict sections hand the raw value to Python, where every non-empty string counts as true.
+ * plain-dict sections hand the raw value on, and what it does there depends on the reader: a condition, an
+ * `isinstance(x, bool)` assertion, or `x | flag` (a TypeError for a string).
  * Values neither reading can make sense of are left to the schema check's type error.
  */
 export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic[] {
@@ -26,9 +27,13 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
   const write = (meant: boolean) => fix(`Write it as ${meant}`, [{ op: 'set', path: site.path, value: meant }], true);
   if (value === 0 || value === 1) {
     const meant = value === 1;
-    const how = site.parentStrict ? 'DeepSpeed reads it as' : 'Python treats it as';
-    const message = `"${site.key}" is the number ${value}. ${how} ${meant}, but a plain ${meant} is clearer and is what other tools expect.`;
-    return [config.diagnostic('booleanAsNumber', 'hint', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+    if (site.parentStrict) {
+      const message = `"${site.key}" is the number ${value}. DeepSpeed's pydantic config reads it as ${meant}, but a plain ${meant} is clearer and is what other tools expect.`;
+      return [config.diagnostic('booleanAsNumber', 'hint', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+    }
+    // Some plain-dict readers test the value, others assert isinstance(x, bool) (the pipeline's partition flags).
+    const message = `"${site.key}" is the number ${value}. DeepSpeed reads this key as a plain Python value, not through pydantic, so it gets ${value}, not ${meant}, and a check for a bool refuses it. Write ${meant}.`;
+    return [config.diagnostic('booleanAsNumber', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
   }
   if (typeof value !== 'string') return [];
   const meant = pydanticBoolOf(value);
@@ -40,8 +45,6 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
       `config, such as the Hugging Face Trainer's checks, gets a string, and Python counts every non-empty string as true. Write ${meant} without quotes.`;
     return [config.diagnostic('booleanAsString', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
   }
-  const message =
-    `"${site.key}" is the string ${shown}. DeepSpeed reads this key as a plain Python value, not through pydantic: it gets a ` +
-    `string, which never equals ${meant}${meant ? '' : ' and counts as true'}. Write ${meant} without quotes.`;
+  const message = `"${site.key}" is the string ${shown}. DeepSpeed reads this key as a plain Python value, not through pydantic, so it gets the string itself, not ${meant}. Write ${meant} without quotes.`;
   return [config.diagnostic('booleanAsString', 'error', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
 }
