@@ -161,3 +161,14 @@ test('the deprecated cpu_offload: true is optimizer offload at every stage, as D
   assert.deepEqual(withCode(atStage3, 'ignored-at-stage'), []);
   assert.equal(withCode(atStage3, 'deprecated-key').length, 1);
 });
+
+test('ZenFlow: select_interval is compared with update_interval only in steps, and intervals are never quoted numbers', () => {
+  const zenflow = (settings: Record<string, unknown>) => diagnose(configWith(Z({ offload_optimizer: { device: 'cpu' }, zenflow: settings })));
+  assert.equal(withCode(zenflow({ select_strategy: 'step', select_interval: 1, update_interval: 4 }), 'zenflow-interval-invalid').length, 1);
+  // An epoch holds many steps: DeepSpeed multiplies before it compares.
+  assert.deepEqual(withCode(zenflow({ select_strategy: 'epoch', select_interval: 1, update_interval: 4 }), 'zenflow-interval-invalid'), []);
+  // str | int keeps "4" a string, and ZenFlow refuses any string but "auto": an error, not a style hint.
+  const quoted = zenflow({ update_interval: '4' });
+  assert.deepEqual(withCode(quoted, 'integer-as-string'), []);
+  assert.equal(withCode(quoted, 'invalid-type').length, 1);
+});

@@ -107,6 +107,9 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   }
   // Numeric strings are pydantic's leniency; plain-dict sections hand the string itself to Python code (type error there).
   if (typeof value !== 'string' || !site.parentStrict) return [];
+  // A field that also takes the word "auto" as its own value is str | int: pydantic keeps "4" a string, which
+  // DeepSpeed then refuses (zenflow intervals). The schema's type error says so.
+  if (acceptsAuto(site.schema) && !metaOf(site.schema).auto) return [];
   const asNumber = Number(value.trim());
   if (exponentString.test(value)) {
     const fixes = Number.isInteger(asNumber)

@@ -132,7 +132,8 @@ export const zenflowIntervals: Rule = (config) => {
   const say = (message: string) => [config.diagnostic('zenflowInterval', 'error', config.valueRange(config.has(path) ? path : [...base, 'select_strategy']), message, { path })];
   if (strategy === 'auto' && typeof select === 'number') return say('With "select_strategy": "auto", "select_interval" must be "auto"; DeepSpeed raises on a number.');
   if (strategy !== 'auto' && typeof select === 'string') return say(`With "select_strategy": "${strategy}", "select_interval" must be a number.`);
-  if (typeof select === 'number' && typeof update === 'number' && select < update) return say(`"select_interval" (${select}) must be at least "update_interval" (${update}).`);
+  // With "epoch" the interval counts epochs: DeepSpeed multiplies it by the steps per epoch before comparing.
+  if (strategy === 'step' && typeof select === 'number' && typeof update === 'number' && select < update) return say(`"select_interval" (${select}) must be at least "update_interval" (${update}).`);
   return [];
 };
 
