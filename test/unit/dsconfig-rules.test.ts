@@ -80,6 +80,8 @@ const cases: RuleCase[] = [
   { rule: 'integer field with an exponent string', code: 'integer-exponent-string', severity: 'error', bad: Z({ reduce_bucket_size: '5e8' }), good: Z({ reduce_bucket_size: 5e8 }) },
   { rule: 'integer field with a numeric string', code: 'integer-as-string', severity: 'hint', bad: Z({ reduce_bucket_size: '500000000' }), good: Z({ reduce_bucket_size: 500000000 }) },
   { rule: 'pydantic float field with a numeric string', code: 'number-as-string', severity: 'hint', bad: { fp16: { enabled: true, loss_scale: '0' } }, good: { fp16: { enabled: true, loss_scale: 0 } } },
+  { rule: 'amp section without "enabled"', code: 'enabled-key-missing', severity: 'error', bad: { amp: { opt_level: 'O1' } }, good: { amp: { enabled: false, opt_level: 'O1' } } },
+  { rule: 'progressive_layer_drop section without "enabled"', code: 'enabled-key-missing', severity: 'error', bad: { progressive_layer_drop: { theta: 0.5, gamma: 0.001 } }, good: { progressive_layer_drop: { enabled: true, theta: 0.5, gamma: 0.001 } } },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },
@@ -171,4 +173,9 @@ test('ZenFlow: select_interval is compared with update_interval only in steps, a
   const quoted = zenflow({ update_interval: '4' });
   assert.deepEqual(withCode(quoted, 'integer-as-string'), []);
   assert.equal(withCode(quoted, 'invalid-type').length, 1);
+});
+
+test('seq_parallel_communication_data_type may be null, like communication_data_type', () => {
+  assert.deepEqual(errorsOf(diagnose(configWith({ seq_parallel_communication_data_type: null }))), []);
+  assert.equal(errorsOf(diagnose(configWith({ seq_parallel_communication_data_type: 'fp8' }))).length, 1);
 });

@@ -66,6 +66,7 @@ export const codes = {
   batchMismatch: { code: 'batch-size-mismatch', href: docsAnchors.batch },
   batchWorldSize: { code: 'batch-size-world-size', href: docsAnchors.batch },
   fp16AndBf16: { code: 'fp16-and-bf16', href: docsAnchors.bf16 },
+  enabledKeyMissing: { code: 'enabled-key-missing', href: docsAnchors.root },
   ampWithZero: { code: 'amp-with-zero', href: docsAnchors.amp },
   ampWithFp16Bf16: { code: 'amp-with-fp16-bf16', href: docsAnchors.amp },
   masterWeightsWithoutZero: { code: 'master-weights-without-zero', href: docsAnchors.bf16 },

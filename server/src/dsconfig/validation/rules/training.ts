@@ -71,4 +71,22 @@ export const contiguousMemory: Rule = (config) => {
   ];
 };
 
-export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory];
+/** DeepSpeed reads these sections with `section.pop("enabled")`, no default: without the key it stops with KeyError. */
+export const enabledKeyRequired: Rule = (config) =>
+  ['amp', 'progressive_layer_drop'].flatMap((section) => {
+    if (!config.section([section]) || config.has([section, 'enabled'])) return [];
+    return [
+      config.diagnostic(
+        'enabledKeyMissing',
+        'error',
+        config.keyRange([section]),
+        `"${section}" has no "enabled" key. DeepSpeed takes it out of the section with pop("enabled") and no default, so a section without it stops the run with KeyError: 'enabled'.`,
+        {
+          path: [section],
+          fixes: [true, false].map((enabled) => fix(`Add "enabled": ${enabled}`, [{ op: 'set', path: [section, 'enabled'], value: enabled }])),
+        },
+      ),
+    ];
+  });
+
+export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired];

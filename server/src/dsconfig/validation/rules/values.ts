@@ -20,7 +20,8 @@ const settings: CaseInsensitiveSetting[] = [
   { path: ['log_level'], allowed: ['debug', 'info', 'warning', 'error', 'critical'], code: 'logLevel', raises: 'ValueError', nullable: true },
   { path: ['checkpoint', 'tag_validation'], allowed: ['Ignore', 'Warn', 'Fail'], code: 'tagValidation', raises: 'DeepSpeedConfigError' },
   { path: ['communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError', nullable: true },
-  { path: ['seq_parallel_communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError' },
+  // null: DeepSpeed picks the type from the precision settings, as for communication_data_type (config.py:212).
+  { path: ['seq_parallel_communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError', nullable: true },
 ];
 
 function check(config: ConfigView, setting: CaseInsensitiveSetting) {
