@@ -179,3 +179,16 @@ test('seq_parallel_communication_data_type may be null, like communication_data_
   assert.deepEqual(errorsOf(diagnose(configWith({ seq_parallel_communication_data_type: null }))), []);
   assert.equal(errorsOf(diagnose(configWith({ seq_parallel_communication_data_type: 'fp8' }))).length, 1);
 });
+
+test('a deprecated key beside its replacement: pydantic asserts, a plain-dict reader takes the new key', () => {
+  const bothBf16 = diagnose(configWith({ bf16: { enabled: true }, bfloat16: { enabled: false } }));
+  assert.deepEqual(withCode(bothBf16, 'deprecated-with-replacement'), []);
+  const [ignored] = withCode(bothBf16, 'deprecated-key');
+  assert.equal(ignored.severity, DiagnosticSeverity.Warning);
+  assert.match(String(ignored.message), /DeepSpeed reads "bf16" and ignores this key/);
+  assert.deepEqual(withCode(diagnose(configWith({ aio: { thread_count: 2, intra_op_parallelism: 2 } })), 'deprecated-with-replacement'), []);
+  // The replacement written under its short name still makes the pydantic pair.
+  const short = diagnose(configWith(Z({ stage: 3, stage3_gather_fp16_weights_on_model_save: true, gather_16bit_weights_on_model_save: true, allgather_partitions: undefined, allgather_bucket_size: undefined })));
+  const [pair] = withCode(short, 'deprecated-with-replacement');
+  assert.match(String(pair?.message), /"zero_optimization.gather_16bit_weights_on_model_save" is also set/);
+});

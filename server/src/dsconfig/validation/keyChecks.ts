@@ -94,14 +94,28 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     const replacementPath = replacement ? (replacement.includes('.') ? replacement.split('.') : [...parentPath(), replacement]) : undefined;
     // Schema messages often start with "Deprecated:"; the diagnostic already says so.
     const reason = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
-    if (replacementPath && config.has(replacementPath)) {
+    // The replacement may be written under its other name (gather_16bit_… for stage3_gather_16bit_…).
+    const setReplacement = replacementPath && (config.has(replacementPath) ? replacementPath : aliasInUse(site, replacementPath));
+    if (setReplacement && !site.parentStrict) {
+      // Only pydantic's deprecated-field machinery asserts on the pair; a plain-dict reader takes the new key.
+      out.push(
+        config.diagnostic(
+          'deprecatedKey',
+          'warning',
+          keyRange(),
+          `"${site.key}" is deprecated and "${showPath(setReplacement)}" is also set: DeepSpeed reads "${showPath(setReplacement)}" and ignores this key.`,
+          { path: site.path, replacement: showPath(setReplacement), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
+          meta.docs,
+        ),
+      );
+    } else if (setReplacement) {
       out.push(
         config.diagnostic(
           'deprecatedWithReplacement',
           'error',
           keyRange(),
-          `"${site.key}" is deprecated and "${showPath(replacementPath)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
-          { path: site.path, replacement: showPath(replacementPath), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
+          `"${site.key}" is deprecated and "${showPath(setReplacement)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
+          { path: site.path, replacement: showPath(setReplacement), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
           meta.docs,
         ),
       );
@@ -159,6 +173,18 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     );
   }
   return { diagnostics: out, ignored };
+}
+
+/** The path of a sibling key that is another name of `replacementPath`'s key, when one is set. */
+function aliasInUse(site: PropertySite, replacementPath: JSONPath): JSONPath | undefined {
+  const replacement = replacementPath[replacementPath.length - 1];
+  const parent = replacementPath.slice(0, -1);
+  if (parent.length !== site.path.length - 1 || !parent.every((s, i) => s === site.path[i])) return undefined;
+  for (const key of Object.keys(site.siblings)) {
+    const schema = schemaIndex().schemaForPath([...parent, key]);
+    if (schema && metaOf(schema).aliasOf === replacement) return [...parent, key];
+  }
+  return undefined;
 }
 
 /** Rename when the value fits the replacement; `cpu_offload: true` becomes `offload_*: {"device": "cpu"}`. */
