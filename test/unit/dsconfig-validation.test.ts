@@ -267,3 +267,13 @@ test('numbers in quotes: a hint where pydantic parses them, a type error once th
   assert.equal(byText.get('"-1"')?.code, 'invalid-type');
   assert.equal(byText.get('"-5"')?.code, 'invalid-type');
 });
+
+test('a torch.optim optimizer: its params reach the class as they are, so no key is called unknown or ignored', () => {
+  const optimizer = (type: string) => diagnose(configWith({ optimizer: { type, params: { lr: 0.1, momentum: 0.9, nesterov: true } } }));
+  for (const type of ['SGD', 'RMSprop', 'MuSGD']) {
+    const params = optimizer(type).filter((d) => ((d.data as any).path ?? []).join('.').startsWith('optimizer.params'));
+    assert.deepEqual(params.map((d) => d.code), [], type);
+  }
+  // DeepSpeed's own Adam does not take momentum: still flagged.
+  assert.equal(withCode(optimizer('AdamW'), 'unknown-key').length, 2);
+});

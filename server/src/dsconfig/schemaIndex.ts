@@ -60,8 +60,11 @@ export interface DeepSpeedMeta {
   /** The key is another name for this one. */
   aliasOf?: string;
   deprecated?: { replacement: string | null; message: string };
-  /** An object's unknown keys: DeepSpeed refuses them (error) or ignores them (warning). */
-  unknownKeys?: 'error' | 'warning';
+  /**
+   * An object's unknown keys: DeepSpeed refuses them (error), ignores them (warning), or hands them to code
+   * whose accepted names ZeRO Lens cannot know (allow: a torch.optim class, which varies with torch's version).
+   */
+  unknownKeys?: 'error' | 'warning' | 'allow';
   /**
    * The object's keys are keyword arguments of this constructor (`WarmupLR(optimizer, **params)`): a key it
    * does not take raises a TypeError when DeepSpeed builds it, and an unfilled `"auto"` reaches it as text.
@@ -360,8 +363,12 @@ const maxBranchSelections = 16;
 
 function mergeViews(first: View, second: View): View {
   const merged: View = { ...second, ...first };
-  // The same rule inside x-deepspeed: a `then` narrowing `params` adds what its constructor takes (keywordsOf).
-  if (isNode(first['x-deepspeed']) && isNode(second['x-deepspeed'])) merged['x-deepspeed'] = { ...second['x-deepspeed'], ...first['x-deepspeed'] };
+  // The same rule inside x-deepspeed: a `then` narrowing `params` adds what its constructor takes (keywordsOf),
+  // except that what happens to unknown keys is the narrowed object's to say (a torch class allows any).
+  if (isNode(first['x-deepspeed']) && isNode(second['x-deepspeed'])) {
+    const narrowed = second['x-deepspeed'].unknownKeys;
+    merged['x-deepspeed'] = { ...second['x-deepspeed'], ...first['x-deepspeed'], ...(narrowed ? { unknownKeys: narrowed } : {}) };
+  }
   if (first[acceptsAutoMark] || second[acceptsAutoMark]) merged[acceptsAutoMark] = true;
   if (first.properties && second.properties) merged.properties = { ...second.properties, ...first.properties };
   return merged;
