@@ -82,6 +82,7 @@ const cases: RuleCase[] = [
   { rule: 'pydantic float field with a numeric string', code: 'number-as-string', severity: 'hint', bad: { fp16: { enabled: true, loss_scale: '0' } }, good: { fp16: { enabled: true, loss_scale: 0 } } },
   { rule: 'amp section without "enabled"', code: 'enabled-key-missing', severity: 'error', bad: { amp: { opt_level: 'O1' } }, good: { amp: { enabled: false, opt_level: 'O1' } } },
   { rule: 'progressive_layer_drop section without "enabled"', code: 'enabled-key-missing', severity: 'error', bad: { progressive_layer_drop: { theta: 0.5, gamma: 0.001 } }, good: { progressive_layer_drop: { enabled: true, theta: 0.5, gamma: 0.001 } } },
+  { rule: 'dynamic loss scaling with a zero window', code: 'dynamic-loss-scale-setting', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true, loss_scale: 0, loss_scale_window: 0 } }, good: { bf16: undefined, fp16: { enabled: true, loss_scale: 128, loss_scale_window: 0 } } },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },
@@ -191,4 +192,13 @@ test('a deprecated key beside its replacement: pydantic asserts, a plain-dict re
   const short = diagnose(configWith(Z({ stage: 3, stage3_gather_fp16_weights_on_model_save: true, gather_16bit_weights_on_model_save: true, allgather_partitions: undefined, allgather_bucket_size: undefined })));
   const [pair] = withCode(short, 'deprecated-with-replacement');
   assert.match(String(pair?.message), /"zero_optimization.gather_16bit_weights_on_model_save" is also set/);
+});
+
+test('loss_scale_window and min_loss_scale are only checked where DeepSpeed checks them: fp16 on, dynamic scaling', () => {
+  const fp16 = (settings: Record<string, unknown>) => withCode(diagnose(configWith({ bf16: undefined, fp16: settings })), 'dynamic-loss-scale-setting');
+  assert.equal(fp16({ enabled: true, min_loss_scale: 0 }).length, 1);
+  assert.equal(fp16({ enabled: 'auto', min_loss_scale: 0 })[0]?.severity, DiagnosticSeverity.Warning);
+  assert.deepEqual(fp16({ enabled: false, min_loss_scale: 0, loss_scale_window: 0 }), []);
+  assert.deepEqual(fp16({ enabled: true, loss_scale: 128, min_loss_scale: 0 }), []);
+  assert.deepEqual(errorsOf(diagnose(configWith({ bf16: undefined, fp16: { enabled: false, loss_scale_window: 0 } }))), []);
 });

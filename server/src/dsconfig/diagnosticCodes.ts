@@ -67,6 +67,7 @@ export const codes = {
   batchWorldSize: { code: 'batch-size-world-size', href: docsAnchors.batch },
   fp16AndBf16: { code: 'fp16-and-bf16', href: docsAnchors.bf16 },
   enabledKeyMissing: { code: 'enabled-key-missing', href: docsAnchors.root },
+  dynamicLossScaleSetting: { code: 'dynamic-loss-scale-setting', href: docsAnchors.fp16 },
   ampWithZero: { code: 'amp-with-zero', href: docsAnchors.amp },
   ampWithFp16Bf16: { code: 'amp-with-fp16-bf16', href: docsAnchors.amp },
   masterWeightsWithoutZero: { code: 'master-weights-without-zero', href: docsAnchors.bf16 },

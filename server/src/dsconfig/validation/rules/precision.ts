@@ -179,4 +179,31 @@ export const autocastQuantizedWeights: Rule = (config) => {
   ];
 };
 
-export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, masterWeightsNeedCpuAdam, paramDtype, autocastQuantizedWeights];
+/**
+ * With fp16 on and "loss_scale": 0 (dynamic scaling), DeepSpeed refuses a loss_scale_window or min_loss_scale
+ * of 0 or less (precision_config.py, _validate_dynamic_loss_scale_params). With static scaling they are unused.
+ */
+export const dynamicLossScaleSettings: Rule = (config) => {
+  const enabled = config.get(['fp16', 'enabled']);
+  if (enabled !== true && enabled !== 'auto') return [];
+  const lossScale = config.has(['fp16', 'loss_scale']) ? config.number(['fp16', 'loss_scale']) : 0;
+  if (lossScale !== 0) return [];
+  const defaults: Record<string, number> = { loss_scale_window: 1000, min_loss_scale: 1 };
+  return Object.entries(defaults).flatMap(([key, fallback]) => {
+    const path = ['fp16', key];
+    const value = config.number(path);
+    if (value === undefined || value > 0) return [];
+    const when = enabled === true ? 'fp16 is on' : 'the Trainer turns fp16 on ("enabled": "auto")';
+    return [
+      config.diagnostic(
+        'dynamicLossScaleSetting',
+        enabled === true ? 'error' : 'warning',
+        config.valueRange(path),
+        `"${key}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when ${when}, DeepSpeed raises ValueError on ${value}.`,
+        { path, value, fixes: [fix(`Use the default ${fallback}`, [{ op: 'set', path, value: fallback }], true)] },
+      ),
+    ];
+  });
+};
+
+export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, masterWeightsNeedCpuAdam, paramDtype, autocastQuantizedWeights, dynamicLossScaleSettings];
