@@ -202,3 +202,10 @@ test('loss_scale_window and min_loss_scale are only checked where DeepSpeed chec
   assert.deepEqual(fp16({ enabled: true, loss_scale: 128, min_loss_scale: 0 }), []);
   assert.deepEqual(errorsOf(diagnose(configWith({ bf16: undefined, fp16: { enabled: false, loss_scale_window: 0 } }))), []);
 });
+
+test('a null batch key counts as left out, as DeepSpeed tests "is not None"', () => {
+  const batch = (keys: Record<string, unknown>) => diagnose({ ...keys });
+  assert.equal(withCode(batch({ train_batch_size: null, gradient_accumulation_steps: 4 }), 'batch-size-missing').length, 1);
+  assert.equal(withCode(batch({ train_micro_batch_size_per_gpu: null }), 'batch-size-missing').length, 1);
+  assert.equal(withCode(batch({ train_batch_size: 30, train_micro_batch_size_per_gpu: null, gradient_accumulation_steps: 4 }), 'batch-size-mismatch').length, 1);
+});

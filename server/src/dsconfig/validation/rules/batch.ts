@@ -26,7 +26,9 @@ function nearestMultiple(value: number, unit: number): number {
 export const batchTriple: Rule = (config) => {
   // With elasticity on, DeepSpeed computes the three keys itself (see the elasticity rule).
   if (config.isTrue(['elasticity', 'enabled'])) return [];
-  if (!config.has([TB]) && !config.has([MICRO])) {
+  // DeepSpeed tests each key with `is not None`: a null is the same as leaving the key out.
+  const given = (key: string) => config.has([key]) && config.get([key]) !== null;
+  if (!given(TB) && !given(MICRO)) {
     const range = config.has([GAS]) ? config.keyRange([GAS]) : config.rootRange();
     return [
       config.diagnostic(
@@ -82,19 +84,19 @@ export const batchTriple: Rule = (config) => {
       ),
     ];
   }
-  const given = micro !== undefined ? { key: MICRO, value: micro, derived: GAS } : gas !== undefined && !config.has([MICRO]) ? { key: GAS, value: gas, derived: MICRO } : undefined;
-  if (!given || tb % given.value === 0) return [];
-  const suggested = nearestMultiple(tb, given.value);
+  const divisor = micro !== undefined ? { key: MICRO, value: micro, derived: GAS } : gas !== undefined && !given(MICRO) ? { key: GAS, value: gas, derived: MICRO } : undefined;
+  if (!divisor || tb % divisor.value === 0) return [];
+  const suggested = nearestMultiple(tb, divisor.value);
   return [
     config.diagnostic(
       'batchMismatch',
       'error',
       range,
-      `${TB} (${tb}) is not a multiple of ${given.key} (${given.value}). DeepSpeed derives ${given.derived} by integer division and then finds ${TB} ≠ ${MICRO} × ${GAS} × world size (AssertionError).`,
+      `${TB} (${tb}) is not a multiple of ${divisor.key} (${divisor.value}). DeepSpeed derives ${divisor.derived} by integer division and then finds ${TB} ≠ ${MICRO} × ${GAS} × world size (AssertionError).`,
       {
         path: [TB],
         trainBatchSize: tb,
-        [given.key === MICRO ? 'micro' : 'gas']: given.value,
+        [divisor.key === MICRO ? 'micro' : 'gas']: divisor.value,
         suggested,
         fixes: [fix(`Set ${TB} to ${suggested}`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
       },
