@@ -98,8 +98,12 @@ test('BF16_Optimizer path (bf16 + fp32 grad accumulation at stage 1): a full fp3
   assert.equal(r.perGpu.gradients, 2 * P + 4 * P);
   assert.equal(r.perGpu.optimizerStates, Math.round((12 * P) / 8));
   assert.ok(r.notes.some((n) => n.includes('BF16_Optimizer')));
-  // Without ZeRO, bf16 defaults to fp32 accumulation, hence the same optimizer.
-  assert.equal(estimate(input({ stage: 0 })).perGpu.gradients, 6 * P);
+  // Without ZeRO, accumulation defaults to the model dtype: the FP16_Optimizer wrapper, counted like fp16.
+  const noZero = estimate(input({ stage: 0 }));
+  assert.deepEqual(noZero.perGpu, estimate(input({ stage: 0, precision: 'fp16' })).perGpu);
+  assert.ok(!noZero.notes.some((n) => n.includes('BF16_Optimizer')));
+  // fp32 accumulation without ZeRO is refused by DeepSpeed: said, and counted the same way.
+  assert.ok(estimate(input({ stage: 0, fp32GradAccum: true })).notes.some((n) => n.includes('NotImplementedError')));
   // With CPU offload DeepSpeed keeps the ZeRO optimizer.
   assert.ok(!estimate(input({ stage: 1, fp32GradAccum: true, offloadOptimizer: 'cpu' })).notes.some((n) => n.includes('BF16_Optimizer')));
 });

@@ -73,6 +73,7 @@ export const codes = {
   masterWeightsWithoutZero: { code: 'master-weights-without-zero', href: docsAnchors.bf16 },
   masterWeightsNeedCpuAdam: { code: 'master-weights-need-cpu-adam', href: docsAnchors.bf16 },
   paramDtypeMismatch: { code: 'param-dtype-mismatch', href: docsAnchors.dataTypes },
+  gradAccumDtypeWithoutZero: { code: 'grad-accum-dtype-without-zero', href: docsAnchors.dataTypes },
   zeroLegacyBool: { code: 'zero-optimization-legacy-bool', href: docsAnchors.zero },
   bf16OptimizerStatesWithoutMaster: { code: 'bf16-optimizer-states-without-master-weights', href: docsAnchors.bf16 },
   autocastWithQuantizedWeights: { code: 'autocast-with-quantized-weights', href: docsAnchors.zero },

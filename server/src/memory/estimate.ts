@@ -11,13 +11,13 @@ import type { EstimateInput, EstimateResult, OffloadDevice, StageOption, ZeroSta
  * input, no I/O, a few microseconds. docs/memory-model.md explains every term.
  */
 
-/** Whether DeepSpeed routes this setup to BF16_Optimizer (bf16 + fp32 gradient accumulation). */
+/**
+ * Whether DeepSpeed routes this setup to BF16_Optimizer: bf16 with fp32 gradient accumulation at ZeRO-1
+ * without offload (engine.py, _do_optimizer_sanity_check). grad_accum_dtype defaults to the model dtype;
+ * without ZeRO, bf16 with bf16 accumulation uses the FP16_Optimizer wrapper and fp32 accumulation is refused.
+ */
 export function usesBf16Optimizer(input: Pick<EstimateInput, 'precision' | 'stage' | 'fp32GradAccum' | 'offloadOptimizer'>): boolean {
-  if (input.precision !== 'bf16') return false;
-  // Without ZeRO DeepSpeed defaults grad_accum_dtype to fp32 for bf16; with ZeRO to the model dtype.
-  const fp32Accum = input.fp32GradAccum ?? input.stage === 0;
-  if (!fp32Accum) return false;
-  return input.stage === 0 || (input.stage === 1 && input.offloadOptimizer === 'none');
+  return input.precision === 'bf16' && input.fp32GradAccum === true && input.stage === 1 && input.offloadOptimizer === 'none';
 }
 
 export function estimate(input: EstimateInput): EstimateResult {
@@ -40,8 +40,8 @@ export function estimate(input: EstimateInput): EstimateResult {
   if (!zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
     notes.push('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.');
   }
-  if (input.precision === 'bf16' && !zero && !bf16Path) {
-    notes.push('DeepSpeed rejects bf16 without ZeRO unless gradients accumulate in fp32; counted like fp16.');
+  if (input.precision === 'bf16' && !zero && input.fp32GradAccum === true) {
+    notes.push('DeepSpeed refuses bf16 with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with bf16 accumulation.');
   }
 
   // Trainable vs frozen parameters.

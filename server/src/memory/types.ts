@@ -107,7 +107,7 @@ export interface EstimateInput {
   bf16MasterWeightsAndGrads?: boolean;
   /** bf16.bf16_optimizer_states */
   bf16OptimizerStates?: boolean;
-  /** data_types.grad_accum_dtype === 'fp32' (selects BF16_Optimizer at stage 1 / no ZeRO with bf16). */
+  /** data_types.grad_accum_dtype === 'fp32' (with bf16: BF16_Optimizer at stage 1, refused without ZeRO). */
   fp32GradAccum?: boolean;
   optimizer: OptimizerName;
   gpusPerNode: number;

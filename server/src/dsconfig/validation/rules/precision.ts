@@ -107,10 +107,12 @@ export const masterWeights: Rule = (config) => {
   return out;
 };
 
-const dtypeSpellings: Record<string, 'fp16' | 'bf16' | 'fp32'> = {
+const dtypeSpellings: Record<string, 'fp16' | 'bf16' | 'fp32' | 'int8'> = {
   fp16: 'fp16', float16: 'fp16', half: 'fp16', 'torch.float16': 'fp16',
   bf16: 'bf16', bfloat16: 'bf16', 'torch.bfloat16': 'bf16',
   fp32: 'fp32', float32: 'fp32', float: 'fp32', 'torch.float32': 'fp32',
+  // DtypeEnum has int8, but no training mode is int8: as param_dtype it never matches.
+  int8: 'int8', 'torch.int8': 'int8',
 };
 
 /** The training precision the config selects, or undefined while the Trainer still fills "auto". */
@@ -206,4 +208,31 @@ export const dynamicLossScaleSettings: Rule = (config) => {
   });
 };
 
-export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, masterWeightsNeedCpuAdam, paramDtype, autocastQuantizedWeights, dynamicLossScaleSettings];
+/**
+ * Without ZeRO (and without Apex AMP, which has its own check) DeepSpeed needs grad_accum_dtype to equal the
+ * training dtype: any other mix is "unsupported" (engine.py, _do_optimizer_sanity_check: NotImplementedError).
+ */
+export const gradAccumWithoutZero: Rule = (config) => {
+  const path = ['data_types', 'grad_accum_dtype'];
+  const value = config.get(path);
+  const accum = typeof value === 'string' ? dtypeSpellings[value] : undefined;
+  const mode = precisionMode(config);
+  if (!accum || !mode || accum === mode || config.knownStage() !== 0 || config.isTrue(['amp', 'enabled'])) return [];
+  return [
+    config.diagnostic(
+      'gradAccumDtypeWithoutZero',
+      'error',
+      config.valueRange(path),
+      `"grad_accum_dtype" is ${accum} but the config trains in ${mode} without ZeRO. DeepSpeed supports other accumulation types only with ZeRO (bf16 with fp32 accumulation at stage 1) and raises NotImplementedError ("unsupported mix").`,
+      {
+        path,
+        fixes: [
+          fix(`Accumulate in ${mode}`, [{ op: 'set', path, value: mode }], true),
+          ...(mode === 'bf16' && accum === 'fp32' ? [fix('Switch to ZeRO stage 1', [{ op: 'set', path: ['zero_optimization', 'stage'], value: 1 }])] : []),
+        ],
+      },
+    ),
+  ];
+};
+
+export const precisionRules: Rule[] = [fp16AndBf16, ampConflicts, masterWeights, masterWeightsNeedCpuAdam, paramDtype, autocastQuantizedWeights, dynamicLossScaleSettings, gradAccumWithoutZero];
