@@ -37,7 +37,7 @@ const cases: RuleCase[] = [
   // §4 ZeRO
   { rule: 'offload_param below stage 3', code: 'offload-param-below-stage-3', severity: 'warning', bad: Z({ offload_param: { device: 'cpu', pin_memory: true } }), good: Z({ stage: 3, offload_param: { device: 'cpu', pin_memory: true }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
   { rule: 'partial optimizer offload below stage 3', code: 'partial-offload-below-stage-3', severity: 'error', bad: Z({ offload_optimizer: { device: 'cpu', ratio: 0.5 } }), good: Z({ offload_optimizer: { device: 'cpu', ratio: 1 } }) },
-  { rule: 'optimizer "offloaded to nvme" below stage 3', code: 'nvme-below-stage3', severity: 'information', bad: Z({ stage: 2, offload_optimizer: { device: 'nvme' } }), good: Z({ stage: 2, offload_optimizer: { device: 'cpu' } }) },
+  { rule: 'optimizer "offloaded to nvme" below stage 3', code: 'nvme-below-stage-3', severity: 'information', bad: Z({ stage: 2, offload_optimizer: { device: 'nvme' } }), good: Z({ stage: 2, offload_optimizer: { device: 'cpu' } }) },
   { rule: 'nvme without nvme_path', code: 'nvme-without-path', severity: 'error', bad: Z({ stage: 3, offload_param: { device: 'nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }), good: Z({ stage: 3, offload_param: { device: 'nvme', nvme_path: '/local_nvme' }, allgather_partitions: undefined, allgather_bucket_size: undefined }) },
   { rule: 'legacy boolean zero_optimization', code: 'zero-optimization-legacy-bool', severity: 'warning', bad: { zero_optimization: true }, good: Z({ stage: 1 }) },
   { rule: 'stage "auto"', code: 'stage-auto', severity: 'warning', bad: Z({ stage: 'auto' }), good: Z({ stage: 2 }) },
@@ -210,4 +210,10 @@ test('a null batch key counts as left out, as DeepSpeed tests "is not None"', ()
   assert.equal(withCode(batch({ train_batch_size: null, gradient_accumulation_steps: 4 }), 'batch-size-missing').length, 1);
   assert.equal(withCode(batch({ train_micro_batch_size_per_gpu: null }), 'batch-size-missing').length, 1);
   assert.equal(withCode(batch({ train_batch_size: 30, train_micro_batch_size_per_gpu: null, gradient_accumulation_steps: 4 }), 'batch-size-mismatch').length, 1);
+});
+
+test('a partial offload ratio below stage 3 is one error, not also a key "ignored at this stage"', () => {
+  const d = diagnose(configWith(Z({ stage: 2, offload_optimizer: { device: 'cpu', ratio: 0.5 } })));
+  const atRatio = d.filter((x) => (x.data as any).path?.join('.') === 'zero_optimization.offload_optimizer.ratio');
+  assert.deepEqual(atRatio.map((x) => x.code), ['partial-offload-below-stage-3']);
 });

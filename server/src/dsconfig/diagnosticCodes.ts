@@ -80,7 +80,7 @@ export const codes = {
   offloadParamBelowStage3: { code: 'offload-param-below-stage-3', href: docsAnchors.offloadParam },
   partialOffloadBelowStage3: { code: 'partial-offload-below-stage-3', href: docsAnchors.offloadOptimizer },
   nvmeWithoutPath: { code: 'nvme-without-path', href: docsAnchors.offloadOptimizer },
-  nvmeBelowStage3: { code: 'nvme-below-stage3', href: docsAnchors.offloadOptimizer },
+  nvmeBelowStage3: { code: 'nvme-below-stage-3', href: docsAnchors.offloadOptimizer },
   stageAuto: { code: 'stage-auto', href: docsAnchors.zero },
   legacyStage1: { code: 'legacy-stage1', href: docsAnchors.zero },
   maxGradNormInOptimizer: { code: 'max-grad-norm-in-optimizer', href: docsAnchors.optimizer },

@@ -155,8 +155,11 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
   const stage = site.path[0] === 'zero_optimization' && stages ? config.knownStage() : undefined;
   const ignored = stage !== undefined && !!stages && !stages.includes(stage);
-  // offload_param has its own rule with a more specific message.
-  const ownRule = site.path.length === 2 && site.path[0] === 'zero_optimization' && site.path[1] === 'offload_param';
+  // offload_param has its own rule with a more specific message, and so has a partial offload ratio: DeepSpeed
+  // checks that one at every stage and refuses it below 3, so it is not merely ignored.
+  const ownRule =
+    (site.path.length === 2 && site.path[0] === 'zero_optimization' && site.path[1] === 'offload_param') ||
+    (site.path.join('.') === 'zero_optimization.offload_optimizer.ratio' && typeof site.value === 'number' && site.value < 1);
   if (ignored && stages && !underIgnored && !ownRule) {
     // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
     const severity = stage === 0 ? 'hint' : 'warning';
