@@ -277,3 +277,11 @@ test('a torch.optim optimizer: its params reach the class as they are, so no key
   // DeepSpeed's own Adam does not take momentum: still flagged.
   assert.equal(withCode(optimizer('AdamW'), 'unknown-key').length, 2);
 });
+
+test('optimizer params are those of the chosen type: Lion takes no eps and Adagrad no betas', () => {
+  const params = { lr: 1e-4, betas: [0.9, 0.99], eps: 'auto', weight_decay: 0.01 };
+  const unknown = (type: string) => withCode(diagnose(configWith({ optimizer: { type, params } })), 'unknown-key').map((d) => (d.data as any).path.at(-1));
+  assert.deepEqual(unknown('Lion'), ['eps']);
+  assert.deepEqual(unknown('Adagrad'), ['betas']);
+  assert.deepEqual(unknown('AdamW'), []);
+});
