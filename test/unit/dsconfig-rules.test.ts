@@ -85,6 +85,8 @@ const cases: RuleCase[] = [
   { rule: 'dynamic loss scaling with a zero window', code: 'dynamic-loss-scale-setting', severity: 'error', bad: { bf16: undefined, fp16: { enabled: true, loss_scale: 0, loss_scale_window: 0 } }, good: { bf16: undefined, fp16: { enabled: true, loss_scale: 128, loss_scale_window: 0 } } },
   { rule: 'bf16 with fp32 accumulation without ZeRO', code: 'grad-accum-dtype-without-zero', severity: 'error', bad: { bf16: { enabled: true }, zero_optimization: { stage: 0 }, data_types: { grad_accum_dtype: 'fp32' } }, good: { bf16: { enabled: true }, zero_optimization: { stage: 1 }, data_types: { grad_accum_dtype: 'fp32' } } },
   { rule: 'param_dtype int8, which no training mode is', code: 'param-dtype-mismatch', severity: 'error', bad: { bf16: { enabled: true }, data_types: { param_dtype: 'int8' } }, good: { bf16: { enabled: true }, data_types: { param_dtype: 'bf16' } } },
+  { rule: 'amsgrad with FusedAdam', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, amsgrad: true, torch_adam: true } } } },
+  { rule: 'amsgrad with FusedLamb', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: false } } } },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },

@@ -129,6 +129,26 @@ export const muonRules: Rule = (config) => {
   return out;
 };
 
-export const optimizerRules: Rule[] = [maxGradNormInParams, oneBitWithZero, lambStaticLossScale, untestedOptimizer, muonRules];
+/**
+ * FusedAdam, FusedLamb and the 1-bit optimizers raise RuntimeError on amsgrad=True in their constructors.
+ * Adam/AdamW take it with torch_adam (torch's Adam) or with optimizer offload (DeepSpeedCPUAdam accepts it).
+ */
+export const amsgradUnsupported: Rule = (config) => {
+  const path = ['optimizer', 'params', 'amsgrad'];
+  const type = optimizerType(config);
+  if (!type || !config.isTrue(path)) return [];
+  const adam = type === 'adam' || type === 'adamw';
+  if (adam && (config.isTrue(['optimizer', 'params', 'torch_adam']) || config.optimizerOffloaded())) return [];
+  const builds: Record<string, string> = { adam: 'FusedAdam', adamw: 'FusedAdam', lamb: 'FusedLamb', onebitadam: 'OnebitAdam', zerooneadam: 'ZeroOneAdam', onebitlamb: 'OnebitLamb' };
+  const built = builds[type];
+  if (!built) return [];
+  const fixes = [fix('Turn "amsgrad" off', [{ op: 'set', path, value: false }], true)];
+  if (adam) fixes.push(fix("Use torch's Adam (\"torch_adam\": true)", [{ op: 'set', path: ['optimizer', 'params', 'torch_adam'], value: true }]));
+  return [
+    config.diagnostic('amsgradUnsupported', 'error', config.valueRange(path), `DeepSpeed builds ${built} here, which does not support AMSGrad: its constructor raises RuntimeError on "amsgrad": true.${adam ? ' torch\'s Adam ("torch_adam": true) or DeepSpeedCPUAdam (optimizer offload) take it.' : ''}`, { path, fixes }),
+  ];
+};
+
+export const optimizerRules: Rule[] = [maxGradNormInParams, oneBitWithZero, lambStaticLossScale, untestedOptimizer, muonRules, amsgradUnsupported];
 /** Values the optimizer rules check themselves (schema errors there are dropped). */
 export const optimizerOwnedPaths = [['optimizer', 'params', 'ns_method'], ['optimizer', 'params', 'max_grad_norm']];
