@@ -201,3 +201,13 @@ test('source.fixAll.zeroLens applies every preferred fix in one edit and keeps c
   // Not asked for: no fix-all action among the quick fixes.
   assert.ok((await codeActions(document, range, { diagnostics: [], only: ['quickfix'] }, defaultSettings)).every((a) => a.kind !== fixAllKind));
 });
+
+test('warmup_num_steps written 1e3: a warning for the json.load path, fixed by writing the integer', async () => {
+  const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 1e3}}', '}');
+  const [warning] = validateConfig(docOf(text), defaultSettings).filter((d) => d.code === 'integer-written-as-float');
+  assert.match(String(warning?.message), /json\.load, which gives the float 1000\.0/);
+  assert.equal(await fixed(text, 'Write it as 1000'), text.replace('1e3', '1000'));
+  // Written as an integer, or in a field DeepSpeed does not type-check, it is fine.
+  assert.deepEqual(validateConfig(docOf(text.replace('1e3', '1000')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
+  assert.deepEqual(validateConfig(docOf(lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}', '}')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
+});

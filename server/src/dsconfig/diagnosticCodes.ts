@@ -56,6 +56,7 @@ export const codes = {
   integerFraction: { code: 'integer-fraction', href: docsAnchors.zero },
   integerExponentString: { code: 'integer-exponent-string', href: docsAnchors.zero },
   integerAsString: { code: 'integer-as-string', href: docsAnchors.zero },
+  integerWrittenAsFloat: { code: 'integer-written-as-float', href: docsAnchors.scheduler },
   numberAsString: { code: 'number-as-string', href: docsAnchors.zero },
   booleanAsString: { code: 'boolean-as-string', href: docsAnchors.root },
   booleanAsNumber: { code: 'boolean-as-number', href: docsAnchors.root },

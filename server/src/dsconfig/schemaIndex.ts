@@ -72,6 +72,11 @@ export interface DeepSpeedMeta {
   keywordsOf?: string;
   /** A number that must be a whole number (DeepSpeed checks the Python type). */
   integer?: boolean;
+  /**
+   * DeepSpeed tests isinstance(value, int): 1000.0 is refused too. DeepSpeed's own loader turns `1e3` into an
+   * int, but json.load (the HF Trainer, accelerate) gives a float.
+   */
+  exactInt?: boolean;
   /** A value outside `enum` is not refused: DeepSpeed logs a warning and uses this value instead. */
   fallback?: unknown;
 }

@@ -90,6 +90,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const range = () => (site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode));
   const docs = metaOf(site.schema).docs;
   if (typeof value === 'number') {
+    if (Number.isInteger(value) && metaOf(site.schema).exactInt) return checkWrittenAsFloat(config, site, value);
     if (Number.isInteger(value) || !Number.isFinite(value)) return [];
     const rounded = Math.round(value);
     return [
@@ -182,4 +183,22 @@ function withinBounds(schema: PropertySite['schema'], n: number): boolean {
   if (typeof view.exclusiveMinimum === 'number' && n <= view.exclusiveMinimum) return false;
   if (typeof view.exclusiveMaximum === 'number' && n >= view.exclusiveMaximum) return false;
   return true;
+}
+
+/** `1e3` or `1000.0` where DeepSpeed checks isinstance(x, int): fine through DeepSpeed's loader, not through json.load. */
+function checkWrittenAsFloat(config: ConfigView, site: PropertySite, value: number): Diagnostic[] {
+  const node = site.valueNode;
+  if (!node) return [];
+  const written = config.parsed.text.substr(node.offset, node.length);
+  if (!/[.eE]/.test(written)) return [];
+  return [
+    config.diagnostic(
+      'integerWrittenAsFloat',
+      'warning',
+      config.rangeOfNode(node),
+      `"${site.key}" is written ${written}. DeepSpeed's own loader reads that as the integer ${value}, but the Hugging Face Trainer and accelerate load the file with json.load, which gives the float ${value}.0, and DeepSpeed refuses a float here (isinstance(x, int): ValueError). Write ${value}.`,
+      { path: site.path, value, fixes: [fix(`Write it as ${value}`, [{ op: 'set', path: site.path, value }], true)] },
+      metaOf(site.schema).docs,
+    ),
+  ];
 }
