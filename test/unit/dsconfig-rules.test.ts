@@ -87,6 +87,7 @@ const cases: RuleCase[] = [
   { rule: 'param_dtype int8, which no training mode is', code: 'param-dtype-mismatch', severity: 'error', bad: { bf16: { enabled: true }, data_types: { param_dtype: 'int8' } }, good: { bf16: { enabled: true }, data_types: { param_dtype: 'bf16' } } },
   { rule: 'amsgrad with FusedAdam', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, amsgrad: true, torch_adam: true } } } },
   { rule: 'amsgrad with FusedLamb', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: false } } } },
+  { rule: 'an Adam argument FusedAdam does not take', code: 'optimizer-argument-not-taken', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } }, ...Z({ offload_optimizer: { device: 'cpu' } }) } },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },
@@ -218,4 +219,16 @@ test('a partial offload ratio below stage 3 is one error, not also a key "ignore
   const d = diagnose(configWith(Z({ stage: 2, offload_optimizer: { device: 'cpu', ratio: 0.5 } })));
   const atRatio = d.filter((x) => (x.data as any).path?.join('.') === 'zero_optimization.offload_optimizer.ratio');
   assert.deepEqual(atRatio.map((x) => x.code), ['partial-offload-below-stage-3']);
+});
+
+test('Adam, Lion and Adagrad arguments are checked against the class DeepSpeed builds for the config', () => {
+  const notTaken = (optimizer: Record<string, unknown>, zero: Record<string, unknown> = {}) =>
+    withCode(diagnose(configWith({ optimizer, ...Z(zero) })), 'optimizer-argument-not-taken').map((d) => `${(d.data as any).built}:${(d.data as any).path.at(-1)}`);
+  const offload = { offload_optimizer: { device: 'cpu' } };
+  assert.deepEqual(notTaken({ type: 'AdamW', params: { set_grad_none: true } }, offload), ['DeepSpeedCPUAdam:set_grad_none']);
+  assert.deepEqual(notTaken({ type: 'AdamW', params: { set_grad_none: true } }), []);
+  assert.deepEqual(notTaken({ type: 'Adam', params: { torch_adam: true, bias_correction: true, adam_w_mode: false } }), ['torch.optim.Adam/AdamW:bias_correction']);
+  assert.deepEqual(notTaken({ type: 'Lion', params: { fp32_optimizer_states: true } }), ['FusedLion:fp32_optimizer_states']);
+  assert.deepEqual(notTaken({ type: 'Adagrad', params: { lr_decay: 0.1 } }, offload), ['DeepSpeedCPUAdagrad:lr_decay']);
+  assert.deepEqual(notTaken({ type: 'Adagrad', params: { amsgrad: false } }), ['torch.optim.Adagrad:amsgrad']);
 });

@@ -84,6 +84,7 @@ export const codes = {
   nvmeBelowStage3: { code: 'nvme-below-stage-3', href: docsAnchors.offloadOptimizer },
   stageAuto: { code: 'stage-auto', href: docsAnchors.zero },
   legacyStage1: { code: 'legacy-stage1', href: docsAnchors.zero },
+  optimizerArgumentNotTaken: { code: 'optimizer-argument-not-taken', href: docsAnchors.optimizer },
   amsgradUnsupported: { code: 'amsgrad-unsupported', href: docsAnchors.optimizer },
   maxGradNormInOptimizer: { code: 'max-grad-norm-in-optimizer', href: docsAnchors.optimizer },
   oneBitWithZero: { code: 'onebit-optimizer-with-zero', href: docsAnchors.oneBit },

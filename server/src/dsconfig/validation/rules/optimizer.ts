@@ -149,6 +149,56 @@ export const amsgradUnsupported: Rule = (config) => {
   ];
 };
 
-export const optimizerRules: Rule[] = [maxGradNormInParams, oneBitWithZero, lambStaticLossScale, untestedOptimizer, muonRules, amsgradUnsupported];
+/** The class DeepSpeed builds for a type, and the keyword arguments it takes (engine.py, _configure_basic_optimizer). */
+function builtOptimizer(config: ConfigView, type: string): { name: string; why: string; takes: Set<string> } | undefined {
+  const offloaded = config.optimizerOffloaded();
+  const where = offloaded ? 'with optimizer offload' : 'without optimizer offload';
+  if (type === 'adam' || type === 'adamw') {
+    // torch_adam and adam_w_mode are taken out of params before the call.
+    const own = ['torch_adam', 'adam_w_mode'];
+    if (config.isTrue(['optimizer', 'params', 'torch_adam'])) return { name: 'torch.optim.Adam/AdamW', why: 'with "torch_adam": true', takes: new Set([...own, 'lr', 'betas', 'eps', 'weight_decay', 'amsgrad']) };
+    if (offloaded) return { name: 'DeepSpeedCPUAdam', why: where, takes: new Set([...own, 'lr', 'bias_correction', 'betas', 'eps', 'weight_decay', 'amsgrad', 'fp32_optimizer_states']) };
+    return { name: 'FusedAdam', why: where, takes: new Set([...own, 'lr', 'bias_correction', 'betas', 'eps', 'weight_decay', 'amsgrad', 'set_grad_none']) };
+  }
+  if (type === 'lion') {
+    return offloaded
+      ? { name: 'DeepSpeedCPULion', why: where, takes: new Set(['lr', 'betas', 'weight_decay', 'fp32_optimizer_states']) }
+      : { name: 'FusedLion', why: where, takes: new Set(['lr', 'betas', 'weight_decay', 'set_grad_none']) };
+  }
+  if (type === 'adagrad') {
+    return offloaded
+      ? { name: 'DeepSpeedCPUAdagrad', why: where, takes: new Set(['lr', 'eps', 'weight_decay', 'amsgrad', 'fp32_optimizer_states']) }
+      : { name: 'torch.optim.Adagrad', why: where, takes: new Set(['lr', 'lr_decay', 'weight_decay', 'initial_accumulator_value', 'eps']) };
+  }
+  return undefined;
+}
+
+/**
+ * Adam/AdamW, Lion and Adagrad each stand for two or three classes, chosen by offload and torch_adam, and
+ * not all take the same arguments: a key the chosen one lacks is a TypeError when DeepSpeed builds it.
+ * Keys no variant takes are reported as unknown keys by the schema walk.
+ */
+export const optimizerVariantArguments: Rule = (config) => {
+  const type = optimizerType(config);
+  const params = config.get(['optimizer', 'params']);
+  if (!type || !params || typeof params !== 'object' || Array.isArray(params)) return [];
+  const built = builtOptimizer(config, type);
+  if (!built) return [];
+  const known = new Set(Object.keys(schemaForPath(['optimizer', 'params'], config.root)?.properties ?? {}));
+  return Object.keys(params)
+    .filter((key) => known.has(key) && !built.takes.has(key))
+    .map((key) => {
+      const path = ['optimizer', 'params', key];
+      return config.diagnostic(
+        'optimizerArgumentNotTaken',
+        'error',
+        config.keyRange(path),
+        `DeepSpeed builds ${built.name} here (${built.why}), which takes no "${key}" argument: the run stops with a TypeError.`,
+        { path, built: built.name, fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }], true)] },
+      );
+    });
+};
+
+export const optimizerRules: Rule[] = [maxGradNormInParams, oneBitWithZero, lambStaticLossScale, untestedOptimizer, muonRules, amsgradUnsupported, optimizerVariantArguments];
 /** Values the optimizer rules check themselves (schema errors there are dropped). */
 export const optimizerOwnedPaths = [['optimizer', 'params', 'ns_method'], ['optimizer', 'params', 'max_grad_norm']];
