@@ -89,4 +89,27 @@ export const enabledKeyRequired: Rule = (config) =>
     ];
   });
 
-export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired];
+/** torch schedulers whose arguments are Python objects: DeepSpeed calls `Scheduler(optimizer, **params)`, and JSON cannot hold them. */
+const needsPythonObjects: Record<string, string> = {
+  LambdaLR: 'a function (lr_lambda)',
+  MultiplicativeLR: 'a function (lr_lambda)',
+  SequentialLR: 'other scheduler objects (schedulers)',
+  ChainedScheduler: 'other scheduler objects (schedulers, its first argument)',
+};
+
+export const schedulerNeedsPython: Rule = (config) => {
+  const path = ['scheduler', 'type'];
+  const type = config.get(path);
+  if (typeof type !== 'string' || !(type in needsPythonObjects)) return [];
+  return [
+    config.diagnostic(
+      'schedulerNeedsPython',
+      'error',
+      config.valueRange(path),
+      `torch.optim.lr_scheduler.${type} needs ${needsPythonObjects[type]}, which a JSON config cannot hold: DeepSpeed builds it as ${type}(optimizer, **params) and it fails. Build this scheduler in your training script and pass it to deepspeed.initialize, or pick another type.`,
+      { path, fixes: [fix('Remove the scheduler block', [{ op: 'remove', path: ['scheduler'] }])] },
+    ),
+  ];
+};
+
+export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired, schedulerNeedsPython];
