@@ -62,7 +62,9 @@ const cases: RuleCase[] = [
   { rule: 'unmanaged accumulation with overlap_comm at stage 1', code: 'unmanaged-grad-accumulation-conflict', severity: 'error', bad: { managed_gradient_accumulation: false, ...Z({ stage: 1 }) }, good: { managed_gradient_accumulation: false, ...Z({ stage: 2 }) } },
   { rule: 'AutoTP tp_size mismatch', code: 'autotp-size-mismatch', severity: 'error', bad: { tensor_parallel: { autotp_size: 4, tp: { tp_size: 2 } } }, good: { tensor_parallel: { autotp_size: 4, tp: { tp_size: 4 } } } },
   { rule: 'DeepCompile autotp with ZeRO passes', code: 'deepcompile-passes-conflict', severity: 'error', bad: { compile: { deepcompile: true, passes: ['autotp', 'z1'] } }, good: { compile: { deepcompile: true, passes: ['autotp'] } } },
-  { rule: 'ZenFlow numeric select_interval with auto strategy', code: 'zenflow-interval-invalid', severity: 'error', bad: Z({ zenflow: { select_strategy: 'auto', select_interval: 10 } }), good: Z({ zenflow: { select_strategy: 'step', select_interval: 10, update_interval: 4 } }) },
+  { rule: 'ZenFlow numeric select_interval with auto strategy', code: 'zenflow-interval-invalid', severity: 'error', bad: Z({ offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'auto', select_interval: 10 } }), good: Z({ offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'step', select_interval: 10, update_interval: 4 } }) },
+  { rule: 'ZenFlow at stage 2 without optimizer offload', code: 'zenflow-needs-offload', severity: 'error', bad: Z({ zenflow: {} }), good: Z({ offload_optimizer: { device: 'cpu' }, zenflow: {} }) },
+  { rule: 'ZenFlow offload without overlap_comm', code: 'zenflow-needs-overlap-comm', severity: 'error', bad: Z({ offload_optimizer: { device: 'cpu' }, overlap_comm: false, zenflow: { offload: true } }), good: Z({ offload_optimizer: { device: 'cpu' }, overlap_comm: true, zenflow: { offload: true } }) },
   // §8, §12 training features
   { rule: 'elasticity with batch keys', code: 'elasticity-with-batch-keys', severity: 'error', bad: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4, 6] } }, good: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4, 6], ignore_non_elastic_batch_info: true } } },
   { rule: 'elasticity min_gpus above max_gpus', code: 'elasticity-invalid', severity: 'error', bad: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4], min_gpus: 16, max_gpus: 8, ignore_non_elastic_batch_info: true } }, good: { elasticity: { enabled: true, max_train_batch_size: 2000, micro_batch_sizes: [2, 4], min_gpus: 8, max_gpus: 16, ignore_non_elastic_batch_info: true } } },
@@ -232,4 +234,12 @@ test('Adam, Lion and Adagrad arguments are checked against the class DeepSpeed b
   assert.deepEqual(notTaken({ type: 'Lion', params: { fp32_optimizer_states: true } }), ['FusedLion:fp32_optimizer_states']);
   assert.deepEqual(notTaken({ type: 'Adagrad', params: { lr_decay: 0.1 } }, offload), ['DeepSpeedCPUAdagrad:lr_decay']);
   assert.deepEqual(notTaken({ type: 'Adagrad', params: { amsgrad: false } }), ['torch.optim.Adagrad:amsgrad']);
+});
+
+test('ZenFlow offload: overlap_comm is on by default only at stage 3', () => {
+  const zenflow = (zero: Record<string, unknown>) => withCode(diagnose({ train_micro_batch_size_per_gpu: 1, zero_optimization: { offload_optimizer: { device: 'cpu' }, zenflow: { offload: true }, ...zero } }), 'zenflow-needs-overlap-comm');
+  assert.equal(zenflow({ stage: 2 }).length, 1);
+  assert.match(String(zenflow({ stage: 1 })[0]?.message), /off by default at stage 1/);
+  assert.deepEqual(zenflow({ stage: 3 }), []);
+  assert.equal(zenflow({ stage: 3, overlap_comm: false }).length, 1);
 });

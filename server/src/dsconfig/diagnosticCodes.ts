@@ -106,6 +106,8 @@ export const codes = {
   contiguousMemory: { code: 'contiguous-memory-without-partitioning', href: docsAnchors.activationCheckpointing },
   managedGradAccumulation: { code: 'unmanaged-grad-accumulation-conflict', href: docsAnchors.batch },
   autotpSizeMismatch: { code: 'autotp-size-mismatch', href: docsAnchors.autotp },
+  zenflowNeedsOffload: { code: 'zenflow-needs-offload', href: 'https://www.deepspeed.ai/tutorials/zenflow/' },
+  zenflowNeedsOverlap: { code: 'zenflow-needs-overlap-comm', href: 'https://www.deepspeed.ai/tutorials/zenflow/' },
   zenflowInterval: { code: 'zenflow-interval-invalid', href: docsAnchors.zero },
   deepcompilePasses: { code: 'deepcompile-passes-conflict', href: docsAnchors.root },
   vocabularySize: { code: 'vocabulary-size-not-multiple-of-8', href: docsAnchors.root },

@@ -137,5 +137,37 @@ export const zenflowIntervals: Rule = (config) => {
   return [];
 };
 
-export const parallelismRules: Rule[] = [pipelineWithZero, prescaleWithReduceScatter, allreduceOp, unmanagedGradAccumulation, autotpSize, deepcompilePasses, zenflowIntervals];
+/**
+ * What ZenFlow's optimizers assert when they are built: at stages 1 and 2 it runs only with optimizer offload
+ * (zenflow_stage_1_and_2.py: "Zenflow must be used with cpu offload"), and "offload": true needs overlap_comm
+ * at every stage (off by default below stage 3).
+ */
+export const zenflowRequirements: Rule = (config) => {
+  const base = [ZERO, 'zenflow'];
+  const stage = config.knownStage();
+  if (!config.section(base) || stage === undefined || stage === 0) return [];
+  const out = [];
+  if (stage < 3 && !config.optimizerOffloaded()) {
+    out.push(
+      config.diagnostic('zenflowNeedsOffload', 'error', config.keyRange(base), `ZenFlow at ZeRO stage ${stage} runs only with optimizer offload: DeepSpeed raises ValueError ("Zenflow must be used with cpu offload").`, {
+        path: base,
+        fixes: [fix('Offload the optimizer to the CPU', [{ op: 'set', path: [ZERO, 'offload_optimizer', 'device'], value: 'cpu' }], true)],
+      }),
+    );
+  }
+  const overlapPath = [ZERO, 'overlap_comm'];
+  const overlap = config.has(overlapPath) && config.get(overlapPath) !== null ? config.isTrue(overlapPath) : stage === 3;
+  if (config.isTrue([...base, 'offload']) && !overlap) {
+    const why = config.has(overlapPath) && config.get(overlapPath) !== null ? '"overlap_comm" is off' : `"overlap_comm" is off by default at stage ${stage}`;
+    out.push(
+      config.diagnostic('zenflowNeedsOverlap', 'error', config.keyRange([...base, 'offload']), `ZenFlow's "offload": true needs "overlap_comm": true, and ${why}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").`, {
+        path: [...base, 'offload'],
+        fixes: [fix('Turn "overlap_comm" on', [{ op: 'set', path: overlapPath, value: true }], true), fix('Turn ZenFlow "offload" off', [{ op: 'set', path: [...base, 'offload'], value: false }])],
+      }),
+    );
+  }
+  return out;
+};
+
+export const parallelismRules: Rule[] = [pipelineWithZero, prescaleWithReduceScatter, allreduceOp, unmanagedGradAccumulation, autotpSize, deepcompilePasses, zenflowIntervals, zenflowRequirements];
 export const parallelismOwnedPaths = [['gradient_allreduce_op']];
