@@ -243,3 +243,15 @@ test('ZenFlow offload: overlap_comm is on by default only at stage 3', () => {
   assert.deepEqual(zenflow({ stage: 3 }), []);
   assert.equal(zenflow({ stage: 3, overlap_comm: false }).length, 1);
 });
+
+test('tensor_parallel as DeepSpeed reads it: names in any case, unknown presets fall back, dtype never from JSON', () => {
+  const tp = (settings: Record<string, unknown>) => diagnose(configWith({ tensor_parallel: settings }));
+  const at = (d: ReturnType<typeof tp>, key: string) => d.filter((x) => (x.data as any).path?.at(-1) === key).map((x) => [x.code, x.severity]);
+  assert.deepEqual(at(tp({ autotp_size: 2, preset_model: 'Llama' }), 'preset_model'), []);
+  assert.deepEqual(at(tp({ autotp_size: 2, preset_model: 'qwen3' }), 'preset_model'), [['invalid-value', DiagnosticSeverity.Warning]]);
+  assert.deepEqual(at(tp({ autotp_size: 2, partition_config: { layer_specs: [{ patterns: ['.*o_proj'], partition_type: 'ROW' }] } }), 'partition_type'), []);
+  assert.deepEqual(at(tp({ autotp_size: 2, dtype: 'bf16' }), 'dtype'), [['tensor-parallel-dtype', DiagnosticSeverity.Error]]);
+  // autotp_size 0 switches AutoTP off, and DeepSpeed checks tp_size only when it is on.
+  assert.deepEqual(withCode(tp({ autotp_size: 0, tp: { tp_size: 4 } }), 'autotp-size-mismatch'), []);
+  assert.equal(withCode(tp({ autotp_size: 2, tp: { tp_size: 4 } }), 'autotp-size-mismatch').length, 1);
+});

@@ -106,6 +106,7 @@ export const codes = {
   contiguousMemory: { code: 'contiguous-memory-without-partitioning', href: docsAnchors.activationCheckpointing },
   managedGradAccumulation: { code: 'unmanaged-grad-accumulation-conflict', href: docsAnchors.batch },
   autotpSizeMismatch: { code: 'autotp-size-mismatch', href: docsAnchors.autotp },
+  tensorParallelDtype: { code: 'tensor-parallel-dtype', href: 'https://www.deepspeed.ai/docs/config-json/#tensor-parallel-autotp' },
   zenflowNeedsOffload: { code: 'zenflow-needs-offload', href: 'https://www.deepspeed.ai/tutorials/zenflow/' },
   zenflowNeedsOverlap: { code: 'zenflow-needs-overlap-comm', href: 'https://www.deepspeed.ai/tutorials/zenflow/' },
   zenflowInterval: { code: 'zenflow-interval-invalid', href: docsAnchors.zero },

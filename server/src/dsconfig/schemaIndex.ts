@@ -77,8 +77,10 @@ export interface DeepSpeedMeta {
    * int, but json.load (the HF Trainer, accelerate) gives a float.
    */
   exactInt?: boolean;
-  /** A value outside `enum` is not refused: DeepSpeed logs a warning and uses this value instead. */
+  /** A value outside `enum` is not refused: DeepSpeed uses this value instead (warmup_type also logs a warning). */
   fallback?: unknown;
+  /** DeepSpeed lower-cases the text before it compares it with the allowed values (`enum` lists them in lower case). */
+  caseInsensitive?: boolean;
 }
 
 /** One allowed value with its (markdown) description. */

@@ -215,8 +215,9 @@ function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknow
     if (def !== undefined && def === value) sections.push('This is the default.');
   }
   const known = enumValuesOf(node);
-  if (meta.fallback !== undefined && known.length > 0 && !known.some((e) => e.value === value)) {
-    sections.push(`DeepSpeed does not know this value: it logs a warning and uses ${code(meta.fallback)}.`);
+  const isKnown = (e: { value: unknown }) => e.value === value || (meta.caseInsensitive === true && typeof value === 'string' && e.value === value.toLowerCase());
+  if (meta.fallback !== undefined && known.length > 0 && !known.some(isKnown)) {
+    sections.push(`DeepSpeed does not know this value and uses ${code(meta.fallback)} instead.`);
   }
   // An array element has no docs of its own: explain the list it belongs to.
   const owner = typeof path[path.length - 1] === 'number' ? schemaForPath(path.slice(0, -1), rootValue) : undefined;

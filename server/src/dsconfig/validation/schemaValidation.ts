@@ -133,10 +133,11 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   if (allowed.length > 0) {
     const values = [...new Set(allowed.filter((v) => v !== 'auto').map(showValue))];
     const choices = allowed.filter((v) => v !== 'auto');
+    if (meta.caseInsensitive && typeof value === 'string' && choices.includes(value.toLowerCase())) return undefined;
     const fixes = enumFixes(path, value, choices);
     // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
     if (meta.fallback !== undefined && (value === null || typeof value !== 'object')) {
-      const message = `${name} should be one of ${values.join(', ')}; DeepSpeed logs a warning for ${describeValue(value)} and uses ${showValue(meta.fallback)}.`;
+      const message = `${name} should be one of ${values.join(', ')}; DeepSpeed does not know ${describeValue(value)} and uses ${showValue(meta.fallback)} instead.`;
       return config.diagnostic('invalidValue', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
     return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: choices, fixes }, meta.docs);

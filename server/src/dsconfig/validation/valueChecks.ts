@@ -59,7 +59,7 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
         'autoNotFilled',
         'warning',
         range,
-        `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed logs a warning for the unknown value and uses ${showValue(meta.fallback)}.`,
+        `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed does not know the value and uses ${showValue(meta.fallback)} instead.`,
         { path: site.path, fixes: defaultFix(site) },
         meta.docs,
       ),

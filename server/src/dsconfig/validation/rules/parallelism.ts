@@ -99,7 +99,8 @@ export const autotpSize: Rule = (config) => {
   const innerKey = config.has(['tensor_parallel', 'tensor_parallel']) ? 'tensor_parallel' : 'tp';
   const path = ['tensor_parallel', innerKey, 'tp_size'];
   const tp = config.number(path);
-  if (autotp === undefined || tp === undefined || tp === 1 || tp === autotp) return [];
+  // DeepSpeed only configures (and checks) tensor parallelism when autotp_size > 1 (engine.py:332).
+  if (autotp === undefined || autotp <= 1 || tp === undefined || tp === 1 || tp === autotp) return [];
   return [
     config.diagnostic('autotpSizeMismatch', 'error', config.valueRange(path), `"tp_size" (${tp}) must be 1 or equal "autotp_size" (${autotp}); DeepSpeed raises ValueError.`, {
       path,
@@ -169,5 +170,20 @@ export const zenflowRequirements: Rule = (config) => {
   return out;
 };
 
-export const parallelismRules: Rule[] = [pipelineWithZero, prescaleWithReduceScatter, allreduceOp, unmanagedGradAccumulation, autotpSize, deepcompilePasses, zenflowIntervals, zenflowRequirements];
-export const parallelismOwnedPaths = [['gradient_allreduce_op']];
+/** tensor_parallel.dtype is a pydantic field typed torch.dtype: no JSON value passes its type check. */
+export const tensorParallelDtype: Rule = (config) => {
+  const path = ['tensor_parallel', 'dtype'];
+  if (!config.has(path) || config.get(path) === 'auto') return [];
+  return [
+    config.diagnostic(
+      'tensorParallelDtype',
+      'error',
+      config.valueRange(path),
+      `"dtype" in tensor_parallel is typed torch.dtype in DeepSpeed's pydantic config, and no JSON value is one: DeepSpeed refuses ${showValue(config.get(path))} (is_instance_of). Remove it and pass the dtype to deepspeed.tp_model_init() in your script.`,
+      { path, fixes: [fix('Remove "dtype"', [{ op: 'remove', path }], true)] },
+    ),
+  ];
+};
+
+export const parallelismRules: Rule[] = [tensorParallelDtype, pipelineWithZero, prescaleWithReduceScatter, allreduceOp, unmanagedGradAccumulation, autotpSize, deepcompilePasses, zenflowIntervals, zenflowRequirements];
+export const parallelismOwnedPaths = [['gradient_allreduce_op'], ['tensor_parallel', 'dtype']];
