@@ -91,6 +91,7 @@ const cases: RuleCase[] = [
   { rule: 'amsgrad with FusedLamb', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: false } } } },
   { rule: 'an Adam argument FusedAdam does not take', code: 'optimizer-argument-not-taken', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } }, ...Z({ offload_optimizer: { device: 'cpu' } }) } },
   { rule: 'a torch scheduler that needs a Python function', code: 'scheduler-needs-python', severity: 'error', bad: { scheduler: { type: 'LambdaLR', params: { lr_lambda: 0.9 } } }, good: { scheduler: { type: 'ExponentialLR', params: { gamma: 0.9 } } } },
+  { rule: 'progressive layer drop on without theta', code: 'enabled-key-missing', severity: 'error', bad: { progressive_layer_drop: { enabled: true, gamma: 0.001 } }, good: { progressive_layer_drop: { enabled: true, theta: 0.5, gamma: 0.001 } } },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },

@@ -89,6 +89,21 @@ export const enabledKeyRequired: Rule = (config) =>
     ];
   });
 
+/** With progressive layer drop on, DeepSpeed reads params["theta"] and params["gamma"] with no default (engine.py:1018). */
+export const pldSettingsRequired: Rule = (config) => {
+  if (!config.isTrue(['progressive_layer_drop', 'enabled'])) return [];
+  const missing = ['theta', 'gamma'].filter((key) => !config.has(['progressive_layer_drop', key]));
+  if (missing.length === 0) return [];
+  const keys = missing.map((k) => `"${k}"`).join(' and ');
+  return [
+    config.diagnostic('enabledKeyMissing', 'error', config.keyRange(['progressive_layer_drop']), `Progressive layer drop is on but ${keys} ${missing.length > 1 ? 'are' : 'is'} missing: DeepSpeed reads ${missing.length > 1 ? 'them' : 'it'} without a default, so the run stops with a KeyError.`, {
+      path: ['progressive_layer_drop'],
+      missing,
+      fixes: [fix(`Add ${keys} (the tutorial's ${missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')).join(', ')})`, missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
+    }),
+  ];
+};
+
 /** torch schedulers whose arguments are Python objects: DeepSpeed calls `Scheduler(optimizer, **params)`, and JSON cannot hold them. */
 const needsPythonObjects: Record<string, string> = {
   LambdaLR: 'a function (lr_lambda)',
@@ -112,4 +127,4 @@ export const schedulerNeedsPython: Rule = (config) => {
   ];
 };
 
-export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired, schedulerNeedsPython];
+export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired, pldSettingsRequired, schedulerNeedsPython];
