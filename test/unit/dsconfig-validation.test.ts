@@ -285,3 +285,8 @@ test('optimizer params are those of the chosen type: Lion takes no eps and Adagr
   assert.deepEqual(unknown('Adagrad'), ['betas']);
   assert.deepEqual(unknown('AdamW'), []);
 });
+
+test('a deprecation message that continues the sentence reads as one', () => {
+  const [pin] = withCode(diagnose(configWith({ zero_optimization: { stage: 2, cpu_offload_use_pin_memory: true } })), 'deprecated-key');
+  assert.equal(pin.message, '"cpu_offload_use_pin_memory" is deprecated and ignored: set "pin_memory" inside offload_optimizer / offload_param.');
+});

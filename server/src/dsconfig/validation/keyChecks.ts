@@ -121,7 +121,8 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
       );
     } else {
       out.push(
-        config.diagnostic('deprecatedKey', 'warning', keyRange(), `"${site.key}" is deprecated${reason ? `: ${reason}` : '.'}`, {
+        // "Deprecated and ignored: …" continues the sentence rather than explaining it.
+        config.diagnostic('deprecatedKey', 'warning', keyRange(), `"${site.key}" is deprecated${reason ? `${/^and\b/i.test(reason) ? ' ' : ': '}${reason}` : '.'}`, {
           path: site.path,
           replacement: replacementPath ? showPath(replacementPath) : null,
           fixes: deprecatedFixes(site, replacementPath),
