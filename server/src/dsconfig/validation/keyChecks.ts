@@ -138,7 +138,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
         'aliasBothSet',
         'error',
         keyRange(),
-        `"${site.key}" and "${meta.aliasOf}" are two names of the same setting and both are set: pydantic refuses the pair ("${site.key}" is reported as an extra input) and DeepSpeed will not start.`,
+        `"${site.key}" and "${meta.aliasOf}" are two names of the same setting and both are set: pydantic refuses the pair as an extra input, and DeepSpeed will not start.`,
         {
           path: site.path,
           longKey: meta.aliasOf,
