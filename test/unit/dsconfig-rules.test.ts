@@ -92,6 +92,7 @@ const cases: RuleCase[] = [
   { rule: 'an Adam argument FusedAdam does not take', code: 'optimizer-argument-not-taken', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } }, ...Z({ offload_optimizer: { device: 'cpu' } }) } },
   { rule: 'a torch scheduler that needs a Python function', code: 'scheduler-needs-python', severity: 'error', bad: { scheduler: { type: 'LambdaLR', params: { lr_lambda: 0.9 } } }, good: { scheduler: { type: 'ExponentialLR', params: { gamma: 0.9 } } } },
   { rule: 'progressive layer drop on without theta', code: 'enabled-key-missing', severity: 'error', bad: { progressive_layer_drop: { enabled: true, gamma: 0.001 } }, good: { progressive_layer_drop: { enabled: true, theta: 0.5, gamma: 0.001 } } },
+  { rule: 'optimizer offload with ZeRO off', code: 'optimizer-offload-at-stage-0', severity: 'error', bad: Z({ stage: 0, offload_optimizer: { device: 'cpu' } }), good: Z({ stage: 0, offload_optimizer: { device: 'none' } }) },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
   { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },
@@ -255,4 +256,12 @@ test('tensor_parallel as DeepSpeed reads it: names in any case, unknown presets 
   // autotp_size 0 switches AutoTP off, and DeepSpeed checks tp_size only when it is on.
   assert.deepEqual(withCode(tp({ autotp_size: 0, tp: { tp_size: 4 } }), 'autotp-size-mismatch'), []);
   assert.equal(withCode(tp({ autotp_size: 2, tp: { tp_size: 4 } }), 'autotp-size-mismatch').length, 1);
+});
+
+test('optimizer offload at stage 0: an error where DeepSpeed builds a CPU optimizer, a quiet hint where it is unused', () => {
+  const at0 = (optimizer?: Record<string, unknown>) => diagnose({ train_micro_batch_size_per_gpu: 1, ...(optimizer ? { optimizer } : {}), zero_optimization: { stage: 0, offload_optimizer: { device: 'cpu' } } });
+  const codes = (d: ReturnType<typeof at0>) => d.filter((x) => String((x.data as any).path?.join('.')).startsWith('zero_optimization.offload_optimizer')).map((x) => x.code);
+  assert.deepEqual(codes(at0()), ['optimizer-offload-at-stage-0']);
+  assert.deepEqual(codes(at0({ type: 'AdamW', params: { lr: 1e-4 } })), ['optimizer-offload-at-stage-0']);
+  assert.deepEqual(codes(at0({ type: 'SGD', params: { lr: 0.1 } })), ['ignored-at-stage']);
 });

@@ -4,6 +4,7 @@ import { metaOf, schemaIndex, typesOf, type SchemaNode } from '../schemaIndex';
 import { fix, showPath, type ConfigView } from './configView';
 import { didYouMean } from './didYouMean';
 import type { FixSpec } from './fixTypes';
+import { stage0OffloadFails } from './rules/zero';
 import type { PropertySite } from './schemaWalk';
 
 function sectionName(path: JSONPath): string {
@@ -160,7 +161,9 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   // checks that one at every stage and refuses it below 3, so it is not merely ignored.
   const ownRule =
     (site.path.length === 2 && site.path[0] === 'zero_optimization' && site.path[1] === 'offload_param') ||
-    (site.path.join('.') === 'zero_optimization.offload_optimizer.ratio' && typeof site.value === 'number' && site.value < 1);
+    (site.path.join('.') === 'zero_optimization.offload_optimizer.ratio' && typeof site.value === 'number' && site.value < 1) ||
+    // …and optimizer offload at stage 0, which DeepSpeed acts on (optimizerOffloadAtStage0).
+    ((site.path.join('.') === 'zero_optimization.offload_optimizer' || site.path.join('.') === 'zero_optimization.cpu_offload') && stage0OffloadFails(config));
   if (ignored && stages && !underIgnored && !ownRule) {
     // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
     const severity = stage === 0 ? 'hint' : 'warning';

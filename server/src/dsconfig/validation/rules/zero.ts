@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { fix } from '../configView';
+import { fix, type ConfigView } from '../configView';
 import type { Rule } from './rule';
 
 const ZERO = 'zero_optimization';
@@ -134,4 +134,36 @@ export const legacyBooleanForm: Rule = (config) => {
   ];
 };
 
-export const zeroRules: Rule[] = [legacyBooleanForm, offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1];
+/**
+ * Optimizer offload at stage 0 is not ignored: DeepSpeed decides the optimizer class from the offload device
+ * alone (engine.py, zero_use_cpu_optimizer), so Adam/AdamW, Lion and Adagrad become CPU optimizers, and a
+ * client optimizer is swapped for DeepSpeedCPUAdam by accelerate. With ZeRO off the parameters stay on the
+ * GPU, and the CPU optimizer asserts at the first step.
+ */
+export function stage0OffloadFails(config: ConfigView): boolean {
+  if (config.stage() !== 0 || !config.section([ZERO]) || !config.optimizerOffloaded()) return false;
+  const type = config.lowerString(['optimizer', 'type']);
+  return type === undefined || ((type === 'adam' || type === 'adamw') && !config.isTrue(['optimizer', 'params', 'torch_adam'])) || type === 'lion' || type === 'adagrad';
+}
+
+export const optimizerOffloadAtStage0: Rule = (config) => {
+  if (!stage0OffloadFails(config)) return [];
+  const path = config.has([ZERO, 'offload_optimizer']) ? [ZERO, 'offload_optimizer', 'device'] : [ZERO, 'cpu_offload'];
+  return [
+    config.diagnostic(
+      'optimizerOffloadAtStage0',
+      'error',
+      config.valueRange(path),
+      'With ZeRO off ("stage": 0), optimizer offload still makes DeepSpeed use its CPU optimizer, but the parameters stay on the GPU: the first step fails ("CPUAdam param is on cuda and must be \'cpu\'").',
+      {
+        path,
+        fixes: [
+          fix('Switch to ZeRO stage 2', [{ op: 'set', path: [ZERO, 'stage'], value: 2 }]),
+          fix('Turn optimizer offload off', path[1] === 'cpu_offload' ? [{ op: 'remove', path }] : [{ op: 'set', path, value: 'none' }]),
+        ],
+      },
+    ),
+  ];
+};
+
+export const zeroRules: Rule[] = [legacyBooleanForm, offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1, optimizerOffloadAtStage0];
