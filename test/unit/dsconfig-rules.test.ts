@@ -17,6 +17,8 @@ interface RuleCase {
 }
 
 const Z = (zero: Record<string, any>) => ({ zero_optimization: zero });
+/** Drops the base config's WarmupDecayLR arguments, for a torch scheduler. */
+const noWarmup = { warmup_min_lr: undefined, warmup_max_lr: undefined, warmup_num_steps: undefined, total_num_steps: undefined };
 
 const cases: RuleCase[] = [
   // §2.1 batch sizes
@@ -90,7 +92,7 @@ const cases: RuleCase[] = [
   { rule: 'amsgrad with FusedAdam', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, amsgrad: true, torch_adam: true } } } },
   { rule: 'amsgrad with FusedLamb', code: 'amsgrad-unsupported', severity: 'error', bad: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: true } } }, good: { optimizer: { type: 'Lamb', params: { lr: 1e-4, amsgrad: false } } } },
   { rule: 'an Adam argument FusedAdam does not take', code: 'optimizer-argument-not-taken', severity: 'error', bad: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } } }, good: { optimizer: { type: 'AdamW', params: { lr: 1e-4, fp32_optimizer_states: true } }, ...Z({ offload_optimizer: { device: 'cpu' } }) } },
-  { rule: 'a torch scheduler that needs a Python function', code: 'scheduler-needs-python', severity: 'error', bad: { scheduler: { type: 'LambdaLR', params: { lr_lambda: 0.9 } } }, good: { scheduler: { type: 'ExponentialLR', params: { gamma: 0.9 } } } },
+  { rule: 'a torch scheduler that needs a Python function', code: 'scheduler-needs-python', severity: 'error', bad: { scheduler: { type: 'LambdaLR', params: { lr_lambda: 0.9, ...noWarmup } } }, good: { scheduler: { type: 'ExponentialLR', params: { gamma: 0.9, ...noWarmup } } } },
   { rule: 'progressive layer drop on without theta', code: 'enabled-key-missing', severity: 'error', bad: { progressive_layer_drop: { enabled: true, gamma: 0.001 } }, good: { progressive_layer_drop: { enabled: true, theta: 0.5, gamma: 0.001 } } },
   { rule: 'optimizer offload with ZeRO off', code: 'optimizer-offload-at-stage-0', severity: 'error', bad: Z({ stage: 0, offload_optimizer: { device: 'cpu' } }), good: Z({ stage: 0, offload_optimizer: { device: 'none' } }) },
   // Bools written as text or numbers
@@ -264,4 +266,14 @@ test('optimizer offload at stage 0: an error where DeepSpeed builds a CPU optimi
   assert.deepEqual(codes(at0()), ['optimizer-offload-at-stage-0']);
   assert.deepEqual(codes(at0({ type: 'AdamW', params: { lr: 1e-4 } })), ['optimizer-offload-at-stage-0']);
   assert.deepEqual(codes(at0({ type: 'SGD', params: { lr: 0.1 } })), ['ignored-at-stage']);
+});
+
+test('torch scheduler params: DeepSpeed warm-up arguments are a TypeError, and "auto" is never filled there', () => {
+  const scheduler = (params: Record<string, unknown>) => diagnose(configWith({ scheduler: { type: 'CosineAnnealingLR', params: { ...noWarmup, ...params } } }));
+  assert.deepEqual(withCode(scheduler({ T_max: 1000, total_num_steps: 'auto' }), 'scheduler-argument-not-taken').map((d) => (d.data as any).path.at(-1)), ['total_num_steps']);
+  const [auto] = withCode(scheduler({ T_max: 'auto' }), 'auto-not-filled');
+  assert.match(String(auto?.message), /CosineAnnealingLR receives the string "auto"/);
+  assert.deepEqual(errorsOf(scheduler({ T_max: 1000, eta_min: 0 })), []);
+  // DeepSpeed's own schedulers take these arguments.
+  assert.deepEqual(withCode(diagnose(configWith({ scheduler: { type: 'WarmupDecayLR', params: { total_num_steps: 'auto', warmup_num_steps: 'auto' } } })), 'scheduler-argument-not-taken'), []);
 });

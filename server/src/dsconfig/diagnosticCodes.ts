@@ -67,6 +67,7 @@ export const codes = {
   batchMismatch: { code: 'batch-size-mismatch', href: docsAnchors.batch },
   batchWorldSize: { code: 'batch-size-world-size', href: docsAnchors.batch },
   fp16AndBf16: { code: 'fp16-and-bf16', href: docsAnchors.bf16 },
+  schedulerArgumentNotTaken: { code: 'scheduler-argument-not-taken', href: docsAnchors.scheduler },
   schedulerNeedsPython: { code: 'scheduler-needs-python', href: docsAnchors.scheduler },
   enabledKeyMissing: { code: 'enabled-key-missing', href: docsAnchors.root },
   dynamicLossScaleSetting: { code: 'dynamic-loss-scale-setting', href: docsAnchors.fp16 },

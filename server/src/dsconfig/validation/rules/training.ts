@@ -104,6 +104,39 @@ export const pldSettingsRequired: Rule = (config) => {
   ];
 };
 
+const deepSpeedSchedulers = new Set(['WarmupLR', 'WarmupDecayLR', 'WarmupCosineLR', 'OneCycle', 'LRRangeTest']);
+/** Scheduler params the HF Trainer / accelerate fill when they hold "auto": arguments of DeepSpeed's schedulers only. */
+const filledSchedulerParams = new Set(['warmup_min_lr', 'warmup_max_lr', 'warmup_num_steps', 'total_num_steps']);
+
+/**
+ * A torch scheduler gets its params as keyword arguments too. None of torch's schedulers takes the warm-up
+ * arguments of DeepSpeed's (a TypeError), and an "auto" in another key is never filled: the text reaches it.
+ */
+export const torchSchedulerParams: Rule = (config) => {
+  const type = config.get(['scheduler', 'type']);
+  const params = config.get(['scheduler', 'params']);
+  if (typeof type !== 'string' || deepSpeedSchedulers.has(type) || type in needsPythonObjects) return [];
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return [];
+  return Object.entries(params as Record<string, unknown>).flatMap(([key, value]) => {
+    const path = ['scheduler', 'params', key];
+    if (filledSchedulerParams.has(key)) {
+      return [
+        config.diagnostic('schedulerArgumentNotTaken', 'error', config.keyRange(path), `"${key}" is an argument of DeepSpeed's warm-up schedulers; torch.optim.lr_scheduler.${type} takes no such argument, so building it raises a TypeError.`, {
+          path,
+          fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }], true)],
+        }),
+      ];
+    }
+    if (value !== 'auto') return [];
+    return [
+      config.diagnostic('autoNotFilled', 'error', config.valueRange(path), `"auto" is not filled in for "${key}": the Hugging Face Trainer and accelerate fill only DeepSpeed's own scheduler arguments, so torch.optim.lr_scheduler.${type} receives the string "auto".`, {
+        path,
+        fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }])],
+      }),
+    ];
+  });
+};
+
 /** torch schedulers whose arguments are Python objects: DeepSpeed calls `Scheduler(optimizer, **params)`, and JSON cannot hold them. */
 const needsPythonObjects: Record<string, string> = {
   LambdaLR: 'a function (lr_lambda)',
@@ -127,4 +160,4 @@ export const schedulerNeedsPython: Rule = (config) => {
   ];
 };
 
-export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired, pldSettingsRequired, schedulerNeedsPython];
+export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired, pldSettingsRequired, schedulerNeedsPython, torchSchedulerParams];
