@@ -139,3 +139,12 @@ test('llamafactory-cli train with --flags (HfArgumentParser form) instead of a Y
   assert.equal(f.deepspeed?.kind === 'file' && f.deepspeed.path, 'examples/deepspeed/ds_z3_config.json');
   assert.equal(f.configFile, undefined);
 });
+
+test('ms-swift --torch_dtype float32 trains with fp16 AMP unless --fp16/--bf16 say otherwise', () => {
+  const dtypeOf = (args: string) => extractLaunchFacts(doc('scripts/dtype.sh', `NPROC_PER_NODE=2 swift sft --model Qwen/Qwen2.5-7B-Instruct --tuner_type full ${args} --deepspeed zero3\n`), [workspaceRoot])[0].dtype;
+  const f32 = dtypeOf('--torch_dtype float32');
+  assert.equal(f32?.value, 'fp16');
+  assert.match(String(f32?.via), /ms-swift turns on fp16 AMP/);
+  assert.equal(dtypeOf('--torch_dtype float32 --fp16 false')?.value, 'fp32');
+  assert.equal(dtypeOf('--torch_dtype bfloat16')?.value, 'bf16');
+});

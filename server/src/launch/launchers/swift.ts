@@ -37,6 +37,11 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   facts.quantBits = reader.integer('quant_bits', 'quantization_bit');
   facts.quantMethod = reader.string('quant_method');
   readCommonTrainingFacts(reader, facts);
+  // ms-swift trains a float32 (or float16) model with fp16 AMP unless --fp16/--bf16 say otherwise
+  // (model_args.py, _init_mixed_precision), and DeepSpeed then holds the weights in fp16.
+  if (facts.dtype?.value === 'fp32' && facts.dtype.via.includes('torch_dtype') && !reader.bool('fp16') && !reader.bool('bf16')) {
+    facts.dtype = { ...facts.dtype, value: 'fp16', via: `${facts.dtype.via} (ms-swift turns on fp16 AMP)` };
+  }
   facts.microBatch ??= reader.integer('batch_size', 'micro_batch_size') ?? defaultAt(1, 'ms-swift default');
   facts.seqLen = reader.integer('max_length', 'seq_length');
   facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, 'ms-swift default');
