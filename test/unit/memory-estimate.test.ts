@@ -124,7 +124,8 @@ test('bf16 master weights and bf16 optimizer states: offloaded state ~6 vs ~10 b
   const bf16Moments = estimate({ ...base, bf16OptimizerStates: true });
   assert.equal(fp32Moments.perCpu.optimizerStates, 10 * P);
   assert.equal(bf16Moments.perCpu.optimizerStates, 6 * P);
-  assert.equal(bf16Moments.perCpu.gradients, 2 * P); // bf16 gradient partition handed to the optimizer
+  // The bf16 gradient handed to the optimizer, and ZeRO-3's 16-bit gradient partition, both on the CPU.
+  assert.equal(bf16Moments.perCpu.gradients, 2 * P + 2 * P);
 });
 
 test('optimizers: bytes of state per trainable parameter', () => {
@@ -142,21 +143,34 @@ test('optimizers: bytes of state per trainable parameter', () => {
 
 // ---------- offload ----------
 
-test('ZeRO-3 + CPU offload of optimizer and params: GPU keeps gradients only; CPU per node = 8 ranks', () => {
+test('ZeRO-3 + CPU offload of optimizer and params: no model states on the GPU; CPU per node = 8 ranks', () => {
   const r = estimate(input({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu' }));
   assert.equal(r.perGpu.params, 0);
   assert.equal(r.perGpu.optimizerStates, 0);
-  assert.equal(r.perGpu.gradients, Math.round((2 * P) / 8));
+  // stage3.py allocates the 16-bit gradient partition on the offload device, as DeepSpeed's own estimator assumes.
+  assert.equal(r.perGpu.gradients, 0);
   assert.equal(r.perCpu.params, 2 * P);
   assert.equal(r.perCpu.optimizerStates, 12 * P);
+  assert.equal(r.perCpu.gradients, 4 * P + 2 * P);
+  assert.equal(r.perCpu.total, 20 * P);
+  // pin_memory defaults to true (DeepSpeed 0.19.5+): all of it is page-locked unless the config says false.
+  assert.equal(r.perCpu.pinned, 20 * P);
+  assert.ok(r.notes.some((n) => n.includes('pin_memory: true, the default')));
+  assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu', pinMemory: false })).perCpu.pinned, 0);
+});
+
+test('ZeRO-2 + CPU optimizer offload: the GPU keeps no gradient partition; the CPU a 16-bit weight copy', () => {
+  const r = estimate(input({ stage: 2, offloadOptimizer: 'cpu' }));
+  assert.equal(r.perGpu.params, 2 * P);
+  assert.equal(r.perGpu.gradients, 0);
+  assert.equal(r.perCpu.params, 2 * P);
   assert.equal(r.perCpu.gradients, 4 * P);
-  assert.equal(r.perCpu.total, 18 * P);
-  assert.equal(r.perCpu.pinned, 0);
-  assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu', pinMemory: true })).perCpu.pinned, 18 * P);
+  // ZeRO-1 keeps autograd's full gradients on the GPU until the step.
+  assert.equal(estimate(input({ stage: 1, offloadOptimizer: 'cpu' })).perGpu.gradients, 2 * P);
 });
 
 test('NVMe offload: states and params on NVMe, pinned swap buffers in CPU memory', () => {
-  const r = estimate(input({ stage: 3, offloadOptimizer: 'nvme', offloadParam: 'nvme', nodes: 2 }));
+  const r = estimate(input({ stage: 3, offloadOptimizer: 'nvme', offloadParam: 'nvme', nodes: 2, pinMemory: false }));
   const shard = P / 16;
   assert.equal(r.nvme, Math.round(8 * (12 * shard + 2 * shard)));
   assert.ok(r.perCpu.pinned > 0 && r.perCpu.pinned < r.perCpu.total);

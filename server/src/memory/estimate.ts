@@ -129,8 +129,10 @@ export function estimate(input: EstimateInput): EstimateResult {
   const cpuOptimizer = Math.round(cpu.optimizerStates * perNode);
   const cpuTotal = cpuParams + cpuGradients + cpuOptimizer;
   const swap = Math.round(states.cpuSwapBuffers * perNode);
-  const pinned = input.pinMemory ? cpuTotal : swap;
-  if (cpuTotal > 0) notes.push(input.pinMemory ? 'Offloaded CPU memory is pinned (pin_memory: true).' : 'Offloaded CPU memory is pageable (pin_memory is false by default); NVMe swap buffers are always pinned.');
+  // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
+  const pinMemory = input.pinMemory ?? true;
+  const pinned = pinMemory ? cpuTotal : swap;
+  if (cpuTotal > 0) notes.push(pinMemory ? `Offloaded CPU memory is pinned (pin_memory: true${input.pinMemory === undefined ? ', the default' : ''}).` : 'Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers are always pinned.');
 
   return {
     perGpu: {

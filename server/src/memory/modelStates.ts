@@ -78,6 +78,7 @@ export function modelStates(i: ModelStateInput): ModelStates {
   const optimizerGrad = stage === 3 && i.offloadOptimizer === 'none' ? i.optimizerGradBytes * Math.min(shardT, i.subGroupSize) : i.optimizerGradBytes * shardT;
 
   gpu.params = stage === 3 ? i.weightBytes / N : i.weightBytes;
+  // Stage 1 keeps autograd's full gradients until the step; stages 2 and 3 keep the rank's 16-bit partition.
   gpu.gradients = stage === 1 ? i.elementBytes * T : i.elementBytes * shardT;
 
   if (i.offloadOptimizer === 'none') {
@@ -85,6 +86,17 @@ export function modelStates(i: ModelStateInput): ModelStates {
     gpu.optimizerStates = optimizerShard;
   } else {
     cpu.gradients = optimizerGrad;
+    if (stage === 2) {
+      // Under offload ZeRO-2 copies each reduced gradient straight into the CPU fp32 buffer and never
+      // allocates the GPU partition (stage_1_and_2.py, copy_grads_in_partition).
+      gpu.gradients = 0;
+    } else if (stage === 3) {
+      // ZeRO-3 allocates the 16-bit gradient partition on the offload device (stage3.py: self.device = cpu).
+      gpu.gradients = 0;
+      cpu.gradients += i.elementBytes * shardT;
+    }
+    // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
+    if (stage < 3) cpu.params = i.elementBytes * shardT;
     if (i.offloadOptimizer === 'nvme' && stage === 3) {
       nvme += optimizerShard;
       const buffers = OPTIMIZER_SWAP_BUFFERS * Math.min(i.subGroupSize, shardT) * 4;

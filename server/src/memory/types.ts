@@ -120,7 +120,7 @@ export interface EstimateInput {
   flashAttention: boolean;
   lora?: LoraSpec;
   buffers?: BufferSettings;
-  /** offload_optimizer/offload_param `pin_memory`: offloaded CPU memory is page-locked. DeepSpeed default false. */
+  /** offload_optimizer/offload_param `pin_memory`: offloaded CPU memory is page-locked. DeepSpeed default true (since 0.19.5). */
   pinMemory?: boolean;
   cudaContextBytes: number;
   /** Fraction of the subtotal added for allocator fragmentation. */
