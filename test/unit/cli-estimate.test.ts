@@ -169,3 +169,11 @@ test('--help prints the options and exits 0; runEstimate takes an injected file 
   assert.equal(code, 2);
   assert.equal(out, '');
 });
+
+test('--config with train_batch_size and no micro-batch: the micro-batch DeepSpeed derives for the world size', async () => {
+  const j = await json(['--config', 'ds_train_batch_only.json', '--params', '7B', '--gpus-per-node', '8']);
+  // 32 ÷ 8 GPUs ÷ 2 accumulation steps.
+  assert.deepEqual(j.inputs.microBatch, { value: 2, source: { kind: 'config', path: 'ds_train_batch_only.json#train_batch_size' } });
+  // 32 does not divide over 3 GPUs × 2: DeepSpeed refuses that config, so nothing is derived.
+  assert.deepEqual((await json(['--config', 'ds_train_batch_only.json', '--params', '7B', '--gpus-per-node', '3'])).inputs.microBatch.source, { kind: 'default' });
+});

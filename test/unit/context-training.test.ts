@@ -171,3 +171,10 @@ test('a LLaMA-Factory YAML that names the config gives the context for the confi
   assert.equal(view?.options.length, 8);
   assert.deepEqual(view?.context.loraRank, { value: 8, source: 'llama3_lora.yaml line 7' });
 });
+
+test('train_batch_size without a micro-batch: the micro-batch is what DeepSpeed derives for the GPUs', async () => {
+  const config = JSON.stringify({ train_batch_size: 64, zero_optimization: { stage: 2 } });
+  const engine = new ContextEngine(memoryHosts({ 'ds_config.json': config }));
+  const analysis = await engine.analyzeConfig(configDocument('ds_config.json', config), withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8 }));
+  assert.deepEqual(analysis.context.microBatchSize, { value: 8, source: 'ds_config.json (train_batch_size 64 ÷ 8 GPUs ÷ 1 accumulation)' });
+});

@@ -15,6 +15,7 @@ import {
   formatDeepSpeedTable,
   formatGiB,
   GiB,
+  derivedMicroBatch,
   hfAutoBuffers,
   optimizerFromName,
   optimizerNames,
@@ -157,6 +158,13 @@ function fromFact<T>(f: Fact<T> | undefined, file: string): { value: T; source: 
   return { value: f.value, source: source.kind === 'config' ? { kind: 'config', path: `${file}#${f.path}` } : source };
 }
 
+/** The micro-batch DeepSpeed derives from the config's train_batch_size for this world size, with its source. */
+function derivedMicro(facts: ConfigFacts | undefined, worldSize: number, file: string): { value: number; source: ValueSource } | undefined {
+  if (!facts?.trainBatchSize || facts.auto.includes('gradient_accumulation_steps')) return undefined;
+  const value = derivedMicroBatch(facts.trainBatchSize.value, facts.gradientAccumulationSteps?.value, worldSize);
+  return value === undefined ? undefined : { value, source: { kind: 'config', path: `${file}#${facts.trainBatchSize.path}` } };
+}
+
 async function readConfig(fs: FileSystemHost, spec: string, cwd: string): Promise<{ facts: ConfigFacts; file: string }> {
   const file = resolvePath(spec, cwd, fs.homeDir) ?? spec;
   const text = await fs.readFile(file);
@@ -249,6 +257,8 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
   };
   const stage = take<ZeroStage>('stage', pick(integer(o.get('--stage'), 0) as ZeroStage | undefined, '--stage', f(facts?.stage), estimateDefaults.stage));
   if (stage > 3) throw new UsageError(`--stage must be 0, 1, 2 or 3.`);
+  const gpusPerNode = take('gpusPerNode', pick(integer(o.get('--gpus-per-node'), 1), '--gpus-per-node', undefined, estimateDefaults.gpusPerNode));
+  const nodes = take('nodes', pick(integer(o.get('--nodes'), 1), '--nodes', undefined, estimateDefaults.nodes));
   const input: EstimateInput = {
     model,
     stage,
@@ -256,9 +266,9 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
     offloadParam: take<OffloadDevice>('offloadParam', pick(choice(o.get('--offload-param'), devices), '--offload-param', f(facts?.offloadParam), 'none')),
     precision: take<Precision>('precision', pick(choice(o.get('--dtype'), ['bf16', 'fp16', 'fp32'] as const), '--dtype', f(facts?.precision), estimateDefaults.precision)),
     optimizer: take('optimizer', pick(optimizer, '--optimizer', f(facts?.optimizer), estimateDefaults.optimizer)),
-    gpusPerNode: take('gpusPerNode', pick(integer(o.get('--gpus-per-node'), 1), '--gpus-per-node', undefined, estimateDefaults.gpusPerNode)),
-    nodes: take('nodes', pick(integer(o.get('--nodes'), 1), '--nodes', undefined, estimateDefaults.nodes)),
-    microBatch: take('microBatch', pick(integer(o.get('--micro-batch'), 1), '--micro-batch', f(facts?.microBatch), estimateDefaults.microBatch)),
+    gpusPerNode,
+    nodes,
+    microBatch: take('microBatch', pick(integer(o.get('--micro-batch'), 1), '--micro-batch', f(facts?.microBatch) ?? derivedMicro(facts, gpusPerNode * nodes, file), estimateDefaults.microBatch)),
     seqLen: take('seqLen', pick(integer(o.get('--seq-len'), 1), '--seq-len', undefined, estimateDefaults.seqLen)),
     gradientCheckpointing: take('gradientCheckpointing', pick(gc, gc ? '--gradient-checkpointing' : '--no-gradient-checkpointing', undefined, estimateDefaults.gradientCheckpointing)),
     flashAttention: take('flashAttention', pick<boolean>(undefined, '', undefined, estimateDefaults.flashAttention)),

@@ -25,6 +25,9 @@ export function configContextFacts(facts: ConfigFacts): ConfigContextFacts {
   const autoPrecision = facts.auto.some((p) => p === 'fp16.enabled' || p === 'bf16.enabled' || p === 'bfloat16.enabled');
   return {
     microBatch: facts.microBatch?.value ?? (facts.auto.includes('train_micro_batch_size_per_gpu') ? 'auto' : undefined),
+    // With the accumulation left to the Trainer ("auto"), the micro-batch cannot be derived from the total.
+    trainBatchSize: facts.auto.includes('gradient_accumulation_steps') ? undefined : facts.trainBatchSize?.value,
+    gradientAccumulationSteps: facts.gradientAccumulationSteps?.value,
     // No bf16/fp16 section at all says nothing about what the launcher loads; leave it to the script and settings.
     precision: facts.precision && !facts.precision.implicit ? facts.precision.value : autoPrecision ? 'auto' : undefined,
   };

@@ -3,6 +3,7 @@ import type { Precision } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import type { Fact, LaunchFacts } from '../launch/facts';
 import { baseName, pathOf } from '../classify';
+import { derivedMicroBatch } from '../memory/configFacts';
 
 /**
  * The training context of a config: which model, how many GPUs, what batch and sequence. Resolved from, in
@@ -13,6 +14,9 @@ import { baseName, pathOf } from '../classify';
 /** What the config itself says about the context; "auto" means a launcher fills it. */
 export interface ConfigContextFacts {
   microBatch?: number | 'auto';
+  /** Explicit numbers, from which DeepSpeed derives the micro-batch when the config does not give it. */
+  trainBatchSize?: number;
+  gradientAccumulationSteps?: number;
   precision?: Precision | 'auto';
 }
 
@@ -107,9 +111,14 @@ export function resolveTrainingContext(params: {
   const sequenceLength = fromScript(script, script?.seqLen) ??
     fromSetting('sequenceLength', settings.sequenceLength, positiveInteger) ?? { value: contextDefaults.sequenceLength, source: 'default' };
   // An explicit number in the config is what DeepSpeed uses; "auto" is filled from the launcher's arguments.
+  const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
+  const derived = config.microBatch === undefined && world ? derivedMicroBatch(config.trainBatchSize, config.gradientAccumulationSteps, world) : undefined;
   const microBatchSize =
     (typeof config.microBatch === 'number' && positiveInteger(config.microBatch)
       ? { value: config.microBatch, source: `${configName} (train_micro_batch_size_per_gpu)` }
+      : undefined) ??
+    (derived !== undefined
+      ? { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${world} GPU${world === 1 ? '' : 's'} ÷ ${config.gradientAccumulationSteps ?? 1} accumulation)` }
       : undefined) ??
     fromScript(script, script?.microBatch) ??
     fromSetting('microBatchSize', settings.microBatchSize, positiveInteger) ?? {

@@ -179,3 +179,16 @@ export function estimateInputFromFacts(f: ConfigFacts): Partial<EstimateInput> {
 export function hfAutoBuffers(hiddenSize: number): Pick<BufferSettings, 'reduceBucketSize' | 'prefetchBucketSize'> {
   return { reduceBucketSize: hiddenSize * hiddenSize, prefetchBucketSize: Math.floor(0.9 * hiddenSize * hiddenSize) };
 }
+
+/**
+ * The micro-batch DeepSpeed derives when the config gives train_batch_size but no micro-batch
+ * (config.py, _set_batch_related_parameters): train_batch_size ÷ world size ÷ gradient_accumulation_steps
+ * (1 when that is unset too). Undefined unless it divides exactly: otherwise DeepSpeed refuses the config.
+ */
+export function derivedMicroBatch(trainBatchSize: number | undefined, gradientAccumulationSteps: number | undefined, worldSize: number): number | undefined {
+  if (trainBatchSize === undefined || !Number.isInteger(trainBatchSize) || trainBatchSize < 1 || worldSize < 1) return undefined;
+  const accumulation = gradientAccumulationSteps ?? 1;
+  if (!Number.isInteger(accumulation) || accumulation < 1) return undefined;
+  const micro = trainBatchSize / (worldSize * accumulation);
+  return Number.isInteger(micro) && micro >= 1 ? micro : undefined;
+}
