@@ -326,3 +326,14 @@ test('property: per-GPU model-state memory never rises as GPUs are added (any st
     { numRuns: 500 },
   );
 });
+
+test('ZeRO-3 without optimizer offload shares the master with the weights when their dtypes match', () => {
+  // fp32: Adam's 8 bytes per parameter, no separate fp32 copy (stage3.py reuses the partition).
+  assert.equal(estimate(input({ stage: 3, precision: 'fp32' })).perGpu.optimizerStates, Math.round((8 * P) / 8));
+  // Stages 1 and 2 do clone it.
+  assert.equal(estimate(input({ stage: 2, precision: 'fp32' })).perGpu.optimizerStates, Math.round((12 * P) / 8));
+  // bf16 master weights with bf16 states: 4 bytes of states, no master copy.
+  assert.equal(estimate(input({ stage: 3, bf16MasterWeightsAndGrads: true, bf16OptimizerStates: true })).perGpu.optimizerStates, Math.round((4 * P) / 8));
+  // With optimizer offload the master is a CPU copy again.
+  assert.equal(estimate(input({ stage: 3, precision: 'fp32', offloadOptimizer: 'cpu', gpusPerNode: 1 })).perCpu.optimizerStates, 12 * P);
+});

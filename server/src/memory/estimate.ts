@@ -33,9 +33,13 @@ export function estimate(input: EstimateInput): EstimateResult {
   // Master weights and the gradient the optimizer steps with.
   const bf16Master = input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
   const statesIn16Bit = input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
-  const masterBytes = mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
+  const masterDtypeBytes = mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
+  // ZeRO-3 steps on the weight partition itself when it already has the master dtype and stays on the GPU
+  // (stage3.py, _create_fp32_partitions): fp32 training, or bf16 master weights, without optimizer offload.
+  const sharedMaster = stage === 3 && input.offloadOptimizer === 'none' && (input.precision === 'fp32' || bf16Master);
+  const masterBytes = sharedMaster ? 0 : masterDtypeBytes;
   // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy.
-  const optimizerGradBytes = zero ? masterBytes : mixed ? 4 : 0;
+  const optimizerGradBytes = zero ? masterDtypeBytes : mixed ? 4 : 0;
   const bf16Path = usesBf16Optimizer(input);
   if (!zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
     notes.push('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.');
