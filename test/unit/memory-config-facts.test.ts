@@ -100,3 +100,11 @@ test('optimizer type names map to estimator names', () => {
 test('HF Trainer "auto" buckets: reduce = h², prefetch = 0.9·h²', () => {
   assert.deepEqual(hfAutoBuffers(4096), { reduceBucketSize: 16_777_216, prefetchBucketSize: 15_099_494 });
 });
+
+test('config facts read what DeepSpeed reads: legacy zero_optimization true, torch.float32, Adagrad, SGD momentum', () => {
+  assert.equal(extractConfigFacts({ zero_optimization: true }).stage?.value, 1);
+  assert.equal(extractConfigFacts({ data_types: { grad_accum_dtype: 'torch.float32' } }).fp32GradAccum?.value, true);
+  assert.equal(extractConfigFacts({ optimizer: { type: 'Adagrad', params: { lr: 0.01 } } }).optimizer?.value, 'adagrad');
+  assert.equal(extractConfigFacts({ optimizer: { type: 'SGD', params: { lr: 0.1, momentum: 0.9 } } }).optimizer?.value, 'sgd-momentum');
+  assert.equal(extractConfigFacts({ optimizer: { type: 'SGD', params: { lr: 0.1 } } }).optimizer?.value, 'sgd');
+});

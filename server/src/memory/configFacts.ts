@@ -80,6 +80,8 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
   const zero = ['zero_optimization'];
   const stage = read([...zero, 'stage']);
   if (stage === 0 || stage === 1 || stage === 2 || stage === 3) facts.stage = fact(stage, [...zero, 'stage']);
+  // The legacy boolean form: true is ZeRO stage 1 (zero/config.py, read_zero_config_deprecated).
+  else if (read(zero) === true) facts.stage = fact(1, zero);
 
   const device = (section: string): Fact<OffloadDevice> | undefined => {
     const segments = [...zero, section, 'device'];
@@ -118,8 +120,10 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
   const accum = read(['data_types', 'grad_accum_dtype']);
   if (typeof accum === 'string') {
     const a = accum.toLowerCase();
-    if (['fp32', 'float32', 'float'].includes(a)) facts.fp32GradAccum = fact(true, ['data_types', 'grad_accum_dtype']);
-    else if (['fp16', 'float16', 'half', 'bf16', 'bfloat16'].includes(a)) facts.fp32GradAccum = fact(false, ['data_types', 'grad_accum_dtype']);
+    // DtypeEnum's spellings, with or without the torch. prefix.
+    const dtype = a.replace(/^torch\./, '');
+    if (['fp32', 'float32', 'float'].includes(dtype)) facts.fp32GradAccum = fact(true, ['data_types', 'grad_accum_dtype']);
+    else if (['fp16', 'float16', 'half', 'bf16', 'bfloat16'].includes(dtype)) facts.fp32GradAccum = fact(false, ['data_types', 'grad_accum_dtype']);
   }
 
   const micro = number(['train_micro_batch_size_per_gpu']);
@@ -130,7 +134,10 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
   const type = read(['optimizer', 'type']);
   if (typeof type === 'string') {
     const name = optimizerFromName(type);
-    if (name) facts.optimizer = { ...fact(name, ['optimizer', 'type']), rawType: type };
+    // SGD keeps a momentum buffer only when momentum is set.
+    const momentum = read(['optimizer', 'params', 'momentum']);
+    const withMomentum = name === 'sgd' && typeof momentum === 'number' && momentum > 0 ? 'sgd-momentum' : name;
+    if (withMomentum) facts.optimizer = { ...fact(withMomentum, ['optimizer', 'type']), rawType: type };
   }
 
   const b = facts.buffers;

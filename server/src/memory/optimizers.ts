@@ -32,6 +32,7 @@ export function optimizerStateBytes(i: OptimizerStateInput): number {
       return 0;
     case 'sgd-momentum':
     case 'lion':
+    case 'adagrad': // one state: momentum, or Adagrad's running sum of squares
       return fp * i.trainable;
     case 'adafactor': {
       // Factored second moment: a row and a column vector per matrix, 4(n+m) bytes for n·m params.
@@ -48,7 +49,7 @@ export function optimizerStateBytes(i: OptimizerStateInput): number {
   }
 }
 
-export const optimizerNames: readonly OptimizerName[] = ['adamw', 'adam', 'adam8bit', 'sgd', 'sgd-momentum', 'lion', 'adafactor', 'muon'];
+export const optimizerNames: readonly OptimizerName[] = ['adamw', 'adam', 'adam8bit', 'sgd', 'sgd-momentum', 'lion', 'adagrad', 'adafactor', 'muon'];
 
 /**
  * DeepSpeed / torch / bitsandbytes optimizer type names as they appear in ds_config `optimizer.type`
@@ -58,6 +59,7 @@ export function optimizerFromName(name: string): OptimizerName | undefined {
   const n = name.toLowerCase().replace(/[\s-]/g, '_');
   if (/(8bit|_8bit|bnb|paged_adamw_8|adamw_8)/.test(n) && n.includes('adam')) return 'adam8bit';
   if (n.includes('lion')) return 'lion';
+  if (n.includes('adagrad')) return 'adagrad';
   if (n.includes('adafactor')) return 'adafactor';
   if (n.includes('muon')) return 'muon';
   if (n === 'sgd_momentum' || n === 'sgdm') return 'sgd-momentum';

@@ -6,7 +6,7 @@
 export type ZeroStage = 0 | 1 | 2 | 3;
 export type Precision = 'bf16' | 'fp16' | 'fp32';
 export type OffloadDevice = 'none' | 'cpu' | 'nvme';
-export type OptimizerName = 'adamw' | 'adam' | 'adam8bit' | 'sgd' | 'sgd-momentum' | 'lion' | 'adafactor' | 'muon';
+export type OptimizerName = 'adamw' | 'adam' | 'adam8bit' | 'sgd' | 'sgd-momentum' | 'lion' | 'adagrad' | 'adafactor' | 'muon';
 
 /** Architecture facts, as a config.json states them. Enough to count parameters and activations. */
 export interface ModelArchitecture {
