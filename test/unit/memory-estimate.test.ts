@@ -240,9 +240,11 @@ test('LoRA: frozen weights carry no gradients or optimizer states; QLoRA shrinks
   assert.equal(q.perGpu.gradients, r.perGpu.gradients);
 });
 
-test('LoRA at stage 2: buckets hold only adapter gradients and params', () => {
-  const r = estimate({ ...defaultEstimateInput(llama8b), gpusPerNode: 8, stage: 2, lora: { rank: 8, targetModules: ['all-linear'] } });
-  assert.equal(r.perGpu.buffers, 20_971_520 * 2);
+test('LoRA at stage 2: the reduce bucket is allocated whole, the gather bucket holds only the adapters', () => {
+  const lora = { ...defaultEstimateInput(llama8b), gpusPerNode: 8, stage: 2 as const, lora: { rank: 8, targetModules: ['all-linear'] } };
+  // DeepSpeed's default reduce_bucket_size, 5e8 bf16 elements, whatever the 20,971,520 adapter parameters need.
+  assert.equal(estimate(lora).perGpu.buffers, 5e8 * 2);
+  assert.equal(estimate({ ...lora, buffers: { reduceBucketSize: 1e6 } }).perGpu.buffers, 20_971_520 * 2);
 });
 
 test('LoRA rank 0 means full fine-tuning', () => {

@@ -57,13 +57,15 @@ export interface BufferInput {
  * - Stage 3: the parameters gathered at once (the current module plus the prefetch bucket, at most
  *   `stage3_max_live_parameters`, at least the largest layer), the largest layer's full gradient before it
  *   is reduce-scattered, and the gradient bucket (`reduce_bucket_size`, doubled with `overlap_comm`).
- * Buckets never exceed what there is to put in them.
+ * Gather buckets never exceed what there is to put in them; the reduce buckets are allocated whole.
  */
 export function bufferBytes(i: BufferInput): number {
   const b = i.buffers;
   if (i.stage === 0 || i.trainable === 0) return 0;
   const bucketCopies = b.overlapComm ? 2 : 1;
-  const reduce = Math.min(b.reduceBucketSize, i.trainable) * i.elementBytes * bucketCopies;
+  // With contiguous_gradients (the default) the reduce buckets are allocated at their full size up front
+  // (torch.empty(reduce_bucket_size) in stage_1_and_2.py and stage3.py), however few parameters are trained.
+  const reduce = b.reduceBucketSize * i.elementBytes * bucketCopies;
   if (i.stage === 1 || i.stage === 2) {
     // Only the optimizer's params (the trainable ones) are gathered back after the step.
     const gather = Math.min(b.allgatherBucketSize, i.trainable) * i.paramElementBytes;
