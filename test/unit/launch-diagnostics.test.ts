@@ -76,6 +76,21 @@ test('CUDA_VISIBLE_DEVICES with ≥2 GPUs and no NPROC_PER_NODE: add it on its o
   assert.deepEqual(codes((await check('NPROC_PER_NODE=2\nCUDA_VISIBLE_DEVICES=0,1 swift sft --deepspeed zero2\n')).diagnostics), ['cuda-devices-without-nproc'], 'a plain (unexported) assignment does not reach swift');
 });
 
+test('processes per node that do not match the visible GPUs: the ms-swift start-up errors, and the fix', async () => {
+  const fewer = await check('CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=2 swift sft --model m --deepspeed zero2\n');
+  assert.deepEqual(codes(fewer.diagnostics), ['nproc-visible-devices-mismatch']);
+  assert.match(String(fewer.diagnostics[0].message), /each process sees 2 GPUs.*not compatible with device_map/);
+  assert.equal(fixed(fewer.document, fewer.diagnostics, 'nproc-visible-devices-mismatch'), 'CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=4 swift sft --model m --deepspeed zero2\n');
+  const more = await check('CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=4 swift sft --model m --deepspeed zero2\n');
+  assert.match(String(more.diagnostics.find((d) => d.code === 'nproc-visible-devices-mismatch')?.message), /divide evenly/);
+  assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 swift sft --model m --deepspeed zero2\n')).diagnostics), []);
+  // Without --deepspeed, device_map model parallel is a legitimate choice.
+  assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=2 swift sft --model m\n')).diagnostics), []);
+  // SWIFT_SINGLE_DEVICE_MODE=1 turns ms-swift's model-parallel detection off.
+  assert.deepEqual(codes((await check('SWIFT_SINGLE_DEVICE_MODE=1 CUDA_VISIBLE_DEVICES=0,1 swift sft --model m --deepspeed zero2\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('SWIFT_SINGLE_DEVICE_MODE=1 CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=2 swift sft --model m --deepspeed zero2\n')).diagnostics), []);
+});
+
 test('environment assignment after the command: moved before it (#3681)', async () => {
   const a = await check('CUDA_VISIBLE_DEVICES=0,1 \\\nswift sft \\\n    NPROC_PER_NODE=2 \\\n    --deepspeed zero2\n');
   assert.deepEqual(codes(a.diagnostics), ['env-after-command'], 'no second report about NPROC_PER_NODE missing');

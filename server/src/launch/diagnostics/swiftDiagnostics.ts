@@ -67,8 +67,10 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   }
 
   // CUDA_VISIBLE_DEVICES with several GPUs but one process: model parallel, which DeepSpeed refuses.
+  // SWIFT_SINGLE_DEVICE_MODE=1 switches ms-swift's model-parallel detection off (swift/utils/env.py, is_mp).
   const devices = visibleDevices(launch.env);
-  if (!launch.launcher && ds && takesDeepSpeed && devices && devices.ids.length >= 2 && !launch.env.envBinding('NPROC_PER_NODE') && !movedEnv.has('NPROC_PER_NODE')) {
+  const singleDeviceMode = launch.env.envBinding('SWIFT_SINGLE_DEVICE_MODE')?.value === '1';
+  if (!launch.launcher && ds && takesDeepSpeed && devices && devices.ids.length >= 2 && !singleDeviceMode && !launch.env.envBinding('NPROC_PER_NODE') && !movedEnv.has('NPROC_PER_NODE')) {
     const n = devices.ids.length;
     const a = devices.binding.assignment;
     out.push(
@@ -81,6 +83,32 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
         { gpus: n, fixes: [{ title: `Add NPROC_PER_NODE=${n}`, edits: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
       ),
     );
+  }
+
+  // Processes per node that do not match the visible GPUs: ms-swift asserts they divide evenly, and a process
+  // that sees two or more GPUs loads the model with device_map, which --deepspeed refuses (is_mp).
+  const processes = launch.facts.gpusPerNode;
+  // Under a launcher, more processes than GPUs already has the launcher's own warning.
+  const tooMany = !!launch.launcher && processes !== undefined && devices !== undefined && processes.value > devices.ids.length;
+  if (ds && takesDeepSpeed && devices && processes && !processes.isDefault && !singleDeviceMode && !tooMany && devices.ids.length !== processes.value) {
+    const n = devices.ids.length;
+    const p = processes.value;
+    const why =
+      n % p !== 0
+        ? `ms-swift asserts that the GPUs divide evenly among the processes (n_gpu % local_world_size) and stops`
+        : `each process sees ${n / p} GPUs, so ms-swift loads the model with device_map across them and --deepspeed fails: "DeepSpeed is not compatible with device_map"`;
+    if (n % p !== 0 || n / p >= 2) {
+      const nproc = launch.env.envBinding('NPROC_PER_NODE')?.assignment;
+      const fixes = nproc && /^\d+$/.test(nproc.value.raw) ? [{ title: `Set NPROC_PER_NODE=${n}`, edits: [editor.replace(nproc.value.start, nproc.value.end, String(n))], preferred: true }] : [];
+      const a = devices.binding.assignment;
+      out.push(
+        launchDiagnostic(ctx, 'nproc-visible-devices-mismatch', a.start, a.end, `${devices.name} lists ${n} GPUs for ${p} process${p === 1 ? '' : 'es'} per node (${processes.via}): ${why}. Start one process per visible GPU.`, {
+          gpus: n,
+          processes: p,
+          fixes,
+        }),
+      );
+    }
   }
 
   for (const option of parsed.options) {
