@@ -5,9 +5,9 @@
 #   line 16 preset-not-valid-here           zero3 is an ms-swift preset; the HF Trainer needs a JSON path
 #   line 19 torchrun-invalid-value          --nproc_per_node takes an integer or auto/cpu/gpu/xpu
 #   line 20 deepspeed-config-not-found      ds_config_zero2.json is not next to this script or at the root
-#   line 23 accelerate-config-file-excludes --zero_stage is refused when --deepspeed_config_file is given
+#   line 23 accelerate-flag-fills-auto      --zero_stage next to --deepspeed_config_file only fills an "auto"
 #   line 23 accelerate-invalid-value        --zero_stage takes 0-3
-#   line 24 accelerate-config-file-excludes --mixed_precision is refused with --deepspeed_config_file too
+#   line 24 accelerate-flag-fills-auto      --mixed_precision likewise
 #   line 24 accelerate-invalid-value        --mixed_precision takes no|fp16|bf16|fp8
 CUDA_VISIBLE_DEVICES=0,1 \
 deepspeed --num_gpus 2 --include localhost:0,1 \

@@ -190,12 +190,17 @@ test('torchrun: invalid --nproc_per_node / --nnodes, more processes than visible
   assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 4 t.py\n')).diagnostics), ['nproc-exceeds-visible-devices']);
 });
 
-test('accelerate launch: value checks, deepspeed_config_file excludes other DeepSpeed flags, file must exist', async () => {
-  const a = await check('accelerate launch --use_deepspeed --zero_stage 4 --offload_param_device gpu --zero3_init_flag yes --mixed_precision bf32 --num_processes x t.py\n');
+test('accelerate launch: value checks, DeepSpeed flags beside deepspeed_config_file only fill "auto", file must exist', async () => {
+  const a = await check('accelerate launch --use_deepspeed --zero_stage 4 --offload_param_device gpu --zero3_init_flag maybe --mixed_precision bf32 --num_processes x t.py\n');
   assert.deepEqual(codes(a.diagnostics), ['accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value', 'accelerate-invalid-value']);
   const b = await check('accelerate launch --use_deepspeed --deepspeed_config_file ../configs/ds_config_zero2.json --zero_stage 3 t.py\n');
-  assert.deepEqual(codes(b.diagnostics), ['accelerate-config-file-excludes']);
-  assert.equal(fixed(b.document, b.diagnostics, 'accelerate-config-file-excludes'), 'accelerate launch --use_deepspeed --deepspeed_config_file ../configs/ds_config_zero2.json t.py\n');
+  // accelerate lower-cases the offload devices and reads zero3_init_flag with str_to_bool.
+  assert.deepEqual(codes((await check('accelerate launch --use_deepspeed --zero_stage 3 --offload_optimizer_device CPU --zero3_init_flag True --zero3_save_16bit_model TRUE t.py\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('accelerate launch --use_deepspeed --zero_stage 3 --zero3_init_flag yes t.py\n')).diagnostics), []);
+  // accelerate refuses these only from its YAML; on the command line they fill "auto" (must_match=False).
+  assert.deepEqual(codes(b.diagnostics), ['accelerate-flag-fills-auto']);
+  assert.equal(b.diagnostics[0].severity, 3);
+  assert.equal(fixed(b.document, b.diagnostics, 'accelerate-flag-fills-auto'), 'accelerate launch --use_deepspeed --deepspeed_config_file ../configs/ds_config_zero2.json t.py\n');
   assert.deepEqual(codes((await check('accelerate launch --deepspeed_config_file nope.json t.py\n')).diagnostics), ['deepspeed-config-not-found']);
   assert.deepEqual(codes((await check('accelerate launch --deepspeed_config_file zero2 t.py\n')).diagnostics), ['preset-not-valid-here'], 'presets are ms-swift only');
 });

@@ -46,6 +46,9 @@ num_processes: 8
   const diagnostics = await ls.doValidation(document, settings());
   assert.deepEqual(codes(diagnostics), ['accelerate-config-file-excludes', 'accelerate-config-file-excludes']);
   assert.equal(fixed(document, diagnostics, 'accelerate-config-file-excludes'), text.replace('  zero_stage: 3\n', ''));
+  // mixed_precision: 'no' in the YAML is refused too (launch.py sets mp_from_config_flag for any value).
+  const no = await ls.doValidation(doc('accel_no.yaml', text.replace('mixed_precision: bf16', "mixed_precision: 'no'")), settings());
+  assert.deepEqual(codes(no), ['accelerate-config-file-excludes', 'accelerate-config-file-excludes']);
   const [f] = extractLaunchFacts(document, [workspaceRoot]);
   assert.equal(f.deepspeed?.kind, 'file');
 });

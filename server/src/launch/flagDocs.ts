@@ -87,7 +87,7 @@ export const accelerateFlags: Record<string, FlagDoc> = {
   offload_param_device: { doc: 'Where parameters live (stage 3); default none.', values: devices },
   zero3_init_flag: { doc: 'Build the model directly partitioned (stage 3 only); default true.', values: bools },
   zero3_save_16bit_model: { doc: 'Gather 16-bit weights on save (stage 3); default false.', values: bools },
-  deepspeed_config_file: { doc: 'DeepSpeed JSON config. Excludes the other DeepSpeed flags and mixed_precision.' },
+  deepspeed_config_file: { doc: 'DeepSpeed JSON config. The accelerate config YAML may then not set the other DeepSpeed keys or mixed_precision (accelerate refuses them); the same flags on the command line only fill "auto" values in the JSON.' },
   gradient_accumulation_steps: { doc: 'Default 1.' },
   gradient_clipping: { doc: 'Default 1.0.' },
   num_processes: { doc: 'Total processes over all machines.' },

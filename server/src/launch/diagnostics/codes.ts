@@ -36,6 +36,7 @@ export const launchCodes = {
   'nproc-exceeds-visible-devices': { severity: DiagnosticSeverity.Warning, docs: torchrunDocs },
   'accelerate-invalid-value': { severity: DiagnosticSeverity.Error, docs: accelerateDocs },
   'accelerate-config-file-excludes': { severity: DiagnosticSeverity.Error, docs: accelerateDocs },
+  'accelerate-flag-fills-auto': { severity: DiagnosticSeverity.Information, docs: accelerateDocs },
   'llamafactory-invalid-value': { severity: DiagnosticSeverity.Error, docs: llamaFactoryDocs },
 } as const;
 

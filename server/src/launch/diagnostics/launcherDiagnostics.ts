@@ -5,7 +5,7 @@ import type { LaunchCommand, LauncherPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
 import { parseHostSpec } from '../launchers/deepspeedLauncher';
 import { nprocKeywords } from '../launchers/torchrun';
-import { accelerateChoices, excludedByConfigFile } from '../launchers/accelerate';
+import { accelerateChoices, accelerateValueForm, excludedByConfigFile } from '../launchers/accelerate';
 import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic, type LaunchCode } from './codes';
@@ -111,15 +111,17 @@ async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchC
     const text = textOf(launch, option);
     if (text === undefined) continue;
     const choices = accelerateChoices[option.name];
-    if (choices && !choices.includes(text)) invalid('accelerate-invalid-value', option, `${option.written} takes ${choices.join(' | ')}, not '${text}'.`);
+    if (choices && !choices.includes(accelerateValueForm(option.name, text))) invalid('accelerate-invalid-value', option, `${option.written} takes ${choices.join(' | ')}, not '${text}'.`);
     if (accelerateIntegers.includes(option.name) && !/^\d+$/.test(text)) invalid('accelerate-invalid-value', option, `${option.written} takes a whole number, not '${text}'.`);
   }
   const configFile = lastOption(part.parsed, 'deepspeed_config_file');
   if (configFile) {
+    // accelerate refuses these only from its config YAML; from the command line they fill the JSON's "auto"
+    // values and are dropped where the JSON sets its own (fill_match(..., must_match=False)).
     for (const option of part.parsed.options.filter((o) => excludedByConfigFile.includes(o.name))) {
       const extent = optionExtent(option);
       out.push(
-        launchDiagnostic(ctx, 'accelerate-config-file-excludes', span(option).start, span(option).end, `With --deepspeed_config_file, accelerate refuses ${option.written} ("the following accelerate config variables will be ignored"); set it in the JSON config instead.`, {
+        launchDiagnostic(ctx, 'accelerate-flag-fills-auto', span(option).start, span(option).end, `With --deepspeed_config_file, ${option.written} only fills a matching "auto" in the JSON config; where the JSON sets its own value, that value is used and this flag is ignored.`, {
           fixes: [{ title: `Remove ${option.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
         }),
       );

@@ -3,7 +3,7 @@ import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './codes';
-import { accelerateChoices } from '../launchers/accelerate';
+import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
@@ -21,7 +21,7 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   const ds = yaml.deepspeedConfig;
   for (const [key, choices] of Object.entries(accelerateChoices)) {
     const e = key === 'mixed_precision' ? undefined : ds.get(key);
-    if (e && e.value !== null && e.value !== undefined && !choices.includes(String(e.value))) {
+    if (e && e.value !== null && e.value !== undefined && !choices.includes(accelerateValueForm(key, String(e.value)))) {
       out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes ${choices.join(' | ')}, not '${String(e.value)}'.`));
     }
   }
@@ -37,7 +37,8 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   }
   if (ds.get('deepspeed_config_file')?.text) {
     const excluded = [...ds.values()].filter((e) => excludedYamlKeys.includes(e.key));
-    if (mp && mp.value !== null && String(mp.value) !== 'no') excluded.push(mp);
+    // Any mixed_precision from the YAML counts, "no" included (launch.py sets mp_from_config_flag for it).
+    if (mp && mp.value !== null) excluded.push(mp);
     for (const e of excluded) {
       out.push(
         launchDiagnostic(ctx, 'accelerate-config-file-excludes', e.keyStart, e.keyEnd, `With deepspeed_config_file, accelerate refuses '${e.key}' ("the following accelerate config variables will be ignored"); set it in the JSON config instead.`, {

@@ -45,8 +45,17 @@ export const accelerateChoices: Record<string, string[]> = {
   deepspeed_multinode_launcher: ['pdsh', 'standard', 'openmpi', 'mvapich', 'mpich', 'slurm', 'nossh'],
 };
 
+/** accelerate lower-cases these flags (utils/launch.py) and reads zero3_init_flag with str_to_bool. */
+export function accelerateValueForm(option: string, text: string): string {
+  const lower = text.toLowerCase();
+  if (option === 'zero3_init_flag') return ['y', 'yes', 't', 'true', 'on', '1'].includes(lower) ? 'true' : ['n', 'no', 'f', 'false', 'off', '0'].includes(lower) ? 'false' : text;
+  return ['offload_optimizer_device', 'offload_param_device', 'zero3_save_16bit_model'].includes(option) ? lower : text;
+}
+
+/** accelerate lower-cases the offload device before DeepSpeed sees it. */
 export function offloadDeviceOf(value: string | undefined): OffloadDevice | undefined {
-  return value === 'none' || value === 'cpu' || value === 'nvme' ? value : undefined;
+  const device = value?.toLowerCase();
+  return device === 'none' || device === 'cpu' || device === 'nvme' ? device : undefined;
 }
 
 export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment, part: LauncherPart, facts: LaunchFacts): void {
