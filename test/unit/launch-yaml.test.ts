@@ -83,6 +83,11 @@ deepspeed: configs/ds_z3.json
   assert.deepEqual(codes(await ls.doValidation(doc('lf/x.yaml', text.replace('configs/ds_z3.json', 'examples/deepspeed/ds_z9.json')), settings())), ['deepspeed-config-not-found']);
   assert.deepEqual(codes(await ls.doValidation(doc('lf/y.yaml', text.replace('configs/ds_z3.json', 'zero3')), settings())), ['preset-not-valid-here']);
   assert.deepEqual(codes(await ls.doValidation(doc('lf/z.yaml', text.replace('finetuning_type: lora', 'finetuning_type: qlora')), settings())), ['llamafactory-invalid-value']);
+  // bitsandbytes, the default method, takes 4 or 8 bits; HQQ takes 2.
+  const twoBits = await ls.doValidation(doc('lf/q2.yaml', text.replace('quantization_bit: 4', 'quantization_bit: 2')), settings());
+  assert.deepEqual(codes(twoBits), ['llamafactory-invalid-value']);
+  assert.match(String(twoBits[0].message), /bitsandbytes \(the default quantization_method\) takes: 4, 8/);
+  assert.deepEqual(codes(await ls.doValidation(doc('lf/hqq.yaml', text.replace('quantization_bit: 4', 'quantization_bit: 2\nquantization_method: hqq')), settings())), []);
 });
 
 test('ms-swift YAML (`swift sft config.yaml`): presets are valid there', async () => {

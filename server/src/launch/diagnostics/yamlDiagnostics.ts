@@ -57,9 +57,14 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   if (ft?.text && !['lora', 'oft', 'freeze', 'full'].includes(ft.text)) {
     out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', ft.valueStart, ft.valueEnd, `finetuning_type takes lora | oft | freeze | full, not '${ft.text}'.`));
   }
+  // The widths each on-the-fly method takes (model/model_utils/quantization.py); bitsandbytes is the default.
   const qb = yaml.top.get('quantization_bit');
-  if (qb && qb.value !== null && ![2, 3, 4, 5, 6, 8].includes(qb.value as number)) {
-    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit is a bit width such as 4 or 8, not '${String(qb.value)}'.`));
+  const method = String(yaml.top.get('quantization_method')?.value ?? 'bnb').toLowerCase();
+  const widths: Record<string, number[]> = { bnb: [4, 8], hqq: [1, 2, 3, 4, 5, 6, 8], eetq: [8] };
+  const allowed = widths[method];
+  if (qb && qb.value !== null && allowed && !allowed.includes(qb.value as number)) {
+    const name = method === 'bnb' ? 'bitsandbytes (the default quantization_method)' : method.toUpperCase();
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit ${String(qb.value)} is not a width ${name} takes: ${allowed.join(', ')}. LLaMA-Factory raises ValueError when it loads the model.`));
   }
   return out;
 }
