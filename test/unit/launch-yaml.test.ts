@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractLaunchFacts } from '../../server/src/launch';
+import { throughConfigFile } from '../../server/src/launch/references';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
 const files = { 'configs/ds_z3.json': '{ "zero_optimization": { "stage": 3 } }' };
@@ -107,4 +108,12 @@ test('YAML that is no launcher config, or broken YAML, gives nothing and never t
   for (const text of ['deepspeed: [', 'deepspeed_config:\n  - a\n  b: c', ': : :', '\t\tdeepspeed: x']) {
     assert.ok(Array.isArray(await ls.doValidation(doc('bad.yaml', text), settings())));
   }
+});
+
+test('accelerate --num_processes is the total: a multi-machine YAML divides it when the command line gives no --num_machines', async () => {
+  const yaml = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_z3.json\nnum_machines: 2\nnum_processes: 8\n';
+  const { hosts } = service({ ...files, 'accel/multi.yaml': yaml });
+  const [script] = extractLaunchFacts(doc('train.sh', 'accelerate launch --config_file accel/multi.yaml --num_processes 16 --machine_rank 0 train.py\n'), [workspaceRoot]);
+  const merged = await throughConfigFile(hosts.fs, script, [workspaceRoot]);
+  assert.deepEqual([merged?.gpusPerNode?.value, merged?.nodes?.value], [8, 2]);
 });

@@ -85,5 +85,10 @@ function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
     if (current && !current.isDefault && (value as { isDefault?: boolean }).isDefault) continue;
     (merged as unknown as Record<string, unknown>)[key] = value;
   }
+  // accelerate's --num_processes is the total over all machines; without --num_machines on the command
+  // line the YAML's num_machines divides it (utils/launch.py: num_processes // num_machines).
+  if (over.chain.includes('accelerate') && over.gpusPerNode && !over.nodes && base.nodes && base.nodes.value > 1) {
+    merged.gpusPerNode = { ...over.gpusPerNode, value: Math.max(1, Math.floor(over.gpusPerNode.value / base.nodes.value)) };
+  }
   return merged;
 }
