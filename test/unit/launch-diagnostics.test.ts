@@ -170,6 +170,10 @@ test('deepspeed launcher: num_gpus/num_nodes with include, include with exclude,
   assert.deepEqual(codes(c.diagnostics), ['cuda-visible-devices-ignored']);
   assert.equal(fixed(c.document, c.diagnostics, 'cuda-visible-devices-ignored'), 'deepspeed --num_gpus 2 train.py\n');
   assert.deepEqual(codes((await check('CUDA_VISIBLE_DEVICES=2,3 deepspeed train.py\n')).diagnostics), [], 'honoured without include/num_gpus');
+  // --num_nodes 1 does not make the launcher ignore the variable: it becomes --include, and --num_nodes is refused.
+  const d = await check('CUDA_VISIBLE_DEVICES=0,1 deepspeed --num_nodes 1 train.py\n');
+  assert.deepEqual(codes(d.diagnostics), ['launcher-num-with-include']);
+  assert.equal(fixed(d.document, d.diagnostics, 'launcher-num-with-include'), 'CUDA_VISIBLE_DEVICES=0,1 deepspeed train.py\n');
   assert.deepEqual(codes((await check('deepspeed --include "worker-0:0,1@worker-1:2,3" train.py\n')).diagnostics), []);
   assert.deepEqual(codes((await check('deepspeed --include worker-0:a train.py\n')).diagnostics), ['launcher-invalid-host-spec']);
 });

@@ -64,6 +64,18 @@ function deepspeedLauncherRules(ctx: SourceContext, launch: LaunchCommand, part:
     out.push(launchDiagnostic(ctx, 'launcher-multinode-without-hostfile', span(numNodes).start, span(numNodes).end, `--num_nodes ${nodes} needs a hostfile (--hostfile, default /job/hostfile): without one the launcher runs on localhost only and fails.`));
   }
   const devices = visibleDevices(launch.env);
+  // --num_nodes 0/1 does not make the launcher ignore the variable: it turns it into --include and then
+  // refuses --num_nodes beside an include (runner.py, "Cannot specify num_nodes/gpus with include/exclude").
+  const gpus = numGpus ? Number(textOf(launch, numGpus)) : NaN;
+  if (devices && numNodes && nodes <= 1 && !filter && !hostfile && !(gpus > 0)) {
+    const extent = optionExtent(numNodes);
+    out.push(
+      launchDiagnostic(ctx, 'launcher-num-with-include', span(numNodes).start, span(numNodes).end, `With ${devices.name} set, the deepspeed launcher turns it into --include localhost:${devices.ids.join(',')}, and then refuses ${numNodes.written}: "Cannot specify num_nodes/gpus with include/exclude". One node is the default; remove ${numNodes.written}.`, {
+        fixes: [{ title: `Remove ${numNodes.written}`, edits: [editor.removeWords(extent.start, extent.end)], preferred: true }],
+      }),
+    );
+    return out;
+  }
   const restricting = include ?? exclude ?? numGpus ?? numNodes ?? hostfile;
   if (devices && restricting) {
     const a = devices.binding.assignment;
