@@ -147,7 +147,9 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   if (r.launcher?.kind === 'accelerate') readAccelerateFacts(ctx, env, r.launcher, facts);
   const fromLauncher = { gpus: facts.gpusPerNode, nodes: facts.nodes, dtype: facts.dtype, deepspeed: facts.deepspeed };
   if (r.trainer) {
-    if (r.trainer.kind === 'swift' || r.trainer.kind === 'megatron') readSwiftFacts(ctx, env, r.trainer, facts, !!r.launcher);
+    // Only the swift CLI reads NPROC_PER_NODE and starts torchrun; `python swift/cli/sft.py` runs one process.
+    const viaCli = ['swift', 'megatron'].includes(baseName(words[0].value));
+    if (r.trainer.kind === 'swift' || r.trainer.kind === 'megatron') readSwiftFacts(ctx, env, r.trainer, facts, !!r.launcher || !viaCli);
     else if (r.trainer.kind === 'python') readPythonFacts(ctx, env, r.trainer, facts);
     else readLlamaFactoryFacts(ctx, env, r.trainer, facts);
   }
