@@ -113,6 +113,7 @@ export class SchemaIndex {
   private readonly branchPropertyCache = new WeakMap<SchemaNode, { parts: View[]; properties: Record<string, SchemaNode> }[]>();
   /** null: the node has conditional parts. */
   private readonly fixedPartsCache = new WeakMap<SchemaNode, View[] | null>();
+  private readonly typesCache = new WeakMap<SchemaNode, readonly string[]>();
 
   constructor(readonly root: SchemaNode) {}
 
@@ -318,7 +319,10 @@ export class SchemaIndex {
   }
 
   /** The JSON types a value may have here (from `type`, `enum`/`const` and the non-auto alternatives). */
-  typesOf(node: SchemaNode): string[] {
+  typesOf(node: SchemaNode): readonly string[] {
+    // Asked for every key on every validation (value checks): schema nodes never change, so once per node.
+    const cached = this.typesCache.get(node);
+    if (cached) return cached;
     const types = new Set<string>();
     const visit = (n: SchemaNode, depth: number): void => {
       const view = this.view(n);
@@ -330,7 +334,9 @@ export class SchemaIndex {
     };
     visit(node, 0);
     if (types.has('integer') && types.has('number')) types.delete('integer');
-    return [...types];
+    const result = Object.freeze([...types]);
+    this.typesCache.set(node, result);
+    return result;
   }
 
   /** The enum values of a node and of its non-auto alternatives, with their descriptions. */
@@ -457,7 +463,7 @@ export function docsOf(node: SchemaNode): string | undefined {
   return node.markdownDescription ?? node.description;
 }
 
-export function typesOf(node: SchemaNode): string[] {
+export function typesOf(node: SchemaNode): readonly string[] {
   return schemaIndex().typesOf(node);
 }
 

@@ -50,7 +50,7 @@ export function code(value: unknown): string {
 
 /** `integer`, `boolean | null`, … from the schema (with "integer" flagged by x-deepspeed.integer). */
 export function typeLabel(node: SchemaNode): string {
-  const types = typesOf(node);
+  const types = [...typesOf(node)];
   if (metaOf(node).integer && types.includes('number')) types.splice(types.indexOf('number'), 1, 'integer');
   return types.length ? types.join(' | ') : 'any';
 }
