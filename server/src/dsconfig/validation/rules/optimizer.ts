@@ -129,6 +129,9 @@ export const muonRules: Rule = (config) => {
   return out;
 };
 
+/** Types whose only class raises on amsgrad=True. */
+const withoutAmsgrad: Record<string, string> = { lamb: 'FusedLamb', onebitadam: 'OnebitAdam', zerooneadam: 'ZeroOneAdam', onebitlamb: 'OnebitLamb' };
+
 /**
  * FusedAdam, FusedLamb and the 1-bit optimizers raise RuntimeError on amsgrad=True in their constructors.
  * Adam/AdamW take it with torch_adam (torch's Adam) or with optimizer offload (DeepSpeedCPUAdam accepts it).
@@ -138,10 +141,8 @@ export const amsgradUnsupported: Rule = (config) => {
   const type = optimizerType(config);
   if (!type || !config.isTrue(path)) return [];
   const adam = type === 'adam' || type === 'adamw';
-  if (adam && (config.isTrue(['optimizer', 'params', 'torch_adam']) || config.optimizerOffloaded())) return [];
-  const builds: Record<string, string> = { adam: 'FusedAdam', adamw: 'FusedAdam', lamb: 'FusedLamb', onebitadam: 'OnebitAdam', zerooneadam: 'ZeroOneAdam', onebitlamb: 'OnebitLamb' };
-  const built = builds[type];
-  if (!built) return [];
+  const built = adam ? builtOptimizer(config, type)?.name : withoutAmsgrad[type];
+  if (built === undefined || (adam && built !== 'FusedAdam')) return [];
   const fixes = [fix('Turn "amsgrad" off', [{ op: 'set', path, value: false }], true)];
   if (adam) fixes.push(fix("Use torch's Adam (\"torch_adam\": true)", [{ op: 'set', path: ['optimizer', 'params', 'torch_adam'], value: true }]));
   return [
@@ -150,7 +151,7 @@ export const amsgradUnsupported: Rule = (config) => {
 };
 
 /** The class DeepSpeed builds for a type, and the keyword arguments it takes (engine.py, _configure_basic_optimizer). */
-function builtOptimizer(config: ConfigView, type: string): { name: string; why: string; takes: Set<string> } | undefined {
+export function builtOptimizer(config: ConfigView, type: string): { name: string; why: string; takes: Set<string> } | undefined {
   const offloaded = config.optimizerOffloaded();
   const where = offloaded ? 'with optimizer offload' : 'without optimizer offload';
   if (type === 'adam' || type === 'adamw') {

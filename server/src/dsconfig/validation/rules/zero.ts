@@ -1,5 +1,6 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { fix, type ConfigView } from '../configView';
+import { builtOptimizer } from './optimizer';
 import type { Rule } from './rule';
 
 const ZERO = 'zero_optimization';
@@ -143,7 +144,8 @@ export const legacyBooleanForm: Rule = (config) => {
 export function stage0OffloadFails(config: ConfigView): boolean {
   if (config.stage() !== 0 || !config.section([ZERO]) || !config.optimizerOffloaded()) return false;
   const type = config.lowerString(['optimizer', 'type']);
-  return type === undefined || ((type === 'adam' || type === 'adamw') && !config.isTrue(['optimizer', 'params', 'torch_adam'])) || type === 'lion' || type === 'adagrad';
+  // No optimizer block: the client's, which accelerate swaps for DeepSpeedCPUAdam.
+  return type === undefined || (builtOptimizer(config, type)?.name.startsWith('DeepSpeedCPU') ?? false);
 }
 
 export const optimizerOffloadAtStage0: Rule = (config) => {
