@@ -157,14 +157,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
   const stage = site.path[0] === 'zero_optimization' && stages ? config.knownStage() : undefined;
   const ignored = stage !== undefined && !!stages && !stages.includes(stage);
-  // offload_param has its own rule with a more specific message, and so has a partial offload ratio: DeepSpeed
-  // checks that one at every stage and refuses it below 3, so it is not merely ignored.
-  const ownRule =
-    (site.path.length === 2 && site.path[0] === 'zero_optimization' && site.path[1] === 'offload_param') ||
-    (site.path.join('.') === 'zero_optimization.offload_optimizer.ratio' && typeof site.value === 'number' && site.value < 1) ||
-    // …and optimizer offload at stage 0, which DeepSpeed acts on (optimizerOffloadAtStage0).
-    ((site.path.join('.') === 'zero_optimization.offload_optimizer' || site.path.join('.') === 'zero_optimization.cpu_offload') && stage0OffloadFails(config));
-  if (ignored && stages && !underIgnored && !ownRule) {
+  if (ignored && stages && !underIgnored && !ruleExplains(config, site)) {
     // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
     const severity = stage === 0 ? 'hint' : 'warning';
     const used = stages.length === 1 ? `stage ${stages[0]}` : `stages ${stages.join(', ')}`;
@@ -180,6 +173,24 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     );
   }
   return { diagnostics: out, ignored };
+}
+
+/** Keys "ignored at this stage" that a rule explains better, because DeepSpeed does more than ignore them. */
+function ruleExplains(config: ConfigView, site: PropertySite): boolean {
+  switch (site.path.join('.')) {
+    // offload_param has its own rule with a more specific message.
+    case 'zero_optimization.offload_param':
+      return true;
+    // DeepSpeed checks a partial offload ratio at every stage and refuses it below 3.
+    case 'zero_optimization.offload_optimizer.ratio':
+      return typeof site.value === 'number' && site.value < 1;
+    // Optimizer offload at stage 0 still picks a CPU optimizer (optimizerOffloadAtStage0).
+    case 'zero_optimization.offload_optimizer':
+    case 'zero_optimization.cpu_offload':
+      return stage0OffloadFails(config);
+    default:
+      return false;
+  }
 }
 
 /** The path of a sibling key that is another name of `replacementPath`'s key, when one is set. */
