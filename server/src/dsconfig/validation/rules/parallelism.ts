@@ -157,9 +157,11 @@ export const zenflowRequirements: Rule = (config) => {
     );
   }
   const overlapPath = [ZERO, 'overlap_comm'];
-  const overlap = config.has(overlapPath) && config.get(overlapPath) !== null ? config.isTrue(overlapPath) : stage === 3;
+  // null or absent: on at stage 3 only (overlap_comm_valid).
+  const overlapSet = config.has(overlapPath) && config.get(overlapPath) !== null;
+  const overlap = overlapSet ? config.isTrue(overlapPath) : stage === 3;
   if (config.isTrue([...base, 'offload']) && !overlap) {
-    const why = config.has(overlapPath) && config.get(overlapPath) !== null ? '"overlap_comm" is off' : `"overlap_comm" is off by default at stage ${stage}`;
+    const why = overlapSet ? '"overlap_comm" is off' : `"overlap_comm" is off by default at stage ${stage}`;
     out.push(
       config.diagnostic('zenflowNeedsOverlap', 'error', config.keyRange([...base, 'offload']), `ZenFlow's "offload": true needs "overlap_comm": true, and ${why}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").`, {
         path: [...base, 'offload'],

@@ -104,6 +104,14 @@ export const pldSettingsRequired: Rule = (config) => {
   ];
 };
 
+/** torch schedulers whose arguments are Python objects: DeepSpeed calls `Scheduler(optimizer, **params)`, and JSON cannot hold them. */
+const needsPythonObjects: Record<string, string> = {
+  LambdaLR: 'a function (lr_lambda)',
+  MultiplicativeLR: 'a function (lr_lambda)',
+  SequentialLR: 'other scheduler objects (schedulers)',
+  ChainedScheduler: 'other scheduler objects (schedulers, its first argument)',
+};
+
 const deepSpeedSchedulers = new Set(['WarmupLR', 'WarmupDecayLR', 'WarmupCosineLR', 'OneCycle', 'LRRangeTest']);
 /** Scheduler params the HF Trainer / accelerate fill when they hold "auto": arguments of DeepSpeed's schedulers only. */
 const filledSchedulerParams = new Set(['warmup_min_lr', 'warmup_max_lr', 'warmup_num_steps', 'total_num_steps']);
@@ -135,14 +143,6 @@ export const torchSchedulerParams: Rule = (config) => {
       }),
     ];
   });
-};
-
-/** torch schedulers whose arguments are Python objects: DeepSpeed calls `Scheduler(optimizer, **params)`, and JSON cannot hold them. */
-const needsPythonObjects: Record<string, string> = {
-  LambdaLR: 'a function (lr_lambda)',
-  MultiplicativeLR: 'a function (lr_lambda)',
-  SequentialLR: 'other scheduler objects (schedulers)',
-  ChainedScheduler: 'other scheduler objects (schedulers, its first argument)',
 };
 
 export const schedulerNeedsPython: Rule = (config) => {
