@@ -15,6 +15,7 @@ import {
   formatDeepSpeedTable,
   formatGiB,
   GiB,
+  derivableBatchTotal,
   derivedMicroBatch,
   hfAutoBuffers,
   optimizerFromName,
@@ -160,9 +161,10 @@ function fromFact<T>(f: Fact<T> | undefined, file: string): { value: T; source: 
 
 /** The micro-batch DeepSpeed derives from the config's train_batch_size for this world size, with its source. */
 function derivedMicro(facts: ConfigFacts | undefined, worldSize: number, file: string): { value: number; source: ValueSource } | undefined {
-  if (!facts?.trainBatchSize || facts.auto.includes('gradient_accumulation_steps')) return undefined;
-  const value = derivedMicroBatch(facts.trainBatchSize.value, facts.gradientAccumulationSteps?.value, worldSize);
-  return value === undefined ? undefined : { value, source: { kind: 'config', path: `${file}#${facts.trainBatchSize.path}` } };
+  const total = facts && derivableBatchTotal(facts);
+  if (!total) return undefined;
+  const value = derivedMicroBatch(total.value, facts.gradientAccumulationSteps?.value, worldSize);
+  return value === undefined ? undefined : { value, source: { kind: 'config', path: `${file}#${total.path}` } };
 }
 
 async function readConfig(fs: FileSystemHost, spec: string, cwd: string): Promise<{ facts: ConfigFacts; file: string }> {

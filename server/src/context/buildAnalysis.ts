@@ -1,5 +1,5 @@
 import { estimate, estimateAllOptions } from '../memory/estimate';
-import { extractConfigFacts, estimateInputFromFacts, hfAutoBuffers, type ConfigFacts } from '../memory/configFacts';
+import { derivableBatchTotal, extractConfigFacts, estimateInputFromFacts, hfAutoBuffers, type ConfigFacts } from '../memory/configFacts';
 import type { EstimateInput, EstimateResult, ModelInfo } from '../memory/types';
 import { GiB } from '../memory/units';
 import type { LaunchFacts } from '../launch/facts';
@@ -25,8 +25,7 @@ export function configContextFacts(facts: ConfigFacts): ConfigContextFacts {
   const autoPrecision = facts.auto.some((p) => p === 'fp16.enabled' || p === 'bf16.enabled' || p === 'bfloat16.enabled');
   return {
     microBatch: facts.microBatch?.value ?? (facts.auto.includes('train_micro_batch_size_per_gpu') ? 'auto' : undefined),
-    // With the accumulation left to the Trainer ("auto"), the micro-batch cannot be derived from the total.
-    trainBatchSize: facts.auto.includes('gradient_accumulation_steps') ? undefined : facts.trainBatchSize?.value,
+    trainBatchSize: derivableBatchTotal(facts)?.value,
     gradientAccumulationSteps: facts.gradientAccumulationSteps?.value,
     // No bf16/fp16 section at all says nothing about what the launcher loads; leave it to the script and settings.
     precision: facts.precision && !facts.precision.implicit ? facts.precision.value : autoPrecision ? 'auto' : undefined,

@@ -187,6 +187,11 @@ export function hfAutoBuffers(hiddenSize: number): Pick<BufferSettings, 'reduceB
   return { reduceBucketSize: hiddenSize * hiddenSize, prefetchBucketSize: Math.floor(0.9 * hiddenSize * hiddenSize) };
 }
 
+/** train_batch_size as a total the micro-batch can be derived from: not while the Trainer fills the accumulation ("auto"). */
+export function derivableBatchTotal(facts: ConfigFacts): Fact<number> | undefined {
+  return facts.auto.includes('gradient_accumulation_steps') ? undefined : facts.trainBatchSize;
+}
+
 /**
  * The micro-batch DeepSpeed derives when the config gives train_batch_size but no micro-batch
  * (config.py, _set_batch_related_parameters): train_batch_size ÷ world size ÷ gradient_accumulation_steps

@@ -86,15 +86,11 @@ export function modelStates(i: ModelStateInput): ModelStates {
     gpu.optimizerStates = optimizerShard;
   } else {
     cpu.gradients = optimizerGrad;
-    if (stage === 2) {
-      // Under offload ZeRO-2 copies each reduced gradient straight into the CPU fp32 buffer and never
-      // allocates the GPU partition (stage_1_and_2.py, copy_grads_in_partition).
-      gpu.gradients = 0;
-    } else if (stage === 3) {
-      // ZeRO-3 allocates the 16-bit gradient partition on the offload device (stage3.py: self.device = cpu).
-      gpu.gradients = 0;
-      cpu.gradients += i.elementBytes * shardT;
-    }
+    // Under offload no 16-bit gradient partition stays on the GPU: ZeRO-2 copies each reduced gradient straight
+    // into the CPU fp32 buffer (stage_1_and_2.py, copy_grads_in_partition), and ZeRO-3 allocates its partition
+    // on the offload device (stage3.py: self.device = cpu), where it counts.
+    if (stage >= 2) gpu.gradients = 0;
+    if (stage === 3) cpu.gradients += i.elementBytes * shardT;
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
     if (i.offloadOptimizer === 'nvme' && stage === 3) {
