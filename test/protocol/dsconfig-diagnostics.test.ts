@@ -20,6 +20,15 @@ const broken = [
   '',
 ].join('\n');
 
+/** The quick fixes the server offers for one of its diagnostics. */
+function quickFixes(server: Awaited<ReturnType<typeof startServer>>, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
+  return server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic], only: ['quickfix'] },
+  });
+}
+
 // Diagnostics, a quick fix and fix-all for a broken ds_config.json through the real bundled server over stdio.
 test('ds_config diagnostics arrive over stdio and a quick fix round-trips', async () => {
   const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
@@ -38,11 +47,7 @@ test('ds_config diagnostics arrive over stdio and a quick fix round-trips', asyn
 
     // The diagnostic goes back with its data, as a client would send it; the server answers statelessly.
     const precision = byCode.get('fp16-and-bf16') as Diagnostic;
-    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: precision.range,
-      context: { diagnostics: [precision], only: ['quickfix'] },
-    });
+    const actions = await quickFixes(server, uri, precision);
     const keepBf16 = actions.find((a) => a.title === 'Keep bf16 (turn fp16 off)');
     assert.ok(keepBf16?.isPreferred, JSON.stringify(actions.map((a) => a.title)));
     const document = TextDocument.create(uri, 'ds-config', 1, broken);
@@ -98,11 +103,7 @@ test('a misspelt scheduler param arrives as the TypeError DeepSpeed would raise,
     const typo = (await published).diagnostics.find((d) => d.code === 'unknown-key')!;
     assert.match(String(typo.message), /WarmupLR\(optimizer, \*\*params\) as keyword arguments, and one it does not take stops the run with a TypeError\. Did you mean "warmup_num_steps"\?/);
     assert.doesNotMatch(String(typo.message), /pydantic/);
-    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: typo.range,
-      context: { diagnostics: [typo], only: ['quickfix'] },
-    });
+    const actions = await quickFixes(server, uri, typo);
     const rename = actions.find((a) => a.title === 'Rename to "warmup_num_steps"')!;
     const document = TextDocument.create(uri, 'ds-config', 1, text);
     assert.equal(TextDocument.applyEdits(document, rename.edit!.changes![uri]), text.replace('warmup_num_step"', 'warmup_num_steps"'));
@@ -128,11 +129,7 @@ test('a bool written as text and an offload device in capitals: what DeepSpeed r
       [word, 'Write it as false', text.replace('"false"', 'false')],
       [device, 'Use "cpu"', text.replace('"CPU"', '"cpu"')],
     ] as const) {
-      const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-        textDocument: { uri },
-        range: diagnostic.range,
-        context: { diagnostics: [diagnostic], only: ['quickfix'] },
-      });
+      const actions = await quickFixes(server, uri, diagnostic);
       const action = actions.find((a) => a.title === title)!;
       assert.equal(action.isPreferred, true);
       assert.equal(TextDocument.applyEdits(document, action.edit!.changes![uri]), after);
