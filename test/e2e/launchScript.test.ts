@@ -1,7 +1,7 @@
 /** An ms-swift launch script: hover on `--deepspeed zero3` and preset completion. */
 import assert from 'node:assert/strict';
 import { positionOf, scenarios } from './scenarios';
-import { placeScenario } from './support/files';
+import { placeFile, placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
 import { applyScenarioFix } from './support/quickFix';
 
@@ -34,5 +34,13 @@ uiSuite('launch scripts', (suite) => {
     const s = scenarios.presetFix;
     const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the corrected preset');
     assert.match(saved, s.expectAfter);
+  });
+
+  suite.test('a script whose ms-swift config file turns DeepSpeed on gets the missing NPROC_PER_NODE, and its fix', async (wb) => {
+    const s = scenarios.configFileDevices;
+    placeFile(wb.instance.workspace, s.config.source, s.config.name);
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'NPROC_PER_NODE added');
+    assert.match(saved, s.expectAfter);
+    await wb.editor.waitForText((t) => s.hintAfter.test(t), 'the estimate for 2 GPUs');
   });
 });

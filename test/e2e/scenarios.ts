@@ -112,6 +112,18 @@ export const scenarios = {
     // An inlay hint follows the value on screen, so the pattern stops at the value.
     expectAfter: /--deepspeed zero2_offload(?![\w-])/,
   },
+  configFileDevices: {
+    source: 'fixture:train_swift_config.sh',
+    name: 'train_e2e_swift_config.sh',
+    /** The ms-swift config file the script names, placed beside it. */
+    config: { source: 'fixture:swift_sft_config.yaml', name: 'swift_sft_config.yaml' },
+    token: 'CUDA_VISIBLE_DEVICES',
+    code: 'cuda-devices-without-nproc',
+    fix: /^Add NPROC_PER_NODE=2$/,
+    /** The estimate after the config file argument, with the model from the YAML and the GPUs the fix gave. */
+    hintAfter: /swift_sft_config\.yaml\s*≈ [\d.]+ GiB\/GPU · Qwen3-8B · 2 GPUs/,
+    expectAfter: /CUDA_VISIBLE_DEVICES=0,1 \\\nNPROC_PER_NODE=2 swift sft swift_sft_config\.yaml/,
+  },
   sidebar: {
     source: 'configs/ds_config_zero2.json',
     name: 'ds_config_e2e_sidebar.json',

@@ -70,3 +70,28 @@ test('launch script over stdio: diagnostics, quick fix, completion, hover, inlay
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// `swift sft config.yaml`: the server reads the YAML from disk for the device check and the estimate.
+test('launch script naming a ms-swift config file over stdio: its deepspeed: and ENV: count', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-yaml-')));
+  const yaml = 'model: Qwen/Qwen3-8B\ntorch_dtype: bfloat16\nmax_length: 2048\ndeepspeed: zero2\nENV:\n  NPROC_PER_NODE: 4\n';
+  writeFileSync(path.join(root, 'sft.yaml'), yaml);
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    const text = 'CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 swift sft sft.yaml\n';
+    const published = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'shellscript', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => d.code), ['nproc-visible-devices-mismatch']);
+    assert.match(String(diagnostics[0].message), /^CUDA_VISIBLE_DEVICES lists 8 GPUs for 4 processes per node \(ENV\.NPROC_PER_NODE in sft\.yaml\)/);
+    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+    });
+    assert.match(String(hints[0]?.label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

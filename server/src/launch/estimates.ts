@@ -7,7 +7,7 @@ import type { ConfigAnalysis } from '../context/analysis';
 import { hasNumbers } from '../context/analysis';
 import type { StageTarget } from '../context/stageSwitch';
 import type { DeepSpeedReference, LaunchFacts, SourceSpan, SwiftPresetName } from './facts';
-import { throughConfigFile } from './references';
+import { configFileFacts, mergeFacts } from './references';
 import { parsedPreset, swiftPresets } from './swiftPresets';
 
 /** The DeepSpeed config a launch uses, as a value the estimator can read. */
@@ -88,13 +88,16 @@ export class LaunchEstimator {
 
   /**
    * The launch as the estimator should see it and where its estimate belongs: at the DeepSpeed value, or,
-   * when the DeepSpeed settings are in the YAML the command names, at that file argument.
+   * when the DeepSpeed settings are in the config file the command names, at that file argument. A config
+   * file fills in what the command line leaves out (`swift sft x.yaml --deepspeed zero3` takes the model from
+   * the YAML; an accelerate `--config_file` gives the process count to a script's `--deepspeed`).
    */
   async effective(facts: LaunchFacts): Promise<{ facts: LaunchFacts; anchor: SourceSpan } | undefined> {
-    if (facts.deepspeed) return facts.deepspeed.span.start === facts.deepspeed.span.end ? undefined : { facts, anchor: facts.deepspeed.span };
-    if (!facts.configFile) return undefined;
-    const merged = await throughConfigFile(this.hosts.fs, facts, this.hosts.workspace.folders()).catch(() => undefined);
-    return merged ? { facts: merged, anchor: facts.configFile.span } : undefined;
+    const own = facts.deepspeed;
+    if (own && own.span.start === own.span.end) return undefined;
+    const config = await configFileFacts(this.hosts.fs, facts, this.hosts.workspace.folders()).catch(() => undefined);
+    if (own) return { facts: config ? { ...mergeFacts(config, facts), deepspeed: own } : facts, anchor: own.span };
+    return config?.deepspeed && facts.configFile ? { facts: mergeFacts(config, facts), anchor: facts.configFile.span } : undefined;
   }
 
   /** Per-GPU estimate of the command as written, or undefined without a model and GPU count. */

@@ -83,6 +83,11 @@ export interface LaunchFacts {
   quantMethod?: Fact<string>;
   dtype?: Fact<Precision>;
   deepspeed?: DeepSpeedReference;
+  /**
+   * `ENV:` of a ms-swift config file: variables ms-swift sets before it starts torchrun, each only where the
+   * shell left it unset (swift/cli/main.py, parse_yaml_args). Values as Python's str() writes them.
+   */
+  configEnv?: Record<string, Fact<string>>;
 }
 
 /** bfloat16/bf16/float16/fp16/float32/fp32 → Precision; anything else undefined. */

@@ -23,7 +23,8 @@ function samePath(a: string, b: string): boolean {
 async function readFacts(fs: FileSystemHost, file: string, folders: string[]): Promise<LaunchFacts[]> {
   const text = await fs.readFile(file);
   if (text === undefined) return [];
-  const languageId = /\.ya?ml$/i.test(file) ? 'yaml' : 'shellscript';
+  // A JSON config (`swift sft sft.json`) is read as YAML, of which JSON is a subset.
+  const languageId = /\.(ya?ml|json)$/i.test(file) ? 'yaml' : 'shellscript';
   return extractLaunchFacts(TextDocument.create(URI.file(file).toString(), languageId, 0, text), folders);
 }
 
@@ -55,11 +56,11 @@ export async function findLaunchReferences(fs: FileSystemHost, workspace: Worksp
 }
 
 /**
- * A launch whose DeepSpeed settings live in the YAML it names (accelerate `--config_file`,
- * `llamafactory-cli train x.yaml`, `swift sft x.yaml`): the YAML's facts with the script's on top.
- * Undefined when there is no such YAML or it says nothing about DeepSpeed.
+ * The facts of the config file a launch names (accelerate `--config_file`, `llamafactory-cli train x.yaml`,
+ * `swift sft x.yaml`): the first candidate path that reads. Undefined when there is none, or it is no
+ * launcher config.
  */
-export async function throughConfigFile(
+export async function configFileFacts(
   fs: FileSystemHost,
   facts: LaunchFacts,
   folders: string[],
@@ -67,16 +68,28 @@ export async function throughConfigFile(
 ): Promise<LaunchFacts | undefined> {
   if (!facts.configFile) return undefined;
   for (const candidate of facts.configFile.candidates) {
-    const yamlFacts = known?.get(candidate) ?? (await readFacts(fs, candidate, folders));
-    const yaml = yamlFacts.find((f) => f.deepspeed);
-    if (yaml) return mergeFacts(yaml, facts);
-    if (yamlFacts.length > 0 || known?.has(candidate)) return undefined;
+    const found = known?.get(candidate) ?? (await readFacts(fs, candidate, folders));
+    if (found.length > 0 || known?.has(candidate)) return found[0];
   }
   return undefined;
 }
 
+/**
+ * A launch whose DeepSpeed settings live in the config file it names: the file's facts with the script's on
+ * top. Undefined when there is no such file or it says nothing about DeepSpeed.
+ */
+export async function throughConfigFile(
+  fs: FileSystemHost,
+  facts: LaunchFacts,
+  folders: string[],
+  known?: Map<string, LaunchFacts[]>,
+): Promise<LaunchFacts | undefined> {
+  const config = await configFileFacts(fs, facts, folders, known);
+  return config?.deepspeed ? mergeFacts(config, facts) : undefined;
+}
+
 /** Script facts override the YAML's where the script says something. */
-function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
+export function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
   // The script is the launch (uri, span); each fact keeps its own span.uri, which may be the YAML's.
   const merged: LaunchFacts = { ...base, uri: over.uri, chain: [...over.chain, ...base.chain], launcher: over.launcher, span: over.span, commandIndex: over.commandIndex };
   for (const [key, value] of Object.entries(over) as [keyof LaunchFacts, unknown][]) {

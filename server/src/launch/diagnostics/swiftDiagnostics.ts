@@ -4,10 +4,11 @@ import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
 import { deepspeedSubcommands } from '../launchers/swift';
-import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';
 import { checkDeepSpeedReference } from './deepspeedReference';
+import { swiftDeviceDiagnostics } from './swiftDevices';
+import { configFileFacts } from '../references';
 
 const torchDtypes: Record<string, string> = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32', half: 'float16', float: 'float32', bfloat: 'bfloat16' };
 const validTorchDtypes = new Set(['bfloat16', 'float16', 'float32']);
@@ -66,49 +67,9 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
     );
   }
 
-  // CUDA_VISIBLE_DEVICES with several GPUs but one process: model parallel, which DeepSpeed refuses.
-  // SWIFT_SINGLE_DEVICE_MODE=1 switches ms-swift's model-parallel detection off (swift/utils/env.py, is_mp).
-  const devices = visibleDevices(launch.env);
-  const singleDeviceMode = launch.env.envBinding('SWIFT_SINGLE_DEVICE_MODE')?.value === '1';
-  if (!launch.launcher && ds && takesDeepSpeed && devices && devices.ids.length >= 2 && !singleDeviceMode && !launch.env.envBinding('NPROC_PER_NODE') && !movedEnv.has('NPROC_PER_NODE')) {
-    const n = devices.ids.length;
-    const a = devices.binding.assignment;
-    out.push(
-      launchDiagnostic(
-        ctx,
-        'cuda-devices-without-nproc',
-        a.start,
-        a.end,
-        `${devices.name} lists ${n} GPUs but NPROC_PER_NODE is not set, so ms-swift starts one process that sees ${n} GPUs (device_map model parallel), and --deepspeed then fails: "DeepSpeed is not compatible with device_map". Set NPROC_PER_NODE=${n}.`,
-        { gpus: n, fixes: [{ title: `Add NPROC_PER_NODE=${n}`, edits: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
-      ),
-    );
-  }
-
-  // Processes per node that do not match the visible GPUs: ms-swift asserts they divide evenly, and a process
-  // that sees two or more GPUs loads the model with device_map, which --deepspeed refuses (is_mp).
-  const processes = launch.facts.gpusPerNode;
-  // Under a launcher, more processes than GPUs already has the launcher's own warning.
-  const tooMany = !!launch.launcher && processes !== undefined && devices !== undefined && processes.value > devices.ids.length;
-  if (ds && takesDeepSpeed && devices && processes && !processes.isDefault && !singleDeviceMode && !tooMany && devices.ids.length !== processes.value) {
-    const n = devices.ids.length;
-    const p = processes.value;
-    const why =
-      n % p !== 0
-        ? `ms-swift asserts that the GPUs divide evenly among the processes (n_gpu % local_world_size) and stops`
-        : `each process sees ${n / p} GPUs, so ms-swift loads the model with device_map across them and --deepspeed fails: "DeepSpeed is not compatible with device_map"`;
-    if (n % p !== 0 || n / p >= 2) {
-      const nproc = launch.env.envBinding('NPROC_PER_NODE')?.assignment;
-      const fixes = nproc && /^\d+$/.test(nproc.value.raw) ? [{ title: `Set NPROC_PER_NODE=${n}`, edits: [editor.replace(nproc.value.start, nproc.value.end, String(n))], preferred: true }] : [];
-      const a = devices.binding.assignment;
-      out.push(
-        launchDiagnostic(ctx, 'nproc-visible-devices-mismatch', a.start, a.end, `${devices.name} lists ${n} GPUs for ${p} process${p === 1 ? '' : 'es'} per node (${processes.via}): ${why}. Start one process per visible GPU.`, {
-          gpus: n,
-          processes: p,
-          fixes,
-        }),
-      );
-    }
+  if (takesDeepSpeed) {
+    const config = await configFileFacts(hosts.fs, launch.facts, hosts.workspace.folders()).catch(() => undefined);
+    out.push(...swiftDeviceDiagnostics(ctx, launch, { deepspeedFlag: ds !== undefined, config, movedEnv }));
   }
 
   for (const option of parsed.options) {

@@ -1,5 +1,5 @@
 import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
-import type { LaunchFacts, LauncherKind } from '../facts';
+import type { Fact, LaunchFacts, LauncherKind } from '../facts';
 import { precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
@@ -69,11 +69,36 @@ const swiftKeys = ['tuner_type', 'train_type', 'torch_dtype', 'model', 'max_leng
 
 /** Which tool reads a YAML file, from its keys; undefined when it is none of ours. */
 function kindOf(top: Map<string, YamlEntry>): YamlLaunch['kind'] | undefined {
-  if (top.get('distributed_type')?.text?.toUpperCase() === 'DEEPSPEED' || top.has('deepspeed_config')) return 'accelerate-yaml';
+  // Any accelerate config: one without DeepSpeed still gives the process count to a script's --deepspeed.
+  if (top.has('distributed_type') || top.has('deepspeed_config')) return 'accelerate-yaml';
   if (llamaFactoryKeys.some((k) => top.has(k))) return 'llamafactory-yaml';
   if (swiftKeys.some((k) => top.has(k))) return 'swift-yaml';
   if (top.has('deepspeed')) return 'llamafactory-yaml';
   return undefined;
+}
+
+/** Python's str() of a YAML scalar, which is what ms-swift puts in os.environ. */
+function pythonStr(value: unknown): string | undefined {
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number' || typeof value === 'string') return String(value);
+  return undefined;
+}
+
+/** A ms-swift config's `ENV:`, and the process counts it gives swift's own torchrun start. */
+function readSwiftEnv(ctx: SourceContext, env: Map<string, YamlEntry>, facts: LaunchFacts): void {
+  if (env.size === 0) return;
+  const configEnv: Record<string, Fact<string>> = {};
+  for (const entry of env.values()) {
+    const value = pythonStr(entry.value);
+    if (value !== undefined) configEnv[entry.key] = ctx.fact(value, entry.valueStart, entry.valueEnd, `ENV.${entry.key}`);
+  }
+  facts.configEnv = configEnv;
+  const count = (name: string) => {
+    const fact = configEnv[name];
+    return fact && /^[1-9]\d*$/.test(fact.value) ? { ...fact, value: Number(fact.value) } : undefined;
+  };
+  facts.gpusPerNode = count('NPROC_PER_NODE');
+  facts.nodes = count('NNODES');
 }
 
 export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | undefined {
@@ -144,6 +169,7 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | unde
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, 'ms-swift default', true);
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, 'ms-swift default', true);
+    readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text), facts);
   }
   const ds = top.get('deepspeed');
   if (ds?.text) {

@@ -1,0 +1,111 @@
+/**
+ * ms-swift's start-up checks of the visible GPUs against the processes per node, for a DeepSpeed launch.
+ * `swift sft x.yaml` may give both through the config file: its `deepspeed:` and, in `ENV:`, the variables,
+ * which ms-swift sets only where the shell left them unset (swift/cli/main.py, parse_yaml_args).
+ */
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { SourceContext } from '../command/context';
+import type { LaunchCommand } from '../command/launchCommand';
+import type { Fact, LaunchFacts } from '../facts';
+import { baseName } from '../../classify';
+import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
+import { ScriptEditor } from '../edits/textEdits';
+import { launchDiagnostic } from './codes';
+
+export interface SwiftDeviceInputs {
+  /** `--deepspeed` is on the command line. */
+  deepspeedFlag: boolean;
+  /** Facts of the config file the command names, when it reads. */
+  config: LaunchFacts | undefined;
+  /** Variables written after the command: reported on their own, and meant for the environment. */
+  movedEnv: Set<string>;
+}
+
+/** A variable as ms-swift sees it, with where it was written: in the script, or in the config's ENV. */
+interface SeenVariable {
+  value: string;
+  /** Offsets in the script of what to underline: the assignment, or the config file argument. */
+  start: number;
+  end: number;
+  /** The shell assignment's value, when the script wrote it (for fixes that edit it). */
+  scriptValue?: { start: number; end: number; raw: string };
+  /** `NPROC_PER_NODE`, or `ENV.NPROC_PER_NODE in sft.yaml`. */
+  where: string;
+}
+
+export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand, inputs: SwiftDeviceInputs): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const editor = new ScriptEditor(ctx);
+  const programStart = launch.command.words[0].start;
+  const configArg = launch.facts.configFile;
+  // ENV: is applied by swift's own entry point, which an outer launcher does not run.
+  const config = launch.launcher ? undefined : inputs.config;
+  const configName = configArg ? baseName(configArg.value) : '';
+
+  const seen = (name: string): SeenVariable | undefined => {
+    const binding = launch.env.envBinding(name);
+    if (binding) {
+      if (binding.value === undefined) return undefined;
+      const a = binding.assignment;
+      return { value: binding.value, start: a.start, end: a.end, scriptValue: a.value, where: name };
+    }
+    const fromConfig: Fact<string> | undefined = config?.configEnv?.[name];
+    return fromConfig && configArg ? { value: fromConfig.value, start: configArg.span.start, end: configArg.span.end, where: `ENV.${name} in ${configName}` } : undefined;
+  };
+
+  const deepspeed = inputs.deepspeedFlag ? '--deepspeed' : config?.deepspeed ? `DeepSpeed (deepspeed: ${config.deepspeed.text} in ${configName})` : undefined;
+  if (!deepspeed) return out;
+  let devices: { name: string; ids: string[]; variable: SeenVariable } | undefined;
+  for (const name of visibleDeviceVariables) {
+    const variable = seen(name);
+    if (variable) {
+      devices = { name, ids: deviceIds(variable.value), variable };
+      break;
+    }
+  }
+  // SWIFT_SINGLE_DEVICE_MODE=1 switches ms-swift's model-parallel detection off (swift/utils/env.py, is_mp).
+  if (!devices || seen('SWIFT_SINGLE_DEVICE_MODE')?.value === '1') return out;
+  const n = devices.ids.length;
+  const listed = devices.variable.where === devices.name ? devices.name : devices.variable.where;
+
+  // Several GPUs but one process: model parallel (device_map), which DeepSpeed refuses.
+  const nproc = seen('NPROC_PER_NODE');
+  // A script variable whose value is unknown still counts as set.
+  const nprocWritten = nproc !== undefined || launch.env.envBinding('NPROC_PER_NODE') !== undefined || inputs.movedEnv.has('NPROC_PER_NODE');
+  if (!launch.launcher && n >= 2 && !nprocWritten) {
+    out.push(
+      launchDiagnostic(
+        ctx,
+        'cuda-devices-without-nproc',
+        devices.variable.start,
+        devices.variable.end,
+        `${listed} lists ${n} GPUs but NPROC_PER_NODE is not set, so ms-swift starts one process that sees ${n} GPUs (device_map model parallel), and ${deepspeed} then fails: "DeepSpeed is not compatible with device_map". Set NPROC_PER_NODE=${n}.`,
+        { gpus: n, fixes: [{ title: `Add NPROC_PER_NODE=${n}`, edits: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
+      ),
+    );
+  }
+
+  // Processes per node that do not match the visible GPUs: ms-swift asserts they divide evenly, and a process
+  // that sees two or more GPUs loads the model with device_map, which DeepSpeed refuses (is_mp).
+  const processes = launch.facts.gpusPerNode ?? (nproc && !nproc.scriptValue ? config?.gpusPerNode : undefined);
+  if (!processes || processes.isDefault) return out;
+  const p = processes.value;
+  // Under a launcher, more processes than GPUs already has the launcher's own warning.
+  const tooMany = !!launch.launcher && p > n;
+  if (tooMany || n === p || (n % p === 0 && n / p < 2)) return out;
+  const why =
+    n % p !== 0
+      ? `ms-swift asserts that the GPUs divide evenly among the processes (n_gpu % local_world_size) and stops`
+      : `each process sees ${n / p} GPUs, so ms-swift loads the model with device_map across them and ${deepspeed} fails: "DeepSpeed is not compatible with device_map"`;
+  const processesVia = processes.via.startsWith('ENV.') ? `${processes.via} in ${configName}` : processes.via;
+  const literal = nproc?.scriptValue && /^\d+$/.test(nproc.scriptValue.raw) ? nproc.scriptValue : undefined;
+  const fixes = literal ? [{ title: `Set NPROC_PER_NODE=${n}`, edits: [editor.replace(literal.start, literal.end, String(n))], preferred: true }] : [];
+  out.push(
+    launchDiagnostic(ctx, 'nproc-visible-devices-mismatch', devices.variable.start, devices.variable.end, `${listed} lists ${n} GPUs for ${p} process${p === 1 ? '' : 'es'} per node (${processesVia}): ${why}. Start one process per visible GPU.`, {
+      gpus: n,
+      processes: p,
+      fixes,
+    }),
+  );
+  return out;
+}
