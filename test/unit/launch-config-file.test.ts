@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import type { Range } from 'vscode-languageserver-types';
-import { codes, doc, fixed, service, settings } from './launch-helpers';
+import { findLaunchReferences } from '../../server/src/launch';
+import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
 /** ms-swift's examples/yaml/deepspeed/sft.yaml, shortened: a config file that names the DeepSpeed preset. */
 const sftYaml = 'model: Qwen/Qwen3-8B\ntorch_dtype: bfloat16\ntuner_type: lora\nper_device_train_batch_size: 1\nmax_length: 2048\ndeepspeed: zero2\n';
@@ -68,4 +70,13 @@ test('a --deepspeed on the command line keeps what the config file says about th
   // accelerate --config_file without DeepSpeed, and the HF Trainer's --deepspeed: the YAML's process count.
   const accelerate = await hint('accelerate launch --config_file multi_gpu.yaml --machine_rank 0 train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_z2.json\n');
   assert.match(String(accelerate), /· Qwen3-8B · 8 GPUs \(2 nodes × 4\)$/);
+});
+
+test('a config’s training context from a script whose config file gives the rest (findLaunchReferences)', async () => {
+  const { hosts } = service({
+    ...files,
+    'scripts/hf.sh': 'accelerate launch --config_file multi_gpu.yaml --machine_rank 0 train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_z2.json\n',
+  });
+  const [found] = await findLaunchReferences(hosts.fs, hosts.workspace, path.join(workspaceRoot, 'configs/ds_z2.json'));
+  assert.deepEqual([found?.model?.value, found?.gpusPerNode?.value, found?.nodes?.value, found?.deepspeed?.via], ['Qwen/Qwen3-8B', 4, 2, '--deepspeed']);
 });

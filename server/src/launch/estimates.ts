@@ -7,7 +7,7 @@ import type { ConfigAnalysis } from '../context/analysis';
 import { hasNumbers } from '../context/analysis';
 import type { StageTarget } from '../context/stageSwitch';
 import type { DeepSpeedReference, LaunchFacts, SourceSpan, SwiftPresetName } from './facts';
-import { configFileFacts, mergeFacts } from './references';
+import { completedByConfigFile, throughConfigFile } from './references';
 import { parsedPreset, swiftPresets } from './swiftPresets';
 
 /** The DeepSpeed config a launch uses, as a value the estimator can read. */
@@ -88,16 +88,15 @@ export class LaunchEstimator {
 
   /**
    * The launch as the estimator should see it and where its estimate belongs: at the DeepSpeed value, or,
-   * when the DeepSpeed settings are in the config file the command names, at that file argument. A config
-   * file fills in what the command line leaves out (`swift sft x.yaml --deepspeed zero3` takes the model from
-   * the YAML; an accelerate `--config_file` gives the process count to a script's `--deepspeed`).
+   * when the DeepSpeed settings are in the config file the command names, at that file argument. Either way
+   * the config file fills in what the command line leaves out.
    */
   async effective(facts: LaunchFacts): Promise<{ facts: LaunchFacts; anchor: SourceSpan } | undefined> {
     const own = facts.deepspeed;
-    if (own && own.span.start === own.span.end) return undefined;
-    const config = await configFileFacts(this.hosts.fs, facts, this.hosts.workspace.folders()).catch(() => undefined);
-    if (own) return { facts: config ? { ...mergeFacts(config, facts), deepspeed: own } : facts, anchor: own.span };
-    return config?.deepspeed && facts.configFile ? { facts: mergeFacts(config, facts), anchor: facts.configFile.span } : undefined;
+    const folders = this.hosts.workspace.folders();
+    if (own) return own.span.start === own.span.end ? undefined : { facts: await completedByConfigFile(this.hosts.fs, facts, folders), anchor: own.span };
+    const merged = await throughConfigFile(this.hosts.fs, facts, folders).catch(() => undefined);
+    return merged && facts.configFile ? { facts: merged, anchor: facts.configFile.span } : undefined;
   }
 
   /** Per-GPU estimate of the command as written, or undefined without a model and GPU count. */

@@ -43,7 +43,7 @@ export async function findLaunchReferences(fs: FileSystemHost, workspace: Worksp
   for (const file of files) {
     for (const facts of byFile.get(file) ?? []) {
       if (refersTo(facts)) {
-        found.push(facts);
+        found.push(await completedByConfigFile(fs, facts, folders, byFile));
         continue;
       }
       // A script whose YAML (accelerate config, LLaMA-Factory config) names the JSON.
@@ -88,8 +88,23 @@ export async function throughConfigFile(
   return config?.deepspeed ? mergeFacts(config, facts) : undefined;
 }
 
+/**
+ * A launch with its own DeepSpeed value, completed by the config file it names: `swift sft x.yaml
+ * --deepspeed zero3` takes the model from the YAML, a script's `--deepspeed` under accelerate `--config_file`
+ * the process counts.
+ */
+export async function completedByConfigFile(
+  fs: FileSystemHost,
+  facts: LaunchFacts,
+  folders: string[],
+  known?: Map<string, LaunchFacts[]>,
+): Promise<LaunchFacts> {
+  const config = await configFileFacts(fs, facts, folders, known).catch(() => undefined);
+  return config ? { ...mergeFacts(config, facts), deepspeed: facts.deepspeed } : facts;
+}
+
 /** Script facts override the YAML's where the script says something. */
-export function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
+function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
   // The script is the launch (uri, span); each fact keeps its own span.uri, which may be the YAML's.
   const merged: LaunchFacts = { ...base, uri: over.uri, chain: [...over.chain, ...base.chain], launcher: over.launcher, span: over.span, commandIndex: over.commandIndex };
   for (const [key, value] of Object.entries(over) as [keyof LaunchFacts, unknown][]) {
