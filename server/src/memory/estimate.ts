@@ -13,11 +13,12 @@ import type { EstimateInput, EstimateResult, OffloadDevice, StageOption, ZeroSta
 
 /**
  * Whether DeepSpeed routes this setup to BF16_Optimizer: bf16 with fp32 gradient accumulation at ZeRO-1
- * without offload (engine.py, _do_optimizer_sanity_check). grad_accum_dtype defaults to the model dtype;
- * without ZeRO, bf16 with bf16 accumulation uses the FP16_Optimizer wrapper and fp32 accumulation is refused.
+ * without CPU offload (engine.py:1994, _do_optimizer_sanity_check; zero_cpu_offload() is true for device cpu
+ * only, so NVMe offload still gets BF16_Optimizer, which has no offload). grad_accum_dtype defaults to the model
+ * dtype; without ZeRO, bf16 with bf16 accumulation uses the FP16_Optimizer wrapper and fp32 accumulation is refused.
  */
 export function usesBf16Optimizer(input: Pick<EstimateInput, 'precision' | 'stage' | 'fp32GradAccum' | 'offloadOptimizer'>): boolean {
-  return input.precision === 'bf16' && input.fp32GradAccum === true && input.stage === 1 && input.offloadOptimizer === 'none';
+  return input.precision === 'bf16' && input.fp32GradAccum === true && input.stage === 1 && input.offloadOptimizer !== 'cpu';
 }
 
 export function estimate(input: EstimateInput): EstimateResult {
@@ -41,12 +42,17 @@ export function estimate(input: EstimateInput): EstimateResult {
   // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy.
   const optimizerGradBytes = zero ? masterDtypeBytes : mixed ? 4 : 0;
   const bf16Path = usesBf16Optimizer(input);
+  // fp32 accumulation of a 16-bit model; data_types.grad_accum_dtype defaults to the model dtype (engine.py, get_data_types).
+  const fp32Accum = mixed && input.fp32GradAccum === true;
+  const gradAccumBytes = zero && fp32Accum ? 4 : elementBytes;
   if (!zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
     notes.push('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.');
   }
-  if (input.precision === 'bf16' && !zero && input.fp32GradAccum === true) {
-    notes.push('DeepSpeed refuses bf16 with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with bf16 accumulation.');
+  if (!zero && fp32Accum) {
+    notes.push(`DeepSpeed refuses ${input.precision} with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with ${input.precision} accumulation.`);
   }
+  const accumNote = zero && fp32Accum && !bf16Path ? fp32AccumulationNote(stage, input.offloadOptimizer !== 'none') : undefined;
+  if (accumNote) notes.push(accumNote);
 
   // Trainable vs frozen parameters.
   let counts: ParamCount | undefined;
@@ -77,7 +83,8 @@ export function estimate(input: EstimateInput): EstimateResult {
   const offloadParam = stage === 3 ? input.offloadParam : 'none';
   if (!zero && input.offloadOptimizer !== 'none') notes.push('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.');
   if (stage !== 3 && input.offloadParam !== 'none') notes.push('Parameter offload exists only at ZeRO stage 3; ignored.');
-  if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push('NVMe offload needs ZeRO stage 3; counted as CPU offload.');
+  if (bf16Path && input.offloadOptimizer === 'nvme') notes.push('BF16_Optimizer has no offload (DeepSpeed keeps the ZeRO optimizer only for offload device cpu); NVMe offload ignored.');
+  else if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push('NVMe offload needs ZeRO stage 3; counted as CPU offload.');
   if (bf16Path) notes.push('bf16 with fp32 gradient accumulation uses DeepSpeed BF16_Optimizer: a full fp32 gradient buffer per GPU.');
 
   const states = modelStates({
@@ -86,6 +93,7 @@ export function estimate(input: EstimateInput): EstimateResult {
     weightBytes,
     trainable,
     elementBytes,
+    gradAccumBytes,
     masterBytes,
     optimizerGradBytes,
     optimizerStates,
@@ -153,6 +161,13 @@ export function estimate(input: EstimateInput): EstimateResult {
     fits: input.gpuMemoryBytes === undefined ? null : total <= input.gpuMemoryBytes,
     notes,
   };
+}
+
+/** Why fp32 gradient accumulation outside BF16_Optimizer costs what it does at this stage (undefined: nothing). */
+function fp32AccumulationNote(stage: ZeroStage, offloaded: boolean): string | undefined {
+  if (stage === 1) return 'fp32 gradient accumulation at ZeRO-1: every gradient is kept as an fp32 copy on the GPU until the step (param.grad_accum), 4 bytes/param instead of 2.';
+  if (stage === 3) return `fp32 gradient accumulation at ZeRO-3: the gradient partition is fp32, 4 bytes/param instead of 2 (${offloaded ? 'in CPU memory under optimizer offload' : 'on the GPU'}).`;
+  return undefined;
 }
 
 /** "ZeRO-2 + CPU offload (optimizer)" */

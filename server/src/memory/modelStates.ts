@@ -13,6 +13,11 @@ export interface ModelStateInput {
   trainable: number;
   /** Bytes per trainable element of weights and of the gradients autograd produces (2 or 4). */
   elementBytes: number;
+  /**
+   * Bytes per element of the gradients ZeRO accumulates (data_types.grad_accum_dtype; the model dtype by
+   * default): ZeRO-1's per-parameter copies and ZeRO-3's partition. ZeRO-2's partition stays in elementBytes.
+   */
+  gradAccumBytes: number;
   /** Bytes per trainable param of the master copy the optimizer updates (4, 2 with bf16 master, 0 for plain fp32). */
   masterBytes: number;
   /** Bytes per trainable param of the gradient handed to the optimizer (its own copy), 0 if none. */
@@ -78,8 +83,12 @@ export function modelStates(i: ModelStateInput): ModelStates {
   const optimizerGrad = stage === 3 && i.offloadOptimizer === 'none' ? i.optimizerGradBytes * Math.min(shardT, i.subGroupSize) : i.optimizerGradBytes * shardT;
 
   gpu.params = stage === 3 ? i.weightBytes / N : i.weightBytes;
-  // Stage 1 keeps autograd's full gradients until the step; stages 2 and 3 keep the rank's 16-bit partition.
-  gpu.gradients = stage === 1 ? i.elementBytes * T : i.elementBytes * shardT;
+  // The rank's gradient partition: ZeRO-2 keeps it in the model dtype (stage_1_and_2.py, grads_in_partition),
+  // ZeRO-3 in the accumulation dtype (stage3.py:742, grad_partitions_flat_buffer).
+  const gradPartition = (stage === 3 ? i.gradAccumBytes : i.elementBytes) * shardT;
+  // Stage 1 keeps every parameter's full gradient until the step, converted to the accumulation dtype when that
+  // differs from the model's (stage_1_and_2.py:361-364 use_grad_accum_attribute, 1123-1129 param.grad_accum).
+  gpu.gradients = stage === 1 ? i.gradAccumBytes * T : gradPartition;
 
   if (i.offloadOptimizer === 'none') {
     gpu.gradients += optimizerGrad;
@@ -90,7 +99,7 @@ export function modelStates(i: ModelStateInput): ModelStates {
     // into the CPU fp32 buffer (stage_1_and_2.py, copy_grads_in_partition), and ZeRO-3 allocates its partition
     // on the offload device (stage3.py: self.device = cpu), where it counts.
     if (stage >= 2) gpu.gradients = 0;
-    if (stage === 3) cpu.gradients += i.elementBytes * shardT;
+    if (stage === 3) cpu.gradients += gradPartition;
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
     if (i.offloadOptimizer === 'nvme' && stage === 3) {

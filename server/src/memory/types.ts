@@ -107,7 +107,7 @@ export interface EstimateInput {
   bf16MasterWeightsAndGrads?: boolean;
   /** bf16.bf16_optimizer_states */
   bf16OptimizerStates?: boolean;
-  /** data_types.grad_accum_dtype === 'fp32' (with bf16: BF16_Optimizer at stage 1, refused without ZeRO). */
+  /** data_types.grad_accum_dtype is fp32. With a 16-bit model: BF16_Optimizer for bf16 at stage 1, else fp32 gradient copies at stage 1 and an fp32 gradient partition at stage 3; refused without ZeRO. */
   fp32GradAccum?: boolean;
   optimizer: OptimizerName;
   gpusPerNode: number;
