@@ -108,3 +108,9 @@ test('config facts read what DeepSpeed reads: legacy zero_optimization true, tor
   assert.equal(extractConfigFacts({ optimizer: { type: 'SGD', params: { lr: 0.1, momentum: 0.9 } } }).optimizer?.value, 'sgd-momentum');
   assert.equal(extractConfigFacts({ optimizer: { type: 'SGD', params: { lr: 0.1 } } }).optimizer?.value, 'sgd');
 });
+
+test('offload_param.max_in_cpu is read as a buffer setting and reaches the estimate input', () => {
+  const f = extractConfigFacts({ zero_optimization: { stage: 3, offload_param: { device: 'nvme', max_in_cpu: 2e9 } } });
+  assert.deepEqual(f.buffers.maxParamsInCpu, { value: 2e9, path: 'zero_optimization.offload_param.max_in_cpu', segments: ['zero_optimization', 'offload_param', 'max_in_cpu'] });
+  assert.equal(estimateInputFromFacts(f).buffers?.maxParamsInCpu, 2e9);
+});

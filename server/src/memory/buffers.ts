@@ -1,12 +1,14 @@
 import type { BufferSettings, ZeroStage } from './types';
 
-/** DeepSpeed's defaults (deepspeed/runtime/zero/config.py), in elements. */
+/** DeepSpeed's defaults (deepspeed/runtime/zero/config.py and offload_config.py), in elements. */
 export const deepSpeedBufferDefaults = {
   reduceBucketSize: 5e8,
   allgatherBucketSize: 5e8,
   prefetchBucketSize: 5e7,
   maxLiveParameters: 1e9,
   subGroupSize: 1e9,
+  /** offload_param.max_in_cpu (offload_config.py). */
+  maxParamsInCpu: 1e9,
 } as const;
 
 /** `overlap_comm` defaults to true at stage 3 only (DeepSpeed's `overlap_comm_valid` validator). */
@@ -21,6 +23,7 @@ export interface ResolvedBuffers {
   prefetchBucketSize: number;
   maxLiveParameters: number;
   subGroupSize: number;
+  maxParamsInCpu: number;
 }
 
 export function resolveBuffers(stage: ZeroStage, b: BufferSettings | undefined): ResolvedBuffers {
@@ -31,6 +34,7 @@ export function resolveBuffers(stage: ZeroStage, b: BufferSettings | undefined):
     prefetchBucketSize: b?.prefetchBucketSize ?? deepSpeedBufferDefaults.prefetchBucketSize,
     maxLiveParameters: b?.maxLiveParameters ?? deepSpeedBufferDefaults.maxLiveParameters,
     subGroupSize: b?.subGroupSize ?? deepSpeedBufferDefaults.subGroupSize,
+    maxParamsInCpu: b?.maxParamsInCpu ?? deepSpeedBufferDefaults.maxParamsInCpu,
   };
 }
 

@@ -147,6 +147,7 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
   b.prefetchBucketSize = firstNumber([...zero, 'stage3_prefetch_bucket_size'], [...zero, 'prefetch_bucket_size']);
   b.maxLiveParameters = firstNumber([...zero, 'stage3_max_live_parameters'], [...zero, 'max_live_parameters']);
   b.subGroupSize = number([...zero, 'sub_group_size']);
+  b.maxParamsInCpu = number([...zero, 'offload_param', 'max_in_cpu']);
   for (const key of Object.keys(b) as Array<keyof BufferSettings>) if (b[key] === undefined) delete b[key];
   for (const key of Object.keys(facts) as Array<keyof ConfigFacts>) if (facts[key] === undefined) delete facts[key];
   return facts;

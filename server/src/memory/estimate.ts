@@ -102,6 +102,7 @@ export function estimate(input: EstimateInput): EstimateResult {
     offloadOptimizer,
     offloadParam,
     subGroupSize: buffers.subGroupSize,
+    maxParamsInCpu: buffers.maxParamsInCpu,
     largestLayerParams: model.largestLayerParams,
   });
 
@@ -140,11 +141,11 @@ export function estimate(input: EstimateInput): EstimateResult {
   const cpuGradients = Math.round(cpu.gradients * perNode);
   const cpuOptimizer = Math.round(cpu.optimizerStates * perNode);
   const cpuTotal = cpuParams + cpuGradients + cpuOptimizer;
-  const swap = Math.round(states.cpuSwapBuffers * perNode);
+  const alwaysPinned = Math.round(states.cpuAlwaysPinned * perNode);
   // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
   const pinMemory = input.pinMemory ?? true;
-  const pinned = pinMemory ? cpuTotal : swap;
-  if (cpuTotal > 0) notes.push(pinMemory ? `Offloaded CPU memory is pinned (pin_memory: true${input.pinMemory === undefined ? ', the default' : ''}).` : 'Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers are always pinned.');
+  const pinned = pinMemory ? cpuTotal : alwaysPinned;
+  if (cpuTotal > 0) notes.push(pinMemory ? `Offloaded CPU memory is pinned (pin_memory: true${input.pinMemory === undefined ? ', the default' : ''}).` : 'Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.');
 
   return {
     perGpu: {

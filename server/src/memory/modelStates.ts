@@ -30,6 +30,8 @@ export interface ModelStateInput {
   offloadOptimizer: OffloadDevice;
   offloadParam: OffloadDevice;
   subGroupSize: number;
+  /** offload_param.max_in_cpu: trainable elements per rank kept in CPU memory under NVMe param offload. */
+  maxParamsInCpu: number;
   largestLayerParams: number;
 }
 
@@ -42,8 +44,8 @@ export interface Placement {
 export interface ModelStates {
   gpu: Placement;
   cpu: Placement;
-  /** Part of `cpu` that is page-locked regardless of pin_memory (NVMe swap buffers). */
-  cpuSwapBuffers: number;
+  /** Part of `cpu` that is page-locked regardless of pin_memory (NVMe swap buffers, NVMe params kept in CPU). */
+  cpuAlwaysPinned: number;
   nvme: number;
 }
 
@@ -59,14 +61,14 @@ export function modelStates(i: ModelStateInput): ModelStates {
   const gpu: Placement = { params: 0, gradients: 0, optimizerStates: 0 };
   const cpu: Placement = { params: 0, gradients: 0, optimizerStates: 0 };
   let nvme = 0;
-  let swap = 0;
+  let pinned = 0;
 
   if (i.bf16OptimizerPath) {
     // bf16 weights, transient bf16 grads, a FULL fp32 accumulation buffer, master + states sharded over DP.
     gpu.params = i.weightBytes;
     gpu.gradients = 2 * T + 4 * T;
     gpu.optimizerStates = (4 * T + i.optimizerStates) / N;
-    return { gpu, cpu, cpuSwapBuffers: 0, nvme };
+    return { gpu, cpu, cpuAlwaysPinned: 0, nvme };
   }
 
   const master = i.masterBytes * T;
@@ -75,7 +77,7 @@ export function modelStates(i: ModelStateInput): ModelStates {
     gpu.params = i.weightBytes;
     gpu.gradients = (i.elementBytes + i.optimizerGradBytes) * T;
     gpu.optimizerStates = master + i.optimizerStates;
-    return { gpu, cpu, cpuSwapBuffers: 0, nvme };
+    return { gpu, cpu, cpuAlwaysPinned: 0, nvme };
   }
 
   // Optimizer side of one rank: master + states of its shard, and the gradient copy it steps with.
@@ -94,19 +96,22 @@ export function modelStates(i: ModelStateInput): ModelStates {
     gpu.gradients += optimizerGrad;
     gpu.optimizerStates = optimizerShard;
   } else {
-    cpu.gradients = optimizerGrad;
+    // NVMe offload (stage 3) swaps the optimizer's gradient copy out with the states, sub-group by sub-group
+    // (stage3.py:1393-1415, swap_out_gradients); CPU offload keeps it in CPU memory.
+    const swapOptimizer = i.offloadOptimizer === 'nvme' && stage === 3;
+    if (swapOptimizer) nvme += optimizerShard + optimizerGrad;
+    else cpu.gradients = optimizerGrad;
     // Under offload no 16-bit gradient partition stays on the GPU: ZeRO-2 copies each reduced gradient straight
     // into the CPU fp32 buffer (stage_1_and_2.py, copy_grads_in_partition), and ZeRO-3 allocates its partition
-    // on the offload device (stage3.py: self.device = cpu), where it counts.
+    // on the offload device (stage3.py:328, self.device = cpu, also with NVMe), where it counts.
     if (stage >= 2) gpu.gradients = 0;
     if (stage === 3) cpu.gradients += gradPartition;
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
-    if (i.offloadOptimizer === 'nvme' && stage === 3) {
-      nvme += optimizerShard;
+    if (swapOptimizer) {
       const buffers = OPTIMIZER_SWAP_BUFFERS * Math.min(i.subGroupSize, shardT) * 4;
       cpu.optimizerStates = buffers;
-      swap += buffers;
+      pinned += buffers;
     } else {
       cpu.optimizerStates = optimizerShard;
     }
@@ -118,11 +123,15 @@ export function modelStates(i: ModelStateInput): ModelStates {
     if (i.offloadParam === 'cpu') {
       cpu.params = shard;
     } else {
+      // Every partition is written to NVMe and its swap file stays there. Up to offload_param.max_in_cpu trainable
+      // elements per rank also get a pinned CPU buffer, allocated whole even when a sub-group does not fit in it
+      // and stays on NVMe (stage3.py:839-862, _create_param_groups_fp16_flat_cpu_memory).
       nvme += shard;
+      const resident = Math.min(shardT, i.maxParamsInCpu) * i.elementBytes;
       const buffers = PARAM_SWAP_BUFFERS * Math.max(PARAM_SWAP_BUFFER_SIZE, i.largestLayerParams) * i.elementBytes;
-      cpu.params = buffers;
-      swap += buffers;
+      cpu.params = resident + buffers;
+      pinned += resident + buffers;
     }
   }
-  return { gpu, cpu, cpuSwapBuffers: swap, nvme };
+  return { gpu, cpu, cpuAlwaysPinned: pinned, nvme };
 }

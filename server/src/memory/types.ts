@@ -86,7 +86,7 @@ export interface LoraSpec {
   doubleQuant?: boolean;
 }
 
-/** DeepSpeed communication buffer settings; absent fields take DeepSpeed's defaults. */
+/** DeepSpeed buffer and partition sizes, in elements; absent fields take DeepSpeed's defaults. */
 export interface BufferSettings {
   reduceBucketSize?: number;
   allgatherBucketSize?: number;
@@ -94,6 +94,8 @@ export interface BufferSettings {
   prefetchBucketSize?: number;
   maxLiveParameters?: number;
   subGroupSize?: number;
+  /** offload_param.max_in_cpu: trainable elements per rank kept in CPU memory under NVMe param offload. */
+  maxParamsInCpu?: number;
 }
 
 export interface EstimateInput {
