@@ -128,7 +128,10 @@ export function modelStates(i: ModelStateInput): ModelStates {
       // and stays on NVMe (stage3.py:839-862, _create_param_groups_fp16_flat_cpu_memory).
       nvme += shard;
       const resident = Math.min(shardT, i.maxParamsInCpu) * i.elementBytes;
-      const buffers = PARAM_SWAP_BUFFERS * Math.max(PARAM_SWAP_BUFFER_SIZE, i.largestLayerParams) * i.elementBytes;
+      // The swap buffers hold one rank's partition of a parameter each (partition_parameters.py, get_buffer(param,
+      // partition_size)); DeepSpeed refuses a partition larger than buffer_size, so it is raised to at least that.
+      const bufferSize = Math.max(PARAM_SWAP_BUFFER_SIZE, Math.ceil(i.largestLayerParams / N));
+      const buffers = PARAM_SWAP_BUFFERS * bufferSize * i.elementBytes;
       cpu.params = resident + buffers;
       pinned += resident + buffers;
     }
