@@ -1,6 +1,12 @@
 import type { DeepSpeedReference } from './facts';
 import { isSwiftPreset } from './facts';
 import type { SourceContext } from './command/context';
+import { swiftRepairedJson } from './swiftJsonRepair';
+
+export interface ClassifyOptions {
+  /** The reader runs json_repair on JSON it cannot parse (ms-swift, not the HF Trainer or accelerate). */
+  repairsJson?: boolean;
+}
 
 /** A value that is clearly a file path rather than a preset name. */
 export function looksLikePath(value: string): boolean {
@@ -18,6 +24,7 @@ export function classifyDeepSpeedValue(
   start: number,
   end: number,
   via: string,
+  options: ClassifyOptions = {},
 ): DeepSpeedReference {
   const span = ctx.span(start, end);
   if (resolved === undefined) return { kind: 'unresolved', text: written, span, via };
@@ -28,6 +35,8 @@ export function classifyDeepSpeedValue(
     try {
       json = JSON.parse(text);
     } catch {
+      const repaired = options.repairsJson ? swiftRepairedJson(text) : undefined;
+      if (repaired) return { kind: 'inline', json: repaired.value, repairedJson: repaired.json, text, span, via };
       json = undefined;
     }
     return { kind: 'inline', json, text, span, via };

@@ -45,7 +45,8 @@ export type DeepSpeedReference = {
   | { kind: 'preset'; name: SwiftPresetName }
   /** A JSON path; `candidates` are absolute paths it may mean (script folder, then workspace folders). */
   | { kind: 'file'; path: string; candidates: string[] }
-  | { kind: 'inline'; json: unknown }
+  /** `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads). */
+  | { kind: 'inline'; json: unknown; repairedJson?: string }
   /** Stage/offload given directly (accelerate flags or config). */
   | { kind: 'settings'; stage?: ZeroStage; offloadOptimizer?: OffloadDevice; offloadParam?: OffloadDevice; zero3Init?: boolean }
   /** Not a preset, not JSON, not a path-looking value (a misspelt preset, usually). */

@@ -17,6 +17,7 @@ export const launchCodes = {
   'unknown-deepspeed-preset': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'deepspeed-config-not-found': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'invalid-inline-deepspeed-json': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
+  'inline-deepspeed-json-repaired': { severity: DiagnosticSeverity.Warning, docs: swiftDocs },
   'deepspeed-unsupported-subcommand': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'deepspeed-with-fsdp': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'cuda-devices-without-nproc': { severity: DiagnosticSeverity.Error, docs: swiftDocs },

@@ -5,6 +5,7 @@ import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
 import { launchDiagnostic, type LaunchFix } from './codes';
 import { editDistance, suggestPresets } from './didYouMean';
+import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
 export type ReferenceReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
@@ -92,6 +93,7 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'inline':
+      if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson)];
       if (ref.json !== undefined && typeof ref.json === 'object' && ref.json !== null) return [];
       return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config is not a JSON object; ${reader} cannot parse it.`)];
     default:

@@ -59,7 +59,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   if (ds) {
     const r = valueRange(ds);
     const written = ds.inline?.text ?? ds.values[0]?.value ?? '';
-    facts.deepspeed = classifyDeepSpeedValue(ctx, written, reader.text(ds), r?.start ?? ds.nameEnd, r?.end ?? ds.nameEnd, ds.written);
+    // ms-swift's json_parse_to_dict repairs inline JSON that json.loads rejects (swift/utils/utils.py:422-432).
+    facts.deepspeed = classifyDeepSpeedValue(ctx, written, reader.text(ds), r?.start ?? ds.nameEnd, r?.end ?? ds.nameEnd, ds.written, { repairsJson: true });
   }
 
   // swift itself starts torchrun from these variables (only when no outer launcher did).

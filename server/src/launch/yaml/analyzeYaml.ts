@@ -173,7 +173,8 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | unde
   }
   const ds = top.get('deepspeed');
   if (ds?.text) {
-    const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, 'deepspeed');
+    // swift/cli/main.py:60-71 passes a YAML string on as a command-line value, so ms-swift repairs it too.
+    const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, 'deepspeed', { repairsJson: kind === 'swift-yaml' });
     facts.deepspeed = ref.kind === 'unknown' && kind === 'llamafactory-yaml' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
   }
   return { kind, document, top, deepspeedConfig, facts };
