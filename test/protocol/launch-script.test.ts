@@ -95,3 +95,36 @@ test('launch script naming a ms-swift config file over stdio: its deepspeed: and
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// ms-swift repairs single-quoted inline JSON: a warning whose fix (carried in the diagnostic's data)
+// survives the round trip through the client, and the repaired config still gives the estimate.
+test('ms-swift inline JSON with single quotes over stdio: warning, quick fix, estimate', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    const text = `NPROC_PER_NODE=4 swift sft --model Qwen/Qwen3-8B --tuner_type full --deepspeed "{'zero_optimization': {'stage': 3}}"\n`;
+    const published = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'shellscript', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['inline-deepspeed-json-repaired', 2]]);
+
+    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostics[0].range,
+      context: { diagnostics, only: ['quickfix'] },
+    });
+    const rewrite = actions.find((a) => a.title === 'Rewrite as valid JSON');
+    assert.equal(rewrite?.isPreferred, true);
+    assert.deepEqual(rewrite?.edit?.changes?.[uri]?.map((e) => e.newText), [`'{"zero_optimization": {"stage": 3}}'`]);
+
+    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+    });
+    assert.match(String(hints[0]?.label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
