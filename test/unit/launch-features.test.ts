@@ -6,6 +6,8 @@ import { URI } from 'vscode-uri';
 import type { MarkupContent } from 'vscode-languageserver-types';
 import { currentStageOption } from '../../server/src/context/stageSwitch';
 import { parsedPreset, swiftPresets } from '../../server/src/launch/swiftPresets';
+import { extractLaunchFacts } from '../../server/src/launch';
+import { factSource } from '../../server/src/context/trainingContext';
 import { doc, service, settings, workspaceRoot } from './launch-helpers';
 
 const files = {
@@ -93,6 +95,19 @@ test('inlay hint after the --deepspeed value with the per-GPU estimate', async (
   assert.deepEqual(none, [], 'no model: no invented numbers');
   const accelerate = await ls.getInlayHints(doc('scripts/a.sh', 'accelerate launch --num_processes 8 --use_deepspeed --zero_stage 3 train.py --model_name_or_path Qwen/Qwen3-8B'), { start: at(0, 0), end: at(1, 0) }, settings());
   assert.match(String(accelerate[0]?.label), /· Qwen3-8B · 8 GPUs$/);
+});
+
+test('one process when the command says so: torchrun without --nproc_per_node, ms-swift with one visible GPU', async () => {
+  const { ls } = service(files);
+  const label = async (text: string) => (await ls.getInlayHints(doc('scripts/one.sh', text), { start: at(0, 0), end: at(2, 0) }, settings({ gpusPerNode: 8 })))[0]?.label;
+  // torchrun's --nproc-per-node defaults to 1; the zeroLens.gpusPerNode setting does not override the command.
+  assert.match(String(await label('torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· Qwen3-8B · 1 GPU$/);
+  assert.match(String(await label('PET_NPROC_PER_NODE=4 torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· 4 GPUs$/);
+  const [torchrun] = extractLaunchFacts(doc('scripts/one.sh', 'torchrun train.py --deepspeed ds.json\n'), [workspaceRoot]);
+  assert.equal(factSource(torchrun, torchrun.gpusPerNode!), 'torchrun default (one.sh)');
+  // ms-swift without NPROC_PER_NODE runs one process; with one visible GPU that is the run.
+  assert.match(String(await label('CUDA_VISIBLE_DEVICES=0 swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· Qwen3-8B · 1 GPU$/);
+  assert.match(String(await label('swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· 8 GPUs$/, 'nothing in the script: the setting');
 });
 
 test('a model folder changed on disk shows in launch estimates after invalidateWorkspace, not before', async () => {

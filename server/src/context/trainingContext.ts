@@ -57,7 +57,9 @@ const loraTuners = new Set(['lora', 'qlora', 'longlora', 'adalora', 'lora_llm', 
 /** "train.sh line 6", or "ms-swift default (train.sh)" when the script leaves it to the launcher. */
 export function factSource(launch: LaunchFacts, fact: Fact<unknown>): string {
   const file = baseName(pathOf(fact.span.uri || launch.uri));
-  return fact.isDefault ? `${launcherName(launch)} default (${file})` : `${file} line ${fact.span.line}`;
+  if (!fact.isDefault) return `${file} line ${fact.span.line}`;
+  // A default names its launcher (`torchrun default`); older facts leave it to the innermost one.
+  return `${fact.via.endsWith(' default') ? fact.via : `${launcherName(launch)} default`} (${file})`;
 }
 
 function launcherName(launch: LaunchFacts): string {

@@ -6,6 +6,7 @@ import type { Word } from '../shell/types';
 import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
 import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
+import { visibleDevices } from './devices';
 
 /** `swift` subcommands (ROUTE_MAPPING, 3.x/4.x; `_` normalised to `-`). */
 export const swiftSubcommands = ['pt', 'sft', 'infer', 'merge-lora', 'web-ui', 'deploy', 'rollout', 'rlhf', 'sample', 'export', 'eval', 'app'];
@@ -71,5 +72,12 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     const nnodes = env.envBinding('NNODES');
     const nn = nnodes?.value !== undefined ? Number(nnodes.value) : NaN;
     if (nnodes && Number.isInteger(nn) && nn > 0) facts.nodes = ctx.fact(nn, nnodes.assignment.start, nnodes.assignment.end, 'NNODES');
+    // Neither set: ms-swift runs one process (main.py, use_torchrun). With one visible GPU that is the whole run;
+    // a config file's ENV: may still start torchrun, so it decides then.
+    const devices = visibleDevices(env);
+    if (!nproc && !nnodes && !facts.configFile && devices?.ids.length === 1) {
+      const a = devices.binding.assignment;
+      facts.gpusPerNode = ctx.fact(1, a.start, a.end, `${devices.name} (one GPU, one process)`);
+    }
   }
 }

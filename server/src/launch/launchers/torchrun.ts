@@ -36,6 +36,8 @@ export function readTorchrunFacts(ctx: SourceContext, env: CommandEnvironment, p
     const pet = env.envBinding('PET_NPROC_PER_NODE');
     const n = Number(pet?.value);
     if (pet && Number.isInteger(n) && n > 0) facts.gpusPerNode = ctx.fact(n, pet.assignment.start, pet.assignment.end, 'PET_NPROC_PER_NODE');
+    // Without either, torchrun starts one process per node (run.py: --nproc-per-node default "1").
+    else if (!pet) facts.gpusPerNode = ctx.fact(1, part.word.start, part.word.end, 'torchrun default', true);
   }
   const nnodes = reader.string('nnodes');
   const m = nnodes && /^(\d+)(?::(\d+))?$/.exec(nnodes.value);
