@@ -118,7 +118,9 @@ uiSuite('sidebar', (suite) => {
     // Right after Apply the focus is on its button: Ctrl+Z there takes back exactly the Apply.
     await wb.page.keyboard.press('Control+Z');
     await wb.editor.waitForText(beforeApply, 'stage 2 after Ctrl+Z in the sidebar');
-    await view.locator('header.zl-header').click();
+    // The keys were pressed in the sidebar, and the focus comes back there after the step.
+    const sidebarFocused = () => view.locator('body').evaluate((body) => body.ownerDocument.hasFocus());
+    assert.equal(await poll(sidebarFocused, (focused) => focused, { timeoutMs: 5000, pauseMs: 100 }), true, 'the sidebar has the focus again after Ctrl+Z');
     await wb.page.keyboard.press('Control+Shift+Z');
     await wb.editor.waitForText(afterApply, 'stage 3 after Ctrl+Shift+Z in the sidebar');
     // The edit is an ordinary editor edit: Ctrl+Z in the editor takes it back too.

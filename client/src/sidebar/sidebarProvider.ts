@@ -78,7 +78,9 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       case 'redo': {
         const uri = this.store.uri;
         if (!uri) return this.notice('error', 'Open the DeepSpeed config or launch script first.');
-        return stepDocumentHistory(uri, message.type);
+        await stepDocumentHistory(uri, message.type);
+        // The step needs the editor focused; the keys were pressed here, so the focus comes back.
+        return this.view?.show(false);
       }
       case 'setSetting': {
         const where = await writeSetting(this.client, this.store.uri, message.key, message.value);
