@@ -1,6 +1,7 @@
 // Builds the production bundles and packs them with @vscode/vsce into a VSIX that holds only what runs.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { packagedReadme } from './packagedReadme.mjs';
 import { repoRoot } from './paths.mjs';
 import { run } from './run.mjs';
 import { zipEntries } from './zipEntries.mjs';
@@ -40,9 +41,13 @@ export function vsixFiles(vsixPath) {
   return files;
 }
 
-/** Builds and packs; returns { path, bytes, files }. */
+/** Builds and packs, with the README the installed extension's page can show; returns { path, bytes, files }. */
 export async function packageVsix({ out = defaultVsixPath() } = {}) {
   await buildProduction();
-  await run(process.execPath, [vsce, 'package', ...vsceFlags, '--out', out], { cwd: repoRoot });
+  // vsce takes the README only from inside the package folder; it ships as extension/readme.md.
+  const readme = path.join('.cache', 'vsix', 'README.md');
+  mkdirSync(path.join(repoRoot, path.dirname(readme)), { recursive: true });
+  writeFileSync(path.join(repoRoot, readme), packagedReadme(readFileSync(path.join(repoRoot, 'README.md'), 'utf8'), repoRoot));
+  await run(process.execPath, [vsce, 'package', ...vsceFlags, '--readme-path', readme, '--out', out], { cwd: repoRoot });
   return { path: out, bytes: statSync(out).size, files: vsixFiles(out) };
 }
