@@ -43,4 +43,10 @@ uiSuite('launch scripts', (suite) => {
     assert.match(saved, s.expectAfter);
     await wb.editor.waitForText((t) => s.hintAfter.test(t), 'the estimate for 2 GPUs');
   });
+
+  suite.test('inline JSON that ms-swift repairs gets a warning whose fix writes valid JSON', async (wb) => {
+    const s = scenarios.repairedInlineJson;
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the JSON rewritten');
+    assert.match(saved, s.expectAfter);
+  });
 });

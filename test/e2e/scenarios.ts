@@ -124,6 +124,14 @@ export const scenarios = {
     hintAfter: /swift_sft_config\.yaml\s*≈ [\d.]+ GiB\/GPU · Qwen3-8B · 2 GPUs/,
     expectAfter: /CUDA_VISIBLE_DEVICES=0,1 \\\nNPROC_PER_NODE=2 swift sft swift_sft_config\.yaml/,
   },
+  repairedInlineJson: {
+    source: 'fixture:train_swift_inline_json.sh',
+    name: 'train_e2e_inline_json.sh',
+    token: "'zero_optimization'",
+    code: 'inline-deepspeed-json-repaired',
+    fix: /^Rewrite as valid JSON$/,
+    expectAfter: /--deepspeed '\{"zero_optimization": \{"stage": 3\}\}'/,
+  },
   sidebar: {
     source: 'configs/ds_config_zero2.json',
     name: 'ds_config_e2e_sidebar.json',
