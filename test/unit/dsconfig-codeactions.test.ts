@@ -6,16 +6,7 @@ import type { CodeAction } from 'vscode-languageserver-types';
 import { codeActions, fixAllKind } from '../../server/src/dsconfig/codeActions/codeActions';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { defaultSettings } from '../../server/src/settings';
-import { applyAction, docOf, quickFixes } from './dsconfig-validation-helpers';
-
-/** Applies the quick fix with this title and returns the new text. */
-async function fixed(text: string, title: string | RegExp): Promise<string> {
-  const document = docOf(text);
-  const actions = await quickFixes(document);
-  const action = actions.find((a) => (typeof title === 'string' ? a.title === title : title.test(a.title)));
-  assert.ok(action, `no action "${String(title)}" among ${JSON.stringify(actions.map((a) => a.title))}`);
-  return applyAction(document, action);
-}
+import { applyAction, docOf, fixed, quickFixes } from './dsconfig-validation-helpers';
 
 const lines = (...l: string[]) => l.join('\n');
 

@@ -1,4 +1,5 @@
 /** Shared by the ds_config validation, rules and code-action tests (not a test file itself). */
+import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type CodeAction, type Diagnostic } from 'vscode-languageserver-types';
 import { defaultSettings, type ZeroLensSettings } from '../../server/src/settings';
@@ -42,6 +43,15 @@ export async function quickFixes(document: TextDocument, settings: ZeroLensSetti
 export function applyAction(document: TextDocument, action: CodeAction): string {
   const edits = action.edit?.changes?.[document.uri] ?? [];
   return TextDocument.applyEdits(document, edits);
+}
+
+/** Applies the quick fix with this title and returns the new text. */
+export async function fixed(text: string, title: string | RegExp): Promise<string> {
+  const document = docOf(text);
+  const actions = await quickFixes(document);
+  const action = actions.find((a) => (typeof title === 'string' ? a.title === title : title.test(a.title)));
+  assert.ok(action, `no action "${String(title)}" among ${JSON.stringify(actions.map((a) => a.title))}`);
+  return applyAction(document, action);
 }
 
 /** A real-shaped HF-Trainer style ZeRO-2 config; tests override parts of it. */

@@ -71,9 +71,12 @@ export const contiguousMemory: Rule = (config) => {
   ];
 };
 
-/** DeepSpeed reads these sections with `section.pop("enabled")`, no default: without the key it stops with KeyError. */
+/**
+ * DeepSpeed reads these sections with `section.pop("enabled")`, no default, on every config: without the key it
+ * stops with KeyError (runtime/config.py:146 pld, :162 amp; data_pipeline/config.py:143 legacy curriculum_learning).
+ */
 export const enabledKeyRequired: Rule = (config) =>
-  ['amp', 'progressive_layer_drop'].flatMap((section) => {
+  ['amp', 'progressive_layer_drop', 'curriculum_learning'].flatMap((section) => {
     if (!config.section([section]) || config.has([section, 'enabled'])) return [];
     return [
       config.diagnostic(

@@ -1,0 +1,103 @@
+import type { JSONPath } from 'jsonc-parser';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { fix, showPath, type ConfigView } from '../configView';
+import type { Rule } from './rule';
+
+/**
+ * The schedule_config keys CurriculumScheduler asserts for each schedule type
+ * (runtime/data_pipeline/curriculum_scheduler.py:40-45 fixed_discrete, :68-73 fixed_root, :88-91 fixed_linear).
+ * "custom" reads none. Every other type reads config["schedule_config"] without a default.
+ */
+const scheduleKeys: Record<string, string[]> = {
+  fixed_discrete: ['difficulty', 'max_step'],
+  fixed_root: ['total_curriculum_step', 'difficulty_step', 'root_degree'],
+  fixed_linear: ['total_curriculum_step', 'difficulty_step'],
+};
+
+/** Values a fix may fill in without knowing the run: the docstring's example (curriculum_scheduler.py:62-66). */
+const genericValues: Record<string, number> = { difficulty_step: 8, root_degree: 2 };
+
+/** Where DeepSpeed builds a CurriculumScheduler from a config object, and when that happens. */
+interface SchedulerSite {
+  path: JSONPath;
+  when: string;
+}
+
+function schedulerSites(config: ConfigView): SchedulerSite[] {
+  const sites: SchedulerSite[] = [];
+  // Legacy top-level section: built in the engine's __init__ when enabled (engine.py:451-452).
+  if (config.isTrue(['curriculum_learning', 'enabled'])) sites.push({ path: ['curriculum_learning'], when: 'deepspeed.initialize' });
+  // data_efficiency: one scheduler per metric, built with the data loader (data_sampling/data_sampler.py:86-88).
+  const base = ['data_efficiency', 'data_sampling', 'curriculum_learning'];
+  const metrics = config.section([...base, 'curriculum_metrics']);
+  if (config.isTrue([...base, 'enabled']) && metrics) {
+    for (const name of Object.keys(metrics)) sites.push({ path: [...base, 'curriculum_metrics', name], when: 'building the DeepSpeed data loader' });
+  }
+  return sites;
+}
+
+function words(keys: string[]): string {
+  const quoted = keys.map((k) => `"${k}"`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}` : quoted[0] ?? '';
+}
+
+/** Asserted for every scheduler before it looks at the schedule (curriculum_scheduler.py:16-21). */
+const basicKeys = ['min_difficulty', 'max_difficulty', 'schedule_type'];
+
+function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagnostic[] {
+  const section = config.section(path);
+  if (!section) return [];
+  const missingBasics = basicKeys.filter((key) => !(key in section));
+  if (missingBasics.length > 0) {
+    return [
+      config.diagnostic('missingKey', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missingBasics)}; DeepSpeed's CurriculumScheduler asserts ${missingBasics.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
+        path,
+        missing: missingBasics,
+      }),
+    ];
+  }
+  const type = section.schedule_type;
+  const needed = typeof type === 'string' ? scheduleKeys[type] : undefined;
+  if (!needed) return [];
+  const schedulePath = [...path, 'schedule_config'];
+  if (!config.has(schedulePath)) {
+    return [
+      config.diagnostic('missingKey', 'error', config.keyRange(path), `With "schedule_type": "${type}", "${showPath(path)}" needs a "schedule_config" with ${words(needed)}. DeepSpeed's CurriculumScheduler reads it without a default, so ${when} stops with KeyError: 'schedule_config'.`, {
+        path,
+        missing: ['schedule_config'],
+      }),
+    ];
+  }
+  const schedule = config.section(schedulePath);
+  if (!schedule) return []; // not an object: the schema's type error says so
+  const missing = needed.filter((key) => !(key in schedule));
+  if (missing.length > 0) {
+    const fillable = missing.every((key) => key in genericValues);
+    return [
+      config.diagnostic('missingKey', 'error', config.keyRange(schedulePath), `A "${type}" schedule needs ${words(missing)} in "schedule_config"; DeepSpeed's CurriculumScheduler asserts ${missing.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
+        path: schedulePath,
+        missing,
+        fixes: fillable ? [fix(`Add ${missing.map((k) => `"${k}": ${genericValues[k]}`).join(', ')}`, missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
+      }),
+    ];
+  }
+  return type === 'fixed_discrete' ? checkDiscreteLevels(config, schedulePath, schedule, when) : [];
+}
+
+/** fixed_discrete: both lists non-empty, one more difficulty than max_step (curriculum_scheduler.py:44-47). */
+function checkDiscreteLevels(config: ConfigView, schedulePath: JSONPath, schedule: Record<string, unknown>, when: string): Diagnostic[] {
+  const { difficulty, max_step: maxStep } = schedule;
+  if (!Array.isArray(difficulty) || !Array.isArray(maxStep)) return [];
+  const empty = [maxStep.length === 0 ? 'max_step' : undefined, difficulty.length === 0 ? 'difficulty' : undefined].filter((k): k is string => k !== undefined);
+  let message: string | undefined;
+  if (empty.length > 0) message = `${words(empty)} must not be empty`;
+  else if (difficulty.length !== maxStep.length + 1) message = `"difficulty" needs exactly one entry more than "max_step" (the last difficulty holds after the last step); got ${difficulty.length} and ${maxStep.length}`;
+  if (!message) return [];
+  const path = [...schedulePath, empty[0] ?? 'difficulty'];
+  return [config.diagnostic('curriculumSchedule', 'error', config.valueRange(path), `${message}. DeepSpeed's CurriculumScheduler asserts this, so ${when} stops with an AssertionError.`, { path })];
+}
+
+/** What CurriculumScheduler needs from each schedule it builds. */
+export const curriculumSchedules: Rule = (config) => schedulerSites(config).flatMap((site) => checkSchedule(config, site));
+
+export const curriculumRules: Rule[] = [curriculumSchedules];
