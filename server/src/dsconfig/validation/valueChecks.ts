@@ -1,3 +1,4 @@
+import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { acceptsAuto, enumValuesOf, metaOf, schemaIndex, typesOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
@@ -90,7 +91,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const range = () => (site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode));
   const docs = metaOf(site.schema).docs;
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && metaOf(site.schema).exactInt) return checkWrittenAsFloat(config, site, value);
+    if (Number.isInteger(value) && metaOf(site.schema).exactInt) return site.valueNode ? writtenAsFloat(config, site.valueNode, site.path, site.key, docs) : [];
     if (Number.isInteger(value) || !Number.isFinite(value)) return [];
     const rounded = Math.round(value);
     return [
@@ -185,20 +186,24 @@ function withinBounds(schema: PropertySite['schema'], n: number): boolean {
   return true;
 }
 
-/** `1e3` or `1000.0` where DeepSpeed checks isinstance(x, int): fine through DeepSpeed's loader, not through json.load. */
-function checkWrittenAsFloat(config: ConfigView, site: PropertySite, value: number): Diagnostic[] {
-  const node = site.valueNode;
-  if (!node) return [];
+/**
+ * `1e3` or `1000.0` where DeepSpeed checks isinstance(x, int): fine through DeepSpeed's loader, not through json.load.
+ * `name` is the key, or the list's key for an item of a list of ints; `raises` is what DeepSpeed raises on the float.
+ */
+export function writtenAsFloat(config: ConfigView, node: Node, path: JSONPath, name: string, docs: string | undefined, raises = 'ValueError'): Diagnostic[] {
+  const value = node.value;
+  if (typeof value !== 'number' || !Number.isInteger(value)) return [];
   const written = config.parsed.text.substr(node.offset, node.length);
   if (!/[.eE]/.test(written)) return [];
+  const what = typeof path[path.length - 1] === 'number' ? `An entry of "${name}"` : `"${name}"`;
   return [
     config.diagnostic(
       'integerWrittenAsFloat',
       'warning',
       config.rangeOfNode(node),
-      `"${site.key}" is written ${written}. DeepSpeed's own loader reads that as the integer ${value}, but the Hugging Face Trainer and accelerate load the file with json.load, which gives the float ${value}.0, and DeepSpeed refuses a float here (isinstance(x, int): ValueError). Write ${value}.`,
-      { path: site.path, value, fixes: [fix(`Write it as ${value}`, [{ op: 'set', path: site.path, value }], true)] },
-      metaOf(site.schema).docs,
+      `${what} is written ${written}. DeepSpeed's own loader reads that as the integer ${value}, but the Hugging Face Trainer and accelerate load the file with json.load, which gives the float ${value}.0, and DeepSpeed refuses a float here (isinstance(x, int): ${raises}). Write ${value}.`,
+      { path, value, fixes: [fix(`Write it as ${value}`, [{ op: 'set', path, value }], true)] },
+      docs,
     ),
   ];
 }

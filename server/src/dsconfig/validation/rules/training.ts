@@ -1,47 +1,5 @@
-import type { Diagnostic } from 'vscode-languageserver-types';
 import { fix } from '../configView';
 import type { Rule } from './rule';
-
-const batchKeys = ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'];
-
-/** Elasticity computes the batch keys itself and refuses explicit ones unless told to ignore them (§12). */
-export const elasticityBatchKeys: Rule = (config) => {
-  if (!config.isTrue(['elasticity', 'enabled']) || config.isTrue(['elasticity', 'ignore_non_elastic_batch_info'])) return [];
-  return batchKeys
-    .filter((key) => config.has([key]))
-    .map((key) =>
-      config.diagnostic(
-        'elasticityWithBatch',
-        'error',
-        config.keyRange([key]),
-        `With elasticity enabled DeepSpeed computes "${key}" itself and refuses a config that also sets it (ElasticityConfigError), unless "elasticity.ignore_non_elastic_batch_info" is true.`,
-        {
-          path: [key],
-          fixes: [
-            fix('Set "ignore_non_elastic_batch_info": true', [{ op: 'set', path: ['elasticity', 'ignore_non_elastic_batch_info'], value: true }], true),
-            fix(`Remove "${key}"`, [{ op: 'remove', path: [key] }]),
-          ],
-        },
-      ),
-    );
-};
-
-/** Cross-key checks DeepSpeed's elasticity module makes when enabled (§12); single-value ranges are in the schema. */
-export const elasticitySettings: Rule = (config) => {
-  if (!config.isTrue(['elasticity', 'enabled'])) return [];
-  const out: Diagnostic[] = [];
-  const say = (path: string[], message: string) => out.push(config.diagnostic('elasticityInvalid', 'error', config.valueRange(path), message, { path }));
-  const minGpus = config.number(['elasticity', 'min_gpus']);
-  const maxGpus = config.number(['elasticity', 'max_gpus']);
-  if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) say(['elasticity', 'min_gpus'], `"min_gpus" (${minGpus}) is larger than "max_gpus" (${maxGpus}).`);
-  const maxBatch = config.number(['elasticity', 'max_train_batch_size']);
-  const micro = config.get(['elasticity', 'micro_batch_sizes']);
-  if (maxBatch !== undefined && Array.isArray(micro)) {
-    const tooBig = micro.filter((m) => typeof m === 'number' && m > maxBatch);
-    if (tooBig.length > 0) say(['elasticity', 'micro_batch_sizes'], `Micro batch sizes ${tooBig.join(', ')} are larger than "max_train_batch_size" (${maxBatch}); DeepSpeed refuses them.`);
-  }
-  return out;
-};
 
 /** contiguous_memory_optimization needs partitioned activations and a checkpoint count (§8). */
 export const contiguousMemory: Rule = (config) => {
@@ -163,4 +121,4 @@ export const schedulerNeedsPython: Rule = (config) => {
   ];
 };
 
-export const trainingRules: Rule[] = [elasticityBatchKeys, elasticitySettings, contiguousMemory, enabledKeyRequired, pldSettingsRequired, schedulerNeedsPython, torchSchedulerParams];
+export const trainingRules: Rule[] = [contiguousMemory, enabledKeyRequired, pldSettingsRequired, schedulerNeedsPython, torchSchedulerParams];
