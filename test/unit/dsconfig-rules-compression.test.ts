@@ -1,14 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codesOf, diagnose } from './dsconfig-validation-helpers';
+import { codesOf, diagnose, missingKeysOf } from './dsconfig-validation-helpers';
 
 const compression = (section: Record<string, unknown>) => ({ train_micro_batch_size_per_gpu: 1, compression_training: section });
-/** Each diagnostic as [code, path, missing keys]. */
-const missing = (config: object) =>
-  diagnose(config).map((d) => {
-    const data = d.data as { path: unknown[]; missing?: string[] };
-    return [String(d.code), data.path.join('.'), data.missing?.join(',')];
-  });
+const missing = (config: object) => missingKeysOf(diagnose(config));
 
 test('compression_training: different_groups, each group\'s params and their bit/ratio keys are read without defaults', () => {
   // compression/config.py:76 reads different_groups (:132) even when the technique is off.

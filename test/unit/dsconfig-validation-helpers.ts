@@ -25,6 +25,14 @@ export function withCode(diagnostics: Diagnostic[], code: string): Diagnostic[] 
   return diagnostics.filter((d) => d.code === code);
 }
 
+/** Each diagnostic as [code, dotted path, missing keys], for the required-key tests. */
+export function missingKeysOf(diagnostics: Diagnostic[]): (string | undefined)[][] {
+  return diagnostics.map((d) => {
+    const data = d.data as { path: unknown[]; missing?: string[] };
+    return [String(d.code), data.path.join('.'), data.missing?.join(',')];
+  });
+}
+
 export function errorsOf(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error);
 }
