@@ -81,6 +81,11 @@ export interface DeepSpeedMeta {
   fallback?: unknown;
   /** DeepSpeed lower-cases the text before it compares it with the allowed values (`enum` lists them in lower case). */
   caseInsensitive?: boolean;
+  /**
+   * DeepSpeed never checks the schema's minimum/maximum here: what a value outside them does instead
+   * ("prints no modules"). Such a value is a warning, not an error.
+   */
+  uncheckedBounds?: string;
 }
 
 /** One allowed value with its (markdown) description. */

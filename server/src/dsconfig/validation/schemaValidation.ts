@@ -149,6 +149,9 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   const bound = group.find((e) => ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword));
   if (bound) {
     const { comparison, limit } = bound.params as { comparison: string; limit: number };
+    if (meta.uncheckedBounds) {
+      return config.diagnostic('outOfRange', 'warning', range, `${name} should be ${comparison} ${limit}; got ${showValue(value)}. DeepSpeed does not check it and runs: ${meta.uncheckedBounds}.`, { ...data, comparison, limit }, meta.docs);
+    }
     return config.diagnostic('outOfRange', 'error', range, `${name} must be ${comparison} ${limit}; got ${showValue(value)}.`, { ...data, comparison, limit }, meta.docs);
   }
   const messages = [...new Set(group.map((e) => e.message ?? e.keyword))];
