@@ -115,6 +115,7 @@ export const codes = {
   zenflowNeedsOverlap: { code: 'zenflow-needs-overlap-comm', href: 'https://www.deepspeed.ai/tutorials/zenflow/' },
   zenflowInterval: { code: 'zenflow-interval-invalid', href: docsAnchors.zero },
   deepcompilePasses: { code: 'deepcompile-passes-conflict', href: docsAnchors.root },
+  deepcompileOffloadConflict: { code: 'deepcompile-offload-conflict', href: docsAnchors.root },
   vocabularySize: { code: 'vocabulary-size-not-multiple-of-8', href: docsAnchors.root },
 } as const;
 

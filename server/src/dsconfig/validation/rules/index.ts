@@ -1,6 +1,7 @@
 import type { JSONPath } from 'jsonc-parser';
 import { batchRules } from './batch';
 import { curriculumRules } from './curriculum';
+import { deepcompileRules } from './deepcompile';
 import { elasticityOwnedPaths, elasticityRules } from './elasticity';
 import { optimizerOwnedPaths, optimizerRules } from './optimizer';
 import { parallelismOwnedPaths, parallelismRules } from './parallelism';
@@ -11,7 +12,7 @@ import { valueOwnedPaths, valueRules } from './values';
 import { zeroRules } from './zero';
 
 /** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
-export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...optimizerRules, ...parallelismRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
+export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...optimizerRules, ...parallelismRules, ...deepcompileRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
 
 /** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
 export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...elasticityOwnedPaths, ...valueOwnedPaths];
