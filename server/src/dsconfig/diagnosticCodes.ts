@@ -116,6 +116,7 @@ export const codes = {
   zenflowInterval: { code: 'zenflow-interval-invalid', href: docsAnchors.zero },
   deepcompilePasses: { code: 'deepcompile-passes-conflict', href: docsAnchors.root },
   deepcompileOffloadConflict: { code: 'deepcompile-offload-conflict', href: docsAnchors.root },
+  autoepConflict: { code: 'autoep-conflict', href: docsAnchors.root },
   vocabularySize: { code: 'vocabulary-size-not-multiple-of-8', href: docsAnchors.root },
 } as const;
 

@@ -3,6 +3,7 @@ import { batchRules } from './batch';
 import { curriculumRules } from './curriculum';
 import { deepcompileRules } from './deepcompile';
 import { elasticityOwnedPaths, elasticityRules } from './elasticity';
+import { expertParallelRules } from './expertParallel';
 import { optimizerOwnedPaths, optimizerRules } from './optimizer';
 import { parallelismOwnedPaths, parallelismRules } from './parallelism';
 import { precisionRules } from './precision';
@@ -12,7 +13,7 @@ import { valueOwnedPaths, valueRules } from './values';
 import { zeroRules } from './zero';
 
 /** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
-export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...optimizerRules, ...parallelismRules, ...deepcompileRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
+export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...optimizerRules, ...parallelismRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
 
 /** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
 export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...elasticityOwnedPaths, ...valueOwnedPaths];

@@ -1,0 +1,75 @@
+import type { JSONPath } from 'jsonc-parser';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { enumValuesOf, schemaForPath } from '../../schemaIndex';
+import { fix, showValue, type ConfigView } from '../configView';
+import type { FixSpec } from '../fixTypes';
+import type { Rule } from './rule';
+
+const ZERO = 'zero_optimization';
+const EP = 'expert_parallel';
+const DOCS = 'https://www.deepspeed.ai/docs/config-json/#expert-parallel-autoep';
+
+/**
+ * What validate_folding_global refuses when the engine sets AutoEP up (module_inject/auto_ep_folding.py:184-262,
+ * called from engine.py:594 and :604 when expert_parallel.enabled). AutoTP folding means autotp_size > 1.
+ * Checks that need the world size or an mpu are left out.
+ */
+export const autoepConflicts: Rule = (config) => {
+  // parse_autoep_config reads the raw value and the engine tests its truth (auto_ep_config.py:47, engine.py:573).
+  if (!config.get([EP, 'enabled'])) return [];
+  const tp = config.number(['tensor_parallel', 'autotp_size']) ?? 0;
+  const out: Diagnostic[] = [];
+  const say = (path: JSONPath, message: string, fixes: FixSpec[] = []) =>
+    out.push(config.diagnostic('autoepConflict', 'error', config.keyRange(path), `${message} DeepSpeed raises ValueError when it sets up AutoEP.`, { path, fixes }, DOCS));
+
+  const tpPreset = config.get(['tensor_parallel', 'preset_model']);
+  const epPreset = config.get([EP, 'preset_model']);
+  // :235, whatever autotp_size is; compared as written.
+  if (typeof tpPreset === 'string' && typeof epPreset === 'string' && tpPreset !== epPreset) {
+    const epChoices = enumValuesOf(schemaForPath([EP, 'preset_model']) ?? {}).map((e) => e.value);
+    const fixes = epChoices.includes(tpPreset) ? [fix(`Use "${tpPreset}" in expert_parallel too`, [{ op: 'set', path: [EP, 'preset_model'], value: tpPreset }], true)] : [];
+    say([EP, 'preset_model'], `"tensor_parallel.preset_model" (${showValue(tpPreset)}) and "expert_parallel.preset_model" (${showValue(epPreset)}) must match when both are set.`, fixes);
+  }
+  if (tp <= 1) return out;
+  const folding = `AutoEP with AutoTP ("autotp_size": ${tp})`;
+  // auto_ep_folding.py:202
+  if (config.isTrue(['compile', 'deepcompile'])) {
+    say(['compile', 'deepcompile'], `${folding} does not support DeepCompile.`, [fix('Turn DeepCompile off', [{ op: 'set', path: ['compile', 'deepcompile'], value: false }])]);
+  }
+  // :241; parse_autoep_config defaults autoep_size to 1.
+  const ep = config.has([EP, 'autoep_size']) ? config.get([EP, 'autoep_size']) : 1;
+  if (ep === 1) {
+    say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP], `${folding} needs "autoep_size" > 1: with 1 the routed-token gradients would be duplicated across TP lanes.`);
+  }
+  // :245
+  if (config.get(['use_data_before_expert_parallelism'])) {
+    const path = ['use_data_before_expert_parallelism'];
+    say(path, `${folding} does not support "use_data_before_expert_parallelism".`, [fix('Set it to false', [{ op: 'set', path, value: false }], true)]);
+  }
+  // :249
+  if (config.knownStage() === 3) {
+    say([ZERO, 'stage'], `${folding} does not support ZeRO stage 3; use stage 0, 1 or 2.`, [fix('Use ZeRO stage 2', [{ op: 'set', path: [ZERO, 'stage'], value: 2 }])]);
+  }
+  // :253
+  for (const block of zeroOffloadBlocks(config)) {
+    const path = [ZERO, block];
+    say(path, `${folding} does not support ZeRO offload: any "${block}" block counts, even with "device": "none".`, [fix(`Remove "${block}"`, [{ op: 'remove', path }])]);
+  }
+  return out;
+};
+
+/**
+ * The ZeRO offload blocks the engine sees as set: validate_folding_global tests `offload_* is not None`
+ * (engine.py:614-615), and the deprecated cpu_offload / cpu_offload_param true become such blocks.
+ */
+function zeroOffloadBlocks(config: ConfigView): string[] {
+  const set = (key: string) => config.has([ZERO, key]) && config.get([ZERO, key]) !== null;
+  const blocks: string[] = [];
+  if (set('offload_optimizer')) blocks.push('offload_optimizer');
+  else if (config.isTrue([ZERO, 'cpu_offload'])) blocks.push('cpu_offload');
+  if (set('offload_param')) blocks.push('offload_param');
+  else if (config.isTrue([ZERO, 'cpu_offload_param'])) blocks.push('cpu_offload_param');
+  return blocks;
+}
+
+export const expertParallelRules: Rule[] = [autoepConflicts];
