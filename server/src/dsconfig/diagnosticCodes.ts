@@ -86,6 +86,7 @@ export const codes = {
   nvmeWithoutPath: { code: 'nvme-without-path', href: docsAnchors.offloadOptimizer },
   nvmeBelowStage3: { code: 'nvme-below-stage-3', href: docsAnchors.offloadOptimizer },
   optimizerOffloadAtStage0: { code: 'optimizer-offload-at-stage-0', href: docsAnchors.offloadOptimizer },
+  pipelineLoadingBelowStage3: { code: 'pipeline-loading-checkpoint-below-stage-3', href: docsAnchors.zero },
   stageAuto: { code: 'stage-auto', href: docsAnchors.zero },
   legacyStage1: { code: 'legacy-stage1', href: docsAnchors.zero },
   optimizerArgumentNotTaken: { code: 'optimizer-argument-not-taken', href: docsAnchors.optimizer },

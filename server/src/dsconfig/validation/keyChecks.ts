@@ -4,7 +4,7 @@ import { metaOf, schemaIndex, typesOf, type SchemaNode } from '../schemaIndex';
 import { fix, showPath, type ConfigView } from './configView';
 import { didYouMean } from './didYouMean';
 import type { FixSpec } from './fixTypes';
-import { stage0OffloadFails } from './rules/zero';
+import { pipelineLoadingFails, stage0OffloadFails } from './rules/zero';
 import type { PropertySite } from './schemaWalk';
 
 function sectionName(path: JSONPath): string {
@@ -188,6 +188,9 @@ function ruleExplains(config: ConfigView, site: PropertySite): boolean {
     case 'zero_optimization.offload_optimizer':
     case 'zero_optimization.cpu_offload':
       return stage0OffloadFails(config);
+    // Checkpoint loading asserts on it at stages 1 and 2 (pipelineLoadingBelowStage3).
+    case 'zero_optimization.pipeline_loading_checkpoint':
+      return pipelineLoadingFails(config);
     default:
       return false;
   }

@@ -168,4 +168,28 @@ export const optimizerOffloadAtStage0: Rule = (config) => {
   ];
 };
 
-export const zeroRules: Rule[] = [legacyBooleanForm, offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1, optimizerOffloadAtStage0];
+/** Whether pipeline_loading_checkpoint is on at a stage where load_checkpoint asserts on it. */
+export function pipelineLoadingFails(config: ConfigView): boolean {
+  const stage = config.knownStage();
+  return (stage === 1 || stage === 2) && config.isTrue([ZERO, 'pipeline_loading_checkpoint']);
+}
+
+/**
+ * pipeline_loading_checkpoint is not ignored below stage 3: load_checkpoint reaches _load_zero_checkpoint at
+ * any stage > 0 (engine.py:4331-4336), which asserts stage 3 (engine.py:4618-4620). Training from scratch works.
+ */
+export const pipelineLoadingBelowStage3: Rule = (config) => {
+  if (!pipelineLoadingFails(config)) return [];
+  const path = [ZERO, 'pipeline_loading_checkpoint'];
+  return [
+    config.diagnostic(
+      'pipelineLoadingBelowStage3',
+      'warning',
+      config.keyRange(path),
+      `"pipeline_loading_checkpoint" works only with ZeRO stage 3. With "stage": ${config.knownStage()} training starts, but resuming from a checkpoint fails: load_checkpoint raises AssertionError ("Only stage3 support for pipeline checkpoint loading").`,
+      { path, fixes: [fix('Set "pipeline_loading_checkpoint": false', [{ op: 'set', path, value: false }], true), fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }])] },
+    ),
+  ];
+};
+
+export const zeroRules: Rule[] = [legacyBooleanForm, offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1, optimizerOffloadAtStage0, pipelineLoadingBelowStage3];
