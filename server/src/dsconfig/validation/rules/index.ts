@@ -11,9 +11,10 @@ import type { Rule } from './rule';
 import { trainingRules } from './training';
 import { valueOwnedPaths, valueRules } from './values';
 import { zeroRules } from './zero';
+import { zeroppLocoRules } from './zeroppLoco';
 
 /** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
-export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...optimizerRules, ...parallelismRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
+export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...zeroppLocoRules, ...optimizerRules, ...parallelismRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
 
 /** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
 export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...elasticityOwnedPaths, ...valueOwnedPaths];
