@@ -61,6 +61,7 @@ export const codes = {
   numberAsString: { code: 'number-as-string', href: docsAnchors.zero },
   booleanAsString: { code: 'boolean-as-string', href: docsAnchors.root },
   booleanAsNumber: { code: 'boolean-as-number', href: docsAnchors.root },
+  booleanAsInteger: { code: 'boolean-as-integer', href: docsAnchors.root },
   autoDropped: { code: 'auto-dropped', href: docsAnchors.hfAuto },
   autoNotFilled: { code: 'auto-not-filled', href: docsAnchors.hfAuto },
   // Cross-key rules

@@ -107,6 +107,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
       ),
     ];
   }
+  if (typeof value === 'boolean' && site.parentStrict) return checkBooleanAsInteger(config, site, value);
   // Numeric strings are pydantic's leniency; plain-dict sections hand the string itself to Python code (type error there).
   if (typeof value !== 'string' || !site.parentStrict) return [];
   // A field that also takes the word "auto" as its own value is str | int: pydantic keeps "4" a string, which
@@ -155,6 +156,27 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   return [];
 }
 
+/**
+ * true/false in a pydantic int field: lax mode reads them as 1 and 0, also for an int Enum such as ZeRO's stage
+ * (zero/config.py:81-95), so DeepSpeed starts. Raw readers (the HF Trainer's `stage == 3`) still see a bool.
+ */
+function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: boolean): Diagnostic[] {
+  const number = value ? 1 : 0;
+  const allowed = enumValuesOf(site.schema).map((e) => e.value);
+  // Outside the bounds or the allowed values once read: the schema's error stands.
+  if (!numberBranchAccepts(site.schema, number) || (allowed.length > 0 && !allowed.includes(number))) return [];
+  return [
+    config.diagnostic(
+      'booleanAsInteger',
+      'warning',
+      site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
+      `"${site.key}" is ${value}, not a number. DeepSpeed's pydantic config reads it as ${number}, but tools that read the raw config see a bool; write ${number}.`,
+      { path: site.path, value, number, fixes: [fix(`Write it as ${number}`, [{ op: 'set', path: site.path, value: number }], true)] },
+      metaOf(site.schema).docs,
+    ),
+  ];
+}
+
 const numberString = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** A pydantic float field given a number in quotes: pydantic parses it, so this is style, not an error. */
@@ -174,6 +196,13 @@ function checkNumberString(config: ConfigView, site: PropertySite): Diagnostic[]
       metaOf(site.schema).docs,
     ),
   ];
+}
+
+/** Whether the schema, or one of its numeric anyOf branches ("auto" aside), takes this number within its bounds. */
+function numberBranchAccepts(schema: PropertySite['schema'], n: number): boolean {
+  const branches = schemaIndex().view(schema).anyOf;
+  if (!branches) return withinBounds(schema, n);
+  return branches.some((branch) => typesOf(branch).some((t) => t === 'integer' || t === 'number') && withinBounds(branch, n));
 }
 
 /** Whether a parsed number meets the schema's bounds (the schema check cannot test a string against them). */

@@ -134,7 +134,8 @@ export const zenflowIntervals: Rule = (config) => {
   if (strategy === 'auto' && typeof select === 'number') return say('With "select_strategy": "auto", "select_interval" must be "auto"; DeepSpeed raises on a number.');
   if (strategy !== 'auto' && typeof select === 'string') return say(`With "select_strategy": "${strategy}", "select_interval" must be a number.`);
   // With "epoch" the interval counts epochs: DeepSpeed multiplies it by the steps per epoch before comparing.
-  if (strategy === 'step' && typeof select === 'number' && typeof update === 'number' && select < update) return say(`"select_interval" (${select}) must be at least "update_interval" (${update}).`);
+  // 0 turns re-selection off and is never compared (zenflow/engine.py:62).
+  if (strategy === 'step' && typeof select === 'number' && select !== 0 && typeof update === 'number' && select < update) return say(`"select_interval" (${select}) must be at least "update_interval" (${update}).`);
   return [];
 };
 
