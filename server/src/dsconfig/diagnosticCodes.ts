@@ -99,6 +99,7 @@ export const codes = {
   muonReduceScatter: { code: 'muon-reduce-scatter', href: docsAnchors.optimizer },
   muonNsMethod: { code: 'muon-ns-method', href: docsAnchors.optimizer },
   pipelineWithZero: { code: 'pipeline-with-zero-2-3', href: docsAnchors.pipeline },
+  pipelineStepsPerPrint: { code: 'pipeline-timers-without-steps-per-print', href: docsAnchors.logging },
   prescaleWithReduceScatter: { code: 'prescale-with-reduce-scatter', href: docsAnchors.communication },
   predivideWithReduceScatter: { code: 'predivide-with-reduce-scatter', href: docsAnchors.communication },
   allreduceSumUnsupported: { code: 'allreduce-sum-unsupported', href: docsAnchors.communication },

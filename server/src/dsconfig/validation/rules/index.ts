@@ -6,6 +6,7 @@ import { elasticityOwnedPaths, elasticityRules } from './elasticity';
 import { expertParallelRules } from './expertParallel';
 import { optimizerOwnedPaths, optimizerRules } from './optimizer';
 import { parallelismOwnedPaths, parallelismRules } from './parallelism';
+import { pipelineLoggingRules } from './pipelineLogging';
 import { precisionRules } from './precision';
 import type { Rule } from './rule';
 import { trainingRules } from './training';
@@ -15,7 +16,7 @@ import { zeroppLocoRules } from './zeroppLoco';
 import { zenflowValueRules } from './zenflowValues';
 
 /** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
-export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...zeroppLocoRules, ...optimizerRules, ...parallelismRules, ...zenflowValueRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
+export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...zeroppLocoRules, ...optimizerRules, ...parallelismRules, ...zenflowValueRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...pipelineLoggingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
 
 /** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
 export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...elasticityOwnedPaths, ...valueOwnedPaths];
