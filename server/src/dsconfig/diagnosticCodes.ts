@@ -120,6 +120,7 @@ export const codes = {
   deepcompilePasses: { code: 'deepcompile-passes-conflict', href: docsAnchors.root },
   deepcompileOffloadConflict: { code: 'deepcompile-offload-conflict', href: docsAnchors.root },
   autoepConflict: { code: 'autoep-conflict', href: docsAnchors.root },
+  autotuningMetricUnsupported: { code: 'autotuning-metric-unsupported', href: 'https://www.deepspeed.ai/docs/config-json/#autotuning' },
   vocabularySize: { code: 'vocabulary-size-not-multiple-of-8', href: docsAnchors.root },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { JSONPath } from 'jsonc-parser';
+import { autotuningRules } from './autotuning';
 import { batchRules } from './batch';
 import { curriculumRules } from './curriculum';
 import { deepcompileRules } from './deepcompile';
@@ -16,7 +17,7 @@ import { zeroppLocoRules } from './zeroppLoco';
 import { zenflowValueRules } from './zenflowValues';
 
 /** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
-export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...zeroppLocoRules, ...optimizerRules, ...parallelismRules, ...zenflowValueRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...pipelineLoggingRules, ...elasticityRules, ...curriculumRules, ...valueRules];
+export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...zeroppLocoRules, ...optimizerRules, ...parallelismRules, ...zenflowValueRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...pipelineLoggingRules, ...autotuningRules, ...elasticityRules, ...curriculumRules, ...valueRules];
 
 /** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
 export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...elasticityOwnedPaths, ...valueOwnedPaths];
