@@ -17,7 +17,23 @@ import { zeroppLocoRules } from './zeroppLoco';
 import { zenflowValueRules } from './zenflowValues';
 
 /** Every cross-key rule (§2.1, §3.3, §4, §14 of the DeepSpeed reference), one group per file. */
-export const allRules: Rule[] = [...batchRules, ...precisionRules, ...zeroRules, ...zeroppLocoRules, ...optimizerRules, ...parallelismRules, ...zenflowValueRules, ...deepcompileRules, ...expertParallelRules, ...trainingRules, ...pipelineLoggingRules, ...autotuningRules, ...elasticityRules, ...curriculumRules, ...valueRules];
+export const allRules: Rule[] = [
+  ...batchRules,
+  ...precisionRules,
+  ...zeroRules,
+  ...zeroppLocoRules,
+  ...optimizerRules,
+  ...parallelismRules,
+  ...zenflowValueRules,
+  ...deepcompileRules,
+  ...expertParallelRules,
+  ...trainingRules,
+  ...pipelineLoggingRules,
+  ...autotuningRules,
+  ...elasticityRules,
+  ...curriculumRules,
+  ...valueRules,
+];
 
 /** Paths whose values a rule checks itself, so the generic schema error there would be a duplicate. */
 export const ruleOwnedPaths: JSONPath[] = [...optimizerOwnedPaths, ...parallelismOwnedPaths, ...elasticityOwnedPaths, ...valueOwnedPaths];
