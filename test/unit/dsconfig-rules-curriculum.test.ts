@@ -10,9 +10,10 @@ test('legacy curriculum_learning: DeepSpeed pops "enabled" without a default, an
   // data_pipeline/config.py:143 pop("enabled") runs on every config.
   assert.deepEqual(codesOf(diagnose(legacy({ ...seqlen, schedule_type: 'fixed_linear', schedule_config: { total_curriculum_step: 100, difficulty_step: 8 } }))), ['enabled-key-missing']);
   // curriculum_scheduler.py:16-21 asserts the difficulty range and the schedule type.
+  // The engine also reads curriculum_type without a default (engine.py:2756): a second missing key.
   const bare = diagnose(legacy({ enabled: true }));
-  assert.deepEqual(codesOf(bare), ['missing-key']);
-  assert.deepEqual((bare[0].data as { missing: string[] }).missing, ['min_difficulty', 'max_difficulty', 'schedule_type']);
+  assert.deepEqual(codesOf(bare), ['missing-key', 'missing-key']);
+  assert.deepEqual(bare.map((d) => (d.data as { missing: string[] }).missing), [['min_difficulty', 'max_difficulty', 'schedule_type'], ['curriculum_type']]);
   // It reads config["schedule_config"] without a default.
   assert.deepEqual(codesOf(diagnose(legacy({ enabled: true, ...seqlen, schedule_type: 'fixed_linear' }))), ['missing-key']);
   // :72 asserts root_degree for fixed_root.

@@ -100,4 +100,21 @@ function checkDiscreteLevels(config: ConfigView, schedulePath: JSONPath, schedul
 /** What CurriculumScheduler needs from each schedule it builds. */
 export const curriculumSchedules: Rule = (config) => schedulerSites(config).flatMap((site) => checkSchedule(config, site));
 
-export const curriculumRules: Rule[] = [curriculumSchedules];
+/**
+ * Legacy curriculum_learning: the engine reads curriculum_params_legacy()["curriculum_type"] without a default
+ * on every training forward (engine.py:2756; PipelineEngine skips that branch), so it has no default value.
+ */
+export const legacyCurriculumType: Rule = (config) => {
+  const path = ['curriculum_learning'];
+  const section = config.section(path);
+  if (!section || !config.isTrue([...path, 'enabled']) || 'curriculum_type' in section) return [];
+  return [
+    config.diagnostic('missingKey', 'error', config.keyRange(path), `"curriculum_learning" needs "curriculum_type" (usually "seqlen"): the DeepSpeed engine reads it without a default on every training forward (engine.py:2756), so the first step stops with KeyError: 'curriculum_type'. Only the pipeline engine skips this read.`, {
+      path,
+      missing: ['curriculum_type'],
+      fixes: [fix('Add "curriculum_type": "seqlen"', [{ op: 'set', path: [...path, 'curriculum_type'], value: 'seqlen' }])],
+    }),
+  ];
+};
+
+export const curriculumRules: Rule[] = [curriculumSchedules, legacyCurriculumType];

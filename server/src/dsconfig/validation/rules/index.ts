@@ -1,6 +1,7 @@
 import type { JSONPath } from 'jsonc-parser';
 import { autotuningRules } from './autotuning';
 import { batchRules } from './batch';
+import { compressionRules } from './compression';
 import { curriculumRules } from './curriculum';
 import { deepcompileRules } from './deepcompile';
 import { elasticityOwnedPaths, elasticityRules } from './elasticity';
@@ -32,6 +33,7 @@ export const allRules: Rule[] = [
   ...autotuningRules,
   ...elasticityRules,
   ...curriculumRules,
+  ...compressionRules,
   ...valueRules,
 ];
 
