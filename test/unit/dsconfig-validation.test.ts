@@ -187,6 +187,16 @@ test('robustness: 10 MB file, 10,000 nesting levels and binary bytes answer with
   assert.deepEqual(withCode(binary, 'internal-error'), []);
 });
 
+test('robustness: a script saved as .json (a syntax error per token) or 300,000 comments: the first 100 of each and a note', () => {
+  // Before the cap, the hundreds of thousands of diagnostics overflowed push(...spread): no answer at all.
+  const script = diagnose('deepspeed train.py ' + '--x '.repeat(200_000));
+  assert.equal(withCode(script, 'json-syntax').length, 100);
+  assert.match(String(withCode(script, 'too-many-problems')[0].message), /first 100 of \d+ syntax errors/);
+  const comments = diagnose('{\n' + '// c\n'.repeat(300_000) + '"train_batch_size": 8}');
+  assert.equal(withCode(comments, 'jsonc-comment').length, 100);
+  assert.match(String(withCode(comments, 'too-many-problems')[0].message), /first 100 of 300000 comments/);
+});
+
 test('a top level that is not an object is an error', () => {
   assert.deepEqual(codesOf(diagnose('[1, 2]')), ['config-not-object']);
 });

@@ -13,6 +13,22 @@ function builtInReports(languageId: string): { syntax: boolean; comments: boolea
   return { syntax: false, comments: false, trailingCommas: false, duplicates: false };
 }
 
+/**
+ * Each kind below is listed at most this often: a file that is not JSON at all (a script saved as .json) has
+ * a syntax error per token, and hundreds of thousands of diagnostics would stall the editor and overflow
+ * `push(...spread)`.
+ */
+export const maxTextDiagnosticsPerKind = 100;
+
+/** The first `maxTextDiagnosticsPerKind` items; when there are more, one note says how many were left out. */
+function firstOf<T>(config: ConfigView, items: T[], what: string, out: Diagnostic[]): T[] {
+  if (items.length <= maxTextDiagnosticsPerKind) return items;
+  out.push(
+    config.diagnostic('tooManyProblems', 'information', config.rootRange(), `ZeRO Lens lists the first ${maxTextDiagnosticsPerKind} of ${items.length} ${what}; fix these first.`, { path: [] }),
+  );
+  return items.slice(0, maxTextDiagnosticsPerKind);
+}
+
 const jsonLoadNote = 'DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.';
 
 /** Syntax errors, duplicate keys, JSONC extensions, BOM and the parser's size/depth limits. */
@@ -29,12 +45,12 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   }
 
   if (!builtIn.syntax) {
-    for (const error of parsed.syntaxErrors) {
+    for (const error of firstOf(config, parsed.syntaxErrors, 'syntax errors', out)) {
       out.push(config.diagnostic('syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.message, { path: [] }));
     }
   }
 
-  for (const duplicate of builtIn.duplicates ? [] : parsed.duplicateKeys) {
+  for (const duplicate of builtIn.duplicates ? [] : firstOf(config, parsed.duplicateKeys, 'duplicate keys', out)) {
     const first = config.document.positionAt(duplicate.firstKeyNode.offset);
     const key = String(duplicate.path[duplicate.path.length - 1]);
     out.push(
@@ -66,12 +82,12 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
 
   if (settings.warnOnJsonc) {
     if (!builtIn.comments) {
-      for (const comment of parsed.comments) {
+      for (const comment of firstOf(config, parsed.comments, 'comments', out)) {
         out.push(config.diagnostic('comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), `Comment in a JSON config. ${jsonLoadNote}`, { path: [] }));
       }
     }
     if (!builtIn.trailingCommas) {
-      for (const comma of parsed.trailingCommas) {
+      for (const comma of firstOf(config, parsed.trailingCommas, 'trailing commas', out)) {
         out.push(
           config.diagnostic('trailingComma', 'warning', config.rangeOfOffsets(comma.offset, 1), `Trailing comma. ${jsonLoadNote}`, {
             path: [],
