@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractLaunchFacts } from '../../server/src/launch';
 import { throughConfigFile } from '../../server/src/launch/references';
+import { maxYamlNesting, yamlNestingBound } from '../../server/src/launch/yaml/nesting';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
 const files = { 'configs/ds_z3.json': '{ "zero_optimization": { "stage": 3 } }' };
@@ -108,6 +109,17 @@ test('YAML that is no launcher config, or broken YAML, gives nothing and never t
   for (const text of ['deepspeed: [', 'deepspeed_config:\n  - a\n  b: c', ': : :', '\t\tdeepspeed: x']) {
     assert.ok(Array.isArray(await ls.doValidation(doc('bad.yaml', text), settings())));
   }
+});
+
+test('YAML nested thousands of levels is not parsed: near the stack limit V8 aborts the server (no exception to catch)', async () => {
+  // An upper bound: six columns of indentation and indicators, two brackets.
+  assert.equal(yamlNestingBound('a:\n  b:\n    - [1, {c: 2}]\n'), 8);
+  assert.ok(yamlNestingBound('x: ' + '['.repeat(300) + ']'.repeat(300)) > maxYamlNesting);
+  assert.ok(yamlNestingBound('x:\n' + '- '.repeat(300) + 'y') > maxYamlNesting);
+  const deep = 'deepspeed: ds.json\na:\n' + Array.from({ length: 5000 }, (_, i) => ' '.repeat(i + 1) + 'a:').join('\n');
+  assert.deepEqual(extractLaunchFacts(doc('deep.yaml', deep)), []);
+  const { ls } = service(files);
+  assert.deepEqual(await ls.doValidation(doc('deep.yaml', deep), settings()), []);
 });
 
 test('accelerate --num_processes is the total: a multi-machine YAML divides it when the command line gives no --num_machines', async () => {

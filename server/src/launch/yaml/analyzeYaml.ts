@@ -5,6 +5,7 @@ import type { SourceContext } from '../command/context';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { offloadDeviceOf } from '../launchers/accelerate';
 import type { ZeroStage } from '../../memory/types';
+import { maxYamlNesting, yamlNestingBound } from './nesting';
 
 /** A `key: value` entry with the offsets of both sides. */
 export interface YamlEntry {
@@ -102,6 +103,7 @@ function readSwiftEnv(ctx: SourceContext, env: Map<string, YamlEntry>, facts: La
 }
 
 export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | undefined {
+  if (yamlNestingBound(text) > maxYamlNesting) return undefined;
   let document: Document;
   try {
     document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false });
