@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliRun } from './cli-helpers';
 import { runEstimate } from '../../server/src/cli/estimate';
@@ -156,6 +158,37 @@ test('bad input: clear message on stderr, exit 2, nothing on stdout', async () =
   }
   assert.match((await cli(['--model', 'nobody/no-such-model'])).err, /not in the built-in catalog/);
   assert.match((await cli(['--config', 'ds_broken.json', '--params', '7B'])).err, /not a valid ds_config/);
+});
+
+test('--config and --model files that cannot be used say why, in the words zero-lens check uses', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-lens-estimate-'));
+  const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
+  const err = async (args: string[]) => {
+    const r = await cli(args, dir);
+    assert.equal(r.code, 2, `${args.join(' ')} → ${r.out}`);
+    return r.err.split('\n')[0];
+  };
+  write('deep.json', '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000));
+  write('empty.json', '');
+  write('list.json', '[{"train_batch_size": 8}]');
+  write('broken.json', '{\n  "train_batch_size": 8\n  "gradient_clipping": 1.0\n}');
+  mkdirSync(join(dir, 'configs'));
+  mkdirSync(join(dir, 'no-weights'));
+  // jsonc-parser's recursion overflowed the stack on this one: "zero-lens: Maximum call stack size exceeded".
+  assert.match(await err(['--params', '7B', '--config', 'deep.json']), /'deep.json' is not a valid ds_config: Nesting deeper than 256 levels/);
+  assert.match(await err(['--params', '7B', '--config', 'empty.json']), /line 1, column 1: The file is empty/);
+  assert.match(await err(['--params', '7B', '--config', 'list.json']), /one JSON object \{ \.\.\. \}, not a list/);
+  assert.match(await err(['--params', '7B', '--config', 'broken.json']), /line 3, column 3: .*'zero-lens check broken.json' lists every problem/);
+  assert.match(await err(['--params', '7B', '--config', 'configs']), /cannot read config 'configs': it is a folder/);
+  assert.match(await err(['--params', '7B', '--config', 'none.json']), /cannot read config 'none.json': no such file/);
+  assert.match(await err(['--model', './no-weights']), /model folder '.\/no-weights': ZeRO Lens found neither a config.json .* nor \*.safetensors/);
+  assert.match(await err(['--model', '']), /--model needs a value/);
+  assert.match(await err(['--params', '7B', '--lora-rank', '8', '--lora-targets=']), /--lora-targets needs a value/);
+  // A BOM is a warning for zero-lens check (DeepSpeed reads the file); estimate read it as a syntax error.
+  write('bom.json', '\ufeff{"zero_optimization": {"stage": 3}}');
+  const bom = await cli(['--params', '7B', '--config', 'bom.json', '--format', 'json'], dir);
+  assert.equal(bom.code, 0, bom.err);
+  assert.equal(JSON.parse(bom.out).inputs.stage.value, 3);
 });
 
 test('--help prints the options and exits 0; runEstimate takes an injected file system', async () => {

@@ -2,8 +2,8 @@
  * `zero-lens estimate`: per-GPU, per-node CPU and NVMe memory for every ZeRO stage.
  * Thin: parses options, reads the config and model through the FileSystemHost, calls the memory core.
  */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { FileSystemHost } from '../host';
+import { parseConfigText } from '../dsconfig/parse';
 import {
   estimate,
   estimateDeepSpeedResult,
@@ -76,6 +76,8 @@ Mode and output:
   --additional-buffer-factor <x>   deepspeed mode: DeepSpeed's additional_buffer_factor (default 1.5)
   --format text|json               (default text)
   -h, --help
+
+Exit status: 0 estimate printed, 2 usage error or unreadable --config / --model.
 `;
 
 class UsageError extends Error {}
@@ -100,7 +102,7 @@ function parseArgs(args: string[]): Map<string, Option> {
       options.set(flag, { flag, value: 'true' });
     } else if (valueFlags.has(flag)) {
       const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
+      if (value === undefined || value.trim() === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
       options.set(flag, { flag, value });
     } else {
       throw new UsageError(`unknown option '${arg}'.`);
@@ -167,17 +169,48 @@ function derivedMicro(facts: ConfigFacts | undefined, worldSize: number, file: s
   return value === undefined ? undefined : { value, source: { kind: 'config', path: `${file}#${total.path}` } };
 }
 
+/** Where `offset` is in `text`, as the editor and `zero-lens check` show it: "line 3, column 7". */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/** Why a path cannot be read as a file, in words: missing, a folder, or unreadable. */
+async function unreadableReason(fs: FileSystemHost, file: string): Promise<string> {
+  if (!(await fs.exists(file))) return 'no such file';
+  if ((await fs.listDir(file)) !== undefined) return 'it is a folder; give the ds_config.json inside it';
+  return 'it cannot be read';
+}
+
+/** The config as DeepSpeed would read it (the same parse as `zero-lens check`: BOM, comments, any depth). */
 async function readConfig(fs: FileSystemHost, spec: string, cwd: string): Promise<{ facts: ConfigFacts; file: string }> {
   const file = resolvePath(spec, cwd, fs.homeDir) ?? spec;
   const text = await fs.readFile(file);
-  if (text === undefined) throw new UsageError(`cannot read config '${spec}'.`);
-  const errors: ParseError[] = [];
-  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || typeof json !== 'object' || json === null || Array.isArray(json)) {
-    const why = errors.length > 0 ? `${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}` : 'not a JSON object';
-    throw new UsageError(`config '${spec}' is not a valid ds_config: ${why}.`);
+  if (text === undefined) throw new UsageError(`cannot read config '${spec}': ${await unreadableReason(fs, file)}.`);
+  const parsed = parseConfigText(text);
+  const limit = parsed.limits[0];
+  const error = parsed.syntaxErrors[0];
+  const why = limit
+    ? limit.message
+    : error
+      ? `${lineColumn(text, error.offset)}: ${error.message} ('zero-lens check ${spec}' lists every problem.)`
+      : typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)
+        ? `a DeepSpeed config is one JSON object { ... }, not ${Array.isArray(parsed.value) ? 'a list' : typeof parsed.value === 'object' ? 'null' : `a ${typeof parsed.value}`}.`
+        : undefined;
+  if (why) throw new UsageError(`config '${spec}' is not a valid ds_config: ${why}`);
+  return { facts: extractConfigFacts(parsed.value), file: spec };
+}
+
+/** Why `--model` named nothing ZeRO Lens can size: a folder or file it cannot read a model from, or an unknown id. */
+async function unknownModelMessage(spec: string, fs: FileSystemHost, cwd: string): Promise<string> {
+  const file = resolvePath(spec, cwd, fs.homeDir);
+  const unreadable = 'ZeRO Lens found neither a config.json with the model\'s sizes (hidden_size, num_hidden_layers, …) nor *.safetensors weights';
+  if (file && (await fs.exists(file))) {
+    if ((await fs.listDir(file)) !== undefined) return `model folder '${spec}': ${unreadable} in it. Give --params (e.g. --params 7B).`;
+    return `model '${spec}' is a file, and ${unreadable} next to it. Give the model folder, or --params (e.g. --params 7B).`;
   }
-  return { facts: extractConfigFacts(json), file: spec };
+  return `unknown model '${spec}': not a local folder, not in the built-in catalog, not in the Hugging Face or ModelScope cache. Give --params (e.g. --params 7B).`;
 }
 
 /** A rough largest layer when only a count is known: vocab 128k × hidden size of a 32-layer model that size. */
@@ -193,9 +226,7 @@ async function resolveModelInput(o: Map<string, Option>, fs: FileSystemHost, cwd
   let model: ModelInfo | undefined;
   if (modelSpec) {
     model = await resolveModel(modelSpec.value, fs, cwd);
-    if (!model && params === undefined) {
-      throw new UsageError(`unknown model '${modelSpec.value}': not a local folder, not in the built-in catalog, not in the Hugging Face or ModelScope cache. Give --params (e.g. --params 7B).`);
-    }
+    if (!model && params === undefined) throw new UsageError(await unknownModelMessage(modelSpec.value, fs, cwd));
   }
   if (!model && params === undefined) throw new UsageError('say which model: --model <id|folder> or --params <N>.');
   const base: ModelInfo = model ?? { id: 'custom', displayName: `${formatCount(params!)} params`, totalParams: params!, largestLayerParams: 0, source: cli('--params') };
