@@ -81,14 +81,41 @@ test('usage errors and unreadable files exit 2 with a clear message', async () =
   const help = await check(['--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /Usage: zero-lens check/);
+  // No command at all is a usage error too: usage on stderr, nothing a pipe would take for output.
+  const bare = await runCli([], root);
+  assert.deepEqual([bare.code, bare.out], [2, '']);
+  assert.match(bare.err, /^Usage:[^]*Exit status: 0 no errors, 1 errors found \(check\), 2 usage error/);
 });
 
-test('files that are not JSON objects or not text still get an answer', async () => {
+test('files that are not UTF-8 text: binary and UTF-16 are named unreadable, other bytes are an error at the first one', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'zero-lens-check-'));
-  writeFileSync(path.join(dir, 'ds_config.json'), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x00, 0xff, 0xfe, 0x7d]));
-  const r = await check(['ds_config.json', '--format', 'json'], dir);
+  // Checked as JSON, a binary file gave a page of syntax errors quoting its bytes (escape sequences included).
+  writeFileSync(path.join(dir, 'ds_config.json'), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x7d]));
+  const binary = await check(['ds_config.json'], dir);
+  assert.equal(binary.code, 2);
+  assert.equal(binary.err, "zero-lens check: cannot read 'ds_config.json': it is a binary file, not text.\n");
+  writeFileSync(path.join(dir, 'utf16.json'), Buffer.from('\ufeff{}', 'utf16le'));
+  assert.match((await check(['utf16.json'], dir)).err, /'utf16.json': it is UTF-16 text; .* save it as UTF-8/);
+  // Latin-1 "café": Python's open() raises UnicodeDecodeError, so it is an error where the byte is.
+  writeFileSync(path.join(dir, 'latin1.json'), Buffer.concat([Buffer.from('{"train_batch_size": 8,\n "_comment": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+  const latin1 = await check(['latin1.json'], dir);
+  assert.equal(latin1.code, 1);
+  assert.match(latin1.out, /^latin1\.json:2:18: error \[not-utf8\] Byte 0xE9 is not UTF-8: .*UnicodeDecodeError/m);
+  // Inside a folder a binary file is not ours; a folder with nothing to check says so.
+  mkdirSync(path.join(dir, 'only-binary'));
+  writeFileSync(path.join(dir, 'only-binary', 'blob.json'), Buffer.from([0, 1, 2]));
+  const folder = await check(['only-binary'], dir);
+  assert.equal(folder.code, 0);
+  assert.equal(folder.err, "zero-lens check: no DeepSpeed configs, launch scripts or launcher YAML found in 'only-binary'.\n");
+});
+
+test('control characters quoted from a file never reach the terminal', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zero-lens-check-'));
+  writeFileSync(path.join(dir, 'ds_config.json'), '{"train_batch_size": 8, \u001b[2J}');
+  const r = await check(['ds_config.json'], dir);
   assert.equal(r.code, 1);
-  assert.ok((JSON.parse(r.out) as { diagnostics: { code: string }[] }[])[0].diagnostics.some((d) => d.code === 'json-syntax'));
+  assert.doesNotMatch(r.out, /\u001b/);
+  assert.match(r.out, /Unexpected '\ufffd/);
 });
 
 test('the built CLI (node dist/cli.js) exits 1 / 0 / 2', () => {

@@ -2,11 +2,13 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { getLanguageService } from '../languageService';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
 import { formatJson, formatText, type FileReport } from './formatReport';
+import { decodeFile } from './decodeFile';
 
 const help = `Usage: zero-lens check <paths…> [--format text|json]
 
@@ -61,8 +63,21 @@ function languageOf(file: string): string {
 
 function readError(file: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
-  const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : error instanceof Error ? error.message : String(error);
+  const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : error instanceof Error ? error.message : String(error);
   return `zero-lens check: cannot read '${file}': ${reason}.\n`;
+}
+
+/** The first byte that is not UTF-8, where DeepSpeed's reader would stop. */
+function notUtf8(document: TextDocument, offset: number, byte: number | undefined): Diagnostic {
+  const shown = byte === undefined ? 'A byte' : `Byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  const start = document.positionAt(offset);
+  return {
+    range: { start, end: document.positionAt(offset + 1) },
+    severity: DiagnosticSeverity.Error,
+    code: 'not-utf8',
+    source: 'zero-lens',
+    message: `${shown} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.`,
+  };
 }
 
 /** Files below a folder that may be configs, scripts or YAML (bounded walk, sorted for stable output). */
@@ -96,25 +111,40 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const reports: FileReport[] = [];
   let unreadable = false;
 
-  const checkFile = async (shown: string, absolute: string, explicit: boolean): Promise<void> => {
-    let text: string;
+  /** Checks one file; false when it was not checked (unreadable, or not ours inside a folder). */
+  const checkFile = async (shown: string, absolute: string, explicit: boolean): Promise<boolean> => {
+    let bytes: Uint8Array;
     try {
-      text = await fs.readFile(absolute, 'utf8');
+      bytes = await fs.readFile(absolute);
     } catch (error) {
       io.stderr(readError(shown, error));
       unreadable = true;
-      return;
+      return false;
     }
+    const decoded = decodeFile(bytes);
+    // Inside a folder a binary file is simply not ours; named on the command line it is a mistake to say.
+    if (decoded.kind === 'binary' && !explicit) return false;
+    if (decoded.kind !== 'text') {
+      io.stderr(readError(shown, decoded.kind === 'binary' ? 'it is a binary file, not text' : "it is UTF-16 text; DeepSpeed, the Hugging Face Trainer and accelerate read UTF-8: save it as UTF-8"));
+      unreadable = true;
+      return false;
+    }
+    const text = decoded.text;
     const language = explicit ? languageOf(absolute) : /\.jsonc?$/i.test(absolute) ? 'json' : languageOf(absolute);
     let document = TextDocument.create(pathToFileURL(absolute).toString(), language, 1, text);
     // Inside folders only files ZeRO Lens recognises count; a JSON file found there is then checked as a ds_config.
     if (!explicit) {
       const kind = service.classify(document, settings);
-      if (!kind) return;
+      if (!kind) return false;
       if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
     }
     const diagnostics = await service.doValidation(document, settings);
+    // bash does not mind other encodings; Python's open() for JSON and YAML does.
+    if (decoded.invalidUtf8At !== undefined && document.languageId !== 'shellscript') {
+      diagnostics.push(notUtf8(document, decoded.invalidUtf8At, decoded.invalidByte));
+    }
     reports.push({ file: shown, document, diagnostics });
+    return true;
   };
 
   for (const given of options.paths) {
@@ -136,7 +166,9 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
         unreadable = true;
         continue;
       }
-      for (const file of files) await checkFile(path.join(given, path.relative(absolute, file)), file, false);
+      let checked = 0;
+      for (const file of files) if (await checkFile(path.join(given, path.relative(absolute, file)), file, false)) checked++;
+      if (checked === 0) io.stderr(`zero-lens check: no DeepSpeed configs, launch scripts or launcher YAML found in '${given}'.\n`);
     } else {
       await checkFile(given, absolute, true);
     }

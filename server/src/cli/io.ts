@@ -7,3 +7,11 @@ export interface CliIO {
 
 /** Exit statuses shared by every command. */
 export const ExitCode = { ok: 0, problemsFound: 1, usage: 2 } as const;
+
+/**
+ * Messages quote the file's text (`Unexpected '…'`), which may hold control characters: replaced, so a
+ * binary or corrupt file cannot send escape sequences to the terminal. JSON output escapes them anyway.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+}

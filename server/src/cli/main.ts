@@ -3,7 +3,7 @@
  *   zero-lens check <paths…> [--format text|json]
  *   zero-lens estimate [options]
  */
-import { ExitCode, type CliIO } from './io';
+import { ExitCode, printable, type CliIO } from './io';
 import { runCheck } from './check';
 import { runEstimate } from './estimate';
 
@@ -11,9 +11,12 @@ const usage = `Usage:
   zero-lens check <files…> [--format text|json]   Check DeepSpeed configs, launch scripts and YAML
   zero-lens estimate [options]                    Estimate per-GPU memory for every ZeRO stage
   zero-lens <command> --help                      Options of a command
+
+Exit status: 0 no errors, 1 errors found (check), 2 usage error or unreadable input.
 `;
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], given: CliIO): Promise<number> {
+  const io: CliIO = { ...given, stdout: (t) => given.stdout(printable(t)), stderr: (t) => given.stderr(printable(t)) };
   const [command, ...rest] = argv;
   switch (command) {
     case 'check':
@@ -21,10 +24,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     case 'estimate':
       return runEstimate(rest, io);
     case undefined:
+      // A usage error like any other: to stderr, so a script piping stdout does not take it for output.
+      io.stderr(usage);
+      return ExitCode.usage;
     case '-h':
     case '--help':
       io.stdout(usage);
-      return command === undefined ? ExitCode.usage : ExitCode.ok;
+      return ExitCode.ok;
     default:
       io.stderr(`zero-lens: unknown command '${command}'.\n${usage}`);
       return ExitCode.usage;
