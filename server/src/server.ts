@@ -179,10 +179,17 @@ function warmUpOnce(): void {
   void warmUpDsConfig(yieldToEventLoop).catch(() => undefined);
 }
 
-async function withSettings<T>(uri: string, run: (document: TextDocument, settings: ZeroLensSettings) => Promise<T>, fallback: T): Promise<T> {
-  const document = documents.get(uri);
+/** The document a request names; undefined when its params (from any client) name none. */
+function requestedUri(params: unknown): string | undefined {
+  const p = params as { textDocument?: { uri?: unknown }; uri?: unknown } | null | undefined;
+  const uri = p?.textDocument?.uri ?? p?.uri;
+  return typeof uri === 'string' ? uri : undefined;
+}
+
+async function withSettings<T>(uri: string | undefined, run: (document: TextDocument, settings: ZeroLensSettings) => Promise<T>, fallback: T): Promise<T> {
+  const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
-  const settings = await settingsFor(uri);
+  const settings = await settingsFor(document.uri);
   return guard('request', () => run(document, settings), fallback);
 }
 
@@ -231,18 +238,18 @@ documents.onDidClose((event) => {
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
-connection.onCompletion((p) => withSettings(p.textDocument.uri, (d, s) => service.doComplete(d, p.position, s), null));
+connection.onCompletion((p) => withSettings(requestedUri(p), (d, s) => service.doComplete(d, p.position, s), null));
 connection.onCompletionResolve((item) => {
   const uri = completionOrigin(item)?.uri;
   return uri ? withSettings(uri, (d, s) => service.resolveCompletion(d, item, s), item) : item;
 });
-connection.onHover((p) => withSettings(p.textDocument.uri, (d, s) => service.doHover(d, p.position, s), null));
-connection.onCodeAction((p) => withSettings(p.textDocument.uri, (d, s) => service.getCodeActions(d, p.range, p.context, s), []));
-connection.languages.inlayHint.on((p) => withSettings(p.textDocument.uri, (d, s) => service.getInlayHints(d, p.range, s), []));
-connection.onDocumentLinks((p) => withSettings(p.textDocument.uri, (d, s) => service.getDocumentLinks(d, s), []));
-connection.onDefinition((p) => withSettings(p.textDocument.uri, (d, s) => service.getDefinition(d, p.position, s), []));
-connection.onRequest(EstimateViewRequest, (p: EstimateViewParams) => withSettings(p.uri, (d, s) => service.getEstimateView(d, s), null));
-connection.onRequest(ApplyOptionRequest, (p: ApplyOptionParams) => withSettings(p.uri, (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
+connection.onHover((p) => withSettings(requestedUri(p), (d, s) => service.doHover(d, p.position, s), null));
+connection.onCodeAction((p) => withSettings(requestedUri(p), (d, s) => service.getCodeActions(d, p.range, p.context, s), []));
+connection.languages.inlayHint.on((p) => withSettings(requestedUri(p), (d, s) => service.getInlayHints(d, p.range, s), []));
+connection.onDocumentLinks((p) => withSettings(requestedUri(p), (d, s) => service.getDocumentLinks(d, s), []));
+connection.onDefinition((p) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), []));
+connection.onRequest(EstimateViewRequest, (p: EstimateViewParams) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
+connection.onRequest(ApplyOptionRequest, (p: ApplyOptionParams) => withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
 connection.onRequest(CatalogRequest, () => service.getModelCatalog());
 
 documents.listen(connection);

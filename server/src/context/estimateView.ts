@@ -69,6 +69,15 @@ function normalize(params: ApplyOptionParams): StageTarget {
   };
 }
 
+const offloadDevices: readonly unknown[] = ['none', 'cpu', 'nvme'];
+
+/** Params come off the wire (any client may send them): what is wrong with them, or undefined. */
+function invalidOption(params: ApplyOptionParams): string | undefined {
+  const { stage, offloadOptimizer, offloadParam } = params;
+  const valid = [0, 1, 2, 3].includes(stage) && (stage === 0 || offloadDevices.includes(offloadOptimizer)) && (stage !== 3 || offloadDevices.includes(offloadParam));
+  return valid ? undefined : 'Not a ZeRO option: stage must be 0, 1, 2 or 3, and offloadOptimizer (stages 1–3) and offloadParam (stage 3) "none", "cpu" or "nvme".';
+}
+
 /** The same edit as the quick fix, for the sidebar's Apply and the "Switch ZeRO stage…" quick pick. */
 export async function applyOptionEdit(
   engine: ContextEngine,
@@ -76,6 +85,8 @@ export async function applyOptionEdit(
   params: ApplyOptionParams,
   settings: ZeroLensSettings,
 ): Promise<ApplyOptionResult> {
+  const invalid = invalidOption(params);
+  if (invalid) return { edit: null, reason: invalid };
   const target = normalize(params);
   const kind = classifyDocument(document, settings);
   if (kind === 'ds-config') {
