@@ -121,6 +121,23 @@ test('trailing spaces after the backslash: removed', async () => {
   assert.equal(fixed(document, diagnostics, 'trailing-space-after-backslash'), 'swift sft \\\n    --deepspeed zero2\n');
 });
 
+test('a quote or here-document left open is said first, where it opens (its consequences alone were misleading)', async () => {
+  // Before: only "DeepSpeed config 'configs/ds_config_zero2.json --bf16' not found (looked …)".
+  const quote = await check('deepspeed train.py --deepspeed "configs/ds_config_zero2.json --bf16\n');
+  assert.equal(quote.diagnostics[0].code, 'unterminated-quote');
+  assert.deepEqual(quote.diagnostics[0].range.start, { line: 0, character: 31 });
+  assert.match(String(quote.diagnostics[0].message), /^This double quote is never closed: .*"unexpected EOF"/);
+  const ansi = await check("deepspeed train.py --deepspeed $'configs/ds_config_zero2.json\n");
+  assert.deepEqual(ansi.diagnostics.map((d) => [d.code, d.range.start.character]), [['unterminated-quote', 32]]);
+  const heredoc = await check('cat <<EOT > notes.txt\nhello\ndeepspeed train.py --deepspeed configs/ds_config_zero2.json\n');
+  assert.deepEqual(codes(heredoc.diagnostics), ['unterminated-heredoc']);
+  assert.match(String(heredoc.diagnostics[0].message), /here-document 'EOT' is never closed/);
+  // Apostrophes in comments, quoted strings and closed heredocs are fine.
+  for (const fine of ["deepspeed train.py --deepspeed configs/ds_config_zero2.json # it's\n", `echo "it's"\ndeepspeed train.py --deepspeed configs/ds_config_zero2.json\n`, "cat <<'EOF'\n$x\nEOF\ndeepspeed train.py --deepspeed configs/ds_config_zero2.json\n"]) {
+    assert.deepEqual(codes((await check(fine)).diagnostics), [], fine);
+  }
+});
+
 test('--train_type → --tuner_type, keeping the dash style', async () => {
   const a = await check('swift sft --train_type lora --deepspeed zero2\n');
   assert.deepEqual(codes(a.diagnostics), ['train-type-renamed']);

@@ -4,6 +4,8 @@ import type { SourceContext } from '../command/context';
 
 const swiftDocs = 'https://swift.readthedocs.io/en/latest/Instruction/Command-line-parameters.html';
 const bashDocs = 'https://www.gnu.org/software/bash/manual/bash.html#Escape-Character';
+const bashQuotingDocs = 'https://www.gnu.org/software/bash/manual/bash.html#Quoting';
+const bashHeredocDocs = 'https://www.gnu.org/software/bash/manual/bash.html#Here-Documents';
 const launcherDocs = 'https://www.deepspeed.ai/getting-started/#resource-configuration-multi-node';
 const torchrunDocs = 'https://pytorch.org/docs/stable/elastic/run.html';
 const accelerateDocs = 'https://huggingface.co/docs/accelerate/usage_guides/deepspeed';
@@ -14,6 +16,8 @@ const llamaFactoryDocs = 'https://llamafactory.readthedocs.io/en/latest/advanced
 export const launchCodes = {
   'broken-continuation': { severity: DiagnosticSeverity.Error, docs: bashDocs },
   'trailing-space-after-backslash': { severity: DiagnosticSeverity.Error, docs: bashDocs },
+  'unterminated-quote': { severity: DiagnosticSeverity.Error, docs: bashQuotingDocs },
+  'unterminated-heredoc': { severity: DiagnosticSeverity.Warning, docs: bashHeredocDocs },
   'unknown-deepspeed-preset': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'deepspeed-config-not-found': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'invalid-inline-deepspeed-json': { severity: DiagnosticSeverity.Error, docs: swiftDocs },

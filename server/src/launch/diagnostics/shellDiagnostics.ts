@@ -26,8 +26,41 @@ function brokenContinuation(ctx: SourceContext, script: ShellScript, issue: Extr
   return launchDiagnostic(ctx, 'broken-continuation', issue.backslash, issue.backslash + 1, `${what} after this backslash breaks the continuation: ${consequence}`, { reason: issue.reason, fixes });
 }
 
+/** What bash looks for when a quote or expansion opened at `start` never closes. */
+const closers: Record<Exclude<Extract<ShellIssue, { kind: 'unterminated' }>['what'], 'heredoc'>, { opened: string; closer: string }> = {
+  'single-quote': { opened: 'This single quote', closer: "'" },
+  'double-quote': { opened: 'This double quote', closer: '"' },
+  backtick: { opened: 'This backtick', closer: '`' },
+  'command-substitution': { opened: 'This $( … )', closer: ')' },
+  brace: { opened: 'This ${ … }', closer: '}' },
+};
+
+/**
+ * The first quote or heredoc left open: everything after it is swallowed, so later problems (a config
+ * "path" running to the end of the file) are its consequences and it must be said first.
+ */
+function unterminated(ctx: SourceContext, script: ShellScript): Diagnostic | undefined {
+  const issue = script.issues.find((i): i is Extract<ShellIssue, { kind: 'unterminated' }> => i.kind === 'unterminated');
+  if (!issue) return undefined;
+  if (issue.what === 'heredoc') {
+    const heredoc = script.heredocs.find((h) => h.start === issue.start);
+    const name = heredoc ? ` '${heredoc.delimiter}'` : '';
+    return launchDiagnostic(ctx, 'unterminated-heredoc', issue.start, issue.start, `The here-document${name} is never closed: bash takes the rest of the file as its text, so no command below it runs.`);
+  }
+  const { opened, closer } = closers[issue.what];
+  return launchDiagnostic(
+    ctx,
+    'unterminated-quote',
+    issue.start,
+    issue.start + 1,
+    `${opened} is never closed: bash reads to the end of the file looking for the matching ${closer}, then stops with "unexpected EOF" and does not run this command.`,
+  );
+}
+
 export function shellDiagnostics(ctx: SourceContext, script: ShellScript): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const open = unterminated(ctx, script);
+  if (open) out.push(open);
   const editor = new ScriptEditor(ctx);
   for (const issue of script.issues) {
     // A backslash before a blank line that ends the command anyway (next line is a new command) is harmless.

@@ -454,6 +454,7 @@ class Parser {
 
   private ansiC(p: number, limit: number): { value: string; end: number } {
     const { text } = this;
+    const open = p - 1;
     const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v', '0': '\0' };
     let value = '';
     while (p < limit) {
@@ -467,7 +468,7 @@ class Parser {
       value += c;
       p++;
     }
-    this.addIssue({ kind: 'unterminated', what: 'single-quote', start: p });
+    this.addIssue({ kind: 'unterminated', what: 'single-quote', start: open });
     return { value, end: limit };
   }
 
