@@ -50,6 +50,19 @@ export const nodeFileSystem: FileSystemHost = {
 const skippedFolders = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '__pycache__', '.venv', 'venv', '.cache']);
 const launchFilePattern = /\.(sh|bash|zsh|ya?ml)$/i;
 const jsonFilePattern = /\.json$/i;
+/**
+ * Launch scripts and launcher YAML are a few KB. A bigger .sh or .yaml is a log or a data set, and every
+ * estimate reads the launch files: one such file would be read and parsed again and again.
+ */
+const maxLaunchFileBytes = 1024 * 1024;
+
+async function smallEnough(file: string): Promise<boolean> {
+  try {
+    return (await fs.stat(file)).size <= maxLaunchFileBytes;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Walks the workspace folders for scripts and JSON files, bounded in depth and count so a huge
@@ -105,7 +118,7 @@ export class NodeWorkspace implements WorkspaceHost {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) {
           if (!skippedFolders.has(entry.name) && !entry.name.startsWith('.')) await visit(full, depth + 1);
-        } else if (launchFilePattern.test(entry.name) || jsonFilePattern.test(entry.name)) {
+        } else if (jsonFilePattern.test(entry.name) || (launchFilePattern.test(entry.name) && (await smallEnough(full)))) {
           found.push(full);
         }
       }
