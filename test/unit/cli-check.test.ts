@@ -104,6 +104,8 @@ test('files that are not UTF-8 text: binary and UTF-16 are named unreadable, oth
   // Inside a folder a binary file is not ours; a folder with nothing to check says so.
   mkdirSync(path.join(dir, 'only-binary'));
   writeFileSync(path.join(dir, 'only-binary', 'blob.json'), Buffer.from([0, 1, 2]));
+  // A FIFO named like a config made the walk wait forever for a writer.
+  spawnSync('mkfifo', [path.join(dir, 'only-binary', 'pipe.json')]);
   const folder = await check(['only-binary'], dir);
   assert.equal(folder.code, 0);
   assert.equal(folder.err, "zero-lens check: no DeepSpeed configs, launch scripts or launcher YAML found in 'only-binary'.\n");

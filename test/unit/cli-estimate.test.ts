@@ -139,6 +139,7 @@ test('bad input: clear message on stderr, exit 2, nothing on stdout', async () =
     ['--params', '7B', '--dtype', 'int8'],
     ['--params', '7B', '--optimizer', 'rmsprop-ish'],
     ['--params', '7B', '--gpus-per-node', '0'],
+    ['--params', '7B', '--seq-len', '99999999999999999999'],
     ['--params', '7B', '--format', 'yaml'],
     ['--params', '7B', '--bogus'],
     ['--params'],

@@ -89,7 +89,8 @@ async function filesIn(folder: string, depth = 0): Promise<string[]> {
     const full = path.join(folder, entry.name);
     if (entry.isDirectory()) {
       if (!entry.name.startsWith('.') && !skippedFolders.has(entry.name)) found.push(...(await filesIn(full, depth + 1)));
-    } else if (checkedInFolders.test(entry.name)) {
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && checkedInFolders.test(entry.name)) {
+      // Not a FIFO or socket that happens to be named .json: reading one waits forever.
       found.push(full);
     }
   }

@@ -121,7 +121,7 @@ function count(o: Option | undefined, min: number): number | undefined {
 function integer(o: Option | undefined, min: number): number | undefined {
   if (!o) return undefined;
   const n = Number(o.value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${o.flag} '${o.value}' must be a whole number ≥ ${min}.`);
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${o.flag} '${o.value}' must be a whole number ≥ ${min}.`);
   return n;
 }
 
