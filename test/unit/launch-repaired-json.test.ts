@@ -67,3 +67,14 @@ test('ms-swift YAML repairs too (main.py hands the string to the CLI); LLaMA-Fac
   const lf = `model_name_or_path: Qwen/Qwen2.5-7B-Instruct\nstage: sft\ndeepspeed: "{'zero_optimization': {'stage': 2}}"\n`;
   assert.deepEqual(codes((await check(lf, 'lf.yaml')).diagnostics), ['invalid-inline-deepspeed-json']);
 });
+
+test('ms-swift: the hover on repaired inline JSON shows what ms-swift reads', async () => {
+  const { ls } = service();
+  const document = doc('scripts/train.sh', singleQuoted);
+  const hover = await ls.doHover(document, document.positionAt(singleQuoted.indexOf('zero_optimization')), settings());
+  const text = (hover?.contents as { value: string } | undefined)?.value ?? '';
+  assert.match(text, /not valid JSON: ms-swift repairs it and reads `\{"zero_optimization": \{"stage": 2\}, "bf16": \{"enabled": "auto"\}\}`/);
+  const valid = `swift sft --model m --deepspeed '{"zero_optimization": {"stage": 2}}'\n`;
+  const plain = await ls.doHover(doc('scripts/valid.sh', valid), { line: 0, character: valid.indexOf('zero_') }, settings());
+  assert.match((plain?.contents as { value: string }).value, /\*\*Inline DeepSpeed config\*\* \(JSON in the argument\)/);
+});

@@ -46,7 +46,10 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference): P
       return found ? `**DeepSpeed config** \`${ref.path}\` → \`${found}\`` : `**DeepSpeed config** \`${ref.path}\` (not found)`;
     }
     case 'inline':
-      return '**Inline DeepSpeed config** (JSON in the argument)';
+      // What ms-swift reads after json_repair, so the reader sees the config the estimate is made for.
+      return ref.repairedJson === undefined
+        ? '**Inline DeepSpeed config** (JSON in the argument)'
+        : `**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads \`${ref.repairedJson}\``;
     case 'settings':
       return `**DeepSpeed via ${ref.via}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${ref.offloadOptimizer ?? 'none'}, parameter offload ${ref.offloadParam ?? 'none'}`;
     default:
