@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver-types';
-import { startServer } from './lspClient';
+import { quickFixes, startServer } from './lspClient';
 
 const broken = [
   '{',
@@ -19,15 +19,6 @@ const broken = [
   '}',
   '',
 ].join('\n');
-
-/** The quick fixes the server offers for one of its diagnostics. */
-function quickFixes(server: Awaited<ReturnType<typeof startServer>>, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
-  return server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-    textDocument: { uri },
-    range: diagnostic.range,
-    context: { diagnostics: [diagnostic], only: ['quickfix'] },
-  });
-}
 
 // Diagnostics, a quick fix and fix-all for a broken ds_config.json through the real bundled server over stdio.
 test('ds_config diagnostics arrive over stdio and a quick fix round-trips', async () => {

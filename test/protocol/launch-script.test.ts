@@ -4,7 +4,16 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CodeAction, CompletionItem, CompletionList, Diagnostic, DocumentLink, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
-import { fileUri, startServer } from './lspClient';
+import { fileUri, quickFixes, startServer, type TestServer } from './lspClient';
+
+/** The label of the first inlay hint on a one-line script (the estimate after its DeepSpeed value). */
+async function firstLineHint(server: TestServer, uri: string): Promise<InlayHint['label'] | undefined> {
+  const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+  });
+  return hints[0]?.label;
+}
 
 // An ms-swift launch script through the real bundled server over stdio: diagnostics with fixes,
 // preset completion with estimates, hover, inlay hint and a link to the JSON config.
@@ -85,11 +94,7 @@ test('launch script naming a ms-swift config file over stdio: its deepspeed: and
     const { diagnostics } = await published;
     assert.deepEqual(diagnostics.map((d: Diagnostic) => d.code), ['nproc-visible-devices-mismatch']);
     assert.match(String(diagnostics[0].message), /^CUDA_VISIBLE_DEVICES lists 8 GPUs for 4 processes per node \(ENV\.NPROC_PER_NODE in sft\.yaml\)/);
-    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
-      textDocument: { uri },
-      range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
-    });
-    assert.match(String(hints[0]?.label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+    assert.match(String(await firstLineHint(server, uri)), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
   } finally {
     await server.stop();
     rmSync(root, { recursive: true, force: true });
@@ -109,20 +114,11 @@ test('ms-swift inline JSON with single quotes over stdio: warning, quick fix, es
     const { diagnostics } = await published;
     assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['inline-deepspeed-json-repaired', 2]]);
 
-    const actions = await server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: diagnostics[0].range,
-      context: { diagnostics, only: ['quickfix'] },
-    });
-    const rewrite = actions.find((a) => a.title === 'Rewrite as valid JSON');
+    const rewrite = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === 'Rewrite as valid JSON');
     assert.equal(rewrite?.isPreferred, true);
     assert.deepEqual(rewrite?.edit?.changes?.[uri]?.map((e) => e.newText), [`'{"zero_optimization": {"stage": 3}}'`]);
 
-    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
-      textDocument: { uri },
-      range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
-    });
-    assert.match(String(hints[0]?.label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+    assert.match(String(await firstLineHint(server, uri)), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
   } finally {
     await server.stop();
     rmSync(root, { recursive: true, force: true });

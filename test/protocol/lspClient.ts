@@ -11,6 +11,7 @@ import {
   StreamMessageWriter,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type CodeAction,
   type Diagnostic,
   type InitializeParams,
   type InitializeResult,
@@ -151,4 +152,13 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       connection.dispose();
     },
   };
+}
+
+/** The quick fixes the server offers for one of its diagnostics. */
+export function quickFixes(server: TestServer, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
+  return server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic], only: ['quickfix'] },
+  });
 }
