@@ -129,3 +129,24 @@ test('a bool written as text and an offload device in capitals: what DeepSpeed r
     await server.stop();
   }
 });
+
+test('data_efficiency curriculum metrics: missing difficulty_type is the KeyError, an unknown clustering_type a warning, over stdio', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_curriculum_metrics.json';
+    const metric = { clustering_type: 'Single_Cluster', min_difficulty: 1, max_difficulty: 10, schedule_type: 'custom' };
+    const config = { train_micro_batch_size_per_gpu: 1, data_efficiency: { data_sampling: { curriculum_learning: { enabled: true, curriculum_metrics: { seqlen: metric } } } } };
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'missing-key'));
+    await server.open(uri, 'ds-config', JSON.stringify(config, null, 2));
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [
+      ['invalid-value', 2],
+      ['missing-key', 1],
+    ]);
+    assert.match(String(diagnostics[0].message), /uses "schedule_based" instead/);
+    // "Single_Cluster" clusters by schedule, so rank 0 also opens index_to_sample_path.
+    assert.match(String(diagnostics[1].message), /needs "difficulty_type" and "index_to_sample_path".*KeyError: 'difficulty_type'/);
+  } finally {
+    await server.stop();
+  }
+});

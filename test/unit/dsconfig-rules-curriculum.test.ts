@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codesOf, diagnose, fixed } from './dsconfig-validation-helpers';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { codesOf, diagnose, fixed, missingKeysOf } from './dsconfig-validation-helpers';
 
 const micro = { train_micro_batch_size_per_gpu: 1 };
 const legacy = (section: Record<string, unknown>) => ({ ...micro, curriculum_learning: section });
@@ -79,4 +80,41 @@ test('curriculum configs from the DeepSpeed docs are clean', () => {
     },
   };
   assert.deepEqual(diagnose(dataEfficiency), []);
+});
+
+test('data_efficiency metrics: difficulty_type and clustering_type are read without a default, the index paths when clustered (data_sampler.py:89-103)', () => {
+  const metric = (settings: Record<string, unknown>) => ({
+    ...micro,
+    data_efficiency: { enabled: true, data_sampling: { enabled: true, curriculum_learning: { enabled: true, curriculum_metrics: { seqlen: { min_difficulty: 1, max_difficulty: 10, schedule_type: 'custom', ...settings } } } } },
+  });
+  const bare = diagnose(metric({}));
+  assert.deepEqual(missingKeysOf(bare), [['missing-key', 'data_efficiency.data_sampling.curriculum_learning.curriculum_metrics.seqlen', 'difficulty_type,clustering_type']]);
+  assert.match(String(bare[0].message), /KeyError: 'difficulty_type'/);
+  // Anything but "single_cluster" clusters by schedule: rank 0 opens the index files.
+  assert.deepEqual(missingKeysOf(diagnose(metric({ difficulty_type: 'value', clustering_type: 'schedule_based' })))[0][2], 'index_to_sample_path,index_to_metric_path');
+  assert.deepEqual(missingKeysOf(diagnose(metric({ difficulty_type: 'percentile', clustering_type: 'schedule_based', index_to_sample_path: 'a' }))), []);
+  assert.deepEqual(codesOf(diagnose(metric({ difficulty_type: 'value', clustering_type: 'single_cluster' }))), []);
+  // Nothing is read while curriculum sampling is off.
+  const off = metric({});
+  off.data_efficiency.data_sampling.curriculum_learning.enabled = false;
+  assert.deepEqual(codesOf(diagnose(off)), []);
+});
+
+test('data_efficiency metrics: DeepSpeed checks neither type; unknown values are warnings that say what they do', () => {
+  const metric = (settings: Record<string, unknown>) => ({
+    ...micro,
+    data_efficiency: { data_sampling: { curriculum_learning: { curriculum_metrics: { seqlen: { index_to_sample_path: 'a', index_to_metric_path: 'b', ...settings } } } } },
+  });
+  // clustering_type is only compared with "single_cluster" (data_sampler.py:94, 182, 206).
+  const clustering = diagnose(metric({ difficulty_type: 'value', clustering_type: 'Single_Cluster' }));
+  assert.deepEqual(codesOf(clustering), ['invalid-value']);
+  assert.equal(clustering[0].severity, DiagnosticSeverity.Warning);
+  assert.match(String(clustering[0].message), /uses "schedule_based" instead/);
+  // difficulty_type matches neither branch (data_sampler.py:192-212, 277-280): no samples are selected by difficulty.
+  const difficulty = diagnose(metric({ difficulty_type: 'Value', clustering_type: 'schedule_based' }));
+  assert.deepEqual(codesOf(difficulty), ['invalid-value']);
+  assert.equal(difficulty[0].severity, DiagnosticSeverity.Warning);
+  assert.match(String(difficulty[0].message), /does not check it: a metric clustered by schedule then selects no samples by difficulty/);
+  // A value of the wrong type is still an error.
+  assert.equal(diagnose(metric({ difficulty_type: 1, clustering_type: 'single_cluster' }))[0].severity, DiagnosticSeverity.Error);
 });

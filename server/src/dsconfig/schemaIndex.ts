@@ -86,6 +86,8 @@ export interface DeepSpeedMeta {
    * ("prints no modules"). Such a value is a warning, not an error.
    */
   uncheckedBounds?: string;
+  /** DeepSpeed never checks the value against `enum`: what another value does. Such a value is a warning. */
+  uncheckedEnum?: string;
 }
 
 /** One allowed value with its (markdown) description. */

@@ -140,6 +140,10 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
       const message = `${name} should be one of ${values.join(', ')}; DeepSpeed does not know ${describeValue(value)} and uses ${showValue(meta.fallback)} instead.`;
       return config.diagnostic('invalidValue', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
+    if (meta.uncheckedEnum && typeof value === 'string') {
+      const message = `${name} should be one of ${values.join(', ')}; got ${describeValue(value)}. DeepSpeed does not check it: ${meta.uncheckedEnum}.`;
+      return config.diagnostic('invalidValue', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
+    }
     return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: choices, fixes }, meta.docs);
   }
   if (types.length > 0) {

@@ -23,16 +23,22 @@ interface SchedulerSite {
   when: string;
 }
 
+/** The data_efficiency curriculum metrics DeepSpeedDataSampler reads: all of them, once curriculum sampling is on. */
+function metricPaths(config: ConfigView): JSONPath[] {
+  const base = ['data_efficiency', 'data_sampling', 'curriculum_learning'];
+  const metrics = config.section([...base, 'curriculum_metrics']);
+  if (!config.isTrue([...base, 'enabled']) || !metrics) return [];
+  return Object.keys(metrics).map((name) => [...base, 'curriculum_metrics', name]);
+}
+
+const dataLoaderBuild = 'building the DeepSpeed data loader';
+
 function schedulerSites(config: ConfigView): SchedulerSite[] {
   const sites: SchedulerSite[] = [];
   // Legacy top-level section: built in the engine's __init__ when enabled (engine.py:451-452).
   if (config.isTrue(['curriculum_learning', 'enabled'])) sites.push({ path: ['curriculum_learning'], when: 'deepspeed.initialize' });
   // data_efficiency: one scheduler per metric, built with the data loader (data_sampling/data_sampler.py:86-88).
-  const base = ['data_efficiency', 'data_sampling', 'curriculum_learning'];
-  const metrics = config.section([...base, 'curriculum_metrics']);
-  if (config.isTrue([...base, 'enabled']) && metrics) {
-    for (const name of Object.keys(metrics)) sites.push({ path: [...base, 'curriculum_metrics', name], when: 'building the DeepSpeed data loader' });
-  }
+  for (const path of metricPaths(config)) sites.push({ path, when: dataLoaderBuild });
   return sites;
 }
 
@@ -117,4 +123,27 @@ export const legacyCurriculumType: Rule = (config) => {
   ];
 };
 
-export const curriculumRules: Rule[] = [curriculumSchedules, legacyCurriculumType];
+/**
+ * DeepSpeedDataSampler reads difficulty_type and clustering_type of every metric without a default
+ * (data_sampling/data_sampler.py:89-92). Rank 0 then opens index_to_sample_path for a metric not in
+ * "single_cluster" (:94-98), and index_to_metric_path too when its difficulty_type is "value" (:99-103).
+ */
+function metricKeysMissing(config: ConfigView, path: JSONPath): Diagnostic[] {
+  const metric = config.section(path);
+  if (!metric) return [];
+  const clustered = 'clustering_type' in metric && metric.clustering_type !== 'single_cluster';
+  const needed = ['difficulty_type', 'clustering_type', ...(clustered ? ['index_to_sample_path'] : []), ...(clustered && metric.difficulty_type === 'value' ? ['index_to_metric_path'] : [])];
+  const missing = needed.filter((key) => !(key in metric));
+  if (missing.length === 0) return [];
+  const why = clustered && missing.some((key) => key.startsWith('index_to_')) ? ` (a metric clustered by schedule reads its index files on rank 0)` : '';
+  return [
+    config.diagnostic('missingKey', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missing)}: DeepSpeed's data sampler reads ${missing.length > 1 ? 'them' : 'it'} without a default${why}, so ${dataLoaderBuild} stops with KeyError: '${missing[0]}'.`, {
+      path,
+      missing,
+    }),
+  ];
+}
+
+export const curriculumMetricKeys: Rule = (config) => metricPaths(config).flatMap((path) => metricKeysMissing(config, path));
+
+export const curriculumRules: Rule[] = [curriculumSchedules, legacyCurriculumType, curriculumMetricKeys];
