@@ -150,3 +150,20 @@ test('data_efficiency curriculum metrics: missing difficulty_type is the KeyErro
     await server.stop();
   }
 });
+
+test('ZenFlow "Step": the one error is the strategy DeepSpeed refuses, with the lower-case fix, over stdio', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_zenflow_case.json';
+    const zero = { stage: 2, overlap_comm: true, offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'Step', select_interval: 1, update_interval: 4 } };
+    const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, zero_optimization: zero }, null, 2);
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'invalid-value'));
+    await server.open(uri, 'ds-config', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-value']);
+    const action = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === 'Use "step"')!;
+    assert.equal(TextDocument.applyEdits(TextDocument.create(uri, 'ds-config', 1, text), action.edit!.changes![uri]), text.replace('"Step"', '"step"'));
+  } finally {
+    await server.stop();
+  }
+});

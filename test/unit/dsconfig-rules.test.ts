@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { configWith, diagnose, errorsOf, withCode } from './dsconfig-validation-helpers';
+import { codesOf, configWith, diagnose, errorsOf, fixed, withCode } from './dsconfig-validation-helpers';
 
 type Severity = 'error' | 'warning' | 'information' | 'hint';
 const severities: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3, hint: 4 };
@@ -186,6 +186,18 @@ test('ZenFlow: select_interval is compared with update_interval only in steps, a
   const quoted = zenflow({ update_interval: '4' });
   assert.deepEqual(withCode(quoted, 'integer-as-string'), []);
   assert.equal(withCode(quoted, 'invalid-type').length, 1);
+});
+
+test('ZenFlow: select_strategy is compared as written, so "Epoch" is the ValueError and not an epoch schedule (zenflow_config.py:54-55)', async () => {
+  const zenflow = (settings: Record<string, unknown>) => diagnose(configWith(Z({ offload_optimizer: { device: 'cpu' }, zenflow: settings })));
+  // "Step" with a short select_interval: one error, the strategy DeepSpeed refuses; no interval rule for a "step" schedule it never runs.
+  for (const settings of [{ select_strategy: 'Step', select_interval: 1, update_interval: 4 }, { select_strategy: 'Epoch' }, { select_strategy: 'AUTO', select_interval: 3 }]) {
+    const diagnostics = zenflow(settings);
+    assert.deepEqual(codesOf(errorsOf(diagnostics)), ['invalid-value'], JSON.stringify(settings));
+    assert.deepEqual((diagnostics[0].data as { path: string[] }).path, ['zero_optimization', 'zenflow', 'select_strategy']);
+  }
+  const text = JSON.stringify(configWith(Z({ offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'Epoch', select_interval: 1 } })));
+  assert.equal(await fixed(text, 'Use "epoch"'), text.replace('"Epoch"', '"epoch"'));
 });
 
 test('seq_parallel_communication_data_type may be null, like communication_data_type', () => {

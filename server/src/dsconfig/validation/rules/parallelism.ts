@@ -126,7 +126,10 @@ export const deepcompilePasses: Rule = (config) => {
 export const zenflowIntervals: Rule = (config) => {
   const base = [ZERO, 'zenflow'];
   if (!config.section(base)) return [];
-  const strategy = config.lowerString([...base, 'select_strategy']) ?? 'auto';
+  // Compared as written: ZenFlowConfig raises ValueError on "Epoch" or any other value before the intervals
+  // are read (zenflow_config.py:54-55); the schema's enum error reports that, so nothing more to say here.
+  const strategy = config.has([...base, 'select_strategy']) ? config.get([...base, 'select_strategy']) : 'auto';
+  if (strategy !== 'auto' && strategy !== 'step' && strategy !== 'epoch') return [];
   const select = config.has([...base, 'select_interval']) ? config.get([...base, 'select_interval']) : 'auto';
   const update = config.has([...base, 'update_interval']) ? config.get([...base, 'update_interval']) : 'auto';
   const path = [...base, 'select_interval'];
