@@ -167,3 +167,21 @@ test('ZenFlow "Step": the one error is the strategy DeepSpeed refuses, with the 
     await server.stop();
   }
 });
+
+test('weight_quantization.quantized_initialization at ZeRO stage 2 warns that zero.Init never quantizes, over stdio', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_quantized_init.json';
+    const settings = { num_bits: 4, group_size: 32, group_dim: 1, symmetric: false };
+    const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, fp16: { enabled: true }, zero_optimization: { stage: 2 }, weight_quantization: { quantized_initialization: settings } }, null, 2);
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'ignored-at-stage'));
+    await server.open(uri, 'ds-config', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['ignored-at-stage', 2]]);
+    assert.match(String(diagnostics[0].codeDescription?.href), /zero-inference/);
+    const titles = (await quickFixes(server, uri, diagnostics[0])).map((a) => a.title);
+    assert.deepEqual(titles, ['Switch to ZeRO stage 3', 'Remove "quantized_initialization"']);
+  } finally {
+    await server.stop();
+  }
+});

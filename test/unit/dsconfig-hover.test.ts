@@ -127,3 +127,9 @@ test('random edits of a real config never make hover throw, and ranges stay insi
     { numRuns: 400 },
   );
 });
+
+test('hover on weight_quantization.quantized_initialization says it is used only at stage 3, ignored at the file\'s stage 2', async () => {
+  const { markdown } = await hoverAt('{\n  "zero_optimization": {"stage": 2},\n  "weight_quantization": {"quantized_init|ialization": {}}\n}');
+  assert.match(markdown, /Read only by `zero\.Init`/);
+  assert.match(markdown, /Used only at ZeRO stage 3\. \*\*Ignored at stage 2\*\*/);
+});

@@ -192,4 +192,36 @@ export const pipelineLoadingBelowStage3: Rule = (config) => {
   ];
 };
 
-export const zeroRules: Rule[] = [legacyBooleanForm, offloadParamBelowStage3, partialOffloadBelowStage3, nvmeWithoutPath, stageAuto, legacyStage1, optimizerOffloadAtStage0, pipelineLoadingBelowStage3];
+/**
+ * weight_quantization.quantized_initialization is read only by zero.Init (partition_parameters.py:348-350), which
+ * quantizes weights as it partitions them (:1231-1232); the engine never reads it, and the HF Trainer and accelerate
+ * enter zero.Init only at stage 3. ({} is the default and means off.) post_init_quant works at any stage.
+ */
+export const quantizedInitializationBelowStage3: Rule = (config) => {
+  const stage = config.knownStage();
+  const path = ['weight_quantization', 'quantized_initialization'];
+  const section = config.section(path);
+  if (stage === undefined || stage === 3 || !section || Object.keys(section).length === 0) return [];
+  return [
+    config.diagnostic(
+      'ignoredAtStage',
+      'warning',
+      config.keyRange(path),
+      `"quantized_initialization" is only read by deepspeed.zero.Init, the ZeRO stage 3 context (the Hugging Face Trainer and accelerate enter it only at stage 3); the engine never reads it. With "stage": ${stage} the weights are not quantized at load.`,
+      { path, stage, stages: [3], fixes: [fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }]), fix('Remove "quantized_initialization"', [{ op: 'remove', path }])] },
+      'https://www.deepspeed.ai/2022/09/09/zero-inference.html',
+    ),
+  ];
+};
+
+export const zeroRules: Rule[] = [
+  legacyBooleanForm,
+  offloadParamBelowStage3,
+  partialOffloadBelowStage3,
+  nvmeWithoutPath,
+  stageAuto,
+  legacyStage1,
+  optimizerOffloadAtStage0,
+  pipelineLoadingBelowStage3,
+  quantizedInitializationBelowStage3,
+];
