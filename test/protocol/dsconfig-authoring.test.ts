@@ -72,3 +72,24 @@ test('an editor like VS Code gets a lean completion list and resolves documentat
     await server.stop();
   }
 });
+
+test('hover under a disabled elasticity block says DeepSpeed ignores it, and the edit that enables it clears that, over stdio', async () => {
+  const server = await startServer();
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_elastic.json';
+    const text = '{\n  "elasticity": {\n    "enabled": false,\n    "min_gpus": 2\n  }\n}\n';
+    await server.open(uri, 'json', text);
+    const hoverOn = async () => {
+      const hover = await server.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 7 } });
+      assert.ok(hover, 'hover on "min_gpus"');
+      return (hover.contents as MarkupContent).value;
+    };
+    assert.match(await hoverOn(), /\*\*Elasticity is off\*\*.*DeepSpeed ignores this block/);
+    await server.change(uri, 2, text.replace('"enabled": false', '"enabled": true '));
+    const on = await hoverOn();
+    assert.match(on, /elasticity\.min_gpus/);
+    assert.doesNotMatch(on, /Elasticity is off/);
+  } finally {
+    await server.stop();
+  }
+});

@@ -133,3 +133,15 @@ test('hover on weight_quantization.quantized_initialization says it is used only
   assert.match(markdown, /Read only by `zero\.Init`/);
   assert.match(markdown, /Used only at ZeRO stage 3\. \*\*Ignored at stage 2\*\*/);
 });
+
+test('hover under elasticity while it is off says DeepSpeed ignores the block (runtime/config.py:730-731); on, it does not', async () => {
+  for (const block of ['"min_g|pus": 2', '"enabled": false, "min_g|pus": 2', '"enabled": false, "min_gpus": |2']) {
+    const { markdown } = await hoverAt(`{"elasticity": {${block}}}`);
+    assert.match(markdown, /\*\*Elasticity is off\*\*.*DeepSpeed ignores this block/, block);
+  }
+  const on = await hoverAt('{"elasticity": {"enabled": true, "max_train_batch_size": 64, "micro_batch_sizes": [2], "min_g|pus": 2}}');
+  assert.match(on.markdown, /Default: `1`/);
+  assert.doesNotMatch(on.markdown, /Elasticity is off/);
+  // The switch itself says nothing of the kind.
+  assert.doesNotMatch((await hoverAt('{"elasticity": {"enab|led": false}}')).markdown, /Elasticity is off/);
+});

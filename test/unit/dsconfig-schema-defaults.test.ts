@@ -24,6 +24,18 @@ const noFixedDefault: { key: string; text: string; says: RegExp }[] = [
     text: '{"curriculum_learning": {"enabled": true, "curriculum_t|ype": "seqlen"}}',
     says: /Required when enabled: there is no default/,
   },
+  {
+    // elasticity/config.py:51-62: required when enabled; the 2000 and [2, 4, 6] of the off branch are never used,
+    // as the runtime builds the elastic config only when enabled (runtime/config.py:730-733).
+    key: 'max_train_batch_size',
+    text: '{"elasticity": {"enabled": true, "max_train_batc|h_size": 64}}',
+    says: /Required when enabled: there is no default/,
+  },
+  {
+    key: 'micro_batch_sizes',
+    text: '{"elasticity": {"enabled": true, "micro_batch_si|zes": [2, 4]}}',
+    says: /Required when enabled: there is no default/,
+  },
 ];
 
 test('keys without a fixed DeepSpeed default: hover shows none and says what DeepSpeed does instead', async () => {
@@ -41,6 +53,8 @@ test('completion of those keys offers no default value', async () => {
   const cases = [
     { key: 'schedule_offset_end', text: '{"compression_training": {"sparse_pruning": {"shared_parameters": {"method": "snip_momentum", |}}}}', not: /1000/ },
     { key: 'curriculum_type', text: '{"curriculum_learning": {"enabled": true, |}}', not: /\$\{1:seqlen\}|\$\{1\|seqlen/ },
+    { key: 'max_train_batch_size', text: '{"elasticity": {"enabled": true, |}}', not: /2000/ },
+    { key: 'micro_batch_sizes', text: '{"elasticity": {"enabled": true, |}}', not: /6/ },
   ];
   for (const { key, text, not } of cases) {
     const { document, position } = withCursor(text);

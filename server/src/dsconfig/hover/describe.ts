@@ -43,6 +43,19 @@ export function zeroStageOf(rootValue: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 3 ? n : undefined;
 }
 
+/**
+ * For a key under `elasticity` while the block is off: DeepSpeed reads it only when `elasticity.enabled` is
+ * truthy in Python's sense (elasticity/elasticity.py:207-210, runtime/config.py:730-731), so neither the value
+ * nor the default shown takes effect.
+ */
+function elasticityOffLine(path: SchemaPath, rootValue: unknown): string | undefined {
+  if (path[0] !== 'elasticity' || path.length < 2 || path[1] === 'enabled') return undefined;
+  const block = rootValue && typeof rootValue === 'object' ? (rootValue as Record<string, unknown>).elasticity : undefined;
+  const enabled = block && typeof block === 'object' ? (block as Record<string, unknown>).enabled : undefined;
+  const on = Array.isArray(enabled) ? enabled.length > 0 : enabled && typeof enabled === 'object' ? Object.keys(enabled).length > 0 : !!enabled;
+  return on ? undefined : '**Elasticity is off** (`elasticity.enabled` is not true): DeepSpeed ignores this block, so neither this value nor a default here takes effect.';
+}
+
 export function code(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return '`' + text.replace(/`/g, "'") + '`';
@@ -119,10 +132,11 @@ const keyDescriptions = new NodeMemo<string>();
 export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown): string {
   // Only the file's ZeRO stage is read from the document.
   const stage = zeroStageOf(rootValue);
-  return keyDescriptions.get(node, JSON.stringify([stage, path]), () => buildKeyDescription(path, node, stage));
+  const elasticityOff = elasticityOffLine(path, rootValue);
+  return keyDescriptions.get(node, JSON.stringify([stage, path, !!elasticityOff]), () => buildKeyDescription(path, node, stage, elasticityOff));
 }
 
-function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined): string {
+function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined): string {
   const meta = metaOf(node);
   const sections: string[] = [];
   sections.push(`**\`${path.join('.')}\`**`);
@@ -134,6 +148,7 @@ function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number |
   const allowed = allowedLine(node);
   if (allowed) facts.push(allowed);
   sections.push(facts.join(' · '));
+  if (elasticityOff) sections.push(elasticityOff);
   const stages = stagesLine(meta, stage);
   if (stages) sections.push(stages);
   if (meta.auto) sections.push(`\`"auto"\` accepted: filled by ${autoFiller(meta.auto)}.`);
@@ -184,7 +199,8 @@ export function describeValue(path: SchemaPath, node: SchemaNode, value: unknown
   // An array element's text also depends on the list's schema for this document: not cached.
   if (typeof path[path.length - 1] === 'number') return buildValueDescription(path, node, value, written, rootValue);
   const stage = zeroStageOf(rootValue);
-  return valueDescriptions.get(node, JSON.stringify([stage, path, value === undefined ? { undefined: true } : value, written]), () => buildValueDescription(path, node, value, written, rootValue));
+  const elasticityOff = !!elasticityOffLine(path, rootValue);
+  return valueDescriptions.get(node, JSON.stringify([stage, elasticityOff, path, value === undefined ? { undefined: true } : value, written]), () => buildValueDescription(path, node, value, written, rootValue));
 }
 
 const valueDescriptions = new NodeMemo<string>();
@@ -225,6 +241,8 @@ function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknow
   if (docs) sections.push(firstParagraph(docs));
   const stages = stagesLine(meta, zeroStageOf(rootValue));
   if (stages) sections.push(stages);
+  const elasticityOff = elasticityOffLine(path, rootValue);
+  if (elasticityOff) sections.push(elasticityOff);
   if (meta.docs && !docs?.includes(meta.docs)) sections.push(`[DeepSpeed docs](${meta.docs})`);
   return sections.join('\n\n');
 }
