@@ -124,3 +124,42 @@ test('ms-swift inline JSON with single quotes over stdio: warning, quick fix, es
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// ms-swift rlhf --teacher_deepspeed (GKD): checked, completed, hovered and linked like --deepspeed over stdio,
+// while the inlay hints stay on --deepspeed (the teacher is not the trained model).
+test('GKD --teacher_deepspeed over stdio: did-you-mean fix, preset completion, hover, link; estimates stay on --deepspeed', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-teacher-')));
+  mkdirSync(path.join(root, 'configs'));
+  mkdirSync(path.join(root, 'scripts'));
+  writeFileSync(path.join(root, 'configs/teacher_zero3.json'), '{ "zero_optimization": { "stage": 3 } }\n');
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    const uri = fileUri(path.join(root, 'scripts/gkd.sh'));
+    const gkd = 'NPROC_PER_NODE=4 swift rlhf --rlhf_type gkd --model Qwen/Qwen3-8B --teacher_model Qwen/Qwen3-32B --tuner_type full --deepspeed zero3';
+    const text = [`${gkd} --teacher_deepspeed zero3-offload`, `${gkd} --teacher_deepspeed ../configs/teacher_zero3.json`, ''].join('\n');
+    const value = gkd.length + ' --teacher_deepspeed '.length;
+    const published = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'shellscript', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.range.start.line, d.range.start.character]), [['unknown-deepspeed-preset', 0, value]]);
+    const change = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === "Change to 'zero3_offload'");
+    assert.deepEqual(change?.edit?.changes?.[uri]?.map((e) => e.newText), ['zero3_offload']);
+
+    const completion = await server.connection.sendRequest<CompletionList | CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: value } });
+    const items = Array.isArray(completion) ? completion : completion.items;
+    assert.deepEqual(items.slice(0, 6).map((i) => i.label), ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload']);
+
+    const hover = await server.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: value + 3 } });
+    assert.match((hover.contents as MarkupContent).value, /^\*\*Teacher model's DeepSpeed config\*\*[^]*teacher_zero3\.json/);
+
+    const links = await server.connection.sendRequest<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri } });
+    assert.deepEqual(links.map((l) => [l.target, l.range.start.line, l.range.start.character]), [[fileUri(path.join(root, 'configs/teacher_zero3.json')), 1, value]]);
+
+    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } } });
+    assert.deepEqual(hints.map((h) => h.position), [{ line: 0, character: gkd.length }, { line: 1, character: gkd.length }]);
+    assert.equal(hints[0].label, hints[1].label, 'the teacher config does not change the estimate');
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -85,6 +85,11 @@ export interface LaunchFacts {
   dtype?: Fact<Precision>;
   deepspeed?: DeepSpeedReference;
   /**
+   * ms-swift rlhf `--teacher_deepspeed`: the frozen teacher's config (GKD, GRPO on-policy distillation), read
+   * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
+   */
+  teacherDeepspeed?: DeepSpeedReference;
+  /**
    * `ENV:` of a ms-swift config file: variables ms-swift sets before it starts torchrun, each only where the
    * shell left it unset (swift/cli/main.py, parse_yaml_args). Values as Python's str() writes them.
    */

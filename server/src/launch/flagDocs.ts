@@ -20,6 +20,9 @@ const devices = [
 
 export const swiftFlags: Record<string, FlagDoc> = {
   deepspeed: { doc: 'DeepSpeed config: a preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload), a JSON path (relative to the working directory) or inline JSON. sft/pt/rlhf only.' },
+  teacher_deepspeed: {
+    doc: 'DeepSpeed config of the teacher model (swift rlhf, GKD and GRPO with --teacher_model): the same values as --deepspeed, which it defaults to. Used only when the training runs under --deepspeed; below ZeRO-3 the teacher runs at stage 0, whole on every GPU.',
+  },
   model: { doc: 'Model id (ModelScope by default, Hugging Face with --use_hf true) or a local folder.' },
   tuner_type: {
     doc: 'What is trained (3.x: --train_type). Default lora. QLoRA = lora + --quant_method bnb --quant_bits 4.',

@@ -3,7 +3,7 @@ import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
-import { deepspeedSubcommands } from '../launchers/swift';
+import { deepspeedSubcommands, swiftDeepSpeedFlags, type SwiftDeepSpeedFlag } from '../launchers/swift';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';
 import { checkDeepSpeedReference } from './deepspeedReference';
@@ -20,27 +20,45 @@ function optionValueText(launch: LaunchCommand, option: Option): string | undefi
   return v ? (launch.env.resolve(v) ?? v.value) : undefined;
 }
 
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** A DeepSpeed flag on a subcommand whose arguments class has no such field: parse_args leaves it over. */
+function unsupportedSubcommand(ctx: SourceContext, editor: ScriptEditor, trainer: TrainerPart, option: Option, flag: SwiftDeepSpeedFlag): Diagnostic {
+  const sub = trainer.subcommand;
+  const extent = optionExtent(option);
+  const who = trainer.kind === 'megatron' ? `megatron ${sub ?? ''}`.trim() : `swift ${sub}`;
+  const why =
+    trainer.kind === 'megatron'
+      ? flag.name === 'deepspeed'
+        ? 'Megatron-SWIFT has no --deepspeed (it uses tensor/pipeline parallel flags)'
+        : `Megatron-SWIFT has no --${flag.name}`
+      : `only ${listed(flag.subcommands)} ${flag.subcommands.length > 1 ? 'accept' : 'accepts'} it`;
+  return launchDiagnostic(ctx, 'deepspeed-unsupported-subcommand', option.nameStart, valueRange(option)?.end ?? option.nameEnd, `'${who}' does not take --${flag.name}: ${why}. ms-swift stops with a remaining_argv error.`, {
+    subcommand: sub,
+    flag: flag.name,
+    fixes: [{ title: `Remove --${flag.name}`, edits: [editor.removeWords(extent.start, extent.end)], preferred: true }],
+  });
+}
+
 export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
   const parsed = trainer.parsed;
   const ds = lastOption(parsed, 'deepspeed');
   const sub = trainer.subcommand;
-  const takesDeepSpeed = trainer.kind === 'swift' && (sub === undefined || deepspeedSubcommands.includes(sub));
+  const takes = (subcommands: readonly string[]) => trainer.kind === 'swift' && (sub === undefined || subcommands.includes(sub));
+  const takesDeepSpeed = takes(deepspeedSubcommands);
   const programStart = launch.command.words[0].start;
 
-  if (ds && !takesDeepSpeed) {
-    const extent = optionExtent(ds);
-    const who = trainer.kind === 'megatron' ? `megatron ${sub ?? ''}`.trim() : `swift ${sub}`;
-    const why = trainer.kind === 'megatron' ? 'Megatron-SWIFT has no --deepspeed (it uses tensor/pipeline parallel flags)' : 'only sft, pt and rlhf accept it';
-    out.push(
-      launchDiagnostic(ctx, 'deepspeed-unsupported-subcommand', ds.nameStart, valueRange(ds)?.end ?? ds.nameEnd, `'${who}' does not take --deepspeed: ${why}. ms-swift stops with a remaining_argv error.`, {
-        subcommand: sub,
-        fixes: [{ title: 'Remove --deepspeed', edits: [editor.removeWords(extent.start, extent.end)], preferred: true }],
-      }),
-    );
-  } else if (ds && launch.facts.deepspeed) {
-    out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'ms-swift')));
+  // --deepspeed and --teacher_deepspeed: the same values, read by the same json_parse_to_dict.
+  for (const flag of swiftDeepSpeedFlags) {
+    const option = lastOption(parsed, flag.name);
+    if (!option) continue;
+    const ref = launch.facts[flag.fact];
+    if (!takes(flag.subcommands)) out.push(unsupportedSubcommand(ctx, editor, trainer, option, flag));
+    else if (ref) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'ms-swift')));
   }
 
   const fsdp = lastOption(parsed, 'fsdp');

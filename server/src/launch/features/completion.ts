@@ -12,6 +12,11 @@ import type { LaunchEstimator } from '../estimates';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
 import { accelerateFlags } from '../flagDocs';
+import { swiftDeepSpeedFlags } from '../launchers/swift';
+import type { EstimateResult } from '../../memory/types';
+
+/** ms-swift flags (and config-file keys) that take a preset name, a JSON path or inline JSON. */
+const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
 
 /** Workspace JSON files that look like DeepSpeed configs, relative to the file being edited. */
 async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, settings: ZeroLensSettings): Promise<CompletionItem[]> {
@@ -23,8 +28,8 @@ async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, sett
   });
 }
 
-async function presetItems(launch: LaunchCommand, range: Range, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<CompletionItem[]> {
-  const estimates = await Promise.all(swiftPresetNames.map((name) => estimator.withPreset(launch.facts, settings, name)));
+/** The six presets; with `estimates` (one per preset), each shows what this command would need with it. */
+function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = []): CompletionItem[] {
   return swiftPresetNames.map((name, i) => {
     const preset = swiftPresets[name];
     const estimate = estimates[i];
@@ -38,6 +43,11 @@ async function presetItems(launch: LaunchCommand, range: Range, estimator: Launc
       sortText: `0${i}`,
     };
   });
+}
+
+/** Estimates of the trained model per preset; never for --teacher_deepspeed (the teacher is another model). */
+function presetEstimates(launch: LaunchCommand, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<(EstimateResult | undefined)[]> {
+  return Promise.all(swiftPresetNames.map((name) => estimator.withPreset(launch.facts, settings, name)));
 }
 
 function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string): CompletionItem[] {
@@ -75,8 +85,9 @@ export async function scriptCompletions(
     const range = ctx.span(target.start, target.end).range;
     const name = target.option.name;
     const trainer = target.launch.trainer;
-    if (target.owner === 'trainer' && name === 'deepspeed' && trainer?.kind === 'swift') {
-      return [...(await presetItems(target.launch, range, estimator, settings)), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+    if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
+      const estimates = name === 'deepspeed' ? await presetEstimates(target.launch, estimator, settings) : [];
+      return [...presetItems(range, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
       return jsonConfigItems(hosts, ctx.fileDir, range, settings);
@@ -114,9 +125,8 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));
   if (!m) return [];
   const range = ctx.span(offset - m[2].length, offset).range;
-  if (m[1] === 'deepspeed' && analysis.yaml?.kind === 'swift-yaml') {
-    const presets = swiftPresetNames.map((name, i) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: swiftPresets[name].summary, textEdit: { range, newText: name }, sortText: `0${i}` }));
-    return [...presets, ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+  if (swiftDeepSpeedKeys.includes(m[1]) && analysis.yaml?.kind === 'swift-yaml') {
+    return [...presetItems(range), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
   }
   if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
   return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value } }));

@@ -57,6 +57,13 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference): P
   }
 }
 
+const teacherNote = [
+  "**Teacher model's DeepSpeed config** (ms-swift `--teacher_deepspeed`, GKD and GRPO distillation): the frozen teacher",
+  'is prepared with it instead of `--deepspeed` (swift/rlhf_trainers/rollout_mixin.py:231-244). Below ZeRO-3 ms-swift',
+  'runs the teacher at stage 0, a whole copy on every GPU (rlhf_trainers/utils.py:360-361). The teacher is a separate',
+  'model: its memory is not part of the memory estimate, which is for the trained model.',
+].join(' ');
+
 async function memoryMarkdown(facts: LaunchFacts, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<string | undefined> {
   const analysis = await estimator.analysis(facts, settings);
   return analysis ? stageHoverMarkdown(analysis, facts.uri) : undefined;
@@ -70,10 +77,15 @@ export async function launchHover(
   settings: ZeroLensSettings,
 ): Promise<Hover | null> {
   const { ctx } = analysis;
-  // The DeepSpeed reference itself: what it contains and what it costs for this command.
   const all = analysis.kind === 'script' ? analysis.commands.map((c) => c.facts) : analysis.yaml ? [analysis.yaml.facts] : [];
+  const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
+  // The teacher's config: what it contains, but no memory table (that is the trained model's).
   for (const written of all) {
-    const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
+    const ref = written.teacherDeepspeed;
+    if (ref && at(ref.span)) return { contents: { kind: 'markdown', value: `${teacherNote}\n\n---\n\n${await referenceMarkdown(fs, ref)}` }, range: ref.span.range };
+  }
+  // The DeepSpeed reference itself: what it contains and what it costs for this command.
+  for (const written of all) {
     if (!at(written.deepspeed?.span) && !at(written.configFile?.span)) continue;
     const effective = await estimator.effective(written);
     const ref = effective?.facts.deepspeed;

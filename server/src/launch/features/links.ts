@@ -4,12 +4,12 @@ import type { FileSystemHost } from '../../host';
 import type { LaunchFacts, SourceSpan } from '../facts';
 import { firstExisting } from '../diagnostics/deepspeedReference';
 
-/** Files a launch names (DeepSpeed JSON, accelerate or LLaMA-Factory YAML) that exist, with where they are named. */
+/** Files a launch names (DeepSpeed JSON, the teacher's too, accelerate or LLaMA-Factory YAML) that exist, with where they are named. */
 export async function referencedFiles(fs: FileSystemHost, all: LaunchFacts[]): Promise<{ span: SourceSpan; file: string }[]> {
   const out: { span: SourceSpan; file: string }[] = [];
   for (const facts of all) {
     const refs: { span: SourceSpan; candidates: string[] }[] = [];
-    if (facts.deepspeed?.kind === 'file') refs.push({ span: facts.deepspeed.span, candidates: facts.deepspeed.candidates });
+    for (const ds of [facts.deepspeed, facts.teacherDeepspeed]) if (ds?.kind === 'file') refs.push({ span: ds.span, candidates: ds.candidates });
     if (facts.configFile) refs.push({ span: facts.configFile.span, candidates: facts.configFile.candidates });
     for (const ref of refs) {
       const file = await firstExisting(fs, ref.candidates);

@@ -13,6 +13,14 @@ export const swiftSubcommands = ['pt', 'sft', 'infer', 'merge-lora', 'web-ui', '
 export const megatronSubcommands = ['pt', 'sft', 'rlhf', 'export'];
 /** Only these build on SftArguments (HF Seq2SeqTrainingArguments), which owns `--deepspeed`. */
 export const deepspeedSubcommands = ['sft', 'pt', 'rlhf'];
+/** Only RLHFArguments mixes in TeacherModelArguments (swift/arguments/rlhf_args.py:175). */
+export const teacherDeepspeedSubcommands = ['rlhf'];
+/** ms-swift flags whose value is a DeepSpeed config, each with the fact it fills and the subcommands that take it. */
+export const swiftDeepSpeedFlags = [
+  { name: 'deepspeed', fact: 'deepspeed', subcommands: deepspeedSubcommands },
+  { name: 'teacher_deepspeed', fact: 'teacherDeepspeed', subcommands: teacherDeepspeedSubcommands },
+] as const;
+export type SwiftDeepSpeedFlag = (typeof swiftDeepSpeedFlags)[number];
 /** Subcommands that swift re-launches under torchrun when NPROC_PER_NODE or NNODES is set. */
 export const torchrunSubcommands = ['pt', 'sft', 'rlhf', 'infer'];
 
@@ -56,12 +64,14 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     facts.configFile = { ...ctx.fact(firstText, first.start, first.end, `swift ${trainer.subcommand ?? ''}`.trim()), candidates: ctx.candidates(firstText) };
   }
 
-  const ds = lastOption(trainer.parsed, 'deepspeed');
-  if (ds) {
+  for (const flag of swiftDeepSpeedFlags) {
+    const ds = lastOption(trainer.parsed, flag.name);
+    if (!ds) continue;
     const r = valueRange(ds);
     const written = ds.inline?.text ?? ds.values[0]?.value ?? '';
-    // ms-swift's json_parse_to_dict repairs inline JSON that json.loads rejects (swift/utils/utils.py:422-432).
-    facts.deepspeed = classifyDeepSpeedValue(ctx, written, reader.text(ds), r?.start ?? ds.nameEnd, r?.end ?? ds.nameEnd, ds.written, { repairsJson: true });
+    // ms-swift's json_parse_to_dict repairs inline JSON that json.loads rejects (swift/utils/utils.py:422-432);
+    // --teacher_deepspeed goes through it too (rlhf_args.py:745).
+    facts[flag.fact] = classifyDeepSpeedValue(ctx, written, reader.text(ds), r?.start ?? ds.nameEnd, r?.end ?? ds.nameEnd, ds.written, { repairsJson: true });
   }
 
   // swift itself starts torchrun from these variables (only when no outer launcher did).

@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { URI } from 'vscode-uri';
+import type { MarkupContent } from 'vscode-languageserver-types';
+import { extractLaunchFacts } from '../../server/src/launch';
+import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
+
+/**
+ * ms-swift's --teacher_deepspeed (swift rlhf, GKD and GRPO on-policy distillation): the same values as
+ * --deepspeed (rlhf_args.py:726-746).
+ */
+const files = {
+  'configs/ds_config_zero2.json': '{ "zero_optimization": { "stage": 2 } }',
+  'configs/teacher_z3.json': '{ "zero_optimization": { "stage": 3, "offload_param": { "device": "cpu" } } }',
+  'configs/no_zero.json': '{ "bf16": { "enabled": true } }',
+  'package.json': '{}',
+};
+const at = (line: number, character: number) => ({ line, character });
+
+/** A GKD command that uses the teacher (examples/train/rlhf/gkd/multi_turn.sh, shortened). */
+function gkd(teacher: string, extra = ''): string {
+  return [
+    'NPROC_PER_NODE=4 \\',
+    'swift rlhf \\',
+    '    --rlhf_type gkd \\',
+    '    --model Qwen/Qwen3-8B \\',
+    '    --teacher_model Qwen/Qwen3-32B \\',
+    '    --tuner_type full \\',
+    '    --deepspeed zero3 \\',
+    `    --teacher_deepspeed ${teacher}${extra}`,
+    '',
+  ].join('\n');
+}
+
+async function check(text: string, name = 'scripts/gkd.sh', extraFiles: Record<string, string> = {}) {
+  const { ls } = service({ ...files, ...extraFiles });
+  const document = doc(name, text);
+  return { document, diagnostics: await ls.doValidation(document, settings()) };
+}
+
+test('values are checked like --deepspeed: preset did-you-mean, missing file, inline JSON', async () => {
+  assert.deepEqual(codes((await check(gkd('zero3'))).diagnostics), []);
+  assert.deepEqual(codes((await check(gkd('zero3_offload'))).diagnostics), []);
+  assert.deepEqual(codes((await check(gkd('../configs/teacher_z3.json'))).diagnostics), []);
+  const typo = await check(gkd('zero3-offload'));
+  assert.deepEqual(codes(typo.diagnostics), ['unknown-deepspeed-preset']);
+  assert.match(String(typo.diagnostics[0].message), /Did you mean 'zero3_offload'/);
+  assert.equal(fixed(typo.document, typo.diagnostics, 'unknown-deepspeed-preset'), gkd('zero3_offload'));
+  const missing = await check(gkd('../configs/teacher_z4.json'));
+  assert.deepEqual(codes(missing.diagnostics), ['deepspeed-config-not-found']);
+  assert.match(String(missing.diagnostics[0].message), /Did you mean '\.\.\/configs\/teacher_z3\.json'/);
+  assert.deepEqual(codes((await check(gkd(`'{"zero_optimization": {'`))).diagnostics), ['invalid-inline-deepspeed-json']);
+  assert.deepEqual(codes((await check(gkd(`'{"zero_optimization": {"stage": 3}}'`))).diagnostics), []);
+  const repaired = await check(gkd(`'{"zero_optimization": {"stage": 3},}'`));
+  assert.deepEqual(codes(repaired.diagnostics), ['inline-deepspeed-json-repaired']);
+  assert.equal(fixed(repaired.document, repaired.diagnostics, 'inline-deepspeed-json-repaired'), gkd(`'{"zero_optimization": {"stage": 3}}'`));
+  assert.deepEqual(codes((await check(gkd('"$TEACHER_DS"'))).diagnostics), [], 'unknown variables are not guessed at');
+});
+
+test('only swift rlhf takes it: sft and megatron stop with remaining_argv', async () => {
+  const sft = await check('swift sft --model m --deepspeed zero2 --teacher_deepspeed zero3\n');
+  assert.deepEqual(codes(sft.diagnostics), ['deepspeed-unsupported-subcommand']);
+  assert.match(String(sft.diagnostics[0].message), /'swift sft' does not take --teacher_deepspeed: only rlhf accepts it/);
+  assert.equal(fixed(sft.document, sft.diagnostics, 'deepspeed-unsupported-subcommand'), 'swift sft --model m --deepspeed zero2\n');
+  const megatron = await check('megatron rlhf --rlhf_type gkd --teacher_deepspeed zero3\n');
+  assert.match(String(megatron.diagnostics.find((d) => d.code === 'deepspeed-unsupported-subcommand')!.message), /Megatron-SWIFT has no --teacher_deepspeed/);
+  const infer = await check('swift infer --model m --deepspeed zero3\n');
+  assert.match(String(infer.diagnostics[0].message), /only sft, pt and rlhf accept it/, 'the --deepspeed message is unchanged');
+});
+
+test('the teacher config never changes the estimate of the trained model', async () => {
+  const { ls } = service(files);
+  const range = { start: at(0, 0), end: at(9, 0) };
+  const hints = async (text: string) => (await ls.getInlayHints(doc('scripts/gkd.sh', text), range, settings())).map((h) => [h.label, h.position]);
+  const base = await hints(gkd('zero3'));
+  assert.equal(base.length, 1, 'one hint, after --deepspeed');
+  assert.deepEqual(base[0][1], at(6, 21));
+  assert.deepEqual(await hints(gkd('zero0')), base);
+  assert.deepEqual(await hints(gkd('../configs/teacher_z3.json')), base);
+  const facts = extractLaunchFacts(doc('scripts/gkd.sh', gkd('zero0')), [workspaceRoot])[0];
+  assert.equal(facts.deepspeed?.kind === 'preset' && facts.deepspeed.name, 'zero3');
+  assert.equal(facts.teacherDeepspeed?.kind === 'preset' && facts.teacherDeepspeed.name, 'zero0');
+});
+
+test('hover, completion, links and definition on the --teacher_deepspeed value', async () => {
+  const { ls } = service(files);
+  const document = doc('scripts/gkd.sh', gkd('zero3_offload'));
+  const hover = await ls.doHover(document, at(7, 25), settings());
+  const value = (hover!.contents as MarkupContent).value;
+  assert.match(value, /^\*\*Teacher model's DeepSpeed config\*\*/);
+  assert.match(value, /ms-swift preset `zero3_offload`/);
+  assert.match(value, /not part of the memory estimate/);
+  assert.doesNotMatch(value, /ZeRO options for/, 'no memory table: that is the trained model');
+  assert.deepEqual(hover!.range, { start: at(7, 24), end: at(7, 37) });
+  const name = await ls.doHover(document, at(7, 8), settings());
+  assert.match((name!.contents as MarkupContent).value, /\*\*--teacher_deepspeed\*\* \(swift rlhf\)\n\nDeepSpeed config of the teacher model/);
+
+  const completion = await ls.doComplete(doc('scripts/gkd.sh', gkd('')), at(7, 24), settings());
+  assert.deepEqual(completion.items.map((i) => i.label), ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload', '../configs/ds_config_zero2.json']);
+  assert.doesNotMatch(String(completion.items[4].detail), /GiB/, 'no estimate of the trained model on teacher presets');
+
+  const withFile = doc('scripts/gkd.sh', gkd('../configs/teacher_z3.json'));
+  const target = URI.file(path.join(workspaceRoot, 'configs/teacher_z3.json')).toString();
+  const links = await ls.getDocumentLinks(withFile, settings());
+  assert.deepEqual(links.map((l) => [l.target, l.range.start.line, l.range.start.character, l.range.end.character]), [[target, 7, 24, 50]]);
+  assert.deepEqual((await ls.getDefinition(withFile, at(7, 30), settings())).map((l) => l.uri), [target]);
+  const fileHover = await ls.doHover(withFile, at(7, 30), settings());
+  assert.match((fileHover!.contents as MarkupContent).value, /DeepSpeed config\*\* `\.\.\/configs\/teacher_z3\.json` →/);
+});
