@@ -126,8 +126,8 @@ test('ms-swift inline JSON with single quotes over stdio: warning, quick fix, es
 });
 
 // ms-swift rlhf --teacher_deepspeed (GKD): checked, completed, hovered and linked like --deepspeed over stdio,
-// while the inlay hints stay on --deepspeed (the teacher is not the trained model).
-test('GKD --teacher_deepspeed over stdio: did-you-mean fix, preset completion, hover, link; estimates stay on --deepspeed', async () => {
+// a teacher below ZeRO-3 noted, while the inlay hints stay on --deepspeed (the teacher is not the trained model).
+test('GKD --teacher_deepspeed over stdio: did-you-mean fix, stage note, preset completion, hover, link; estimates stay on --deepspeed', async () => {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-teacher-')));
   mkdirSync(path.join(root, 'configs'));
   mkdirSync(path.join(root, 'scripts'));
@@ -136,12 +136,15 @@ test('GKD --teacher_deepspeed over stdio: did-you-mean fix, preset completion, h
   try {
     const uri = fileUri(path.join(root, 'scripts/gkd.sh'));
     const gkd = 'NPROC_PER_NODE=4 swift rlhf --rlhf_type gkd --model Qwen/Qwen3-8B --teacher_model Qwen/Qwen3-32B --tuner_type full --deepspeed zero3';
-    const text = [`${gkd} --teacher_deepspeed zero3-offload`, `${gkd} --teacher_deepspeed ../configs/teacher_zero3.json`, ''].join('\n');
+    const text = [`${gkd} --teacher_deepspeed zero3-offload`, `${gkd} --teacher_deepspeed ../configs/teacher_zero3.json`, `${gkd} --teacher_deepspeed zero2`, ''].join('\n');
     const value = gkd.length + ' --teacher_deepspeed '.length;
     const published = server.diagnostics(uri, (d) => d.length > 0);
     await server.open(uri, 'shellscript', text);
     const { diagnostics } = await published;
-    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.range.start.line, d.range.start.character]), [['unknown-deepspeed-preset', 0, value]]);
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.start.character]), [
+      ['unknown-deepspeed-preset', 1, 0, value],
+      ['teacher-deepspeed-not-zero3', 3, 2, value],
+    ]);
     const change = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === "Change to 'zero3_offload'");
     assert.deepEqual(change?.edit?.changes?.[uri]?.map((e) => e.newText), ['zero3_offload']);
 
@@ -155,9 +158,9 @@ test('GKD --teacher_deepspeed over stdio: did-you-mean fix, preset completion, h
     const links = await server.connection.sendRequest<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri } });
     assert.deepEqual(links.map((l) => [l.target, l.range.start.line, l.range.start.character]), [[fileUri(path.join(root, 'configs/teacher_zero3.json')), 1, value]]);
 
-    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } } });
-    assert.deepEqual(hints.map((h) => h.position), [{ line: 0, character: gkd.length }, { line: 1, character: gkd.length }]);
-    assert.equal(hints[0].label, hints[1].label, 'the teacher config does not change the estimate');
+    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } } });
+    assert.deepEqual(hints.map((h) => h.position), [0, 1, 2].map((line) => ({ line, character: gkd.length })));
+    assert.deepEqual(new Set(hints.map((h) => h.label)).size, 1, 'the teacher config does not change the estimate');
   } finally {
     await server.stop();
     rmSync(root, { recursive: true, force: true });

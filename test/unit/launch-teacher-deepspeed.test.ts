@@ -8,7 +8,7 @@ import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-he
 
 /**
  * ms-swift's --teacher_deepspeed (swift rlhf, GKD and GRPO on-policy distillation): the same values as
- * --deepspeed (rlhf_args.py:726-746).
+ * --deepspeed (rlhf_args.py:726-746), with ms-swift's rules for when and how the teacher uses it.
  */
 const files = {
   'configs/ds_config_zero2.json': '{ "zero_optimization": { "stage": 2 } }',
@@ -67,6 +67,46 @@ test('only swift rlhf takes it: sft and megatron stop with remaining_argv', asyn
   assert.match(String(megatron.diagnostics.find((d) => d.code === 'deepspeed-unsupported-subcommand')!.message), /Megatron-SWIFT has no --teacher_deepspeed/);
   const infer = await check('swift infer --model m --deepspeed zero3\n');
   assert.match(String(infer.diagnostics[0].message), /only sft, pt and rlhf accept it/, 'the --deepspeed message is unchanged');
+});
+
+test('unused teacher config: other rlhf types, no local teacher, LoRA self-distillation, no --deepspeed', async () => {
+  const unused = async (text: string, why: RegExp) => {
+    const { document, diagnostics } = await check(text);
+    assert.deepEqual(codes(diagnostics), ['teacher-deepspeed-unused'], text);
+    assert.match(String(diagnostics[0].message), why);
+    return { document, diagnostics };
+  };
+  const dpo = await unused('swift rlhf --model m --deepspeed zero3 --teacher_deepspeed zero3\n', /rlhf\.py:127-128\); here rlhf_type is dpo by default/);
+  assert.equal(fixed(dpo.document, dpo.diagnostics, 'teacher-deepspeed-unused'), 'swift rlhf --model m --deepspeed zero3\n');
+  await unused('swift rlhf --rlhf_type kto --model m --teacher_model t --deepspeed zero3 --teacher_deepspeed zero3\n', /here rlhf_type is kto,/);
+  await unused('swift rlhf --rlhf_type gkd --model m --deepspeed zero3 --teacher_deepspeed zero3\n', /Without --teacher_model, gkd distils from the student itself/);
+  await unused('swift rlhf --rlhf_type gkd --model m --teacher_model_server http://localhost:8000 --deepspeed zero3 --teacher_deepspeed zero3\n', /--teacher_model_server/);
+  await unused('swift rlhf --rlhf_type gkd --model m --teacher_model m --deepspeed zero3 --teacher_deepspeed zero3\n', /disable_adapter\(\)/);
+  await unused(gkd('zero3').replace('    --deepspeed zero3 \\\n', ''), /only when the trained model runs under DeepSpeed/);
+  // Used: GRPO with a local teacher (on-policy distillation), full training on the same model (a frozen copy).
+  assert.deepEqual(codes((await check('swift rlhf --rlhf_type grpo --model m --teacher_model t --deepspeed zero2 --teacher_deepspeed zero3\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('swift rlhf --rlhf_type gkd --tuner_type full --model m --teacher_model m --deepspeed zero3 --teacher_deepspeed zero3\n')).diagnostics), []);
+  // Not known from the command line: the config file or a variable may say otherwise.
+  assert.deepEqual(codes((await check('swift rlhf gkd.yaml --teacher_deepspeed zero3\n', 'scripts/gkd.sh', { 'scripts/gkd.yaml': 'model: m\n' })).diagnostics), []);
+  assert.deepEqual(codes((await check('swift rlhf --rlhf_type "$TYPE" --model m --deepspeed zero3 --teacher_deepspeed zero3\n')).diagnostics), []);
+  assert.deepEqual(codes((await check('swift rlhf gkd.yaml --rlhf_type gkd --teacher_model t --teacher_deepspeed zero3\n', 'scripts/gkd.sh', { 'scripts/gkd.yaml': 'model: m\ndeepspeed: zero3\n' })).diagnostics), [], '--deepspeed from the config file');
+});
+
+test('a teacher config below ZeRO-3 runs at stage 0, whole on every GPU; one without a stage fails', async () => {
+  const z2 = await check(gkd('zero2_offload'));
+  assert.deepEqual(codes(z2.diagnostics), ['teacher-deepspeed-not-zero3']);
+  assert.equal(z2.diagnostics[0].severity, 3, 'information');
+  assert.match(String(z2.diagnostics[0].message), /ZeRO stage 2, not 3: .*rlhf\.py:89-90.*utils\.py:360-361/);
+  assert.equal(fixed(z2.document, z2.diagnostics, 'teacher-deepspeed-not-zero3'), gkd('zero3'));
+  assert.equal(fixed(z2.document, z2.diagnostics, 'teacher-deepspeed-not-zero3', "Change to 'zero3_offload'"), gkd('zero3_offload'));
+  const file = await check(gkd('../configs/ds_config_zero2.json'));
+  assert.deepEqual(codes(file.diagnostics), ['teacher-deepspeed-not-zero3']);
+  assert.deepEqual((file.diagnostics[0].data as { fixes: unknown[] }).fixes, [], 'no fix for a file');
+  assert.match(String((await check(gkd(`'{"zero_optimization": {"stage": "3"}}'`))).diagnostics[0].message), /stage "3", not 3/);
+  const none = await check(gkd('../configs/no_zero.json'));
+  assert.deepEqual(codes(none.diagnostics), ['teacher-deepspeed-without-stage']);
+  assert.match(String(none.diagnostics[0].message), /Please specify the ZeRO optimization config/);
+  assert.match(String((await check(gkd(`'{"zero_optimization": {}}'`))).diagnostics[0].message), /KeyError/);
 });
 
 test('the teacher config never changes the estimate of the trained model', async () => {

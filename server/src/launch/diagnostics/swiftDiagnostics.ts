@@ -9,6 +9,7 @@ import { launchDiagnostic } from './codes';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { swiftDeviceDiagnostics } from './swiftDevices';
 import { configFileFacts } from '../references';
+import { teacherDeepSpeedDiagnostics } from './teacherDeepSpeed';
 
 const torchDtypes: Record<string, string> = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32', half: 'float16', float: 'float32', bfloat: 'bfloat16' };
 const validTorchDtypes = new Set(['bfloat16', 'float16', 'float32']);
@@ -88,6 +89,15 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   if (takesDeepSpeed) {
     const config = await configFileFacts(hosts.fs, launch.facts, hosts.workspace.folders()).catch(() => undefined);
     out.push(...swiftDeviceDiagnostics(ctx, launch, { deepspeedFlag: ds !== undefined, config, movedEnv }));
+    const teacher = lastOption(parsed, 'teacher_deepspeed');
+    if (teacher && sub === 'rlhf' && launch.facts.teacherDeepspeed) {
+      const valueOf = (name: string) => {
+        const option = lastOption(parsed, name);
+        return option && optionValueText(launch, option);
+      };
+      const inputs = { option: teacher, ref: launch.facts.teacherDeepspeed, valueOf, deepspeed: ds !== undefined || !!config?.deepspeed, config: launch.facts.configFile !== undefined };
+      out.push(...(await teacherDeepSpeedDiagnostics(ctx, hosts, editor, launch, inputs)));
+    }
   }
 
   for (const option of parsed.options) {
