@@ -148,3 +148,40 @@ test('hover, completion, links and definition on the --teacher_deepspeed value',
   const fileHover = await ls.doHover(withFile, at(7, 30), settings());
   assert.match((fileHover!.contents as MarkupContent).value, /DeepSpeed config\*\* `\.\.\/configs\/teacher_z3\.json` →/);
 });
+
+test('ms-swift YAML (`swift rlhf gkd.yaml`): teacher_deepspeed: is checked, hovered, completed and linked; LLaMA-Factory has no such key', async () => {
+  const { ls } = service(files);
+  const yaml = (teacher: string) => `rlhf_type: gkd\nmodel: Qwen/Qwen3-8B\nteacher_model: Qwen/Qwen3-32B\ndeepspeed: zero3\nteacher_deepspeed: ${teacher}\n`;
+  const check = async (text: string, name = 'gkd.yaml') => {
+    const document = doc(name, text);
+    return { document, diagnostics: await ls.doValidation(document, settings()) };
+  };
+  const typo = await check(yaml('zero_3'));
+  assert.deepEqual(codes(typo.diagnostics), ['unknown-deepspeed-preset']);
+  assert.equal(fixed(typo.document, typo.diagnostics, 'unknown-deepspeed-preset'), yaml('zero3'));
+  assert.deepEqual(codes((await check(yaml('configs/missing.json'))).diagnostics), ['deepspeed-config-not-found']);
+  assert.deepEqual(codes((await check(yaml(`"{'zero_optimization': {'stage': 3}}"`))).diagnostics), ['inline-deepspeed-json-repaired']);
+  assert.deepEqual(codes((await check(yaml('zero3_offload'))).diagnostics), []);
+  assert.deepEqual(codes((await check(`finetuning_type: lora\nteacher_deepspeed: zero_3\n`, 'lf.yaml')).diagnostics), [], 'not read from LLaMA-Factory YAML');
+
+  const document = doc('gkd.yaml', yaml('configs/teacher_z3.json'));
+  const hover = await ls.doHover(document, at(4, 22), settings());
+  assert.match((hover!.contents as MarkupContent).value, /^\*\*Teacher model's DeepSpeed config\*\*[^]*teacher_z3\.json/);
+  const key = await ls.doHover(document, at(4, 3), settings());
+  assert.match((key!.contents as MarkupContent).value, /^\*\*teacher_deepspeed\*\*\n\nDeepSpeed config of the teacher model/);
+  const target = URI.file(path.join(workspaceRoot, 'configs/teacher_z3.json')).toString();
+  assert.deepEqual((await ls.getDocumentLinks(document, settings())).map((l) => [l.target, l.range.start.line]), [[target, 4]]);
+  const completion = await ls.doComplete(doc('gkd.yaml', yaml('')), at(4, 19), settings());
+  assert.deepEqual(completion.items.slice(0, 6).map((i) => i.label), ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload']);
+
+  // The script that names the YAML: one estimate, from deepspeed: (zero3), whatever the teacher's config.
+  const range = { start: at(0, 0), end: at(2, 0) };
+  const script = 'NPROC_PER_NODE=4 swift rlhf gkd.yaml --tuner_type full\n';
+  const hints = async (teacher: string) => {
+    const s = service({ ...files, 'scripts/gkd.yaml': yaml(teacher) });
+    return (await s.ls.getInlayHints(doc('scripts/gkd.sh', script), range, settings())).map((h) => String(h.label));
+  };
+  const base = await hints('zero3');
+  assert.equal(base.length, 1);
+  assert.deepEqual(await hints('zero0'), base);
+});

@@ -71,10 +71,10 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
 
 export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch): Promise<Diagnostic[]> {
   const out = yaml.kind === 'accelerate-yaml' ? accelerateYaml(ctx, yaml) : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml) : [];
-  const ref = yaml.facts.deepspeed;
-  if (ref && ref.kind !== 'settings') {
-    const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
-    out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
+  const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
+  // teacher_deepspeed: only an ms-swift config sets it.
+  for (const ref of [yaml.facts.deepspeed, yaml.facts.teacherDeepspeed]) {
+    if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
   }
   return out;
 }

@@ -4,6 +4,7 @@ import { precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { offloadDeviceOf } from '../launchers/accelerate';
+import { swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
 
@@ -173,11 +174,13 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | unde
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, 'ms-swift default', true);
     readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text), facts);
   }
-  const ds = top.get('deepspeed');
-  if (ds?.text) {
+  // An ms-swift config's keys are its flags (teacher_deepspeed too); LLaMA-Factory has deepspeed only.
+  for (const flag of swiftDeepSpeedFlags) {
+    const ds = top.get(flag.name);
+    if (!ds?.text || (kind !== 'swift-yaml' && flag.name !== 'deepspeed')) continue;
     // swift/cli/main.py:60-71 passes a YAML string on as a command-line value, so ms-swift repairs it too.
-    const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, 'deepspeed', { repairsJson: kind === 'swift-yaml' });
-    facts.deepspeed = ref.kind === 'unknown' && kind === 'llamafactory-yaml' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
+    const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, flag.name, { repairsJson: kind === 'swift-yaml' });
+    facts[flag.fact] = ref.kind === 'unknown' && kind === 'llamafactory-yaml' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
   }
   return { kind, document, top, deepspeedConfig, facts };
 }
