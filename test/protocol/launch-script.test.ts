@@ -166,3 +166,21 @@ test('GKD --teacher_deepspeed over stdio: did-you-mean fix, stage note, preset c
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// A launch YAML that does not parse: one warning from the server, where the parser stopped, and not the
+// wrong preset the unclosed quote makes of the next line.
+test('launch YAML with a syntax error over stdio: one yaml-syntax-error warning', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    const uri = fileUri(path.join(root, 'sft.yaml'));
+    const published = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'yaml', 'model: Qwen/Qwen3-8B\ndeepspeed: "zero3\ntorch_dtype: bfloat16\n');
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['yaml-syntax-error', 2]]);
+    assert.match(String(diagnostics[0].message), /^ZeRO Lens could not read this file from here on, so its DeepSpeed settings after this point are not checked: Missing closing "quote \(line 4, column 1\)\.$/);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

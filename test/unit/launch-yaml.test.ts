@@ -103,12 +103,50 @@ test('ms-swift YAML (`swift sft config.yaml`): presets are valid there', async (
   assert.deepEqual(codes(await ls.doValidation(doc('swift/b.yaml', text.replace('zero2', 'zero-2')), settings())), ['unknown-deepspeed-preset']);
 });
 
-test('YAML that is no launcher config, or broken YAML, gives nothing and never throws', async () => {
+test('YAML that is no launcher config, or broken YAML, never throws; broken YAML we do not claim gives nothing', async () => {
   const { ls } = service(files);
   assert.deepEqual(extractLaunchFacts(doc('x.yaml', 'name: ci\non: push\n')), []);
-  for (const text of ['deepspeed: [', 'deepspeed_config:\n  - a\n  b: c', ': : :', '\t\tdeepspeed: x']) {
+  for (const text of ['deepspeed: [', 'deepspeed_config:\n  - a\n  b: c', ': : :', '\t\tdeepspeed: x', '[\ndeepspeed: zero2\n', '- a\ndeepspeed: zero2\n']) {
     assert.ok(Array.isArray(await ls.doValidation(doc('bad.yaml', text), settings())));
   }
+  // A workflow file with a syntax error is the YAML extension's business, not ours.
+  assert.deepEqual(await ls.doValidation(doc('ci.yaml', 'name: ci\non: [push\n'), settings()), []);
+  assert.deepEqual(await ls.doValidation(doc('bad.yaml', 'deepspeed_config:\n  - a\n  b: c'), settings()), []);
+});
+
+test('a launch YAML with a syntax error: one warning where the parser stopped, saying its DeepSpeed settings are not checked', async () => {
+  const { ls } = service(files);
+  const check = async (name: string, text: string) => ls.doValidation(doc(name, text), settings());
+  // Nothing readable: the whole file goes unchecked. Before, no message at all.
+  const unread = await check('swift/sft.yaml', '- model: Qwen/Qwen3-8B\ndeepspeed: zero-3\n');
+  assert.deepEqual(unread.map((d) => [d.code, d.severity, d.source]), [['yaml-syntax-error', 2, 'zero-lens']]);
+  assert.equal(unread[0].message, 'ZeRO Lens could not read this file, so its DeepSpeed settings are not checked: Unexpected scalar at node end (line 2, column 1).');
+  assert.deepEqual(unread[0].range, { start: { line: 1, character: 0 }, end: { line: 1, character: 9 } });
+  assert.match(String(unread[0].codeDescription?.href), /^https:\/\/yaml\.org\//);
+  // What reads before the error is still checked (the misspelt preset), after the one syntax warning.
+  const partly = await check('swift/sft.yaml', 'model: Qwen/Qwen3-8B\ndeepspeed: zero-2\nlr: [1e-4\n');
+  assert.deepEqual(partly.map((d) => d.code), ['yaml-syntax-error', 'unknown-deepspeed-preset']);
+  assert.match(String(partly[0].message), /^ZeRO Lens could not read this file from here on, so its DeepSpeed settings after this point are not checked: Flow sequence .* \(line 4, column 1\)\.$/);
+  // Past the error the values are the parser's guesses: an unclosed quote swallows the next line into the
+  // preset ('zero3 torch_dtype: bfloat16'), which is not reported as a wrong preset.
+  const quote = await check('swift/sft.yaml', 'model: Qwen/Qwen3-8B\ndeepspeed: "zero3\ntorch_dtype: bfloat16\n');
+  assert.deepEqual(quote.map((d) => d.code), ['yaml-syntax-error']);
+  assert.match(String(quote[0].message), /Missing closing "quote \(line 4, column 1\)/);
+  // Two parser errors (a nested mapping on one line), one warning at the first.
+  const two = await check('lf.yaml', 'model_name_or_path: m\ndeepspeed: ds.json\n  stage: 3\n');
+  assert.deepEqual(two.map((d) => d.code), ['yaml-syntax-error']);
+  assert.deepEqual(two[0].range.start, { line: 1, character: 11 });
+  const accelerate = await check('accel.yaml', 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n\tnum_processes: 2\n');
+  assert.deepEqual(accelerate.map((d) => [d.code, d.range.start.line]), [['yaml-syntax-error', 3]]);
+  assert.match(String(accelerate[0].message), /Tabs are not allowed as indentation \(line 4, column 1\)/);
+  // A second document: the library's hint names its JS API, so the message says what is wrong instead,
+  // and only the '---' line is underlined, not the whole second document.
+  const docs = await check('lf.yaml', 'model_name_or_path: m\ndeepspeed: configs/ds_z3.json\n---\nx: 1\ny: 2\n');
+  assert.deepEqual(docs.map((d) => d.code), ['yaml-syntax-error']);
+  assert.match(String(docs[0].message), /a second YAML document starts here, and the file may hold only one \(line 3, column 1\)/);
+  assert.deepEqual(docs[0].range, { start: { line: 2, character: 0 }, end: { line: 2, character: 3 } });
+  // Clean files: no warning.
+  assert.deepEqual(await check('lf.yaml', 'model_name_or_path: m\ndeepspeed: configs/ds_z3.json\n'), []);
 });
 
 test('YAML nested thousands of levels is not parsed: near the stack limit V8 aborts the server (no exception to catch)', async () => {

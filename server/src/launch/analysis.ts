@@ -4,13 +4,13 @@ import type { ShellScript } from './shell/types';
 import { SourceContext } from './command/context';
 import { analyzeShellCommands } from './command/analyzeScript';
 import type { LaunchCommand } from './command/launchCommand';
-import { analyzeYaml, type YamlLaunch } from './yaml/analyzeYaml';
+import { analyzeYaml, type YamlLaunch, type YamlSyntaxError } from './yaml/analyzeYaml';
 import type { LaunchFacts } from './facts';
 
 /** Everything the launch features need about one document, computed once per version. */
 export type LaunchAnalysis =
   | { kind: 'script'; ctx: SourceContext; script: ShellScript; commands: LaunchCommand[] }
-  | { kind: 'yaml'; ctx: SourceContext; yaml: YamlLaunch | undefined };
+  | { kind: 'yaml'; ctx: SourceContext; yaml: YamlLaunch | undefined; syntaxError: YamlSyntaxError | undefined };
 
 const yamlPath = /\.ya?ml$/i;
 
@@ -21,7 +21,7 @@ export function isYamlDocument(document: TextDocument): boolean {
 export function analyzeDocument(document: TextDocument, folders: string[] = []): LaunchAnalysis {
   const ctx = new SourceContext(document, folders);
   const text = document.getText();
-  if (isYamlDocument(document)) return { kind: 'yaml', ctx, yaml: analyzeYaml(ctx, text) };
+  if (isYamlDocument(document)) return { kind: 'yaml', ctx, ...analyzeYaml(ctx, text) };
   const script = parseShell(text);
   return { kind: 'script', ctx, script, commands: analyzeShellCommands(ctx, script) };
 }

@@ -11,6 +11,7 @@ const torchrunDocs = 'https://pytorch.org/docs/stable/elastic/run.html';
 const accelerateDocs = 'https://huggingface.co/docs/accelerate/usage_guides/deepspeed';
 const hfDocs = 'https://huggingface.co/docs/transformers/deepspeed';
 const llamaFactoryDocs = 'https://llamafactory.readthedocs.io/en/latest/advanced/distributed.html';
+const yamlDocs = 'https://yaml.org/spec/1.2.2/';
 
 /** Every launch diagnostic: stable code → severity and docs link. */
 export const launchCodes = {
@@ -46,6 +47,7 @@ export const launchCodes = {
   'accelerate-config-file-excludes': { severity: DiagnosticSeverity.Error, docs: accelerateDocs },
   'accelerate-flag-fills-auto': { severity: DiagnosticSeverity.Information, docs: accelerateDocs },
   'llamafactory-invalid-value': { severity: DiagnosticSeverity.Error, docs: llamaFactoryDocs },
+  'yaml-syntax-error': { severity: DiagnosticSeverity.Warning, docs: yamlDocs },
 } as const;
 
 export type LaunchCode = keyof typeof launchCodes;

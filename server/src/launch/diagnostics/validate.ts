@@ -4,14 +4,22 @@ import type { LaunchAnalysis } from '../analysis';
 import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
 import { launcherDiagnostics } from './launcherDiagnostics';
-import { yamlDiagnostics } from './yamlDiagnostics';
+import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
 import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
 import { launchDiagnostic } from './codes';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
 export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
   const { ctx } = analysis;
-  if (analysis.kind === 'yaml') return analysis.yaml ? yamlDiagnostics(ctx, hosts, analysis.yaml) : [];
+  if (analysis.kind === 'yaml') {
+    const { yaml, syntaxError } = analysis;
+    if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml) : [];
+    // Past the error the recovered values are the parser's guesses (an unclosed quote swallows the lines
+    // after it into one value), so only what ends before it is reported.
+    const checked = yaml ? await yamlDiagnostics(ctx, hosts, yaml) : [];
+    const before = checked.filter((d) => ctx.document.offsetAt(d.range.end) < syntaxError.start);
+    return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined), ...before];
+  }
   const out = shellDiagnostics(ctx, analysis.script);
   for (const launch of analysis.commands) {
     out.push(...(await launcherDiagnostics(ctx, hosts, launch)));

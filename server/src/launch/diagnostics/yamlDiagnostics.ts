@@ -1,7 +1,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
-import type { YamlEntry, YamlLaunch } from '../yaml/analyzeYaml';
+import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './codes';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
@@ -67,6 +67,16 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
     out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit ${String(qb.value)} is not a width ${name} takes: ${allowed.join(', ')}. LLaMA-Factory raises ValueError when it loads the model.`));
   }
   return out;
+}
+
+/**
+ * One warning at the parser's first error, whatever follows: the YAML extension lists the details, and the
+ * point here is that our checks stop there (or, when nothing before it reads, do not run).
+ */
+export function yamlSyntaxDiagnostic(ctx: SourceContext, error: YamlSyntaxError, partly: boolean): Diagnostic {
+  const { line, character } = ctx.span(error.start, error.start).range.start;
+  const what = partly ? 'could not read this file from here on, so its DeepSpeed settings after this point are not checked' : 'could not read this file, so its DeepSpeed settings are not checked';
+  return launchDiagnostic(ctx, 'yaml-syntax-error', error.start, error.end, `ZeRO Lens ${what}: ${error.message} (line ${line + 1}, column ${character + 1}).`);
 }
 
 export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch): Promise<Diagnostic[]> {

@@ -33,6 +33,19 @@ export interface YamlLaunch {
   facts: LaunchFacts;
 }
 
+/** The parser's first error, where it stands: the launcher's own YAML reader stops on such a file too. */
+export interface YamlSyntaxError {
+  start: number;
+  end: number;
+  message: string;
+}
+
+/** A launch YAML as far as it parses, and the first syntax error when there is one. */
+export interface YamlAnalysis {
+  yaml: YamlLaunch | undefined;
+  syntaxError: YamlSyntaxError | undefined;
+}
+
 function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
   const out = new Map<string, YamlEntry>();
   if (!isMap(node)) return out;
@@ -103,14 +116,33 @@ function readSwiftEnv(ctx: SourceContext, env: Map<string, YamlEntry>, facts: La
   facts.nodes = count('NNODES');
 }
 
-export function analyzeYaml(ctx: SourceContext, text: string): YamlLaunch | undefined {
-  if (yamlNestingBound(text) > maxYamlNesting) return undefined;
+export function analyzeYaml(ctx: SourceContext, text: string): YamlAnalysis {
+  if (yamlNestingBound(text) > maxYamlNesting) return { yaml: undefined, syntaxError: undefined };
   let document: Document;
   try {
     document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false });
   } catch {
-    return undefined;
+    return { yaml: undefined, syntaxError: undefined };
   }
+  const syntaxError = firstError(document, text);
+  // The parser recovers past its errors: what it still reads is checked (a file mid-edit keeps its hints).
+  return { yaml: launchOf(ctx, text, document), syntaxError };
+}
+
+function firstError(document: Document, text: string): YamlSyntaxError | undefined {
+  const error = document.errors[0];
+  if (!error) return undefined;
+  const start = Math.min(error.pos[0], text.length);
+  const lineEnd = text.indexOf('\n', start);
+  // Some ranges run to the end of the file (a second document); the start's line is where to look.
+  const end = Math.max(start, Math.min(error.pos[1], lineEnd < 0 ? text.length : lineEnd));
+  // The library's own wording names its JS API; yaml.safe_load (ms-swift, accelerate) and OmegaConf.load
+  // (LLaMA-Factory) read one document.
+  const message = error.code === 'MULTIPLE_DOCS' ? 'a second YAML document starts here, and the file may hold only one' : error.message;
+  return { start, end, message };
+}
+
+function launchOf(ctx: SourceContext, text: string, document: Document): YamlLaunch | undefined {
   const top = entriesOf(document.contents, text);
   const kind = kindOf(top);
   if (!kind) return undefined;
