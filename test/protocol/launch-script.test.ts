@@ -15,6 +15,25 @@ async function firstLineHint(server: TestServer, uri: string): Promise<InlayHint
   return hints[0]?.label;
 }
 
+/** Opens a document and waits for its first non-empty diagnostics. */
+async function openedDiagnostics(server: TestServer, uri: string, languageId: string, text: string): Promise<Diagnostic[]> {
+  const published = server.diagnostics(uri, (d) => d.length > 0);
+  await server.open(uri, languageId, text);
+  return (await published).diagnostics;
+}
+
+/** A server over an empty temporary workspace, stopped and the folder removed after `run`. */
+async function inEmptyWorkspace(run: (server: TestServer, root: string) => Promise<void>): Promise<void> {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    await run(server, root);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 // An ms-swift launch script through the real bundled server over stdio: diagnostics with fixes,
 // preset completion with estimates, hover, inlay hint and a link to the JSON config.
 test('launch script over stdio: diagnostics, quick fix, completion, hover, inlay hint, document link', async () => {
@@ -169,18 +188,23 @@ test('GKD --teacher_deepspeed over stdio: did-you-mean fix, stage note, preset c
 
 // A launch YAML that does not parse: one warning from the server, where the parser stopped, and not the
 // wrong preset the unclosed quote makes of the next line.
-test('launch YAML with a syntax error over stdio: one yaml-syntax-error warning', async () => {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
-  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
-  try {
+test('launch YAML with a syntax error over stdio: one yaml-syntax-error warning', () =>
+  inEmptyWorkspace(async (server, root) => {
     const uri = fileUri(path.join(root, 'sft.yaml'));
-    const published = server.diagnostics(uri, (d) => d.length > 0);
-    await server.open(uri, 'yaml', 'model: Qwen/Qwen3-8B\ndeepspeed: "zero3\ntorch_dtype: bfloat16\n');
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'yaml', 'model: Qwen/Qwen3-8B\ndeepspeed: "zero3\ntorch_dtype: bfloat16\n');
     assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['yaml-syntax-error', 2]]);
     assert.match(String(diagnostics[0].message), /^ZeRO Lens could not read this file from here on, so its DeepSpeed settings after this point are not checked: Missing closing "quote \(line 4, column 1\)\.$/);
-  } finally {
-    await server.stop();
-    rmSync(root, { recursive: true, force: true });
-  }
-});
+  }));
+
+// `python swift/cli/sft.py` is one process: two visible GPUs and --deepspeed fail in ms-swift, and the fix
+// (torchrun on the same script) survives the round trip through the client.
+test('python swift/cli/sft.py with two GPUs and --deepspeed over stdio: error and the torchrun fix', () =>
+  inEmptyWorkspace(async (server, root) => {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    const diagnostics = await openedDiagnostics(server, uri, 'shellscript', 'CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 python swift/cli/sft.py --model Qwen/Qwen3-8B --deepspeed zero3\n');
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['swift-script-single-process', 1]]);
+    assert.match(String(diagnostics[0].message), /Use swift sft with NPROC_PER_NODE=2, or start swift\/cli\/sft\.py with torchrun --nproc_per_node 2\.$/);
+    const fix = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === 'Start with torchrun --nproc_per_node 2');
+    assert.equal(fix?.isPreferred, true);
+    assert.deepEqual(fix?.edit?.changes?.[uri], [{ range: { start: { line: 0, character: 42 }, end: { line: 0, character: 49 } }, newText: 'torchrun --nproc_per_node 2 ' }]);
+  }));

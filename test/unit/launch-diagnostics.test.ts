@@ -91,6 +91,41 @@ test('processes per node that do not match the visible GPUs: the ms-swift start-
   assert.deepEqual(codes((await check('SWIFT_SINGLE_DEVICE_MODE=1 CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=2 swift sft --model m --deepspeed zero2\n')).diagnostics), []);
 });
 
+test('python swift/cli/sft.py runs one process: with two or more GPUs visible --deepspeed fails, whatever NPROC_PER_NODE says', async () => {
+  // Before: "Set NPROC_PER_NODE=2" (which only the swift command reads), and nothing once it was set.
+  const a = await check('CUDA_VISIBLE_DEVICES=0,1 python swift/cli/sft.py --model m --deepspeed zero3\n');
+  assert.deepEqual(codes(a.diagnostics), ['swift-script-single-process']);
+  assert.equal(a.diagnostics[0].severity, 1);
+  assert.deepEqual(a.diagnostics[0].range, { start: { line: 0, character: 0 }, end: { line: 0, character: 24 } });
+  assert.match(String(a.diagnostics[0].message), /^CUDA_VISIBLE_DEVICES lists 2 GPUs, and python swift\/cli\/sft\.py runs one process .*"DeepSpeed is not compatible with device_map"\. Use swift sft with NPROC_PER_NODE=2, or start swift\/cli\/sft\.py with torchrun --nproc_per_node 2\.$/);
+  // The fix runs what swift's main.py would: torchrun on the same script (python's own flags go).
+  assert.equal(fixed(a.document, a.diagnostics, 'swift-script-single-process'), 'CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 swift/cli/sft.py --model m --deepspeed zero3\n');
+  const ignored = await check('CUDA_VISIBLE_DEVICES=0,1,2,3 \\\nNPROC_PER_NODE=4 \\\nnohup python -u swift/cli/sft.py \\\n    --deepspeed zero2\n');
+  assert.deepEqual(codes(ignored.diagnostics), ['swift-script-single-process'], 'NPROC_PER_NODE does not help, and is not said to be missing');
+  assert.equal(fixed(ignored.document, ignored.diagnostics, 'swift-script-single-process'), 'CUDA_VISIBLE_DEVICES=0,1,2,3 \\\nNPROC_PER_NODE=4 \\\nnohup torchrun --nproc_per_node 4 swift/cli/sft.py \\\n    --deepspeed zero2\n');
+  const module = await check('CUDA_VISIBLE_DEVICES=0,1 python -m swift.cli.sft --deepspeed zero3\n');
+  assert.deepEqual(codes(module.diagnostics), ['swift-script-single-process']);
+  assert.equal(fixed(module.document, module.diagnostics, 'swift-script-single-process'), 'CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 -m swift.cli.sft --deepspeed zero3\n');
+  const joined = await check('CUDA_VISIBLE_DEVICES=0,1 python -mswift.cli.sft --deepspeed zero3\n');
+  assert.deepEqual((joined.diagnostics[0].data as { fixes: unknown[] }).fixes, [], '-mswift.cli.sft in one word: no fix');
+  // No CUDA_VISIBLE_DEVICES: NPROC_PER_NODE ≥ 2 says the machine has that many GPUs, all of which the one process sees.
+  const stated = await check('NPROC_PER_NODE=8 python swift/cli/sft.py --deepspeed zero3\n');
+  assert.deepEqual(codes(stated.diagnostics), ['swift-script-single-process']);
+  assert.deepEqual(stated.diagnostics[0].range.end, { line: 0, character: 16 });
+  assert.match(String(stated.diagnostics[0].message), /^NPROC_PER_NODE=8 asks for 8 processes, but python swift\/cli\/sft\.py runs one process, which sees every GPU of the machine \(8 or more\)/);
+  // Otherwise the count is unknown and, as for swift sft, nothing is said; one GPU, no --deepspeed, single device mode and an outer launcher are fine.
+  for (const fine of [
+    'python swift/cli/sft.py --deepspeed zero3\n',
+    'NPROC_PER_NODE=1 python swift/cli/sft.py --deepspeed zero3\n',
+    'CUDA_VISIBLE_DEVICES=0 NPROC_PER_NODE=2 python swift/cli/sft.py --deepspeed zero3\n',
+    'CUDA_VISIBLE_DEVICES=0,1 python swift/cli/sft.py --model m\n',
+    'SWIFT_SINGLE_DEVICE_MODE=1 CUDA_VISIBLE_DEVICES=0,1 python swift/cli/sft.py --deepspeed zero3\n',
+    'CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 swift/cli/sft.py --deepspeed zero3\n',
+  ]) {
+    assert.deepEqual(codes((await check(fine)).diagnostics), [], fine);
+  }
+});
+
 test('environment assignment after the command: moved before it (#3681)', async () => {
   const a = await check('CUDA_VISIBLE_DEVICES=0,1 \\\nswift sft \\\n    NPROC_PER_NODE=2 \\\n    --deepspeed zero2\n');
   assert.deepEqual(codes(a.diagnostics), ['env-after-command'], 'no second report about NPROC_PER_NODE missing');

@@ -111,8 +111,12 @@ function recognise(words: Word[]): Recognised | undefined {
       const { part, rest } = deepspeedLauncher(target.module!, target.args);
       return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
     }
-    if (module && swiftScriptSubcommand(module)) return { trainer: trainerFor(target.module, target.args) };
-    if (target.script && /\.py$/i.test(target.script.value)) return { trainer: trainerFor(target.script, target.args) };
+    const run = module && swiftScriptSubcommand(module) ? target.module : target.script && /\.py$/i.test(target.script.value) ? target.script : undefined;
+    if (run) {
+      const trainer = trainerFor(run, target.args);
+      if (trainer.kind !== 'python') trainer.python = words[0];
+      return { trainer };
+    }
   }
   return undefined;
 }
@@ -148,8 +152,7 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   const fromLauncher = { gpus: facts.gpusPerNode, nodes: facts.nodes, dtype: facts.dtype, deepspeed: facts.deepspeed };
   if (r.trainer) {
     // Only the swift CLI reads NPROC_PER_NODE and starts torchrun; `python swift/cli/sft.py` runs one process.
-    const viaCli = ['swift', 'megatron'].includes(baseName(words[0].value));
-    if (r.trainer.kind === 'swift' || r.trainer.kind === 'megatron') readSwiftFacts(ctx, env, r.trainer, facts, !!r.launcher || !viaCli);
+    if (r.trainer.kind === 'swift' || r.trainer.kind === 'megatron') readSwiftFacts(ctx, env, r.trainer, facts, !!r.launcher || !!r.trainer.python);
     else if (r.trainer.kind === 'python') readPythonFacts(ctx, env, r.trainer, facts);
     else readLlamaFactoryFacts(ctx, env, r.trainer, facts);
   }

@@ -24,6 +24,11 @@ export interface TrainerPart {
   parsed: ParsedOptions;
   /** `NAME=value` words written among the arguments (meant as environment, do nothing there). */
   envAfter: Word[];
+  /**
+   * The `python` word when python runs ms-swift's sub-command script itself (`python swift/cli/sft.py`,
+   * `python -m swift.cli.sft`): one process, which reads neither NPROC_PER_NODE nor a config file's ENV:.
+   */
+  python?: Word;
 }
 
 /** One shell command understood as a training launch. */

@@ -30,6 +30,7 @@ export const launchCodes = {
   'deepspeed-with-fsdp': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'cuda-devices-without-nproc': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'nproc-visible-devices-mismatch': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
+  'swift-script-single-process': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'env-after-command': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'train-type-renamed': { severity: DiagnosticSeverity.Warning, docs: swiftDocs },
   'invalid-torch-dtype': { severity: DiagnosticSeverity.Error, docs: swiftDocs },

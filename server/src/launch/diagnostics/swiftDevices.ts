@@ -6,6 +6,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
+import type { Word } from '../shell/types';
 import type { Fact, LaunchFacts } from '../facts';
 import { baseName } from '../../classify';
 import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
@@ -33,13 +34,55 @@ interface SeenVariable {
   where: string;
 }
 
+interface SeenDevices {
+  name: string;
+  ids: string[];
+  variable: SeenVariable;
+}
+
+function listedAs(devices: SeenDevices): string {
+  return devices.variable.where === devices.name ? devices.name : devices.variable.where;
+}
+
+/**
+ * `python swift/cli/sft.py` (or `-m swift.cli.sft`) is one process whatever NPROC_PER_NODE says (only
+ * swift/cli/main.py reads it and starts torchrun). With two or more GPUs visible, is_mp() holds and
+ * --deepspeed fails as under `swift sft` without NPROC_PER_NODE. With no CUDA_VISIBLE_DEVICES the count is
+ * unknown and, as for `swift sft`, nothing is said, unless NPROC_PER_NODE ≥ 2 tells that many GPUs are there.
+ */
+function scriptRunDiagnostic(ctx: SourceContext, launch: LaunchCommand, python: Word, devices: SeenDevices | undefined, nproc: SeenVariable | undefined, deepspeed: string): Diagnostic | undefined {
+  const target = launch.trainer?.subcommandWord;
+  if (!target) return undefined;
+  const runner = ctx.document.getText().slice(python.start, target.end);
+  const statedGpus = nproc && /^\d+$/.test(nproc.value) ? Number(nproc.value) : 0;
+  const n = devices ? devices.ids.length : statedGpus;
+  const at = devices?.variable ?? nproc;
+  if (n < 2 || !at) return undefined;
+  const sees = devices ? `${listedAs(devices)} lists ${n} GPUs, and ${runner} runs one process that sees them all` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process, which sees every GPU of the machine (${n} or more)`;
+  // What swift's main.py runs for it: python -m torch.distributed.run --nproc_per_node N <script> (main.py:95-98).
+  // `-mswift.cli.sft` in one word leaves no place to cut, so no fix there.
+  const module = !/\.py$/i.test(target.value);
+  const launcher = `torchrun --nproc_per_node ${n} ${module ? '-m ' : ''}`;
+  const fixes = module && target.raw.startsWith('-m') ? [] : [{ title: `Start with torchrun --nproc_per_node ${n}`, edits: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
+  return launchDiagnostic(
+    ctx,
+    'swift-script-single-process',
+    at.start,
+    at.end,
+    `${sees}: only the swift command reads NPROC_PER_NODE and starts torchrun. ms-swift then loads the model with device_map across the GPUs and ${deepspeed} fails: "DeepSpeed is not compatible with device_map". Use swift ${launch.trainer?.subcommand ?? 'sft'} with NPROC_PER_NODE=${n}, or start ${target.value} with torchrun --nproc_per_node ${n}.`,
+    { gpus: n, fixes },
+  );
+}
+
 export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand, inputs: SwiftDeviceInputs): Diagnostic[] {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
   const programStart = launch.command.words[0].start;
   const configArg = launch.facts.configFile;
-  // ENV: is applied by swift's own entry point, which an outer launcher does not run.
-  const config = launch.launcher ? undefined : inputs.config;
+  const python = launch.launcher ? undefined : launch.trainer?.python;
+  // ENV: is applied by swift's own entry point (main.py, parse_yaml_args), which an outer launcher or
+  // `python swift/cli/sft.py` does not run.
+  const config = launch.launcher || python ? undefined : inputs.config;
   const configName = configArg ? baseName(configArg.value) : '';
 
   const seen = (name: string): SeenVariable | undefined => {
@@ -55,7 +98,7 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
 
   const deepspeed = inputs.deepspeedFlag ? '--deepspeed' : config?.deepspeed ? `DeepSpeed (deepspeed: ${config.deepspeed.text} in ${configName})` : undefined;
   if (!deepspeed) return out;
-  let devices: { name: string; ids: string[]; variable: SeenVariable } | undefined;
+  let devices: SeenDevices | undefined;
   for (const name of visibleDeviceVariables) {
     const variable = seen(name);
     if (variable) {
@@ -64,12 +107,17 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
     }
   }
   // SWIFT_SINGLE_DEVICE_MODE=1 switches ms-swift's model-parallel detection off (swift/utils/env.py, is_mp).
-  if (!devices || seen('SWIFT_SINGLE_DEVICE_MODE')?.value === '1') return out;
+  if (seen('SWIFT_SINGLE_DEVICE_MODE')?.value === '1') return out;
+  const nproc = seen('NPROC_PER_NODE');
+  if (python) {
+    const one = scriptRunDiagnostic(ctx, launch, python, devices, nproc, deepspeed);
+    return one ? [one] : out;
+  }
+  if (!devices) return out;
   const n = devices.ids.length;
-  const listed = devices.variable.where === devices.name ? devices.name : devices.variable.where;
+  const listed = listedAs(devices);
 
   // Several GPUs but one process: model parallel (device_map), which DeepSpeed refuses.
-  const nproc = seen('NPROC_PER_NODE');
   // A script variable whose value is unknown still counts as set.
   const nprocWritten = nproc !== undefined || launch.env.envBinding('NPROC_PER_NODE') !== undefined || inputs.movedEnv.has('NPROC_PER_NODE');
   if (!launch.launcher && n >= 2 && !nprocWritten) {
