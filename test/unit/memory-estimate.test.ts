@@ -206,6 +206,45 @@ test('ZeRO-2 + CPU optimizer offload: the GPU keeps no gradient partition; the C
   assert.equal(estimate(input({ stage: 1, offloadOptimizer: 'cpu' })).perGpu.gradients, 2 * P);
 });
 
+test('ZeRO-1/2 optimizer offload with gradient accumulation: a CPU buffer per rank of its partition in the param dtype', () => {
+  // P = 8,190,735,360; 8 ranks on one node, so per node the rank's share P/8 counts 8 times: P elements.
+  const two = estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 4 }));
+  // fp32 gradient copy 4P + bf16 accumulation buffer 2P (accumulated_grads_in_cpu) = 6P = 49,144,412,160 bytes.
+  assert.equal(two.perCpu.gradients, 49_144_412_160);
+  // 2P params + 6P gradients + 12P master and Adam = 20P = 163,814,707,200, all pinned (pin_memory's default).
+  assert.equal(two.perCpu.total, 163_814_707_200);
+  assert.equal(two.perCpu.pinned, 163_814_707_200);
+  assert.ok(two.notes.some((n) => n.startsWith('Gradient accumulation (4 steps) with ZeRO-2 optimizer offload')));
+  // The GPU is untouched: the buffer lives in CPU memory only.
+  assert.deepEqual(two.perGpu, estimate(input({ stage: 2, offloadOptimizer: 'cpu' })).perGpu);
+  // One step allocates nothing (copy_grads_in_partition skips it at micro_step_id 0 on a boundary): 4P.
+  const one = estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 1 }));
+  assert.equal(one.perCpu.gradients, 32_762_941_440);
+  assert.ok(!one.notes.some((n) => n.startsWith('Gradient accumulation')));
+  // pin_memory false: the buffer is pageable like the rest.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 4, pinMemory: false })).perCpu.pinned, 0);
+  // ZeRO-1 reduces at the boundary only, but micro_step_id > 0 there: the same buffer; its GPU gradients stay 2P.
+  const stage1 = estimate(input({ stage: 1, offloadOptimizer: 'cpu', gradientAccumulationSteps: 2 }));
+  assert.equal(stage1.perCpu.gradients, 49_144_412_160);
+  assert.equal(stage1.perGpu.gradients, 2 * P);
+  // NVMe at stage 2 is DeepSpeed's CPU offload (cpu_offload is device != none): the buffer is there too.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'nvme', gradientAccumulationSteps: 4 })).perCpu.gradients, 49_144_412_160);
+});
+
+test('the CPU accumulation buffer: 4 bytes/param for fp32 weights, none with bf16 master weights, none at ZeRO-3 or without offload', () => {
+  // fp32: fp32 gradient copy 4P + fp32 buffer 4P = 8P = 65,525,882,880 bytes per node.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', precision: 'fp32', gradientAccumulationSteps: 2 })).perCpu.gradients, 65_525_882_880);
+  // bf16 master weights and grads: accumulation goes into the bf16 master gradient partition; 2P = 16,381,470,720.
+  const bf16Master = { stage: 2 as const, offloadOptimizer: 'cpu' as const, bf16MasterWeightsAndGrads: true };
+  assert.equal(estimate(input({ ...bf16Master, gradientAccumulationSteps: 8 })).perCpu.gradients, 16_381_470_720);
+  // ZeRO-3 accumulates into its gradient partition, already counted: 4P + 2P either way.
+  assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu', gradientAccumulationSteps: 8 })).perCpu.gradients, 6 * P);
+  // Without offload there is no CPU memory at all.
+  assert.equal(estimate(input({ stage: 2, gradientAccumulationSteps: 8 })).perCpu.total, 0);
+  // Two nodes: 16 ranks, a node's 8 hold half the partitions: (4 + 2)·P/2 = 3P = 24,572,206,080.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', nodes: 2, gradientAccumulationSteps: 4 })).perCpu.gradients, 24_572_206_080);
+});
+
 test('NVMe offload: states, fp32 gradients and params on NVMe; gradient partition, resident params and swap buffers in CPU', () => {
   const r = estimate(input({ stage: 3, offloadOptimizer: 'nvme', offloadParam: 'nvme', nodes: 2, pinMemory: false }));
   const shard = P / 16; // ≈ 5.1e8 elements per rank, under sub_group_size and max_in_cpu (both 1e9)

@@ -302,6 +302,7 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
     gpusPerNode,
     nodes,
     microBatch: take('microBatch', pick(integer(o.get('--micro-batch'), 1), '--micro-batch', f(facts?.microBatch) ?? derivedMicro(facts, gpusPerNode * nodes, file), estimateDefaults.microBatch)),
+    gradientAccumulationSteps: estimateDefaults.gradientAccumulationSteps,
     seqLen: take('seqLen', pick(integer(o.get('--seq-len'), 1), '--seq-len', undefined, estimateDefaults.seqLen)),
     gradientCheckpointing: take('gradientCheckpointing', pick(gc, gc ? '--gradient-checkpointing' : '--no-gradient-checkpointing', undefined, estimateDefaults.gradientCheckpointing)),
     flashAttention: take('flashAttention', pick<boolean>(undefined, '', undefined, estimateDefaults.flashAttention)),

@@ -1,4 +1,5 @@
 import { estimate, estimateAllOptions } from '../memory/estimate';
+import { estimateDefaults } from '../memory/defaults';
 import { derivableBatchTotal, extractConfigFacts, estimateInputFromFacts, hfAutoBuffers, type ConfigFacts } from '../memory/configFacts';
 import type { EstimateInput, EstimateResult, ModelInfo } from '../memory/types';
 import { GiB } from '../memory/units';
@@ -105,6 +106,7 @@ function estimateInputFor(
     nodes: context.nodes.value,
     gpuMemoryBytes,
     microBatch: context.microBatchSize.value,
+    gradientAccumulationSteps: estimateDefaults.gradientAccumulationSteps,
     seqLen: context.sequenceLength.value,
     gradientCheckpointing: context.gradientCheckpointing.value,
     // ms-swift, LLaMA-Factory and the HF Trainer use SDPA / FlashAttention kernels by default.

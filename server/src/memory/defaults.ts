@@ -16,6 +16,8 @@ export const estimateDefaults = {
   gpusPerNode: 1,
   nodes: 1,
   microBatch: 1,
+  /** DeepSpeed's when train_batch_size does not imply more (config.py, _set_batch_related_parameters). */
+  gradientAccumulationSteps: 1,
   seqLen: 2048,
   /** HF Trainer's default is off; ms-swift turns it on. Off is the cautious estimate. */
   gradientCheckpointing: false,

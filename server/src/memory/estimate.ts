@@ -98,6 +98,7 @@ export function estimate(input: EstimateInput): EstimateResult {
     optimizerGradBytes,
     optimizerStates,
     bf16OptimizerPath: bf16Path,
+    gradientAccumulationSteps: input.gradientAccumulationSteps,
     gpus,
     offloadOptimizer,
     offloadParam,
@@ -142,6 +143,9 @@ export function estimate(input: EstimateInput): EstimateResult {
   const cpuOptimizer = Math.round(cpu.optimizerStates * perNode);
   const cpuTotal = cpuParams + cpuGradients + cpuOptimizer;
   const alwaysPinned = Math.round(states.cpuAlwaysPinned * perNode);
+  if (states.cpuAccumulationBuffer > 0) {
+    notes.push(`Gradient accumulation (${input.gradientAccumulationSteps} steps) with ZeRO-${stage} optimizer offload: each rank keeps its partition's gradients in a CPU buffer between micro-steps (accumulated_grads_in_cpu), ${elementBytes} bytes/param.`);
+  }
   // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
   const pinMemory = input.pinMemory ?? true;
   const pinned = pinMemory ? cpuTotal : alwaysPinned;

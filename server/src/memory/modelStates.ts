@@ -26,6 +26,8 @@ export interface ModelStateInput {
   optimizerStates: number;
   /** bf16 with an fp32 gradient-accumulation buffer: DeepSpeed's BF16_Optimizer. */
   bf16OptimizerPath: boolean;
+  /** gradient_accumulation_steps (micro-batches per optimizer step). */
+  gradientAccumulationSteps: number;
   gpus: number;
   offloadOptimizer: OffloadDevice;
   offloadParam: OffloadDevice;
@@ -46,6 +48,8 @@ export interface ModelStates {
   cpu: Placement;
   /** Part of `cpu` that is page-locked regardless of pin_memory (NVMe swap buffers, NVMe params kept in CPU). */
   cpuAlwaysPinned: number;
+  /** Part of `cpu.gradients` that is ZeRO-1/2's CPU buffer for accumulating gradients across micro-steps. */
+  cpuAccumulationBuffer: number;
   nvme: number;
 }
 
@@ -62,13 +66,14 @@ export function modelStates(i: ModelStateInput): ModelStates {
   const cpu: Placement = { params: 0, gradients: 0, optimizerStates: 0 };
   let nvme = 0;
   let pinned = 0;
+  let accumulationBuffer = 0;
 
   if (i.bf16OptimizerPath) {
     // bf16 weights, transient bf16 grads, a FULL fp32 accumulation buffer, master + states sharded over DP.
     gpu.params = i.weightBytes;
     gpu.gradients = 2 * T + 4 * T;
     gpu.optimizerStates = (4 * T + i.optimizerStates) / N;
-    return { gpu, cpu, cpuAlwaysPinned: 0, nvme };
+    return { gpu, cpu, cpuAlwaysPinned: 0, cpuAccumulationBuffer: 0, nvme };
   }
 
   const master = i.masterBytes * T;
@@ -77,7 +82,7 @@ export function modelStates(i: ModelStateInput): ModelStates {
     gpu.params = i.weightBytes;
     gpu.gradients = (i.elementBytes + i.optimizerGradBytes) * T;
     gpu.optimizerStates = master + i.optimizerStates;
-    return { gpu, cpu, cpuAlwaysPinned: 0, nvme };
+    return { gpu, cpu, cpuAlwaysPinned: 0, cpuAccumulationBuffer: 0, nvme };
   }
 
   // Optimizer side of one rank: master + states of its shard, and the gradient copy it steps with.
@@ -108,6 +113,15 @@ export function modelStates(i: ModelStateInput): ModelStates {
     if (stage === 3) cpu.gradients += gradPartition;
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
+    // With more than one micro-step they also carry the gradients of the rank's params from one micro-step to the
+    // next in CPU buffers of the param dtype, allocated at the first and kept (stage_1_and_2.py:1525-1530, 1555-1556,
+    // from copy_grads_in_partition:1656; ZeRO-1 reduces only at the boundary, where micro_step_id > 0 then). With bf16
+    // master weights (masterBytes 2) they accumulate into the master gradient partition instead. ZeRO-3 accumulates
+    // into its gradient partition (stage3.py:1904-1920), already counted.
+    if (stage < 3 && i.gradientAccumulationSteps > 1 && i.masterBytes === 4) {
+      accumulationBuffer = i.elementBytes * shardT;
+      cpu.gradients += accumulationBuffer;
+    }
     if (swapOptimizer) {
       const buffers = OPTIMIZER_SWAP_BUFFERS * Math.min(i.subGroupSize, shardT) * 4;
       cpu.optimizerStates = buffers;
@@ -136,5 +150,5 @@ export function modelStates(i: ModelStateInput): ModelStates {
       pinned += resident + buffers;
     }
   }
-  return { gpu, cpu, cpuAlwaysPinned: pinned, nvme };
+  return { gpu, cpu, cpuAlwaysPinned: pinned, cpuAccumulationBuffer: accumulationBuffer, nvme };
 }

@@ -117,6 +117,8 @@ export interface EstimateInput {
   /** GPU capacity; undefined means "unknown" and `fits` is null. */
   gpuMemoryBytes?: number;
   microBatch: number;
+  /** gradient_accumulation_steps: micro-batches per optimizer step (DeepSpeed's default 1). */
+  gradientAccumulationSteps: number;
   seqLen: number;
   gradientCheckpointing: boolean;
   flashAttention: boolean;
