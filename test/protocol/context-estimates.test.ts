@@ -154,3 +154,32 @@ test('an unsaved edit to a config reaches the warnings and hints of the script t
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('gradient accumulation from the script changes the CPU figure of ZeRO-2 optimizer offload', async () => {
+  const { root, configPath, script, configUri, scriptUri } = await scriptAndConfig('zero-lens-grad-accum-');
+  const config = (await readFile(configPath, 'utf8')).replace('"stage": 2,', '"stage": 2, "offload_optimizer": { "device": "cpu" },');
+  await writeFile(configPath, config);
+  const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
+  const cpuOf = async () => {
+    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest, { uri: configUri });
+    return view?.options.find((o) => o.stage === 2 && o.offloadOptimizer === 'cpu')?.result.perCpu;
+  };
+  try {
+    await server.open(configUri, 'json', config);
+    // "gradient_accumulation_steps": "auto" and swift sft without the flag: ms-swift's ⌈16 ÷ 2 ÷ 5⌉ = 2 steps.
+    const hover = await server.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: configUri }, position: { line: config.split('\n').findIndex((l) => l.includes('"stage"')), character: 6 } });
+    assert.match((hover?.contents as MarkupContent).value, /gradient accumulation 2 _\(ms-swift default ⌈16 ÷ 2 ÷ 5 GPUs⌉ \(train_zero2\.sh\)\)_/);
+    // Qwen3-8B, P = 8,190,735,360 over 5 ranks of one node (per node: P elements). bf16 params 2P + fp32 gradient
+    // copy 4P + bf16 accumulation buffer 2P + master and Adam 12P = 20P = 163,814,707,200 bytes, pinned.
+    assert.deepEqual(await cpuOf(), { params: 16_381_470_720, gradients: 49_144_412_160, optimizerStates: 98_288_824_320, total: 163_814_707_200, pinned: 163_814_707_200 });
+
+    // One step per optimizer step: no buffer, 18P = 147,433,236,480.
+    await server.open(scriptUri, 'shellscript', script);
+    await server.change(scriptUri, 2, script.replace('--max_length 4096', '--max_length 4096 \\\n    --gradient_accumulation_steps 1'));
+    const single = await poll(cpuOf, (c) => c?.total !== 163_814_707_200, { timeoutMs: 5000, pauseMs: 50 });
+    assert.deepEqual(single, { params: 16_381_470_720, gradients: 32_762_941_440, optimizerStates: 98_288_824_320, total: 147_433_236_480, pinned: 147_433_236_480 });
+  } finally {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -178,3 +178,73 @@ test('train_batch_size without a micro-batch: the micro-batch is what DeepSpeed 
   const analysis = await engine.analyzeConfig(configDocument('ds_config.json', config), withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8 }));
   assert.deepEqual(analysis.context.microBatchSize, { value: 8, source: 'ds_config.json (train_batch_size 64 ÷ 8 GPUs ÷ 1 accumulation)' });
 });
+
+test('gradient accumulation: "auto" takes the swift flag, else ms-swift default max(1, ⌈16 ÷ micro ÷ world⌉)', async () => {
+  const config = fixture('ds_config_zero2.json'); // "gradient_accumulation_steps": "auto"
+  const settings = withDefaults({});
+  // train_zero2.sh: swift sft, --per_device_train_batch_size 2 on NPROC_PER_NODE=5: ⌈16 ÷ 2 ÷ 5⌉ = ⌈1.6⌉ = 2.
+  const byDefault = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config, 'train_zero2.sh': fixture('train_zero2.sh') })).analyzeConfig(configDocument('ds_config_zero2.json'), settings);
+  assert.deepEqual(byDefault.context.gradientAccumulationSteps, { value: 2, source: 'ms-swift default ⌈16 ÷ 2 ÷ 5 GPUs⌉ (train_zero2.sh)' });
+  const flagged = fixture('train_zero2.sh').replace('--max_length 4096', '--max_length 4096 \\\n    --gradient_accumulation_steps 4');
+  const byFlag = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config, 'train_zero2.sh': flagged })).analyzeConfig(configDocument('ds_config_zero2.json'), settings);
+  assert.deepEqual(byFlag.context.gradientAccumulationSteps, { value: 4, source: 'train_zero2.sh line 11' });
+  // 16 samples per step are reached without accumulation: 1 (max(1, ⌈16 ÷ 2 ÷ 16⌉) = 1).
+  const wide = fixture('train_zero2.sh').replace('NPROC_PER_NODE=5', 'NPROC_PER_NODE=16').replace('CUDA_VISIBLE_DEVICES=0,1,2,3,4 \\\n', '');
+  const byWide = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config, 'train_zero2.sh': wide })).analyzeConfig(configDocument('ds_config_zero2.json'), settings);
+  assert.deepEqual(byWide.context.gradientAccumulationSteps, { value: 1, source: 'ms-swift default ⌈16 ÷ 2 ÷ 16 GPUs⌉ (train_zero2.sh)' });
+  // GRPO's own default is 1 (rlhf_args.py:527-530).
+  const grpo = fixture('train_zero2.sh').replace('swift sft', 'swift rlhf --rlhf_type grpo');
+  const byGrpo = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config, 'train_zero2.sh': grpo })).analyzeConfig(configDocument('ds_config_zero2.json'), settings);
+  assert.deepEqual(byGrpo.context.gradientAccumulationSteps, { value: 1, source: 'ms-swift default (train_zero2.sh)' });
+  // No script: the default, labelled as filling "auto".
+  const bare = await new ContextEngine(memoryHosts({ 'ds_config_zero2.json': config })).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8 }));
+  assert.deepEqual(bare.context.gradientAccumulationSteps, { value: 1, source: 'default (for "auto")' });
+});
+
+test('gradient accumulation from the config: its number, else derived from train_batch_size, else 1 (the script flag does not reach DeepSpeed)', async () => {
+  const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8 });
+  const analyze = async (config: object, files: Record<string, string> = {}) => {
+    const text = JSON.stringify(config);
+    return (await new ContextEngine(memoryHosts({ 'ds_config.json': text, ...files })).analyzeConfig(configDocument('ds_config.json', text), settings)).context;
+  };
+  const zero2 = { zero_optimization: { stage: 2 } };
+  assert.deepEqual((await analyze({ ...zero2, train_micro_batch_size_per_gpu: 2, gradient_accumulation_steps: 8 })).gradientAccumulationSteps, { value: 8, source: 'ds_config.json (gradient_accumulation_steps)' });
+  // config.py:955-958: 64 // 2 // 8 GPUs = 4.
+  assert.deepEqual((await analyze({ ...zero2, train_batch_size: 64, train_micro_batch_size_per_gpu: 2 })).gradientAccumulationSteps, { value: 4, source: 'ds_config.json (train_batch_size 64 ÷ 8 GPUs ÷ micro-batch 2)' });
+  // train_batch_size alone: DeepSpeed sets accumulation 1 and derives the micro-batch (config.py:973-975).
+  const alone = await analyze({ ...zero2, train_batch_size: 64 });
+  assert.deepEqual(alone.microBatchSize.value, 8);
+  assert.deepEqual(alone.gradientAccumulationSteps, { value: 1, source: 'ds_config.json (train_batch_size 64 ÷ 8 GPUs ÷ micro-batch 8)' });
+  // No key, a flag in the script: DeepSpeed keeps 1, and a note says the flag does not reach it.
+  const script = 'deepspeed --num_gpus 8 train.py --deepspeed ds_config.json --model_name_or_path Qwen/Qwen3-8B --gradient_accumulation_steps 4\n';
+  const ignored = await analyze({ ...zero2, train_micro_batch_size_per_gpu: 2 }, { 'train.sh': script });
+  assert.deepEqual(ignored.gradientAccumulationSteps, { value: 1, source: 'default' });
+  assert.ok(ignored.notes.some((n) => n === 'ds_config.json has no gradient_accumulation_steps, so DeepSpeed accumulates 1, not the 4 of train.sh line 1; "auto" would take the script\'s value.'), ignored.notes.join('\n'));
+});
+
+test('gradient accumulation reaches the estimate: ZeRO-2 CPU offload gains the CPU accumulation buffer', async () => {
+  const config = JSON.stringify({ zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } }, bf16: { enabled: true }, train_micro_batch_size_per_gpu: 1, gradient_accumulation_steps: 4 });
+  const analysis = await new ContextEngine(memoryHosts({ 'ds_config.json': config })).analyzeConfig(configDocument('ds_config.json', config), withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8 }));
+  const offload = analysis.estimate({ stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none' })!;
+  // Qwen3-8B, P = 8,190,735,360 over 8 ranks of one node: fp32 gradient copy 4P + bf16 buffer 2P = 49,144,412,160.
+  assert.equal(offload.perCpu.gradients, 49_144_412_160);
+  assert.ok(offload.notes.some((n) => n.startsWith('Gradient accumulation (4 steps)')));
+});
+
+test('gradient accumulation from a LLaMA-Factory YAML and from an accelerate config fills "auto"', async () => {
+  const config = JSON.stringify({ zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } }, gradient_accumulation_steps: 'auto' });
+  const yaml = fixture('llama3_lora.yaml').replace('ds_config_zero3.json', 'ds_config.json') + 'gradient_accumulation_steps: 8\n';
+  const hosts = memoryHosts({ 'ds_config.json': config, 'llama3_lora.yaml': yaml });
+  const analysis = await new ContextEngine(hosts).analyzeConfig(configDocument('ds_config.json', config), withDefaults({ gpusPerNode: 4 }));
+  assert.deepEqual(analysis.context.gradientAccumulationSteps, { value: 8, source: 'llama3_lora.yaml line 14' });
+
+  // accelerate builds the config itself from deepspeed_config (utils/dataclasses.py:1302-1305).
+  const accelerate = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n  offload_optimizer_device: cpu\n  gradient_accumulation_steps: 4\nnum_machines: 1\nnum_processes: 8\nmixed_precision: bf16\n';
+  const view = await createContextFeatures(memoryHosts({ 'accelerate.yaml': accelerate })).getEstimateView(
+    TextDocument.create(URI.file(path.join(workspaceRoot, 'accelerate.yaml')).toString(), 'yaml', 1, accelerate),
+    withDefaults({ model: 'Qwen/Qwen3-8B' }),
+  );
+  const offload = view?.options.find((o) => o.stage === 2 && o.offloadOptimizer === 'cpu');
+  // Qwen3-8B on 8 ranks: fp32 gradient copy 4P + bf16 buffer 2P = 6 · 8,190,735,360 = 49,144,412,160 bytes.
+  assert.equal(offload?.result.perCpu.gradients, 49_144_412_160);
+});

@@ -1,5 +1,4 @@
 import { estimate, estimateAllOptions } from '../memory/estimate';
-import { estimateDefaults } from '../memory/defaults';
 import { derivableBatchTotal, extractConfigFacts, estimateInputFromFacts, hfAutoBuffers, type ConfigFacts } from '../memory/configFacts';
 import type { EstimateInput, EstimateResult, ModelInfo } from '../memory/types';
 import { GiB } from '../memory/units';
@@ -27,7 +26,7 @@ export function configContextFacts(facts: ConfigFacts): ConfigContextFacts {
   return {
     microBatch: facts.microBatch?.value ?? (facts.auto.includes('train_micro_batch_size_per_gpu') ? 'auto' : undefined),
     trainBatchSize: derivableBatchTotal(facts)?.value,
-    gradientAccumulationSteps: facts.gradientAccumulationSteps?.value,
+    gradientAccumulationSteps: facts.gradientAccumulationSteps?.value ?? (facts.auto.includes('gradient_accumulation_steps') ? 'auto' : undefined),
     // No bf16/fp16 section at all says nothing about what the launcher loads; leave it to the script and settings.
     precision: facts.precision && !facts.precision.implicit ? facts.precision.value : autoPrecision ? 'auto' : undefined,
   };
@@ -106,7 +105,7 @@ function estimateInputFor(
     nodes: context.nodes.value,
     gpuMemoryBytes,
     microBatch: context.microBatchSize.value,
-    gradientAccumulationSteps: estimateDefaults.gradientAccumulationSteps,
+    gradientAccumulationSteps: context.gradientAccumulationSteps.value,
     seqLen: context.sequenceLength.value,
     gradientCheckpointing: context.gradientCheckpointing.value,
     // ms-swift, LLaMA-Factory and the HF Trainer use SDPA / FlashAttention kernels by default.

@@ -97,6 +97,7 @@ export function contextLine(analysis: ConfigAnalysis): string {
     c.nodes.value > 1 || c.nodes.source !== 'default' ? item('nodes', c.nodes) : undefined,
     c.gpuMemoryGiB ? item('GPU memory', c.gpuMemoryGiB, (v) => `${v} GiB`) : 'GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)',
     item('micro-batch', c.microBatchSize),
+    item('gradient accumulation', c.gradientAccumulationSteps),
     item('sequence', c.sequenceLength),
     item('gradient checkpointing', c.gradientCheckpointing, (v) => (v ? 'on' : 'off')),
     c.lora ? item('LoRA rank', c.lora, (v) => `${v.rank}${v.quantBits ? ` (${v.quantBits}-bit base)` : ''}`) : 'full fine-tuning',

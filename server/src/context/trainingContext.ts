@@ -3,7 +3,8 @@ import type { Precision } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import type { Fact, LaunchFacts } from '../launch/facts';
 import { baseName, pathOf } from '../classify';
-import { derivedMicroBatch } from '../memory/configFacts';
+import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
+import { deepspeedSubcommands } from '../launch/launchers/swift';
 
 /**
  * The training context of a config: which model, how many GPUs, what batch and sequence. Resolved from, in
@@ -16,7 +17,7 @@ export interface ConfigContextFacts {
   microBatch?: number | 'auto';
   /** Explicit numbers, from which DeepSpeed derives the micro-batch when the config does not give it. */
   trainBatchSize?: number;
-  gradientAccumulationSteps?: number;
+  gradientAccumulationSteps?: number | 'auto';
   precision?: Precision | 'auto';
 }
 
@@ -30,6 +31,7 @@ export interface ResolvedContext {
   gpuMemoryGiB?: ContextValue<number>;
   sequenceLength: ContextValue<number>;
   microBatchSize: ContextValue<number>;
+  gradientAccumulationSteps: ContextValue<number>;
   gradientCheckpointing: ContextValue<boolean>;
   /** Present when adapters are trained instead of the full model. */
   lora?: ContextValue<{ rank: number; quantBits?: 4 | 8 }>;
@@ -114,19 +116,26 @@ export function resolveTrainingContext(params: {
     fromSetting('sequenceLength', settings.sequenceLength, positiveInteger) ?? { value: contextDefaults.sequenceLength, source: 'default' };
   // An explicit number in the config is what DeepSpeed uses; "auto" is filled from the launcher's arguments.
   const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
-  const derived = config.microBatch === undefined && world ? derivedMicroBatch(config.trainBatchSize, config.gradientAccumulationSteps, world) : undefined;
+  const configSteps = typeof config.gradientAccumulationSteps === 'number' ? config.gradientAccumulationSteps : undefined;
+  const derived = config.microBatch === undefined && world ? derivedMicroBatch(config.trainBatchSize, configSteps, world) : undefined;
   const microBatchSize =
     (typeof config.microBatch === 'number' && positiveInteger(config.microBatch)
       ? { value: config.microBatch, source: `${configName} (train_micro_batch_size_per_gpu)` }
       : undefined) ??
     (derived !== undefined
-      ? { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${world} GPU${world === 1 ? '' : 's'} ÷ ${config.gradientAccumulationSteps ?? 1} accumulation)` }
+      ? { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!)} ÷ ${configSteps ?? 1} accumulation)` }
       : undefined) ??
     fromScript(script, script?.microBatch) ??
     fromSetting('microBatchSize', settings.microBatchSize, positiveInteger) ?? {
       value: contextDefaults.microBatchSize,
       source: config.microBatch === 'auto' ? 'default (for "auto")' : 'default',
     };
+  const gradientAccumulationSteps = resolveAccumulation(config, configName, script, microBatchSize.value, world);
+  const ignored = script?.gradientAccumulation;
+  if (config.gradientAccumulationSteps === undefined && ignored && !ignored.isDefault && ignored.value !== gradientAccumulationSteps.value) {
+    // accelerate writes 1 into a config without the key (utils/dataclasses.py:1274-1275); plain DeepSpeed never sees the flag.
+    notes.push(`${configName} has no gradient_accumulation_steps, so DeepSpeed accumulates ${gradientAccumulationSteps.value}, not the ${ignored.value} of ${factSource(script!, ignored)}; "auto" would take the script's value.`);
+  }
   const gradientCheckpointing = fromScript(script, script?.gradientCheckpointing) ??
     fromSetting('gradientCheckpointing', settings.gradientCheckpointing, (b: boolean) => typeof b === 'boolean') ?? {
       value: contextDefaults.gradientCheckpointing,
@@ -154,6 +163,7 @@ export function resolveTrainingContext(params: {
     gpuMemoryGiB,
     sequenceLength,
     microBatchSize,
+    gradientAccumulationSteps,
     gradientCheckpointing,
     lora,
     dtype,
@@ -161,6 +171,34 @@ export function resolveTrainingContext(params: {
     missing,
     notes,
   };
+}
+
+const gpuCount = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
+
+/**
+ * gradient_accumulation_steps as DeepSpeed runs it: the config's number; for "auto", the launcher's (the script's
+ * flag, else its default); without the key, what DeepSpeed derives from train_batch_size, else its default 1.
+ */
+function resolveAccumulation(config: ConfigContextFacts, configName: string, script: LaunchFacts | undefined, micro: number, world: number | undefined): ContextValue<number> {
+  const steps = config.gradientAccumulationSteps;
+  if (typeof steps === 'number' && positiveInteger(steps)) return { value: steps, source: `${configName} (gradient_accumulation_steps)` };
+  if (steps === 'auto') {
+    return fromScript(script, script?.gradientAccumulation) ?? swiftDefaultAccumulation(script, world) ?? { value: 1, source: 'default (for "auto")' };
+  }
+  const derived = steps === undefined && world ? derivedGradientAccumulation(config.trainBatchSize, micro, world) : undefined;
+  if (derived !== undefined) return { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!)} ÷ micro-batch ${micro})` };
+  return { value: 1, source: 'default' };
+}
+
+/**
+ * ms-swift's default when its command gives no --gradient_accumulation_steps: max(1, ⌈16 ÷ per_device_train_batch_size
+ * ÷ world size⌉) (swift/trainers/arguments.py:283-286, TrainArgumentsMixin). GRPO's 1 is a script fact already.
+ */
+function swiftDefaultAccumulation(script: LaunchFacts | undefined, world: number | undefined): ContextValue<number> | undefined {
+  const swift = script?.chain.some((l) => l === 'swift' || l === 'swift-yaml');
+  if (!script || !swift || !world || (script.subcommand !== undefined && !deepspeedSubcommands.includes(script.subcommand))) return undefined;
+  const micro = script.microBatch?.value ?? 1;
+  return { value: Math.max(1, Math.ceil(16 / micro / world)), source: `ms-swift default ⌈16 ÷ ${micro} ÷ ${gpuCount(world)}⌉ (${baseName(pathOf(script.uri))})` };
 }
 
 function where(launch: LaunchFacts): string {

@@ -33,6 +33,8 @@ export async function readReferencedConfig(fs: FileSystemHost, ref: DeepSpeedRef
           bf16: { enabled: 'auto' },
           fp16: { enabled: 'auto' },
           train_micro_batch_size_per_gpu: 'auto',
+          // accelerate writes its plugin's value, "auto" unless set (utils/dataclasses.py:1229-1231, 1302-1305).
+          gradient_accumulation_steps: 'auto',
         },
       };
     case 'file':

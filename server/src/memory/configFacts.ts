@@ -205,3 +205,14 @@ export function derivedMicroBatch(trainBatchSize: number | undefined, gradientAc
   const micro = trainBatchSize / (worldSize * accumulation);
   return Number.isInteger(micro) && micro >= 1 ? micro : undefined;
 }
+
+/**
+ * The gradient_accumulation_steps DeepSpeed derives when the config gives train_batch_size and the micro-batch
+ * but not the accumulation (config.py:955-958): train_batch_size ÷ micro-batch ÷ world size. Undefined unless it
+ * divides exactly: otherwise _batch_assertion refuses the config.
+ */
+export function derivedGradientAccumulation(trainBatchSize: number | undefined, microBatch: number, worldSize: number): number | undefined {
+  if (trainBatchSize === undefined || !Number.isInteger(trainBatchSize) || microBatch < 1 || worldSize < 1) return undefined;
+  const steps = trainBatchSize / (microBatch * worldSize);
+  return Number.isInteger(steps) && steps >= 1 ? steps : undefined;
+}

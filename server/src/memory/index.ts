@@ -16,7 +16,7 @@ export { readModelFolder } from './modelFolder';
 export { findCachedModel, findInHuggingFaceCache, findInModelScopeCache } from './modelCache';
 export { countParams, type ParamCount } from './paramCount';
 export { architectureFromConfig } from './configJson';
-export { derivableBatchTotal, derivedMicroBatch, extractConfigFacts, estimateInputFromFacts, factSource, hfAutoBuffers, type ConfigFacts, type Fact } from './configFacts';
+export { derivableBatchTotal, derivedGradientAccumulation, derivedMicroBatch, extractConfigFacts, estimateInputFromFacts, factSource, hfAutoBuffers, type ConfigFacts, type Fact } from './configFacts';
 export { estimateDeepSpeed, deepSpeedZero2, deepSpeedZero3, formatDeepSpeedTable, deepSpeedTableRows, type DeepSpeedEstimate } from './deepspeed';
 export { estimateDeepSpeedResult, type DeepSpeedModeOptions } from './deepspeedResult';
 export { formatStageTable, fitMark, type StageColumn } from './report';

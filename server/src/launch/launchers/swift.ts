@@ -52,6 +52,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     facts.dtype = { ...facts.dtype, value: 'fp16', via: `${facts.dtype.via} (ms-swift turns on fp16 AMP)` };
   }
   facts.microBatch ??= reader.integer('batch_size', 'micro_batch_size') ?? defaultAt(1, 'ms-swift default');
+  // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530); the context works out the others'.
+  if (trainer.subcommand === 'rlhf' && reader.string('rlhf_type')?.value === 'grpo') facts.gradientAccumulation ??= defaultAt(1, 'ms-swift default');
   facts.seqLen = reader.integer('max_length', 'seq_length');
   facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, 'ms-swift default');
   const dtype2x = reader.string('dtype');

@@ -204,6 +204,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, 'ms-swift default', true);
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, 'ms-swift default', true);
+    // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
+    if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, 'ms-swift default', true);
     readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text), facts);
   }
   // An ms-swift config's keys are its flags (teacher_deepspeed too); LLaMA-Factory has deepspeed only.
