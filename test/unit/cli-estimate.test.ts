@@ -195,7 +195,7 @@ test('--config and --model files that cannot be used say why, in the words zero-
 test('--help prints the options and exits 0; runEstimate takes an injected file system', async () => {
   const r = await cli(['--help']);
   assert.equal(r.code, 0);
-  for (const flag of ['--config', '--model', '--params', '--largest-layer-params', '--gpus-per-node', '--nodes', '--gpu-memory', '--stage', '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--seq-len', '--gradient-checkpointing', '--lora-rank', '--mode', '--zero-init', '--no-zero-init', '--format']) {
+  for (const flag of ['--config', '--model', '--params', '--largest-layer-params', '--gpus-per-node', '--nodes', '--gpu-memory', '--stage', '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--grad-accum', '--seq-len', '--gradient-checkpointing', '--lora-rank', '--mode', '--zero-init', '--no-zero-init', '--format']) {
     assert.ok(r.out.includes(flag), flag);
   }
   let out = '';
@@ -210,4 +210,37 @@ test('--config with train_batch_size and no micro-batch: the micro-batch DeepSpe
   assert.deepEqual(j.inputs.microBatch, { value: 2, source: { kind: 'config', path: 'ds_train_batch_only.json#train_batch_size' } });
   // 32 does not divide over 3 GPUs × 2: DeepSpeed refuses that config, so nothing is derived.
   assert.deepEqual((await json(['--config', 'ds_train_batch_only.json', '--params', '7B', '--gpus-per-node', '3'])).inputs.microBatch.source, { kind: 'default' });
+});
+
+test('--grad-accum, else the config\'s gradient_accumulation_steps or what DeepSpeed derives: ZeRO-2 offload\'s CPU buffer', async () => {
+  const offload = ['--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '2', '--offload-optimizer', 'cpu'];
+  // Qwen3-8B, P = 8,190,735,360 over 8 ranks of one node: fp32 gradient copy 4P = 32,762,941,440 bytes per node ...
+  const single = await json(offload);
+  assert.deepEqual(single.inputs.gradientAccumulationSteps, { value: 1, source: { kind: 'default' } });
+  assert.equal(single.perCpu.gradients, 32_762_941_440);
+  // ... plus the bf16 accumulation buffer 2P with 4 steps: 6P = 49,144,412,160.
+  const four = await json([...offload, '--grad-accum', '4']);
+  assert.deepEqual(four.inputs.gradientAccumulationSteps, { value: 4, source: { kind: 'cli', flag: '--grad-accum' } });
+  assert.equal(four.perCpu.gradients, 49_144_412_160);
+  assert.deepEqual(four.perGpu, single.perGpu);
+  assert.ok(four.notes.some((n: string) => n.startsWith('Gradient accumulation (4 steps) with ZeRO-2 optimizer offload')));
+  const text = await cli([...offload, '--grad-accum', '4']);
+  assert.match(text.out, /Workload: micro-batch 1, gradient accumulation 4, sequence 2048/);
+
+  // The config's number (ds_train_batch_only.json: 2).
+  const fromConfig = await json(['--config', 'ds_train_batch_only.json', '--params', '7B', '--gpus-per-node', '8']);
+  assert.deepEqual(fromConfig.inputs.gradientAccumulationSteps, { value: 2, source: { kind: 'config', path: 'ds_train_batch_only.json#gradient_accumulation_steps' } });
+  // No key: 64 // 2 // 8 GPUs = 4 (config.py:955-958), from train_batch_size; "auto" leaves the default, with a note.
+  const dir = mkdtempSync(join(tmpdir(), 'zero-lens-grad-accum-'));
+  writeFileSync(join(dir, 'derived.json'), JSON.stringify({ train_batch_size: 64, train_micro_batch_size_per_gpu: 2, zero_optimization: { stage: 2 } }));
+  writeFileSync(join(dir, 'auto.json'), JSON.stringify({ gradient_accumulation_steps: 'auto', zero_optimization: { stage: 2 } }));
+  const derived = JSON.parse((await cli(['--config', 'derived.json', '--params', '7B', '--gpus-per-node', '8', '--format', 'json'], dir)).out);
+  assert.deepEqual(derived.inputs.gradientAccumulationSteps, { value: 4, source: { kind: 'config', path: 'derived.json#train_batch_size' } });
+  const auto = JSON.parse((await cli(['--config', 'auto.json', '--params', '7B', '--format', 'json'], dir)).out);
+  assert.deepEqual(auto.inputs.gradientAccumulationSteps, { value: 1, source: { kind: 'default' } });
+  assert.ok(auto.notes.some((n: string) => n.startsWith('gradient_accumulation_steps is "auto"')));
+
+  const zero = await cli(['--params', '7B', '--grad-accum', '0']);
+  assert.equal(zero.code, 2);
+  assert.match(zero.err, /--grad-accum '0' must be a whole number ≥ 1/);
 });

@@ -16,6 +16,7 @@ import {
   formatGiB,
   GiB,
   derivableBatchTotal,
+  derivedGradientAccumulation,
   derivedMicroBatch,
   hfAutoBuffers,
   optimizerFromName,
@@ -53,7 +54,8 @@ Hardware:
   --nodes <N>                      Nodes (default 1)
   --gpu-memory <GiB>               Memory of one GPU, e.g. 80; without it "fits" is unknown
 ZeRO and precision:
-  --config <ds_config.json>        Read stage, offload, precision, optimizer, micro-batch and buckets from it
+  --config <ds_config.json>        Read stage, offload, precision, optimizer, micro-batch, gradient accumulation
+                                   and buckets from it
   --stage 0|1|2|3                  ZeRO stage (default: from --config, else 0)
   --offload-optimizer none|cpu|nvme
   --offload-param none|cpu|nvme    Stage 3 only
@@ -61,6 +63,8 @@ ZeRO and precision:
   --optimizer <name>               ${optimizerNames.join(', ')} (default adamw)
 Workload:
   --micro-batch <N>                Micro-batch per GPU (default: from --config, else 1)
+  --grad-accum <N>                 Gradient accumulation steps (default: from --config, else 1); above 1, ZeRO-1/2
+                                   optimizer offload keeps the gradients in a CPU buffer between micro-steps
   --seq-len <N>                    Tokens per sample (default 2048)
   --gradient-checkpointing         Full activation checkpointing (default off)
   --lora-rank <N>                  Train LoRA adapters of this rank instead of all weights
@@ -86,7 +90,7 @@ type Option = { flag: string; value: string };
 
 const valueFlags = new Set([
   '--config', '--model', '--params', '--largest-layer-params', '--gpus-per-node', '--nodes', '--gpu-memory', '--stage',
-  '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--seq-len', '--lora-rank',
+  '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--grad-accum', '--seq-len', '--lora-rank',
   '--lora-targets', '--mode', '--format', '--cuda-context', '--fragmentation', '--additional-buffer-factor',
 ]);
 const booleanFlags = new Set(['--gradient-checkpointing', '--no-gradient-checkpointing', '--zero-init', '--no-zero-init', '--legacy-zero2', '--qlora', '--help', '-h']);
@@ -167,6 +171,18 @@ function derivedMicro(facts: ConfigFacts | undefined, worldSize: number, file: s
   if (!total) return undefined;
   const value = derivedMicroBatch(total.value, facts.gradientAccumulationSteps?.value, worldSize);
   return value === undefined ? undefined : { value, source: { kind: 'config', path: `${file}#${total.path}` } };
+}
+
+/**
+ * The config's gradient_accumulation_steps, or the one DeepSpeed derives from train_batch_size for this micro-batch
+ * and world size (config.py:955-958, 973-975), with its source; undefined for "auto" and for no train_batch_size.
+ */
+function configAccumulation(facts: ConfigFacts | undefined, microBatch: number, worldSize: number, file: string): { value: number; source: ValueSource } | undefined {
+  const steps = facts?.gradientAccumulationSteps;
+  if (steps) return Number.isInteger(steps.value) && steps.value >= 1 ? fromFact(steps, file) : undefined;
+  const total = facts && derivableBatchTotal(facts);
+  const value = total && derivedGradientAccumulation(total.value, microBatch, worldSize);
+  return total && value ? { value, source: { kind: 'config', path: `${file}#${total.path}` } } : undefined;
 }
 
 /** Where `offset` is in `text`, as the editor and `zero-lens check` show it: "line 3, column 7". */
@@ -292,6 +308,8 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
   if (stage > 3) throw new UsageError(`--stage must be 0, 1, 2 or 3.`);
   const gpusPerNode = take('gpusPerNode', pick(integer(o.get('--gpus-per-node'), 1), '--gpus-per-node', undefined, estimateDefaults.gpusPerNode));
   const nodes = take('nodes', pick(integer(o.get('--nodes'), 1), '--nodes', undefined, estimateDefaults.nodes));
+  const microBatch = take('microBatch', pick(integer(o.get('--micro-batch'), 1), '--micro-batch', f(facts?.microBatch) ?? derivedMicro(facts, gpusPerNode * nodes, file), estimateDefaults.microBatch));
+  const accumulation = configAccumulation(facts, microBatch, gpusPerNode * nodes, file);
   const input: EstimateInput = {
     model,
     stage,
@@ -301,8 +319,8 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
     optimizer: take('optimizer', pick(optimizer, '--optimizer', f(facts?.optimizer), estimateDefaults.optimizer)),
     gpusPerNode,
     nodes,
-    microBatch: take('microBatch', pick(integer(o.get('--micro-batch'), 1), '--micro-batch', f(facts?.microBatch) ?? derivedMicro(facts, gpusPerNode * nodes, file), estimateDefaults.microBatch)),
-    gradientAccumulationSteps: estimateDefaults.gradientAccumulationSteps,
+    microBatch,
+    gradientAccumulationSteps: take('gradientAccumulationSteps', pick(integer(o.get('--grad-accum'), 1), '--grad-accum', accumulation, estimateDefaults.gradientAccumulationSteps)),
     seqLen: take('seqLen', pick(integer(o.get('--seq-len'), 1), '--seq-len', undefined, estimateDefaults.seqLen)),
     gradientCheckpointing: take('gradientCheckpointing', pick(gc, gc ? '--gradient-checkpointing' : '--no-gradient-checkpointing', undefined, estimateDefaults.gradientCheckpointing)),
     flashAttention: take('flashAttention', pick<boolean>(undefined, '', undefined, estimateDefaults.flashAttention)),
@@ -337,7 +355,7 @@ async function plan(o: Map<string, Option>, fs: FileSystemHost, cwd: string): Pr
         }
       }
     }
-    const mattersHere = new Set(['fp16.enabled', 'bf16.enabled', 'bfloat16.enabled', 'train_micro_batch_size_per_gpu']);
+    const mattersHere = new Set(['fp16.enabled', 'bf16.enabled', 'bfloat16.enabled', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps']);
     for (const path of facts.auto) if (mattersHere.has(path)) notes.push(`${path} is "auto" (filled by the trainer at launch); the default or command-line value is used.`);
   }
   if (loraRank !== undefined && loraRank > 0) {
@@ -432,7 +450,7 @@ function textReport(p: Plan, selected: EstimateResult, perStage: Array<{ stage: 
     out.push(`Selected (${stageOptionLabel(i.stage, i.offloadOptimizer, i.stage === 3 ? i.offloadParam : 'none')}, zero_init=${p.zeroInit ? 1 : 0}): ` +
       `${formatGiB(selected.perGpu.total)} GiB per GPU, ${formatGiB(selected.perCpu.total)} GiB per CPU — ${fitMark(selected.fits)}`);
   } else {
-    out.push(`Workload: micro-batch ${i.microBatch}, sequence ${i.seqLen}, gradient checkpointing ${i.gradientCheckpointing ? 'on' : 'off'}` + (i.lora ? `, LoRA rank ${i.lora.rank}${i.lora.quantBits ? ' (QLoRA 4-bit)' : ''}` : ', full fine-tuning'), '');
+    out.push(`Workload: micro-batch ${i.microBatch}, gradient accumulation ${i.gradientAccumulationSteps}, sequence ${i.seqLen}, gradient checkpointing ${i.gradientCheckpointing ? 'on' : 'off'}` + (i.lora ? `, LoRA rank ${i.lora.rank}${i.lora.quantBits ? ' (QLoRA 4-bit)' : ''}` : ', full fine-tuning'), '');
     const columns = perStage.map((s) => ({
       stage: s.stage,
       label: stageOptionLabel(s.stage, s.stage > 0 ? i.offloadOptimizer : 'none', s.stage === 3 ? i.offloadParam : 'none'),
