@@ -206,7 +206,7 @@ test('ZeRO-2 + CPU optimizer offload: the GPU keeps no gradient partition; the C
   assert.equal(estimate(input({ stage: 1, offloadOptimizer: 'cpu' })).perGpu.gradients, 2 * P);
 });
 
-test('ZeRO-1/2 optimizer offload with gradient accumulation: a CPU buffer per rank of its partition in the param dtype', () => {
+test('ZeRO-2 optimizer offload with gradient accumulation: a CPU buffer per rank of its partition in the param dtype', () => {
   // P = 8,190,735,360; 8 ranks on one node, so per node the rank's share P/8 counts 8 times: P elements.
   const two = estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 4 }));
   // fp32 gradient copy 4P + bf16 accumulation buffer 2P (accumulated_grads_in_cpu) = 6P = 49,144,412,160 bytes.
@@ -223,10 +223,12 @@ test('ZeRO-1/2 optimizer offload with gradient accumulation: a CPU buffer per ra
   assert.ok(!one.notes.some((n) => n.startsWith('Gradient accumulation')));
   // pin_memory false: the buffer is pageable like the rest.
   assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 4, pinMemory: false })).perCpu.pinned, 0);
-  // ZeRO-1 reduces at the boundary only, but micro_step_id > 0 there: the same buffer; its GPU gradients stay 2P.
+  // ZeRO-1 reduces at the boundary only, with micro_step_id still 0 there: no buffer, 4P; its full gradients
+  // stay on the GPU between micro-steps (2P).
   const stage1 = estimate(input({ stage: 1, offloadOptimizer: 'cpu', gradientAccumulationSteps: 2 }));
-  assert.equal(stage1.perCpu.gradients, 49_144_412_160);
+  assert.equal(stage1.perCpu.gradients, 32_762_941_440);
   assert.equal(stage1.perGpu.gradients, 2 * P);
+  assert.ok(!stage1.notes.some((n) => n.startsWith('Gradient accumulation')));
   // NVMe at stage 2 is DeepSpeed's CPU offload (cpu_offload is device != none): the buffer is there too.
   assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'nvme', gradientAccumulationSteps: 4 })).perCpu.gradients, 49_144_412_160);
 });

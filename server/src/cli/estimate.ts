@@ -63,7 +63,7 @@ ZeRO and precision:
   --optimizer <name>               ${optimizerNames.join(', ')} (default adamw)
 Workload:
   --micro-batch <N>                Micro-batch per GPU (default: from --config, else 1)
-  --grad-accum <N>                 Gradient accumulation steps (default: from --config, else 1); above 1, ZeRO-1/2
+  --grad-accum <N>                 Gradient accumulation steps (default: from --config, else 1); above 1, ZeRO-2
                                    optimizer offload keeps the gradients in a CPU buffer between micro-steps
   --seq-len <N>                    Tokens per sample (default 2048)
   --gradient-checkpointing         Full activation checkpointing (default off)

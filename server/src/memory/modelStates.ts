@@ -48,7 +48,7 @@ export interface ModelStates {
   cpu: Placement;
   /** Part of `cpu` that is page-locked regardless of pin_memory (NVMe swap buffers, NVMe params kept in CPU). */
   cpuAlwaysPinned: number;
-  /** Part of `cpu.gradients` that is ZeRO-1/2's CPU buffer for accumulating gradients across micro-steps. */
+  /** Part of `cpu.gradients` that is ZeRO-2's CPU buffer for accumulating gradients across micro-steps. */
   cpuAccumulationBuffer: number;
   nvme: number;
 }
@@ -113,12 +113,13 @@ export function modelStates(i: ModelStateInput): ModelStates {
     if (stage === 3) cpu.gradients += gradPartition;
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
-    // With more than one micro-step they also carry the gradients of the rank's params from one micro-step to the
+    // With more than one micro-step ZeRO-2 also carries the gradients of the rank's params from one micro-step to the
     // next in CPU buffers of the param dtype, allocated at the first and kept (stage_1_and_2.py:1525-1530, 1555-1556,
-    // from copy_grads_in_partition:1656; ZeRO-1 reduces only at the boundary, where micro_step_id > 0 then). With bf16
-    // master weights (masterBytes 2) they accumulate into the master gradient partition instead. ZeRO-3 accumulates
-    // into its gradient partition (stage3.py:1904-1920), already counted.
-    if (stage < 3 && i.gradientAccumulationSteps > 1 && i.masterBytes === 4) {
+    // from copy_grads_in_partition:1656 when micro_step_id > 0 or not at the boundary). ZeRO-1 reduces only at the
+    // boundary, and its micro_step_id is still 0 there: it rises in setup_buckets (2494-2495) only after an epilogue
+    // (_release_ipg_buffers, 835), which stage 1 runs only at the boundary. With bf16 master weights (masterBytes 2)
+    // the buffer is the master gradient partition itself. ZeRO-3 accumulates into its gradient partition (stage3.py:1904-1920).
+    if (stage === 2 && i.gradientAccumulationSteps > 1 && i.masterBytes === 4) {
       accumulationBuffer = i.elementBytes * shardT;
       cpu.gradients += accumulationBuffer;
     }
