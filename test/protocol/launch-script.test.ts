@@ -208,3 +208,16 @@ test('python swift/cli/sft.py with two GPUs and --deepspeed over stdio: error an
     assert.equal(fix?.isPreferred, true);
     assert.deepEqual(fix?.edit?.changes?.[uri], [{ range: { start: { line: 0, character: 42 }, end: { line: 0, character: 49 } }, newText: 'torchrun --nproc_per_node 2 ' }]);
   }));
+
+// `python swift/cli/main.py sft` is the swift command itself: no false "unsupported subcommand", and its
+// NPROC_PER_NODE gives the estimate its GPU count.
+test('python swift/cli/main.py sft over stdio: read as swift sft, estimate for NPROC_PER_NODE GPUs', () =>
+  inEmptyWorkspace(async (server, root) => {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    // One diagnostic on purpose (CUDA_VISIBLE_DEVICES without NPROC_PER_NODE) to know validation ran.
+    const text = 'CUDA_VISIBLE_DEVICES=0,1 python swift/cli/main.py sft --model Qwen/Qwen3-8B --deepspeed zero3\n';
+    const diagnostics = await openedDiagnostics(server, uri, 'shellscript', text);
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => d.code), ['cuda-devices-without-nproc']);
+    await server.change(uri, 2, `NPROC_PER_NODE=2 ${text}`);
+    assert.match(String(await firstLineHint(server, uri)), /2 GPUs/);
+  }));

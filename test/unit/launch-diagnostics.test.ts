@@ -5,6 +5,7 @@ import { getLanguageService } from '../../server/src/languageService';
 import { withOpenDocuments } from '../../server/src/host';
 import { memoryHosts } from './context-hosts';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
+import { extractLaunchFacts } from '../../server/src/launch';
 
 const ds = '{ "zero_optimization": { "stage": 2 } }';
 const files = { 'configs/ds_config_zero2.json': ds };
@@ -89,6 +90,18 @@ test('processes per node that do not match the visible GPUs: the ms-swift start-
   // SWIFT_SINGLE_DEVICE_MODE=1 turns ms-swift's model-parallel detection off.
   assert.deepEqual(codes((await check('SWIFT_SINGLE_DEVICE_MODE=1 CUDA_VISIBLE_DEVICES=0,1 swift sft --model m --deepspeed zero2\n')).diagnostics), []);
   assert.deepEqual(codes((await check('SWIFT_SINGLE_DEVICE_MODE=1 CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=2 swift sft --model m --deepspeed zero2\n')).diagnostics), []);
+});
+
+test('python swift/cli/main.py sft is the swift command itself: its subcommand is read, NPROC_PER_NODE counts', async () => {
+  // Before: read as a subcommand called "main", so --deepspeed was a false deepspeed-unsupported-subcommand.
+  for (const command of ['python swift/cli/main.py sft', 'python -m swift.cli.main sft', 'python3 swift/cli/main.py rlhf --rlhf_type dpo']) {
+    assert.deepEqual(codes((await check(`NPROC_PER_NODE=2 CUDA_VISIBLE_DEVICES=0,1 ${command} --model m --deepspeed zero3\n`)).diagnostics), [], command);
+    // As for swift sft: several GPUs without NPROC_PER_NODE is one process with device_map (main.py:30-36, 95-98).
+    assert.deepEqual(codes((await check(`CUDA_VISIBLE_DEVICES=0,1 ${command} --model m --deepspeed zero3\n`)).diagnostics), ['cuda-devices-without-nproc'], command);
+  }
+  assert.deepEqual(codes((await check('python swift/cli/main.py export --deepspeed zero3\n')).diagnostics), ['deepspeed-unsupported-subcommand']);
+  const [facts] = extractLaunchFacts(doc('scripts/main.sh', 'NPROC_PER_NODE=4 python swift/cli/main.py sft --model m --deepspeed zero2\n'), [workspaceRoot]);
+  assert.deepEqual([facts.subcommand, facts.gpusPerNode?.value, facts.deepspeed?.kind], ['sft', 4, 'preset']);
 });
 
 test('python swift/cli/sft.py runs one process: with two or more GPUs visible --deepspeed fails, whatever NPROC_PER_NODE says', async () => {

@@ -65,11 +65,22 @@ function swiftScriptSubcommand(target: string): string | undefined {
   return m ? m[1].replace(/_/g, '-') : undefined;
 }
 
+/** `swift sft …` (or `megatron …`): the first argument names the subcommand. */
+function swiftCommand(program: 'swift' | 'megatron', args: Word[]): TrainerPart {
+  const sub = args[0];
+  const name = sub && !sub.value.startsWith('-') ? sub.value.replace(/_/g, '-') : undefined;
+  return swiftTrainer(program, name, name ? sub : undefined, args.slice(name ? 1 : 0));
+}
+
+/** swift/cli/main.py is the `swift` command itself (setup.py console_scripts: swift=swift.cli.main:cli_main). */
+const isSwiftMain = (target: Word): boolean => swiftScriptSubcommand(target.value) === 'main';
+
 /** The trainer a launcher starts: swift's CLI script or an HF-style script. */
 function trainerFor(target: Word | undefined, args: Word[]): TrainerPart {
   const sub = target ? swiftScriptSubcommand(target.value) : undefined;
-  if (sub) return swiftTrainer(/_megatron/.test(target!.value) ? 'megatron' : 'swift', sub, target, args);
-  return pythonTrainer(args);
+  if (!sub) return pythonTrainer(args);
+  const program = /_megatron/.test(target!.value) ? 'megatron' : 'swift';
+  return isSwiftMain(target!) ? swiftCommand(program, args) : swiftTrainer(program, sub, target, args);
 }
 
 interface Recognised {
@@ -80,11 +91,7 @@ interface Recognised {
 function recognise(words: Word[]): Recognised | undefined {
   if (words.length === 0) return undefined;
   const program = baseName(words[0].value);
-  if (program === 'swift' || program === 'megatron') {
-    const sub = words[1];
-    const name = sub && !sub.value.startsWith('-') ? sub.value.replace(/_/g, '-') : undefined;
-    return { trainer: swiftTrainer(program, name, name ? sub : undefined, words.slice(name ? 2 : 1)) };
-  }
+  if (program === 'swift' || program === 'megatron') return { trainer: swiftCommand(program, words.slice(1)) };
   if (program === 'deepspeed') {
     const { part, rest } = deepspeedLauncher(words[0], words.slice(1));
     return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
@@ -114,7 +121,8 @@ function recognise(words: Word[]): Recognised | undefined {
     const run = module && swiftScriptSubcommand(module) ? target.module : target.script && /\.py$/i.test(target.script.value) ? target.script : undefined;
     if (run) {
       const trainer = trainerFor(run, target.args);
-      if (trainer.kind !== 'python') trainer.python = words[0];
+      // main.py reads NPROC_PER_NODE and starts torchrun as `swift` does; a subcommand's own script runs one process.
+      if (trainer.kind !== 'python' && !isSwiftMain(run)) trainer.python = words[0];
       return { trainer };
     }
   }
