@@ -49,4 +49,26 @@ uiSuite('launch scripts', (suite) => {
     const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the JSON rewritten');
     assert.match(saved, s.expectAfter);
   });
+
+  suite.test('a GKD teacher config below ZeRO-3 gets a note whose fix switches it to zero3', async (wb) => {
+    const s = scenarios.teacherBelowZero3;
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the teacher on zero3');
+    assert.match(saved, s.expectAfter);
+  });
+
+  suite.test('a launch YAML that does not parse gets one warning in the Problems panel, where the parser stopped', async (wb) => {
+    const name = 'swift_e2e_broken.yaml';
+    placeFile(wb.instance.workspace, 'fixture:swift_sft_broken.yaml', name);
+    await wb.openFile(name);
+    const problems = await wb.problems((p) => p.some((x) => x.file === name), name);
+    const ours = problems.filter((x) => x.file === name && x.source === 'zero-lens');
+    assert.deepEqual(ours.map((x) => [x.code, x.severity]), [['yaml-syntax-error', 'warning']]);
+    assert.match(ours[0].message, /^ZeRO Lens could not read this file from here on/);
+  });
+
+  suite.test('python swift/cli/sft.py with two GPUs gets an error whose fix starts it with torchrun', async (wb) => {
+    const s = scenarios.pythonSwiftScript;
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'torchrun instead of python');
+    assert.match(saved, s.expectAfter);
+  });
 });

@@ -132,6 +132,22 @@ export const scenarios = {
     fix: /^Rewrite as valid JSON$/,
     expectAfter: /--deepspeed '\{"zero_optimization": \{"stage": 3\}\}'/,
   },
+  teacherBelowZero3: {
+    source: 'fixture:train_swift_gkd.sh',
+    name: 'train_e2e_gkd.sh',
+    token: 'zero2',
+    code: 'teacher-deepspeed-not-zero3',
+    fix: /^Change to 'zero3'$/,
+    expectAfter: /--teacher_deepspeed zero3(?![\w-])/,
+  },
+  pythonSwiftScript: {
+    source: 'fixture:train_swift_python_script.sh',
+    name: 'train_e2e_python_sft.sh',
+    token: 'CUDA_VISIBLE_DEVICES',
+    code: 'swift-script-single-process',
+    fix: /^Start with torchrun --nproc_per_node 2$/,
+    expectAfter: /^torchrun --nproc_per_node 2 swift\/cli\/sft\.py \\$/m,
+  },
   sidebar: {
     source: 'configs/ds_config_zero2.json',
     name: 'ds_config_e2e_sidebar.json',
