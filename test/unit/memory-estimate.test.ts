@@ -20,7 +20,7 @@ import {
   type ZeroStage,
 } from '../../server/src/memory';
 import { layerActivationBytes } from '../../server/src/memory/activations';
-import { frozenWeightBytes } from '../../server/src/memory/lora';
+import { frozenWeightBytes, loraLargestParam, loraLargestParamRough, loraTrainableParamsRough } from '../../server/src/memory/lora';
 import { countParams } from '../../server/src/memory/paramCount';
 
 const qwen3_8b = findCatalogModel('Qwen/Qwen3-8B')!;
@@ -321,6 +321,22 @@ test('LoRA trainable params: r·(d_in + d_out) per adapted linear (Llama-3.1-8B:
   const attention = 32 * 8 * (2 * (4096 + 4096) + 2 * (4096 + 1024));
   const experts = 32 * 8 * 8 * 3 * (4096 + 14336);
   assert.equal(loraTrainableParams(mixtral, { rank: 8, targetModules: ['all-linear'] }), attention + experts);
+});
+
+test('LoRA\'s largest adapter tensor: r · max(d_in, d_out) over the adapted linears', () => {
+  // Llama-3.1-8B, r = 8, all-linear: the largest are up/gate's lora_B (14,336 × 8) and down's lora_A
+  // (8 × 14,336): 114,688 elements.
+  const arch = llama8b.architecture!;
+  assert.equal(loraLargestParam(arch, { rank: 8, targetModules: ['all-linear'] }), 114_688);
+  // q and v only: q's lora_B 4,096 × 8 (v's outputs are 1,024 wide, its lora_A 8 × 4,096): 32,768.
+  assert.equal(loraLargestParam(arch, { rank: 8, targetModules: ['q_proj', 'v_proj'] }), 32_768);
+  // Mixtral's routed experts are separate linears: 8 × 14,336 again.
+  assert.equal(loraLargestParam(findCatalogModel('mistralai/Mixtral-8x7B-v0.1')!.architecture!, { rank: 8, targetModules: ['all-linear'] }), 114_688);
+  // Without an architecture: h = √(Ψ / 384), exactly 4,096 for Ψ = 384 · 4,096² = 6,442,450,944; r · 3.5h with an
+  // MLP target, r · h with attention only; the rough adapter count is unchanged, 32 · 8 · (4 · 2 + 3 · 4.5) · 4,096.
+  assert.equal(loraLargestParamRough(6_442_450_944, { rank: 8, targetModules: ['all-linear'] }), 114_688);
+  assert.equal(loraLargestParamRough(6_442_450_944, { rank: 8, targetModules: ['q_proj', 'v_proj'] }), 32_768);
+  assert.equal(loraTrainableParamsRough(6_442_450_944, { rank: 8, targetModules: ['all-linear'] }), 32 * 8 * 21.5 * 4096);
 });
 
 test('NF4 with double quantisation is 0.5 + 1/64 + 4/(64·256) bytes per weight (≈ 0.516)', () => {

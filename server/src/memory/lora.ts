@@ -65,10 +65,29 @@ function blockLinears(a: ModelArchitecture, inter: number, experts: number, shar
   return shapes;
 }
 
-function adapterParams(shapes: LinearShape[], rank: number, targets: Set<string>, all: boolean): number {
-  let sum = 0;
-  for (const s of shapes) if (all || s.names.some((n) => targets.has(n))) sum += s.copies * rank * (s.dIn + s.dOut);
-  return sum;
+interface Targets {
+  names: Set<string>;
+  all: boolean;
+}
+
+function targetsOf(spec: LoraSpec): Targets {
+  const names = spec.targetModules.map((t) => t.trim().toLowerCase());
+  return { names: new Set(names), all: names.some((t) => allLinear.has(t)) };
+}
+
+function adapted(s: LinearShape, t: Targets): boolean {
+  return t.all || s.names.some((n) => t.names.has(n));
+}
+
+/** The linears of each kind of decoder layer (dense, MoE), with how many layers of that kind there are. */
+function layerKinds(a: ModelArchitecture): Array<{ layers: number; shapes: LinearShape[] }> {
+  if (!a.moe) return [{ layers: a.numLayers, shapes: blockLinears(a, a.intermediateSize, 1, 0) }];
+  const m = a.moe;
+  const denseLayers = m.firstDenseLayers ?? 0;
+  return [
+    { layers: denseLayers, shapes: blockLinears(a, a.intermediateSize, 1, 0) },
+    { layers: a.numLayers - denseLayers, shapes: blockLinears(a, m.moeIntermediateSize, m.numExperts, m.sharedExpertIntermediateSize ?? 0) },
+  ];
 }
 
 /**
@@ -77,33 +96,54 @@ function adapterParams(shapes: LinearShape[], rank: number, targets: Set<string>
  * as PEFT does.
  */
 export function loraTrainableParams(a: ModelArchitecture, spec: LoraSpec): number {
-  const targets = new Set(spec.targetModules.map((t) => t.trim().toLowerCase()));
-  const all = spec.targetModules.some((t) => allLinear.has(t.trim().toLowerCase()));
-  const r = spec.rank;
-  if (!a.moe) return a.numLayers * adapterParams(blockLinears(a, a.intermediateSize, 1, 0), r, targets, all);
-  const m = a.moe;
-  const denseLayers = m.firstDenseLayers ?? 0;
-  const dense = adapterParams(blockLinears(a, a.intermediateSize, 1, 0), r, targets, all);
-  const moe = adapterParams(blockLinears(a, m.moeIntermediateSize, m.numExperts, m.sharedExpertIntermediateSize ?? 0), r, targets, all);
-  return denseLayers * dense + (a.numLayers - denseLayers) * moe;
+  const t = targetsOf(spec);
+  let sum = 0;
+  for (const kind of layerKinds(a)) {
+    for (const s of kind.shapes) if (adapted(s, t)) sum += kind.layers * s.copies * spec.rank * (s.dIn + s.dOut);
+  }
+  return sum;
 }
 
 /**
- * Without an architecture, a rough adapter count. We guess a Llama-like shape: 32 layers, hidden size
- * h from params ≈ 12·L·h², an MLP width ≈ 3.5h, so d_in + d_out ≈ 2h for attention projections and
- * ≈ 4.5h for MLP projections.
+ * The largest single adapter tensor: lora_A is r × d_in and lora_B is d_out × r, so r · max(d_in, d_out)
+ * over the adapted linears (each routed expert has its own). ZeRO-1/2 offload sizes buffers by the largest
+ * trainable parameter.
  */
-export function loraTrainableParamsRough(totalParams: number, spec: LoraSpec): number {
+export function loraLargestParam(a: ModelArchitecture, spec: LoraSpec): number {
+  const t = targetsOf(spec);
+  let largest = 0;
+  for (const kind of layerKinds(a)) {
+    if (kind.layers <= 0) continue;
+    for (const s of kind.shapes) if (adapted(s, t)) largest = Math.max(largest, spec.rank * Math.max(s.dIn, s.dOut));
+  }
+  return largest;
+}
+
+/**
+ * Without an architecture, a rough guess from a Llama-like shape: 32 layers, hidden size h from
+ * params ≈ 12·L·h², an MLP width ≈ 3.5h, so d_in + d_out ≈ 2h for attention projections (h each side) and
+ * ≈ 4.5h for MLP projections (h and 3.5h). Counts how many of each the targets adapt.
+ */
+function roughShape(totalParams: number, spec: LoraSpec): { layers: number; h: number; attention: number; mlp: number } {
   const layers = 32;
   const h = Math.sqrt(totalParams / (12 * layers));
   const targets = spec.targetModules.map((t) => t.trim().toLowerCase());
-  const all = targets.some((t) => allLinear.has(t));
-  const attention = ['q_proj', 'k_proj', 'v_proj', 'o_proj'];
-  const mlp = ['gate_proj', 'up_proj', 'down_proj'];
-  const widths = all
-    ? attention.length * 2 + mlp.length * 4.5
-    : targets.reduce((sum, t) => sum + (attention.includes(t) ? 2 : mlp.includes(t) ? 4.5 : 0), 0);
-  return Math.round(layers * spec.rank * widths * h);
+  const attentionNames = ['q_proj', 'k_proj', 'v_proj', 'o_proj'];
+  const mlpNames = ['gate_proj', 'up_proj', 'down_proj'];
+  if (targets.some((t) => allLinear.has(t))) return { layers, h, attention: attentionNames.length, mlp: mlpNames.length };
+  return { layers, h, attention: targets.filter((t) => attentionNames.includes(t)).length, mlp: targets.filter((t) => mlpNames.includes(t)).length };
+}
+
+/** Adapter parameters without an architecture (see `roughShape`). */
+export function loraTrainableParamsRough(totalParams: number, spec: LoraSpec): number {
+  const g = roughShape(totalParams, spec);
+  return Math.round(g.layers * spec.rank * (g.attention * 2 + g.mlp * 4.5) * g.h);
+}
+
+/** The largest adapter tensor without an architecture: r·3.5h with an MLP target, else r·h (see `roughShape`). */
+export function loraLargestParamRough(totalParams: number, spec: LoraSpec): number {
+  const g = roughShape(totalParams, spec);
+  return Math.round(spec.rank * g.h * (g.mlp > 0 ? 3.5 : g.attention > 0 ? 1 : 0));
 }
 
 /** NF4: 4 bits per weight + 8-bit block absmax per 64 weights + fp32 second-level constant per 256 blocks. */
