@@ -170,14 +170,16 @@ test('gradient accumulation from the script changes the CPU figure of ZeRO-2 opt
     const hover = await server.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: configUri }, position: { line: config.split('\n').findIndex((l) => l.includes('"stage"')), character: 6 } });
     assert.match((hover?.contents as MarkupContent).value, /gradient accumulation 2 _\(ms-swift default ⌈16 ÷ 2 ÷ 5 GPUs⌉ \(train_zero2\.sh\)\)_/);
     // Qwen3-8B, P = 8,190,735,360 over 5 ranks of one node (per node: P elements). bf16 params 2P + fp32 gradient
-    // copy 4P + bf16 accumulation buffer 2P + master and Adam 12P = 20P = 163,814,707,200 bytes, pinned.
-    assert.deepEqual(await cpuOf(), { params: 16_381_470_720, gradients: 49_144_412_160, optimizerStates: 98_288_824_320, total: 163_814_707_200, pinned: 163_814_707_200 });
+    // copy 4P + bf16 accumulation buffer 2P + master and Adam 12P = 20P = 163,814,707,200 bytes, + each rank's bf16
+    // offload temp buffer of the embedding (temp_grad_buffer_for_cpu_offload), 5 · 2 · 622,329,856 = 6,223,298,560:
+    // 170,038,005,760, pinned.
+    assert.deepEqual(await cpuOf(), { params: 16_381_470_720, gradients: 55_367_710_720, optimizerStates: 98_288_824_320, total: 170_038_005_760, pinned: 170_038_005_760 });
 
-    // One step per optimizer step: no buffer, 18P = 147,433,236,480.
+    // One step per optimizer step: no accumulation buffer, 18P = 147,433,236,480 + 6,223,298,560 = 153,656,535,040.
     await server.open(scriptUri, 'shellscript', script);
     await server.change(scriptUri, 2, script.replace('--max_length 4096', '--max_length 4096 \\\n    --gradient_accumulation_steps 1'));
-    const single = await poll(cpuOf, (c) => c?.total !== 163_814_707_200, { timeoutMs: 5000, pauseMs: 50 });
-    assert.deepEqual(single, { params: 16_381_470_720, gradients: 32_762_941_440, optimizerStates: 98_288_824_320, total: 147_433_236_480, pinned: 147_433_236_480 });
+    const single = await poll(cpuOf, (c) => c?.total !== 170_038_005_760, { timeoutMs: 5000, pauseMs: 50 });
+    assert.deepEqual(single, { params: 16_381_470_720, gradients: 38_986_240_000, optimizerStates: 98_288_824_320, total: 153_656_535_040, pinned: 153_656_535_040 });
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });

@@ -212,16 +212,29 @@ test('--config with train_batch_size and no micro-batch: the micro-batch DeepSpe
   assert.deepEqual((await json(['--config', 'ds_train_batch_only.json', '--params', '7B', '--gpus-per-node', '3'])).inputs.microBatch.source, { kind: 'default' });
 });
 
+test('--offload-optimizer cpu at ZeRO-1/2 adds a GPU staging buffer of the largest param to "buffers"', async () => {
+  const args = ['--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '2'];
+  const none = await json(args);
+  const cpu = await json([...args, '--offload-optimizer', 'cpu']);
+  // max(reduce, gather bucket) 5e8 · 2 bytes, + temp_grad_buffer_for_gpu_offload: the embedding, 2 · 622,329,856.
+  assert.equal(none.perGpu.buffers, 1_000_000_000);
+  assert.equal(cpu.perGpu.buffers, 2_244_659_712);
+  // The text table shows it: 2,244,659,712 bytes = 2.09 GiB in both offload columns.
+  const text = await cli([...args, '--offload-optimizer', 'cpu']);
+  assert.match(text.out, /^buffers\s+0\.00\s+2\.09\s+2\.09\s+/m);
+});
+
 test('--grad-accum, else the config\'s gradient_accumulation_steps or what DeepSpeed derives: ZeRO-2 offload\'s CPU buffer', async () => {
   const offload = ['--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '2', '--offload-optimizer', 'cpu'];
-  // Qwen3-8B, P = 8,190,735,360 over 8 ranks of one node: fp32 gradient copy 4P = 32,762,941,440 bytes per node ...
+  // Qwen3-8B, P = 8,190,735,360 over 8 ranks of one node: fp32 gradient copy 4P = 32,762,941,440 bytes per node
+  // + each rank's bf16 offload temp buffer of the embedding, 8 · 2 · 622,329,856 = 9,957,277,696: 42,720,219,136 ...
   const single = await json(offload);
   assert.deepEqual(single.inputs.gradientAccumulationSteps, { value: 1, source: { kind: 'default' } });
-  assert.equal(single.perCpu.gradients, 32_762_941_440);
-  // ... plus the bf16 accumulation buffer 2P with 4 steps: 6P = 49,144,412,160.
+  assert.equal(single.perCpu.gradients, 42_720_219_136);
+  // ... plus the bf16 accumulation buffer 2P with 4 steps: 6P + 9,957,277,696 = 59,101,689,856.
   const four = await json([...offload, '--grad-accum', '4']);
   assert.deepEqual(four.inputs.gradientAccumulationSteps, { value: 4, source: { kind: 'cli', flag: '--grad-accum' } });
-  assert.equal(four.perCpu.gradients, 49_144_412_160);
+  assert.equal(four.perCpu.gradients, 59_101_689_856);
   assert.deepEqual(four.perGpu, single.perGpu);
   assert.ok(four.notes.some((n: string) => n.startsWith('Gradient accumulation (4 steps) with ZeRO-2 optimizer offload')));
   const text = await cli([...offload, '--grad-accum', '4']);

@@ -226,8 +226,9 @@ test('gradient accumulation reaches the estimate: ZeRO-2 CPU offload gains the C
   const config = JSON.stringify({ zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } }, bf16: { enabled: true }, train_micro_batch_size_per_gpu: 1, gradient_accumulation_steps: 4 });
   const analysis = await new ContextEngine(memoryHosts({ 'ds_config.json': config })).analyzeConfig(configDocument('ds_config.json', config), withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8 }));
   const offload = analysis.estimate({ stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none' })!;
-  // Qwen3-8B, P = 8,190,735,360 over 8 ranks of one node: fp32 gradient copy 4P + bf16 buffer 2P = 49,144,412,160.
-  assert.equal(offload.perCpu.gradients, 49_144_412_160);
+  // Qwen3-8B, P = 8,190,735,360 over 8 ranks of one node: fp32 gradient copy 4P + bf16 buffer 2P = 49,144,412,160,
+  // + each rank's bf16 offload temp buffer of the embedding, 8 · 2 · 622,329,856 = 59,101,689,856.
+  assert.equal(offload.perCpu.gradients, 59_101_689_856);
   assert.ok(offload.notes.some((n) => n.startsWith('Gradient accumulation (4 steps)')));
 });
 
@@ -245,6 +246,7 @@ test('gradient accumulation from a LLaMA-Factory YAML and from an accelerate con
     withDefaults({ model: 'Qwen/Qwen3-8B' }),
   );
   const offload = view?.options.find((o) => o.stage === 2 && o.offloadOptimizer === 'cpu');
-  // Qwen3-8B on 8 ranks: fp32 gradient copy 4P + bf16 buffer 2P = 6 · 8,190,735,360 = 49,144,412,160 bytes.
-  assert.equal(offload?.result.perCpu.gradients, 49_144_412_160);
+  // Qwen3-8B on 8 ranks: fp32 gradient copy 4P + bf16 buffer 2P = 6 · 8,190,735,360 = 49,144,412,160 bytes,
+  // + the offload temp buffers 8 · 2 · 622,329,856 = 59,101,689,856.
+  assert.equal(offload?.result.perCpu.gradients, 59_101_689_856);
 });

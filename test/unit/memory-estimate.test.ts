@@ -196,12 +196,17 @@ test('ZeRO-3 + CPU offload of optimizer and params: no model states on the GPU; 
   assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu', pinMemory: false })).perCpu.pinned, 0);
 });
 
+// Qwen3-8B's largest parameter is its embedding (and untied head), 151,936 × 4,096 = 622,329,856 elements. Under
+// optimizer offload every ZeRO-1/2 rank keeps a bf16 CPU buffer of it (temp_grad_buffer_for_cpu_offload): on a node
+// of 8 ranks 8 · 2 · 622,329,856 = 9,957,277,696 bytes of CPU gradients.
+const offloadTempCpu = 8 * 2 * 622_329_856;
+
 test('ZeRO-2 + CPU optimizer offload: the GPU keeps no gradient partition; the CPU a 16-bit weight copy', () => {
   const r = estimate(input({ stage: 2, offloadOptimizer: 'cpu' }));
   assert.equal(r.perGpu.params, 2 * P);
   assert.equal(r.perGpu.gradients, 0);
   assert.equal(r.perCpu.params, 2 * P);
-  assert.equal(r.perCpu.gradients, 4 * P);
+  assert.equal(r.perCpu.gradients, 4 * P + offloadTempCpu);
   // ZeRO-1 keeps autograd's full gradients on the GPU until the step.
   assert.equal(estimate(input({ stage: 1, offloadOptimizer: 'cpu' })).perGpu.gradients, 2 * P);
 });
@@ -209,42 +214,83 @@ test('ZeRO-2 + CPU optimizer offload: the GPU keeps no gradient partition; the C
 test('ZeRO-2 optimizer offload with gradient accumulation: a CPU buffer per rank of its partition in the param dtype', () => {
   // P = 8,190,735,360; 8 ranks on one node, so per node the rank's share P/8 counts 8 times: P elements.
   const two = estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 4 }));
-  // fp32 gradient copy 4P + bf16 accumulation buffer 2P (accumulated_grads_in_cpu) = 6P = 49,144,412,160 bytes.
-  assert.equal(two.perCpu.gradients, 49_144_412_160);
-  // 2P params + 6P gradients + 12P master and Adam = 20P = 163,814,707,200, all pinned (pin_memory's default).
-  assert.equal(two.perCpu.total, 163_814_707_200);
-  assert.equal(two.perCpu.pinned, 163_814_707_200);
+  // fp32 gradient copy 4P + bf16 accumulation buffer 2P (accumulated_grads_in_cpu) = 6P = 49,144,412,160 bytes,
+  // + the offload temp buffer 9,957,277,696 = 59,101,689,856.
+  assert.equal(two.perCpu.gradients, 59_101_689_856);
+  // 2P params + 6P gradients + 12P master and Adam = 20P = 163,814,707,200, + 9,957,277,696 = 173,771,984,896,
+  // all pinned (pin_memory's default).
+  assert.equal(two.perCpu.total, 173_771_984_896);
+  assert.equal(two.perCpu.pinned, 173_771_984_896);
   assert.ok(two.notes.some((n) => n.startsWith('Gradient accumulation (4 steps) with ZeRO-2 optimizer offload')));
   // The GPU is untouched: the buffer lives in CPU memory only.
   assert.deepEqual(two.perGpu, estimate(input({ stage: 2, offloadOptimizer: 'cpu' })).perGpu);
-  // One step allocates nothing (copy_grads_in_partition skips it at micro_step_id 0 on a boundary): 4P.
+  // One step allocates nothing (copy_grads_in_partition skips it at micro_step_id 0 on a boundary):
+  // 4P = 32,762,941,440 + 9,957,277,696 = 42,720,219,136.
   const one = estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 1 }));
-  assert.equal(one.perCpu.gradients, 32_762_941_440);
+  assert.equal(one.perCpu.gradients, 42_720_219_136);
   assert.ok(!one.notes.some((n) => n.startsWith('Gradient accumulation')));
   // pin_memory false: the buffer is pageable like the rest.
   assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', gradientAccumulationSteps: 4, pinMemory: false })).perCpu.pinned, 0);
-  // ZeRO-1 reduces at the boundary only, with micro_step_id still 0 there: no buffer, 4P; its full gradients
-  // stay on the GPU between micro-steps (2P).
+  // ZeRO-1 reduces at the boundary only, with micro_step_id still 0 there: no buffer, 4P + the temp buffer; its
+  // full gradients stay on the GPU between micro-steps (2P).
   const stage1 = estimate(input({ stage: 1, offloadOptimizer: 'cpu', gradientAccumulationSteps: 2 }));
-  assert.equal(stage1.perCpu.gradients, 32_762_941_440);
+  assert.equal(stage1.perCpu.gradients, 42_720_219_136);
   assert.equal(stage1.perGpu.gradients, 2 * P);
   assert.ok(!stage1.notes.some((n) => n.startsWith('Gradient accumulation')));
   // NVMe at stage 2 is DeepSpeed's CPU offload (cpu_offload is device != none): the buffer is there too.
-  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'nvme', gradientAccumulationSteps: 4 })).perCpu.gradients, 49_144_412_160);
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'nvme', gradientAccumulationSteps: 4 })).perCpu.gradients, 59_101_689_856);
 });
 
 test('the CPU accumulation buffer: 4 bytes/param for fp32 weights, none with bf16 master weights, none at ZeRO-3 or without offload', () => {
-  // fp32: fp32 gradient copy 4P + fp32 buffer 4P = 8P = 65,525,882,880 bytes per node.
-  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', precision: 'fp32', gradientAccumulationSteps: 2 })).perCpu.gradients, 65_525_882_880);
-  // bf16 master weights and grads: accumulation goes into the bf16 master gradient partition; 2P = 16,381,470,720.
+  // fp32: fp32 gradient copy 4P + fp32 buffer 4P = 8P = 65,525,882,880 bytes per node, + the fp32 offload temp
+  // buffer 8 · 4 · 622,329,856 = 19,914,555,392: 85,440,438,272.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', precision: 'fp32', gradientAccumulationSteps: 2 })).perCpu.gradients, 85_440_438_272);
+  // bf16 master weights and grads: accumulation goes into the bf16 master gradient partition; 2P = 16,381,470,720
+  // + the temp buffer = 26,338,748,416.
   const bf16Master = { stage: 2 as const, offloadOptimizer: 'cpu' as const, bf16MasterWeightsAndGrads: true };
-  assert.equal(estimate(input({ ...bf16Master, gradientAccumulationSteps: 8 })).perCpu.gradients, 16_381_470_720);
+  assert.equal(estimate(input({ ...bf16Master, gradientAccumulationSteps: 8 })).perCpu.gradients, 26_338_748_416);
   // ZeRO-3 accumulates into its gradient partition, already counted: 4P + 2P either way.
   assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu', gradientAccumulationSteps: 8 })).perCpu.gradients, 6 * P);
   // Without offload there is no CPU memory at all.
   assert.equal(estimate(input({ stage: 2, gradientAccumulationSteps: 8 })).perCpu.total, 0);
-  // Two nodes: 16 ranks, a node's 8 hold half the partitions: (4 + 2)·P/2 = 3P = 24,572,206,080.
-  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', nodes: 2, gradientAccumulationSteps: 4 })).perCpu.gradients, 24_572_206_080);
+  // Two nodes: 16 ranks, a node's 8 hold half the partitions: (4 + 2)·P/2 = 3P = 24,572,206,080; each rank still
+  // holds a whole temp buffer: + 9,957,277,696 = 34,529,483,776.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', nodes: 2, gradientAccumulationSteps: 4 })).perCpu.gradients, 34_529_483_776);
+});
+
+test('ZeRO-1/2 optimizer offload: temp gradient buffers of the largest trainable param, on the GPU and in CPU memory', () => {
+  // stage_1_and_2.py:585-593: temp_grad_buffer_for_gpu_offload and temp_grad_buffer_for_cpu_offload, each
+  // largest_param_numel elements of the param dtype. Qwen3-8B's largest param is the embedding, 622,329,856.
+  const none = estimate(input({ stage: 2 }));
+  const offload = estimate(input({ stage: 2, offloadOptimizer: 'cpu' }));
+  // GPU: max(reduce bucket 5e8 · 2, gather bucket 5e8 · 2) = 1,000,000,000 + 2 · 622,329,856 = 2,244,659,712.
+  assert.equal(none.perGpu.buffers, 1_000_000_000);
+  assert.equal(offload.perGpu.buffers, 2_244_659_712);
+  assert.equal(estimate(input({ stage: 1, offloadOptimizer: 'cpu' })).perGpu.buffers, 2_244_659_712);
+  // NVMe at stages 1/2 is CPU offload (cpu_offload is device != none, 186-191): the same buffers.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'nvme' })).perGpu.buffers, 2_244_659_712);
+  // CPU per node (8 ranks): 2P params + (4P fp32 gradients + 8 · 2 · 622,329,856 = 9,957,277,696) + 12P master and
+  // Adam = 18P + 9,957,277,696 = 147,433,236,480 + 9,957,277,696 = 157,390,514,176, pinned by default ...
+  assert.equal(offload.perCpu.total, 157_390_514_176);
+  assert.equal(offload.perCpu.pinned, 157_390_514_176);
+  // ... and pageable with pin_memory false (get_accelerator().pin_memory only when cpu_offload_pin_memory).
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', pinMemory: false })).perCpu.pinned, 0);
+  // fp32 training: the param dtype is fp32. GPU 5e8 · 4 + 4 · 622,329,856 = 2,000,000,000 + 2,489,319,424.
+  assert.equal(estimate(input({ stage: 2, offloadOptimizer: 'cpu', precision: 'fp32' })).perGpu.buffers, 4_489_319_424);
+  // BF16_Optimizer (bf16, fp32 accumulation, stage 1, NVMe ignored) and ZeRO-3 allocate neither.
+  assert.equal(estimate(input({ stage: 1, offloadOptimizer: 'nvme', fp32GradAccum: true })).perGpu.buffers, 1_000_000_000);
+  assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu' })).perGpu.buffers, estimate(input({ stage: 3 })).perGpu.buffers);
+  assert.equal(estimate(input({ stage: 3, offloadOptimizer: 'cpu' })).perCpu.gradients, 6 * P);
+});
+
+test('ZeRO-2 optimizer offload with LoRA: the temp gradient buffers hold the largest adapter matrix', () => {
+  // Llama-3.1-8B, r = 8, all-linear: bit16_groups holds only the adapters, the largest 114,688 elements.
+  const lora = { ...defaultEstimateInput(llama8b), gpusPerNode: 8, stage: 2 as const, lora: { rank: 8, targetModules: ['all-linear'] } };
+  // GPU: the reduce bucket 5e8 · 2 + 2 · 114,688 = 1,000,229,376.
+  assert.equal(estimate({ ...lora, offloadOptimizer: 'cpu' }).perGpu.buffers, 1_000_229_376);
+  // CPU gradients per node: T = 20,971,520 adapters, fp32 copy 4 · T = 83,886,080 + 8 ranks · 2 · 114,688
+  // = 1,835,008: 85,721,088.
+  assert.equal(estimate({ ...lora, offloadOptimizer: 'cpu' }).perCpu.gradients, 85_721_088);
 });
 
 test('NVMe offload: states, fp32 gradients and params on NVMe; gradient partition, resident params and swap buffers in CPU', () => {

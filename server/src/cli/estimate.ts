@@ -48,7 +48,8 @@ Model (one of --model / --params is needed unless --config names nothing else):
   --model <id|folder|config.json>  Hub or ModelScope id (Qwen/Qwen3-8B), local model folder, or config.json.
                                    Looked up in the built-in catalog and the HF/ModelScope caches; never online.
   --params <N>                     Total parameters: 7e9, 7B, 7000M, 6.5b
-  --largest-layer-params <N>       Largest single layer (ZeRO-3 gathers it whole); default from the model
+  --largest-layer-params <N>       Largest single layer (ZeRO-3 gathers it whole, ZeRO-1/2 offload buffers it);
+                                   default from the model
 Hardware:
   --gpus-per-node <N>              GPUs per node (default 1)
   --nodes <N>                      Nodes (default 1)
@@ -256,7 +257,7 @@ async function resolveModelInput(o: Map<string, Option>, fs: FileSystemHost, cwd
     largestValue = params !== undefined && model ? Math.min(model.largestLayerParams || guessLargestLayer(params), params) : guessLargestLayer(params ?? base.totalParams);
     if (!model || !model.largestLayerParams) {
       largestSource = byDefault;
-      notes.push(`Largest layer guessed as ${formatCount(largestValue)} params; give --largest-layer-params for ZeRO-3 precision.`);
+      notes.push(`Largest layer guessed as ${formatCount(largestValue)} params; give --largest-layer-params for ZeRO-3 and ZeRO-1/2 offload precision.`);
     }
   }
   const resolved: ModelInfo = { ...base, totalParams: params ?? base.totalParams, largestLayerParams: largestValue };

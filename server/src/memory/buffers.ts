@@ -1,4 +1,4 @@
-import type { BufferSettings, ZeroStage } from './types';
+import type { BufferSettings, OffloadDevice, ZeroStage } from './types';
 
 /** DeepSpeed's defaults (deepspeed/runtime/zero/config.py and offload_config.py), in elements. */
 export const deepSpeedBufferDefaults = {
@@ -50,6 +50,10 @@ export interface BufferInput {
   largestLayerParams: number;
   /** Bytes of the gathered params of one element (frozen QLoRA weights are smaller; we use the dtype). */
   paramElementBytes: number;
+  /** Optimizer offload in effect ('none' where DeepSpeed ignores it). */
+  offloadOptimizer: OffloadDevice;
+  /** Elements of the largest trainable parameter. */
+  largestTrainableParam: number;
 }
 
 /**
@@ -57,7 +61,8 @@ export interface BufferInput {
  * - Stage 1/2: one flat gradient bucket of `reduce_bucket_size` elements, two with `overlap_comm`
  *   (DeepSpeed double-buffers so reduction overlaps compute). The all-gather after the step writes into
  *   the parameters themselves in `allgather_bucket_size` chunks and happens after the backward buckets
- *   are freed, so only the larger of the two phases counts.
+ *   are freed, so only the larger of the two phases counts. With optimizer offload, a staging buffer of the
+ *   largest trainable parameter stays on the GPU through both.
  * - Stage 3: the parameters gathered at once (the current module plus the prefetch bucket, at most
  *   `stage3_max_live_parameters`, at least the largest layer), the largest layer's full gradient before it
  *   is reduce-scattered, and the gradient bucket (`reduce_bucket_size`, doubled with `overlap_comm`).
@@ -73,7 +78,11 @@ export function bufferBytes(i: BufferInput): number {
   if (i.stage === 1 || i.stage === 2) {
     // Only the optimizer's params (the trainable ones) are gathered back after the step.
     const gather = Math.min(b.allgatherBucketSize, i.trainable) * i.paramElementBytes;
-    return Math.max(reduce, gather);
+    // Optimizer offload (cpu; nvme counts as cpu here) allocates at init a GPU buffer of the largest trainable
+    // parameter in the param dtype, kept for the run: it stages gradients copied to and from the CPU
+    // (temp_grad_buffer_for_gpu_offload, stage_1_and_2.py:591-593, used at 1005 and 1522).
+    const offloadStaging = i.offloadOptimizer === 'none' ? 0 : i.largestTrainableParam * i.elementBytes;
+    return Math.max(reduce, gather) + offloadStaging;
   }
   const largest = Math.min(i.largestLayerParams, i.totalParams);
   const live = Math.min(b.maxLiveParameters, i.totalParams, largest + b.prefetchBucketSize);

@@ -1,6 +1,6 @@
 import { activationBytes } from './activations';
 import { bufferBytes, resolveBuffers } from './buffers';
-import { frozenWeightBytes, loraTrainableParams, loraTrainableParamsRough } from './lora';
+import { frozenWeightBytes, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
@@ -66,6 +66,10 @@ export function estimate(input: EstimateInput): EstimateResult {
     weightBytes = frozenWeightBytes(counts, model.totalParams, elementBytes, lora) + trainable * elementBytes;
   }
   const totalParams = model.totalParams + (lora ? trainable : 0);
+  // The largest parameter the optimizer holds: ZeRO-1/2 take it over bit16_groups, the trainable params
+  // (stage_1_and_2.py:379-385, 558-567). The largest layer's weight for full fine-tuning, an adapter with LoRA.
+  let largestTrainable = Math.min(model.largestLayerParams, trainable);
+  if (lora) largestTrainable = arch ? loraLargestParam(arch, lora) : loraLargestParamRough(model.totalParams, lora);
 
   const needsEmbedding = input.optimizer === 'muon';
   if (needsEmbedding && !counts && arch) counts = countParams(arch);
@@ -105,6 +109,7 @@ export function estimate(input: EstimateInput): EstimateResult {
     subGroupSize: buffers.subGroupSize,
     maxParamsInCpu: buffers.maxParamsInCpu,
     largestLayerParams: model.largestLayerParams,
+    largestTrainableParam: largestTrainable,
   });
 
   let activations = 0;
@@ -129,6 +134,9 @@ export function estimate(input: EstimateInput): EstimateResult {
     totalParams,
     largestLayerParams: model.largestLayerParams,
     paramElementBytes: elementBytes,
+    // BF16_Optimizer ignores NVMe offload (see above).
+    offloadOptimizer: bf16Path ? 'none' : offloadOptimizer,
+    largestTrainableParam: largestTrainable,
   });
 
   const gpu = states.gpu;

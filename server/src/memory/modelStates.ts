@@ -35,6 +35,8 @@ export interface ModelStateInput {
   /** offload_param.max_in_cpu: trainable elements per rank kept in CPU memory under NVMe param offload. */
   maxParamsInCpu: number;
   largestLayerParams: number;
+  /** Elements of the largest trainable parameter (the largest layer's weight, or LoRA's largest adapter). */
+  largestTrainableParam: number;
 }
 
 export interface Placement {
@@ -113,6 +115,10 @@ export function modelStates(i: ModelStateInput): ModelStates {
     if (stage === 3) cpu.gradients += gradPartition;
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
+    // And a CPU buffer the size of the largest trainable parameter in the param dtype, pinned with pin_memory,
+    // allocated at init and kept (temp_grad_buffer_for_cpu_offload, stage_1_and_2.py:585-590; nothing reads or
+    // frees it). Its GPU twin is in buffers.ts.
+    if (stage < 3) cpu.gradients += i.elementBytes * i.largestTrainableParam;
     // With more than one micro-step ZeRO-2 also carries the gradients of the rank's params from one micro-step to the
     // next in CPU buffers of the param dtype, allocated at the first and kept (stage_1_and_2.py:1525-1530, 1555-1556,
     // from copy_grads_in_partition:1656 when micro_step_id > 0 or not at the boundary). ZeRO-1 reduces only at the
