@@ -185,3 +185,37 @@ test('gradient accumulation from the script changes the CPU figure of ZeRO-2 opt
     await rm(root, { recursive: true, force: true });
   }
 });
+
+// A config without zero_optimization that an ms-swift script uses: accelerate's DeepSpeedPlugin refuses it.
+// The config gets the error (naming the script) and a fix that keeps its comment; the script, one at its value.
+test('a config without zero_optimization used by swift sft: errors on the config and at --deepspeed, the stage 0 fix', async () => {
+  const root = await mkdtemp(path.join(tmpdir(), 'zero-lens-zero-section-'));
+  const configPath = path.join(root, 'ds_config.json');
+  const text = '{\n  // no ZeRO section\n  "train_batch_size": "auto"\n}\n';
+  await writeFile(configPath, text);
+  const script = 'NPROC_PER_NODE=2 swift sft --model Qwen/Qwen3-8B --deepspeed ds_config.json\n';
+  await writeFile(path.join(root, 'train.sh'), script);
+  const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = fileUri(configPath);
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'zero-optimization-required'));
+    await server.open(uri, 'json', text);
+    const error = (await published).diagnostics.find((d) => d.code === 'zero-optimization-required')!;
+    assert.equal(error.severity, 1);
+    assert.equal(error.range.start.line, 2);
+    assert.match(String(error.message), /train\.sh line 1 trains with it: ms-swift hands it to accelerate/);
+    const actions = await server.connection.sendRequest<CodeAction[] | null>('textDocument/codeAction', { textDocument: { uri }, range: error.range, context: { diagnostics: [error] } });
+    const add = (actions ?? []).find((a) => a.title === 'Add "zero_optimization": { "stage": 0 }');
+    assert.ok(add?.isPreferred, (actions ?? []).map((a) => a.title).join(' | '));
+    const document = TextDocument.create(uri, 'json', 1, text);
+    assert.equal(TextDocument.applyEdits(document, add.edit!.changes![uri]), '{\n  // no ZeRO section\n  "train_batch_size": "auto",\n  "zero_optimization": {\n    "stage": 0\n  }\n}\n');
+
+    const scriptUri = fileUri(path.join(root, 'train.sh'));
+    const scriptDiagnostics = server.diagnostics(scriptUri, (d) => d.length > 0);
+    await server.open(scriptUri, 'shellscript', script);
+    assert.deepEqual((await scriptDiagnostics).diagnostics.map((d: Diagnostic) => [d.code, d.range.start.character]), [['zero-optimization-required', script.indexOf('ds_config.json')]]);
+  } finally {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+});

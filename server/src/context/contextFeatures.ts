@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { InlayHintKind, MarkupKind, type InlayHint, type Range } from 'vscode-languageserver-types';
+import { InlayHintKind, MarkupKind, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { Node } from 'jsonc-parser';
 import type { Hosts } from '../host';
 import type { FeatureContributor } from '../feature';
@@ -14,6 +14,9 @@ import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
 import { applyOptionEdit, estimateView } from './estimateView';
+import { zeroSectionCode, zeroSectionDiagnostic } from './zeroSectionDiagnostic';
+import { dataFixActions } from '../dsconfig/codeActions/codeActions';
+import { pathOf } from '../classify';
 
 /** The context domain: the contributor plus the sidebar's requests and a cache reset for file changes. */
 export interface ContextFeatures extends FeatureContributor {
@@ -67,9 +70,13 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
     async validate(document, settings) {
       const parsed = parseConfig(document);
       const anchor = stageAnchor(parsed);
-      if (!parsed.root || !anchor || !stageIsKnown(parsed)) return [];
-      const diagnostic = fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor));
-      return diagnostic ? [diagnostic] : [];
+      if (!parsed.root) return [];
+      const out: Diagnostic[] = [];
+      const missing = zeroSectionDiagnostic(document, parsed, await engine.launchReferences(pathOf(document.uri)));
+      if (missing) out.push(missing);
+      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor)) : undefined;
+      if (fit) out.push(fit);
+      return out;
     },
 
     async hover(document, position, settings) {
@@ -89,9 +96,11 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
       const parsed = parseConfig(document);
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
+      // Its fix is data like every ds_config fix (jsonc-parser edits on the current text).
+      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
-      if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return [];
-      return stageCodeActions(document, parsed, await engine.analyzeConfig(document, settings), ours);
+      if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;
+      return [...missing, ...stageCodeActions(document, parsed, await engine.analyzeConfig(document, settings), ours)];
     },
 
     async inlayHints(document, range, settings) {

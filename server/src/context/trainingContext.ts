@@ -201,11 +201,12 @@ function swiftDefaultAccumulation(script: LaunchFacts | undefined, world: number
   return { value: Math.max(1, Math.ceil(16 / micro / world)), source: `ms-swift default ⌈16 ÷ ${micro} ÷ ${gpuCount(world)}⌉ (${baseName(pathOf(script.uri))})` };
 }
 
-function where(launch: LaunchFacts): string {
+/** "train.sh line 3": where a launch command starts. */
+export function where(launch: LaunchFacts): string {
   return `${baseName(pathOf(launch.uri))} line ${launch.span.line}`;
 }
 
-function byPathThenCommand(a: LaunchFacts, b: LaunchFacts): number {
+export function byPathThenCommand(a: LaunchFacts, b: LaunchFacts): number {
   const pa = pathOf(a.uri);
   const pb = pathOf(b.uri);
   if (pa !== pb) return pa < pb ? -1 : 1;

@@ -89,6 +89,8 @@ export interface LaunchFacts {
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
    */
   teacherDeepspeed?: DeepSpeedReference;
+  /** ms-swift `--deepspeed_autotp_size`, which adds `zero_optimization` to the config (sft_args.py:275-279). */
+  deepspeedAutotpSize?: Fact<number>;
   /**
    * `ENV:` of a ms-swift config file: variables ms-swift sets before it starts torchrun, each only where the
    * shell left it unset (swift/cli/main.py, parse_yaml_args). Values as Python's str() writes them.

@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CodeActionKind, type CodeAction, type CodeActionContext, type Range } from 'vscode-languageserver-types';
+import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import { minimalEdit } from '../../util/jsonEdits';
 import { applyFix } from './applyFix';
@@ -14,29 +14,33 @@ function wants(context: CodeActionContext, kind: string, whenUnspecified: boolea
   return context.only.some((requested) => requested === '' || kind === requested || kind.startsWith(requested + '.'));
 }
 
+/** One quick fix per fix in each diagnostic's data that still applies to the document's current text. */
+export function dataFixActions(document: TextDocument, diagnostics: Diagnostic[]): CodeAction[] {
+  const text = document.getText();
+  const actions: CodeAction[] = [];
+  for (const diagnostic of diagnostics) {
+    for (const fix of fixesOf(diagnostic)) {
+      const after = applyFix(text, fix);
+      if (after === undefined) continue;
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [diagnostic],
+        isPreferred: fix.preferred === true,
+        edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } },
+      });
+    }
+  }
+  return actions;
+}
+
 /**
  * Quick fixes built only from each diagnostic's data (stateless), plus `source.fixAll.zeroLens`.
  * Every edit is computed with jsonc-parser on the current text, so comments and formatting survive.
  */
 export async function codeActions(document: TextDocument, _range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]> {
-  const actions: CodeAction[] = [];
   const text = document.getText();
-  if (wants(context, CodeActionKind.QuickFix, true)) {
-    for (const diagnostic of context.diagnostics) {
-      if (!isOwnDiagnostic(diagnostic)) continue;
-      for (const fix of fixesOf(diagnostic)) {
-        const after = applyFix(text, fix);
-        if (after === undefined) continue;
-        actions.push({
-          title: fix.title,
-          kind: CodeActionKind.QuickFix,
-          diagnostics: [diagnostic],
-          isPreferred: fix.preferred === true,
-          edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } },
-        });
-      }
-    }
-  }
+  const actions = wants(context, CodeActionKind.QuickFix, true) ? dataFixActions(document, context.diagnostics.filter(isOwnDiagnostic)) : [];
   if (wants(context, fixAllKind, false)) {
     const after = fixAllText(document, settings);
     if (after !== text) {

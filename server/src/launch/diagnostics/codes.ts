@@ -24,6 +24,7 @@ export const launchCodes = {
   'invalid-inline-deepspeed-json': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'inline-deepspeed-json-repaired': { severity: DiagnosticSeverity.Warning, docs: swiftDocs },
   'deepspeed-unsupported-subcommand': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
+  'zero-optimization-required': { severity: DiagnosticSeverity.Error, docs: accelerateDocs },
   'teacher-deepspeed-unused': { severity: DiagnosticSeverity.Warning, docs: swiftDocs },
   'teacher-deepspeed-without-stage': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'teacher-deepspeed-not-zero3': { severity: DiagnosticSeverity.Information, docs: swiftDocs },

@@ -6,6 +6,7 @@ import { optionExtent, valueRange, type Option } from '../command/options';
 import type { ScriptEditor } from '../edits/textEdits';
 import type { DeepSpeedReference } from '../facts';
 import { readReferencedConfig } from '../estimates';
+import { lacksZeroSection, pluginRaises } from '../deepspeedPlugin';
 import { launchDiagnostic, type LaunchFix } from './codes';
 
 /** What `swift rlhf … --teacher_deepspeed X` needs to know about the rest of its command. */
@@ -61,8 +62,8 @@ async function teacherStage(hosts: Hosts, ref: DeepSpeedReference): Promise<{ st
   const config = await readReferencedConfig(hosts.fs, ref).catch(() => undefined);
   const value = config?.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (lacksZeroSection(value)) return 'no-section';
   const zero = (value as Record<string, unknown>).zero_optimization;
-  if (zero === undefined) return 'no-section';
   if (!zero || typeof zero !== 'object' || Array.isArray(zero)) return undefined;
   const stage = (zero as Record<string, unknown>).stage;
   return stage === undefined ? 'no-stage' : { stage };
@@ -90,7 +91,7 @@ export async function teacherDeepSpeedDiagnostics(ctx: SourceContext, hosts: Hos
   if (found === 'no-section' || found === 'no-stage') {
     const what =
       found === 'no-section'
-        ? 'has no zero_optimization section: accelerate\'s DeepSpeedPlugin raises "Please specify the ZeRO optimization config in the DeepSpeed config." (accelerate utils/dataclasses.py:1276-1277)'
+        ? `has no zero_optimization section: ${pluginRaises}`
         : 'has no zero_optimization.stage: prepare_deepspeed reads it and raises KeyError (swift/rlhf_trainers/utils.py:341)';
     return [launchDiagnostic(ctx, 'teacher-deepspeed-without-stage', vs, ve, `The teacher's DeepSpeed config ${what} when ms-swift prepares the teacher model.`)];
   }

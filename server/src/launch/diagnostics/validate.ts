@@ -7,6 +7,7 @@ import { launcherDiagnostics } from './launcherDiagnostics';
 import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
 import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
 import { launchDiagnostic } from './codes';
+import { zeroSectionDiagnostics } from './zeroSection';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
 export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
@@ -23,6 +24,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
   const out = shellDiagnostics(ctx, analysis.script);
   for (const launch of analysis.commands) {
     out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
+    out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
     const trainer = launch.trainer;
     if (!trainer) continue;
     if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer)));

@@ -5,6 +5,7 @@ import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml
 import { launchDiagnostic } from './codes';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
+import { zeroSectionDiagnostics } from './zeroSection';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
 const excludedYamlKeys = [
@@ -86,5 +87,6 @@ export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: Ya
   for (const ref of [yaml.facts.deepspeed, yaml.facts.teacherDeepspeed]) {
     if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
   }
+  out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts)));
   return out;
 }

@@ -66,6 +66,7 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     facts.configFile = { ...ctx.fact(firstText, first.start, first.end, `swift ${trainer.subcommand ?? ''}`.trim()), candidates: ctx.candidates(firstText) };
   }
 
+  facts.deepspeedAutotpSize = reader.integer('deepspeed_autotp_size');
   for (const flag of swiftDeepSpeedFlags) {
     const ds = lastOption(trainer.parsed, flag.name);
     if (!ds) continue;

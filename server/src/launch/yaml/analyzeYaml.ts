@@ -207,6 +207,7 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
     if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, 'ms-swift default', true);
     readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text), facts);
+    facts.deepspeedAutotpSize = int(top.get('deepspeed_autotp_size'));
   }
   // An ms-swift config's keys are its flags (teacher_deepspeed too); LLaMA-Factory has deepspeed only.
   for (const flag of swiftDeepSpeedFlags) {

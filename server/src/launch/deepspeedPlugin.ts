@@ -1,0 +1,57 @@
+import type { DeepSpeedReference, LaunchFacts } from './facts';
+
+/**
+ * accelerate's DeepSpeedPlugin: the HF Trainer (TrainingArguments.deepspeed → DeepSpeedPlugin(hf_ds_config=…)),
+ * and with it ms-swift and LLaMA-Factory, and `accelerate launch` with deepspeed_config_file
+ * (ACCELERATE_DEEPSPEED_CONFIG_FILE, accelerate utils/launch.py:580-581) hand the config to it, and it
+ * refuses one without a zero_optimization key. deepspeed.initialize alone runs such a config at stage 0
+ * (DeepSpeedZeroConfig.stage defaults to 0, deepspeed/runtime/zero/config.py:95).
+ */
+export const pluginRaises =
+  'accelerate\'s DeepSpeedPlugin raises "Please specify the ZeRO optimization config in the DeepSpeed config." (accelerate utils/dataclasses.py:1276-1277)';
+
+/** Who hands a config to the plugin. */
+export type PluginReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
+
+/** How the config reaches the plugin, for messages. */
+export function pluginPath(reader: PluginReader): string {
+  switch (reader) {
+    case 'accelerate':
+      return 'accelerate launch hands it to accelerate through deepspeed_config_file';
+    case 'the Hugging Face Trainer':
+      return 'the Hugging Face Trainer hands it to accelerate (TrainingArguments.deepspeed)';
+    default:
+      return `${reader} hands it to accelerate through the Hugging Face Trainer (TrainingArguments.deepspeed)`;
+  }
+}
+
+/** A parsed config object without the `zero_optimization` key (the plugin tests the key, not its value). */
+export function lacksZeroSection(value: unknown): boolean {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && !('zero_optimization' in value);
+}
+
+/**
+ * Who hands this launch's DeepSpeed config to accelerate's DeepSpeedPlugin; undefined when nothing does
+ * (a script's own `--deepspeed_config` for deepspeed.initialize) or the reference is no JSON config.
+ */
+export function pluginReader(facts: LaunchFacts, ref: DeepSpeedReference | undefined = facts.deepspeed): PluginReader | undefined {
+  if (!ref || ref.kind === 'settings' || ref.kind === 'unresolved') return undefined;
+  const via = ref.via.replace(/^-+/, '').replace(/-/g, '_');
+  if (via === 'deepspeed_config' || via === 'deepscale_config') return undefined;
+  if (via === 'deepspeed_config_file') return 'accelerate';
+  // ms-swift's --deepspeed_autotp_size adds zero_optimization itself (swift/arguments/sft_args.py:275-279).
+  if (facts.deepspeedAutotpSize) return undefined;
+  // The trainer (a script's own, when merged with the config file it names) reads --deepspeed.
+  switch (facts.launcher) {
+    case 'swift':
+    case 'swift-yaml':
+      return 'ms-swift';
+    case 'llamafactory':
+    case 'llamafactory-yaml':
+      return 'LLaMA-Factory';
+    case 'python':
+      return 'the Hugging Face Trainer';
+    default:
+      return undefined;
+  }
+}

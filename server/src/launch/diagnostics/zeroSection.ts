@@ -1,0 +1,31 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { Hosts } from '../../host';
+import type { SourceContext } from '../command/context';
+import type { LaunchFacts } from '../facts';
+import { readReferencedConfig } from '../estimates';
+import { lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../deepspeedPlugin';
+import { launchDiagnostic } from './codes';
+
+/**
+ * An error at a `--deepspeed` / `deepspeed:` / `deepspeed_config_file` value whose JSON config (file or
+ * inline) has no zero_optimization, when the launch hands it to accelerate's DeepSpeedPlugin.
+ */
+export async function zeroSectionDiagnostics(ctx: SourceContext, hosts: Hosts, facts: LaunchFacts): Promise<Diagnostic[]> {
+  const ref = facts.deepspeed;
+  const reader = pluginReader(facts);
+  // A reference read from another file (a config file the command names) is reported there.
+  if (!ref || !reader || (ref.kind !== 'file' && ref.kind !== 'inline') || ref.span.uri !== ctx.uri || ref.span.start === ref.span.end) return [];
+  const config = await readReferencedConfig(hosts.fs, ref).catch(() => undefined);
+  if (!config || !lacksZeroSection(config.value)) return [];
+  const what = ref.kind === 'inline' ? 'The inline DeepSpeed config' : `DeepSpeed config '${ref.text}'`;
+  return [
+    launchDiagnostic(
+      ctx,
+      'zero-optimization-required',
+      ref.span.start,
+      ref.span.end,
+      `${what} has no zero_optimization section, and ${pluginPath(reader)}: ${pluginRaises}. Add "zero_optimization": { "stage": 0 } for no ZeRO (what plain deepspeed.initialize assumes), or the stage you want.`,
+      { reader },
+    ),
+  ];
+}
