@@ -221,3 +221,22 @@ test('python swift/cli/main.py sft over stdio: read as swift sft, estimate for N
     await server.change(uri, 2, `NPROC_PER_NODE=2 ${text}`);
     assert.match(String(await firstLineHint(server, uri)), /2 GPUs/);
   }));
+
+// `python swift/cli/sft.py` is one process: the estimate is for one GPU, not zeroLens.gpusPerNode; a YAML
+// argument is not read there (only swift/cli/main.py converts it), and the fix runs swift sft instead.
+test('python swift/cli/sft.py over stdio: estimate for one GPU whatever the setting; a YAML argument is an error', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-one-')));
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80, gpusPerNode: 8 } });
+  try {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    const text = 'python swift/cli/sft.py sft.yaml --model Qwen/Qwen3-8B --deepspeed zero3\n';
+    const diagnostics = await openedDiagnostics(server, uri, 'shellscript', text);
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['swift-script-config-file', 1]]);
+    const fix = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === 'Run with swift sft');
+    assert.deepEqual(fix?.edit?.changes?.[uri], [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 23 } }, newText: 'swift sft' }]);
+    assert.match(String(await firstLineHint(server, uri)), /· 1 GPU$/);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

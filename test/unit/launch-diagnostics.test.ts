@@ -6,12 +6,13 @@ import { withOpenDocuments } from '../../server/src/host';
 import { memoryHosts } from './context-hosts';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 import { extractLaunchFacts } from '../../server/src/launch';
+import { factSource } from '../../server/src/context/trainingContext';
 
 const ds = '{ "zero_optimization": { "stage": 2 } }';
 const files = { 'configs/ds_config_zero2.json': ds };
 
-async function check(text: string, name = 'scripts/train.sh', s = settings()) {
-  const { ls } = service(files);
+async function check(text: string, name = 'scripts/train.sh', s = settings(), extra: Record<string, string> = {}) {
+  const { ls } = service({ ...files, ...extra });
   const document = doc(name, text);
   return { document, diagnostics: await ls.doValidation(document, s) };
 }
@@ -137,6 +138,32 @@ test('python swift/cli/sft.py runs one process: with two or more GPUs visible --
   ]) {
     assert.deepEqual(codes((await check(fine)).diagnostics), [], fine);
   }
+});
+
+test('python swift/cli/sft.py is one GPU in the launch facts; a config file argument is a stray positional there', async () => {
+  // Before: no GPU count, so the estimate fell back to zeroLens.gpusPerNode.
+  const one = (text: string) => extractLaunchFacts(doc('scripts/one.sh', text), [workspaceRoot])[0];
+  const facts = one('NPROC_PER_NODE=4 python -u swift/cli/sft.py --model m --deepspeed zero2\n');
+  assert.deepEqual([facts.gpusPerNode?.value, facts.gpusPerNode?.isDefault, factSource(facts, facts.gpusPerNode!)], [1, true, 'python swift/cli/sft.py runs one process (one.sh)']);
+  assert.equal(one('python3 -m swift.cli.sft --deepspeed zero2\n').gpusPerNode?.via, 'python3 -m swift.cli.sft runs one process');
+  assert.equal(one('torchrun --nproc_per_node 2 swift/cli/sft.py --deepspeed zero2\n').gpusPerNode?.value, 2, 'a launcher decides');
+  assert.equal(one('NPROC_PER_NODE=2 python swift/cli/main.py sft --deepspeed zero2\n').gpusPerNode?.value, 2, 'main.py is the swift command');
+
+  // Only swift/cli/main.py turns a config file into flags (parse_yaml_args); sft.py's parser leaves it over.
+  const yaml = { 'scripts/sft.yaml': 'model: m\nENV:\n  NPROC_PER_NODE: 2\n' };
+  const stray = await check('python swift/cli/sft.py sft.yaml\n', 'scripts/train.sh', settings(), yaml);
+  assert.deepEqual(codes(stray.diagnostics), ['swift-script-config-file']);
+  assert.equal(stray.diagnostics[0].severity, 1);
+  assert.match(String(stray.diagnostics[0].message), /^swift\/cli\/sft\.py does not read a config file: .* ValueError: remaining_argv: \['sft\.yaml'\] \(swift\/pipelines\/base\.py:35-40\)\. Use swift sft sft\.yaml\.$/);
+  assert.equal(fixed(stray.document, stray.diagnostics, 'swift-script-config-file'), 'swift sft sft.yaml\n');
+  assert.equal(one('python swift/cli/sft.py sft.yaml\n').configFile, undefined, 'the file is not read: its ENV: does not count');
+  const ignored = await check('python -m swift.cli.rlhf rlhf.json --ignore_args_error true\n', 'scripts/train.sh', settings(), yaml);
+  assert.deepEqual(ignored.diagnostics.map((d) => [d.code, d.severity]), [['swift-script-config-file', 2]]);
+  assert.equal(fixed(ignored.document, ignored.diagnostics, 'swift-script-config-file'), 'swift rlhf rlhf.json --ignore_args_error true\n');
+  const launched = await check('torchrun --nproc_per_node 2 swift/cli/sft.py sft.yaml\n', 'scripts/train.sh', settings(), yaml);
+  assert.deepEqual(codes(launched.diagnostics), ['swift-script-config-file']);
+  assert.deepEqual((launched.diagnostics[0].data as { fixes: unknown[] }).fixes, [], 'no fix under a launcher');
+  assert.deepEqual(codes((await check('swift sft sft.yaml\n', 'scripts/train.sh', settings(), yaml)).diagnostics), []);
 });
 
 test('environment assignment after the command: moved before it (#3681)', async () => {

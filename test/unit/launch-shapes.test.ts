@@ -152,6 +152,7 @@ test('ms-swift --torch_dtype float32 trains with fp16 AMP unless --fp16/--bf16 s
 test('NPROC_PER_NODE is read by the swift command only: python swift/cli/sft.py runs one process', () => {
   const gpus = (command: string) => extractLaunchFacts(doc('scripts/n.sh', `NPROC_PER_NODE=4 ${command} --model m --deepspeed zero2\n`), [workspaceRoot])[0].gpusPerNode?.value;
   assert.equal(gpus('swift sft'), 4);
-  assert.equal(gpus('python swift/cli/sft.py'), undefined);
-  assert.equal(gpus('python -m swift.cli.sft'), undefined);
+  // One process, so one GPU, not the zeroLens.gpusPerNode fallback.
+  assert.equal(gpus('python swift/cli/sft.py'), 1);
+  assert.equal(gpus('python -m swift.cli.sft'), 1);
 });

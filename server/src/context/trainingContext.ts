@@ -60,8 +60,10 @@ const loraTuners = new Set(['lora', 'qlora', 'longlora', 'adalora', 'lora_llm', 
 export function factSource(launch: LaunchFacts, fact: Fact<unknown>): string {
   const file = baseName(pathOf(fact.span.uri || launch.uri));
   if (!fact.isDefault) return `${file} line ${fact.span.line}`;
-  // A default names its launcher (`torchrun default`); older facts leave it to the innermost one.
-  return `${fact.via.endsWith(' default') ? fact.via : `${launcherName(launch)} default`} (${file})`;
+  // A default names its launcher (`torchrun default`) or what decides it (`python swift/cli/sft.py runs one
+  // process`); older facts leave it to the innermost one.
+  const named = fact.via.endsWith(' default') || fact.via.endsWith(' runs one process');
+  return `${named ? fact.via : `${launcherName(launch)} default`} (${file})`;
 }
 
 function launcherName(launch: LaunchFacts): string {

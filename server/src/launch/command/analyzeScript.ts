@@ -80,7 +80,7 @@ function trainerFor(target: Word | undefined, args: Word[]): TrainerPart {
   const sub = target ? swiftScriptSubcommand(target.value) : undefined;
   if (!sub) return pythonTrainer(args);
   const program = /_megatron/.test(target!.value) ? 'megatron' : 'swift';
-  return isSwiftMain(target!) ? swiftCommand(program, args) : swiftTrainer(program, sub, target, args);
+  return isSwiftMain(target!) ? swiftCommand(program, args) : { ...swiftTrainer(program, sub, target, args), subcommandScript: true };
 }
 
 interface Recognised {
@@ -163,6 +163,13 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
     if (r.trainer.kind === 'swift' || r.trainer.kind === 'megatron') readSwiftFacts(ctx, env, r.trainer, facts, !!r.launcher || !!r.trainer.python);
     else if (r.trainer.kind === 'python') readPythonFacts(ctx, env, r.trainer, facts);
     else readLlamaFactoryFacts(ctx, env, r.trainer, facts);
+  }
+  // `python swift/cli/sft.py` is one process, whatever NPROC_PER_NODE says (sft.py:13-20 calls sft_main()).
+  const python = r.launcher ? undefined : r.trainer?.python;
+  const run = r.trainer?.subcommandWord;
+  if (python && run) {
+    const runs = `${baseName(python.value)} ${/\.py$/i.test(run.value) ? '' : '-m '}${run.value}`;
+    facts.gpusPerNode = ctx.fact(1, python.start, run.end, `${runs} runs one process`, true);
   }
   // The launcher decides processes; the trainer's --deepspeed wins over accelerate's flags.
   facts.gpusPerNode = fromLauncher.gpus ?? facts.gpusPerNode;

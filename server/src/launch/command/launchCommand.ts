@@ -29,6 +29,11 @@ export interface TrainerPart {
    * `python -m swift.cli.sft`): one process, which reads neither NPROC_PER_NODE nor a config file's ENV:.
    */
   python?: Word;
+  /**
+   * A sub-command's own script (`swift/cli/sft.py`, `-m swift.cli.sft`), run by python or a launcher: it
+   * parses argv as it is, so a config file argument is a stray positional (only swift/cli/main.py reads one).
+   */
+  subcommandScript?: boolean;
 }
 
 /** One shell command understood as a training launch. */

@@ -32,6 +32,7 @@ export const launchCodes = {
   'cuda-devices-without-nproc': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'nproc-visible-devices-mismatch': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'swift-script-single-process': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
+  'swift-script-config-file': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'env-after-command': { severity: DiagnosticSeverity.Error, docs: swiftDocs },
   'train-type-renamed': { severity: DiagnosticSeverity.Warning, docs: swiftDocs },
   'invalid-torch-dtype': { severity: DiagnosticSeverity.Error, docs: swiftDocs },

@@ -1,9 +1,9 @@
-import type { Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
-import { deepspeedSubcommands, swiftDeepSpeedFlags, type SwiftDeepSpeedFlag } from '../launchers/swift';
+import { deepspeedSubcommands, swiftConfigArgument, swiftDeepSpeedFlags, type SwiftDeepSpeedFlag } from '../launchers/swift';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';
 import { checkDeepSpeedReference } from './deepspeedReference';
@@ -43,6 +43,37 @@ function unsupportedSubcommand(ctx: SourceContext, editor: ScriptEditor, trainer
   });
 }
 
+/**
+ * `python swift/cli/sft.py sft.yaml` (or a launcher on that script): only swift/cli/main.py turns a config
+ * file into flags (parse_yaml_args, main.py:38-71). The script's HfArgumentParser leaves the file name over,
+ * and the pipeline raises ValueError("remaining_argv: [...]"), or with --ignore_args_error true only warns and
+ * trains without the file (swift/pipelines/base.py:35-40).
+ */
+function scriptConfigFile(ctx: SourceContext, editor: ScriptEditor, launch: LaunchCommand, trainer: TrainerPart): Diagnostic | undefined {
+  const config = swiftConfigArgument(launch.env, trainer);
+  const script = trainer.subcommandWord;
+  if (!trainer.subcommandScript || !config || !script) return undefined;
+  const ignore = lastOption(trainer.parsed, 'ignore_args_error');
+  const ignoreText = ignore && (optionValueText(launch, ignore) ?? 'true');
+  const ignored = ignoreText !== undefined && ['true', 'yes', 't', 'y', '1'].includes(ignoreText.toLowerCase());
+  const command = `${trainer.kind} ${trainer.subcommand ?? 'sft'}`;
+  const what = ignored
+    ? `with --ignore_args_error it only logs "remaining_argv: ['${config.text}']" and trains without the file's settings (swift/pipelines/base.py:35-38)`
+    : `ms-swift stops with ValueError: remaining_argv: ['${config.text}'] (swift/pipelines/base.py:35-40)`;
+  const python = launch.launcher ? undefined : trainer.python;
+  const fixes = python ? [{ title: `Run with ${command}`, edits: [editor.replace(python.start, script.end, command)], preferred: true }] : [];
+  const d = launchDiagnostic(
+    ctx,
+    'swift-script-config-file',
+    config.word.start,
+    config.word.end,
+    `${script.value} does not read a config file: only the ${trainer.kind} command (swift/cli/main.py, parse_yaml_args) turns ${config.text} into flags. Here it is a stray argument and ${what}. Use ${command} ${config.text}${python ? '' : ' (with NPROC_PER_NODE for several GPUs)'}.`,
+    { fixes },
+  );
+  if (ignored) d.severity = DiagnosticSeverity.Warning;
+  return d;
+}
+
 export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
@@ -52,6 +83,8 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   const takes = (subcommands: readonly string[]) => trainer.kind === 'swift' && (sub === undefined || subcommands.includes(sub));
   const takesDeepSpeed = takes(deepspeedSubcommands);
   const programStart = launch.command.words[0].start;
+  const stray = scriptConfigFile(ctx, editor, launch, trainer);
+  if (stray) out.push(stray);
 
   // --deepspeed and --teacher_deepspeed: the same values, read by the same json_parse_to_dict.
   for (const flag of swiftDeepSpeedFlags) {

@@ -34,6 +34,16 @@ export function swiftTrainer(kind: 'swift' | 'megatron', subcommand: string | un
   return { kind, subcommand, subcommandWord, args, parsed, envAfter: args.filter(isEnvLikeWord) };
 }
 
+/**
+ * The first argument when it names a config file (`.yaml`, `.yml`, `.json`): swift/cli/main.py turns its keys
+ * into flags before it runs the sub-command (parse_yaml_args, main.py:38-71, called at :92).
+ */
+export function swiftConfigArgument(env: CommandEnvironment, trainer: TrainerPart): { word: Word; text: string } | undefined {
+  const first = trainer.args[0];
+  const text = first && !first.value.startsWith('-') ? env.resolve(first) : undefined;
+  return first && text && /\.(ya?ml|json)$/i.test(text) ? { word: first, text } : undefined;
+}
+
 /** ms-swift facts: arguments, its defaults, and NPROC_PER_NODE / NNODES from the environment. */
 export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts, launched: boolean): void {
   const reader = new OptionReader(ctx, env, trainer.parsed);
@@ -59,11 +69,11 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   const dtype2x = reader.string('dtype');
   if (!facts.dtype && dtype2x && /^(bf16|fp16|fp32)$/.test(dtype2x.value)) facts.dtype = { ...dtype2x, value: dtype2x.value as 'bf16' | 'fp16' | 'fp32' };
 
-  // `swift sft config.yaml`: the config file as the first argument (its keys are flags).
-  const first = trainer.args[0];
-  const firstText = first && !first.value.startsWith('-') ? env.resolve(first) : undefined;
-  if (first && firstText && /\.(ya?ml|json)$/i.test(firstText)) {
-    facts.configFile = { ...ctx.fact(firstText, first.start, first.end, `swift ${trainer.subcommand ?? ''}`.trim()), candidates: ctx.candidates(firstText) };
+  // `swift sft config.yaml`: the config file as the first argument (its keys are flags). A sub-command's
+  // own script never reads it (see swiftConfigArgument).
+  const config = swiftConfigArgument(env, trainer);
+  if (config && !trainer.subcommandScript) {
+    facts.configFile = { ...ctx.fact(config.text, config.word.start, config.word.end, `swift ${trainer.subcommand ?? ''}`.trim()), candidates: ctx.candidates(config.text) };
   }
 
   facts.deepspeedAutotpSize = reader.integer('deepspeed_autotp_size');
