@@ -103,6 +103,26 @@ test('ms-swift YAML (`swift sft config.yaml`): presets are valid there', async (
   assert.deepEqual(codes(await ls.doValidation(doc('swift/b.yaml', text.replace('zero2', 'zero-2')), settings())), ['unknown-deepspeed-preset']);
 });
 
+test('ms-swift YAML with a mapping as deepspeed: (or teacher_deepspeed:) is inline JSON, as main.py passes it on', async () => {
+  // swift/cli/main.py:66-67 turns a dict value into json.dumps(v), which _init_deepspeed parses as inline JSON.
+  const text = 'model: Qwen/Qwen3-8B\ntuner_type: full\nENV:\n  NPROC_PER_NODE: 4\ndeepspeed:\n  zero_optimization:\n    stage: 3\n    offload_param:\n      device: cpu\nrlhf_type: gkd\nteacher_model: t\nteacher_deepspeed: {zero_optimization: {stage: 2}}\n';
+  const document = doc('swift/inline.yaml', text);
+  const [f] = extractLaunchFacts(document, [workspaceRoot]);
+  assert.equal(f.deepspeed?.kind, 'inline');
+  assert.deepEqual(f.deepspeed?.kind === 'inline' && f.deepspeed.json, { zero_optimization: { stage: 3, offload_param: { device: 'cpu' } } });
+  assert.equal(f.deepspeed?.span.line, 6, 'at the mapping');
+  assert.deepEqual(f.teacherDeepspeed?.kind === 'inline' && f.teacherDeepspeed.json, { zero_optimization: { stage: 2 } });
+  const { ls } = service(files);
+  assert.deepEqual(await ls.doValidation(document, settings()), []);
+  // Read for the estimate: ZeRO-3 with parameter offload, on the ENV: GPUs.
+  const hints = await ls.getInlayHints(document, { start: { line: 0, character: 0 }, end: { line: 12, character: 0 } }, settings());
+  assert.equal(hints.length, 1);
+  assert.match(String(hints[0].label), /Qwen3-8B · 4 GPUs/);
+  // and for the value checks: no zero_optimization is refused by accelerate's DeepSpeedPlugin.
+  const bare = doc('swift/bare.yaml', 'model: m\ndeepspeed:\n  train_batch_size: 16\n');
+  assert.deepEqual(codes(await ls.doValidation(bare, settings())), ['zero-optimization-required']);
+});
+
 test('YAML that is no launcher config, or broken YAML, never throws; broken YAML we do not claim gives nothing', async () => {
   const { ls } = service(files);
   assert.deepEqual(extractLaunchFacts(doc('x.yaml', 'name: ci\non: push\n')), []);

@@ -212,7 +212,13 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   // An ms-swift config's keys are its flags (teacher_deepspeed too); LLaMA-Factory has deepspeed only.
   for (const flag of swiftDeepSpeedFlags) {
     const ds = top.get(flag.name);
-    if (!ds?.text || (kind !== 'swift-yaml' && flag.name !== 'deepspeed')) continue;
+    if (!ds || (kind !== 'swift-yaml' && flag.name !== 'deepspeed')) continue;
+    // A mapping: swift/cli/main.py:66-67 passes it on as json.dumps(v), which ms-swift reads as inline JSON.
+    if (kind === 'swift-yaml' && isMap(ds.node)) {
+      facts[flag.fact] = { kind: 'inline', json: ds.value, text: JSON.stringify(ds.value), span: ctx.span(ds.valueStart, ds.valueEnd), via: flag.name };
+      continue;
+    }
+    if (!ds.text) continue;
     // swift/cli/main.py:60-71 passes a YAML string on as a command-line value, so ms-swift repairs it too.
     const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, flag.name, { repairsJson: kind === 'swift-yaml' });
     facts[flag.fact] = ref.kind === 'unknown' && kind === 'llamafactory-yaml' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
