@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { positionOf, scenarios } from './scenarios';
-import { placeScenario } from './support/files';
+import { placeFile, placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
 import { applyScenarioFix } from './support/quickFix';
 import type { Problem } from './support/workbench';
@@ -87,6 +87,14 @@ uiSuite('ds_config.json', (suite) => {
     const problem = word(await wb.problems((p) => !!word(p), s.name))!;
     assert.equal(problem.severity, 'warning');
     assert.match(problem.message, /pydantic config reads it as true/);
+  });
+
+  suite.test('a config an ms-swift script hands to accelerate without zero_optimization: an error naming the script, fixed with stage 0', async (wb) => {
+    const s = scenarios.zeroSectionRequired;
+    placeFile(wb.instance.workspace, s.script.source, s.script.name);
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the ZeRO section added');
+    assert.match(saved, s.expectAfter);
+    assert.deepEqual(JSON.parse(saved).zero_optimization, { stage: 0 });
   });
 
   suite.test('the Problems panel shows each problem once (no duplicates from the built-in JSON support)', async (wb) => {

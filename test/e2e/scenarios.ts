@@ -148,6 +148,16 @@ export const scenarios = {
     fix: /^Start with torchrun --nproc_per_node 2$/,
     expectAfter: /^torchrun --nproc_per_node 2 swift\/cli\/sft\.py \\$/m,
   },
+  zeroSectionRequired: {
+    source: 'fixture:ds_config_no_zero.json',
+    name: 'ds_config_e2e_no_zero.json',
+    /** The ms-swift script that trains with the config, placed beside it. */
+    script: { source: 'fixture:train_swift_no_zero.sh', name: 'train_e2e_no_zero.sh' },
+    token: '"train_micro_batch_size_per_gpu"',
+    code: 'zero-optimization-required',
+    fix: /^Add "zero_optimization": \{ "stage": 0 \}$/,
+    expectAfter: /"zero_optimization": \{\s*"stage": 0\s*\}/,
+  },
   sidebar: {
     source: 'configs/ds_config_zero2.json',
     name: 'ds_config_e2e_sidebar.json',
