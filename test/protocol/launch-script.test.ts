@@ -240,3 +240,24 @@ test('python swift/cli/sft.py over stdio: estimate for one GPU whatever the sett
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// `python train.py --deepspeed ds.json` (no launcher) is one process: the estimate is for one GPU, not
+// zeroLens.gpusPerNode; `python -m torch.distributed.run` is a launcher and keeps its --nproc_per_node.
+test('python train.py --deepspeed over stdio: estimate for one GPU whatever the setting; python -m torch.distributed.run decides', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-hf-')));
+  writeFileSync(path.join(root, 'ds.json'), '{ "zero_optimization": { "stage": 2 } }\n');
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80, gpusPerNode: 8 } });
+  try {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    const args = 'train.py --model_name_or_path Qwen/Qwen3-8B --bf16 --deepspeed ds.json\n';
+    await server.open(uri, 'shellscript', `python ${args}`);
+    assert.match(String(await firstLineHint(server, uri)), /· Qwen3-8B · 1 GPU$/);
+    await server.change(uri, 2, `python -m pkg.train ${args.slice('train.py '.length)}`);
+    assert.match(String(await firstLineHint(server, uri)), /· Qwen3-8B · 1 GPU$/);
+    await server.change(uri, 3, `python -m torch.distributed.run --nproc_per_node 4 ${args}`);
+    assert.match(String(await firstLineHint(server, uri)), /· Qwen3-8B · 4 GPUs$/);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

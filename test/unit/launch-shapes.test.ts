@@ -156,3 +156,26 @@ test('NPROC_PER_NODE is read by the swift command only: python swift/cli/sft.py 
   assert.equal(gpus('python swift/cli/sft.py'), 1);
   assert.equal(gpus('python -m swift.cli.sft'), 1);
 });
+
+test('python on its own runs one process: an HF-style script or module is one GPU, a launcher still decides', () => {
+  const one = (command: string) => extractLaunchFacts(doc('scripts/hf.sh', `${command} --model_name_or_path m --deepspeed ds.json\n`), [workspaceRoot])[0];
+  // Before: no GPU count, so the estimate fell back to zeroLens.gpusPerNode.
+  for (const [command, via] of [
+    ['python train.py', 'python train.py runs one process'],
+    ['CUDA_VISIBLE_DEVICES=0,1 python3 -u examples/train.py', 'python3 examples/train.py runs one process'],
+    ['python -m pkg.train', 'python -m pkg.train runs one process'],
+    ['python -mpkg.train', 'python -m pkg.train runs one process'],
+  ]) {
+    const f = one(command);
+    assert.deepEqual([f.chain.join('>'), f.gpusPerNode?.value, f.gpusPerNode?.isDefault, f.gpusPerNode?.via, f.deepspeed?.kind], ['python', 1, true, via, 'file'], command);
+  }
+  // At the words that decide it: `python … train.py`.
+  assert.deepEqual([one('python train.py').gpusPerNode?.span.start, one('python train.py').gpusPerNode?.span.end], [0, 15]);
+  // Launchers started by python keep their own count.
+  assert.equal(one('python -m torch.distributed.run --nproc_per_node 4 train.py').gpusPerNode?.value, 4);
+  assert.equal(one('python -m torch.distributed.run train.py').gpusPerNode?.via, 'torchrun default');
+  assert.equal(one('python -m deepspeed --num_gpus 2 train.py').gpusPerNode?.value, 2);
+  // A module is a training script only with a DeepSpeed config; launchers and CLIs we do not read are not one.
+  assert.equal(extractLaunchFacts(doc('scripts/hf.sh', 'python -m pip install deepspeed\n'), [workspaceRoot]).length, 0);
+  assert.equal(extractLaunchFacts(doc('scripts/hf.sh', 'python -m accelerate.commands.launch train.py --deepspeed ds.json\n'), [workspaceRoot]).length, 0);
+});

@@ -4,7 +4,7 @@ import type { LaunchFacts, LauncherKind } from '../facts';
 import type { LaunchCommand, LauncherPart, TrainerPart } from './launchCommand';
 import type { SourceContext } from './context';
 import { readSwiftFacts, swiftTrainer } from '../launchers/swift';
-import { pythonTrainer, readPythonFacts } from '../launchers/hf';
+import { hfDeepSpeedOption, pythonTrainer, readPythonFacts } from '../launchers/hf';
 import { deepspeedLauncher, readDeepSpeedLauncherFacts } from '../launchers/deepspeedLauncher';
 import { readTorchrunFacts, torchrunLauncher } from '../launchers/torchrun';
 import { accelerateLauncher, readAccelerateFacts } from '../launchers/accelerate';
@@ -58,6 +58,13 @@ function pythonTarget(words: Word[]): { module?: Word; script?: Word; args: Word
   }
   return { args: [] };
 }
+
+/**
+ * Modules that start processes or are CLIs, not a training script: torch.distributed.*, deepspeed.*,
+ * accelerate.* (`accelerate.commands.launch`), llamafactory.* (`llamafactory.cli`). The launchers among them
+ * that we read are matched before this.
+ */
+const launcherModule = /^(torch\.distributed|deepspeed|accelerate|llamafactory)(\.|$)/;
 
 /** `swift/cli/sft.py` or module `swift.cli.sft` → the swift subcommand it runs. */
 function swiftScriptSubcommand(target: string): string | undefined {
@@ -118,12 +125,17 @@ function recognise(words: Word[]): Recognised | undefined {
       const { part, rest } = deepspeedLauncher(target.module!, target.args);
       return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
     }
-    const run = module && swiftScriptSubcommand(module) ? target.module : target.script && /\.py$/i.test(target.script.value) ? target.script : undefined;
+    const run = target.module ?? (target.script && /\.py$/i.test(target.script.value) ? target.script : undefined);
     if (run) {
       const trainer = trainerFor(run, target.args);
-      // main.py reads NPROC_PER_NODE and starts torchrun as `swift` does; a subcommand's own script runs one process.
-      if (trainer.kind !== 'python' && !isSwiftMain(run)) trainer.python = words[0];
-      return { trainer };
+      // Another module than ms-swift's counts when given a DeepSpeed config (`python -m pkg.train --deepspeed
+      // ds.json`): not `python -m pip …`, nor a launcher we do not read.
+      const otherModule = target.module !== undefined && trainer.kind === 'python';
+      if (!otherModule || (!launcherModule.test(run.value) && hfDeepSpeedOption(trainer))) {
+        // main.py reads NPROC_PER_NODE and starts torchrun as `swift` does; anything else python runs is one process.
+        if (!isSwiftMain(run)) trainer.python = { word: words[0], runs: run };
+        return { trainer };
+      }
     }
   }
   return undefined;
@@ -164,12 +176,12 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
     else if (r.trainer.kind === 'python') readPythonFacts(ctx, env, r.trainer, facts);
     else readLlamaFactoryFacts(ctx, env, r.trainer, facts);
   }
-  // `python swift/cli/sft.py` is one process, whatever NPROC_PER_NODE says (sft.py:13-20 calls sft_main()).
+  // Python on its own is one process: `python train.py` (the HF Trainer's world size is 1), and
+  // `python swift/cli/sft.py` whatever NPROC_PER_NODE says (sft.py:13-20 calls sft_main()).
   const python = r.launcher ? undefined : r.trainer?.python;
-  const run = r.trainer?.subcommandWord;
-  if (python && run) {
-    const runs = `${baseName(python.value)} ${/\.py$/i.test(run.value) ? '' : '-m '}${run.value}`;
-    facts.gpusPerNode = ctx.fact(1, python.start, run.end, `${runs} runs one process`, true);
+  if (python) {
+    const runs = `${baseName(python.word.value)} ${/\.py$/i.test(python.runs.value) ? '' : '-m '}${python.runs.value}`;
+    facts.gpusPerNode = ctx.fact(1, python.word.start, python.runs.end, `${runs} runs one process`, true);
   }
   // The launcher decides processes; the trainer's --deepspeed wins over accelerate's flags.
   facts.gpusPerNode = fromLauncher.gpus ?? facts.gpusPerNode;

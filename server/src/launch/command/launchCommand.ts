@@ -25,10 +25,12 @@ export interface TrainerPart {
   /** `NAME=value` words written among the arguments (meant as environment, do nothing there). */
   envAfter: Word[];
   /**
-   * The `python` word when python runs ms-swift's sub-command script itself (`python swift/cli/sft.py`,
-   * `python -m swift.cli.sft`): one process, which reads neither NPROC_PER_NODE nor a config file's ENV:.
+   * Python starts the trainer itself, with no launcher: `python train.py`, `python -m pkg.train`, ms-swift's
+   * sub-command script (`python swift/cli/sft.py`, `python -m swift.cli.sft`; it reads neither NPROC_PER_NODE
+   * nor a config file's ENV:). One process. `word` is `python`, `runs` the script or module. Not
+   * swift/cli/main.py, which starts torchrun as the swift command does.
    */
-  python?: Word;
+  python?: { word: Word; runs: Word };
   /**
    * A sub-command's own script (`swift/cli/sft.py`, `-m swift.cli.sft`), run by python or a launcher: it
    * parses argv as it is, so a config file argument is a stray positional (only swift/cli/main.py reads one).

@@ -110,7 +110,7 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
   if (seen('SWIFT_SINGLE_DEVICE_MODE')?.value === '1') return out;
   const nproc = seen('NPROC_PER_NODE');
   if (python) {
-    const one = scriptRunDiagnostic(ctx, launch, python, devices, nproc, deepspeed);
+    const one = scriptRunDiagnostic(ctx, launch, python.word, devices, nproc, deepspeed);
     return one ? [one] : out;
   }
   if (!devices) return out;

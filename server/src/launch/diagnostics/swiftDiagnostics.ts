@@ -61,7 +61,7 @@ function scriptConfigFile(ctx: SourceContext, editor: ScriptEditor, launch: Laun
     ? `with --ignore_args_error it only logs "remaining_argv: ['${config.text}']" and trains without the file's settings (swift/pipelines/base.py:35-38)`
     : `ms-swift stops with ValueError: remaining_argv: ['${config.text}'] (swift/pipelines/base.py:35-40)`;
   const python = launch.launcher ? undefined : trainer.python;
-  const fixes = python ? [{ title: `Run with ${command}`, edits: [editor.replace(python.start, script.end, command)], preferred: true }] : [];
+  const fixes = python ? [{ title: `Run with ${command}`, edits: [editor.replace(python.word.start, script.end, command)], preferred: true }] : [];
   const d = launchDiagnostic(
     ctx,
     'swift-script-config-file',
