@@ -120,7 +120,25 @@ test('ms-swift YAML with a mapping as deepspeed: (or teacher_deepspeed:) is inli
   assert.match(String(hints[0].label), /Qwen3-8B · 4 GPUs/);
   // and for the value checks: no zero_optimization is refused by accelerate's DeepSpeedPlugin.
   const bare = doc('swift/bare.yaml', 'model: m\ndeepspeed:\n  train_batch_size: 16\n');
-  assert.deepEqual(codes(await ls.doValidation(bare, settings())), ['zero-optimization-required']);
+  const bareDiagnostics = await ls.doValidation(bare, settings());
+  assert.deepEqual(codes(bareDiagnostics), ['zero-optimization-required']);
+  assert.match(String(bareDiagnostics[0].message), /^The DeepSpeed config under deepspeed: has no zero_optimization section/);
+});
+
+test('hover on a mapping under ms-swift deepspeed: / teacher_deepspeed: says it is YAML that ms-swift passes on as JSON', async () => {
+  const text = 'model: Qwen/Qwen3-8B\ndeepspeed:\n  zero_optimization:\n    stage: 3\nrlhf_type: gkd\nteacher_model: t\nteacher_deepspeed: {zero_optimization: {stage: 2}}\n';
+  const { ls } = service(files);
+  const value = async (line: number, character: number) => {
+    const hover = await ls.doHover(doc('swift/inline.yaml', text), { line, character }, settings());
+    return hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+  };
+  const student = await value(2, 4);
+  assert.match(student, /^\*\*DeepSpeed config\*\* written as a YAML mapping under `deepspeed:`; ms-swift passes it on as JSON \(swift\/cli\/main\.py:66-67, json\.dumps\)/);
+  assert.doesNotMatch(student, /in the argument/);
+  assert.match(await value(6, 25), /\*\*DeepSpeed config\*\* written as a YAML mapping under `teacher_deepspeed:`/);
+  // A flag's inline JSON keeps its wording.
+  const script = await ls.doHover(doc('scripts/t.sh', `swift sft --deepspeed '{"zero_optimization": {"stage": 2}}'\n`), { line: 0, character: 30 }, settings());
+  assert.match(JSON.stringify(script?.contents), /Inline DeepSpeed config\*\* \(JSON in the argument\)/);
 });
 
 test('YAML that is no launcher config, or broken YAML, never throws; broken YAML we do not claim gives nothing', async () => {

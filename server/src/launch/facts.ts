@@ -45,8 +45,11 @@ export type DeepSpeedReference = {
   | { kind: 'preset'; name: SwiftPresetName }
   /** A JSON path; `candidates` are absolute paths it may mean (script folder, then workspace folders). */
   | { kind: 'file'; path: string; candidates: string[] }
-  /** `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads). */
-  | { kind: 'inline'; json: unknown; repairedJson?: string }
+  /**
+   * `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads).
+   * `mapping`: written as a YAML mapping (ms-swift YAML), which swift/cli/main.py:66-67 passes on as JSON.
+   */
+  | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true }
   /** Stage/offload given directly (accelerate flags or config). */
   | { kind: 'settings'; stage?: ZeroStage; offloadOptimizer?: OffloadDevice; offloadParam?: OffloadDevice; zero3Init?: boolean }
   /** Not a preset, not JSON, not a path-looking value (a misspelt preset, usually). */

@@ -17,7 +17,7 @@ export async function zeroSectionDiagnostics(ctx: SourceContext, hosts: Hosts, f
   if (!ref || !reader || (ref.kind !== 'file' && ref.kind !== 'inline') || ref.span.uri !== ctx.uri || ref.span.start === ref.span.end) return [];
   const config = await readReferencedConfig(hosts.fs, ref).catch(() => undefined);
   if (!config || !lacksZeroSection(config.value)) return [];
-  const what = ref.kind === 'inline' ? 'The inline DeepSpeed config' : `DeepSpeed config '${ref.text}'`;
+  const what = ref.kind === 'file' ? `DeepSpeed config '${ref.text}'` : ref.mapping ? `The DeepSpeed config under ${ref.via}:` : 'The inline DeepSpeed config';
   return [
     launchDiagnostic(
       ctx,

@@ -46,6 +46,7 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference): P
       return found ? `**DeepSpeed config** \`${ref.path}\` → \`${found}\`` : `**DeepSpeed config** \`${ref.path}\` (not found)`;
     }
     case 'inline':
+      if (ref.mapping) return `**DeepSpeed config** written as a YAML mapping under \`${ref.via}:\`; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)`;
       // What ms-swift reads after json_repair, so the reader sees the config the estimate is made for.
       return ref.repairedJson === undefined
         ? '**Inline DeepSpeed config** (JSON in the argument)'

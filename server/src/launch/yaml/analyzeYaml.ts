@@ -215,7 +215,7 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     if (!ds || (kind !== 'swift-yaml' && flag.name !== 'deepspeed')) continue;
     // A mapping: swift/cli/main.py:66-67 passes it on as json.dumps(v), which ms-swift reads as inline JSON.
     if (kind === 'swift-yaml' && isMap(ds.node)) {
-      facts[flag.fact] = { kind: 'inline', json: ds.value, text: JSON.stringify(ds.value), span: ctx.span(ds.valueStart, ds.valueEnd), via: flag.name };
+      facts[flag.fact] = { kind: 'inline', json: ds.value, mapping: true, text: JSON.stringify(ds.value), span: ctx.span(ds.valueStart, ds.valueEnd), via: flag.name };
       continue;
     }
     if (!ds.text) continue;
