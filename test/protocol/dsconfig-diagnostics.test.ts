@@ -185,3 +185,28 @@ test('weight_quantization.quantized_initialization at ZeRO stage 2 warns that ze
     await server.stop();
   }
 });
+
+test('AutoEP: autoep_size that does not divide the zeroLens.gpusPerNode world size is the ValueError, over stdio; without a GPU count nothing', async () => {
+  const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, bf16: { enabled: true }, zero_optimization: { stage: 2 }, expert_parallel: { enabled: true, autoep_size: 4 } }, null, 2);
+  const uri = 'file:///tmp/zero-lens-protocol/ds_config_autoep_world.json';
+  const server = await startServer({ settings: { gpusPerNode: 6 }, initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'autoep-conflict'));
+    await server.open(uri, 'ds-config', text);
+    const { diagnostics } = await published;
+    const errors = diagnostics.filter((d) => d.code === 'autoep-conflict');
+    assert.equal(errors.length, 1);
+    assert.match(String(errors[0].message), /^"autoep_size" 4 does not divide the world size of 6 GPUs \(settings \(zeroLens\.gpusPerNode\)\)\. DeepSpeed raises ValueError/);
+    assert.equal(TextDocument.create(uri, 'ds-config', 1, text).getText(errors[0].range), '"autoep_size"');
+  } finally {
+    await server.stop();
+  }
+  const unknown = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const published = unknown.diagnostics(uri, () => true);
+    await unknown.open(uri, 'ds-config', text);
+    assert.deepEqual((await published).diagnostics.filter((d) => d.code === 'autoep-conflict'), []);
+  } finally {
+    await unknown.stop();
+  }
+});

@@ -9,7 +9,7 @@ import type { ApplyOptionParams, ApplyOptionResult, EstimateView } from '../prot
 import { hasNumbers, type ConfigAnalysis } from './analysis';
 import { ContextEngine } from './contextEngine';
 import { fitDiagnostic } from './fitDiagnostic';
-import { offloadHintText, stageHintText } from './present';
+import { gpuCount, offloadHintText, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
@@ -17,6 +17,9 @@ import { applyOptionEdit, estimateView } from './estimateView';
 import { zeroSectionCode, zeroSectionDiagnostic } from './zeroSectionDiagnostic';
 import { dataFixActions } from '../dsconfig/codeActions/codeActions';
 import { pathOf } from '../classify';
+import { ConfigView } from '../dsconfig/validation/configView';
+import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
+import type { ResolvedContext } from './trainingContext';
 
 /** The context domain: the contributor plus the sidebar's requests and a cache reset for file changes. */
 export interface ContextFeatures extends FeatureContributor {
@@ -76,6 +79,12 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
       if (missing) out.push(missing);
       const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor)) : undefined;
       if (fit) out.push(fit);
+      // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
+      const view = new ConfigView(document, parsed);
+      if (view.get(['expert_parallel', 'enabled'])) {
+        const world = worldSizeOf((await engine.analyzeConfig(document, settings)).context);
+        if (world) out.push(...autoepWorldChecks(view, world));
+      }
       return out;
     },
 
@@ -124,6 +133,14 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
       return hints;
     },
   };
+}
+
+/** The world size of the training context with where it came from; undefined when the GPU count is unknown. */
+function worldSizeOf(context: ResolvedContext): WorldSize | undefined {
+  const { gpusPerNode, nodes } = context;
+  if (!gpusPerNode) return undefined;
+  const sources = [...new Set([gpusPerNode.source, ...(nodes.value > 1 ? [nodes.source] : [])])].join('; ');
+  return { gpus: gpusPerNode.value * nodes.value, label: `${gpuCount(gpusPerNode.value, nodes.value)} (${sources})` };
 }
 
 function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis): InlayHint {

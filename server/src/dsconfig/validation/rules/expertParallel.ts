@@ -73,3 +73,46 @@ function zeroOffloadBlocks(config: ConfigView): string[] {
 }
 
 export const expertParallelRules: Rule[] = [autoepConflicts];
+
+/** The number of processes DeepSpeed runs with, and where it comes from ("8 GPUs (train.sh line 3)"). */
+export interface WorldSize {
+  gpus: number;
+  /** How the count is shown in a message. */
+  label: string;
+}
+
+/**
+ * What build_folding_spec refuses once the world size is known (module_inject/auto_ep_folding.py:81-125, called
+ * from validate_autoep_config and engine.py:594-595 when expert_parallel.enabled): autotp_size and
+ * autoep_size × expert_tensor_parallel_size must divide the pipeline stage, world_size / pp_size. pp_size comes
+ * from an mpu the config does not show, but a stage size divides the world size, so a value that does not divide
+ * the world size fails whatever pp_size is; nothing is said otherwise. The num_experts checks
+ * (auto_ep_config.py:276-290) need the model and are left out.
+ */
+export function autoepWorldChecks(config: ConfigView, world: WorldSize): Diagnostic[] {
+  if (!config.get([EP, 'enabled'])) return [];
+  const positive = (path: JSONPath, fallback: number): number | undefined => {
+    if (!config.has(path)) return fallback;
+    const value = config.get(path);
+    return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
+  };
+  const divisors = Array.from({ length: world.gpus }, (_, i) => i + 1).filter((d) => world.gpus % d === 0).join(', ');
+  const tail = `DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide ${world.gpus}: ${divisors}.`;
+  const out: Diagnostic[] = [];
+  const say = (path: JSONPath, message: string) =>
+    out.push(config.diagnostic('autoepConflict', 'error', config.keyRange(path), `${message} ${tail}`, { path }, DOCS));
+
+  // :104-108; autotp_size 0 (off) is passed as 1.
+  const tp = config.number(['tensor_parallel', 'autotp_size']);
+  if (tp !== undefined && Number.isInteger(tp) && tp > 1 && world.gpus % tp !== 0) {
+    say(['tensor_parallel', 'autotp_size'], `"autotp_size" ${tp} does not divide the world size of ${world.label}.`);
+  }
+  // :110-115
+  const ep = positive([EP, 'autoep_size'], 1);
+  const etp = positive([EP, 'expert_tensor_parallel_size'], 1);
+  if (ep !== undefined && etp !== undefined && world.gpus % (ep * etp) !== 0) {
+    const width = etp === 1 ? `"autoep_size" ${ep}` : `"autoep_size" × "expert_tensor_parallel_size" (${ep} × ${etp} = ${ep * etp})`;
+    say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP, 'expert_tensor_parallel_size'], `${width} does not divide the world size of ${world.label}.`);
+  }
+  return out;
+}
