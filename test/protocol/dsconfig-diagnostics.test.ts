@@ -168,6 +168,24 @@ test('ZenFlow "Step": the one error is the strategy DeepSpeed refuses, with the 
   }
 });
 
+test('ZenFlow "AUTO": the preferred quick fix is "auto", a real select_strategy value, over stdio', async () => {
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const uri = 'file:///tmp/zero-lens-protocol/ds_config_zenflow_auto.json';
+    const zero = { stage: 2, overlap_comm: true, offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'AUTO' } };
+    const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, zero_optimization: zero }, null, 2);
+    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'invalid-value'));
+    await server.open(uri, 'ds-config', text);
+    const { diagnostics } = await published;
+    assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-value']);
+    const actions = await quickFixes(server, uri, diagnostics[0]);
+    assert.deepEqual(actions.map((a) => [a.title, !!a.isPreferred]), [['Use "auto"', true], ['Use "step"', false], ['Use "epoch"', false]]);
+    assert.equal(TextDocument.applyEdits(TextDocument.create(uri, 'ds-config', 1, text), actions[0].edit!.changes![uri]), text.replace('"AUTO"', '"auto"'));
+  } finally {
+    await server.stop();
+  }
+});
+
 test('weight_quantization.quantized_initialization at ZeRO stage 2 warns that zero.Init never quantizes, over stdio', async () => {
   const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
   try {

@@ -200,6 +200,24 @@ test('ZenFlow: select_strategy is compared as written, so "Epoch" is the ValueEr
   assert.equal(await fixed(text, 'Use "epoch"'), text.replace('"Epoch"', '"epoch"'));
 });
 
+test('An enum that lists "auto" as a DeepSpeed value offers it: ZenFlow "AUTO" gets the preferred "auto" (zenflow_config.py:54-55), AutoEP score_apply too', async () => {
+  const fixesOf = (config: object) => {
+    const [error] = errorsOf(diagnose(configWith(config)));
+    return { message: String(error.message), fixes: (error.data as { fixes: { title: string; preferred?: boolean }[] }).fixes.map((f) => [f.title, !!f.preferred]) };
+  };
+  const zenflow = fixesOf(Z({ offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'AUTO' } }));
+  assert.deepEqual(zenflow.fixes, [['Use "auto"', true], ['Use "step"', false], ['Use "epoch"', false]]);
+  assert.equal(zenflow.message, '"select_strategy" must be one of "auto", "step", "epoch"; got the string "AUTO".');
+  // auto_ep_config.py:148-151 lists "auto" among score_apply's values.
+  assert.deepEqual(fixesOf({ expert_parallel: { enabled: true, score_apply: 'Auto' } }).fixes, [['Use "auto"', true], ['Use "pre"', false], ['Use "post"', false]]);
+  // The HF placeholder is still no suggestion: stage says "or \"auto\"" and offers only DeepSpeed's stages.
+  const stage = fixesOf({ zero_optimization: { stage: 'four' } });
+  assert.deepEqual(stage.fixes.map(([title]) => title), ['Use 0', 'Use 1', 'Use 2', 'Use 3']);
+  assert.match(stage.message, /one of 0, 1, 2, 3 or "auto"/);
+  const text = JSON.stringify(configWith(Z({ offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'AUTO' } })));
+  assert.equal(await fixed(text, 'Use "auto"'), text.replace('"AUTO"', '"auto"'));
+});
+
 test('seq_parallel_communication_data_type may be null, like communication_data_type', () => {
   assert.deepEqual(errorsOf(diagnose(configWith({ seq_parallel_communication_data_type: null }))), []);
   assert.equal(errorsOf(diagnose(configWith({ seq_parallel_communication_data_type: 'fp8' }))).length, 1);

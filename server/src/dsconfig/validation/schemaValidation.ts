@@ -116,7 +116,7 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   const name = path.length > 0 ? `"${String(path[path.length - 1])}"` : 'The config';
   const schema = schemaForPath(path, config.root);
   const meta = schema ? metaOf(schema) : {};
-  const autoNote = schema && acceptsAuto(schema) ? ' or "auto"' : '';
+  let autoNote = schema && acceptsAuto(schema) ? ' or "auto"' : '';
   const data = { path, value };
 
   if (first.keyword === 'required') {
@@ -131,8 +131,11 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     e.keyword === 'enum' ? ((e.params as { allowedValues: unknown[] }).allowedValues ?? []) : e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : [],
   );
   if (allowed.length > 0) {
-    const values = [...new Set(allowed.filter((v) => v !== 'auto').map(showValue))];
-    const choices = allowed.filter((v) => v !== 'auto');
+    // The HF placeholder's own errors were dropped above, so an "auto" here is one of the key's DeepSpeed values
+    // (zenflow select_strategy, expert_parallel score_apply / combine_impl / score_func): listed and offered.
+    const choices = [...new Set(allowed)];
+    const values = choices.map(showValue);
+    if (choices.includes('auto')) autoNote = '';
     if (meta.caseInsensitive && typeof value === 'string' && choices.includes(value.toLowerCase())) return undefined;
     const fixes = enumFixes(path, value, choices);
     // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
