@@ -279,6 +279,37 @@ test('HF --deepspeed: a preset name is not valid there; a missing file is report
   assert.deepEqual(codes((await check('deepspeed train.py --deepspeed --deepspeed_config ../configs/nope.json\n')).diagnostics), ['deepspeed-config-not-found'], 'boolean --deepspeed + --deepspeed_config');
 });
 
+test('python train.py --deepspeed with several GPUs visible: one process, so one GPU trains (Information, torchrun fix)', async () => {
+  const cfg = '../configs/ds_config_zero2.json';
+  // Before: nothing was said; the facts already counted one GPU.
+  const a = await check(`CUDA_VISIBLE_DEVICES=0,1,2,3 python -u train.py --model_name_or_path m --deepspeed ${cfg}\n`);
+  assert.deepEqual(codes(a.diagnostics), ['hf-script-single-process']);
+  assert.equal(a.diagnostics[0].severity, 3);
+  assert.deepEqual(a.diagnostics[0].range, { start: { line: 0, character: 29 }, end: { line: 0, character: 35 } }, 'at the python word');
+  assert.match(String(a.diagnostics[0].message), /^CUDA_VISIBLE_DEVICES lists 4 GPUs, but python -u train\.py runs one process: with --deepspeed DeepSpeed trains with world size 1 on one GPU, and the others sit idle\. Start train\.py with torchrun --nproc_per_node 4/);
+  assert.equal(fixed(a.document, a.diagnostics, 'hf-script-single-process'), `CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nproc_per_node 4 train.py --model_name_or_path m --deepspeed ${cfg}\n`);
+  const module = await check(`export CUDA_VISIBLE_DEVICES=0,1\npython -m pkg.train --deepspeed ${cfg}\n`);
+  assert.deepEqual(codes(module.diagnostics), ['hf-script-single-process']);
+  assert.equal(fixed(module.document, module.diagnostics, 'hf-script-single-process'), `export CUDA_VISIBLE_DEVICES=0,1\ntorchrun --nproc_per_node 2 -m pkg.train --deepspeed ${cfg}\n`);
+  const joined = await check(`CUDA_VISIBLE_DEVICES=0,1 python -mpkg.train --deepspeed ${cfg}\n`);
+  assert.deepEqual((joined.diagnostics[0].data as { fixes: unknown[] }).fixes, [], '-mpkg.train in one word: no fix');
+  // NPROC_PER_NODE (read by launchers only) states the GPUs meant.
+  const stated = await check(`NPROC_PER_NODE=8 python train.py --deepspeed ${cfg}\n`);
+  assert.deepEqual(codes(stated.diagnostics), ['hf-script-single-process']);
+  assert.match(String(stated.diagnostics[0].message), /^NPROC_PER_NODE=8 asks for 8 processes, but python train\.py runs one process \(only a launcher reads NPROC_PER_NODE\)/);
+  // The count unknown, one GPU, no DeepSpeed, or a launcher: silent.
+  for (const fine of [
+    `python train.py --deepspeed ${cfg}\n`,
+    `CUDA_VISIBLE_DEVICES=0 python train.py --deepspeed ${cfg}\n`,
+    `CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 python train.py --model_name_or_path m\n`,
+    `CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 train.py --deepspeed ${cfg}\n`,
+    `CUDA_VISIBLE_DEVICES=0,1 python -m torch.distributed.run --nproc_per_node 2 train.py --deepspeed ${cfg}\n`,
+    `CUDA_VISIBLE_DEVICES=0,1 deepspeed train.py --deepspeed ${cfg}\n`,
+  ]) {
+    assert.deepEqual(codes((await check(fine)).diagnostics), [], fine);
+  }
+});
+
 test('torchrun: invalid --nproc_per_node / --nnodes, more processes than visible GPUs', async () => {
   assert.deepEqual(codes((await check('torchrun --nproc_per_node=eight t.py\n')).diagnostics), ['torchrun-invalid-value']);
   assert.deepEqual(codes((await check('torchrun --nnodes 1-2 t.py\n')).diagnostics), ['torchrun-invalid-value']);

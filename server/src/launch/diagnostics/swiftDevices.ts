@@ -12,6 +12,7 @@ import { baseName } from '../../classify';
 import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';
+import { torchrunFixes } from './singleProcess';
 
 export interface SwiftDeviceInputs {
   /** `--deepspeed` is on the command line. */
@@ -60,10 +61,7 @@ function scriptRunDiagnostic(ctx: SourceContext, launch: LaunchCommand, python: 
   if (n < 2 || !at) return undefined;
   const sees = devices ? `${listedAs(devices)} lists ${n} GPUs, and ${runner} runs one process that sees them all` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process, which sees every GPU of the machine (${n} or more)`;
   // What swift's main.py runs for it: python -m torch.distributed.run --nproc_per_node N <script> (main.py:95-98).
-  // `-mswift.cli.sft` in one word leaves no place to cut, so no fix there.
-  const module = !/\.py$/i.test(target.value);
-  const launcher = `torchrun --nproc_per_node ${n} ${module ? '-m ' : ''}`;
-  const fixes = module && target.raw.startsWith('-m') ? [] : [{ title: `Start with torchrun --nproc_per_node ${n}`, edits: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
+  const fixes = torchrunFixes(ctx, python, target, n);
   return launchDiagnostic(
     ctx,
     'swift-script-single-process',

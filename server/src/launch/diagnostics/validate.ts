@@ -8,6 +8,7 @@ import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
 import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
 import { launchDiagnostic } from './codes';
 import { zeroSectionDiagnostics } from './zeroSection';
+import { hfSingleProcessDiagnostic } from './singleProcess';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
 export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
@@ -33,6 +34,8 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
+      const single = hfSingleProcessDiagnostic(ctx, launch);
+      if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {

@@ -1,0 +1,54 @@
+/**
+ * Python with no launcher is one process (TrainerPart.python). What to say when more GPUs are visible than
+ * that one process uses, and the fix both ms-swift's sub-command scripts and HF-style scripts share: start
+ * the same script or module with torchrun.
+ */
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { SourceContext } from '../command/context';
+import type { LaunchCommand } from '../command/launchCommand';
+import type { Word } from '../shell/types';
+import { hfDeepSpeedOption } from '../launchers/hf';
+import { visibleDevices } from '../launchers/devices';
+import { ScriptEditor } from '../edits/textEdits';
+import { launchDiagnostic, type LaunchFix } from './codes';
+
+/**
+ * Replace `python [flags]` in front of `target` (a script, or the module after a separate `-m`) with
+ * `torchrun --nproc_per_node n [-m]`: what swift's main.py runs (main.py:95-98), and torchrun's own `-m`
+ * (torch/distributed/run.py). `-mpkg.train` in one word leaves no place to cut, so no fix there.
+ */
+export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n: number): LaunchFix[] {
+  const module = !/\.py$/i.test(target.value);
+  if (module && target.raw.startsWith('-m')) return [];
+  const launcher = `torchrun --nproc_per_node ${n} ${module ? '-m ' : ''}`;
+  return [{ title: `Start with torchrun --nproc_per_node ${n}`, edits: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
+}
+
+/**
+ * `python train.py --deepspeed ds.json` (an HF-style script, no launcher) with two or more GPUs visible:
+ * nothing starts a process per GPU, so the run has world size 1 and DeepSpeed trains on the first visible
+ * GPU while the others sit idle. Said only when the count is known: from CUDA_VISIBLE_DEVICES (or the Ascend
+ * list), or from NPROC_PER_NODE ≥ 2 in the script, which only launchers read (torchrun's own variable is
+ * PET_NPROC_PER_NODE). Information: the run works, on one GPU.
+ */
+export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchCommand): Diagnostic | undefined {
+  const trainer = launch.trainer;
+  const python = launch.launcher ? undefined : trainer?.python;
+  if (!trainer || trainer.kind !== 'python' || !python || !launch.facts.deepspeed) return undefined;
+  const ds = hfDeepSpeedOption(trainer);
+  if (!ds) return undefined;
+  const devices = visibleDevices(launch.env);
+  const nproc = launch.env.envBinding('NPROC_PER_NODE')?.value;
+  const n = devices ? devices.ids.length : nproc && /^\d+$/.test(nproc) ? Number(nproc) : 0;
+  if (n < 2) return undefined;
+  const runner = ctx.document.getText().slice(python.word.start, python.runs.end);
+  const sees = devices ? `${devices.name} lists ${n} GPUs, but ${runner} runs one process` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process (only a launcher reads NPROC_PER_NODE)`;
+  return launchDiagnostic(
+    ctx,
+    'hf-script-single-process',
+    python.word.start,
+    python.word.end,
+    `${sees}: with ${ds.written} DeepSpeed trains with world size 1 on one GPU, and the others sit idle. Start ${python.runs.value} with torchrun --nproc_per_node ${n} (or the deepspeed launcher) for one process per GPU.`,
+    { gpus: n, fixes: torchrunFixes(ctx, python.word, python.runs, n) },
+  );
+}
