@@ -275,3 +275,12 @@ test('python train.py --deepspeed with two GPUs visible over stdio: information 
     assert.equal(fix?.isPreferred, true);
     assert.deepEqual(fix?.edit?.changes?.[uri], [{ range: { start: { line: 0, character: 25 }, end: { line: 0, character: 32 } }, newText: 'torchrun --nproc_per_node 2 ' }]);
   }));
+
+// A JSON string written as an ms-swift YAML value: the hover says it is JSON in the value of `deepspeed:`.
+test('ms-swift YAML with a JSON string as deepspeed: over stdio: hover says JSON in the value', () =>
+  inEmptyWorkspace(async (server, root) => {
+    const uri = fileUri(path.join(root, 'sft.yaml'));
+    await server.open(uri, 'yaml', `model: Qwen/Qwen3-8B\ndeepspeed: '{"zero_optimization": {"stage": 3}}'\n`);
+    const hover = await server.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 20 } });
+    assert.match((hover.contents as MarkupContent).value, /^\*\*Inline DeepSpeed config\*\* \(JSON in the value of `deepspeed:`\)/);
+  }));

@@ -141,6 +141,23 @@ test('hover on a mapping under ms-swift deepspeed: / teacher_deepspeed: says it 
   assert.match(JSON.stringify(script?.contents), /Inline DeepSpeed config\*\* \(JSON in the argument\)/);
 });
 
+test('hover on a JSON string as a YAML value says JSON in the value of the key, not in the argument', async () => {
+  // Before: "(JSON in the argument)", as for a flag's value.
+  const yaml = `model: Qwen/Qwen3-8B\ndeepspeed: '{"zero_optimization": {"stage": 3}}'\nrlhf_type: gkd\nteacher_model: t\nteacher_deepspeed: '{"zero_optimization": {"stage": 2}}'\n`;
+  const { ls } = service({ ...files, 'swift/json.yaml': yaml });
+  const value = async (name: string, text: string, line: number, character: number) => {
+    const hover = await ls.doHover(doc(name, text), { line, character }, settings());
+    return hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+  };
+  const student = await value('swift/json.yaml', yaml, 1, 20);
+  assert.match(student, /^\*\*Inline DeepSpeed config\*\* \(JSON in the value of `deepspeed:`\)/);
+  assert.doesNotMatch(student, /in the argument/);
+  assert.match(await value('swift/json.yaml', yaml, 4, 30), /\*\*Inline DeepSpeed config\*\* \(JSON in the value of `teacher_deepspeed:`\)/);
+  // A script naming that YAML shows the YAML's reference on its argument: still a value in the YAML.
+  const script = await value('swift/run.sh', 'swift sft json.yaml\n', 0, 12);
+  assert.match(script, /\(JSON in the value of `deepspeed:`\) _\(from json\.yaml\)_/);
+});
+
 test('YAML that is no launcher config, or broken YAML, never throws; broken YAML we do not claim gives nothing', async () => {
   const { ls } = service(files);
   assert.deepEqual(extractLaunchFacts(doc('x.yaml', 'name: ci\non: push\n')), []);

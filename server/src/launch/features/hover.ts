@@ -37,7 +37,8 @@ function presetMarkdown(name: keyof typeof swiftPresets): string {
   ].join('\n');
 }
 
-async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference): Promise<string> {
+/** `inYaml`: the reference is a launcher YAML's value (`deepspeed: '{…}'`), not a command-line argument. */
+async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, inYaml: boolean): Promise<string> {
   switch (ref.kind) {
     case 'preset':
       return presetMarkdown(ref.name);
@@ -49,7 +50,7 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference): P
       if (ref.mapping) return `**DeepSpeed config** written as a YAML mapping under \`${ref.via}:\`; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)`;
       // What ms-swift reads after json_repair, so the reader sees the config the estimate is made for.
       return ref.repairedJson === undefined
-        ? '**Inline DeepSpeed config** (JSON in the argument)'
+        ? `**Inline DeepSpeed config** (JSON in ${inYaml ? `the value of \`${ref.via}:\`` : 'the argument'})`
         : `**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads \`${ref.repairedJson}\``;
     case 'settings':
       return `**DeepSpeed via ${ref.via}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${ref.offloadOptimizer ?? 'none'}, parameter offload ${ref.offloadParam ?? 'none'}`;
@@ -80,10 +81,12 @@ export async function launchHover(
   const { ctx } = analysis;
   const all = analysis.kind === 'script' ? analysis.commands.map((c) => c.facts) : analysis.yaml ? [analysis.yaml.facts] : [];
   const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
+  // A script's reference from another document comes from the ms-swift YAML it names (`swift sft x.yaml`).
+  const inYaml = (ref: DeepSpeedReference) => analysis.kind === 'yaml' || ref.span.uri !== ctx.uri;
   // The teacher's config: what it contains, but no memory table (that is the trained model's).
   for (const written of all) {
     const ref = written.teacherDeepspeed;
-    if (ref && at(ref.span)) return { contents: { kind: 'markdown', value: `${teacherNote}\n\n---\n\n${await referenceMarkdown(fs, ref)}` }, range: ref.span.range };
+    if (ref && at(ref.span)) return { contents: { kind: 'markdown', value: `${teacherNote}\n\n---\n\n${await referenceMarkdown(fs, ref, inYaml(ref))}` }, range: ref.span.range };
   }
   // The DeepSpeed reference itself: what it contains and what it costs for this command.
   for (const written of all) {
@@ -91,7 +94,7 @@ export async function launchHover(
     const effective = await estimator.effective(written);
     const ref = effective?.facts.deepspeed;
     if (!effective || !ref || !at(effective.anchor)) continue;
-    const parts = [await referenceMarkdown(fs, ref)];
+    const parts = [await referenceMarkdown(fs, ref, inYaml(ref))];
     if (ref.span.uri !== written.uri) parts[0] += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
     const memory = await memoryMarkdown(effective.facts, estimator, settings);
     if (memory) parts.push(memory);
