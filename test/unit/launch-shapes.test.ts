@@ -177,5 +177,19 @@ test('python on its own runs one process: an HF-style script or module is one GP
   assert.equal(one('python -m deepspeed --num_gpus 2 train.py').gpusPerNode?.value, 2);
   // A module is a training script only with a DeepSpeed config; launchers and CLIs we do not read are not one.
   assert.equal(extractLaunchFacts(doc('scripts/hf.sh', 'python -m pip install deepspeed\n'), [workspaceRoot]).length, 0);
-  assert.equal(extractLaunchFacts(doc('scripts/hf.sh', 'python -m accelerate.commands.launch train.py --deepspeed ds.json\n'), [workspaceRoot]).length, 0);
+  // deepspeed.launcher.launch is the per-node launcher the deepspeed runner starts with --world_info (launch.py:157-158).
+  assert.equal(extractLaunchFacts(doc('scripts/hf.sh', 'python -m deepspeed.launcher.launch train.py --deepspeed ds.json\n'), [workspaceRoot]).length, 0);
+});
+
+test('python -m accelerate.commands.launch and accelerate-launch are accelerate launch (same parser and main)', () => {
+  const facts = (command: string) => {
+    const f = extractLaunchFacts(doc('scripts/acc.sh', `${command} --num_processes 4 --mixed_precision bf16 train.py --model_name_or_path m --deepspeed ds.json\n`), [workspaceRoot])[0];
+    return [f?.chain.join('>'), f?.gpusPerNode?.value, f?.dtype?.value, f?.deepspeed?.kind, f?.script?.value];
+  };
+  const expected = facts('accelerate launch');
+  assert.deepEqual(expected, ['accelerate>python', 4, 'bf16', 'file', 'train.py']);
+  // Before: python -m accelerate.commands.launch was no launch at all, accelerate-launch neither.
+  for (const command of ['python -m accelerate.commands.launch', 'python3 -u -m accelerate.commands.launch', '/usr/bin/accelerate-launch']) {
+    assert.deepEqual(facts(command), expected, command);
+  }
 });

@@ -60,9 +60,9 @@ function pythonTarget(words: Word[]): { module?: Word; script?: Word; args: Word
 }
 
 /**
- * Modules that start processes or are CLIs, not a training script: torch.distributed.*, deepspeed.*,
- * accelerate.* (`accelerate.commands.launch`), llamafactory.* (`llamafactory.cli`). The launchers among them
- * that we read are matched before this.
+ * Modules that start processes or are CLIs, not a training script: torch.distributed.*, deepspeed.*
+ * (`deepspeed.launcher.launch`, the per-node launcher the runner starts with --world_info, launch.py:157-158),
+ * accelerate.*, llamafactory.* (`llamafactory.cli`). The launchers among them that we read are matched before this.
  */
 const launcherModule = /^(torch\.distributed|deepspeed|accelerate|llamafactory)(\.|$)/;
 
@@ -95,36 +95,31 @@ interface Recognised {
   trainer?: TrainerPart;
 }
 
+/** A launcher and the trainer it starts (the script after its options, and that script's arguments). */
+function launched({ part, rest }: { part: LauncherPart; rest: Word[] }): Recognised {
+  return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
+}
+
 function recognise(words: Word[]): Recognised | undefined {
   if (words.length === 0) return undefined;
   const program = baseName(words[0].value);
   if (program === 'swift' || program === 'megatron') return { trainer: swiftCommand(program, words.slice(1)) };
-  if (program === 'deepspeed') {
-    const { part, rest } = deepspeedLauncher(words[0], words.slice(1));
-    return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
-  }
-  if (program === 'torchrun') {
-    const { part, rest } = torchrunLauncher(words[0], words.slice(1));
-    return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
-  }
-  if (program === 'accelerate' && words[1]?.value === 'launch') {
-    const { part, rest } = accelerateLauncher(words[1], words.slice(2));
-    return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
-  }
+  if (program === 'deepspeed') return launched(deepspeedLauncher(words[0], words.slice(1)));
+  if (program === 'torchrun') return launched(torchrunLauncher(words[0], words.slice(1)));
+  if (program === 'accelerate' && words[1]?.value === 'launch') return launched(accelerateLauncher(words[1], words.slice(2)));
+  // accelerate's own console script for the same main() (setup.py:74, accelerate-launch=accelerate.commands.launch:main).
+  if (program === 'accelerate-launch') return launched(accelerateLauncher(words[0], words.slice(1)));
   if (program === 'llamafactory-cli' || program === 'lmf') {
     return { trainer: llamaFactoryTrainer(words[1], words.slice(2)) };
   }
   if (isPython(program)) {
     const target = pythonTarget(words);
     const module = target.module?.value;
-    if (module === 'torch.distributed.run' || module === 'torch.distributed.launch') {
-      const { part, rest } = torchrunLauncher(target.module!, target.args);
-      return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
-    }
-    if (module === 'deepspeed' || module === 'deepspeed.launcher.runner') {
-      const { part, rest } = deepspeedLauncher(target.module!, target.args);
-      return { launcher: part, trainer: part.script ? trainerFor(part.script, rest) : undefined };
-    }
+    if (module === 'torch.distributed.run' || module === 'torch.distributed.launch') return launched(torchrunLauncher(target.module!, target.args));
+    if (module === 'deepspeed' || module === 'deepspeed.launcher.runner') return launched(deepspeedLauncher(target.module!, target.args));
+    // `accelerate launch` is launch_command_parser + launch_command (commands/accelerate_cli.py:20,36); the
+    // module runs the same parser and command from its __main__ (commands/launch.py:1410-1417).
+    if (module === 'accelerate.commands.launch') return launched(accelerateLauncher(target.module!, target.args));
     const run = target.module ?? (target.script && /\.py$/i.test(target.script.value) ? target.script : undefined);
     if (run) {
       const trainer = trainerFor(run, target.args);
