@@ -262,14 +262,14 @@ test('python train.py --deepspeed over stdio: estimate for one GPU whatever the 
   }
 });
 
-// `python train.py --deepspeed ds.json` with two GPUs visible: one process, so an Information note at the
+// `python train.py --deepspeed ds.json` with two GPUs visible: one process, so a warning at the
 // python word, and the torchrun fix through the client.
-test('python train.py --deepspeed with two GPUs visible over stdio: information and the torchrun fix', () =>
+test('python train.py --deepspeed with two GPUs visible over stdio: a warning and the torchrun fix', () =>
   inEmptyWorkspace(async (server, root) => {
     writeFileSync(path.join(root, 'ds.json'), '{ "zero_optimization": { "stage": 2 } }\n');
     const uri = fileUri(path.join(root, 'train.sh'));
     const diagnostics = await openedDiagnostics(server, uri, 'shellscript', 'CUDA_VISIBLE_DEVICES=0,1 python train.py --deepspeed ds.json\n');
-    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['hf-script-single-process', 3]]);
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity]), [['hf-script-single-process', 2]]);
     assert.deepEqual(diagnostics[0].range, { start: { line: 0, character: 25 }, end: { line: 0, character: 31 } });
     const fix = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === 'Start with torchrun --nproc_per_node 2');
     assert.equal(fix?.isPreferred, true);

@@ -39,7 +39,7 @@ export const launchCodes = {
   'quant-bits-without-method': { severity: DiagnosticSeverity.Warning, docs: swiftDocs },
   'estimate-exceeds-gpu-memory': { severity: DiagnosticSeverity.Warning, docs: 'https://www.deepspeed.ai/tutorials/zero/' },
   'preset-not-valid-here': { severity: DiagnosticSeverity.Error, docs: hfDocs },
-  'hf-script-single-process': { severity: DiagnosticSeverity.Information, docs: hfDocs },
+  'hf-script-single-process': { severity: DiagnosticSeverity.Warning, docs: hfDocs },
   'launcher-num-with-include': { severity: DiagnosticSeverity.Error, docs: launcherDocs },
   'launcher-include-with-exclude': { severity: DiagnosticSeverity.Error, docs: launcherDocs },
   'launcher-multinode-without-hostfile': { severity: DiagnosticSeverity.Warning, docs: launcherDocs },

@@ -26,10 +26,11 @@ export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n:
 
 /**
  * `python train.py --deepspeed ds.json` (an HF-style script, no launcher) with two or more GPUs visible:
- * nothing starts a process per GPU, so the run has world size 1 and DeepSpeed trains on the first visible
- * GPU while the others sit idle. Said only when the count is known: from CUDA_VISIBLE_DEVICES (or the Ascend
- * list), or from NPROC_PER_NODE ≥ 2 in the script, which only launchers read (torchrun's own variable is
- * PET_NPROC_PER_NODE). Information: the run works, on one GPU.
+ * nothing starts a process per GPU. Without a launcher's RANK/WORLD_SIZE, DeepSpeed's init_distributed turns
+ * to MPI discovery (deepspeed/comm/comm.py:837-845), which imports mpi4py: the run stops without it and
+ * trains with world size 1 on one GPU with it. Said only when the count is known: from CUDA_VISIBLE_DEVICES
+ * (or the Ascend list), or from NPROC_PER_NODE ≥ 2 in the script, which only launchers read (torchrun's own
+ * variable is PET_NPROC_PER_NODE). A warning: at best most of the GPUs sit idle.
  */
 export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchCommand): Diagnostic | undefined {
   const trainer = launch.trainer;
@@ -48,7 +49,7 @@ export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchComm
     'hf-script-single-process',
     python.word.start,
     python.word.end,
-    `${sees}: with ${ds.written} DeepSpeed trains with world size 1 on one GPU, and the others sit idle. Start ${python.runs.value} with torchrun --nproc_per_node ${n} (or the deepspeed launcher) for one process per GPU.`,
+    `${sees}: no launcher sets RANK and WORLD_SIZE, so with ${ds.written} DeepSpeed looks for an MPI world through mpi4py (deepspeed/comm/comm.py:837-845, mpi_discovery) and either stops there or trains with world size 1 on one GPU while the others sit idle. Start ${python.runs.value} with torchrun --nproc_per_node ${n} (or the deepspeed launcher) for one process per GPU.`,
     { gpus: n, fixes: torchrunFixes(ctx, python.word, python.runs, n) },
   );
 }
