@@ -61,6 +61,16 @@ test('AutoEP and the world size: autoep_size and autotp_size that do not divide 
   assert.equal(worldErrors({ tensor_parallel: { autotp_size: 3 }, expert_parallel: { enabled: true, autoep_size: 4 } }, 6).length, 1);
 });
 
+test('AutoEP and the world size: a huge GPU count (a typo in a script or setting) is answered without listing every number below it', () => {
+  const gpus = 2 ** 32;
+  assert.deepEqual(worldErrors({ expert_parallel: { enabled: true, autoep_size: 8 } }, gpus), []);
+  const found = worldErrors({ expert_parallel: { enabled: true, autoep_size: 3 } }, gpus);
+  assert.equal(found.length, 1);
+  assert.match(String(found[0].message), new RegExp(`Values that divide ${gpus}: 1, 2, 4, .*, ${gpus / 2}, ${gpus}\\.$`));
+  // A square lists its root once.
+  assert.ok(worldErrors({ expert_parallel: { enabled: true, autoep_size: 5 } }, 36)[0].message.toString().endsWith('Values that divide 36: 1, 2, 3, 4, 6, 9, 12, 18, 36.'));
+});
+
 test('AutoEP and the world size: silent while AutoEP is off, for the defaults, and for values the schema already refuses', () => {
   assert.deepEqual(worldErrors({ tensor_parallel: { autotp_size: 3 }, expert_parallel: { enabled: false, autoep_size: 4 } }, 8), []);
   assert.deepEqual(worldErrors({ expert_parallel: { enabled: true } }, 7), []);

@@ -96,11 +96,11 @@ export function autoepWorldChecks(config: ConfigView, world: WorldSize): Diagnos
     const value = config.get(path);
     return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
   };
-  const divisors = Array.from({ length: world.gpus }, (_, i) => i + 1).filter((d) => world.gpus % d === 0).join(', ');
-  const tail = `DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide ${world.gpus}: ${divisors}.`;
   const out: Diagnostic[] = [];
-  const say = (path: JSONPath, message: string) =>
+  const say = (path: JSONPath, message: string) => {
+    const tail = `DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide ${world.gpus}: ${divisorsOf(world.gpus).join(', ')}.`;
     out.push(config.diagnostic('autoepConflict', 'error', config.keyRange(path), `${message} ${tail}`, { path }, DOCS));
+  };
 
   // :104-108; autotp_size 0 (off) is passed as 1.
   const tp = config.number(['tensor_parallel', 'autotp_size']);
@@ -115,4 +115,16 @@ export function autoepWorldChecks(config: ConfigView, world: WorldSize): Diagnos
     say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP, 'expert_tensor_parallel_size'], `${width} does not divide the world size of ${world.label}.`);
   }
   return out;
+}
+
+/** The divisors of n in ascending order, found up to √n: the GPU count comes from a script or a setting, unbounded. */
+function divisorsOf(n: number): number[] {
+  const low: number[] = [];
+  const high: number[] = [];
+  for (let d = 1; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    low.push(d);
+    if (d * d !== n) high.unshift(n / d);
+  }
+  return [...low, ...high];
 }
