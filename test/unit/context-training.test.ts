@@ -218,7 +218,13 @@ test('gradient accumulation from the config: its number, else derived from train
   // No key, a flag in the script: DeepSpeed keeps 1, and a note says the flag does not reach it.
   const script = 'deepspeed --num_gpus 8 train.py --deepspeed ds_config.json --model_name_or_path Qwen/Qwen3-8B --gradient_accumulation_steps 4\n';
   const ignored = await analyze({ ...zero2, train_micro_batch_size_per_gpu: 2 }, { 'train.sh': script });
-  assert.deepEqual(ignored.gradientAccumulationSteps, { value: 1, source: 'default' });
+  assert.deepEqual(ignored.gradientAccumulationSteps, { value: 1, source: "accelerate's 1 for a config without it (train.sh)" });
+  // Through the HF Trainer accelerate writes 1 before DeepSpeed could derive 64 ÷ 2 ÷ 8 = 4 (dataclasses.py:1274-1275);
+  // a script's own --deepspeed_config reaches deepspeed.initialize, which derives it.
+  const batch = { ...zero2, train_batch_size: 64, train_micro_batch_size_per_gpu: 2 };
+  assert.deepEqual((await analyze(batch, { 'train.sh': script })).gradientAccumulationSteps.value, 1);
+  const native = 'deepspeed --num_gpus 8 train.py --deepspeed --deepspeed_config ds_config.json\n';
+  assert.deepEqual((await analyze(batch, { 'train.sh': native })).gradientAccumulationSteps, { value: 4, source: 'ds_config.json (train_batch_size 64 ÷ 8 GPUs ÷ micro-batch 2)' });
   assert.ok(ignored.notes.some((n) => n === 'ds_config.json has no gradient_accumulation_steps, so DeepSpeed accumulates 1, not the 4 of train.sh line 1; "auto" would take the script\'s value.'), ignored.notes.join('\n'));
 });
 

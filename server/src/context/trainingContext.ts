@@ -5,6 +5,7 @@ import type { Fact, LaunchFacts } from '../launch/facts';
 import { baseName, pathOf } from '../classify';
 import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
 import { deepspeedSubcommands } from '../launch/launchers/swift';
+import { pluginReader } from '../launch/deepspeedPlugin';
 
 /**
  * The training context of a config: which model, how many GPUs, what batch and sequence. Resolved from, in
@@ -179,13 +180,19 @@ const gpuCount = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 
 /**
  * gradient_accumulation_steps as DeepSpeed runs it: the config's number; for "auto", the launcher's (the script's
- * flag, else its default); without the key, what DeepSpeed derives from train_batch_size, else its default 1.
+ * flag, else its default); without the key, 1 where accelerate hands the config on, else what DeepSpeed derives
+ * from train_batch_size, else its default 1.
  */
 function resolveAccumulation(config: ConfigContextFacts, configName: string, script: LaunchFacts | undefined, micro: number, world: number | undefined): ContextValue<number> {
   const steps = config.gradientAccumulationSteps;
   if (typeof steps === 'number' && positiveInteger(steps)) return { value: steps, source: `${configName} (gradient_accumulation_steps)` };
   if (steps === 'auto') {
     return fromScript(script, script?.gradientAccumulation) ?? swiftDefaultAccumulation(script, world) ?? { value: 1, source: 'default (for "auto")' };
+  }
+  // accelerate's DeepSpeedPlugin writes 1 into a config without the key (utils/dataclasses.py:1274-1275) before
+  // DeepSpeed could derive it: the HF Trainer, ms-swift, LLaMA-Factory and deepspeed_config_file go through it.
+  if (steps === undefined && script && pluginReader(script)) {
+    return { value: 1, source: `accelerate's 1 for a config without it (${baseName(pathOf(script.uri))})` };
   }
   const derived = steps === undefined && world ? derivedGradientAccumulation(config.trainBatchSize, micro, world) : undefined;
   if (derived !== undefined) return { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!)} ÷ micro-batch ${micro})` };
