@@ -156,7 +156,8 @@ export const scenarios = {
     token: '"train_micro_batch_size_per_gpu"',
     code: 'zero-optimization-required',
     fix: /^Add "zero_optimization": \{ "stage": 0 \}$/,
-    expectAfter: /"zero_optimization": \{\s*"stage": 0\s*\}/,
+    // An inlay hint follows "stage": 0 on screen, so the pattern stops at the value (the saved file is parsed).
+    expectAfter: /"zero_optimization": \{\s*"stage": 0(?!\d)/,
   },
   sidebar: {
     source: 'configs/ds_config_zero2.json',
