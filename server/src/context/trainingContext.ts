@@ -60,18 +60,8 @@ const loraTuners = new Set(['lora', 'qlora', 'longlora', 'adalora', 'lora_llm', 
 /** "train.sh line 6", or "ms-swift default (train.sh)" when the script leaves it to the launcher. */
 export function factSource(launch: LaunchFacts, fact: Fact<unknown>): string {
   const file = baseName(pathOf(fact.span.uri || launch.uri));
-  if (!fact.isDefault) return `${file} line ${fact.span.line}`;
-  // A default names its launcher (`torchrun default`) or what decides it (`python swift/cli/sft.py runs one
-  // process`); older facts leave it to the innermost one.
-  const named = fact.via.endsWith(' default') || fact.via.endsWith(' runs one process');
-  return `${named ? fact.via : `${launcherName(launch)} default`} (${file})`;
-}
-
-function launcherName(launch: LaunchFacts): string {
-  const inner = launch.chain[launch.chain.length - 1] ?? launch.launcher;
-  if (inner.startsWith('swift')) return 'ms-swift';
-  if (inner.startsWith('llamafactory')) return 'LLaMA-Factory';
-  return inner;
+  // A default's `via` says what decides it (`torchrun default`, `python swift/cli/sft.py runs one process`).
+  return fact.isDefault ? `${fact.via} (${file})` : `${file} line ${fact.span.line}`;
 }
 
 function settingSource(name: string): string {

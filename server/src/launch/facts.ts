@@ -13,7 +13,10 @@ export interface SourceSpan {
 export interface Fact<T> {
   value: T;
   span: SourceSpan;
-  /** How it was written, e.g. `NPROC_PER_NODE=$nproc_per_node` or `--max_length`. */
+  /**
+   * How it was written, e.g. `NPROC_PER_NODE=$nproc_per_node` or `--max_length`; for a default, what decides
+   * it (`ms-swift default`, `torchrun default`, `python train.py runs one process`), shown as its source.
+   */
   via: string;
   /** True when the value is the launcher's default, not something the script wrote. */
   isDefault?: boolean;
