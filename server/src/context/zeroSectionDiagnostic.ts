@@ -3,7 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
 import type { DiagnosticData } from '../dsconfig/validation/fixTypes';
 import type { LaunchFacts } from '../launch/facts';
-import { lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
+import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
 import { launchCodes } from '../launch/diagnostics/codes';
 import { byPathThenCommand, where } from './trainingContext';
 
@@ -36,7 +36,7 @@ export function zeroSectionDiagnostic(document: TextDocument, parsed: ParsedConf
     code: zeroSectionCode,
     codeDescription: { href: launchCodes[zeroSectionCode].docs },
     source: 'zero-lens',
-    message: `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. Add "zero_optimization": { "stage": 0 } for no ZeRO (what plain deepspeed.initialize assumes), or the stage you want.`,
+    message: `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. ${addZeroSection}`,
     data,
   };
 }

@@ -10,6 +10,9 @@ import type { DeepSpeedReference, LaunchFacts } from './facts';
 export const pluginRaises =
   'accelerate\'s DeepSpeedPlugin raises "Please specify the ZeRO optimization config in the DeepSpeed config." (accelerate utils/dataclasses.py:1276-1277)';
 
+/** What to do about it, in the script's message and the config's alike. */
+export const addZeroSection = 'Add "zero_optimization": { "stage": 0 } for no ZeRO (what plain deepspeed.initialize assumes), or the stage you want.';
+
 /** Who hands a config to the plugin. */
 export type PluginReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
 

@@ -3,7 +3,7 @@ import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchFacts } from '../facts';
 import { readReferencedConfig } from '../estimates';
-import { lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../deepspeedPlugin';
+import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../deepspeedPlugin';
 import { launchDiagnostic } from './codes';
 
 /**
@@ -24,7 +24,7 @@ export async function zeroSectionDiagnostics(ctx: SourceContext, hosts: Hosts, f
       'zero-optimization-required',
       ref.span.start,
       ref.span.end,
-      `${what} has no zero_optimization section, and ${pluginPath(reader)}: ${pluginRaises}. Add "zero_optimization": { "stage": 0 } for no ZeRO (what plain deepspeed.initialize assumes), or the stage you want.`,
+      `${what} has no zero_optimization section, and ${pluginPath(reader)}: ${pluginRaises}. ${addZeroSection}`,
       { reader },
     ),
   ];
