@@ -7,7 +7,6 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   ProposedFeatures,
-  StreamMessageReader,
   TextDocuments,
   TextDocumentSyncKind,
   type ClientCapabilities,
@@ -21,6 +20,7 @@ import { URI } from 'vscode-uri';
 import { getLanguageService, type ZeroLensLanguageService } from './languageService';
 import { completionOrigin, type CompletionClientSupport } from './completionList';
 import { warmUpDsConfig } from './dsconfig/warmUp';
+import { OneChunkMessageReader } from './stdioMessageReader';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
@@ -50,7 +50,7 @@ function stdioConnection(): Connection {
   const exit = (): never => process.exit(shutdownRequested ? 0 : 1);
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
-  return createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new OneChunkMessageWriter(process.stdout));
+  return createConnection(ProposedFeatures.all, new OneChunkMessageReader(process.stdin), new OneChunkMessageWriter(process.stdout));
 }
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
