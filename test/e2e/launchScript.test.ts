@@ -1,5 +1,7 @@
 /** An ms-swift launch script: hover on `--deepspeed zero3` and preset completion. */
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { positionOf, scenarios } from './scenarios';
 import { placeFile, placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
@@ -64,6 +66,18 @@ uiSuite('launch scripts', (suite) => {
     const ours = problems.filter((x) => x.file === name && x.source === 'zero-lens');
     assert.deepEqual(ours.map((x) => [x.code, x.severity]), [['yaml-syntax-error', 'warning']]);
     assert.match(ours[0].message, /^ZeRO Lens could not read this file from here on/);
+  });
+
+  suite.test('a script saved with Windows line endings gets one warning in the Problems panel', async (wb) => {
+    const name = 'train_e2e_crlf.sh';
+    const target = path.join(wb.instance.workspace, 'e2e', name);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, 'CUDA_VISIBLE_DEVICES=0,1 \\\r\nNPROC_PER_NODE=2 \\\r\nswift sft \\\r\n  --model Qwen/Qwen2.5-7B-Instruct \\\r\n  --deepspeed zero3\r\n');
+    await wb.openFile(name);
+    const problems = await wb.problems((p) => p.some((x) => x.file === name), name);
+    const ours = problems.filter((x) => x.file === name && x.source === 'zero-lens');
+    assert.deepEqual(ours.map((x) => [x.code, x.severity]), [['crlf-line-endings', 'warning']]);
+    assert.match(ours[0].message, /^Windows line endings \(CRLF\) on 5 lines/);
   });
 
   suite.test('python swift/cli/sft.py with two GPUs gets an error whose fix starts it with torchrun', async (wb) => {

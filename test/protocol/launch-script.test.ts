@@ -284,3 +284,18 @@ test('ms-swift YAML with a JSON string as deepspeed: over stdio: hover says JSON
     const hover = await server.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 20 } });
     assert.match((hover.contents as MarkupContent).value, /^\*\*Inline DeepSpeed config\*\* \(JSON in the value of `deepspeed:`\)/);
   }));
+
+// Windows line endings arrive as the editor holds them; the estimate is still read from the CRLF script.
+test('a CRLF launch script over stdio: one warning with its docs link, and the estimate still shown', () =>
+  inEmptyWorkspace(async (server, root) => {
+    const uri = fileUri(path.join(root, 'train.sh'));
+    const text = 'NPROC_PER_NODE=2 \\\r\nCUDA_VISIBLE_DEVICES=0,1 \\\r\nswift sft --model Qwen/Qwen3-8B --deepspeed zero3\r\n';
+    const diagnostics = await openedDiagnostics(server, uri, 'shellscript', text);
+    assert.deepEqual(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.codeDescription?.href]), [['crlf-line-endings', 2, 'https://www.shellcheck.net/wiki/SC1017']]);
+    assert.deepEqual(diagnostics[0].range, { start: { line: 0, character: 0 }, end: { line: 0, character: 18 } });
+    const hints = await server.connection.sendRequest<InlayHint[]>('textDocument/inlayHint', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+    });
+    assert.match(String(hints.map((h) => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''))).join(' ')), /GiB/);
+  }));

@@ -196,6 +196,26 @@ test('trailing spaces after the backslash: removed', async () => {
   assert.equal(fixed(document, diagnostics, 'trailing-space-after-backslash'), 'swift sft \\\n    --deepspeed zero2\n');
 });
 
+test('Windows line endings: one warning on the first CRLF line; every other check reads the script as if its lines ended in LF', async () => {
+  const lf = 'CUDA_VISIBLE_DEVICES=0,1 \\\nNPROC_PER_NODE=2 \\\nswift sft \\\n    --deepspeed zero_2\n';
+  const crlf = lf.replace(/\n/g, '\r\n');
+  const { document, diagnostics } = await check(crlf);
+  assert.deepEqual(codes(diagnostics), ['crlf-line-endings', ...codes((await check(lf)).diagnostics)]);
+  const [warning] = diagnostics;
+  assert.deepEqual(warning.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 'CUDA_VISIBLE_DEVICES=0,1 \\'.length } });
+  assert.equal(document.getText().slice(document.offsetAt(warning.range.end), document.offsetAt(warning.range.end) + 2), '\r\n');
+  assert.match(warning.message, /^Windows line endings \(CRLF\) on 4 lines: .*command not found/);
+  assert.equal(warning.codeDescription?.href, 'https://www.shellcheck.net/wiki/SC1017');
+  assert.deepEqual(warning.data, { lines: 4 });
+
+  const mixed = (await check('echo start\nswift sft \\\r\n    --deepspeed zero2\n')).diagnostics;
+  assert.deepEqual(codes(mixed), ['crlf-line-endings']);
+  assert.equal(mixed[0].range.start.line, 1, 'the first line that ends in CRLF');
+  assert.match(mixed[0].message, /on 1 line:/);
+  assert.deepEqual((await check('swift sft --deepspeed zero2\n')).diagnostics, [], 'LF: nothing');
+  assert.deepEqual((await check('echo "a\rb"\n')).diagnostics, [], 'a lone carriage return is not a line ending');
+});
+
 test('a quote or here-document left open is said first, where it opens (its consequences alone were misleading)', async () => {
   // Before: only "DeepSpeed config 'configs/ds_config_zero2.json --bf16' not found (looked …)".
   const quote = await check('deepspeed train.py --deepspeed "configs/ds_config_zero2.json --bf16\n');

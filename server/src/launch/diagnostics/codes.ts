@@ -12,9 +12,11 @@ const accelerateDocs = 'https://huggingface.co/docs/accelerate/usage_guides/deep
 const hfDocs = 'https://huggingface.co/docs/transformers/deepspeed';
 const llamaFactoryDocs = 'https://llamafactory.readthedocs.io/en/latest/advanced/distributed.html';
 const yamlDocs = 'https://yaml.org/spec/1.2.2/';
+const carriageReturnDocs = 'https://www.shellcheck.net/wiki/SC1017';
 
 /** Every launch diagnostic: stable code → severity and docs link. */
 export const launchCodes = {
+  'crlf-line-endings': { severity: DiagnosticSeverity.Warning, docs: carriageReturnDocs },
   'broken-continuation': { severity: DiagnosticSeverity.Error, docs: bashDocs },
   'trailing-space-after-backslash': { severity: DiagnosticSeverity.Error, docs: bashDocs },
   'unterminated-quote': { severity: DiagnosticSeverity.Error, docs: bashQuotingDocs },

@@ -57,8 +57,31 @@ function unterminated(ctx: SourceContext, script: ShellScript): Diagnostic | und
   );
 }
 
+/**
+ * Windows line endings. The parser reads them as plain newlines, so every other check still applies, but
+ * bash does not: it keeps each carriage return as a character, so a backslash escapes the CR instead of
+ * the newline and the last word of each line ends in one. Said once, on the first such line.
+ */
+function carriageReturns(ctx: SourceContext): Diagnostic | undefined {
+  const text = ctx.document.getText();
+  const first = text.indexOf('\r\n');
+  if (first < 0) return undefined;
+  const lines = text.split('\r\n').length - 1;
+  const lineStart = text.lastIndexOf('\n', first - 1) + 1;
+  return launchDiagnostic(
+    ctx,
+    'crlf-line-endings',
+    lineStart,
+    first,
+    `Windows line endings (CRLF) on ${lines === 1 ? '1 line' : `${lines} lines`}: bash on Linux keeps each carriage return, so a backslash at a line end no longer continues the command and the last argument of each line ends in "\\r"; the launch fails with "$'\\r': command not found". Switch the file to LF (CRLF in the status bar) or run sed -i 's/\\r$//'. Harmless only if git converts the file to LF where it runs.`,
+    { lines },
+  );
+}
+
 export function shellDiagnostics(ctx: SourceContext, script: ShellScript): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const crlf = carriageReturns(ctx);
+  if (crlf) out.push(crlf);
   const open = unterminated(ctx, script);
   if (open) out.push(open);
   const editor = new ScriptEditor(ctx);
