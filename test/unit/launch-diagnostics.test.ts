@@ -204,14 +204,14 @@ test('Windows line endings: one warning on the first CRLF line; every other chec
   const [warning] = diagnostics;
   assert.deepEqual(warning.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 'CUDA_VISIBLE_DEVICES=0,1 \\'.length } });
   assert.equal(document.getText().slice(document.offsetAt(warning.range.end), document.offsetAt(warning.range.end) + 2), '\r\n');
-  assert.match(warning.message, /^Windows line endings \(CRLF\) on 4 lines: .*command not found/);
+  assert.match(String(warning.message), /^Windows line endings \(CRLF\) on 4 lines: .*command not found/);
   assert.equal(warning.codeDescription?.href, 'https://www.shellcheck.net/wiki/SC1017');
   assert.deepEqual(warning.data, { lines: 4 });
 
   const mixed = (await check('echo start\nswift sft \\\r\n    --deepspeed zero2\n')).diagnostics;
   assert.deepEqual(codes(mixed), ['crlf-line-endings']);
   assert.equal(mixed[0].range.start.line, 1, 'the first line that ends in CRLF');
-  assert.match(mixed[0].message, /on 1 line:/);
+  assert.match(String(mixed[0].message), /on 1 line:/);
   assert.deepEqual((await check('swift sft --deepspeed zero2\n')).diagnostics, [], 'LF: nothing');
   assert.deepEqual((await check('echo "a\rb"\n')).diagnostics, [], 'a lone carriage return is not a line ending');
 });
