@@ -51,7 +51,7 @@ function messageReader(onMessage: (message: Message) => void): (chunk: Buffer) =
 
 export async function startRawServer(options: StartOptions = {}): Promise<RawServer> {
   const command = options.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
-  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ? { ...process.env, ...options.env } : process.env });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const replies = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();

@@ -1,9 +1,14 @@
 /** Renders benchmark results as a Markdown report (also printed to the terminal). */
 import type { BenchResults } from './run';
+import type { Summary } from './stats';
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
 /** Milliseconds, or microseconds below 0.1 ms (the memory estimate takes a few µs). */
 const duration = (v: number) => (v < 0.1 ? `${(v * 1000).toFixed(1)} µs` : `${ms(v)} ms`);
+const triple = (s: Summary) => `${ms(s.median)} / ${ms(s.p95)} / ${ms(s.max)}`;
+/** Microseconds: a server's own share of a request is a few tens of them. */
+const us = (v: number) => (Number.isFinite(v) ? (v * 1000).toFixed(0) : '–');
+const tripleUs = (s: Summary) => `${us(s.median)} / ${us(s.p95)} / ${us(s.max)}`;
 const kib = (v: number | null) => (v !== null && Number.isFinite(v) ? `${(v / 1024).toFixed(1)} KiB` : 'not built');
 
 /**
@@ -37,7 +42,6 @@ export function renderReport(results: BenchResults): string {
       const r = row.result;
       const peer = rows.find((p) => p.server === peerOf[row.server])?.result;
       const ratio = (mine: number, theirs: number | undefined) => (peer && theirs ? (mine / theirs).toFixed(2) : '');
-      const triple = (s: { median: number; p95: number; max: number }) => `${ms(s.median)} / ${ms(s.p95)} / ${ms(s.max)}`;
       out.push(
         `| ${row.server} | ${triple(r.diagnostics)} | ${ratio(r.diagnostics.p95, peer?.diagnostics.p95)} | ${triple(r.hover)} | ${ratio(r.hover.p95, peer?.hover.p95)} | ${triple(r.completion)} | ${ratio(r.completion.p95, peer?.completion.p95)} | ${r.roundTrip ? triple(r.roundTrip) : '–'} | ${ms(r.coldStartToDiagnosticsMs)} | ${ms(r.maxBlockedMs)} | ${r.peakRssMiB.toFixed(0)} MiB |`,
       );
@@ -48,6 +52,16 @@ export function renderReport(results: BenchResults): string {
       out.push(`Documentation of the focused completion item on \`completionItem/resolve\`, ${row.server}: ${ms(r.median)} / ${ms(r.p95)} / ${ms(r.max)} ms.`);
     }
     if (rows.some((r) => r.result.resolve?.count > 0)) out.push('');
+    out.push('The same requests timed inside each server, from reading the request to starting the answer (`bench/serverClock.cjs`), in µs:', '');
+    out.push('| server | hover | p95 ratio | completion | p95 ratio | empty round trip |');
+    out.push('|---|---|---|---|---|---|');
+    for (const row of rows) {
+      const own = row.result.inServer;
+      const peer = rows.find((p) => p.server === peerOf[row.server])?.result.inServer;
+      const ratio = (mine: number, theirs: number | undefined) => (peer && theirs ? (mine / theirs).toFixed(2) : '');
+      out.push(`| ${row.server} | ${tripleUs(own.hover)} | ${ratio(own.hover.p95, peer?.hover.p95)} | ${tripleUs(own.completion)} | ${ratio(own.completion.p95, peer?.completion.p95)} | ${tripleUs(own.roundTrip)} |`);
+    }
+    out.push('');
   }
   out.push('## Sizes', '');
   out.push(`dist/server.js ${kib(results.sizes.serverJs)} · dist/client.js ${kib(results.sizes.clientJs)} · dist/webview.js ${kib(results.sizes.webviewJs)} · VSIX ${kib(results.sizes.vsix)}`, '');
@@ -69,6 +83,15 @@ export function renderHeadline(results: BenchResults): string {
       const cells = (['ZeRO Lens', 'JSON server', 'ZeRO Lens (no debounce)', 'JSON server (pull)', 'LSP floor (no work)'] as const).map((server) => find(document, server)?.[op].p95 ?? NaN);
       const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? (a / b).toFixed(2) : '–');
       out.push(`| ${document === 'typical' ? 'typical (60 lines)' : '2,000 lines'} | ${op} | ${ms(cells[0])} ms | ${ms(cells[1])} ms | ${ratio(cells[0], cells[1])} | ${ms(cells[2])} ms | ${ms(cells[3])} ms | ${ratio(cells[2], cells[3])} | ${ms(cells[4])} ms | ${ratio(cells[4], cells[3])} |`);
+    }
+  }
+  out.push('');
+  out.push('| document | p95 inside the server of | ZeRO Lens | JSON server | ratio | LSP floor (no work) |');
+  out.push('|---|---|---|---|---|---|');
+  for (const document of ['typical', '2,000']) {
+    for (const op of ['hover', 'completion'] as const) {
+      const [own, peer, floor] = (['ZeRO Lens', 'JSON server', 'LSP floor (no work)'] as const).map((server) => find(document, server)?.inServer[op].p95 ?? NaN);
+      out.push(`| ${document === 'typical' ? 'typical (60 lines)' : '2,000 lines'} | ${op} | ${us(own)} µs | ${us(peer)} µs | ${Number.isFinite(own / peer) ? (own / peer).toFixed(2) : '–'} | ${us(floor)} µs |`);
     }
   }
   out.push('');

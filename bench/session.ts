@@ -4,11 +4,13 @@
  * positions and empty round trips. Every server under test stays alive for the whole document, and the
  * query phases take turns between them (see measureQueries).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { visit } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CompletionList } from 'vscode-languageserver-types';
-import type { StartOptions } from '../test/protocol/lspClient';
+import { serverPath, type StartOptions } from '../test/protocol/lspClient';
 import { startRawServer, type RawServer } from './rawClient';
 import { summarize, type Summary } from './stats';
 
@@ -33,11 +35,33 @@ export interface SessionResult {
   roundTrip: Summary;
   /** `completionItem/resolve` of the first item, for servers that send documentation on resolve (count 0 otherwise). */
   resolve: Summary;
+  /**
+   * The same requests timed inside the server, from reading each to starting its answer (bench/serverClock.cjs):
+   * the server's own share of the round trip.
+   */
+  inServer: Record<Timed, Summary>;
   /** Longest time a trivial request waited on the server during the edit phase. */
   maxBlockedMs: number;
   peakRssMiB: number;
   /** Every sample in order, only when BENCH_SAMPLES is set (for looking into outliers). */
   samples?: Record<string, number[]>;
+}
+
+/** The requests that are also timed inside the server; the label travels in their params. */
+type Timed = 'hover' | 'completion' | 'roundTrip';
+const timed = (label: Timed) => ({ zeroLensBench: label });
+const serverClock = path.join(__dirname, 'serverClock.cjs');
+
+/** The subject's server started with the clock loaded, writing its samples to `clockFile` when it exits. */
+export function withServerClock(start: StartOptions, clockFile: string): StartOptions {
+  const command = start.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
+  return { ...start, command: { path: command.path, args: ['--require', serverClock, ...command.args] }, env: { ZERO_LENS_BENCH_CLOCK: clockFile } };
+}
+
+export function readServerClock(clockFile: string): Record<Timed, Summary> {
+  const samples = (existsSync(clockFile) ? JSON.parse(readFileSync(clockFile, 'utf8')) : {}) as Partial<Record<Timed, number[]>>;
+  rmSync(clockFile, { force: true });
+  return { hover: summarize(samples.hover ?? []), completion: summarize(samples.completion ?? []), roundTrip: summarize(samples.roundTrip ?? []) };
 }
 
 const editCount = 200;
@@ -169,12 +193,17 @@ export interface LiveSession {
   document: TextDocument;
   coldStartToDiagnosticsMs: number;
   samples: Record<'diagnostics' | 'blocked' | 'hover' | 'completion' | 'resolve' | 'roundTrip', number[]>;
+  /** Where the server writes its own timings when it exits. */
+  clockFile: string;
 }
+
+let clockFiles = 0;
 
 /** Starts the server, opens the document (cold start → diagnostics) and warms the server up. */
 export async function startSession(subject: ServerUnderTest, uri: string, text: string): Promise<LiveSession> {
+  const clockFile = path.join(os.tmpdir(), `zero-lens-bench-clock-${process.pid}-${++clockFiles}.json`);
   const spawnedAt = performance.now();
-  const server = await startRawServer(subject.start);
+  const server = await startRawServer(withServerClock(subject.start, clockFile));
   try {
     if (subject.settings) server.notify('workspace/didChangeConfiguration', { settings: subject.settings });
     const toDiagnostics = await waitDiagnostics(server, uri, !!subject.pull, () => server.open(uri, subject.languageId, text));
@@ -188,6 +217,7 @@ export async function startSession(subject: ServerUnderTest, uri: string, text: 
       document: TextDocument.create(uri, subject.languageId, 1, text),
       coldStartToDiagnosticsMs: Math.max(coldStart, toDiagnostics),
       samples: { diagnostics: [], blocked: [], hover: [], completion: [], resolve: [], roundTrip: [] },
+      clockFile,
     };
   } catch (error) {
     await server.stop();
@@ -254,10 +284,10 @@ export async function measureQueries(sessions: LiveSession[]): Promise<void> {
         const onKey = document.positionAt(offset + 2);
         const inKey = document.positionAt(offset + 1);
         let t0 = performance.now();
-        await server.request('textDocument/hover', { textDocument: { uri }, position: onKey });
+        await server.request('textDocument/hover', { textDocument: { uri }, position: onKey, ...timed('hover') });
         samples.hover.push(performance.now() - t0);
         t0 = performance.now();
-        const list = await server.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: inKey });
+        const list = await server.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: inKey, ...timed('completion') });
         samples.completion.push(performance.now() - t0);
         // What the editor does next for the focused item when the list left its documentation out.
         const first = list?.items[0];
@@ -279,7 +309,7 @@ export async function measureRoundTrips(sessions: LiveSession[]): Promise<void> 
       await wakeUp(session);
       for (let i = 0; i < roundTripsPerSweep; i++) {
         const t0 = performance.now();
-        await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+        await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 }, ...timed('roundTrip') });
         samples.roundTrip.push(performance.now() - t0);
       }
     }
@@ -292,6 +322,7 @@ export async function finishSession(session: LiveSession): Promise<SessionResult
   const peak = peakRssMiB(session.server.process.pid);
   await session.server.stop();
   return {
+    inServer: readServerClock(session.clockFile),
     coldStartToDiagnosticsMs: session.coldStartToDiagnosticsMs,
     diagnostics: summarize(samples.diagnostics),
     hover: summarize(samples.hover),

@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { startRawServer } from '../../bench/rawClient';
+import { readServerClock, withServerClock } from '../../bench/session';
 
 // The bench measures through its own framing client: it must speak LSP to the real server as an editor does.
 test('the bench client initializes the bundled server, gets diagnostics and hovers, and shuts it down', async () => {
@@ -18,4 +22,28 @@ test('the bench client initializes the bundled server, gets diagnostics and hove
     await server.stop();
   }
   assert.equal(server.process.exitCode, 0);
+});
+
+// The bench's clock inside each server: a labelled request is timed from the server reading it to its answer.
+test('the server clock times labelled requests inside the bundled server and the peer, and nothing else', async () => {
+  const peer = { path: process.execPath, args: [path.resolve(__dirname, '../../node_modules/vscode-langservers-extracted/bin/vscode-json-language-server'), '--stdio'] };
+  for (const [name, command] of [['ZeRO Lens', undefined], ['JSON server', peer]] as const) {
+    const clockFile = path.join(os.tmpdir(), `zero-lens-clock-test-${process.pid}-${name.replace(/ /g, '-')}.json`);
+    const server = await startRawServer(withServerClock({ command }, clockFile));
+    const uri = 'file:///tmp/zero-lens-bench-client/ds_config.json';
+    try {
+      server.open(uri, name === 'ZeRO Lens' ? 'ds-config' : 'json', '{\n  "fp16": { "enabled": true }\n}\n');
+      for (let i = 0; i < 3; i++) await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 4 }, zeroLensBench: 'hover' });
+      await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+      await server.request('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 3 }, zeroLensBench: 'completion' });
+    } finally {
+      await server.stop();
+    }
+    const timings = readServerClock(clockFile);
+    assert.equal(timings.hover.count, 3, `${name}: the unlabelled hover is not counted`);
+    assert.equal(timings.completion.count, 1, name);
+    assert.equal(timings.roundTrip.count, 0, name);
+    assert.ok(timings.hover.median > 0 && timings.hover.max < 1000, `${name}: ${JSON.stringify(timings.hover)}`);
+    assert.equal(existsSync(clockFile), false, 'the file is removed once read');
+  }
 });

@@ -42,6 +42,8 @@ export interface StartOptions {
   initializationOptions?: Record<string, unknown>;
   /** Extra client capabilities merged into textDocument (e.g. pull diagnostics for the peer). */
   textDocumentCapabilities?: Record<string, unknown>;
+  /** Extra environment for the server process (the bench client only). */
+  env?: Record<string, string>;
 }
 
 export function fileUri(file: string): string {
