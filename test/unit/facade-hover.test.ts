@@ -26,3 +26,20 @@ test('hover on "stage" shows the memory table first, then the key docs, over the
   const keyStart = document.positionAt(text.indexOf('"stage"'));
   assert.deepEqual(hover?.range, { start: keyStart, end: { line: keyStart.line, character: keyStart.character + '"stage"'.length } });
 });
+
+test('the stage table is built once per version: a new version with another stage gets its own', async () => {
+  const text = '{\n  "bf16": { "enabled": true },\n  "zero_optimization": {\n    "stage": 2\n  }\n}\n';
+  const service = getLanguageService({ fs: noDisk });
+  const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 4, gpuMemoryGiB: 80 });
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);
+  const at = document.positionAt(text.indexOf('"stage"') + 2);
+  const table = async () => ((await service.doHover(document, at, settings))?.contents as MarkupContent).value;
+  const first = await table();
+  assert.equal(await table(), first);
+  assert.match(first, /\| ▶ \| \*\*ZeRO-2\*\* \|/);
+  const stageDigit = text.indexOf('"stage": 2') + '"stage": '.length;
+  TextDocument.update(document, [{ range: { start: document.positionAt(stageDigit), end: document.positionAt(stageDigit + 1) }, text: '3' }], 2);
+  const after = await table();
+  assert.match(after, /\| ▶ \| \*\*ZeRO-3\*\* \|/);
+  assert.doesNotMatch(after, /\| ▶ \| \*\*ZeRO-2\*\* \|/);
+});

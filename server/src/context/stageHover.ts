@@ -11,6 +11,17 @@ import { formatCount } from '../memory/units';
  * volume and what it shards, with the current option marked, and the context the numbers assume.
  */
 export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string): string {
+  // The costliest hover to build (an estimate per option); an analysis belongs to one version and never changes.
+  let byUri = built.get(analysis);
+  if (!byUri) built.set(analysis, (byUri = new Map()));
+  let markdown = byUri.get(uri);
+  if (markdown === undefined) byUri.set(uri, (markdown = buildStageHover(analysis, uri)));
+  return markdown;
+}
+
+const built = new WeakMap<ConfigAnalysis, Map<string, string>>();
+
+function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
   const lines: string[] = [];
   if (hasNumbers(analysis)) {
     lines.push(`**ZeRO options for ${analysis.model!.displayName}** on ${gpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
