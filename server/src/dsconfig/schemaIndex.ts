@@ -191,9 +191,8 @@ export class SchemaIndex {
     out.push(view);
     if (depth > 16) return out;
     for (const sub of view.allOf ?? []) this.parts(sub, instance, out, depth + 1);
-    for (const sub of [...(view.anyOf ?? []), ...(view.oneOf ?? [])]) {
-      if (!isAutoBranch(sub)) this.parts(sub, instance, out, depth + 1);
-    }
+    for (const sub of view.anyOf ?? []) if (!isAutoBranch(sub)) this.parts(sub, instance, out, depth + 1);
+    for (const sub of view.oneOf ?? []) if (!isAutoBranch(sub)) this.parts(sub, instance, out, depth + 1);
     if (view.if && (view.then || view.else)) {
       // With the value at hand, take the branch it selects; without it, offer both.
       const verdict = instance === undefined ? undefined : this.matchesCondition(view.if, instance);
@@ -208,21 +207,16 @@ export class SchemaIndex {
     const view = this.view(condition);
     if (view.const !== undefined) return view.const === instance;
     if (Array.isArray(view.enum)) return view.enum.includes(instance);
-    if (typeof view.pattern === 'string' && typeof instance === 'string') {
-      try {
-        return new RegExp(view.pattern).test(instance);
-      } catch {
-        return undefined;
-      }
-    }
+    if (typeof view.pattern === 'string' && typeof instance === 'string') return compiledPattern(view.pattern, '')?.test(instance);
     if (view.properties) {
       if (!isNode(instance)) return false;
-      for (const [key, sub] of Object.entries(view.properties)) {
+      // Walked with for-in, not Object.entries: conditional schemas evaluate several of these per lookup.
+      for (const key in view.properties) {
         if (!(key in instance)) {
           if (view.required?.includes(key)) return false;
           continue;
         }
-        const verdict = this.matchesCondition(sub, (instance as Record<string, unknown>)[key]);
+        const verdict = this.matchesCondition(view.properties[key], (instance as Record<string, unknown>)[key]);
         if (verdict !== true) return verdict;
       }
       return true;
@@ -395,11 +389,27 @@ function mergeViews(first: View, second: View): View {
 }
 
 function safeTest(pattern: string, value: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
-    return false;
+  return compiledPattern(pattern, 'u')?.test(value) ?? false;
+}
+
+/**
+ * Compiled schema patterns (null: not a valid pattern), one map per flag set so that the schema's own strings,
+ * whose hashes V8 keeps, are the keys. A schema has a few dozen patterns; hover and completion ask often.
+ */
+const patterns = { '': new Map<string, RegExp | null>(), u: new Map<string, RegExp | null>() };
+
+function compiledPattern(pattern: string, flags: '' | 'u'): RegExp | undefined {
+  const cache = patterns[flags];
+  let compiled = cache.get(pattern);
+  if (compiled === undefined) {
+    try {
+      compiled = new RegExp(pattern, flags);
+    } catch {
+      compiled = null;
+    }
+    cache.set(pattern, compiled);
   }
+  return compiled ?? undefined;
 }
 
 let defaultIndex: SchemaIndex | undefined;
