@@ -6,6 +6,7 @@ import { baseName, pathOf } from '../classify';
 import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
 import { deepspeedSubcommands } from '../launch/launchers/swift';
 import { pluginReader } from '../launch/deepspeedPlugin';
+import { gpuCount } from './present';
 
 /**
  * The training context of a config: which model, how many GPUs, what batch and sequence. Resolved from, in
@@ -116,7 +117,7 @@ export function resolveTrainingContext(params: {
       ? { value: config.microBatch, source: `${configName} (train_micro_batch_size_per_gpu)` }
       : undefined) ??
     (derived !== undefined
-      ? { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!)} ÷ ${configSteps ?? 1} accumulation)` }
+      ? { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!, 1)} ÷ ${configSteps ?? 1} accumulation)` }
       : undefined) ??
     fromScript(script, script?.microBatch) ??
     fromSetting('microBatchSize', settings.microBatchSize, positiveInteger) ?? {
@@ -166,8 +167,6 @@ export function resolveTrainingContext(params: {
   };
 }
 
-const gpuCount = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
-
 /**
  * gradient_accumulation_steps as DeepSpeed runs it: the config's number; for "auto", the launcher's (the script's
  * flag, else its default); without the key, 1 where accelerate hands the config on, else what DeepSpeed derives
@@ -185,7 +184,7 @@ function resolveAccumulation(config: ConfigContextFacts, configName: string, scr
     return { value: 1, source: `accelerate's 1 for a config without it (${baseName(pathOf(script.uri))})` };
   }
   const derived = steps === undefined && world ? derivedGradientAccumulation(config.trainBatchSize, micro, world) : undefined;
-  if (derived !== undefined) return { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!)} ÷ micro-batch ${micro})` };
+  if (derived !== undefined) return { value: derived, source: `${configName} (train_batch_size ${config.trainBatchSize} ÷ ${gpuCount(world!, 1)} ÷ micro-batch ${micro})` };
   return { value: 1, source: 'default' };
 }
 
@@ -197,7 +196,7 @@ function swiftDefaultAccumulation(script: LaunchFacts | undefined, world: number
   const swift = script?.chain.some((l) => l === 'swift' || l === 'swift-yaml');
   if (!script || !swift || !world || (script.subcommand !== undefined && !deepspeedSubcommands.includes(script.subcommand))) return undefined;
   const micro = script.microBatch?.value ?? 1;
-  return { value: Math.max(1, Math.ceil(16 / micro / world)), source: `ms-swift default ⌈16 ÷ ${micro} ÷ ${gpuCount(world)}⌉ (${baseName(pathOf(script.uri))})` };
+  return { value: Math.max(1, Math.ceil(16 / micro / world)), source: `ms-swift default ⌈16 ÷ ${micro} ÷ ${gpuCount(world, 1)}⌉ (${baseName(pathOf(script.uri))})` };
 }
 
 /** "train.sh line 3": where a launch command starts. */
