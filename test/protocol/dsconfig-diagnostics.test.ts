@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver-types';
-import { quickFixes, startServer } from './lspClient';
+import { openedDiagnostics, quickFixes, startServer } from './lspClient';
 
 const broken = [
   '{',
@@ -108,9 +108,7 @@ test('a bool written as text and an offload device in capitals: what DeepSpeed r
   try {
     const uri = 'file:///tmp/zero-lens-protocol/ds_config_values.json';
     const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "bf16": {"enabled": "false"},\n  "zero_optimization": {"stage": 3, "offload_param": {"device": "CPU"}}\n}\n';
-    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'invalid-value'));
-    await server.open(uri, 'ds-config', text);
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'ds-config', text, (d) => d.some((x) => x.code === 'invalid-value'));
     const word = diagnostics.find((d) => d.code === 'boolean-as-string')!;
     assert.equal(word.severity, 2);
     assert.match(String(word.message), /pydantic config reads it as false/);
@@ -136,9 +134,7 @@ test('data_efficiency curriculum metrics: missing difficulty_type is the KeyErro
     const uri = 'file:///tmp/zero-lens-protocol/ds_config_curriculum_metrics.json';
     const metric = { clustering_type: 'Single_Cluster', min_difficulty: 1, max_difficulty: 10, schedule_type: 'custom' };
     const config = { train_micro_batch_size_per_gpu: 1, data_efficiency: { data_sampling: { curriculum_learning: { enabled: true, curriculum_metrics: { seqlen: metric } } } } };
-    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'missing-key'));
-    await server.open(uri, 'ds-config', JSON.stringify(config, null, 2));
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'ds-config', JSON.stringify(config, null, 2), (d) => d.some((x) => x.code === 'missing-key'));
     assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [
       ['invalid-value', 2],
       ['missing-key', 1],
@@ -157,9 +153,7 @@ test('ZenFlow "Step": the one error is the strategy DeepSpeed refuses, with the 
     const uri = 'file:///tmp/zero-lens-protocol/ds_config_zenflow_case.json';
     const zero = { stage: 2, overlap_comm: true, offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'Step', select_interval: 1, update_interval: 4 } };
     const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, zero_optimization: zero }, null, 2);
-    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'invalid-value'));
-    await server.open(uri, 'ds-config', text);
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'ds-config', text, (d) => d.some((x) => x.code === 'invalid-value'));
     assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-value']);
     const action = (await quickFixes(server, uri, diagnostics[0])).find((a) => a.title === 'Use "step"')!;
     assert.equal(TextDocument.applyEdits(TextDocument.create(uri, 'ds-config', 1, text), action.edit!.changes![uri]), text.replace('"Step"', '"step"'));
@@ -174,9 +168,7 @@ test('ZenFlow "AUTO": the preferred quick fix is "auto", a real select_strategy 
     const uri = 'file:///tmp/zero-lens-protocol/ds_config_zenflow_auto.json';
     const zero = { stage: 2, overlap_comm: true, offload_optimizer: { device: 'cpu' }, zenflow: { select_strategy: 'AUTO' } };
     const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, zero_optimization: zero }, null, 2);
-    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'invalid-value'));
-    await server.open(uri, 'ds-config', text);
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'ds-config', text, (d) => d.some((x) => x.code === 'invalid-value'));
     assert.deepEqual(diagnostics.map((d) => d.code), ['invalid-value']);
     const actions = await quickFixes(server, uri, diagnostics[0]);
     assert.deepEqual(actions.map((a) => [a.title, !!a.isPreferred]), [['Use "auto"', true], ['Use "step"', false], ['Use "epoch"', false]]);
@@ -192,9 +184,7 @@ test('weight_quantization.quantized_initialization at ZeRO stage 2 warns that ze
     const uri = 'file:///tmp/zero-lens-protocol/ds_config_quantized_init.json';
     const settings = { num_bits: 4, group_size: 32, group_dim: 1, symmetric: false };
     const text = JSON.stringify({ train_micro_batch_size_per_gpu: 1, fp16: { enabled: true }, zero_optimization: { stage: 2 }, weight_quantization: { quantized_initialization: settings } }, null, 2);
-    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'ignored-at-stage'));
-    await server.open(uri, 'ds-config', text);
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'ds-config', text, (d) => d.some((x) => x.code === 'ignored-at-stage'));
     assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['ignored-at-stage', 2]]);
     assert.match(String(diagnostics[0].codeDescription?.href), /zero-inference/);
     const titles = (await quickFixes(server, uri, diagnostics[0])).map((a) => a.title);
@@ -209,9 +199,7 @@ test('AutoEP: autoep_size that does not divide the zeroLens.gpusPerNode world si
   const uri = 'file:///tmp/zero-lens-protocol/ds_config_autoep_world.json';
   const server = await startServer({ settings: { gpusPerNode: 6 }, initializationOptions: { validationDelayMs: 0 } });
   try {
-    const published = server.diagnostics(uri, (d) => d.some((x) => x.code === 'autoep-conflict'));
-    await server.open(uri, 'ds-config', text);
-    const { diagnostics } = await published;
+    const diagnostics = await openedDiagnostics(server, uri, 'ds-config', text, (d) => d.some((x) => x.code === 'autoep-conflict'));
     const errors = diagnostics.filter((d) => d.code === 'autoep-conflict');
     assert.equal(errors.length, 1);
     assert.match(String(errors[0].message), /^"autoep_size" 4 does not divide the world size of 6 GPUs \(settings \(zeroLens\.gpusPerNode\)\)\. DeepSpeed raises ValueError/);
@@ -221,9 +209,8 @@ test('AutoEP: autoep_size that does not divide the zeroLens.gpusPerNode world si
   }
   const unknown = await startServer({ initializationOptions: { validationDelayMs: 0 } });
   try {
-    const published = unknown.diagnostics(uri, () => true);
-    await unknown.open(uri, 'ds-config', text);
-    assert.deepEqual((await published).diagnostics.filter((d) => d.code === 'autoep-conflict'), []);
+    const diagnostics = await openedDiagnostics(unknown, uri, 'ds-config', text, () => true);
+    assert.deepEqual(diagnostics.filter((d) => d.code === 'autoep-conflict'), []);
   } finally {
     await unknown.stop();
   }

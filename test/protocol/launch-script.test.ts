@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CodeAction, CompletionItem, CompletionList, Diagnostic, DocumentLink, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
-import { fileUri, quickFixes, startServer, type TestServer } from './lspClient';
+import { fileUri, openedDiagnostics, quickFixes, startServer, type TestServer } from './lspClient';
 
 /** The label of the first inlay hint on a one-line script (the estimate after its DeepSpeed value). */
 async function firstLineHint(server: TestServer, uri: string): Promise<InlayHint['label'] | undefined> {
@@ -13,13 +13,6 @@ async function firstLineHint(server: TestServer, uri: string): Promise<InlayHint
     range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
   });
   return hints[0]?.label;
-}
-
-/** Opens a document and waits for its first non-empty diagnostics. */
-async function openedDiagnostics(server: TestServer, uri: string, languageId: string, text: string): Promise<Diagnostic[]> {
-  const published = server.diagnostics(uri, (d) => d.length > 0);
-  await server.open(uri, languageId, text);
-  return (await published).diagnostics;
 }
 
 /** A server over an empty temporary workspace, stopped and the folder removed after `run`. */

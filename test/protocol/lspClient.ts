@@ -156,6 +156,19 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   };
 }
 
+/** Opens a document and waits for its first diagnostics that `accept` takes (by default, any non-empty list). */
+export async function openedDiagnostics(
+  server: TestServer,
+  uri: string,
+  languageId: string,
+  text: string,
+  accept: (d: Diagnostic[]) => boolean = (d) => d.length > 0,
+): Promise<Diagnostic[]> {
+  const published = server.diagnostics(uri, accept);
+  await server.open(uri, languageId, text);
+  return (await published).diagnostics;
+}
+
 /** The quick fixes the server offers for one of its diagnostics. */
 export function quickFixes(server: TestServer, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
   return server.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
