@@ -26,9 +26,15 @@ export interface ServerUnderTest {
   pull?: boolean;
 }
 
-export interface SessionResult {
-  coldStartToDiagnosticsMs: number;
-  diagnostics: Summary;
+/**
+ * Where a query phase runs: with the bench and every server on one CPU, or wherever the kernel puts them on
+ * the machine's CPUs (see cpuPinning.ts for why both).
+ */
+export type Placement = 'oneCpu' | 'acrossCpus';
+export const placements: Placement[] = ['oneCpu', 'acrossCpus'];
+
+/** Hover, completion and empty round trips, as measured in one placement. */
+export interface QueryResult {
   hover: Summary;
   completion: Summary;
   /** A hover where there is nothing to explain (the document's first character): one LSP round trip, no work. */
@@ -40,16 +46,24 @@ export interface SessionResult {
    * the server's own share of the round trip.
    */
   inServer: Record<Timed, Summary>;
+}
+
+export interface SessionResult {
+  coldStartToDiagnosticsMs: number;
+  diagnostics: Summary;
+  /** Per placement; one CPU is missing where processes could not be pinned. */
+  queries: Partial<Record<Placement, QueryResult>>;
   /** Longest time a trivial request waited on the server during the edit phase. */
   maxBlockedMs: number;
   peakRssMiB: number;
   /** Every sample in order, only when BENCH_SAMPLES is set (for looking into outliers). */
-  samples?: Record<string, number[]>;
+  samples?: LiveSession['samples'];
 }
 
 /** The requests that are also timed inside the server; the label travels in their params. */
 type Timed = 'hover' | 'completion' | 'roundTrip';
-const timed = (label: Timed) => ({ zeroLensBench: label });
+const timed = (op: Timed, placement: Placement) => ({ zeroLensBench: clockLabel(op, placement) });
+const clockLabel = (op: Timed, placement: Placement) => `${op}@${placement}`;
 const serverClock = path.join(__dirname, 'serverClock.cjs');
 
 /** The subject's server started with the clock loaded, writing its samples to `clockFile` when it exits. */
@@ -58,10 +72,11 @@ export function withServerClock(start: StartOptions, clockFile: string): StartOp
   return { ...start, command: { path: command.path, args: ['--require', serverClock, ...command.args] }, env: { ZERO_LENS_BENCH_CLOCK: clockFile } };
 }
 
-export function readServerClock(clockFile: string): Record<Timed, Summary> {
-  const samples = (existsSync(clockFile) ? JSON.parse(readFileSync(clockFile, 'utf8')) : {}) as Partial<Record<Timed, number[]>>;
+/** The server's timings by the label their requests carried; the file is removed once read. */
+export function readServerClock(clockFile: string): Record<string, Summary> {
+  const samples = (existsSync(clockFile) ? JSON.parse(readFileSync(clockFile, 'utf8')) : {}) as Record<string, number[]>;
   rmSync(clockFile, { force: true });
-  return { hover: summarize(samples.hover ?? []), completion: summarize(samples.completion ?? []), roundTrip: summarize(samples.roundTrip ?? []) };
+  return Object.fromEntries(Object.entries(samples).map(([label, values]) => [label, summarize(values)]));
 }
 
 const editCount = 200;
@@ -138,6 +153,7 @@ const warmUpQueryRounds = 400;
  * servers (the code for those schema parts compiling), though a server that has run for hours has seen them.
  */
 const warmUpTwinQueryRounds = 20;
+const settleRounds = 25;
 /** Edits are warmed where they are fast; the debounced servers would spend 120 or 500 ms on each. */
 const warmUpEditRounds = (subject: ServerUnderTest) => (subject.debounced ? 20 : 200);
 const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
@@ -152,13 +168,7 @@ const twinMaxLength = 128 * 1024;
  */
 async function warmUp(server: RawServer, subject: ServerUnderTest, text: string): Promise<void> {
   const probe = TextDocument.create(probeUri, subject.languageId, 1, probeText);
-  const offsets = keyOffsets(probe.getText(), 4);
-  for (let round = 0; round < warmUpQueryRounds; round++) {
-    for (const offset of offsets) {
-      await server.request('textDocument/hover', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 2) });
-      await server.request('textDocument/completion', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 1) });
-    }
-  }
+  await probeQueries(server, warmUpQueryRounds);
   const twin = text.length <= twinMaxLength ? TextDocument.create(twinUri, subject.languageId, 1, text) : probe;
   if (twin !== probe) await waitDiagnostics(server, twinUri, !!subject.pull, () => server.open(twinUri, subject.languageId, text));
   const between = betweenKeyOffsets(twin.getText(), probeCount);
@@ -185,6 +195,8 @@ function editOffset(text: string): number {
   return at >= 0 ? at + '"steps_per_print": '.length + 3 : text.indexOf(': 1') + 2;
 }
 
+type QuerySamples = Record<'hover' | 'completion' | 'resolve' | 'roundTrip', number[]>;
+
 /** A started, warmed-up server and the samples measured so far. */
 export interface LiveSession {
   subject: ServerUnderTest;
@@ -192,7 +204,7 @@ export interface LiveSession {
   uri: string;
   document: TextDocument;
   coldStartToDiagnosticsMs: number;
-  samples: Record<'diagnostics' | 'blocked' | 'hover' | 'completion' | 'resolve' | 'roundTrip', number[]>;
+  samples: { diagnostics: number[]; blocked: number[]; queries: Partial<Record<Placement, QuerySamples>> };
   /** Where the server writes its own timings when it exits. */
   clockFile: string;
 }
@@ -216,13 +228,34 @@ export async function startSession(subject: ServerUnderTest, uri: string, text: 
       uri,
       document: TextDocument.create(uri, subject.languageId, 1, text),
       coldStartToDiagnosticsMs: Math.max(coldStart, toDiagnostics),
-      samples: { diagnostics: [], blocked: [], hover: [], completion: [], resolve: [], roundTrip: [] },
+      samples: { diagnostics: [], blocked: [], queries: {} },
       clockFile,
     };
   } catch (error) {
     await server.stop();
     throw error;
   }
+}
+
+/** Hover and completion at the probe document's keys, `rounds` times. */
+async function probeQueries(server: RawServer, rounds: number): Promise<void> {
+  const probe = TextDocument.create(probeUri, 'json', 1, probeText); // only to turn offsets into positions
+  const offsets = keyOffsets(probeText, 4);
+  for (let round = 0; round < rounds; round++) {
+    for (const offset of offsets) {
+      await server.request('textDocument/hover', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 2) });
+      await server.request('textDocument/completion', { textDocument: { uri: probeUri }, position: probe.positionAt(offset + 1) });
+    }
+  }
+}
+
+/**
+ * Unmeasured requests on the probe document, server by server, after the processes moved to another CPU:
+ * the first requests there find the CPU's caches cold, and without this the server whose turn came first
+ * paid for it (its first sweep's median hover took three times its usual).
+ */
+export async function settle(sessions: LiveSession[]): Promise<void> {
+  for (const { server } of sessions) await probeQueries(server, settleRounds);
 }
 
 /** 200 keystrokes, each waited for until its diagnostics arrive, while a prober measures blocking. */
@@ -274,20 +307,21 @@ function turnOrder(sessions: LiveSession[], sweep: number): LiveSession[] {
  * when the list left documentation out), in `sweeps` sweeps. In each sweep every server answers all positions
  * in its turn, so a burst of host noise falls on the servers alike rather than on whichever ran at the time.
  */
-export async function measureQueries(sessions: LiveSession[]): Promise<void> {
+export async function measureQueries(sessions: LiveSession[], placement: Placement): Promise<void> {
   const offsets = new Map(sessions.map((s) => [s, keyOffsets(s.document.getText(), probeCount)]));
   for (let sweep = 0; sweep < sweeps; sweep++) {
     for (const session of turnOrder(sessions, sweep)) {
-      const { server, uri, document, samples } = session;
+      const { server, uri, document } = session;
+      const samples = querySamples(session, placement);
       await wakeUp(session);
       for (const offset of offsets.get(session)!) {
         const onKey = document.positionAt(offset + 2);
         const inKey = document.positionAt(offset + 1);
         let t0 = performance.now();
-        await server.request('textDocument/hover', { textDocument: { uri }, position: onKey, ...timed('hover') });
+        await server.request('textDocument/hover', { textDocument: { uri }, position: onKey, ...timed('hover', placement) });
         samples.hover.push(performance.now() - t0);
         t0 = performance.now();
-        const list = await server.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: inKey, ...timed('completion') });
+        const list = await server.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: inKey, ...timed('completion', placement) });
         samples.completion.push(performance.now() - t0);
         // What the editor does next for the focused item when the list left its documentation out.
         const first = list?.items[0];
@@ -302,14 +336,15 @@ export async function measureQueries(sessions: LiveSession[]): Promise<void> {
 }
 
 /** Hovers on the document's first character, where no server has anything to say, taking turns likewise. */
-export async function measureRoundTrips(sessions: LiveSession[]): Promise<void> {
+export async function measureRoundTrips(sessions: LiveSession[], placement: Placement): Promise<void> {
   for (let sweep = 0; sweep < sweeps; sweep++) {
     for (const session of turnOrder(sessions, sweep)) {
-      const { server, uri, samples } = session;
+      const { server, uri } = session;
+      const samples = querySamples(session, placement);
       await wakeUp(session);
       for (let i = 0; i < roundTripsPerSweep; i++) {
         const t0 = performance.now();
-        await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 }, ...timed('roundTrip') });
+        await server.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 }, ...timed('roundTrip', placement) });
         samples.roundTrip.push(performance.now() - t0);
       }
     }
@@ -321,16 +356,30 @@ export async function finishSession(session: LiveSession): Promise<SessionResult
   const { samples } = session;
   const peak = peakRssMiB(session.server.process.pid);
   await session.server.stop();
+  const clock = readServerClock(session.clockFile);
+  const inServer = (op: Timed, placement: Placement) => clock[clockLabel(op, placement)] ?? summarize([]);
+  const queries: SessionResult['queries'] = {};
+  for (const placement of placements) {
+    const measured = samples.queries[placement];
+    if (!measured) continue;
+    queries[placement] = {
+      hover: summarize(measured.hover),
+      completion: summarize(measured.completion),
+      resolve: summarize(measured.resolve),
+      roundTrip: summarize(measured.roundTrip),
+      inServer: { hover: inServer('hover', placement), completion: inServer('completion', placement), roundTrip: inServer('roundTrip', placement) },
+    };
+  }
   return {
-    inServer: readServerClock(session.clockFile),
     coldStartToDiagnosticsMs: session.coldStartToDiagnosticsMs,
     diagnostics: summarize(samples.diagnostics),
-    hover: summarize(samples.hover),
-    completion: summarize(samples.completion),
-    resolve: summarize(samples.resolve),
-    roundTrip: summarize(samples.roundTrip),
+    queries,
     maxBlockedMs: Math.max(0, ...samples.blocked),
-    ...(process.env.BENCH_SAMPLES ? { samples: { ...samples } } : {}),
+    ...(process.env.BENCH_SAMPLES ? { samples } : {}),
     peakRssMiB: peak,
   };
+}
+
+function querySamples(session: LiveSession, placement: Placement): QuerySamples {
+  return (session.samples.queries[placement] ??= { hover: [], completion: [], resolve: [], roundTrip: [] });
 }
