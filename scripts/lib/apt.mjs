@@ -1,4 +1,4 @@
-// Debian packages the real-editor tests need. Checked with dpkg first, so apt runs only on a fresh machine.
+// Debian packages the real-editor tests and the bench need. Checked with dpkg first, so apt runs only on a fresh machine.
 import { spawnSync } from 'node:child_process';
 import { run } from './run.mjs';
 
@@ -6,8 +6,9 @@ import { run } from './run.mjs';
  * chromium: the browser playwright-core drives (no browser download).
  * libkrb5-dev, g++, make, python3: code-server's native modules (kerberos, node-pty, spdlog, argon2) build from source.
  * ripgrep: VS Code's file search; @vscode/ripgrep would otherwise download it from GitHub.
+ * util-linux: taskset, with which the bench puts processes on one CPU (essential in Debian, so already present).
  */
-export const debianPackages = ['chromium', 'libkrb5-dev', 'ripgrep', 'g++', 'make', 'python3'];
+export const debianPackages = ['chromium', 'libkrb5-dev', 'ripgrep', 'g++', 'make', 'python3', 'util-linux'];
 
 export function missingDebianPackages(packages = debianPackages) {
   return packages.filter((name) => {
