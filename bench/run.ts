@@ -91,9 +91,10 @@ function selection<T extends { name: string }>(all: T[], args: string[]): T[] {
 /**
  * The query phases across the CPUs, as every run before 2026-11-23 measured them, then on one CPU. In that
  * order the across-CPU phase starts from wherever the kernel put the processes, not from the one CPU. The
- * one-CPU phase then meets the measured positions for the second time. Run the other way round (2,000-line
- * config, twice each way), every server's first sweep was slower on one CPU and so was every p95, but the
- * ratio to the JSON server was the same: 0.36 and 0.36 going first, 0.39 and 0.31 going second.
+ * one-CPU phase then meets the measured positions for the second time. Run the other way round on the
+ * 2,000-line config, every server's first sweep was slower on one CPU and so was every p95; ZeRO Lens's hover
+ * ratio was 0.36 and 0.36 in two probes going first (0.39 and 0.31 going second), and 0.53 in one subset run
+ * going first before there was a settle step.
  */
 async function measureQueryPhases(live: LiveSession[]): Promise<OneCpuOutcome> {
   await measureQueries(live, 'acrossCpus');
