@@ -92,9 +92,9 @@ function selection<T extends { name: string }>(all: T[], args: string[]): T[] {
  * The query phases across the CPUs, as every run before 2026-11-23 measured them, then on one CPU. In that
  * order the across-CPU phase starts from wherever the kernel put the processes, not from the one CPU. The
  * one-CPU phase then meets the measured positions for the second time. Run the other way round on the
- * 2,000-line config, every server's first sweep was slower on one CPU and so was every p95; ZeRO Lens's hover
- * ratio was 0.36 and 0.36 in two probes going first (0.39 and 0.31 going second), and 0.53 in one subset run
- * going first before there was a settle step.
+ * 2,000-line config, ZeRO Lens's and the JSON server's first one-CPU sweep was 1.3–3 times slower than their
+ * later ones and every server's p95 was higher; ZeRO Lens's hover ratio was 0.36 and 0.36 in two probes going
+ * first (0.39 and 0.31 going second), and 0.53 in one subset run going first before there was a settle step.
  */
 async function measureQueryPhases(live: LiveSession[]): Promise<OneCpuOutcome> {
   await measureQueries(live, 'acrossCpus');
