@@ -28,7 +28,8 @@ export function pinToOneCpu(pids: number[]): Pinned | { unavailable: string } {
   }
   const cpus = expand(before.get(process.pid) ?? before.values().next().value ?? '');
   if (cpus.length < 2) return { unavailable: `the bench may use only ${cpus.length} CPU` };
-  // The last CPU: the first one usually takes the device interrupts.
+  // Any one will do; the last the bench may use. (On the VM the disk's and network's interrupts go to CPU 1,
+  // but nothing does I/O during the query phases.)
   const cpu = cpus[cpus.length - 1];
   const pinned: number[] = [];
   const release = (): void => {
