@@ -25,6 +25,15 @@ export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n:
 }
 
 /**
+ * How many GPUs a one-process run was meant for: the visible-device list's length, else NPROC_PER_NODE when it
+ * is a plain number (only launchers read it, but it says what the author expected), else 0 (unknown).
+ */
+export function gpusMeantFor(visibleCount: number | undefined, nproc: string | undefined): number {
+  if (visibleCount !== undefined) return visibleCount;
+  return nproc && /^\d+$/.test(nproc) ? Number(nproc) : 0;
+}
+
+/**
  * `python train.py --deepspeed ds.json` (an HF-style script, no launcher) with two or more GPUs visible:
  * nothing starts a process per GPU. Without a launcher's RANK/WORLD_SIZE, DeepSpeed's init_distributed turns
  * to MPI discovery (deepspeed/comm/comm.py:837-845), which imports mpi4py: the run stops without it and
@@ -39,8 +48,7 @@ export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchComm
   const ds = hfDeepSpeedOption(trainer);
   if (!ds) return undefined;
   const devices = visibleDevices(launch.env);
-  const nproc = launch.env.envBinding('NPROC_PER_NODE')?.value;
-  const n = devices ? devices.ids.length : nproc && /^\d+$/.test(nproc) ? Number(nproc) : 0;
+  const n = gpusMeantFor(devices?.ids.length, launch.env.envBinding('NPROC_PER_NODE')?.value);
   if (n < 2) return undefined;
   const runner = ctx.document.getText().slice(python.word.start, python.runs.end);
   const sees = devices ? `${devices.name} lists ${n} GPUs, but ${runner} runs one process` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process (only a launcher reads NPROC_PER_NODE)`;

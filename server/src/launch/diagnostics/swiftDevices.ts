@@ -12,7 +12,7 @@ import { baseName } from '../../classify';
 import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';
-import { torchrunFixes } from './singleProcess';
+import { gpusMeantFor, torchrunFixes } from './singleProcess';
 
 export interface SwiftDeviceInputs {
   /** `--deepspeed` is on the command line. */
@@ -55,8 +55,7 @@ function scriptRunDiagnostic(ctx: SourceContext, launch: LaunchCommand, python: 
   const target = launch.trainer?.subcommandWord;
   if (!target) return undefined;
   const runner = ctx.document.getText().slice(python.start, target.end);
-  const statedGpus = nproc && /^\d+$/.test(nproc.value) ? Number(nproc.value) : 0;
-  const n = devices ? devices.ids.length : statedGpus;
+  const n = gpusMeantFor(devices?.ids.length, nproc?.value);
   const at = devices?.variable ?? nproc;
   if (n < 2 || !at) return undefined;
   const sees = devices ? `${listedAs(devices)} lists ${n} GPUs, and ${runner} runs one process that sees them all` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process, which sees every GPU of the machine (${n} or more)`;
