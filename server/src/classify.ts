@@ -1,8 +1,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { URI } from 'vscode-uri';
 import picomatch from 'picomatch';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind } from './feature';
+import { baseName, pathOf } from './util/paths';
 
 /** File names that are DeepSpeed configs by convention (matched against the base name). */
 export const configFileNamePatterns = ['ds_config*.json', '*deepspeed*.json', 'ds_z*_config.json', 'zero*.json'];
@@ -33,19 +33,6 @@ const argumentFilePattern = /"(deepspeed|model|model_name_or_path|dataset|output
 const shellExtensions = /\.(sh|bash|zsh)$/i;
 const yamlExtensions = /\.ya?ml$/i;
 const yamlDeepSpeedPattern = /^(\s*deepspeed\s*:|\s*distributed_type\s*:\s*['"]?DEEPSPEED\b|\s*deepspeed_config_file\s*:)/im;
-
-export function pathOf(uri: string): string {
-  try {
-    return URI.parse(uri).fsPath;
-  } catch {
-    return uri;
-  }
-}
-
-export function baseName(path: string): string {
-  const parts = path.split(/[\\/]/);
-  return parts[parts.length - 1] ?? path;
-}
 
 function matchesConfiguredGlob(path: string, globs: string[]): boolean {
   for (const glob of globs) {

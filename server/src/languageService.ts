@@ -23,7 +23,13 @@ import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
 import { createLaunchFeatures } from './launch/launchFeatures';
-import { createContextFeatures } from './context/contextFeatures';
+import type { CallerInputs, DocumentAnalysis } from './training/service';
+import { createAnalyses } from './analyses';
+import { createConfigEstimates } from './estimates/configEstimates';
+import { createLaunchEstimates } from './estimates/launchEstimates';
+import { estimateView } from './estimates/estimateView';
+import { applyOptionEdit } from './estimates/applyOption';
+import { pathOf } from './util/paths';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
@@ -47,11 +53,23 @@ export interface ZeroLensLanguageService {
   getInlayHints(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
   getDocumentLinks(document: TextDocument, settings: ZeroLensSettings): Promise<DocumentLink[]>;
   getDefinition(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Location[]>;
+  /**
+   * The training analysis of a config or launch script (null for other files): what every estimate feature
+   * shows. The CLI passes its flags as `caller`.
+   */
+  getDocumentAnalysis(document: TextDocument, settings: ZeroLensSettings, caller?: CallerInputs): Promise<DocumentAnalysis | null>;
   /** The sidebar's estimate for a config or launch script (null for other files). */
   getEstimateView(document: TextDocument, settings: ZeroLensSettings): Promise<EstimateView | null>;
   /** The edit that moves a document to a ZeRO option (the stage quick fix's edit). */
   getApplyOptionEdit(document: TextDocument, params: ApplyOptionParams, settings: ZeroLensSettings): Promise<ApplyOptionResult>;
-  /** Settings or workspace files changed: drop cached launch references, model sizes and the last completion list. */
+  /**
+   * Files changed on disk, or open documents were edited (their URIs): forget what was read from them and
+   * return the URIs of the open documents whose answers may differ now.
+   */
+  filesChanged(uris: string[]): string[];
+  /** A document closed: forget its parse and what it depended on. */
+  documentClosed(uri: string): void;
+  /** Settings or workspace folders changed: drop everything read from disk and the last completion list. */
   invalidateWorkspace(): void;
   /** The built-in model catalog, for model pickers. */
   getModelCatalog(): CatalogEntry[];
@@ -59,15 +77,23 @@ export interface ZeroLensLanguageService {
 
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
-  const dsConfig = createDsConfigFeatures(hosts);
-  const context = createContextFeatures(hosts);
-  const launch = createLaunchFeatures(hosts);
+  // The parses of open documents and everything read from disk live in this instance, not in module state.
+  const { configParses, launchParses, parses, training } = createAnalyses(hosts);
+  const dsConfig = createDsConfigFeatures(hosts, configParses);
+  const configEstimates = createConfigEstimates(training, configParses);
+  const launchEstimates = createLaunchEstimates(training, parses.launch);
+  const launch = createLaunchFeatures({
+    hosts,
+    parse: parses.launch,
+    factsOfFile: (path) => training.factsOfFile(path),
+    presetEstimates: (written, settings) => launchEstimates.presetEstimates(written, settings),
+  });
   const contributors: Record<DocumentKind, FeatureContributor[]> = {
-    // The memory context answers first: on `stage` its table is what people hover for, and VS Code cuts
-    // long hovers off at the bottom.
-    'ds-config': [context, dsConfig],
-    'launch-script': [launch],
-    'launch-yaml': [launch],
+    // The estimates answer first on `stage`: their table is what people hover for, and VS Code cuts long
+    // hovers off at the bottom. On a launch, what a `--deepspeed` value is comes before what it costs.
+    'ds-config': [configEstimates, dsConfig],
+    'launch-script': [launch, launchEstimates],
+    'launch-yaml': [launch, launchEstimates],
   };
 
   const forDocument = (document: TextDocument, settings: ZeroLensSettings): FeatureContributor[] => {
@@ -136,12 +162,30 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
-    getEstimateView: (d, s) => context.getEstimateView(d, s),
-    getApplyOptionEdit: (d, p, s) => context.getApplyOptionEdit(d, p, s),
+    getDocumentAnalysis: async (d, s, caller) => {
+      const kind = classifyDocument(d, s);
+      return kind ? training.analyzeDocument(d, kind, s, caller) : null;
+    },
+    getEstimateView: async (d, s) => {
+      const kind = classifyDocument(d, s);
+      return kind ? estimateView(training, d, kind, s) : null;
+    },
+    getApplyOptionEdit: async (d, p, s) => {
+      const kind = classifyDocument(d, s);
+      return kind ? applyOptionEdit(training, configParses, d, kind, p) : { edit: null, reason: 'ZeRO Lens does not handle this file.' };
+    },
+    filesChanged: (uris) => {
+      lastList = undefined; // a list for the same version may differ now
+      return training.filesChanged(uris.map(pathOf));
+    },
+    documentClosed: (uri) => {
+      configParses.forget(uri);
+      launchParses.forget(uri);
+      training.documentClosed(uri);
+    },
     invalidateWorkspace: () => {
       lastList = undefined; // settings or files changed: a list for the same version may differ now
-      context.invalidate();
-      launch.invalidate();
+      training.invalidateAll();
     },
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })),
   };

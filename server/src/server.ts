@@ -6,6 +6,7 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeConfigurationNotification,
+  FileChangeType,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
@@ -27,14 +28,7 @@ import { withOpenDocuments } from './host';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { DependentsRefresh } from './dependentsRefresh';
-import {
-  ApplyOptionRequest,
-  CatalogRequest,
-  ConfigurationChangedNotification,
-  EstimateViewRequest,
-  type ApplyOptionParams,
-  type EstimateViewParams,
-} from './protocol';
+import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, type RequestSpec } from './protocol';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -140,8 +134,17 @@ connection.onDidChangeConfiguration((change) => {
   if (!canPullConfiguration) globalSettings = (change.settings as { zeroLens?: unknown })?.zeroLens ?? globalSettings;
   refreshAll();
 });
-connection.onNotification(ConfigurationChangedNotification, refreshAll);
-connection.onDidChangeWatchedFiles(refreshAll);
+connection.onNotification(ConfigurationChangedNotification.method, refreshAll);
+connection.onDidChangeWatchedFiles((params) => {
+  // A file created or deleted changes the workspace's listing; a changed one only what was read from it.
+  if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();
+  const affected = service.filesChanged(params.changes.map((c) => c.uri));
+  for (const uri of affected) {
+    const document = documents.get(uri);
+    if (document) scheduleValidation(document, 0);
+  }
+  if (affected.length) void connection.languages.inlayHint.refresh().catch(() => undefined);
+});
 
 function scheduleValidation(document: TextDocument, delay = validationDelayMs): void {
   pendingValidation.get(document.uri)?.();
@@ -206,8 +209,7 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
 const reportRefreshError = (error: unknown): void => connection.console.error(`ZeRO Lens context refresh failed: ${String(error)}`);
 const dependents = new DependentsRefresh({
   delayMs: () => validationDelayMs,
-  openDocuments: () => Promise.all(documents.all().map(async (d) => ({ uri: d.uri, kind: service.classify(d, await settingsFor(d.uri)) }))),
-  dropWorkspaceCaches: () => service.invalidateWorkspace(),
+  changed: (uris) => service.filesChanged(uris),
   revalidate: (uri) => {
     const document = documents.get(uri);
     if (document) scheduleValidation(document, 0);
@@ -218,9 +220,7 @@ const dependents = new DependentsRefresh({
 
 /** A script or config changed, saved or not: what other open documents show of it may be stale. */
 function contextSourceTouched(document: TextDocument): void {
-  void settingsFor(document.uri)
-    .then((settings) => dependents.touched(document.uri, service.classify(document, settings)))
-    .catch(reportRefreshError);
+  dependents.touched(document.uri);
 }
 
 documents.onDidOpen((event) => scheduleValidation(event.document, 0));
@@ -234,6 +234,7 @@ documents.onDidClose((event) => {
   pendingValidation.delete(event.document.uri);
   // Closed unsaved, the file reads from disk again.
   contextSourceTouched(event.document);
+  service.documentClosed(event.document.uri);
   settingsByUri.delete(event.document.uri);
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
@@ -248,9 +249,13 @@ connection.onCodeAction((p) => withSettings(requestedUri(p), (d, s) => service.g
 connection.languages.inlayHint.on((p) => withSettings(requestedUri(p), (d, s) => service.getInlayHints(d, p.range, s), []));
 connection.onDocumentLinks((p) => withSettings(requestedUri(p), (d, s) => service.getDocumentLinks(d, s), []));
 connection.onDefinition((p) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), []));
-connection.onRequest(EstimateViewRequest, (p: EstimateViewParams) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
-connection.onRequest(ApplyOptionRequest, (p: ApplyOptionParams) => withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
-connection.onRequest(CatalogRequest, () => service.getModelCatalog());
+/** A custom request of the shared protocol, with the types it declares. */
+function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R> | R): void {
+  connection.onRequest(spec.method, (params: unknown): Promise<unknown> => Promise.resolve(handler(params as P)));
+}
+handle(EstimateViewRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
+handle(ApplyOptionRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
+handle(CatalogRequest, () => service.getModelCatalog());
 
 documents.listen(connection);
 connection.listen();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { CodeAction, Diagnostic, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ApplyOptionRequest, EstimateViewRequest, type ApplyOptionResult, type EstimateView } from '../../server/src/protocol';
+import { ApplyOptionRequest, describeSource, EstimateViewRequest, type ApplyOptionResult, type EstimateView } from '../../server/src/protocol';
 import { poll } from '../e2e/support/poll';
 import { fileUri, startServer, type TestServer } from './lspClient';
 
@@ -58,13 +58,14 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
     assert.equal(TextDocument.applyEdits(document, toThree.edit!.changes![uri]), text.replace('"stage": 2,', '"stage": 3,'));
     assert.equal(ours.filter((a) => a.isPreferred).length, 1);
 
-    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest, { uri });
+    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest.method, { uri });
     assert.equal(view?.kind, 'ds-config');
     assert.equal(view?.options.length, 8);
-    assert.deepEqual(view?.context.gpusPerNode, { value: 5, source: 'train_zero2.sh line 4' });
+    assert.deepEqual(view?.context.gpusPerNode, { value: 5, source: { kind: 'script', file: path.join(root, 'train_zero2.sh'), line: 4 } });
+    assert.equal(describeSource(view!.context.gpusPerNode!.source), 'train_zero2.sh line 4');
     assert.deepEqual(view?.current, { stage: 2, offloadOptimizer: 'none', offloadParam: 'none' });
 
-    const applied = await server.connection.sendRequest<ApplyOptionResult>(ApplyOptionRequest, { uri, stage: 3, offloadOptimizer: 'cpu', offloadParam: 'none' });
+    const applied = await server.connection.sendRequest<ApplyOptionResult>(ApplyOptionRequest.method, { uri, stage: 3, offloadOptimizer: 'cpu', offloadParam: 'none' });
     const after = TextDocument.applyEdits(document, applied.edit!.changes![uri]);
     assert.match(after, /"stage": 3, \/\/ fastest that fits\?/);
     assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu",/);
@@ -161,7 +162,7 @@ test('gradient accumulation from the script changes the CPU figure of ZeRO-2 opt
   await writeFile(configPath, config);
   const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
   const cpuOf = async () => {
-    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest, { uri: configUri });
+    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest.method, { uri: configUri });
     return view?.options.find((o) => o.stage === 2 && o.offloadOptimizer === 'cpu')?.result.perCpu;
   };
   try {

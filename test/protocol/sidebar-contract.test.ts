@@ -21,7 +21,7 @@ test('the real server estimate view becomes bars, a capacity line, a current opt
   try {
     const uri = fileUri(configPath);
     await server.open(uri, 'json', text);
-    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest, { uri });
+    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest.method, { uri });
     assert.ok(view, 'the server claims the config');
     const vm = buildViewModel({ kind: 'ready', view });
     assert.equal(vm.status, 'ready');
@@ -52,13 +52,13 @@ test('the real server estimate view becomes bars, a capacity line, a current opt
     assert.ok(parseHostMessage(JSON.parse(JSON.stringify({ type: 'update', vm, settings: {} }))).ok);
 
     // Apply: the edit moves the file to ZeRO-3, keeping the comments.
-    const applied = await server.connection.sendRequest<ApplyOptionResult>(ApplyOptionRequest, { uri, ...z3both.option });
+    const applied = await server.connection.sendRequest<ApplyOptionResult>(ApplyOptionRequest.method, { uri, ...z3both.option });
     assert.ok(applied.edit?.changes?.[uri], JSON.stringify(applied));
     const after = TextDocument.applyEdits(TextDocument.create(uri, 'json', 1, text), applied.edit.changes[uri]);
     assert.match(after, /"stage": 3/);
     assert.match(after, /\/\/ ZeRO-2 for the 8B run/);
 
-    const catalog = await server.connection.sendRequest<CatalogEntry[]>(CatalogRequest);
+    const catalog = await server.connection.sendRequest<CatalogEntry[]>(CatalogRequest.method);
     assert.ok(catalog.length > 10);
     const qwen = catalog.find((e) => e.id === 'Qwen/Qwen3-8B');
     assert.ok(qwen && qwen.totalParams > 7e9 && qwen.totalParams < 9e9 && qwen.displayName.length > 0);
@@ -78,7 +78,7 @@ test('without a model the view has no bars and says what is missing', async () =
   try {
     const uri = fileUri(configPath);
     await server.open(uri, 'json', text);
-    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest, { uri });
+    const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest.method, { uri });
     assert.ok(view);
     const vm = buildViewModel({ kind: 'ready', view });
     assert.equal(vm.bars.length, 0);

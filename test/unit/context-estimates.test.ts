@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity, type MarkupContent } from 'vscode-languageserver-types';
-import { createContextFeatures } from '../../server/src/context/contextFeatures';
-import { ContextEngine } from '../../server/src/context/contextEngine';
-import { estimateExceedsCode, type FitDiagnosticData } from '../../server/src/context/fitDiagnostic';
-import { gib, stageHintText } from '../../server/src/context/present';
+import { estimateExceedsCode, type FitDiagnosticData } from '../../server/src/estimates/fitDiagnostic';
+import { stageHintText } from '../../server/src/estimates/present';
+import { formatGiB as gib } from '../../server/src/protocol';
 import { GiB } from '../../server/src/memory/units';
 import type { EstimateResult } from '../../server/src/memory/types';
 import { withDefaults } from '../../server/src/settings';
-import { configDocument, fixture, memoryHosts } from './context-hosts';
+import { configDocument, fixture, memoryHosts, estimateFeatures } from './context-hosts';
 
 const wholeFile = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
 
@@ -34,9 +33,9 @@ test('hint text: per-GPU estimate, model and GPU count; the GPU size when it doe
 
 async function setup(settings: Record<string, unknown>, config = 'ds_config_zero2.json') {
   const hosts = memoryHosts({ [config]: fixture(config), 'train_zero2.sh': fixture('train_zero2.sh').replace('ds_config_zero2.json', config) });
-  const features = createContextFeatures(hosts);
+  const features = estimateFeatures(hosts);
   const document = configDocument(config);
-  const analysis = await new ContextEngine(hosts).analyzeConfig(document, withDefaults(settings));
+  const analysis = await estimateFeatures(hosts).analyzeConfig(document, withDefaults(settings));
   return { features, document, analysis, settings: withDefaults(settings) };
 }
 
@@ -135,7 +134,7 @@ test('fit warning when nothing fits: says so and what else to change', async () 
 test('a stage of "auto" (filled by accelerate) gets no estimate and no warning', async () => {
   const text = fixture('ds_config_zero2.json').replace('"stage": 2,', '"stage": "auto",');
   const hosts = memoryHosts({ 'ds_config_zero2.json': text, 'train_zero2.sh': fixture('train_zero2.sh') });
-  const features = createContextFeatures(hosts);
+  const features = estimateFeatures(hosts);
   const document = configDocument('ds_config_zero2.json', text);
   const settings = withDefaults({ gpuMemoryGiB: 8 });
   assert.deepEqual(await features.inlayHints!(document, wholeFile, settings), []);

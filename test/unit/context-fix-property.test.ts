@@ -5,11 +5,11 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { parse, type ParseError } from 'jsonc-parser';
 import { findProperty, parseConfigText } from '../../server/src/dsconfig/parse';
-import { createContextFeatures } from '../../server/src/context/contextFeatures';
-import { applyStageSwitch, planStageSwitch, type StageTarget } from '../../server/src/context/stageSwitch';
+import { applyStageSwitch, planStageSwitch } from '../../server/src/estimates/stageSwitch';
+import type { ZeroOption as StageTarget } from '../../server/src/protocol';
 import type { OffloadDevice, ZeroStage } from '../../server/src/memory/types';
 import { withDefaults } from '../../server/src/settings';
-import { applyWorkspaceEdit, configDocument, fixtureDir, memoryHosts } from './context-hosts';
+import { applyWorkspaceEdit, configDocument, fixtureDir, memoryHosts, estimateFeatures } from './context-hosts';
 
 type Json = Record<string, unknown>;
 
@@ -105,7 +105,7 @@ test('the offered quick fixes on every fixture produce valid JSONC', async () =>
   const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8, gpuMemoryGiB: 80 });
   let applied = 0;
   for (const [name, text] of fixtures) {
-    const features = createContextFeatures(memoryHosts({ [name]: text }));
+    const features = estimateFeatures(memoryHosts({ [name]: text }));
     const document = configDocument(name, text);
     const line = text.split('\n').findIndex((l) => l.includes('"stage"'));
     if (line < 0) continue;

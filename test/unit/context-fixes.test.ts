@@ -1,17 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeAction } from 'vscode-languageserver-types';
-import { createContextFeatures } from '../../server/src/context/contextFeatures';
-import { ContextEngine } from '../../server/src/context/contextEngine';
-import { estimateExceedsCode } from '../../server/src/context/fitDiagnostic';
-import type { StageTarget } from '../../server/src/context/stageSwitch';
+import { estimateExceedsCode } from '../../server/src/estimates/fitDiagnostic';
+import type { ZeroOption as StageTarget } from '../../server/src/protocol';
 import { withDefaults } from '../../server/src/settings';
-import { applyWorkspaceEdit, configDocument, fixture, memoryHosts, scriptDocument } from './context-hosts';
+import { applyWorkspaceEdit, configDocument, fixture, memoryHosts, scriptDocument, estimateFeatures } from './context-hosts';
 
 const known = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8, gpuMemoryGiB: 80 });
 
 async function actionsFor(name: string, settings = known, diagnostics: CodeAction['diagnostics'] = []) {
-  const features = createContextFeatures(memoryHosts({ [name]: fixture(name) }));
+  const features = estimateFeatures(memoryHosts({ [name]: fixture(name) }));
   const document = configDocument(name);
   const line = document.getText().split('\n').findIndex((l) => l.includes('"stage"'));
   const actions = await features.codeActions!(document, { start: { line, character: 0 }, end: { line, character: 0 } }, { diagnostics: diagnostics ?? [] }, settings);
@@ -182,7 +180,7 @@ test('the deprecated cpu_offload flag is replaced by an offload_optimizer block 
 
 test('fixes attach to the fit warning; its suggestion is preferred when no plain stage switch fits', async () => {
   const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 5, gpuMemoryGiB: 40 });
-  const features = createContextFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') }));
+  const features = estimateFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') }));
   const document = configDocument('ds_config_zero2.json');
   const [warning] = await features.validate!(document, settings);
   assert.equal(warning.code, estimateExceedsCode);
@@ -204,7 +202,7 @@ test('no actions away from the stage line without a warning; none on broken JSON
 });
 
 test('ApplyOption: a config without zero_optimization gets one, in the file\'s tab indentation', async () => {
-  const features = createContextFeatures(memoryHosts({ 'ds_config_nozero.json': fixture('ds_config_nozero.json') }));
+  const features = estimateFeatures(memoryHosts({ 'ds_config_nozero.json': fixture('ds_config_nozero.json') }));
   const document = configDocument('ds_config_nozero.json');
   const result = await features.getApplyOptionEdit(document, { uri: document.uri, stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none' }, known);
   assert.equal(
@@ -216,7 +214,7 @@ test('ApplyOption: a config without zero_optimization gets one, in the file\'s t
 });
 
 test('ApplyOption NVMe: adds DeepSpeed\'s example nvme_path so the config is complete', async () => {
-  const features = createContextFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') }));
+  const features = estimateFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') }));
   const document = configDocument('ds_config_zero2.json');
   const result = await features.getApplyOptionEdit(document, { uri: document.uri, stage: 3, offloadOptimizer: 'nvme', offloadParam: 'none' }, known);
   const text = applyWorkspaceEdit(document, result.edit as Parameters<typeof applyWorkspaceEdit>[1]);
@@ -224,7 +222,7 @@ test('ApplyOption NVMe: adds DeepSpeed\'s example nvme_path so the config is com
 });
 
 test('ApplyOption on a script: the ms-swift preset name changes; options without a preset say why', async () => {
-  const features = createContextFeatures(memoryHosts({ 'train_preset.sh': fixture('train_preset.sh') }));
+  const features = estimateFeatures(memoryHosts({ 'train_preset.sh': fixture('train_preset.sh') }));
   const document = scriptDocument('train_preset.sh');
   const result = await features.getApplyOptionEdit(document, { uri: document.uri, stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu' }, known);
   assert.equal(
@@ -237,7 +235,7 @@ test('ApplyOption on a script: the ms-swift preset name changes; options without
 });
 
 test('ApplyOption on a script that points at a JSON file edits that file', async () => {
-  const features = createContextFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json'), 'train_zero2.sh': fixture('train_zero2.sh') }));
+  const features = estimateFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json'), 'train_zero2.sh': fixture('train_zero2.sh') }));
   const script = scriptDocument('train_zero2.sh');
   const result = await features.getApplyOptionEdit(script, { uri: script.uri, stage: 3, offloadOptimizer: 'none', offloadParam: 'none' }, known);
   const config = configDocument('ds_config_zero2.json');
@@ -247,7 +245,7 @@ test('ApplyOption on a script that points at a JSON file edits that file', async
 
 test('a config without zero_optimization (stage 0) gets the warning and the fixes on its first key', async () => {
   const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 8, gpuMemoryGiB: 80 });
-  const features = createContextFeatures(memoryHosts({ 'ds_config_nozero.json': fixture('ds_config_nozero.json') }));
+  const features = estimateFeatures(memoryHosts({ 'ds_config_nozero.json': fixture('ds_config_nozero.json') }));
   const document = configDocument('ds_config_nozero.json');
   const [warning] = await features.validate!(document, settings);
   assert.equal(warning.code, estimateExceedsCode);
@@ -265,7 +263,7 @@ test('when only a stage switch combined with offload fits, it is offered as one 
   const document = configDocument('ds_config_zero2.json');
   const base = { model: 'Qwen/Qwen3-8B', gpusPerNode: 2 };
   // Size the GPU between ZeRO-3 + full offload and every other move.
-  const probe = await new ContextEngine(hosts).analyzeConfig(document, withDefaults(base));
+  const probe = await estimateFeatures(hosts).analyzeConfig(document, withDefaults(base));
   const full = probe.estimate({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu' })!.perGpu.total;
   const others = [
     { stage: 3, offloadOptimizer: 'none', offloadParam: 'none' },
@@ -277,7 +275,7 @@ test('when only a stage switch combined with offload fits, it is offered as one 
   assert.ok(full < Math.min(...others), 'precondition: full offload is the smallest');
   const settings = withDefaults({ ...base, gpuMemoryGiB: (full + Math.min(...others)) / 2 / 2 ** 30 });
 
-  const features = createContextFeatures(hosts);
+  const features = estimateFeatures(hosts);
   const [warning] = await features.validate!(document, settings);
   assert.match(warning.message as string, /Smallest change that fits: ZeRO-3 \+ CPU offload \(optimizer, params\) \(≈ \d+\.\d GiB\/GPU\)\.$/);
   const actions = await features.codeActions!(document, warning.range, { diagnostics: [warning] }, settings);

@@ -4,6 +4,13 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import type { FileSystemHost, Hosts, WorkspaceHost } from '../../server/src/host';
+import { createAnalyses } from '../../server/src/analyses';
+import { classifyDocument } from '../../server/src/classify';
+import { createConfigEstimates } from '../../server/src/estimates/configEstimates';
+import { estimateView } from '../../server/src/estimates/estimateView';
+import { applyOptionEdit } from '../../server/src/estimates/applyOption';
+import { describeSource, type ApplyOptionParams, type Sourced } from '../../server/src/protocol';
+import { defaultSettings, type ZeroLensSettings } from '../../server/src/settings';
 
 export const fixtureDir = path.resolve(__dirname, '../fixtures/context');
 /** Where the in-memory workspace lives; paths are POSIX-like on every platform through path.resolve. */
@@ -52,4 +59,28 @@ export function scriptDocument(name: string, text = fixture(name), version = 1):
 export function applyWorkspaceEdit(document: TextDocument, edit: { changes?: Record<string, { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]> } | undefined): string {
   const edits = edit?.changes?.[document.uri] ?? [];
   return TextDocument.applyEdits(document, edits);
+}
+
+/**
+ * The estimate features of a ds_config and the sidebar's requests, built the way the language service builds
+ * them (one analysis service per instance), for tests that drive them directly.
+ */
+export function estimateFeatures(hosts: Hosts) {
+  const analyses = createAnalyses(hosts);
+  const contributor = createConfigEstimates(analyses.training, analyses.configParses);
+  const kindOf = (document: TextDocument) => classifyDocument(document, defaultSettings)!;
+  return {
+    ...contributor,
+    analyses,
+    analyzeConfig: (document: TextDocument, settings: ZeroLensSettings) => analyses.training.analyzeConfig(document, settings),
+    getEstimateView: (document: TextDocument, settings: ZeroLensSettings) => estimateView(analyses.training, document, kindOf(document), settings),
+    getApplyOptionEdit: (document: TextDocument, params: ApplyOptionParams, _settings?: ZeroLensSettings) =>
+      applyOptionEdit(analyses.training, analyses.configParses, document, kindOf(document), params),
+    invalidate: () => analyses.training.invalidateAll(),
+  };
+}
+
+/** A sourced value with its source in words, as hovers and the sidebar show it. */
+export function shown<T>(sourced: Sourced<T> | undefined): { value: T; source: string } | undefined {
+  return sourced && { value: sourced.value, source: describeSource(sourced.source) };
 }

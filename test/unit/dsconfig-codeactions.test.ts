@@ -7,6 +7,10 @@ import { codeActions, fixAllKind } from '../../server/src/dsconfig/codeActions/c
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { defaultSettings } from '../../server/src/settings';
 import { applyAction, docOf, fixed, quickFixes } from './dsconfig-validation-helpers';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 const lines = (...l: string[]) => l.join('\n');
 
@@ -133,7 +137,7 @@ test('inserted keys follow the file: CRLF line ends, tab indentation, one-line o
 
 test('actions only come from our own diagnostics, and a stale diagnostic gives no action', async () => {
   const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stgae": 2}', '}');
-  const stale = validateConfig(docOf(text), defaultSettings);
+  const stale = validateConfig(parses, docOf(text), defaultSettings);
   const now = docOf(lines('{', '  "train_micro_batch_size_per_gpu": 1', '}'));
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   assert.deepEqual(await codeActions(now, range, { diagnostics: stale, only: ['quickfix'] }, defaultSettings), []);
@@ -195,10 +199,10 @@ test('source.fixAll.zeroLens applies every preferred fix in one edit and keeps c
 
 test('warmup_num_steps written 1e3: a warning for the json.load path, fixed by writing the integer', async () => {
   const text = lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 1e3}}', '}');
-  const [warning] = validateConfig(docOf(text), defaultSettings).filter((d) => d.code === 'integer-written-as-float');
+  const [warning] = validateConfig(parses, docOf(text), defaultSettings).filter((d) => d.code === 'integer-written-as-float');
   assert.match(String(warning?.message), /json\.load, which gives the float 1000\.0/);
   assert.equal(await fixed(text, 'Write it as 1000'), text.replace('1e3', '1000'));
   // Written as an integer, or in a field DeepSpeed does not type-check, it is fine.
-  assert.deepEqual(validateConfig(docOf(text.replace('1e3', '1000')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
-  assert.deepEqual(validateConfig(docOf(lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}', '}')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
+  assert.deepEqual(validateConfig(parses, docOf(text.replace('1e3', '1000')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
+  assert.deepEqual(validateConfig(parses, docOf(lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}', '}')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
 });

@@ -10,11 +10,15 @@ import { complete } from '../../server/src/dsconfig/completion/complete';
 import { completed } from '../../server/src/completionList';
 import { defaultSettings } from '../../server/src/settings';
 import { applyItem, editOf, sorted, textIn, withCursor } from './dsconfig-completion-cursor';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 /** Items as an editor without lazy resolve gets them: documentation and detail filled in. */
 async function completeAt(marked: string): Promise<{ items: CompletionItem[]; document: TextDocument }> {
   const { document, position } = withCursor(marked);
-  return { items: sorted((await complete(document, position, defaultSettings)).map(completed)), document };
+  return { items: sorted((await complete(parses, document, position, defaultSettings)).map(completed)), document };
 }
 
 const labels = (items: CompletionItem[]) => items.map((i) => i.label);
@@ -217,7 +221,7 @@ test('half-typed and broken JSON: never throws, always an array (property test o
         const cut = cutAt % (text.length + 1);
         const broken = text.slice(0, cut) + insert + text.slice(cut + Math.min(3, text.length - cut));
         const document = TextDocument.create('file:///ds_config.json', 'json', 1, broken);
-        const items = await complete(document, document.positionAt(cursorAt % (broken.length + 1)), defaultSettings);
+        const items = await complete(parses, document, document.positionAt(cursorAt % (broken.length + 1)), defaultSettings);
         assert.ok(Array.isArray(items));
         for (const item of items) assert.ok(editOf(item).range.start.line === editOf(item).range.end.line, 'replace ranges stay on one line');
       },
@@ -229,7 +233,7 @@ test('half-typed and broken JSON: never throws, always an array (property test o
 test('CRLF line ends and a BOM: ranges and commas land where they should', async () => {
   const text = '\ufeff{\r\n  "zero_optimization": {\r\n    "stage": 3\r\n    \r\n  }\r\n}\r\n';
   const document = TextDocument.create('file:///ds_config.json', 'json', 1, text);
-  const items = await complete(document, { line: 3, character: 4 }, defaultSettings);
+  const items = await complete(parses, document, { line: 3, character: 4 }, defaultSettings);
   const item = find(items, 'offload_param');
   assert.deepEqual(editOf(item).range, { start: { line: 3, character: 4 }, end: { line: 3, character: 4 } });
   assert.deepEqual(item.additionalTextEdits?.[0].range.start, { line: 2, character: 14 });

@@ -7,10 +7,14 @@ import { hover } from '../../server/src/dsconfig/hover/hover';
 import { formatBytes } from '../../server/src/dsconfig/hover/describe';
 import { defaultSettings } from '../../server/src/settings';
 import { textIn, withCursor } from './dsconfig-completion-cursor';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 async function hoverAt(marked: string): Promise<{ hover: Hover | null; markdown: string; document: TextDocument }> {
   const { document, position } = withCursor(marked);
-  const result = await hover(document, position, defaultSettings);
+  const result = await hover(parses, document, position, defaultSettings);
   return { hover: result, markdown: result ? (result.contents as MarkupContent).value : '', document };
 }
 
@@ -110,7 +114,7 @@ test('an array element is explained by its list', async () => {
 test('CRLF and a BOM keep ranges exact', async () => {
   const text = '\ufeff{\r\n  "zero_optimization": {\r\n    "stage": 2\r\n  }\r\n}\r\n';
   const document = TextDocument.create('file:///ds_config.json', 'json', 1, text);
-  const h = await hover(document, { line: 2, character: 7 }, defaultSettings);
+  const h = await hover(parses, document, { line: 2, character: 7 }, defaultSettings);
   assert.deepEqual(h?.range, { start: { line: 2, character: 4 }, end: { line: 2, character: 11 } });
 });
 
@@ -121,7 +125,7 @@ test('random edits of a real config never make hover throw, and ranges stay insi
       const cut = at % (base.length + 1);
       const text = base.slice(0, cut) + insert + base.slice(cut + remove);
       const document = TextDocument.create('file:///ds_config.json', 'json', 1, text);
-      const h = await hover(document, document.positionAt(cursor % (text.length + 1)), defaultSettings);
+      const h = await hover(parses, document, document.positionAt(cursor % (text.length + 1)), defaultSettings);
       if (h?.range) assert.ok(document.offsetAt(h.range.end) <= text.length);
     }),
     { numRuns: 400 },

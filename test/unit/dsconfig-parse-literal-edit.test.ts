@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseConfig, parseConfigText, type ParsedConfig } from '../../server/src/dsconfig/parse';
+import { parseConfigText, type ParsedConfig } from '../../server/src/dsconfig/parse';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 /**
  * A keystroke inside one value is parsed by patching the previous version's tree (literalEdit.ts). Whatever
@@ -21,14 +25,14 @@ function comparable(parsed: ParsedConfig): string {
 
 function assertEditParsesLikeScratch(text: string, edits: { at: number; remove: number; insert: string }[]): void {
   const document = TextDocument.create('file:///p/ds_config.json', 'ds-config', 1, text);
-  parseConfig(document);
+  parses.parse(document);
   let version = 1;
   for (const edit of edits) {
     const current = document.getText();
     const at = Math.min(edit.at, current.length);
     const range = { start: document.positionAt(at), end: document.positionAt(Math.min(current.length, at + edit.remove)) };
     TextDocument.update(document, [{ range, text: edit.insert }], ++version);
-    assert.equal(comparable(parseConfig(document)), comparable(parseConfigText(document.getText())), `after editing ${JSON.stringify(document.getText())}`);
+    assert.equal(comparable(parses.parse(document)), comparable(parseConfigText(document.getText())), `after editing ${JSON.stringify(document.getText())}`);
   }
 }
 
@@ -76,10 +80,10 @@ test('property: digit edits inside numbers and letters inside strings keep patch
 test('a keystroke in one value shares every untouched section of the parsed value with the previous version', () => {
   const text = '{\n  "optimizer": {"type": "AdamW", "params": {"lr": 1e-5}},\n  "zero_optimization": {"stage": 2, "reduce_bucket_size": 500}\n}\n';
   const document = TextDocument.create('file:///p/shared/ds_config.json', 'ds-config', 1, text);
-  const before = parseConfig(document).value as Record<string, Record<string, unknown>>;
+  const before = parses.parse(document).value as Record<string, Record<string, unknown>>;
   const at = text.indexOf('500');
   TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + 3) }, text: '5000' }], 2);
-  const after = parseConfig(document).value as Record<string, Record<string, unknown>>;
+  const after = parses.parse(document).value as Record<string, Record<string, unknown>>;
   assert.equal(after.zero_optimization.reduce_bucket_size, 5000);
   assert.equal(before.zero_optimization.reduce_bucket_size, 500, 'the previous version keeps its own value');
   assert.equal(after.optimizer, before.optimizer, 'the untouched section is the same object');

@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { findProperty, findValue, maxNestingDepth, maxParsedLength, parseConfig, parseConfigText } from '../../server/src/dsconfig/parse';
+import { findProperty, findValue, maxNestingDepth, maxParsedLength, parseConfigText } from '../../server/src/dsconfig/parse';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 // getNodeValue builds prototype-less objects (safe with a "__proto__" key); compare them as JSON data.
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
@@ -87,9 +91,9 @@ test(`files above ${maxParsedLength} characters are skipped with a limit`, () =>
 
 test('parseConfig caches per document version', () => {
   const a = TextDocument.create('file:///c/ds_config.json', 'ds-config', 1, '{"stage": 1}');
-  assert.equal(parseConfig(a), parseConfig(a));
+  assert.equal(parses.parse(a), parses.parse(a));
   const b = TextDocument.update(a, [{ text: '{"stage": 2}' }], 2);
-  assert.deepEqual(plain(parseConfig(b).value), { stage: 2 });
+  assert.deepEqual(plain(parses.parse(b).value), { stage: 2 });
 });
 
 test('binary bytes never throw', () => {

@@ -7,6 +7,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { codeActions } from '../../server/src/dsconfig/codeActions/codeActions';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { defaultSettings } from '../../server/src/settings';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 const fixtures = path.resolve(__dirname, '../fixtures');
 const configs = [
@@ -41,7 +45,7 @@ test('random edits of real configs: validation, code actions and applying every 
     fc.asyncProperty(fc.constantFrom(...configs), fc.array(edit, { minLength: 1, maxLength: 6 }), fc.constantFrom('ds-config', 'json', 'jsonc'), async (original, edits, languageId) => {
       const text = edits.reduce(applyRandomEdit, original);
       const document = TextDocument.create('file:///prop/ds_config.json', languageId, ++version, text);
-      const diagnostics = validateConfig(document, defaultSettings);
+      const diagnostics = validateConfig(parses, document, defaultSettings);
       assert.ok(Array.isArray(diagnostics));
       assert.deepEqual(diagnostics.filter((d) => d.code === 'internal-error').map((d) => d.message), []);
       const whole = { start: { line: 0, character: 0 }, end: document.positionAt(text.length) };
@@ -50,7 +54,7 @@ test('random edits of real configs: validation, code actions and applying every 
         const after = TextDocument.applyEdits(document, action.edit?.changes?.[document.uri] ?? []);
         assert.notEqual(after, text, `"${action.title}" changed nothing`);
         const next = TextDocument.create(document.uri, languageId, ++version, after);
-        const again = validateConfig(next, defaultSettings);
+        const again = validateConfig(parses, next, defaultSettings);
         assert.deepEqual(again.filter((d) => d.code === 'internal-error').map((d) => d.message), []);
       }
     }),
@@ -64,12 +68,12 @@ test('fixing everything never makes a parsable config unparsable', async () => {
     fc.asyncProperty(fc.constantFrom(...configs), fc.array(edit, { minLength: 1, maxLength: 3 }), async (original, edits) => {
       const text = edits.reduce(applyRandomEdit, original);
       const document = TextDocument.create('file:///prop/ds_config.json', 'ds-config', ++version, text);
-      const before = validateConfig(document, defaultSettings).filter((d) => d.code === 'json-syntax').length;
+      const before = validateConfig(parses, document, defaultSettings).filter((d) => d.code === 'json-syntax').length;
       const whole = { start: { line: 0, character: 0 }, end: document.positionAt(text.length) };
       const [fixAll] = await codeActions(document, whole, { diagnostics: [], only: ['source.fixAll'] }, defaultSettings);
       if (!fixAll) return;
       const after = TextDocument.applyEdits(document, fixAll.edit?.changes?.[document.uri] ?? []);
-      const syntax = validateConfig(TextDocument.create(document.uri, 'ds-config', ++version, after), defaultSettings).filter((d) => d.code === 'json-syntax').length;
+      const syntax = validateConfig(parses, TextDocument.create(document.uri, 'ds-config', ++version, after), defaultSettings).filter((d) => d.code === 'json-syntax').length;
       if (before === 0) assert.equal(syntax, 0, `fix-all broke the JSON:\n${after}`);
     }),
     { numRuns: 100 },

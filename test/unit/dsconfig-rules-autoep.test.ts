@@ -4,10 +4,12 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { codesOf, diagnose, docOf, errorsOf, fixed, withCode } from './dsconfig-validation-helpers';
 import { autoepWorldChecks } from '../../server/src/dsconfig/validation/rules/expertParallel';
 import { ConfigView } from '../../server/src/dsconfig/validation/configView';
-import { parseConfig } from '../../server/src/dsconfig/parse';
-import { createContextFeatures } from '../../server/src/context/contextFeatures';
 import { withDefaults } from '../../server/src/settings';
-import { configDocument, fixture, memoryHosts } from './context-hosts';
+import { configDocument, fixture, memoryHosts, estimateFeatures } from './context-hosts';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 const base = { train_micro_batch_size_per_gpu: 1, bf16: { enabled: true } };
 const conflicts = (config: object) => withCode(diagnose({ ...base, ...config }), 'autoep-conflict');
@@ -49,7 +51,7 @@ test('AutoEP preset mismatch: the fix copies the AutoTP preset into expert_paral
 });
 
 const worldErrors = (config: object, gpus: number) =>
-  autoepWorldChecks(new ConfigView(docOf({ ...base, ...config }), parseConfig(docOf({ ...base, ...config }))), { gpus, label: `${gpus} GPUs (test)` });
+  autoepWorldChecks(new ConfigView(docOf({ ...base, ...config }), parses.parse(docOf({ ...base, ...config }))), { gpus, label: `${gpus} GPUs (test)` });
 
 test('AutoEP and the world size: autoep_size and autotp_size that do not divide it are refused (auto_ep_folding.py:104-115)', () => {
   const found = worldErrors({ tensor_parallel: { autotp_size: 4 }, expert_parallel: { enabled: true, autoep_size: 4 } }, 6);
@@ -83,7 +85,7 @@ test('AutoEP and the world size: the context domain says it with the GPU count o
   const run = async (script: string | undefined) => {
     const hosts = memoryHosts({ 'ds_config_zero2.json': config, ...(script ? { 'train_zero2.sh': script } : {}) });
     const document = configDocument('ds_config_zero2.json', config);
-    return withCode(await createContextFeatures(hosts).validate!(document, withDefaults({})), 'autoep-conflict');
+    return withCode(await estimateFeatures(hosts).validate!(document, withDefaults({})), 'autoep-conflict');
   };
   const [error] = await run(fixture('train_zero2.sh'));
   assert.match(String(error.message), /^"autoep_size" 2 does not divide the world size of 5 GPUs \(train_zero2\.sh line 4\)\./);

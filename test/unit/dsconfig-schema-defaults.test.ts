@@ -6,6 +6,10 @@ import { complete } from '../../server/src/dsconfig/completion/complete';
 import { defaultSettings } from '../../server/src/settings';
 import { editOf, withCursor } from './dsconfig-completion-cursor';
 import { codesOf, diagnose, docOf, fixed, withCode } from './dsconfig-validation-helpers';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 /**
  * Keys whose DeepSpeed value when unset is not a fixed number or string, checked against the DeepSpeed source
@@ -41,7 +45,7 @@ const noFixedDefault: { key: string; text: string; says: RegExp }[] = [
 test('keys without a fixed DeepSpeed default: hover shows none and says what DeepSpeed does instead', async () => {
   for (const { key, text, says } of noFixedDefault) {
     const { document, position } = withCursor(text);
-    const result = await hover(document, position, defaultSettings);
+    const result = await hover(parses, document, position, defaultSettings);
     const markdown = result ? (result.contents as MarkupContent).value : '';
     assert.match(markdown, new RegExp(`\\*\\*\`[\\w.]*${key}\`\\*\\*`), key);
     assert.doesNotMatch(markdown, /Default:/, key);
@@ -58,7 +62,7 @@ test('completion of those keys offers no default value', async () => {
   ];
   for (const { key, text, not } of cases) {
     const { document, position } = withCursor(text);
-    const item = (await complete(document, position, defaultSettings)).find((i) => i.label === key);
+    const item = (await complete(parses, document, position, defaultSettings)).find((i) => i.label === key);
     assert.ok(item, key);
     assert.doesNotMatch(editOf(item).newText, not, key);
   }

@@ -5,6 +5,10 @@ import { DiagnosticSeverity, type CodeAction, type Diagnostic } from 'vscode-lan
 import { defaultSettings, type ZeroLensSettings } from '../../server/src/settings';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { codeActions } from '../../server/src/dsconfig/codeActions/codeActions';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 let version = 0;
 
@@ -14,7 +18,7 @@ export function docOf(text: string | object, languageId = 'ds-config', uri = 'fi
 }
 
 export function diagnose(text: string | object, options: { languageId?: string; settings?: Partial<ZeroLensSettings> } = {}): Diagnostic[] {
-  return validateConfig(docOf(text, options.languageId), { ...defaultSettings, ...options.settings });
+  return validateConfig(parses, docOf(text, options.languageId), { ...defaultSettings, ...options.settings });
 }
 
 export function codesOf(diagnostics: Diagnostic[]): string[] {
@@ -44,7 +48,7 @@ export function textAt(document: TextDocument, diagnostic: Diagnostic): string {
 
 /** All quick fixes for the document's own diagnostics. */
 export async function quickFixes(document: TextDocument, settings: ZeroLensSettings = defaultSettings): Promise<CodeAction[]> {
-  const diagnostics = validateConfig(document, settings);
+  const diagnostics = validateConfig(parses, document, settings);
   return codeActions(document, { start: { line: 0, character: 0 }, end: document.positionAt(document.getText().length) }, { diagnostics, only: ['quickfix'] }, settings);
 }
 

@@ -7,6 +7,10 @@ import { schemaCompileError } from '../../server/src/dsconfig/validation/schemaV
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { defaultSettings } from '../../server/src/settings';
 import { codesOf, configWith, diagnose, docOf, errorsOf, textAt, withCode } from './dsconfig-validation-helpers';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 const fixtures = path.resolve(__dirname, '../fixtures');
 
@@ -44,7 +48,7 @@ for (const file of readdirSync(path.join(fixtures, 'dsconfig')).filter((f) => f.
 test('syntax errors have exact ranges in ds-config documents and are left to VS Code for json/jsonc', () => {
   const text = '{\n  "train_batch_size": 8\n  "gradient_accumulation_steps": 1\n}';
   const document = docOf(text);
-  const syntax = withCode(validateConfig(document, defaultSettings), 'json-syntax');
+  const syntax = withCode(validateConfig(parses, document, defaultSettings), 'json-syntax');
   assert.equal(syntax.length, 1);
   assert.equal(textAt(document, syntax[0]), '"gradient_accumulation_steps"');
   assert.match(String(syntax[0].message), /Expected ','/);
@@ -69,7 +73,7 @@ test('comments and trailing commas: warnings explaining json.load, unless the bu
 test('duplicate keys are errors (DeepSpeed raises) on the repeated key; in json/jsonc VS Code already flags them', () => {
   const text = '{"train_micro_batch_size_per_gpu": 4, "bf16": {"enabled": true}, "train_micro_batch_size_per_gpu": 8}';
   const document = docOf(text);
-  const [duplicate] = withCode(validateConfig(document, defaultSettings), 'duplicate-key');
+  const [duplicate] = withCode(validateConfig(parses, document, defaultSettings), 'duplicate-key');
   assert.equal(duplicate.severity, DiagnosticSeverity.Error);
   assert.equal(duplicate.range.start.character, text.lastIndexOf('"train_micro'));
   assert.match(String(duplicate.message), /ValueError/);
@@ -80,7 +84,7 @@ test('duplicate keys are errors (DeepSpeed raises) on the repeated key; in json/
 test('a BOM gets a warning (json.load rejects it) and a CRLF file keeps exact ranges', () => {
   const text = '\ufeff{\r\n  "zero_optimization": {\r\n    "stage": 4\r\n  },\r\n  "train_batch_size": 8\r\n}\r\n';
   const document = docOf(text);
-  const diagnostics = validateConfig(document, defaultSettings);
+  const diagnostics = validateConfig(parses, document, defaultSettings);
   assert.equal(withCode(diagnostics, 'utf8-bom').length, 1);
   const [stage] = withCode(diagnostics, 'invalid-value');
   assert.equal(textAt(document, stage), '4');
@@ -90,7 +94,7 @@ test('a BOM gets a warning (json.load rejects it) and a CRLF file keeps exact ra
 test('schema errors: plain messages on the value, with allowed values, types and bounds', () => {
   const text = JSON.stringify(configWith({ zero_optimization: { stage: 5, overlap_comm: 'yes please', offload_optimizer: { device: 'gpu' } }, train_micro_batch_size_per_gpu: 0 }), null, 2);
   const document = docOf(text);
-  const diagnostics = validateConfig(document, defaultSettings);
+  const diagnostics = validateConfig(parses, document, defaultSettings);
   const byText = new Map(diagnostics.map((d) => [textAt(document, d), d]));
   assert.match(String(byText.get('5')?.message), /"stage" must be one of 0, 1, 2, 3 or "auto"; got 5/);
   assert.match(String(byText.get('"gpu"')?.message), /"device" must be one of "none", "cpu", "nvme"/);
@@ -111,7 +115,7 @@ test('bounds DeepSpeed never checks are warnings that say what the value does', 
 test('unknown keys: error with did-you-mean in strict (pydantic) sections, warning at the top level', () => {
   const text = JSON.stringify(configWith({ zero_optimization: { stgae: 3 }, gradient_acumulation_steps: 4 }), null, 2);
   const document = docOf(text);
-  const diagnostics = validateConfig(document, defaultSettings);
+  const diagnostics = validateConfig(parses, document, defaultSettings);
   const [strict] = withCode(diagnostics, 'unknown-key');
   assert.equal(strict.severity, DiagnosticSeverity.Error);
   assert.equal(textAt(document, strict), '"stgae"');
@@ -162,7 +166,7 @@ test('"auto" where HF or accelerate fill it is fine; deprecations and aliases ar
   assert.deepEqual(codesOf(diagnose(configWith({ zero_optimization: { stage: 3, stage3_prefetch_bucket_size: 'auto', stage3_param_persistence_threshold: 'auto', allgather_partitions: undefined, allgather_bucket_size: undefined } }))), []);
   const text = JSON.stringify(configWith({ zero_optimization: { stage: 3, stage3_gather_fp16_weights_on_model_save: true, allgather_partitions: undefined, allgather_bucket_size: undefined } }), null, 2);
   const document = docOf(text);
-  const [deprecated] = withCode(validateConfig(document, defaultSettings), 'deprecated-key');
+  const [deprecated] = withCode(validateConfig(parses, document, defaultSettings), 'deprecated-key');
   assert.equal(textAt(document, deprecated), '"stage3_gather_fp16_weights_on_model_save"');
   assert.equal((deprecated.data as { replacement: string }).replacement, 'zero_optimization.stage3_gather_16bit_weights_on_model_save');
 });
@@ -214,10 +218,9 @@ test('did-you-mean: transpositions, case and separators, half-typed long keys; n
 
 test('the ZeRO stage as DeepSpeed resolves it: legacy booleans, numeric strings, "auto", invalid', async () => {
   const { ConfigView } = await import('../../server/src/dsconfig/validation/configView');
-  const { parseConfig } = await import('../../server/src/dsconfig/parse');
   const stageOf = (value: unknown) => {
     const document = docOf({ zero_optimization: value });
-    return new ConfigView(document, parseConfig(document)).stage();
+    return new ConfigView(document, parses.parse(document)).stage();
   };
   assert.equal(stageOf({ stage: 3 }), 3);
   assert.equal(stageOf({ stage: '2' }), 2);
@@ -233,7 +236,7 @@ test('the ZeRO stage as DeepSpeed resolves it: legacy booleans, numeric strings,
 test('bools as text: pydantic reads its own words, a plain-dict key gets the string, other text is a type error', () => {
   const text = JSON.stringify(configWith({ zero_optimization: { overlap_comm: 'OFF', contiguous_gradients: 'maybe', reduce_scatter: 0 }, wall_clock_breakdown: 'no', dump_state: 2 }), null, 2);
   const document = docOf(text);
-  const byText = new Map(validateConfig(document, defaultSettings).map((d) => [textAt(document, d), d]));
+  const byText = new Map(validateConfig(parses, document, defaultSettings).map((d) => [textAt(document, d), d]));
   const words = byText.get('"OFF"');
   assert.equal(words?.code, 'boolean-as-string');
   assert.equal(words?.severity, DiagnosticSeverity.Warning);
@@ -278,7 +281,7 @@ test('a value outside an enum offers the allowed values, the one it resembles fi
 test('numbers in quotes: a hint where pydantic parses them, a type error once they are out of range', () => {
   const text = JSON.stringify(configWith({ zero_optimization: { stage: 3, reduce_bucket_size: '-5', offload_optimizer: { device: 'cpu', ratio: '0.25' } }, fp16: { enabled: true, loss_scale: '-1' } }), null, 2);
   const document = docOf(text);
-  const byText = new Map(validateConfig(document, defaultSettings).map((d) => [textAt(document, d), d]));
+  const byText = new Map(validateConfig(parses, document, defaultSettings).map((d) => [textAt(document, d), d]));
   const ratio = byText.get('"0.25"');
   assert.equal(ratio?.code, 'number-as-string');
   assert.deepEqual((ratio?.data as any).fixes[0].ops, [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'ratio'], value: 0.25 }]);

@@ -7,6 +7,10 @@ import { complete } from '../../server/src/dsconfig/completion/complete';
 import { hover } from '../../server/src/dsconfig/hover/hover';
 import { defaultSettings } from '../../server/src/settings';
 import { completed } from '../../server/src/completionList';
+import { ConfigParses } from '../../server/src/dsconfig/parse';
+
+/** The parses these tests share, as one language service instance owns them. */
+const parses = new ConfigParses();
 
 /** The idle-time warm-up only fills caches: answers for a user's document are the same before and after it. */
 test('warming up changes no answer for other documents', async () => {
@@ -15,9 +19,9 @@ test('warming up changes no answer for other documents', async () => {
     const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', version, text);
     const stage = document.positionAt(text.indexOf('"stage"') + 2);
     return JSON.stringify({
-      diagnostics: validateConfig(document, defaultSettings),
-      hover: await hover(document, stage, defaultSettings),
-      completion: (await complete(document, document.positionAt(text.indexOf('"steps_per_print"') + 1), defaultSettings)).map(completed),
+      diagnostics: validateConfig(parses, document, defaultSettings),
+      hover: await hover(parses, document, stage, defaultSettings),
+      completion: (await complete(parses, document, document.positionAt(text.indexOf('"steps_per_print"') + 1), defaultSettings)).map(completed),
     });
   };
   const before = await answers(1);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Range } from 'vscode-languageserver-types';
-import { findLaunchReferences } from '../../server/src/launch';
+import { createAnalyses } from '../../server/src/analyses';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
 /** ms-swift's examples/yaml/deepspeed/sft.yaml, shortened: a config file that names the DeepSpeed preset. */
@@ -77,6 +77,6 @@ test('a config’s training context from a script whose config file gives the re
     ...files,
     'scripts/hf.sh': 'accelerate launch --config_file multi_gpu.yaml --machine_rank 0 train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_z2.json\n',
   });
-  const [found] = await findLaunchReferences(hosts.fs, hosts.workspace, path.join(workspaceRoot, 'configs/ds_z2.json'));
+  const [found] = await createAnalyses(hosts).training.referencesTo(path.join(workspaceRoot, 'configs/ds_z2.json'));
   assert.deepEqual([found?.model?.value, found?.gpusPerNode?.value, found?.nodes?.value, found?.deepspeed?.via], ['Qwen/Qwen3-8B', 4, 2, '--deepspeed']);
 });

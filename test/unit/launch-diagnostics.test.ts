@@ -1,3 +1,4 @@
+import { URI } from 'vscode-uri';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -6,7 +7,8 @@ import { withOpenDocuments } from '../../server/src/host';
 import { memoryHosts } from './context-hosts';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 import { extractLaunchFacts } from '../../server/src/launch';
-import { factSource } from '../../server/src/context/trainingContext';
+import { factSource } from '../../server/src/training/context';
+import { describeSource } from '../../server/src/protocol';
 
 const ds = '{ "zero_optimization": { "stage": 2 } }';
 const files = { 'configs/ds_config_zero2.json': ds };
@@ -144,7 +146,7 @@ test('python swift/cli/sft.py is one GPU in the launch facts; a config file argu
   // Before: no GPU count, so the estimate fell back to zeroLens.gpusPerNode.
   const one = (text: string) => extractLaunchFacts(doc('scripts/one.sh', text), [workspaceRoot])[0];
   const facts = one('NPROC_PER_NODE=4 python -u swift/cli/sft.py --model m --deepspeed zero2\n');
-  assert.deepEqual([facts.gpusPerNode?.value, facts.gpusPerNode?.isDefault, factSource(facts, facts.gpusPerNode!)], [1, true, 'python swift/cli/sft.py runs one process (one.sh)']);
+  assert.deepEqual([facts.gpusPerNode?.value, facts.gpusPerNode?.isDefault, describeSource(factSource(facts, facts.gpusPerNode!))], [1, true, 'python swift/cli/sft.py runs one process (one.sh)']);
   assert.equal(one('python3 -m swift.cli.sft --deepspeed zero2\n').gpusPerNode?.via, 'python3 -m swift.cli.sft runs one process');
   assert.equal(one('torchrun --nproc_per_node 2 swift/cli/sft.py --deepspeed zero2\n').gpusPerNode?.value, 2, 'a launcher decides');
   assert.equal(one('NPROC_PER_NODE=2 python swift/cli/main.py sft --deepspeed zero2\n').gpusPerNode?.value, 2, 'main.py is the swift command');
@@ -372,10 +374,13 @@ test('the memory warning follows the config as the editor holds it, unsaved, and
   const warning = async () => (await ls.doValidation(document, settings({ gpuMemoryGiB: 40 }))).find((d) => d.code === 'estimate-exceeds-gpu-memory')?.message;
   const onDisk = await warning();
   assert.match(String(onDisk), /^Estimated ≈ \d+\.\d GiB per GPU for Qwen3-8B/);
-  // The same service, no cache dropped: the config is read on every request.
+  // The same service: the server tells it which document changed, and it says the script depends on it.
+  const configUri = URI.file(configPath).toString();
   open.set(configPath, '{ "zero_optimization": { "stage": 3, "offload_optimizer": { "device": "cpu" }, "offload_param": { "device": "cpu" } } }');
+  assert.deepEqual(ls.filesChanged([configUri]), [document.uri]);
   const unsaved = await warning();
   assert.notEqual(unsaved, onDisk);
   open.delete(configPath);
+  assert.deepEqual(ls.filesChanged([configUri]), [document.uri]);
   assert.equal(await warning(), onDisk);
 });

@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { URI } from 'vscode-uri';
 import type { MarkupContent } from 'vscode-languageserver-types';
-import { currentStageOption } from '../../server/src/context/stageSwitch';
+import { currentOption as currentStageOption } from '../../server/src/training/analyze';
 import { parsedPreset, swiftPresets } from '../../server/src/launch/swiftPresets';
 import { extractLaunchFacts } from '../../server/src/launch';
-import { factSource } from '../../server/src/context/trainingContext';
+import { factSource } from '../../server/src/training/context';
+import { describeSource } from '../../server/src/protocol';
 import { doc, service, settings, workspaceRoot } from './launch-helpers';
 
 const files = {
@@ -104,7 +105,7 @@ test('one process when the command says so: torchrun without --nproc_per_node, m
   assert.match(String(await label('torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· Qwen3-8B · 1 GPU$/);
   assert.match(String(await label('PET_NPROC_PER_NODE=4 torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· 4 GPUs$/);
   const [torchrun] = extractLaunchFacts(doc('scripts/one.sh', 'torchrun train.py --deepspeed ds.json\n'), [workspaceRoot]);
-  assert.equal(factSource(torchrun, torchrun.gpusPerNode!), 'torchrun default (one.sh)');
+  assert.equal(describeSource(factSource(torchrun, torchrun.gpusPerNode!)), 'torchrun default (one.sh)');
   // ms-swift without NPROC_PER_NODE runs one process; with one visible GPU that is the run.
   assert.match(String(await label('CUDA_VISIBLE_DEVICES=0 swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· Qwen3-8B · 1 GPU$/);
   assert.match(String(await label('swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· 8 GPUs$/, 'nothing in the script: the setting');

@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { findLaunchReferences } from '../../server/src/launch';
+import type { Hosts } from '../../server/src/host';
+import { createAnalyses } from '../../server/src/analyses';
 import { service, workspaceRoot } from './launch-helpers';
 
 const config = path.join(workspaceRoot, 'configs/ds_config_zero3.json');
+
+/** The launches in the workspace that use a config, as the training layer finds them. */
+function findLaunchReferences(hosts: Hosts, configPath: string) {
+  return createAnalyses(hosts).training.referencesTo(configPath);
+}
 
 test('findLaunchReferences: scripts and YAML that name the config, by any route', async () => {
   const { hosts } = service({
@@ -22,7 +28,7 @@ test('findLaunchReferences: scripts and YAML that name the config, by any route'
     'lf/sft.yaml': 'model_name_or_path: Qwen/Qwen3-4B\nfinetuning_type: lora\ncutoff_len: 1024\ndeepspeed: configs/ds_config_zero3.json\n',
     'scripts/e.sh': 'CUDA_VISIBLE_DEVICES=0,1 llamafactory-cli train lf/sft.yaml\n',
   });
-  const found = await findLaunchReferences(hosts.fs, hosts.workspace, config);
+  const found = await findLaunchReferences(hosts, config);
   const rows = found.map((f) => `${path.relative(workspaceRoot, URI(f.uri))}:${f.chain.join('>')}:${f.model?.value ?? '-'}:${f.gpusPerNode?.value ?? '-'}`).sort();
   assert.deepEqual(rows, [
     'accel/ds.yaml:accelerate-yaml:-:8',
@@ -41,7 +47,7 @@ test('findLaunchReferences: scripts and YAML that name the config, by any route'
 
 test('findLaunchReferences: nothing references an unrelated path; unreadable files are skipped', async () => {
   const { hosts } = service({ 'scripts/a.sh': 'swift sft --deepspeed zero2\n' });
-  assert.deepEqual(await findLaunchReferences(hosts.fs, hosts.workspace, config), []);
+  assert.deepEqual(await findLaunchReferences(hosts, config), []);
 });
 
 function URI(uri: string): string {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractLaunchFacts } from '../../server/src/launch';
-import { throughConfigFile } from '../../server/src/launch/references';
+import { factsOfFileIn, throughConfigFile } from '../../server/src/launch/references';
 import { maxYamlNesting, yamlNestingBound } from '../../server/src/launch/yaml/nesting';
 import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
@@ -219,6 +219,6 @@ test('accelerate --num_processes is the total: a multi-machine YAML divides it w
   const yaml = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: configs/ds_z3.json\nnum_machines: 2\nnum_processes: 8\n';
   const { hosts } = service({ ...files, 'accel/multi.yaml': yaml });
   const [script] = extractLaunchFacts(doc('train.sh', 'accelerate launch --config_file accel/multi.yaml --num_processes 16 --machine_rank 0 train.py\n'), [workspaceRoot]);
-  const merged = await throughConfigFile(hosts.fs, script, [workspaceRoot]);
+  const merged = await throughConfigFile(script, factsOfFileIn(hosts.fs, [workspaceRoot]));
   assert.deepEqual([merged?.gpusPerNode?.value, merged?.nodes?.value], [8, 2]);
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import { estimateInputFromFacts, extractConfigFacts, factSource, hfAutoBuffers } from '../../server/src/memory';
+import { estimateInputFromFacts, extractConfigFacts, hfAutoBuffers } from '../../server/src/memory';
+import { configFactSource } from '../../server/src/training/analyze';
 
 const fixture = (name: string) => parse(readFileSync(join(__dirname, '..', 'fixtures', 'memory', name), 'utf8'));
 
@@ -50,9 +51,9 @@ test('bf16 + data_types.grad_accum_dtype fp32 is reported (BF16_Optimizer at sta
 test('no fp16/bf16 section means fp32 (implicit, reported as a default); explicit false is a config fact', () => {
   const implicit = extractConfigFacts({ zero_optimization: { stage: 2 } });
   assert.equal(implicit.precision!.value, 'fp32');
-  assert.deepEqual(factSource(implicit.precision!), { kind: 'default' });
+  assert.deepEqual(configFactSource('ds.json', implicit.precision!), { kind: 'default' });
   const explicit = extractConfigFacts({ fp16: { enabled: false } });
-  assert.deepEqual(factSource(explicit.precision!), { kind: 'config', path: 'fp16.enabled' });
+  assert.deepEqual(configFactSource('ds.json', explicit.precision!), { kind: 'config', file: 'ds.json', key: 'fp16.enabled' });
   assert.equal(extractConfigFacts({ fp16: { enabled: true } }).precision!.value, 'fp16');
   assert.equal(extractConfigFacts({ bfloat16: { enabled: true } }).precision!.path, 'bfloat16.enabled');
 });

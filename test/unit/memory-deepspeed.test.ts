@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deepSpeedTableRows, deepSpeedZero2, deepSpeedZero3, estimateDeepSpeed, formatDeepSpeedTable, formatGiB } from '../../server/src/memory';
+import { deepSpeedTableRows, deepSpeedZero2, deepSpeedZero3, estimateDeepSpeed, formatDeepSpeedTable, deepSpeedGiB } from '../../server/src/memory';
 import { fixed2Ratio } from '../../server/src/memory/units';
 
 // t5-3b as DeepSpeed's memory.rst measures it: AutoModel.from_pretrained("t5-3b") ("live") and the
@@ -18,7 +18,7 @@ const zero2Current = { live: [['127.48', '5.31'], ['127.48', '11.29']], cold: [[
 const zero2Legacy = { live: [['127.48', '5.31'], ['127.48', '15.93']], cold: [['127.45', '5.31'], ['127.45', '15.93']] };
 
 function cells(rows: Array<{ cpu: number; gpu: number }>): string[][] {
-  return rows.map((r) => [formatGiB(r.cpu), formatGiB(r.gpu)]);
+  return rows.map((r) => [deepSpeedGiB(r.cpu), deepSpeedGiB(r.gpu)]);
 }
 
 for (const [name, model] of [['live', live], ['cold', cold]] as const) {
@@ -104,6 +104,6 @@ test('two-decimal formatting rounds ties to even like Python, not up like toFixe
   assert.equal(fixed2Ratio(1, 8), '0.12'); // 0.125
   assert.equal(fixed2Ratio(3, 8), '0.38'); // 0.375
   assert.equal(fixed2Ratio(5, 8), '0.62'); // 0.625
-  assert.equal(formatGiB(0), '0.00');
-  assert.equal(formatGiB(2 ** 30 * 127), '127.00');
+  assert.equal(deepSpeedGiB(0), '0.00');
+  assert.equal(deepSpeedGiB(2 ** 30 * 127), '127.00');
 });

@@ -2,6 +2,7 @@
  * Moves a document to a ZeRO option: the server computes the edit (the same one as the quick fix),
  * the client applies it as an ordinary, undoable workspace edit.
  */
+import { sendServerRequest } from '../serverRequests';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ApplyOptionRequest, type ApplyOptionParams, type ApplyOptionResult } from '../../../server/src/protocol';
@@ -13,7 +14,7 @@ export async function applyOption(client: LanguageClient, uri: vscode.Uri, optio
   const params: ApplyOptionParams = { uri: uri.toString(), ...option };
   let result: ApplyOptionResult | null;
   try {
-    result = await client.sendRequest<ApplyOptionResult | null>(ApplyOptionRequest, params);
+    result = await sendServerRequest(client, ApplyOptionRequest, params);
   } catch (error) {
     return { applied: false, reason: `The language server could not prepare the edit (${error instanceof Error ? error.message : String(error)}).` };
   }

@@ -3,11 +3,12 @@
  * Asks only for what the server said is missing (or everything when called from the palette) and
  * writes workspace settings, where the hints, the sidebar and the status item all read them.
  */
+import { sendServerRequest } from '../serverRequests';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { CatalogRequest, type CatalogEntry } from '../../../server/src/protocol';
 import { GPU_PRESETS } from '../sidebar/messages';
-import { formatParams } from '../sidebar/format';
+import { formatCount } from '../../../server/src/protocol';
 import { writeSetting } from '../sidebar/settingsWriter';
 
 type Missing = 'model' | 'gpusPerNode' | 'gpuMemoryGiB';
@@ -43,14 +44,14 @@ function ask(client: LanguageClient, what: Missing): Promise<string | number | u
 }
 
 async function askModel(client: LanguageClient): Promise<string | undefined> {
-  const catalog = await client.sendRequest<CatalogEntry[]>(CatalogRequest).catch(() => [] as CatalogEntry[]);
+  const catalog = await sendServerRequest(client, CatalogRequest).catch(() => [] as CatalogEntry[]);
   const folder = '$(folder) Local model folder…';
   const other = '$(edit) Other hub id…';
   const items: vscode.QuickPickItem[] = [
     { label: folder, alwaysShow: true },
     { label: other, alwaysShow: true },
     { label: 'Catalog', kind: vscode.QuickPickItemKind.Separator },
-    ...catalog.map((entry) => ({ label: entry.id, description: `${entry.displayName} · ${formatParams(entry.totalParams)}` })),
+    ...catalog.map((entry) => ({ label: entry.id, description: `${entry.displayName} · ${formatCount(entry.totalParams)}` })),
   ];
   const picked = await vscode.window.showQuickPick(items, { title: 'Model for memory estimates', placeHolder: 'Search the catalog (Hugging Face or ModelScope id)', matchOnDescription: true });
   if (!picked) return undefined;

@@ -2,9 +2,10 @@
  * Follows the active DeepSpeed document and keeps its EstimateView from the server, shared by the
  * sidebar and the language status item so both show the same numbers from one request.
  */
+import { sendServerRequest } from '../serverRequests';
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
-import { EstimateViewRequest, type EstimateView, type EstimateViewParams } from '../../../server/src/protocol';
+import { EstimateViewRequest, type DocumentParams } from '../../../server/src/protocol';
 import type { EstimateState } from './viewModel';
 
 /** Typing pauses shorter than this do not ask the server again. */
@@ -92,8 +93,8 @@ export class EstimateStore implements vscode.Disposable {
   private async request(uri: string): Promise<EstimateState> {
     if (!this.client.isRunning()) return { kind: 'unavailable', uri, reason: 'the ZeRO Lens language server is not running.' };
     try {
-      const params: EstimateViewParams = { uri };
-      const view = await this.client.sendRequest<EstimateView | null>(EstimateViewRequest, params);
+      const params: DocumentParams = { uri };
+      const view = await sendServerRequest(this.client, EstimateViewRequest, params);
       return view ? { kind: 'ready', view } : { kind: 'not-claimed', uri };
     } catch (error) {
       return { kind: 'unavailable', uri, reason: describeError(error) };

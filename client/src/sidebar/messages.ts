@@ -3,9 +3,14 @@
  * runtime validators on both ends. Webview input is untrusted: anything malformed is dropped.
  * Pure (no vscode, no DOM), shared by the extension bundle and the webview bundle.
  */
-import type { OffloadDevice, ZeroStage } from '../../../server/src/memory/types';
-import type { CatalogEntry } from '../../../server/src/protocol';
+import type { CatalogEntry, OffloadDevice, ZeroStage } from '../../../server/src/protocol';
 import type { OptionKey, SidebarViewModel } from './viewModel';
+
+// The webview imports nothing but this module (the layer check enforces it): what it draws comes from here.
+export type { CatalogEntry } from '../../../server/src/protocol';
+export { formatCount } from '../../../server/src/protocol/format';
+export type { BarVM, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
+export { CONTEXT_LABELS } from './viewModel';
 
 /** The workspace settings the sidebar's inputs write (all exist in package.json contributes.configuration). */
 export type SettingKey =

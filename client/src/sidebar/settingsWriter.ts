@@ -2,6 +2,7 @@
  * Writes the sidebar's inputs to settings, where the inline hints read them too, and tells the
  * server to re-read them at once.
  */
+import { sendServerNotification } from '../serverRequests';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ConfigurationChangedNotification } from '../../../server/src/protocol';
@@ -29,7 +30,7 @@ export async function writeSetting(client: LanguageClient, scope: vscode.Uri | u
     where = 'user';
   }
   await config.update(key, value ?? undefined, target);
-  if (client.isRunning()) await client.sendNotification(ConfigurationChangedNotification);
+  if (client.isRunning()) await sendServerNotification(client, ConfigurationChangedNotification);
   return where;
 }
 

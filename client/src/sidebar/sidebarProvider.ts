@@ -3,6 +3,7 @@
  * option, change a setting, pick a model folder); this side validates them and acts through the
  * language server and VS Code's settings. The document stays the single source of truth.
  */
+import { sendServerRequest } from '../serverRequests';
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
 import { CatalogRequest, type CatalogEntry } from '../../../server/src/protocol';
@@ -115,7 +116,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   private async postCatalog(): Promise<void> {
     if (!this.catalog) {
       try {
-        this.catalog = this.client.isRunning() ? ((await this.client.sendRequest<CatalogEntry[] | null>(CatalogRequest)) ?? []) : undefined;
+        this.catalog = this.client.isRunning() ? ((await sendServerRequest(this.client, CatalogRequest)) ?? []) : undefined;
       } catch (error) {
         if (!(error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound)) {
           this.log?.appendLine(`ZeRO Lens sidebar: catalog request failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -3,9 +3,21 @@
  * (bar fractions, capacity line, labels, colours by role, fit state, table rows, context sources).
  * Pure — no vscode import — so the picture's arithmetic is unit-tested without an editor.
  */
-import type { EstimateView, TrainingContextView } from '../../../server/src/protocol';
-import type { OffloadDevice, StageOption, ZeroStage } from '../../../server/src/memory/types';
-import { fileNameOf, formatGiB, formatParams, GIB } from './format';
+import {
+  describeSource,
+  formatCount,
+  formatGiB,
+  GiB,
+  normalizeOption,
+  sameOption,
+  settingCanChange,
+  type EstimateView,
+  type OffloadDevice,
+  type StageOption,
+  type TrainingContextView,
+  type ZeroStage,
+} from '../../../server/src/protocol';
+import { fileNameOf } from './format';
 
 export type SegmentRole = 'params' | 'gradients' | 'optimizerStates' | 'activations' | 'buffers' | 'overhead';
 export type OffloadRole = 'cpu' | 'nvme';
@@ -54,7 +66,7 @@ export interface SegmentVM {
   /** Share of the axis (0..1) and where the segment starts on it. */
   fraction: number;
   offset: number;
-  /** "3.52 GiB" — exact, two decimals. */
+  /** "3.5 GiB", written as everywhere else. */
   value: string;
   /** "Parameters: 3.52 GiB", for title and aria-label. */
   description: string;
@@ -222,33 +234,20 @@ function buildReady(base: SidebarViewModel, view: EstimateView): SidebarViewMode
 function capacityOf(view: EstimateView): number | undefined {
   if (typeof view.gpuMemoryBytes === 'number' && view.gpuMemoryBytes > 0) return view.gpuMemoryBytes;
   const gib = view.context.gpuMemoryGiB?.value;
-  return typeof gib === 'number' && gib > 0 ? gib * GIB : undefined;
+  return typeof gib === 'number' && gib > 0 ? gib * GiB : undefined;
 }
 
 /** Exact match first; otherwise the same stage with the same "offloaded or not" shape (cpu vs nvme). */
 export function findCurrent(options: readonly StageOption[], current: EstimateView['current']): StageOption | undefined {
   if (!current) return undefined;
-  const norm = normalise(current);
-  const exact = options.find((o) => sameOption(normalise(o), norm));
+  const norm = normalizeOption(current);
+  const exact = options.find((o) => sameOption(o, norm));
   if (exact) return exact;
   const offloaded = (d: OffloadDevice) => d !== 'none';
   return options.find((o) => {
-    const n = normalise(o);
+    const n = normalizeOption(o);
     return n.stage === norm.stage && offloaded(n.offloadOptimizer) === offloaded(norm.offloadOptimizer) && offloaded(n.offloadParam) === offloaded(norm.offloadParam);
   });
-}
-
-/** Offload settings a stage ignores do not distinguish options (stage 0 offloads nothing, only 3 offloads params). */
-function normalise(option: OptionKey): OptionKey {
-  return {
-    stage: option.stage,
-    offloadOptimizer: option.stage === 0 ? 'none' : option.offloadOptimizer,
-    offloadParam: option.stage === 3 ? option.offloadParam : 'none',
-  };
-}
-
-function sameOption(a: OptionKey, b: OptionKey): boolean {
-  return a.stage === b.stage && a.offloadOptimizer === b.offloadOptimizer && a.offloadParam === b.offloadParam;
 }
 
 function sumGpu(option: StageOption): number {
@@ -305,7 +304,7 @@ function layout(parts: { role: SegmentRole | OffloadRole; bytes: number }[], axi
     if (!(bytes >= 1)) continue;
     const fraction = axisMax > 0 ? bytes / axisMax : 0;
     const style = ROLE_STYLES[role];
-    const value = formatGiB(bytes, true);
+    const value = formatGiB(bytes);
     segments.push({ role, bytes, fraction, offset, value, description: `${style.label}: ${value}`, style });
     offset += fraction;
   }
@@ -329,10 +328,10 @@ function fitLabelOf(fit: FitState, total: number, capacity: number | undefined):
 /** Rounds the axis up to a step of 1, 2 or 5 × 10^n GiB so ticks land on round numbers. */
 export function niceAxisMax(bytes: number): number {
   // Under a byte there is nothing to draw; keep a 1 GiB axis rather than a subnormal one.
-  if (!(bytes >= 1)) return GIB;
-  const gib = bytes / GIB;
+  if (!(bytes >= 1)) return GiB;
+  const gib = bytes / GiB;
   const step = niceStep(gib / 4);
-  return Math.ceil(gib / step - 1e-9) * step * GIB;
+  return Math.ceil(gib / step - 1e-9) * step * GiB;
 }
 
 function niceStep(raw: number): number {
@@ -343,7 +342,7 @@ function niceStep(raw: number): number {
 }
 
 function ticksFor(axisMax: number): { fraction: number; label: string }[] {
-  const gib = axisMax / GIB;
+  const gib = axisMax / GiB;
   const step = niceStep(gib / 4);
   // The axis is a whole number of steps (about four), so count them instead of adding up floats.
   const count = Math.min(20, Math.round(gib / step));
@@ -376,11 +375,11 @@ function tableRow(bar: BarVM): TableVM['rows'][number] {
     current: bar.current,
     cells: [
       bar.current ? `${bar.label} (current)` : bar.label,
-      ...SEGMENT_ROLES.map((role) => formatGiB(byRole.get(role) ?? 0, true)),
-      formatGiB(bar.totalBytes, true),
+      ...SEGMENT_ROLES.map((role) => formatGiB(byRole.get(role) ?? 0)),
+      formatGiB(bar.totalBytes),
       bar.fitLabel,
-      formatGiB(bar.offload.cpuBytes, true),
-      formatGiB(bar.offload.nvmeBytes, true),
+      formatGiB(bar.offload.cpuBytes),
+      formatGiB(bar.offload.nvmeBytes),
     ],
   };
 }
@@ -398,7 +397,7 @@ function contextRows(context: TrainingContextView): ContextRowVM[] {
     let display: string;
     let raw: ContextRowVM['raw'];
     if (typeof value === 'object') {
-      display = `${value.displayName} (${formatParams(value.totalParams)})`;
+      display = `${value.displayName} (${formatCount(value.totalParams)})`;
       raw = value.id;
     } else if (typeof value === 'boolean') {
       display = value ? 'on' : 'off';
@@ -410,13 +409,8 @@ function contextRows(context: TrainingContextView): ContextRowVM[] {
       display = String(value);
       raw = value;
     }
-    return { key, label, display, raw, source: entry.source, settable: isSettingSource(entry.source) };
+    return { key, label, display, raw, source: describeSource(entry.source), settable: settingCanChange(entry.source) };
   });
-}
-
-/** Values from settings or defaults can be changed from the sidebar; a script or config value wins over settings. */
-export function isSettingSource(source: string): boolean {
-  return /^(settings?\b|default\b)/i.test(source.trim());
 }
 
 function joinWords(words: string[]): string {

@@ -53,28 +53,73 @@ const ParseErrorCode = {
   InvalidCharacter: 16,
 } as const;
 
-/** Parses in progress for `parseConfigAsync`, by document URI; a synchronous caller finishes them instead of starting over. */
-const pending = new Map<string, { version: number; text: string; job: ParseJob }>();
-
 /**
- * The last parse of each open document. Editors update one TextDocument object in place from version to
- * version, so the previous parse of the same object is what a keystroke changed.
+ * The parses of open ds_config documents, one per version, owned by one language service instance (no module
+ * state): every feature of that service reuses the tree. A keystroke inside one value patches the previous
+ * version's tree (literalEdit.ts); huge files are parsed in slices that yield to the event loop.
  */
-const previousParse = new WeakMap<TextDocument, ParsedConfig>();
+export class ConfigParses {
+  /** Parses in progress for `parseAsync`, by document URI; a synchronous caller finishes them instead of starting over. */
+  private readonly pending = new Map<string, { version: number; text: string; job: ParseJob }>();
+  /**
+   * The last parse of each open document. Editors update one TextDocument object in place from version to
+   * version, so the previous parse of the same object is what a keystroke changed.
+   */
+  private readonly previousParse = new WeakMap<TextDocument, ParsedConfig>();
+  private readonly cache = new VersionedCache<ParsedConfig>((document) => this.compute(document));
 
-const cache = new VersionedCache<ParsedConfig>((document) => {
-  const text = document.getText();
-  const entry = pending.get(document.uri);
-  let parsed: ParsedConfig;
-  if (entry && entry.version === document.version && entry.text === text) {
-    pending.delete(document.uri);
-    parsed = entry.job.finish();
-  } else {
-    parsed = afterLiteralEdit(previousParse.get(document), text) ?? parseConfigText(text);
+  private compute(document: TextDocument): ParsedConfig {
+    const text = document.getText();
+    const entry = this.pending.get(document.uri);
+    let parsed: ParsedConfig;
+    if (entry && entry.version === document.version && entry.text === text) {
+      this.pending.delete(document.uri);
+      parsed = entry.job.finish();
+    } else {
+      parsed = afterLiteralEdit(this.previousParse.get(document), text) ?? parseConfigText(text);
+    }
+    this.previousParse.set(document, parsed);
+    return parsed;
   }
-  previousParse.set(document, parsed);
-  return parsed;
-});
+
+  parse(document: TextDocument): ParsedConfig {
+    return this.cache.get(document);
+  }
+
+  /**
+   * The same parse as `parse`, for the server's validation of huge files: it runs in slices and yields to the
+   * event loop (`pause`) between them, so requests are answered meanwhile. Resolves undefined when the
+   * document changed before the parse finished (the work is stale). Shares the per-version cache.
+   */
+  async parseAsync(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
+    const text = document.getText();
+    if (text.length < stepwiseFromLength || this.cache.has(document)) return this.parse(document);
+    const version = document.version;
+    let entry = this.pending.get(document.uri);
+    if (!entry || entry.version !== version || entry.text !== text) {
+      entry = { version, text, job: ParseJob.afterLiteralEdit(this.previousParse.get(document), text) ?? new ParseJob(text) };
+      this.pending.set(document.uri, entry);
+    }
+    while (!entry.job.done) {
+      entry.job.run(performance.now() + sliceMs);
+      if (entry.job.done) break;
+      await pause();
+      if (document.version !== version || document.getText() !== text) {
+        if (this.pending.get(document.uri) === entry) this.pending.delete(document.uri);
+        return undefined;
+      }
+      // A request needed the tree meanwhile and finished the parse itself (it is cached now).
+      if (this.pending.get(document.uri) !== entry) break;
+    }
+    return this.parse(document);
+  }
+
+  /** A document closed: its parse is no longer needed. */
+  forget(uri: string): void {
+    this.cache.forget(uri);
+    this.pending.delete(uri);
+  }
+}
 
 /**
  * The previous parse with one literal value changed, when that is all the edit did (see literalEdit.ts). Small
@@ -105,42 +150,10 @@ function literalEditable(previous: ParsedConfig | undefined, text: string): prev
   return !!previous?.root && previous.syntaxErrors.length === 0 && previous.limits.length === 0 && !previous.hasBom && text.length <= maxParsedLength && text.charCodeAt(0) !== 0xfeff;
 }
 
-export function parseConfig(document: TextDocument): ParsedConfig {
-  return cache.get(document);
-}
-
 /** Below this size a parse takes well under a millisecond or two: done in one go, never split. */
 const stepwiseFromLength = 256 * 1024;
-/** Work per slice before `parseConfigAsync` lets the event loop answer other requests. */
+/** Work per slice before `parseAsync` lets the event loop answer other requests. */
 const sliceMs = 20;
-
-/**
- * The same parse as parseConfig, for the server's validation of huge files: it runs in slices and yields to
- * the event loop (`pause`) between them, so requests are answered meanwhile. Resolves undefined when the
- * document changed before the parse finished (the work is stale). Shares the per-version cache.
- */
-export async function parseConfigAsync(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
-  const text = document.getText();
-  if (text.length < stepwiseFromLength || cache.has(document)) return parseConfig(document);
-  const version = document.version;
-  let entry = pending.get(document.uri);
-  if (!entry || entry.version !== version || entry.text !== text) {
-    entry = { version, text, job: ParseJob.afterLiteralEdit(previousParse.get(document), text) ?? new ParseJob(text) };
-    pending.set(document.uri, entry);
-  }
-  while (!entry.job.done) {
-    entry.job.run(performance.now() + sliceMs);
-    if (entry.job.done) break;
-    await pause();
-    if (document.version !== version || document.getText() !== text) {
-      if (pending.get(document.uri) === entry) pending.delete(document.uri);
-      return undefined;
-    }
-    // A request needed the tree meanwhile and finished the parse itself (it is cached now).
-    if (pending.get(document.uri) !== entry) break;
-  }
-  return parseConfig(document);
-}
 
 /** Parses text without a document (CLI, tests). Never throws. */
 export function parseConfigText(text: string): ParsedConfig {

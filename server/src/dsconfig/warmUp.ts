@@ -5,6 +5,7 @@ import { completed } from '../completionList';
 import { complete } from './completion/complete';
 import { hover } from './hover/hover';
 import { validateConfigAsync } from './validation/validate';
+import { ConfigParses } from './parse';
 
 /** A small ZeRO-3 config with the sections people edit most. */
 const sample = `{
@@ -30,20 +31,21 @@ const sample = `{
  */
 export async function warmUpDsConfig(pause: () => Promise<void>, edits = 100): Promise<void> {
   const document = TextDocument.create('zero-lens-warmup:/ds_config.json', 'ds-config', 1, sample);
+  const parses = new ConfigParses();
   const digit = sample.indexOf('"steps_per_print": 1') + '"steps_per_print": 1'.length;
   for (let i = 0; i < edits; i++) {
     const range = { start: document.positionAt(digit), end: document.positionAt(digit + 1) };
     TextDocument.update(document, [{ range, text: String(i % 10) }], i + 2);
-    await validateConfigAsync(document, defaultSettings);
+    await validateConfigAsync(parses, document, defaultSettings);
     await pause();
   }
   const keys: number[] = [];
   visit(document.getText(), { onObjectProperty: (_name, offset) => void keys.push(offset) });
   for (let round = 0; round < 3; round++) {
     for (const offset of keys) {
-      await hover(document, document.positionAt(offset + 2), defaultSettings);
+      await hover(parses, document, document.positionAt(offset + 2), defaultSettings);
       // Documentation too: the editor resolves it for the focused item.
-      (await complete(document, document.positionAt(offset + 1), defaultSettings)).forEach(completed);
+      (await complete(parses, document, document.positionAt(offset + 1), defaultSettings)).forEach(completed);
       await pause();
     }
   }

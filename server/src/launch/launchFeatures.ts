@@ -1,42 +1,34 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hosts } from '../host';
 import type { FeatureContributor } from '../feature';
-import { VersionedCache } from '../util/documentCache';
-import { analyzeDocument, factsOf, type LaunchAnalysis } from './analysis';
+import { factsOf, type LaunchAnalysis } from './analysis';
 import { launchDiagnostics } from './diagnostics/validate';
-import { LaunchEstimator } from './estimates';
-import { scriptCompletions } from './features/completion';
+import { scriptCompletions, type PresetEstimates } from './features/completion';
 import { launchHover } from './features/hover';
-import { launchInlayHints } from './features/inlayHints';
 import { launchDefinition, launchDocumentLinks } from './features/links';
 import { launchCodeActions } from './features/codeActions';
-import { memoryDiagnostics } from './features/memoryActions';
+import type { FactsOfFile } from './references';
 
-/** The launch domain's contributor plus a cache reset for file changes. */
-export interface LaunchFeatures extends FeatureContributor {
-  /** Model folders changed on disk: forget the sizes and estimates made from them. */
-  invalidate(): void;
+/** What the launch domain gets from the layers above it: the parses, cached file facts and estimates. */
+export interface LaunchFeatureInputs {
+  hosts: Hosts;
+  /** The analysis of an open document, once per version (the language service owns the cache). */
+  parse: (document: TextDocument) => LaunchAnalysis;
+  /** Facts of the config files commands name, through the training layer's cache. */
+  factsOfFile: FactsOfFile;
+  /** Estimates for the preset completion's details; absent, the items have none. */
+  presetEstimates?: PresetEstimates;
 }
 
 /** The launch-script and launcher-YAML contributor: parse once per version, answer every feature from it. */
-export function createLaunchFeatures(hosts: Hosts): LaunchFeatures {
-  const cache = new VersionedCache<LaunchAnalysis>((document) => analyzeDocument(document, hosts.workspace.folders()));
-  const estimator = new LaunchEstimator(hosts);
-  const analysisOf = (document: TextDocument) => cache.get(document);
-
+export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
+  const { hosts, parse } = inputs;
   return {
-    invalidate: () => estimator.invalidate(),
-    async validate(document, settings) {
-      const analysis = analysisOf(document);
-      const diagnostics = await launchDiagnostics(analysis, hosts);
-      diagnostics.push(...(await memoryDiagnostics(analysis.ctx, factsOf(analysis), estimator, settings)));
-      return diagnostics;
-    },
-    complete: (document, position, settings) => scriptCompletions(analysisOf(document), document.offsetAt(position), hosts, estimator, settings),
-    hover: (document, position, settings) => launchHover(analysisOf(document), document.offsetAt(position), hosts.fs, estimator, settings),
-    codeActions: (document, range, context, settings) => launchCodeActions(document.uri, factsOf(analysisOf(document)), range, context, estimator, settings),
-    inlayHints: (document, _range, settings) => launchInlayHints(factsOf(analysisOf(document)), estimator, settings),
-    documentLinks: (document) => launchDocumentLinks(hosts.fs, factsOf(analysisOf(document))),
-    definition: (document, position) => launchDefinition(hosts.fs, factsOf(analysisOf(document)), document.offsetAt(position)),
+    validate: (document) => launchDiagnostics(parse(document), hosts),
+    complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
+    hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),
+    codeActions: async (document, _range, context) => launchCodeActions(document.uri, context),
+    documentLinks: (document) => launchDocumentLinks(hosts.fs, factsOf(parse(document))),
+    definition: (document, position) => launchDefinition(hosts.fs, factsOf(parse(document)), document.offsetAt(position)),
   };
 }

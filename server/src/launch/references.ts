@@ -1,9 +1,14 @@
-import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { FileSystemHost, WorkspaceHost } from '../host';
+import type { FileSystemHost } from '../host';
+import { samePath } from '../util/paths';
 import { analyzeDocument, factsOf } from './analysis';
 import type { LaunchFacts } from './facts';
+
+/**
+ * Launch facts and the config files launches name, as pure functions: the caller (the training layer) reads
+ * the files and caches what it read.
+ */
 
 /** Launch facts of one document (script or YAML). Pure: no file is read. */
 export function extractLaunchFacts(document: TextDocument, workspaceFolders: string[] = []): LaunchFacts[] {
@@ -14,45 +19,26 @@ export function extractLaunchFacts(document: TextDocument, workspaceFolders: str
   }
 }
 
-function samePath(a: string, b: string): boolean {
-  const na = path.normalize(a);
-  const nb = path.normalize(b);
-  return process.platform === 'win32' ? na.toLowerCase() === nb.toLowerCase() : na === nb;
+/** Launch facts of a file's text; a JSON config (`swift sft sft.json`) is read as YAML, of which JSON is a subset. */
+export function launchFactsOfText(path: string, text: string, folders: string[]): LaunchFacts[] {
+  const languageId = /\.(ya?ml|json)$/i.test(path) ? 'yaml' : 'shellscript';
+  return extractLaunchFacts(TextDocument.create(URI.file(path).toString(), languageId, 0, text), folders);
 }
 
-async function readFacts(fs: FileSystemHost, file: string, folders: string[]): Promise<LaunchFacts[]> {
-  const text = await fs.readFile(file);
-  if (text === undefined) return [];
-  // A JSON config (`swift sft sft.json`) is read as YAML, of which JSON is a subset.
-  const languageId = /\.(ya?ml|json)$/i.test(file) ? 'yaml' : 'shellscript';
-  return extractLaunchFacts(TextDocument.create(URI.file(file).toString(), languageId, 0, text), folders);
+/** The launch facts of a file, or undefined when it cannot be read. */
+export type FactsOfFile = (path: string) => Promise<LaunchFacts[] | undefined>;
+
+/** Facts of files read straight from a file system (the launch checks; the training layer caches its own). */
+export function factsOfFileIn(fs: FileSystemHost, folders: string[]): FactsOfFile {
+  return async (path) => {
+    const text = await fs.readFile(path);
+    return text === undefined ? undefined : launchFactsOfText(path, text, folders);
+  };
 }
 
-/**
- * Launches in the workspace that use the DeepSpeed config at `configPath`: `--deepspeed path`, accelerate
- * `deepspeed_config_file`, LLaMA-Factory `deepspeed:`, also through an accelerate `--config_file` or a
- * `llamafactory-cli train x.yaml` (then the script's facts are merged over the YAML's).
- */
-export async function findLaunchReferences(fs: FileSystemHost, workspace: WorkspaceHost, configPath: string): Promise<LaunchFacts[]> {
-  const folders = workspace.folders();
-  const files = await workspace.launchFiles();
-  const byFile = new Map<string, LaunchFacts[]>();
-  await Promise.all(files.map(async (f) => byFile.set(f, await readFacts(fs, f, folders).catch(() => []))));
-  const found: LaunchFacts[] = [];
-  const refersTo = (facts: LaunchFacts) => facts.deepspeed?.kind === 'file' && facts.deepspeed.candidates.some((c) => samePath(c, configPath));
-  for (const file of files) {
-    for (const facts of byFile.get(file) ?? []) {
-      if (refersTo(facts)) {
-        found.push(await completedByConfigFile(fs, facts, folders, byFile));
-        continue;
-      }
-      // A script whose YAML (accelerate config, LLaMA-Factory config) names the JSON.
-      if (!facts.configFile || facts.deepspeed?.kind === 'file') continue;
-      const merged = await throughConfigFile(fs, facts, folders, byFile);
-      if (merged && refersTo(merged)) found.push(merged);
-    }
-  }
-  return found;
+/** Whether a launch hands the DeepSpeed config at `configPath` to DeepSpeed (`--deepspeed path` and the like). */
+export function refersTo(facts: LaunchFacts, configPath: string): boolean {
+  return facts.deepspeed?.kind === 'file' && facts.deepspeed.candidates.some((c) => samePath(c, configPath));
 }
 
 /**
@@ -60,16 +46,11 @@ export async function findLaunchReferences(fs: FileSystemHost, workspace: Worksp
  * `swift sft x.yaml`): the first candidate path that reads. Undefined when there is none, or it is no
  * launcher config.
  */
-export async function configFileFacts(
-  fs: FileSystemHost,
-  facts: LaunchFacts,
-  folders: string[],
-  known?: Map<string, LaunchFacts[]>,
-): Promise<LaunchFacts | undefined> {
+export async function configFileFacts(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
   if (!facts.configFile) return undefined;
   for (const candidate of facts.configFile.candidates) {
-    const found = known?.get(candidate) ?? (await readFacts(fs, candidate, folders));
-    if (found.length > 0 || known?.has(candidate)) return found[0];
+    const found = await factsOfFile(candidate);
+    if (found) return found[0];
   }
   return undefined;
 }
@@ -78,13 +59,8 @@ export async function configFileFacts(
  * A launch whose DeepSpeed settings live in the config file it names: the file's facts with the script's on
  * top. Undefined when there is no such file or it says nothing about DeepSpeed.
  */
-export async function throughConfigFile(
-  fs: FileSystemHost,
-  facts: LaunchFacts,
-  folders: string[],
-  known?: Map<string, LaunchFacts[]>,
-): Promise<LaunchFacts | undefined> {
-  const config = await configFileFacts(fs, facts, folders, known);
+export async function throughConfigFile(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+  const config = await configFileFacts(facts, factsOfFile);
   return config?.deepspeed ? mergeFacts(config, facts) : undefined;
 }
 
@@ -93,14 +69,18 @@ export async function throughConfigFile(
  * --deepspeed zero3` takes the model from the YAML, a script's `--deepspeed` under accelerate `--config_file`
  * the process counts.
  */
-export async function completedByConfigFile(
-  fs: FileSystemHost,
-  facts: LaunchFacts,
-  folders: string[],
-  known?: Map<string, LaunchFacts[]>,
-): Promise<LaunchFacts> {
-  const config = await configFileFacts(fs, facts, folders, known).catch(() => undefined);
+export async function completedByConfigFile(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts> {
+  const config = await configFileFacts(facts, factsOfFile).catch(() => undefined);
   return config ? { ...mergeFacts(config, facts), deepspeed: facts.deepspeed } : facts;
+}
+
+/**
+ * The launch as it runs: with its own DeepSpeed value completed by its config file, or with the DeepSpeed
+ * settings of the config file it names. Undefined when it launches no DeepSpeed config either way.
+ */
+export async function effectiveFacts(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+  if (facts.deepspeed) return completedByConfigFile(facts, factsOfFile);
+  return facts.configFile ? throughConfigFile(facts, factsOfFile).catch(() => undefined) : undefined;
 }
 
 /** Script facts override the YAML's where the script says something. */

@@ -1,5 +1,5 @@
 import { optimizerFromName } from './optimizers';
-import type { BufferSettings, EstimateInput, OffloadDevice, OptimizerName, Precision, ValueSource, ZeroStage } from './types';
+import type { BufferSettings, EstimateInput, OffloadDevice, OptimizerName, Precision, ZeroStage } from './types';
 
 /**
  * The bridge from a parsed ds_config (any JS value, e.g. from jsonc-parser's `parse`) to the estimator:
@@ -151,11 +151,6 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
   for (const key of Object.keys(b) as Array<keyof BufferSettings>) if (b[key] === undefined) delete b[key];
   for (const key of Object.keys(facts) as Array<keyof ConfigFacts>) if (facts[key] === undefined) delete facts[key];
   return facts;
-}
-
-/** Where a config fact came from, as the estimator's inputs report it. */
-export function factSource(f: Fact<unknown>): ValueSource {
-  return f.implicit ? { kind: 'default' } : { kind: 'config', path: f.path };
 }
 
 /**

@@ -5,6 +5,7 @@ import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
 import type { EstimateInput, EstimateResult, OffloadDevice, StageOption, ZeroStage } from './types';
+import { optionLabel } from '../protocol/options';
 
 /**
  * The estimator: per-GPU, per-node CPU and NVMe bytes for one training setup. Pure arithmetic over the
@@ -183,16 +184,6 @@ function fp32AccumulationNote(stage: ZeroStage, offloaded: boolean): string | un
   return undefined;
 }
 
-/** "ZeRO-2 + CPU offload (optimizer)" */
-export function stageOptionLabel(stage: ZeroStage, offloadOptimizer: OffloadDevice, offloadParam: OffloadDevice): string {
-  const moved: string[] = [];
-  if (offloadOptimizer !== 'none') moved.push('optimizer');
-  if (offloadParam !== 'none') moved.push('params');
-  if (moved.length === 0) return `ZeRO-${stage}`;
-  const device = offloadOptimizer === 'nvme' || offloadParam === 'nvme' ? 'NVMe' : 'CPU';
-  return `ZeRO-${stage} + ${device} offload (${moved.join(', ')})`;
-}
-
 const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
   [0, 'none', 'none'],
   [1, 'none', 'none'],
@@ -210,7 +201,7 @@ export function estimateAllOptions(input: EstimateInput): StageOption[] {
     stage,
     offloadOptimizer,
     offloadParam,
-    label: stageOptionLabel(stage, offloadOptimizer, offloadParam),
+    label: optionLabel({ stage, offloadOptimizer, offloadParam }),
     // overlap_comm's default depends on the stage, so a user's explicit value is kept and the rest re-derived.
     result: estimate({ ...input, stage, offloadOptimizer, offloadParam }),
   }));

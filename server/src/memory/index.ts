@@ -9,14 +9,14 @@
  *   estimateDeepSpeed(input)   DeepSpeed's own estimator, to the byte
  */
 export * from './types';
-export { estimate, estimateAllOptions, stageOptionLabel, usesBf16Optimizer } from './estimate';
+export { estimate, estimateAllOptions, usesBf16Optimizer } from './estimate';
 export { catalogEntries, findCatalogModel, findCatalogEntry, findCatalogModelByPath, type CatalogEntry } from './catalog';
 export { resolveModel } from './resolveModel';
 export { readModelFolder } from './modelFolder';
 export { findCachedModel, findInHuggingFaceCache, findInModelScopeCache } from './modelCache';
 export { countParams, type ParamCount } from './paramCount';
 export { architectureFromConfig } from './configJson';
-export { derivableBatchTotal, derivedGradientAccumulation, derivedMicroBatch, extractConfigFacts, estimateInputFromFacts, factSource, hfAutoBuffers, type ConfigFacts, type Fact } from './configFacts';
+export { derivableBatchTotal, derivedGradientAccumulation, derivedMicroBatch, extractConfigFacts, estimateInputFromFacts, hfAutoBuffers, type ConfigFacts, type Fact } from './configFacts';
 export { estimateDeepSpeed, deepSpeedZero2, deepSpeedZero3, formatDeepSpeedTable, deepSpeedTableRows, type DeepSpeedEstimate } from './deepspeed';
 export { estimateDeepSpeedResult, type DeepSpeedModeOptions } from './deepspeedResult';
 export { formatStageTable, fitMark, type StageColumn } from './report';
@@ -25,5 +25,5 @@ export { optimizerFromName, optimizerNames } from './optimizers';
 export { loraTrainableParams, NF4_DOUBLE_QUANT_BYTES } from './lora';
 export { activationBytes } from './activations';
 export { deepSpeedBufferDefaults, overlapCommDefault } from './buffers';
-export { formatGiB, formatCount, parseCount, GiB } from './units';
+export { deepSpeedGiB, parseCount, GiB } from './units';
 export { zeroPaperModelStates } from './zeroPaper';

@@ -1,5 +1,5 @@
 import type { FileSystemHost } from '../host';
-import { joinPath } from './paths';
+import { joinPath } from '../util/paths';
 
 /**
  * Where a hub id already sits on disk, in the Hugging Face or ModelScope cache. Only local folders are

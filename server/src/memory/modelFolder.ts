@@ -1,7 +1,7 @@
 import type { FileSystemHost } from '../host';
 import { architectureFromConfig } from './configJson';
 import { countParams } from './paramCount';
-import { baseName, joinPath } from './paths';
+import { baseName, joinPath } from '../util/paths';
 import { dtypeBytes, largestModule, readSafetensorsHeader, type SafetensorsSummary } from './safetensors';
 import type { ModelInfo } from './types';
 

@@ -1,9 +1,9 @@
 import type { EstimateResult, ZeroStage } from './types';
-import { formatGiB } from './units';
+import { formatGiBValue } from '../protocol/format';
 
 /**
  * Plain-text tables of estimates, for the CLI and for anything else that prints them (hovers may reuse the
- * fit marks). Values are GiB with two decimals; fit is shown with a mark AND a word, never colour alone.
+ * fit marks). Values are GiB, written as everywhere else (protocol/format.ts); fit is shown with a mark AND a word, never colour alone.
  */
 export interface StageColumn {
   stage: ZeroStage;
@@ -33,7 +33,7 @@ const rows: Array<[string, (r: EstimateResult) => number]> = [
 /** Stages side by side; `selected` is marked with "*" in its header. */
 export function formatStageTable(columns: StageColumn[], selected: ZeroStage | undefined): string {
   const headers = columns.map((c) => `ZeRO-${c.stage}${c.stage === selected ? ' *' : ''}`);
-  const body: string[][] = rows.map(([name, get]) => [name, ...columns.map((c) => (c.result ? formatGiB(get(c.result)) : '—'))]);
+  const body: string[][] = rows.map(([name, get]) => [name, ...columns.map((c) => (c.result ? formatGiBValue(get(c.result)) : '—'))]);
   body.push(['fits', ...columns.map((c) => (c.result ? fitMark(c.result.fits) : '—'))]);
   const first = Math.max('GiB'.length, ...body.map((r) => r[0].length));
   const widths = headers.map((h, i) => Math.max(h.length, ...body.map((r) => r[i + 1].length)));

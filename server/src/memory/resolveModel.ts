@@ -2,7 +2,7 @@ import type { FileSystemHost } from '../host';
 import { findCatalogModel, findCatalogModelByPath } from './catalog';
 import { findCachedModel } from './modelCache';
 import { readModelFolder } from './modelFolder';
-import { baseName, dirName, isAbsolutePath, resolvePath } from './paths';
+import { baseName, dirName, isAbsolutePath, resolvePath } from '../util/paths';
 import type { ModelInfo } from './types';
 
 /**

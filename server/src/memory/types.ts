@@ -3,9 +3,10 @@
  * the CLI) goes through these types; all sizes are bytes, all counts are plain numbers.
  */
 
-export type ZeroStage = 0 | 1 | 2 | 3;
-export type Precision = 'bf16' | 'fp16' | 'fp32';
-export type OffloadDevice = 'none' | 'cpu' | 'nvme';
+import type { Source } from '../protocol/sources';
+import type { OffloadDevice, Precision, ZeroStage } from '../protocol/estimate';
+
+export type { EstimateResult, GpuBreakdown, OffloadDevice, Precision, StageOption, ZeroStage } from '../protocol/estimate';
 export type OptimizerName = 'adamw' | 'adam' | 'adam8bit' | 'sgd' | 'sgd-momentum' | 'lion' | 'adagrad' | 'adafactor' | 'muon';
 
 /** Architecture facts, as a config.json states them. Enough to count parameters and activations. */
@@ -55,15 +56,6 @@ export interface ModelArchitecture {
   dropout?: boolean;
 }
 
-/** Where a value in the estimate came from, shown to the user next to it. */
-export type ValueSource =
-  | { kind: 'default' }
-  | { kind: 'setting'; name: string }
-  | { kind: 'config'; path: string }
-  | { kind: 'script'; file: string; line: number }
-  | { kind: 'catalog'; id: string }
-  | { kind: 'model-folder'; path: string; how: 'safetensors' | 'index' | 'config.json' }
-  | { kind: 'cli'; flag: string };
 
 export interface ModelInfo {
   /** Hub id or folder path the user gave. */
@@ -74,7 +66,7 @@ export interface ModelInfo {
   /** Largest single module's own parameters (usually the embedding), for ZeRO-3 gather buffers. */
   largestLayerParams: number;
   architecture?: ModelArchitecture;
-  source: ValueSource;
+  source: Source;
 }
 
 export interface LoraSpec {
@@ -129,36 +121,6 @@ export interface EstimateInput {
   cudaContextBytes: number;
   /** Fraction of the subtotal added for allocator fragmentation. */
   fragmentation: number;
-}
-
-export interface GpuBreakdown {
-  params: number;
-  gradients: number;
-  optimizerStates: number;
-  activations: number;
-  buffers: number;
-  overhead: number;
-  total: number;
-}
-
-export interface EstimateResult {
-  perGpu: GpuBreakdown;
-  /** Per node (DeepSpeed's "per CPU"). `pinned` is the part in page-locked memory. */
-  perCpu: { params: number; gradients: number; optimizerStates: number; total: number; pinned: number };
-  nvme: number;
-  fits: boolean | null;
-  /** Human-readable assumptions and caveats ("activations assume FlashAttention", ...). */
-  notes: string[];
-}
-
-/** One bar in the sidebar and one row in hover tables: a stage with an offload choice. */
-export interface StageOption {
-  stage: ZeroStage;
-  offloadOptimizer: OffloadDevice;
-  offloadParam: OffloadDevice;
-  /** e.g. "ZeRO-3 + CPU offload (optimizer, params)". */
-  label: string;
-  result: EstimateResult;
 }
 
 /** DeepSpeed-compatible mode: what `estimate_zero{2,3}_model_states_mem_needs` returns, to the byte. */

@@ -1,9 +1,10 @@
-/** Byte and count units shared by the estimator, the CLI and hovers. */
+/** Units the estimator reads and DeepSpeed prints; how sizes are written for people is protocol/format.ts. */
+import { GiB } from '../protocol/format';
 
-export const GiB = 2 ** 30;
+export { GiB };
 
 /**
- * `value` with exactly two decimals, rounded the way Python's `f"{x:.2f}"` rounds a binary fraction:
+ * `value` with exactly two decimals (DeepSpeed's own printout, which `--mode deepspeed` reproduces), rounded the way Python's `f"{x:.2f}"` rounds a binary fraction:
  * to nearest, ties to even. `value` is `numerator / denominator` with both integers, so ties are found
  * exactly (JS `toFixed` rounds ties up, which differs for values such as 0.125).
  */
@@ -19,22 +20,9 @@ export function fixed2Ratio(numerator: number, denominator: number): string {
   return `${negative && q !== 0n ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
-/** Integer bytes as GiB with two decimals ("11.29"). */
-export function formatGiB(bytes: number): string {
+/** Bytes as DeepSpeed prints GiB ("11.29"), for reproducing its tables. */
+export function deepSpeedGiB(bytes: number): string {
   return fixed2Ratio(bytes, GiB);
-}
-
-/** "1.54B", "494M": a compact, human count for hints. */
-export function formatCount(n: number): string {
-  if (n >= 1e12) return `${trim(n / 1e12)}T`;
-  if (n >= 1e9) return `${trim(n / 1e9)}B`;
-  if (n >= 1e6) return `${trim(n / 1e6)}M`;
-  if (n >= 1e3) return `${trim(n / 1e3)}K`;
-  return String(n);
-}
-
-function trim(x: number): string {
-  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1).replace(/\.0$/, '') : x.toFixed(2).replace(/\.?0+$/, '');
 }
 
 const suffixes: Record<string, number> = { '': 1, k: 1e3, m: 1e6, b: 1e9, g: 1e9, t: 1e12 };

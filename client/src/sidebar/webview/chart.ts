@@ -3,7 +3,7 @@
  * row for the CPU RAM and NVMe that offload needs, and an Apply button. Pure DOM, no chart library.
  * Keyboard: Tab reaches each bar; arrow keys move between segments (←/→) and bars (↑/↓).
  */
-import type { BarVM, OptionKey, SegmentVM, SidebarViewModel } from '../viewModel';
+import type { BarVM, OptionKey, SegmentVM, SidebarViewModel } from '../messages';
 import { h, percent, themeColor } from './dom';
 
 export interface ChartHandlers {

@@ -2,10 +2,18 @@
  * The training-context form: each input shows the value the estimate uses and where it came from,
  * and writes a workspace setting on change. Built once; updates never overwrite the focused input.
  */
-import type { CatalogEntry } from '../../../../server/src/protocol';
-import { formatParams } from '../format';
-import { GPU_PRESETS, parseSettingValue, SETTING_SPECS, type SettingKey, type SettingValue } from '../messages';
-import { CONTEXT_LABELS, type ContextRowVM, type SidebarViewModel } from '../viewModel';
+import {
+  CONTEXT_LABELS,
+  formatCount,
+  GPU_PRESETS,
+  parseSettingValue,
+  SETTING_SPECS,
+  type CatalogEntry,
+  type ContextRowVM,
+  type SettingKey,
+  type SettingValue,
+  type SidebarViewModel,
+} from '../messages';
 import { h } from './dom';
 
 export interface FormHandlers {
@@ -149,7 +157,7 @@ export class ContextForm {
     let control: ValueControl;
     if (this.catalog.length) {
       const options = this.catalog.map((entry) =>
-        h('vscode-option', { value: entry.id, description: entry.id, selected: entry.id === value }, [`${entry.displayName} (${formatParams(entry.totalParams)})`]),
+        h('vscode-option', { value: entry.id, description: entry.id, selected: entry.id === value }, [`${entry.displayName} (${formatCount(entry.totalParams)})`]),
       );
       if (value && !this.catalog.some((entry) => entry.id === value)) options.unshift(h('vscode-option', { value, selected: true }, [value]));
       if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, ['not set — search the catalog']));

@@ -1,5 +1,5 @@
 /** The same numbers as the bars, as a plain table for screen readers and copying. */
-import type { SidebarViewModel } from '../viewModel';
+import type { SidebarViewModel } from '../messages';
 import { h } from './dom';
 
 export function renderTable(vm: SidebarViewModel): HTMLElement | null {

@@ -2,6 +2,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ZeroLensSettings } from '../../settings';
 import type { DiagnosticData, FixSpec } from '../validation/fixTypes';
 import { validateConfig } from '../validation/validate';
+import { ConfigParses } from '../parse';
 import { applyFix } from './applyFix';
 import { isOwnDiagnostic } from './ownDiagnostics';
 
@@ -15,12 +16,13 @@ const maxRounds = 200;
 export function fixAllText(document: TextDocument, settings: ZeroLensSettings): string {
   let text = document.getText();
   const tried = new Set<string>();
-  // A private uri keeps these intermediate versions out of the editor document's parse cache entry.
+  // Parses of their own keep these intermediate versions out of the editor document's parse cache.
+  const parses = new ConfigParses();
   const uri = `${document.uri}#zero-lens-fix-all`;
   for (let round = 0; round < maxRounds; round++) {
     const current = TextDocument.create(uri, document.languageId, round, text);
     let progressed = false;
-    for (const diagnostic of validateConfig(current, settings)) {
+    for (const diagnostic of validateConfig(parses, current, settings)) {
       if (!isOwnDiagnostic(diagnostic)) continue;
       const data = diagnostic.data as DiagnosticData;
       const preferred = data.fixes?.find((f: FixSpec) => f.preferred);

@@ -2,7 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Position } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import type { CompletionDraft } from '../../completionList';
-import { parseConfig } from '../parse';
+import type { ConfigParses } from '../parse';
 import { defaultSnippetsOf, rootSchema } from '../schemaIndex';
 import { cursorContext, type Span } from './cursorContext';
 import { keyCompletions } from './keyCompletions';
@@ -11,9 +11,9 @@ import { rangeOf } from './textEdits';
 import { valueCompletions } from './valueCompletions';
 
 /** Completion in a ds_config document: keys, values and section snippets from the schema. Never throws. */
-export async function complete(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<CompletionDraft[]> {
+export async function complete(parses: ConfigParses, document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<CompletionDraft[]> {
   try {
-    const parsed = parseConfig(document);
+    const parsed = parses.parse(document);
     if (parsed.limits.length > 0) return []; // too large or too deep to be a hand-written config
     // A file without syntax errors lets the cursor scan start from the tree (cheap in long files).
     const context = cursorContext(parsed.text, document.offsetAt(position), parsed.syntaxErrors.length === 0 ? parsed.root : undefined);

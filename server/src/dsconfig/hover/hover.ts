@@ -2,22 +2,22 @@ import { getNodePath, type Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hover, Position } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
-import { parseConfig } from '../parse';
+import type { ConfigParses } from '../parse';
 import { schemaForPath } from '../schemaIndex';
 import { describeKey, describeValue } from './describe';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
-export async function hover(document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<Hover | null> {
+export async function hover(parses: ConfigParses, document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<Hover | null> {
   try {
-    return hoverAt(document, position);
+    return hoverAt(parses, document, position);
   } catch {
     return null; // a hover is never worth an error popup
   }
 }
 
-function hoverAt(document: TextDocument, position: Position): Hover | null {
-  const parsed = parseConfig(document);
+function hoverAt(parses: ConfigParses, document: TextDocument, position: Position): Hover | null {
+  const parsed = parses.parse(document);
   if (!parsed.root) return null;
   const offset = document.offsetAt(position);
   // The character under the mouse first; then the token that ends at the cursor (keyboard hover).

@@ -1,7 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
-import { parseConfig, parseConfigAsync } from '../parse';
+import type { ConfigParses } from '../parse';
 import { Pacer, yieldToEventLoop } from '../../util/pacer';
 import { ConfigView } from './configView';
 import { allRules, ruleOwnedPaths } from './rules';
@@ -16,9 +16,9 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
  * unknown keys, "auto", integers, deprecations, aliases, stage-only keys) and the cross-key rules.
  * Each check is isolated so one failing check cannot hide the others' results.
  */
-export function validateConfig(document: TextDocument, settings: ZeroLensSettings): Diagnostic[] {
+export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parseConfig(document)), settings, out)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document)), settings, out)) phase();
   return out;
 }
 
@@ -27,10 +27,10 @@ export function validateConfig(document: TextDocument, settings: ZeroLensSetting
  * phases (parse, key walk, schema, rules) so other requests are answered meanwhile, and the work stops as
  * soon as a newer version arrives (its own run will report; this one resolves with nothing).
  */
-export async function validateConfigAsync(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
-  const parsed = await parseConfigAsync(document, yieldToEventLoop);
+  const parsed = await parses.parseAsync(document, yieldToEventLoop);
   if (!parsed) return [];
   const out: Diagnostic[] = [];
   for (const phase of validationPhases(new ConfigView(document, parsed), settings, out)) {

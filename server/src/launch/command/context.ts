@@ -1,6 +1,5 @@
-import * as path from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { pathOf } from '../../classify';
+import { dirName, isAbsolutePath, joinPath, normalizePath, pathOf } from '../../util/paths';
 import type { Fact, SourceSpan } from '../facts';
 
 /** What every launcher model needs to know about the file it reads. */
@@ -16,7 +15,7 @@ export class SourceContext {
   ) {
     this.uri = document.uri;
     this.filePath = pathOf(document.uri);
-    this.fileDir = path.dirname(this.filePath);
+    this.fileDir = dirName(this.filePath);
   }
 
   span(start: number, end: number): SourceSpan {
@@ -33,8 +32,8 @@ export class SourceContext {
   /** Absolute paths a relative path may mean: next to this file first, then in each workspace folder. */
   candidates(file: string): string[] {
     if (!file) return [];
-    if (path.isAbsolute(file)) return [path.normalize(file)];
-    const all = [path.resolve(this.fileDir, file), ...this.folders.map((f) => path.resolve(f, file))];
+    if (isAbsolutePath(file)) return [normalizePath(file)];
+    const all = [joinPath(this.fileDir, file), ...this.folders.map((f) => joinPath(f, file))];
     return [...new Set(all)];
   }
 }

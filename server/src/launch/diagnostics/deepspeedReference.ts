@@ -1,4 +1,4 @@
-import * as path from 'node:path';
+import { baseName, dirName, relativePath } from '../../util/paths';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { FileSystemHost, Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
@@ -16,19 +16,19 @@ export async function firstExisting(fs: FileSystemHost, candidates: string[]): P
 }
 
 function describeFolders(ctx: SourceContext, candidates: string[]): string {
-  const folders = candidates.map((c) => path.dirname(c)).map((d) => (d === ctx.fileDir ? 'next to this file' : d));
+  const folders = candidates.map((c) => dirName(c)).map((d) => (d === ctx.fileDir ? 'next to this file' : d));
   return [...new Set(folders)].join(', ');
 }
 
 /** Workspace JSON files with the same or a nearly equal name, as paths relative to this file (best first). */
 async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: string): Promise<string[]> {
-  const wanted = path.basename(written).toLowerCase();
+  const wanted = baseName(written).toLowerCase();
   const scored = (await hosts.workspace.jsonFiles())
-    .map((file) => ({ file, d: editDistance(path.basename(file).toLowerCase(), wanted) }))
+    .map((file) => ({ file, d: editDistance(baseName(file).toLowerCase(), wanted) }))
     .filter((x) => x.d <= Math.min(3, Math.floor(wanted.length / 5)))
     .sort((a, b) => a.d - b.d || a.file.localeCompare(b.file));
   return scored.slice(0, 2).map(({ file }) => {
-    const rel = path.relative(ctx.fileDir, file).split(path.sep).join('/');
+    const rel = relativePath(ctx.fileDir, file);
     return rel.startsWith('.') ? rel : `./${rel}`;
   });
 }

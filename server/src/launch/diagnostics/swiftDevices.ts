@@ -8,7 +8,7 @@ import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import type { Word } from '../shell/types';
 import type { Fact, LaunchFacts } from '../facts';
-import { baseName } from '../../classify';
+import { baseName } from '../../util/paths';
 import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';

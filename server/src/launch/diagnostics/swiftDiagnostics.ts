@@ -8,7 +8,7 @@ import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './codes';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { swiftDeviceDiagnostics } from './swiftDevices';
-import { configFileFacts } from '../references';
+import { configFileFacts, factsOfFileIn } from '../references';
 import { teacherDeepSpeedDiagnostics } from './teacherDeepSpeed';
 
 const torchDtypes: Record<string, string> = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32', half: 'float16', float: 'float32', bfloat: 'bfloat16' };
@@ -120,7 +120,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   }
 
   if (takesDeepSpeed) {
-    const config = await configFileFacts(hosts.fs, launch.facts, hosts.workspace.folders()).catch(() => undefined);
+    const config = await configFileFacts(launch.facts, factsOfFileIn(hosts.fs, hosts.workspace.folders())).catch(() => undefined);
     out.push(...swiftDeviceDiagnostics(ctx, launch, { deepspeedFlag: ds !== undefined, config, movedEnv }));
     const teacher = lastOption(parsed, 'teacher_deepspeed');
     if (teacher && sub === 'rlhf' && launch.facts.teacherDeepspeed) {

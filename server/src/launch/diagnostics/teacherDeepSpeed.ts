@@ -5,7 +5,7 @@ import type { LaunchCommand } from '../command/launchCommand';
 import { optionExtent, valueRange, type Option } from '../command/options';
 import type { ScriptEditor } from '../edits/textEdits';
 import type { DeepSpeedReference } from '../facts';
-import { readReferencedConfig } from '../estimates';
+import { readReferencedConfig } from '../referencedConfig';
 import { lacksZeroSection, pluginRaises } from '../deepspeedPlugin';
 import { launchDiagnostic, type LaunchFix } from './codes';
 
@@ -59,7 +59,7 @@ function unusedBecause(launch: LaunchCommand, inputs: TeacherInputs): string | u
 
 /** `zero_optimization.stage` of the teacher config, or which of the two is missing; undefined when it cannot be read. */
 async function teacherStage(hosts: Hosts, ref: DeepSpeedReference): Promise<{ stage: unknown } | 'no-section' | 'no-stage' | undefined> {
-  const config = await readReferencedConfig(hosts.fs, ref).catch(() => undefined);
+  const config = await readReferencedConfig((p) => hosts.fs.readFile(p), ref).catch(() => undefined);
   const value = config?.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   if (lacksZeroSection(value)) return 'no-section';

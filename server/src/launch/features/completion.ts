@@ -1,19 +1,17 @@
-import * as path from 'node:path';
 import { CompletionItemKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
 import type { Hosts } from '../../host';
 import type { ZeroLensSettings } from '../../settings';
 import { isConfigFileName } from '../../classify';
-import { gib } from '../../context/present';
+import { formatGiB, type EstimateResult } from '../../protocol';
+import { relativePath } from '../../util/paths';
 import type { LaunchAnalysis } from '../analysis';
 import type { LaunchCommand } from '../command/launchCommand';
-import { swiftPresetNames } from '../facts';
+import { swiftPresetNames, type LaunchFacts } from '../facts';
 import { swiftPresets } from '../swiftPresets';
-import type { LaunchEstimator } from '../estimates';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
 import { accelerateFlags } from '../flagDocs';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
-import type { EstimateResult } from '../../memory/types';
 
 /** ms-swift flags (and config-file keys) that take a preset name, a JSON path or inline JSON. */
 const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
@@ -22,7 +20,7 @@ const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
 async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, settings: ZeroLensSettings): Promise<CompletionItem[]> {
   const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
   return files.slice(0, 200).map((file, i) => {
-    let rel = path.relative(fromDir, file).split(path.sep).join('/');
+    let rel = relativePath(fromDir, file);
     if (!rel.startsWith('.')) rel = `./${rel}`;
     return { label: rel, kind: CompletionItemKind.File, detail: 'DeepSpeed config in the workspace', textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
   });
@@ -37,7 +35,7 @@ function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = [
     return {
       label: name,
       kind: CompletionItemKind.EnumMember,
-      detail: estimate ? `≈ ${gib(estimate.perGpu.total)}/GPU${fit} · ${preset.summary}` : preset.summary,
+      detail: estimate ? `≈ ${formatGiB(estimate.perGpu.total)}/GPU${fit} · ${preset.summary}` : preset.summary,
       documentation: { kind: 'markdown', value: `${preset.summary}\n\n${preset.details}` },
       textEdit: { range, newText: name },
       sortText: `0${i}`,
@@ -45,10 +43,8 @@ function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = [
   });
 }
 
-/** Estimates of the trained model per preset; never for --teacher_deepspeed (the teacher is another model). */
-function presetEstimates(launch: LaunchCommand, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<(EstimateResult | undefined)[]> {
-  return Promise.all(swiftPresetNames.map((name) => estimator.withPreset(launch.facts, settings, name)));
-}
+/** Per-GPU estimates of a command with each ms-swift preset, in `swiftPresetNames` order (the training layer's). */
+export type PresetEstimates = (written: LaunchFacts, settings: ZeroLensSettings) => Promise<(EstimateResult | undefined)[]>;
 
 function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string): CompletionItem[] {
   const table = flagTable(launch, owner);
@@ -75,7 +71,7 @@ export async function scriptCompletions(
   analysis: LaunchAnalysis,
   offset: number,
   hosts: Hosts,
-  estimator: LaunchEstimator,
+  presetEstimates: PresetEstimates | undefined,
   settings: ZeroLensSettings,
 ): Promise<CompletionItem[]> {
   if (analysis.kind !== 'script') return yamlCompletions(analysis, offset, hosts, settings);
@@ -86,7 +82,8 @@ export async function scriptCompletions(
     const name = target.option.name;
     const trainer = target.launch.trainer;
     if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
-      const estimates = name === 'deepspeed' ? await presetEstimates(target.launch, estimator, settings) : [];
+      // Never for --teacher_deepspeed: the teacher is another model.
+      const estimates = name === 'deepspeed' && presetEstimates ? await presetEstimates(target.launch.facts, settings) : [];
       return [...presetItems(range, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {

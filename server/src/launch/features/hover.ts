@@ -1,12 +1,10 @@
 import type { Hover } from 'vscode-languageserver-types';
 import type { FileSystemHost } from '../../host';
-import { baseName, pathOf } from '../../classify';
-import type { ZeroLensSettings } from '../../settings';
-import { stageHoverMarkdown } from '../../context/stageHover';
+import { baseName, pathOf } from '../../util/paths';
 import type { LaunchAnalysis } from '../analysis';
-import type { DeepSpeedReference, LaunchFacts } from '../facts';
+import type { DeepSpeedReference } from '../facts';
 import { presetAutoKeys, swiftPresets } from '../swiftPresets';
-import type { LaunchEstimator } from '../estimates';
+import { effectiveFacts, type FactsOfFile } from '../references';
 import { firstExisting } from '../diagnostics/deepspeedReference';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
@@ -66,18 +64,11 @@ const teacherNote = [
   'model: its memory is not part of the memory estimate, which is for the trained model.',
 ].join(' ');
 
-async function memoryMarkdown(facts: LaunchFacts, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<string | undefined> {
-  const analysis = await estimator.analysis(facts, settings);
-  return analysis ? stageHoverMarkdown(analysis, facts.uri) : undefined;
-}
-
-export async function launchHover(
-  analysis: LaunchAnalysis,
-  offset: number,
-  fs: FileSystemHost,
-  estimator: LaunchEstimator,
-  settings: ZeroLensSettings,
-): Promise<Hover | null> {
+/**
+ * What a reference to a DeepSpeed config, a flag or a launcher-YAML key means. The memory table for a
+ * reference is the training layer's (estimates/launchEstimates.ts), joined to this hover by the facade.
+ */
+export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: FileSystemHost, factsOfFile: FactsOfFile): Promise<Hover | null> {
   const { ctx } = analysis;
   const all = analysis.kind === 'script' ? analysis.commands.map((c) => c.facts) : analysis.yaml ? [analysis.yaml.facts] : [];
   const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
@@ -88,17 +79,15 @@ export async function launchHover(
     const ref = written.teacherDeepspeed;
     if (ref && at(ref.span)) return { contents: { kind: 'markdown', value: `${teacherNote}\n\n---\n\n${await referenceMarkdown(fs, ref, inYaml(ref))}` }, range: ref.span.range };
   }
-  // The DeepSpeed reference itself: what it contains and what it costs for this command.
+  // The DeepSpeed reference itself: what it contains (its own, or the one of the config file the command names).
   for (const written of all) {
-    if (!at(written.deepspeed?.span) && !at(written.configFile?.span)) continue;
-    const effective = await estimator.effective(written);
-    const ref = effective?.facts.deepspeed;
-    if (!effective || !ref || !at(effective.anchor)) continue;
-    const parts = [await referenceMarkdown(fs, ref, inYaml(ref))];
-    if (ref.span.uri !== written.uri) parts[0] += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
-    const memory = await memoryMarkdown(effective.facts, estimator, settings);
-    if (memory) parts.push(memory);
-    return { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, range: effective.anchor.range };
+    const anchor = written.deepspeed ? written.deepspeed.span : written.configFile?.span;
+    if (!at(anchor)) continue;
+    const ref = (await effectiveFacts(written, factsOfFile))?.deepspeed;
+    if (!ref) continue;
+    let markdown = await referenceMarkdown(fs, ref, inYaml(ref));
+    if (ref.span.uri !== written.uri) markdown += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
+    return { contents: { kind: 'markdown', value: markdown }, range: anchor!.range };
   }
   if (analysis.kind !== 'script') return analysis.yaml ? yamlKeyHover(analysis.yaml, offset, ctx) : null;
   const target = locate(analysis, offset);

@@ -1,33 +1,22 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { InlayHintKind, MarkupKind, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { Node } from 'jsonc-parser';
-import type { Hosts } from '../host';
 import type { FeatureContributor } from '../feature';
-import type { ZeroLensSettings } from '../settings';
-import { findProperty, parseConfig, type ParsedConfig } from '../dsconfig/parse';
-import type { ApplyOptionParams, ApplyOptionResult, EstimateView } from '../protocol';
-import { hasNumbers, type ConfigAnalysis } from './analysis';
-import { ContextEngine } from './contextEngine';
+import { findProperty, type ConfigParses, type ParsedConfig } from '../dsconfig/parse';
+import { describeSource, formatGpuCount } from '../protocol';
+import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
+import type { TrainingContext } from '../training/context';
+import type { TrainingService } from '../training/service';
 import { fitDiagnostic } from './fitDiagnostic';
-import { gpuCount, offloadHintText, stageHintText } from './present';
+import { offloadHintText, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
-import { applyOptionEdit, estimateView } from './estimateView';
 import { zeroSectionCode, zeroSectionDiagnostic } from './zeroSectionDiagnostic';
 import { dataFixActions } from '../dsconfig/codeActions/codeActions';
-import { pathOf } from '../classify';
+import { pathOf } from '../util/paths';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
-import type { ResolvedContext } from './trainingContext';
-
-/** The context domain: the contributor plus the sidebar's requests and a cache reset for file changes. */
-export interface ContextFeatures extends FeatureContributor {
-  getEstimateView(document: TextDocument, settings: ZeroLensSettings): Promise<EstimateView | null>;
-  getApplyOptionEdit(document: TextDocument, params: ApplyOptionParams, settings: ZeroLensSettings): Promise<ApplyOptionResult>;
-  /** Scripts, configs or model folders changed on disk: forget what was read. */
-  invalidate(): void;
-}
 
 const stagePath = ['zero_optimization', 'stage'];
 
@@ -62,39 +51,34 @@ function lineTouches(document: TextDocument, node: Node, range: Range): boolean 
   return range.start.line <= last && range.end.line >= first;
 }
 
-export function createContextFeatures(hosts: Hosts): ContextFeatures {
-  const engine = new ContextEngine(hosts);
-
+/** The memory estimates of a ds_config: the stage hint, hover table, fit warning and stage fixes. */
+export function createConfigEstimates(training: TrainingService, parses: ConfigParses): FeatureContributor {
   return {
-    invalidate: () => engine.invalidate(),
-    getEstimateView: (document, settings) => estimateView(engine, document, settings),
-    getApplyOptionEdit: (document, params, settings) => applyOptionEdit(engine, document, params, settings),
-
     async validate(document, settings) {
-      const parsed = parseConfig(document);
+      const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
       const out: Diagnostic[] = [];
-      const missing = zeroSectionDiagnostic(document, parsed, await engine.launchReferences(pathOf(document.uri)));
+      const missing = zeroSectionDiagnostic(document, parsed, await training.referencesTo(pathOf(document.uri)));
       if (missing) out.push(missing);
-      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor)) : undefined;
+      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor)) : undefined;
       if (fit) out.push(fit);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
       if (view.get(['expert_parallel', 'enabled'])) {
-        const world = worldSizeOf((await engine.analyzeConfig(document, settings)).context);
+        const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
         if (world) out.push(...autoepWorldChecks(view, world));
       }
       return out;
     },
 
     async hover(document, position, settings) {
-      const parsed = parseConfig(document);
+      const parsed = parses.parse(document);
       const stage = findProperty(parsed.root, stagePath);
       if (!stage) return null;
       const offset = document.offsetAt(position);
       if (offset < stage.offset || offset > stage.offset + stage.length) return null;
-      const analysis = await engine.analyzeConfig(document, settings);
+      const analysis = await training.analyzeConfig(document, settings);
       return {
         contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri) },
         range: rangeOf(document, stage),
@@ -102,23 +86,23 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
     },
 
     async codeActions(document, range, context, settings) {
-      const parsed = parseConfig(document);
+      const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
       // Its fix is data like every ds_config fix (jsonc-parser edits on the current text).
       const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;
-      return [...missing, ...stageCodeActions(document, parsed, await engine.analyzeConfig(document, settings), ours)];
+      return [...missing, ...stageCodeActions(document, parsed, await training.analyzeConfig(document, settings), ours)];
     },
 
     async inlayHints(document, range, settings) {
-      const parsed = parseConfig(document);
+      const parsed = parses.parse(document);
       const stage = findProperty(parsed.root, stagePath)?.children?.[1];
       if (!stage || !stageIsKnown(parsed)) return [];
       const start = document.offsetAt(range.start);
       const end = document.offsetAt(range.end);
-      const analysis = await engine.analyzeConfig(document, settings);
+      const analysis = await training.analyzeConfig(document, settings);
       const hints: InlayHint[] = [];
       if (stage.offset + stage.length >= start && stage.offset <= end) hints.push(stageHint(document, stage, analysis));
       for (const [kind, path] of [
@@ -136,11 +120,11 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
 }
 
 /** The world size of the training context with where it came from; undefined when the GPU count is unknown. */
-function worldSizeOf(context: ResolvedContext): WorldSize | undefined {
+function worldSizeOf(context: TrainingContext): WorldSize | undefined {
   const { gpusPerNode, nodes } = context;
   if (!gpusPerNode) return undefined;
-  const sources = [...new Set([gpusPerNode.source, ...(nodes.value > 1 ? [nodes.source] : [])])].join('; ');
-  return { gpus: gpusPerNode.value * nodes.value, label: `${gpuCount(gpusPerNode.value, nodes.value)} (${sources})` };
+  const sources = [...new Set([describeSource(gpusPerNode.source), ...(nodes.value > 1 ? [describeSource(nodes.source)] : [])])].join('; ');
+  return { gpus: gpusPerNode.value * nodes.value, label: `${formatGpuCount(gpusPerNode.value, nodes.value)} (${sources})` };
 }
 
 function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis): InlayHint {

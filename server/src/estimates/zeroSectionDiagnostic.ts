@@ -5,7 +5,7 @@ import type { DiagnosticData } from '../dsconfig/validation/fixTypes';
 import type { LaunchFacts } from '../launch/facts';
 import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
 import { launchCodes } from '../launch/diagnostics/codes';
-import { byPathThenCommand, where } from './trainingContext';
+import { byPathThenCommand, where } from '../training/context';
 
 /** The launch code, shared with the error at the script's `--deepspeed` value. */
 export const zeroSectionCode = 'zero-optimization-required';

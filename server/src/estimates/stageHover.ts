@@ -1,10 +1,7 @@
-import type { ZeroStage } from '../memory/types';
-import type { ContextValue } from '../protocol';
-import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from './analysis';
-import { communicationOf, deviceName, fitMark, gib, gpuCount, optionLabel, shardsOf } from './present';
-import { sameOption, type StageTarget } from './stageSwitch';
+import { describeSource, formatCount, formatGiB, formatGpuCount, optionLabel, sameOption, type Sourced, type ZeroOption, type ZeroStage } from '../protocol';
+import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
+import { communicationOf, deviceName, fitMark, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
-import { formatCount } from '../memory/units';
 
 /**
  * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
@@ -24,7 +21,7 @@ const built = new WeakMap<ConfigAnalysis, Map<string, string>>();
 function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
   const lines: string[] = [];
   if (hasNumbers(analysis)) {
-    lines.push(`**ZeRO options for ${analysis.model!.displayName}** on ${gpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
+    lines.push(`**ZeRO options for ${analysis.model!.displayName}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
     lines.push('', ...numbersTable(analysis));
   } else {
     lines.push('**ZeRO stages**', '', ...shapeTable(analysis.current));
@@ -52,7 +49,7 @@ function numbersTable(analysis: ConfigAnalysis): string[] {
   }
   rows.sort((a, b) => a.target.stage - b.target.stage || offloadCount(a.target) - offloadCount(b.target));
   const out = [
-    `| | Option | Per GPU | CPU RAM / node | Fits${memory ? ` ${gib(memory)}` : ''} | Comm. / step | Shards |`,
+    `| | Option | Per GPU | CPU RAM / node | Fits${memory ? ` ${formatGiB(memory)}` : ''} | Comm. / step | Shards |`,
     '|:-:|---|--:|--:|:-:|:-:|---|',
   ];
   for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current)));
@@ -62,24 +59,24 @@ function numbersTable(analysis: ConfigAnalysis): string[] {
 function row(option: OptionEstimate, current: boolean): string {
   const { target, result } = option;
   const bold = (s: string): string => (current ? `**${s}**` : s);
-  const cpu = result.perCpu.total > 0 ? cell(gib(result.perCpu.total)) : '—';
-  const nvme = result.nvme > 0 ? ` + NVMe ${cell(gib(result.nvme))}` : '';
-  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(cell(gib(result.perGpu.total)))} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
+  const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
+  const nvme = result.nvme > 0 ? ` + NVMe ${cell(formatGiB(result.nvme))}` : '';
+  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
 }
 
-function shards(target: StageTarget): string {
+function shards(target: ZeroOption): string {
   const moved: string[] = [];
   if (target.offloadOptimizer !== 'none' && target.stage > 0) moved.push(`optimizer → ${deviceName(target.offloadOptimizer)}`);
   if (target.offloadParam !== 'none' && target.stage === 3) moved.push(`parameters → ${deviceName(target.offloadParam)}`);
   return shardsOf(target.stage) + (moved.length ? `; ${moved.join(', ')}` : '');
 }
 
-function offloadCount(t: StageTarget): number {
+function offloadCount(t: ZeroOption): number {
   return (t.offloadOptimizer !== 'none' ? 1 : 0) + (t.offloadParam !== 'none' ? 2 : 0);
 }
 
 /** Without a model or GPU count: what each stage does, with no numbers. */
-function shapeTable(current: StageTarget): string[] {
+function shapeTable(current: ZeroOption): string[] {
   const out = ['| | Stage | Comm. / step | Shards |', '|:-:|---|:-:|---|'];
   for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
     out.push(`| ${stage === current.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage)} |`);
@@ -100,12 +97,12 @@ export function whatIsMissing(analysis: ConfigAnalysis): string {
 /** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ...". */
 export function contextLine(analysis: ConfigAnalysis): string {
   const c = analysis.context;
-  const item = <T>(label: string, value: ContextValue<T> | undefined, show: (v: T) => string = String): string | undefined =>
-    value ? `${label} ${show(value.value)} _(${value.source})_` : undefined;
+  const item = <T>(label: string, value: Sourced<T> | undefined, show: (v: T) => string = String): string | undefined =>
+    value ? `${label} ${show(value.value)} _(${describeSource(value.source)})_` : undefined;
   const parts = [
-    c.model ? `model ${analysis.model?.displayName ?? c.model.value}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''} _(${c.model.source})_` : 'model unknown',
+    c.model ? `model ${analysis.model?.displayName ?? c.model.value}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''} _(${describeSource(c.model.source)})_` : 'model unknown',
     c.gpusPerNode ? item('GPUs/node', c.gpusPerNode) : 'GPUs unknown',
-    c.nodes.value > 1 || c.nodes.source !== 'default' ? item('nodes', c.nodes) : undefined,
+    c.nodes.value > 1 || c.nodes.source.kind !== 'default' ? item('nodes', c.nodes) : undefined,
     c.gpuMemoryGiB ? item('GPU memory', c.gpuMemoryGiB, (v) => `${v} GiB`) : 'GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)',
     item('micro-batch', c.microBatchSize),
     item('gradient accumulation', c.gradientAccumulationSteps),

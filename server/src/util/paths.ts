@@ -1,6 +1,8 @@
+import { URI } from 'vscode-uri';
+
 /**
- * Minimal path arithmetic for the pure core (no `node:path`): absolute POSIX or Windows paths, joined
- * with the separator the base already uses.
+ * Path arithmetic for the pure core, which may not import `node:path` (the layer check enforces it): absolute
+ * POSIX or Windows paths, joined with the separator the base already uses.
  */
 export function isAbsolutePath(p: string): boolean {
   return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
@@ -41,6 +43,38 @@ export function dirName(p: string): string {
 export function baseName(p: string): string {
   const trimmed = p.replace(/[\\/]+$/, '');
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
+}
+
+/** The file-system path of a document URI (the URI itself when it is not one). */
+export function pathOf(uri: string): string {
+  try {
+    return URI.parse(uri).fsPath;
+  } catch {
+    return uri;
+  }
+}
+
+/** A path with "." and ".." resolved and its separators made uniform. */
+export function normalizePath(p: string): string {
+  const sep = separatorOf(p);
+  return normalizeDots(p.replace(/[\\/]+/g, sep), sep);
+}
+
+/** Whether two absolute paths name the same file (case-insensitive for Windows drive paths). */
+export function samePath(a: string, b: string): boolean {
+  const na = normalizePath(a);
+  const nb = normalizePath(b);
+  return /^[A-Za-z]:/.test(na) ? na.toLowerCase() === nb.toLowerCase() : na === nb;
+}
+
+/** `to` relative to the folder `fromDir` with `/` separators ("../ds/z3.json"); both absolute. */
+export function relativePath(fromDir: string, to: string): string {
+  const split = (p: string) => normalizePath(p).split(/[\\/]/).filter(Boolean);
+  const from = split(fromDir);
+  const target = split(to);
+  let common = 0;
+  while (common < from.length && common < target.length && from[common] === target[common]) common++;
+  return [...from.slice(common).map(() => '..'), ...target.slice(common)].join('/');
 }
 
 /** `~/x`, relative or absolute → absolute, or undefined when it cannot be made absolute. */

@@ -1,21 +1,23 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import { hasNumbers, offeredTargets, smallestChangeThatFits, type ConfigAnalysis, type OfferKind } from './analysis';
+import { formatGiB, optionLabel, sameOption, type ZeroOption } from '../protocol';
+import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
+import { currentOption } from '../training/analyze';
+import { offeredTargets, smallestChangeThatFits, type OfferKind } from './offers';
 import { isFitDiagnostic } from './fitDiagnostic';
-import { gib, optionLabel } from './present';
-import { applyStageSwitch, currentStageOption, sameOption, type StageTarget } from './stageSwitch';
+import { applyStageSwitch } from './stageSwitch';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { minimalEdit } from '../util/jsonEdits';
 
 /** One offered move, before it becomes a CodeAction. */
 interface Offer {
-  target: StageTarget;
+  target: ZeroOption;
   title: string;
 }
 
 /** The edit that moves the document to `target`, or null when it already is there (or cannot be edited safely). */
-export function stageSwitchEdit(document: TextDocument, config: ParsedConfig, target: StageTarget): { edit: WorkspaceEdit; dropped: string[] } | null {
+export function stageSwitchEdit(document: TextDocument, config: ParsedConfig, target: ZeroOption): { edit: WorkspaceEdit; dropped: string[] } | null {
   // Never rewrite a file jsonc-parser could not read completely: the edit could land in the wrong place.
   if (!config.root || config.syntaxErrors.length > 0 || config.limits.length > 0) return null;
   const switched = applyStageSwitch(config.text, config.value, target);
@@ -30,11 +32,11 @@ export function stageCodeActions(
   analysis: ConfigAnalysis | undefined,
   diagnostics: Diagnostic[],
 ): CodeAction[] {
-  const current = analysis?.current ?? currentStageOption(config.value);
+  const current = analysis?.current ?? currentOption(config.value);
   const numbers = analysis && hasNumbers(analysis) ? analysis : undefined;
-  const estimateText = (target: StageTarget): string => {
+  const estimateText = (target: ZeroOption): string => {
     const result = numbers?.estimate(target);
-    return result ? `≈ ${gib(result.perGpu.total)}/GPU` : '';
+    return result ? `≈ ${formatGiB(result.perGpu.total)}/GPU` : '';
   };
   const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => ({ target, title: offerTitle(kind, target, estimateText(target)) }));
 
@@ -66,7 +68,7 @@ export function stageCodeActions(
   return actions;
 }
 
-function offerTitle(kind: OfferKind, target: StageTarget, estimate: string): string {
+function offerTitle(kind: OfferKind, target: ZeroOption, estimate: string): string {
   switch (kind) {
     case 'switch':
       return `Switch to ZeRO-${target.stage}${estimate ? ` (${estimate})` : ''}`;
@@ -81,7 +83,7 @@ function offerTitle(kind: OfferKind, target: StageTarget, estimate: string): str
  * The preferred fix. When the current option does not fit: the smallest change that fits. When it fits: a
  * *lower* stage that also fits (lower stages are faster), never a higher one.
  */
-function preferredTarget(offers: Offer[], analysis: ConfigAnalysis | undefined, suggestion: StageTarget | undefined): StageTarget | undefined {
+function preferredTarget(offers: Offer[], analysis: ConfigAnalysis | undefined, suggestion: ZeroOption | undefined): ZeroOption | undefined {
   const currentFits = analysis?.estimate(analysis.current)?.fits;
   if (analysis && currentFits === true) {
     const lower = offers.filter((o) => o.target.stage < analysis.current.stage && o.title.startsWith('Switch to ZeRO-'));

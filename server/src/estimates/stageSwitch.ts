@@ -1,7 +1,7 @@
 import type { JSONPath } from 'jsonc-parser';
-import type { OffloadDevice, ZeroStage } from '../memory/types';
+import type { OffloadDevice, ZeroOption } from '../protocol';
 import { metaOf, propertiesOf, schemaForPath } from '../dsconfig/schemaIndex';
-import { extractConfigFacts } from '../memory/configFacts';
+import { currentOption } from '../training/analyze';
 import { removeProperty, setValue } from '../util/jsonEdits';
 
 /**
@@ -9,12 +9,6 @@ import { removeProperty, setValue } from '../util/jsonEdits';
  * making sense (settings only ZeRO-3 reads are dropped when leaving stage 3, since DeepSpeed ignores them
  * below 3 and they would only mislead). Nothing else in the file is touched.
  */
-
-export interface StageTarget {
-  stage: ZeroStage;
-  offloadOptimizer: OffloadDevice;
-  offloadParam: OffloadDevice;
-}
 
 /** Set `path` to `value`, or remove the property at `path` when value is undefined. */
 export interface JsonChange {
@@ -43,18 +37,6 @@ function deviceOf(block: unknown): OffloadDevice {
   return device === 'cpu' || device === 'nvme' ? device : 'none';
 }
 
-/** The stage and offload a parsed config describes, as DeepSpeed would run it. */
-export function currentStageOption(config: unknown): StageTarget {
-  const facts = extractConfigFacts(config);
-  const stage = facts.stage?.value ?? 0;
-  return {
-    stage,
-    // Stage 0 has no ZeRO optimizer to offload; parameters are only offloaded by stage 3.
-    offloadOptimizer: stage === 0 ? 'none' : (facts.offloadOptimizer?.value ?? 'none'),
-    offloadParam: stage === 3 ? (facts.offloadParam?.value ?? 'none') : 'none',
-  };
-}
-
 let stage3OnlyCache: Map<string, Set<string>> | undefined;
 
 /** Keys (per object path) that the schema says only ZeRO-3 consumes, short aliases included. */
@@ -77,9 +59,9 @@ function stage3OnlyKeys(objectPath: JSONPath): Set<string> {
 }
 
 /** The changes that move `config` (a parsed value) to `target`. */
-export function planStageSwitch(config: unknown, target: StageTarget): StageSwitch {
+export function planStageSwitch(config: unknown, target: ZeroOption): StageSwitch {
   const z = objectAt(config, zero) ?? {};
-  const current = currentStageOption(config);
+  const current = currentOption(config);
   const changes: JsonChange[] = [];
   const dropped: string[] = [];
   const remove = (path: JSONPath): void => {
@@ -139,7 +121,7 @@ function setOffload(
  * New text for `text` moved to `target`; comments and formatting of everything else survive. Undefined when
  * a change does not apply to the text (a non-object where the plan expects an object).
  */
-export function applyStageSwitch(text: string, config: unknown, target: StageTarget): { text: string; dropped: string[] } | undefined {
+export function applyStageSwitch(text: string, config: unknown, target: ZeroOption): { text: string; dropped: string[] } | undefined {
   const plan = planStageSwitch(config, target);
   let current: string | undefined = text;
   for (const change of plan.changes) {
@@ -148,8 +130,4 @@ export function applyStageSwitch(text: string, config: unknown, target: StageTar
     if (current === undefined) return undefined;
   }
   return { text: current, dropped: plan.dropped };
-}
-
-export function sameOption(a: StageTarget, b: StageTarget): boolean {
-  return a.stage === b.stage && a.offloadOptimizer === b.offloadOptimizer && a.offloadParam === b.offloadParam;
 }

@@ -1,17 +1,15 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DeepSpeedReference, SwiftPresetName } from '../launch/facts';
 import { swiftPresets } from '../launch/swiftPresets';
-import type { ApplyOptionResult } from '../protocol';
-import { optionLabel } from './present';
-import { sameOption, type StageTarget } from './stageSwitch';
+import { optionLabel, sameOption, type ApplyOptionResult, type ZeroOption } from '../protocol';
 
 /** The ms-swift preset that is exactly `target`, if there is one (zero0 … zero3_offload). */
-export function presetFor(target: StageTarget): SwiftPresetName | undefined {
+export function presetFor(target: ZeroOption): SwiftPresetName | undefined {
   return Object.values(swiftPresets).find((p) => sameOption(p, target))?.name;
 }
 
 /** Replaces the preset name after `--deepspeed` (quotes and everything around it stay). */
-export function presetSwitchEdit(document: TextDocument, ref: DeepSpeedReference & { kind: 'preset' }, target: StageTarget): ApplyOptionResult {
+export function presetSwitchEdit(document: TextDocument, ref: DeepSpeedReference & { kind: 'preset' }, target: ZeroOption): ApplyOptionResult {
   const name = presetFor(target);
   if (!name) {
     return {

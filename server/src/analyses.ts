@@ -1,0 +1,25 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Hosts } from './host';
+import { ConfigParses } from './dsconfig/parse';
+import { analyzeDocument, type LaunchAnalysis } from './launch/analysis';
+import { TrainingService, type DocumentParses } from './training/service';
+import { VersionedCache } from './util/documentCache';
+
+/**
+ * The analysis service of one language service instance: the parses of open documents (one per version) and
+ * the training layer with everything it read from disk. Nothing of it lives in module state, so two
+ * instances (the server and a test, the CLI) never share a cache.
+ */
+export interface Analyses {
+  configParses: ConfigParses;
+  launchParses: VersionedCache<LaunchAnalysis>;
+  parses: DocumentParses;
+  training: TrainingService;
+}
+
+export function createAnalyses(hosts: Hosts): Analyses {
+  const configParses = new ConfigParses();
+  const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()));
+  const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d) };
+  return { configParses, launchParses, parses, training: new TrainingService(hosts, parses) };
+}

@@ -1,0 +1,54 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument as TextDocuments } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { optionLabel, readOption, sameOption, type ApplyOptionParams, type ApplyOptionResult } from '../protocol';
+import type { DocumentKind } from '../feature';
+import { parseConfigText, type ConfigParses } from '../dsconfig/parse';
+import { currentOption } from '../training/analyze';
+import { pathOf } from '../util/paths';
+import type { TrainingService } from '../training/service';
+import { presetSwitchEdit } from './presetSwitch';
+import { stageSwitchEdit } from './stageActions';
+
+const notAnOption =
+  'Not a ZeRO option: stage must be 0, 1, 2 or 3, and offloadOptimizer (stages 1–3) and offloadParam (stage 3) "none", "cpu" or "nvme".';
+
+/**
+ * The same edit as the quick fix, for the sidebar's Apply and the "Switch ZeRO stage…" quick pick: in the
+ * config itself, in the ms-swift preset a script names, or in the config file a script names.
+ */
+export async function applyOptionEdit(
+  training: TrainingService,
+  parses: ConfigParses,
+  document: TextDocument,
+  kind: DocumentKind,
+  params: ApplyOptionParams,
+): Promise<ApplyOptionResult> {
+  // Params come off the wire: any client may send anything.
+  const target = readOption(params);
+  if (!target) return { edit: null, reason: notAnOption };
+  if (kind === 'ds-config') {
+    const parsed = parses.parse(document);
+    if (sameOption(currentOption(parsed.value), target)) return { edit: null, reason: `The config already uses ${optionLabel(target)}.` };
+    const switched = stageSwitchEdit(document, parsed, target);
+    return switched ? { edit: switched.edit } : { edit: null, reason: 'The config has JSON errors; fix them first so the edit cannot land in the wrong place.' };
+  }
+  const [launch] = await training.launchesOf(document);
+  const config = launch && (await training.configOf(launch.deepspeed));
+  if (!launch || !config) return { edit: null, reason: 'This script launches no DeepSpeed config (no --deepspeed or deepspeed: value ZeRO Lens can read).' };
+  if (sameOption(currentOption(config.value), target)) return { edit: null, reason: `The launch already uses ${optionLabel(target)}.` };
+  const ref = launch.deepspeed;
+  if (ref.kind === 'preset') {
+    // The preset may be written in the YAML the command names (`swift sft sft.yaml`): the edit goes there.
+    if (ref.span.uri === document.uri) return presetSwitchEdit(document, ref, target);
+    const text = await training.readText(pathOf(ref.span.uri));
+    if (text === undefined) return { edit: null, reason: `${pathOf(ref.span.uri)} cannot be read.` };
+    return presetSwitchEdit(TextDocuments.create(ref.span.uri, 'yaml', 0, text), ref, target);
+  }
+  if (ref.kind === 'file' && config.file) {
+    const configDocument = TextDocuments.create(URI.file(config.file.path).toString(), 'ds-config', 0, config.file.text);
+    const switched = stageSwitchEdit(configDocument, parseConfigText(config.file.text), target);
+    return switched ? { edit: switched.edit } : { edit: null, reason: `${config.file.path} has JSON errors; fix them first.` };
+  }
+  return { edit: null, reason: `The DeepSpeed settings here are written inline (${ref.via}); change them by hand.` };
+}

@@ -1,0 +1,136 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CodeActionKind, InlayHintKind, type CodeAction, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
+import type { FeatureContributor } from '../feature';
+import type { ZeroLensSettings } from '../settings';
+import { formatGiB, type EstimateResult } from '../protocol';
+import { swiftPresetNames, type LaunchFacts, type SwiftPresetName } from '../launch/facts';
+import { launchDiagnostic, type LaunchFix } from '../launch/diagnostics/codes';
+import type { LaunchAnalysis } from '../launch/analysis';
+import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
+import type { EffectiveLaunch } from '../training/launches';
+import type { TrainingService } from '../training/service';
+import { stageHintText } from './present';
+import { stageHoverMarkdown } from './stageHover';
+
+/** Presets a `--deepspeed` value may switch to, most memory-saving last. */
+const switchTargets: SwiftPresetName[] = ['zero2', 'zero3', 'zero3_offload'];
+
+/** The estimate of a launch as written; undefined without a model and GPU count. */
+async function currentEstimate(training: TrainingService, launch: EffectiveLaunch, settings: ZeroLensSettings): Promise<{ analysis: ConfigAnalysis; result: EstimateResult } | undefined> {
+  const analysis = await training.analyzeLaunch(launch.facts, settings);
+  const result = analysis && hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+  return analysis && result ? { analysis, result } : undefined;
+}
+
+/** ms-swift launches can change preset in place; others would need their JSON edited (the ds_config hints do that). */
+function canSwitchPreset(launch: EffectiveLaunch): boolean {
+  const ref = launch.deepspeed;
+  const facts = launch.written;
+  // The value must be in this document (not in a YAML the command names) for an in-place edit.
+  return (facts.launcher === 'swift' || facts.launcher === 'swift-yaml') && ref.kind !== 'unresolved' && ref.span.uri === facts.uri;
+}
+
+interface PresetSwitch {
+  fix: LaunchFix;
+  preset: SwiftPresetName;
+  fits: boolean | null;
+}
+
+/** "Switch to zero3 (≈ 14.1 GiB/GPU)" on the `--deepspeed` value, the first that fits preferred. */
+async function presetSwitches(training: TrainingService, launch: EffectiveLaunch, settings: ZeroLensSettings): Promise<PresetSwitch[]> {
+  if (!canSwitchPreset(launch)) return [];
+  const ref = launch.deepspeed;
+  const current = ref.kind === 'preset' ? ref.name : undefined;
+  const switches: PresetSwitch[] = [];
+  for (const preset of switchTargets) {
+    if (preset === current) continue;
+    const analysis = await training.analyzeWithPreset(launch.facts, settings, preset);
+    const result = analysis && hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+    const title = result ? `Switch to ${preset} (≈ ${formatGiB(result.perGpu.total)}/GPU${result.fits === false ? ', does not fit' : ''})` : `Switch to ${preset}`;
+    switches.push({ preset, fits: result?.fits ?? null, fix: { title, edits: [{ range: ref.span.range, newText: preset }] } });
+  }
+  const firstFit = switches.find((s) => s.fits === true);
+  if (firstFit) firstFit.fix.preferred = true;
+  return switches;
+}
+
+function overlaps(a: Range, b: Range): boolean {
+  const before = (p: { line: number; character: number }, q: { line: number; character: number }) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+/**
+ * The memory estimates of launch scripts and launcher YAML: the hint after each `--deepspeed` value, the
+ * warning when it does not fit, the preset switches, the memory table in the hover, and the per-preset
+ * estimates in completion.
+ */
+export interface LaunchEstimates extends FeatureContributor {
+  /** Per-GPU estimate of a written command with each ms-swift preset, in `swiftPresetNames` order. */
+  presetEstimates(written: LaunchFacts, settings: ZeroLensSettings): Promise<(EstimateResult | undefined)[]>;
+}
+
+export function createLaunchEstimates(training: TrainingService, launchParse: (document: TextDocument) => LaunchAnalysis): LaunchEstimates {
+  const launches = (document: TextDocument) => training.launchesOf(document);
+  return {
+    async validate(document, settings) {
+      if (!settings.gpuMemoryGiB) return [];
+      const ctx = launchParse(document).ctx;
+      const out: Diagnostic[] = [];
+      for (const launch of await launches(document)) {
+        const current = await currentEstimate(training, launch, settings);
+        if (!current || current.result.fits !== false) continue;
+        const fixes = (await presetSwitches(training, launch, settings)).filter((s) => s.fits !== false).map((s) => s.fix);
+        const message = `Estimated ≈ ${formatGiB(current.result.perGpu.total)} per GPU for ${current.analysis.model!.displayName}, more than the ${settings.gpuMemoryGiB} GiB GPU (zeroLens.gpuMemoryGiB).`;
+        out.push(launchDiagnostic(ctx, 'estimate-exceeds-gpu-memory', launch.anchor.start, launch.anchor.end, message, { perGpuBytes: current.result.perGpu.total, gpuMemoryGiB: settings.gpuMemoryGiB, fixes }));
+      }
+      return out;
+    },
+
+    async inlayHints(document, _range, settings): Promise<InlayHint[]> {
+      const hints: InlayHint[] = [];
+      for (const launch of await launches(document)) {
+        const current = await currentEstimate(training, launch, settings);
+        if (!current) continue;
+        const { analysis, result } = current;
+        const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}` });
+      }
+      return hints;
+    },
+
+    async hover(document, position, settings) {
+      const offset = document.offsetAt(position);
+      for (const launch of await launches(document)) {
+        const { start, end } = launch.anchor;
+        if (start >= end || offset < start || offset > end) continue;
+        const analysis = await training.analyzeLaunch(launch.facts, settings);
+        return analysis ? { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri) }, range: launch.anchor.range } : null;
+      }
+      return null;
+    },
+
+    async codeActions(document, range, context, settings): Promise<CodeAction[]> {
+      // The fit warning carries the same switches in its data; the launch domain offers those already.
+      const carried = new Set(context.diagnostics.flatMap((d) => ((d.data as { fixes?: LaunchFix[] } | undefined)?.fixes ?? []).map((f) => f.title)));
+      const actions: CodeAction[] = [];
+      for (const launch of await launches(document)) {
+        if (!overlaps(range, launch.deepspeed.span.range)) continue;
+        for (const { fix } of await presetSwitches(training, launch, settings)) {
+          if (carried.has(fix.title)) continue;
+          actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, isPreferred: fix.preferred || undefined, edit: { changes: { [document.uri]: fix.edits } } });
+        }
+      }
+      return actions;
+    },
+
+    async presetEstimates(written, settings) {
+      const facts = (await training.effectiveOf(written))?.facts ?? written;
+      return Promise.all(
+        swiftPresetNames.map(async (name) => {
+          const analysis = await training.analyzeWithPreset(facts, settings, name);
+          return analysis && hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+        }),
+      );
+    },
+  };
+}

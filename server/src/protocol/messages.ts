@@ -1,0 +1,85 @@
+/**
+ * The custom requests between the ZeRO Lens client and server, each with its parameter and result types in
+ * one place (as vscode-eslint's shared protocol). Both sides go through `RequestSpec`, so a change of a type
+ * here is a compile error on the side that did not follow.
+ */
+import type { WorkspaceEdit } from 'vscode-languageserver-types';
+import type { Precision, StageOption } from './estimate';
+import type { ZeroOption } from './options';
+import type { Sourced } from './sources';
+
+/** A request method with its parameter and result types (the types exist only for the compiler). */
+export interface RequestSpec<P, R> {
+  readonly method: string;
+  readonly types?: { params: P; result: R };
+}
+
+/** A notification method with its parameter type. */
+export interface NotificationSpec<P> {
+  readonly method: string;
+  readonly types?: { params: P };
+}
+
+export interface DocumentParams {
+  uri: string;
+}
+
+/** What is missing for numbers: the model, the GPU count, the DeepSpeed config; gpuMemoryGiB only stops the fit check. */
+export type MissingInput = 'model' | 'gpusPerNode' | 'gpuMemoryGiB' | 'deepspeed';
+
+/** The values of a training context that the training layer resolves and the wire carries as they are. */
+export interface ContextValues {
+  gpusPerNode?: Sourced<number>;
+  nodes: Sourced<number>;
+  gpuMemoryGiB?: Sourced<number>;
+  sequenceLength: Sourced<number>;
+  microBatchSize: Sourced<number>;
+  gradientCheckpointing: Sourced<boolean>;
+  dtype: Sourced<Precision>;
+}
+
+/** The training context a document's estimate assumes, each value with where it came from. */
+export interface TrainingContextView extends ContextValues {
+  model?: Sourced<{ id: string; displayName: string; totalParams: number }>;
+  loraRank?: Sourced<number>;
+}
+
+/** The server's estimate for a document, for the sidebar, the language status item and the stage quick pick. */
+export interface EstimateView {
+  uri: string;
+  kind: 'ds-config' | 'launch-script' | 'launch-yaml';
+  /** What is missing for numbers; empty when the estimate is complete. */
+  missing: MissingInput[];
+  context: TrainingContextView;
+  /** The option the document currently describes, when it says. */
+  current: ZeroOption | null;
+  /** Every option (stages 0–3, optimizer offload for 1–3, parameter offload for 3); empty without numbers. */
+  options: StageOption[];
+  gpuMemoryBytes?: number;
+}
+
+export interface ApplyOptionParams extends ZeroOption {
+  uri: string;
+}
+
+export interface ApplyOptionResult {
+  edit: WorkspaceEdit | null;
+  /** Why there is no edit (e.g. the script uses no --deepspeed flag). */
+  reason?: string;
+}
+
+/** A model of the built-in catalog, for model pickers (no network: the bundled catalog only). */
+export interface CatalogEntry {
+  id: string;
+  displayName: string;
+  totalParams: number;
+}
+
+/** The estimate for a document (null for files ZeRO Lens does not handle). */
+export const EstimateViewRequest: RequestSpec<DocumentParams, EstimateView | null> = { method: 'zeroLens/estimateView' };
+/** The edit that moves a document to an option (the same edit as the quick fix); the client applies it. */
+export const ApplyOptionRequest: RequestSpec<ApplyOptionParams, ApplyOptionResult> = { method: 'zeroLens/applyOption' };
+/** The model catalog for the sidebar's model search. */
+export const CatalogRequest: RequestSpec<void, CatalogEntry[]> = { method: 'zeroLens/catalog' };
+/** The client changed zeroLens.* settings itself (sidebar inputs): re-read settings and refresh. */
+export const ConfigurationChangedNotification: NotificationSpec<void> = { method: 'zeroLens/configurationChanged' };

@@ -1,0 +1,71 @@
+import { formatGpuCount } from './format';
+
+/**
+ * Where a value of the training context came from, as data: the editor shows it, the sidebar decides from its
+ * kind whether an input there can change the value, and the CLI prints it as JSON. `describeSource` is the one
+ * place that puts it into words.
+ */
+export type Source =
+  /** Nothing said otherwise; `forAuto` when the config says "auto" and nothing fills it. */
+  | { kind: 'default'; forAuto?: boolean }
+  /** A zeroLens.* setting. */
+  | { kind: 'setting'; name: string }
+  /** A command-line flag of `zero-lens`. */
+  | { kind: 'cli'; flag: string }
+  /** A key of the DeepSpeed config (`key` may name a pair, e.g. "bf16/fp16"). */
+  | { kind: 'config'; file: string; key: string }
+  /** Derived by DeepSpeed from train_batch_size: total ÷ world size ÷ the other factor. */
+  | { kind: 'config-derived'; file: string; key: string; total: number; world: number; by: 'accumulation' | 'micro-batch'; divisor: number }
+  /** Written in a launch script or launcher YAML. */
+  | { kind: 'script'; file: string; line: number }
+  /** What the launcher does when the script leaves it out; `rule` says which default. */
+  | { kind: 'launcher-default'; file: string; rule: string }
+  /** The built-in model catalog. */
+  | { kind: 'catalog'; id: string }
+  /** A model folder on disk (config.json, safetensors headers or their index). */
+  | { kind: 'model-folder'; path: string; how: 'safetensors' | 'index' | 'config.json' };
+
+export interface Sourced<T> {
+  value: T;
+  source: Source;
+}
+
+/** Last path segment of a file path or URI path. */
+function fileName(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
+}
+
+/** "train.sh line 6", "settings (zeroLens.gpusPerNode)", "ds_config.json (train_micro_batch_size_per_gpu)". */
+export function describeSource(source: Source): string {
+  switch (source.kind) {
+    case 'default':
+      return source.forAuto ? 'default (for "auto")' : 'default';
+    case 'setting':
+      return `settings (zeroLens.${source.name})`;
+    case 'cli':
+      return `command line (${source.flag})`;
+    case 'config':
+      return `${fileName(source.file)} (${source.key})`;
+    case 'config-derived': {
+      const rest = source.by === 'accumulation' ? `${source.divisor} accumulation` : `micro-batch ${source.divisor}`;
+      return `${fileName(source.file)} (${source.key} ${source.total} ÷ ${formatGpuCount(source.world, 1)} ÷ ${rest})`;
+    }
+    case 'script':
+      return `${fileName(source.file)} line ${source.line}`;
+    case 'launcher-default':
+      return `${source.rule} (${fileName(source.file)})`;
+    case 'catalog':
+      return `built-in catalog (${source.id})`;
+    case 'model-folder':
+      return `${source.path} (${source.how})`;
+  }
+}
+
+/**
+ * Whether a setting can change this value: it came from a setting or a default. A script, config or
+ * command-line value wins over settings, so an input there would change nothing.
+ */
+export function settingCanChange(source: Source): boolean {
+  return source.kind === 'setting' || source.kind === 'default';
+}

@@ -1,0 +1,325 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FileSystemHost, Hosts } from '../host';
+import type { ZeroLensSettings } from '../settings';
+import type { ParsedConfig } from '../dsconfig/parse';
+import { factsOf, type LaunchAnalysis } from '../launch/analysis';
+import type { LaunchFacts } from '../launch/facts';
+import { launchFactsOfText, refersTo, completedByConfigFile, throughConfigFile } from '../launch/references';
+import { readReferencedConfig, type ReferencedConfig } from '../launch/referencedConfig';
+import { parsedPreset } from '../launch/swiftPresets';
+import type { SwiftPresetName } from '../launch/facts';
+import { resolveModel } from '../memory/resolveModel';
+import type { ModelInfo } from '../memory/types';
+import { pathOf } from '../util/paths';
+import type { ConfigAnalysis } from './analysis';
+import { analyze, type EstimateOverrides } from './analyze';
+import type { ContextDefaults, ContextOverrides } from './context';
+import { effectiveLaunch, type EffectiveLaunch } from './launches';
+
+/** How the service gets the parse of an open document: the language service owns those caches. */
+export interface DocumentParses {
+  config(document: TextDocument): ParsedConfig;
+  launch(document: TextDocument): LaunchAnalysis;
+}
+
+/** A launch script's run as the sidebar, the language status and "Switch stage" show it. */
+export interface LaunchRun {
+  launch: EffectiveLaunch;
+  config: ReferencedConfig;
+  analysis: ConfigAnalysis;
+}
+
+/** The analysis a document stands for, as every estimate feature and the CLI see it. */
+export interface DocumentAnalysis {
+  analysis: ConfigAnalysis;
+  /** False for a launch that names no readable DeepSpeed config: its context only. */
+  hasConfig: boolean;
+  /** For a launch: the run the analysis is of. */
+  run?: LaunchRun;
+}
+
+/** What a caller outside the editor (the CLI) decides beyond the files: flags and their defaults. */
+export interface CallerInputs {
+  context?: ContextOverrides;
+  estimate?: EstimateOverrides;
+  defaults?: ContextDefaults;
+}
+
+/** Launch files in the workspace are scripts and launcher YAML; a change to one may add or remove a reference. */
+const launchFilePattern = /\.(sh|bash|zsh|slurm|ya?ml)$/i;
+/** Files a model's size is read from. */
+const modelFilePattern = /(^|[\\/])(config\.json|[^\\/]*\.safetensors(\.index\.json)?)$/i;
+
+/**
+ * The training layer's one entry: everything an estimate needs for a document, resolved once from the
+ * document, the files it names, the workspace's launch scripts, the settings and the defaults. Owned by one
+ * language service instance (no module state). Every file read is cached by path and dropped when that path
+ * changes (`filesChanged`), so a keystroke never reads the disk and a file nobody uses (a trainer's JSON
+ * log) changes nothing.
+ */
+export class TrainingService {
+  private readonly texts = new Map<string, Promise<string | undefined>>();
+  private readonly fileFacts = new Map<string, Promise<LaunchFacts[] | undefined>>();
+  private readonly references = new Map<string, Promise<LaunchFacts[]>>();
+  private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string> }>();
+  private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
+  /** Paths each open document's answers were read from, for `filesChanged`. */
+  private readonly dependencies = new Map<string, Set<string>>();
+  /** Open documents whose answers depend on which launch files the workspace holds (configs). */
+  private readonly usesWorkspaceLaunches = new Set<string>();
+
+  constructor(
+    private readonly hosts: Hosts,
+    private readonly parses: DocumentParses,
+  ) {}
+
+  /** A file's text, read once until it changes; `reads` records the path for the asking document. */
+  readText(path: string, reads?: Set<string>): Promise<string | undefined> {
+    reads?.add(path);
+    let text = this.texts.get(path);
+    if (!text) {
+      text = this.hosts.fs.readFile(path).catch(() => undefined);
+      this.texts.set(path, text);
+    }
+    return text;
+  }
+
+  /** Launch facts of a file that is not (necessarily) open: a workspace script, or a YAML a command names. */
+  factsOfFile(path: string, reads?: Set<string>): Promise<LaunchFacts[] | undefined> {
+    reads?.add(path);
+    let facts = this.fileFacts.get(path);
+    if (!facts) {
+      facts = this.readText(path).then((text) => (text === undefined ? undefined : launchFactsOfText(path, text, this.hosts.workspace.folders())));
+      this.fileFacts.set(path, facts);
+    }
+    return facts;
+  }
+
+  /**
+   * Launches in the workspace that use the config at `configPath`: `--deepspeed path`, accelerate
+   * `deepspeed_config_file`, LLaMA-Factory `deepspeed:`, also through an accelerate `--config_file` or a
+   * `llamafactory-cli train x.yaml` (then the script's facts are merged over the YAML's).
+   */
+  referencesTo(configPath: string): Promise<LaunchFacts[]> {
+    let found = this.references.get(configPath);
+    if (!found) {
+      found = this.findReferences(configPath).catch(() => []);
+      this.references.set(configPath, found);
+    }
+    return found;
+  }
+
+  private async findReferences(configPath: string): Promise<LaunchFacts[]> {
+    const files = await this.hosts.workspace.launchFiles();
+    const byFile = await Promise.all(files.map((f) => this.factsOfFile(f)));
+    const factsOfFile = (path: string) => this.factsOfFile(path);
+    const found: LaunchFacts[] = [];
+    for (const facts of byFile.flat()) {
+      if (!facts) continue;
+      if (refersTo(facts, configPath)) {
+        found.push(await completedByConfigFile(facts, factsOfFile));
+        continue;
+      }
+      // A script whose YAML (accelerate config, LLaMA-Factory config) names the JSON.
+      if (!facts.configFile || facts.deepspeed?.kind === 'file') continue;
+      const merged = await throughConfigFile(facts, factsOfFile).catch(() => undefined);
+      if (merged && refersTo(merged, configPath)) found.push(merged);
+    }
+    return found;
+  }
+
+  /** The model a context names, sized once per spec and folder until one of the files it was read from changes. */
+  model(spec: string, baseDir: string | undefined, reads?: Set<string>): Promise<ModelInfo | undefined> {
+    const key = `${baseDir ?? ''}\u0000${spec}`;
+    let entry = this.models.get(key);
+    if (!entry) {
+      const modelReads = new Set<string>();
+      const info = resolveModel(spec, recording(this.hosts.fs, modelReads), baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
+      entry = { info, reads: modelReads };
+      this.models.set(key, entry);
+    }
+    const { info, reads: modelReads } = entry;
+    // The resolver records its paths as it reads them: all of them are known once it has settled.
+    return reads ? info.then((found) => (modelReads.forEach((p) => reads.add(p)), found)) : info;
+  }
+
+  /** The config a launch names, read through the cache. */
+  configOf(deepspeed: LaunchFacts['deepspeed'], reads?: Set<string>): Promise<ReferencedConfig | undefined> {
+    return deepspeed ? readReferencedConfig((path) => this.readText(path, reads), deepspeed).catch(() => undefined) : Promise.resolve(undefined);
+  }
+
+  /** One written command as it runs (its config file merged in); undefined when it launches no DeepSpeed config. */
+  effectiveOf(written: LaunchFacts, reads?: Set<string>): Promise<EffectiveLaunch | undefined> {
+    return effectiveLaunch(written, (path) => this.factsOfFile(path, reads));
+  }
+
+  /** The launches of an open script or YAML as they run, each with its DeepSpeed config. */
+  async launchesOf(document: TextDocument, reads = new Set<string>()): Promise<EffectiveLaunch[]> {
+    const out: EffectiveLaunch[] = [];
+    for (const written of factsOf(this.parses.launch(document))) {
+      // Every file a command names is a dependency, read or not: creating a missing config changes its checks.
+      for (const ref of [written.deepspeed, written.teacherDeepspeed, written.configFile]) {
+        if (ref && 'candidates' in ref) ref.candidates.forEach((c) => reads.add(c));
+      }
+      const launch = await this.effectiveOf(written, reads);
+      if (launch) out.push(launch);
+    }
+    this.depend(document.uri, reads);
+    return out;
+  }
+
+  /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
+  async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
+    const key = JSON.stringify(['config', document.uri, document.version, settings, caller]);
+    const configPath = pathOf(document.uri);
+    this.usesWorkspaceLaunches.add(document.uri);
+    return this.remember(key, async (reads) => {
+      const scripts = await this.referencesTo(configPath);
+      for (const script of scripts) {
+        reads.add(pathOf(script.uri));
+        if (script.configFile) script.configFile.candidates.forEach((c) => reads.add(c));
+      }
+      return this.analysis({ configPath, value: this.parses.config(document).value }, scripts, settings, caller, reads);
+    }, document.uri);
+  }
+
+  /**
+   * The analysis of one launch with its own config, or with `given` (a preset it could switch to). Keyed by
+   * the launch's facts, the settings and the config's text, so an edit anywhere else changes nothing.
+   */
+  async analyzeLaunch(launch: LaunchFacts, settings: ZeroLensSettings, given?: ReferencedConfig, caller: CallerInputs = {}, owner?: string): Promise<ConfigAnalysis | undefined> {
+    const reads = new Set<string>();
+    const config = given ?? (await this.configOf(launch.deepspeed, reads));
+    if (!config) return undefined;
+    const key = JSON.stringify(['launch', launch, settings, config.configPath, config.file?.text ?? '', caller]);
+    const analysis = this.remember<ConfigAnalysis | undefined>(key, (more) => {
+      reads.forEach((p) => more.add(p));
+      return this.analysis(config, [launch], settings, caller, more);
+    }, owner ?? launch.uri);
+    return analysis.catch(() => undefined);
+  }
+
+  /** The same launch with an ms-swift preset instead of its own value (completion details, "switch to" fixes). */
+  analyzeWithPreset(launch: LaunchFacts, settings: ZeroLensSettings, name: SwiftPresetName): Promise<ConfigAnalysis | undefined> {
+    return this.analyzeLaunch(launch, settings, { configPath: `${name} (ms-swift preset)`, value: parsedPreset(name) });
+  }
+
+  /**
+   * The run a script's document stands for, as the sidebar, the language status and "Switch stage" show it:
+   * its first launch (as it runs, config file merged) whose DeepSpeed config can be read.
+   */
+  async primaryRun(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<LaunchRun | undefined> {
+    const reads = new Set<string>();
+    for (const launch of await this.launchesOf(document, reads)) {
+      const config = await this.configOf(launch.deepspeed, reads);
+      if (!config) continue;
+      const analysis = await this.analyzeLaunch(launch.facts, settings, config, caller, document.uri);
+      this.depend(document.uri, reads);
+      return analysis ? { launch, config, analysis } : undefined;
+    }
+    this.depend(document.uri, reads);
+    return undefined;
+  }
+
+  /**
+   * The one analysis of a document: a ds_config in the context of the workspace's launches that use it, or
+   * a script's (or launcher YAML's) first run with a readable DeepSpeed config; without one, the launch's
+   * context alone (model, GPUs), which is still worth showing.
+   */
+  async analyzeDocument(document: TextDocument, kind: 'ds-config' | 'launch-script' | 'launch-yaml', settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<DocumentAnalysis> {
+    if (kind === 'ds-config') return { analysis: await this.analyzeConfig(document, settings, caller), hasConfig: true };
+    const run = await this.primaryRun(document, settings, caller);
+    if (run) return { analysis: run.analysis, hasConfig: true, run };
+    const [launch] = await this.launchesOf(document);
+    const written = launch?.facts ?? factsOf(this.parses.launch(document))[0];
+    const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller, resolveModel: async () => undefined });
+    return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };
+  }
+
+  private analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
+    return analyze({ configPath: config.configPath, config: config.value, scripts, settings, ...caller, resolveModel: (spec, baseDir) => this.model(spec, baseDir, reads) });
+  }
+
+  /** A cached analysis; what it read is recorded for the document that asked. A failure is not cached. */
+  private remember<T extends ConfigAnalysis | undefined>(key: string, compute: (reads: Set<string>) => Promise<T>, owner: string): Promise<T> {
+    const hit = this.analyses.get(key) as Promise<T> | undefined;
+    if (hit) return hit;
+    const reads = new Set<string>();
+    const made = compute(reads).then(
+      (analysis) => {
+        this.depend(owner, reads);
+        return analysis;
+      },
+      (error: unknown) => {
+        this.analyses.delete(key);
+        throw error;
+      },
+    );
+    this.analyses.set(key, made);
+    // Bounded: one entry per document version, settings and preset a user looked at.
+    if (this.analyses.size > 512) this.analyses.delete(this.analyses.keys().next().value as string);
+    return made;
+  }
+
+  private depend(uri: string, reads: Set<string>): void {
+    let deps = this.dependencies.get(uri);
+    if (!deps) this.dependencies.set(uri, (deps = new Set()));
+    for (const path of reads) deps.add(path);
+  }
+
+  /**
+   * Files changed on disk or in the editor: forget what was read from them, and say which documents'
+   * answers may now differ (those that read one of them; configs when a launch file changed, since a
+   * script may now reference them). Nothing else is dropped.
+   */
+  filesChanged(paths: string[]): string[] {
+    const launchFileChanged = paths.some((p) => launchFilePattern.test(p) || this.fileFacts.has(p));
+    const affected = new Set<string>();
+    let anyKnown = launchFileChanged;
+    for (const path of paths) {
+      const hadText = this.texts.delete(path);
+      const hadFacts = this.fileFacts.delete(path);
+      if (hadText || hadFacts) anyKnown = true;
+      for (const [key, entry] of this.models) {
+        if (entry.reads.has(path) || (modelFilePattern.test(path) && [...entry.reads].some((r) => path.startsWith(r)))) {
+          this.models.delete(key);
+          anyKnown = true;
+        }
+      }
+      for (const [uri, deps] of this.dependencies) if (deps.has(path)) affected.add(uri);
+    }
+    if (launchFileChanged) {
+      this.references.clear();
+      for (const uri of this.usesWorkspaceLaunches) affected.add(uri);
+    }
+    // Analyses are cheap once the files are cached: drop them all when anything they may have used changed.
+    if (anyKnown || affected.size) this.analyses.clear();
+    return [...affected];
+  }
+
+  /** An open document closed: its own dependencies no longer matter. */
+  documentClosed(uri: string): void {
+    this.dependencies.delete(uri);
+    this.usesWorkspaceLaunches.delete(uri);
+  }
+
+  /** Settings or the workspace folders changed: forget everything. */
+  invalidateAll(): void {
+    this.texts.clear();
+    this.fileFacts.clear();
+    this.references.clear();
+    this.models.clear();
+    this.analyses.clear();
+  }
+}
+
+/** A file system that records every path asked for: the paths a model's size was read from. */
+function recording(fs: FileSystemHost, reads: Set<string>): FileSystemHost {
+  return {
+    ...fs,
+    readFile: (path) => (reads.add(path), fs.readFile(path)),
+    readBytes: (path, offset, length) => (reads.add(path), fs.readBytes(path, offset, length)),
+    exists: (path) => (reads.add(path), fs.exists(path)),
+    listDir: (path) => (reads.add(path), fs.listDir(path)),
+  };
+}
