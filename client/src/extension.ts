@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { registerSidebar } from './sidebar/register';
+import { registerSidebar } from './register';
 
 let client: LanguageClient | undefined;
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { EstimateStore } from '../sidebar/estimateStore';
 import { buildViewModel, type BarVM } from '../sidebar/viewModel';
-import { applyOption } from './applyOption';
+import { applyOption } from '../actions/applyOption';
 
 interface OptionPick extends vscode.QuickPickItem {
   bar: BarVM;

@@ -15,7 +15,7 @@ import {
   type OffloadDevice,
   type StageOption,
   type TrainingContextView,
-  type ZeroStage,
+  type ZeroOption,
 } from '../../../server/src/protocol';
 import { fileNameOf } from './format';
 
@@ -54,11 +54,8 @@ export type EstimateState =
   | { kind: 'not-claimed'; uri: string }
   | { kind: 'ready'; view: EstimateView };
 
-export interface OptionKey {
-  stage: ZeroStage;
-  offloadOptimizer: OffloadDevice;
-  offloadParam: OffloadDevice;
-}
+/** A bar's option: a stage with its offload choices, as the protocol defines it. */
+export type OptionKey = ZeroOption;
 
 export interface SegmentVM {
   role: SegmentRole | OffloadRole;

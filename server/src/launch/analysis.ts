@@ -2,7 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseShell } from './shell/parser';
 import type { ShellScript } from './shell/types';
 import { SourceContext } from './command/context';
-import { analyzeShellCommands } from './command/analyzeScript';
+import { analyzeShellCommands } from './analyzeScript';
 import type { LaunchCommand } from './command/launchCommand';
 import { analyzeYaml, type YamlLaunch, type YamlSyntaxError } from './yaml/analyzeYaml';
 import type { LaunchFacts } from './facts';

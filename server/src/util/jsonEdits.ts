@@ -1,7 +1,7 @@
 import { createScanner, findNodeAtLocation, parseTree, type FormattingOptions, type JSONPath, type Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextEdit } from 'vscode-languageserver-types';
-import { findProperty, findValue } from '../dsconfig/parse';
+import { findProperty, findValue } from './jsonTree';
 
 /**
  * Comment-preserving JSONC edits: set a value, insert a property, remove a property, rename a key.

@@ -5,12 +5,11 @@
 import { sendServerRequest } from '../serverRequests';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ApplyOptionRequest, type ApplyOptionParams, type ApplyOptionResult } from '../../../server/src/protocol';
-import type { OptionKey } from '../sidebar/viewModel';
+import { ApplyOptionRequest, type ApplyOptionParams, type ApplyOptionResult, type ZeroOption } from '../../../server/src/protocol';
 
 export type ApplyOutcome = { applied: true } | { applied: false; reason: string };
 
-export async function applyOption(client: LanguageClient, uri: vscode.Uri, option: OptionKey): Promise<ApplyOutcome> {
+export async function applyOption(client: LanguageClient, uri: vscode.Uri, option: ZeroOption): Promise<ApplyOutcome> {
   const params: ApplyOptionParams = { uri: uri.toString(), ...option };
   let result: ApplyOptionResult | null;
   try {

@@ -1,14 +1,14 @@
-import type { Command, ShellScript, Word } from '../shell/types';
-import { environmentFor, type CommandEnvironment } from '../shell/variables';
-import type { LaunchFacts, LauncherKind } from '../facts';
-import type { LaunchCommand, LauncherPart, TrainerPart } from './launchCommand';
-import type { SourceContext } from './context';
-import { readSwiftFacts, swiftTrainer } from '../launchers/swift';
-import { hfDeepSpeedOption, pythonTrainer, readPythonFacts } from '../launchers/hf';
-import { deepspeedLauncher, readDeepSpeedLauncherFacts } from '../launchers/deepspeedLauncher';
-import { readTorchrunFacts, torchrunLauncher } from '../launchers/torchrun';
-import { accelerateLauncher, readAccelerateFacts } from '../launchers/accelerate';
-import { llamaFactoryTrainer, readLlamaFactoryFacts } from '../launchers/llamafactory';
+import type { Command, ShellScript, Word } from './shell/types';
+import { environmentFor, type CommandEnvironment } from './shell/variables';
+import type { LaunchFacts, LauncherKind } from './facts';
+import type { LaunchCommand, LauncherPart, TrainerPart } from './command/launchCommand';
+import type { SourceContext } from './command/context';
+import { readSwiftFacts, swiftTrainer } from './launchers/swift';
+import { hfDeepSpeedOption, pythonTrainer, readPythonFacts } from './launchers/hf';
+import { deepspeedLauncher, readDeepSpeedLauncherFacts } from './launchers/deepspeedLauncher';
+import { readTorchrunFacts, torchrunLauncher } from './launchers/torchrun';
+import { accelerateLauncher, readAccelerateFacts } from './launchers/accelerate';
+import { llamaFactoryTrainer, readLlamaFactoryFacts } from './launchers/llamafactory';
 
 /** Words that only wrap the real command. */
 const wrappers = new Set(['nohup', 'exec', 'time', 'command', 'builtin', 'stdbuf', 'nice']);

@@ -4,11 +4,11 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { switchStage } from '../commands/switchStage';
-import { setTrainingContext } from '../commands/setTrainingContext';
-import { EstimateStatusItem } from '../languageStatus';
-import { EstimateStore } from './estimateStore';
-import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebarProvider';
+import { switchStage } from './commands/switchStage';
+import { setTrainingContext } from './commands/setTrainingContext';
+import { EstimateStatusItem } from './languageStatus';
+import { EstimateStore } from './sidebar/estimateStore';
+import { SIDEBAR_VIEW_ID, SidebarProvider } from './sidebar/sidebarProvider';
 
 export function registerSidebar(context: vscode.ExtensionContext, client: LanguageClient, selector: vscode.DocumentSelector): void {
   const store = new EstimateStore(client, selector);

@@ -1,0 +1,87 @@
+/**
+ * The layer rules of docs/ARCHITECTURE.md, checked by `npm run check:layers` (part of `npm test`).
+ *
+ * server/src, bottom to top:
+ *   protocol/, util/                 shared with the client; import nothing of ours above them
+ *   host, settings, feature, classify, completionList, diagnostics/
+ *   memory/, dsconfig/, launch/      the domains (launch may read ds_config parses and estimator types)
+ *   training/                        the one pipeline from documents to estimates
+ *   estimates/                       the features that show estimates
+ *   languageService, analyses        the facade
+ *   server, stdio*, dependentsRefresh, nodeHost, cli/   the edges (LSP, Node, terminal)
+ */
+const core = '^server/src/(?!server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|cli/)';
+const edges = '^server/src/(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|cli/)';
+
+/** A layer may not import the layers listed after it. */
+const above = {
+  'server/src/(protocol|util)/': 'server/src/(host|settings|feature|classify|completionList|diagnostics|memory|dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/(host|settings|feature|classify|completionList)\\.ts$': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/diagnostics/': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/memory/': 'server/src/(dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/dsconfig/': 'server/src/(memory|launch|training|estimates|languageService|analyses)',
+  'server/src/launch/': 'server/src/(training|estimates|languageService|analyses)',
+  'server/src/training/': 'server/src/(estimates|languageService|analyses)',
+  'server/src/estimates/': 'server/src/(languageService|analyses)',
+};
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment: 'Folders form layers: a folder that imports another may not be imported back, directly or through others.',
+      scope: 'folder',
+      from: { path: '^(server|client)/src' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-no-node',
+      severity: 'error',
+      comment: 'The pure core has no I/O of its own: the hosts (host.ts) are its only door to the file system.',
+      from: { path: core },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-no-connection',
+      severity: 'error',
+      comment: 'Only server.ts speaks LSP; the core returns LSP types and never touches the connection or VS Code.',
+      from: { path: core },
+      to: { path: '^node_modules/(vscode-languageserver/|vscode-languageclient|vscode-jsonrpc|vscode$)' },
+    },
+    {
+      name: 'core-not-to-edges',
+      severity: 'error',
+      comment: 'The core is used by the edges (the LSP server, the CLI), never the other way round.',
+      from: { path: core },
+      to: { path: edges },
+    },
+    ...Object.entries(above).map(([from, to]) => ({
+      name: 'layer-order',
+      severity: 'error',
+      comment: 'A lower layer imports nothing from the layers above it (see the list at the top).',
+      from: { path: `^${from}` },
+      to: { path: `^${to}` },
+    })),
+    {
+      name: 'client-only-protocol',
+      severity: 'error',
+      comment: 'The client computes nothing: from the server it imports the shared protocol only.',
+      from: { path: '^client/src' },
+      to: { path: '^server/src/(?!protocol/)' },
+    },
+    {
+      name: 'webview-only-messages',
+      severity: 'error',
+      comment: 'The webview talks to the extension through typed messages only: it imports the shared messages, its own files and its UI kit.',
+      from: { path: '^client/src/sidebar/webview/' },
+      to: { path: '^(?!client/src/sidebar/webview/|client/src/sidebar/messages\\.ts$|node_modules/@vscode-elements/|node_modules/@vscode/codicons/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.css$' },
+  },
+};
