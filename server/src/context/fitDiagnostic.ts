@@ -1,11 +1,12 @@
-import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { hasNumbers, smallestChangeThatFits, type ConfigAnalysis } from './analysis';
 import { gib, gpuCount, optionLabel } from './present';
 import type { StageTarget } from './stageSwitch';
+import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
+import type { DiagnosticCode } from '../diagnostics/registry';
 
 /** Stable code of the "does not fit" warning; its fixes read everything they need from `data`. */
-export const estimateExceedsCode = 'estimate-exceeds-gpu-memory';
-export const estimateDocsUrl = 'https://www.deepspeed.ai/tutorials/zero/';
+export const estimateExceedsCode: DiagnosticCode = 'estimate-exceeds-gpu-memory';
 
 /** What the fit warning carries for its quick fixes (stateless code actions). */
 export interface FitDiagnosticData {
@@ -35,15 +36,8 @@ export function fitDiagnostic(analysis: ConfigAnalysis, range: Range): Diagnosti
     gpuMemoryBytes: memory,
     suggestion: fitting && fittingResult ? { ...fitting, perGpuBytes: fittingResult.perGpu.total } : null,
   };
-  return {
-    range,
-    severity: DiagnosticSeverity.Warning,
-    code: estimateExceedsCode,
-    codeDescription: { href: estimateDocsUrl },
-    source: 'zero-lens',
-    message: `${optionLabel(analysis.current)} needs ≈ ${gib(result.perGpu.total)} per GPU, ${gib(over)} more than the ${gib(memory)} GPU (${context}). ${advice}`,
-    data,
-  };
+  const message = `${optionLabel(analysis.current)} needs ≈ ${gib(result.perGpu.total)} per GPU, ${gib(over)} more than the ${gib(memory)} GPU (${context}). ${advice}`;
+  return makeDiagnostic(estimateExceedsCode, range, message, data);
 }
 
 export function isFitDiagnostic(diagnostic: Diagnostic): diagnostic is Diagnostic & { data: FitDiagnosticData } {

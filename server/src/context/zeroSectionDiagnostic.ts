@@ -4,11 +4,12 @@ import type { ParsedConfig } from '../dsconfig/parse';
 import type { DiagnosticData } from '../dsconfig/validation/fixTypes';
 import type { LaunchFacts } from '../launch/facts';
 import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
-import { launchCodes } from '../launch/diagnostics/codes';
+import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
+import type { DiagnosticCode } from '../diagnostics/registry';
 import { byPathThenCommand, where } from './trainingContext';
 
 /** The launch code, shared with the error at the script's `--deepspeed` value. */
-export const zeroSectionCode = 'zero-optimization-required';
+export const zeroSectionCode: DiagnosticCode = 'zero-optimization-required';
 
 /**
  * An error on a config without zero_optimization when a launch command in the workspace hands it to
@@ -30,14 +31,12 @@ export function zeroSectionDiagnostic(document: TextDocument, parsed: ParsedConf
     launch: where(first),
     fixes: [{ title: 'Add "zero_optimization": { "stage": 0 }', ops: [{ op: 'set', path: ['zero_optimization'], value: { stage: 0 } }], preferred: true }],
   };
-  return {
-    range: { start: document.positionAt(start), end: document.positionAt(end) },
-    severity: launchCodes[zeroSectionCode].severity,
-    code: zeroSectionCode,
-    codeDescription: { href: launchCodes[zeroSectionCode].docs },
-    source: 'zero-lens',
-    message: `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. ${addZeroSection}`,
+  const range = { start: document.positionAt(start), end: document.positionAt(end) };
+  return makeDiagnostic(
+    zeroSectionCode,
+    range,
+    `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. ${addZeroSection}`,
     data,
-  };
+  );
 }
 

@@ -1,12 +1,10 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { codes } from '../diagnosticCodes';
+import { isCodeOf } from '../../diagnostics/registry';
 import type { DiagnosticData, FixOp, FixSpec } from '../validation/fixTypes';
-
-const ownCodes = new Set<string>(Object.values(codes).map((c) => c.code));
 
 /** A ds_config diagnostic of ours (other domains also use source "zero-lens" and fix their own). */
 export function isOwnDiagnostic(diagnostic: Diagnostic): boolean {
-  return diagnostic.source === 'zero-lens' && typeof diagnostic.code === 'string' && ownCodes.has(diagnostic.code);
+  return diagnostic.source === 'zero-lens' && isCodeOf(diagnostic.code, 'ds-config');
 }
 
 function isOp(value: unknown): value is FixOp {

@@ -1,7 +1,8 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
-import { codes, type CodeKey } from '../diagnosticCodes';
+import type { CodeOf } from '../../diagnostics/registry';
+import { makeDiagnostic } from '../../diagnostics/makeDiagnostic';
 import { findProperty, findValue, type ParsedConfig } from '../parse';
 import type { DiagnosticData, FixSpec } from './fixTypes';
 import { valueAt } from '../../util/valueAt';
@@ -142,17 +143,9 @@ export class ConfigView {
     return root ? this.rangeOfOffsets(root.offset, Math.min(1, root.length)) : this.rangeOfOffsets(0, 0);
   }
 
-  diagnostic(key: CodeKey, severity: Severity, range: Range, message: string, data: DiagnosticData, href?: string): Diagnostic {
-    const { code, href: defaultHref } = codes[key];
-    return {
-      range,
-      severity: severities[severity],
-      source: 'zero-lens',
-      code,
-      codeDescription: { href: href ?? defaultHref },
-      message,
-      data,
-    };
+  /** A ds_config diagnostic: the rule chooses its severity per case, and may link a more precise page. */
+  diagnostic(code: CodeOf<'ds-config'>, severity: Severity, range: Range, message: string, data: DiagnosticData, href?: string): Diagnostic {
+    return makeDiagnostic(code, range, message, data, { severity: severities[severity], href });
   }
 }
 

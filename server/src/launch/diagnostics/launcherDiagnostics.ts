@@ -8,7 +8,8 @@ import { nprocKeywords } from '../launchers/torchrun';
 import { accelerateChoices, accelerateValueForm, excludedByConfigFile } from '../launchers/accelerate';
 import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
-import { launchDiagnostic, type LaunchCode } from './codes';
+import { launchDiagnostic } from './codes';
+import type { DiagnosticCode } from '../../diagnostics/registry';
 import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
 
 function textOf(launch: LaunchCommand, option: Option): string | undefined {
@@ -115,7 +116,7 @@ const accelerateIntegers = ['num_processes', 'num_machines', 'gradient_accumulat
 async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, part: LauncherPart): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
-  const invalid = (code: LaunchCode, option: Option, message: string) => {
+  const invalid = (code: DiagnosticCode, option: Option, message: string) => {
     const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
     out.push(launchDiagnostic(ctx, code, r.start, r.end, message));
   };
