@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { getLanguageService } from '../languageService';
+import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings } from '../settings';
@@ -72,7 +73,8 @@ function readError(file: string, error: unknown): string {
 function notUtf8(document: TextDocument, offset: number, byte: number | undefined): Diagnostic {
   const shown = byte === undefined ? 'A byte' : `Byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   const range = { start: document.positionAt(offset), end: document.positionAt(offset + 1) };
-  return makeDiagnostic('not-utf8', range, `${shown} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.`);
+  const message = `${shown} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.`;
+  return makeDiagnostic('not-utf8', range, message, diagnosticData(document));
 }
 
 /** Files below a folder that may be configs, scripts or YAML (bounded walk, sorted for stable output). */

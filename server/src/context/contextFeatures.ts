@@ -15,7 +15,7 @@ import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
 import { applyOptionEdit, estimateView } from './estimateView';
 import { zeroSectionCode, zeroSectionDiagnostic } from './zeroSectionDiagnostic';
-import { dataFixActions } from '../dsconfig/codeActions/codeActions';
+import { dataFixActions } from '../diagnostics/fixActions';
 import { pathOf } from '../classify';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
@@ -77,7 +77,7 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
       const out: Diagnostic[] = [];
       const missing = zeroSectionDiagnostic(document, parsed, await engine.launchReferences(pathOf(document.uri)));
       if (missing) out.push(missing);
-      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor)) : undefined;
+      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await engine.analyzeConfig(document, settings), rangeOf(document, anchor), document) : undefined;
       if (fit) out.push(fit);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
@@ -105,7 +105,7 @@ export function createContextFeatures(hosts: Hosts): ContextFeatures {
       const parsed = parseConfig(document);
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
-      // Its fix is data like every ds_config fix (jsonc-parser edits on the current text).
+      // Its fix is data like every ds_config fix (JSON ops, found by path in the current text).
       const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;

@@ -1,9 +1,9 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import type { DiagnosticData } from '../dsconfig/validation/fixTypes';
 import type { LaunchFacts } from '../launch/facts';
 import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
+import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import type { DiagnosticCode } from '../diagnostics/registry';
 import { byPathThenCommand, where } from './trainingContext';
@@ -26,11 +26,11 @@ export function zeroSectionDiagnostic(document: TextDocument, parsed: ParsedConf
   const start = key?.offset ?? root.offset;
   const end = key ? key.offset + key.length : root.offset + 1;
   const others = using.length > 1 ? ` (and ${using.length - 1} other launch command${using.length > 2 ? 's' : ''})` : '';
-  const data: DiagnosticData = {
+  const data = diagnosticData(document, {
     path: [],
     launch: where(first),
-    fixes: [{ title: 'Add "zero_optimization": { "stage": 0 }', ops: [{ op: 'set', path: ['zero_optimization'], value: { stage: 0 } }], preferred: true }],
-  };
+    fixes: [{ id: 'add-zero-section', title: 'Add "zero_optimization": { "stage": 0 }', ops: [{ op: 'set', path: ['zero_optimization'], value: { stage: 0 } }], preferred: true }],
+  });
   const range = { start: document.positionAt(start), end: document.positionAt(end) };
   return makeDiagnostic(
     zeroSectionCode,

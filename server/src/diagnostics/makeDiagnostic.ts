@@ -1,4 +1,5 @@
 import type { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
+import type { DiagnosticData } from './fixData';
 import { diagnosticRegistry, type DiagnosticCode } from './registry';
 
 /** What a check may choose per case instead of the code's registered severity and link. */
@@ -7,10 +8,16 @@ export interface DiagnosticChoice {
   href?: string;
 }
 
-/** Every zero-lens diagnostic of every domain is made here: a registered code, its severity and link. */
-export function makeDiagnostic(code: DiagnosticCode, range: Range, message: string, data?: object, choice: DiagnosticChoice = {}): Diagnostic {
+/** Every zero-lens diagnostic of every domain is made here: a registered code, its link, and checked data. */
+export function makeDiagnostic(code: DiagnosticCode, range: Range, message: string, data: DiagnosticData, choice: DiagnosticChoice = {}): Diagnostic {
   const info = diagnosticRegistry[code];
-  const diagnostic: Diagnostic = { range, severity: choice.severity ?? info.severity, code, codeDescription: { href: choice.href ?? info.href }, source: 'zero-lens', message };
-  if (data !== undefined) diagnostic.data = data;
-  return diagnostic;
+  return {
+    range,
+    severity: choice.severity ?? info.severity,
+    code,
+    codeDescription: { href: choice.href ?? info.href },
+    source: 'zero-lens',
+    message,
+    data,
+  };
 }

@@ -34,7 +34,7 @@ export function createLaunchFeatures(hosts: Hosts): LaunchFeatures {
     },
     complete: (document, position, settings) => scriptCompletions(analysisOf(document), document.offsetAt(position), hosts, estimator, settings),
     hover: (document, position, settings) => launchHover(analysisOf(document), document.offsetAt(position), hosts.fs, estimator, settings),
-    codeActions: (document, range, context, settings) => launchCodeActions(document.uri, factsOf(analysisOf(document)), range, context, estimator, settings),
+    codeActions: (document, range, context, settings) => launchCodeActions(document, factsOf(analysisOf(document)), range, context, estimator, settings),
     inlayHints: (document, _range, settings) => launchInlayHints(factsOf(analysisOf(document)), estimator, settings),
     documentLinks: (document) => launchDocumentLinks(hosts.fs, factsOf(analysisOf(document))),
     definition: (document, position) => launchDefinition(hosts.fs, factsOf(analysisOf(document)), document.offsetAt(position)),

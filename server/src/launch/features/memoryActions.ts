@@ -4,7 +4,9 @@ import { gib } from '../../context/present';
 import type { LaunchFacts, SwiftPresetName } from '../facts';
 import type { LaunchEstimator } from '../estimates';
 import type { SourceContext } from '../command/context';
-import { launchDiagnostic, type LaunchFix } from '../diagnostics/codes';
+import type { FixSpec } from '../../diagnostics/fixData';
+import { replaceText } from '../../diagnostics/textOps';
+import { launchDiagnostic } from '../diagnostics/launchDiagnostic';
 
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
 const switchTargets: SwiftPresetName[] = ['zero2', 'zero3', 'zero3_offload'];
@@ -16,21 +18,21 @@ function canSwitchPreset(facts: LaunchFacts): boolean {
   return (facts.launcher === 'swift' || facts.launcher === 'swift-yaml') && !!ref && ref.kind !== 'unresolved' && ref.span.uri === facts.uri;
 }
 
-/** "Switch to zero3 (≈ 14.1 GiB/GPU)" fixes on the `--deepspeed` value, fitting ones first. */
-export async function presetSwitchFixes(facts: LaunchFacts, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<LaunchFix[]> {
+/** "Switch to zero3 (≈ 14.1 GiB/GPU)" fixes on the `--deepspeed` value of `text`, the first that fits preferred. */
+export async function presetSwitchFixes(facts: LaunchFacts, text: string, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<FixSpec[]> {
   if (!canSwitchPreset(facts)) return [];
   const ref = facts.deepspeed!;
   const current = ref.kind === 'preset' ? ref.name : undefined;
-  const fixes: (LaunchFix & { fits: boolean | null })[] = [];
+  const switches: { fix: FixSpec; fits: boolean | null }[] = [];
   for (const name of switchTargets) {
     if (name === current) continue;
     const result = await estimator.withPreset(facts, settings, name);
     const title = result ? `Switch to ${name} (≈ ${gib(result.perGpu.total)}/GPU${result.fits === false ? ', does not fit' : ''})` : `Switch to ${name}`;
-    fixes.push({ title, edits: [{ range: ref.span.range, newText: name }], fits: result?.fits ?? null });
+    switches.push({ fix: { id: 'switch-preset', title, ops: [replaceText(text, ref.span.start, ref.span.end, name)] }, fits: result?.fits ?? null });
   }
-  const firstFit = fixes.find((f) => f.fits === true);
-  if (firstFit) firstFit.preferred = true;
-  return fixes.map(({ fits: _fits, ...fix }) => fix);
+  const firstFit = switches.find((s) => s.fits === true);
+  if (firstFit) firstFit.fix.preferred = true;
+  return switches.map((s) => s.fix);
 }
 
 /** Estimate over `zeroLens.gpuMemoryGiB`, with the switches that would fit. */
@@ -43,7 +45,7 @@ export async function memoryDiagnostics(ctx: SourceContext, all: LaunchFacts[], 
     const { facts, anchor } = effective;
     const current = await estimator.current(facts, settings);
     if (!current || current.result.fits !== false) continue;
-    const fixes = (await presetSwitchFixes(facts, estimator, settings)).filter((f) => !f.title.includes('does not fit'));
+    const fixes = (await presetSwitchFixes(facts, ctx.document.getText(), estimator, settings)).filter((f) => !f.title.includes('does not fit'));
     out.push(
       launchDiagnostic(
         ctx,
