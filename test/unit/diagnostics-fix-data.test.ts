@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { readDiagnosticData } from '../../server/src/diagnostics/readDiagnosticData';
@@ -125,4 +127,16 @@ test('code actions: stale diagnostics give edits at the text where it is now, or
   const v3 = TextDocument.create(v1.uri, v1.languageId, 3, script.replace('zero5', 'zero2'));
   assert.deepEqual(dataFixActions(v3, [diagnostic]), []);
   assert.deepEqual(dataFixActions(v1, [{ ...diagnostic, data: { ...(diagnostic.data as object), version: 'one' } }]), [], 'malformed data: no action');
+});
+
+test('code picks fixes by their kind and typed fields, never by their titles (titles will be translated)', () => {
+  const below = (folder: string): string[] =>
+    readdirSync(folder).flatMap((name) => {
+      const file = path.join(folder, name);
+      return statSync(file).isDirectory() ? below(file) : file.endsWith('.ts') ? [file] : [];
+    });
+  const readsTitles = below(path.resolve(__dirname, '../../server/src')).filter((file) =>
+    /title\.(startsWith|includes|endsWith|match)\(|\.title ===|titles\.has\(/.test(readFileSync(file, 'utf8')),
+  );
+  assert.deepEqual(readsTitles, []);
 });

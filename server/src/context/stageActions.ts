@@ -91,7 +91,7 @@ function offerTitle(kind: OfferKind, target: StageTarget, estimate: string): str
 function preferredTarget(offers: Offer[], analysis: ConfigAnalysis | undefined, suggestion: StageTarget | undefined): StageTarget | undefined {
   const currentFits = analysis?.estimate(analysis.current)?.fits;
   if (analysis && currentFits === true) {
-    const lower = offers.filter((o) => o.target.stage < analysis.current.stage && o.title.startsWith('Switch to ZeRO-'));
+    const lower = offers.filter((o) => o.kind === 'switch-stage' && o.target.stage < analysis.current.stage);
     return lower.sort((a, b) => a.target.stage - b.target.stage).find((o) => analysis.estimate(o.target)?.fits === true)?.target;
   }
   return suggestion;

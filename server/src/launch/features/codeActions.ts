@@ -12,6 +12,11 @@ function overlaps(a: Range, b: Range): boolean {
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 
+/** The same change as an action already offered (a preset switch the memory warning carries too). */
+function sameEdit(a: CodeAction, b: CodeAction): boolean {
+  return JSON.stringify(a.edit) === JSON.stringify(b.edit);
+}
+
 /** Quick fixes carried by our diagnostics, plus preset switches on a `--deepspeed` value. */
 export async function launchCodeActions(
   document: TextDocument,
@@ -23,11 +28,12 @@ export async function launchCodeActions(
 ): Promise<CodeAction[]> {
   const actions = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens'));
   const text = document.getText();
-  const titles = new Set(actions.map((a) => a.title));
   for (const facts of all) {
     if (!facts.deepspeed || !overlaps(range, facts.deepspeed.span.range)) continue;
-    const fixes = (await presetSwitchFixes(facts, text, estimator, settings)).filter((f) => !titles.has(f.title));
-    actions.push(...quickFixActions(document, { origin: originOf(document), fixes }));
+    const fixes = (await presetSwitchFixes(facts, text, estimator, settings)).map((s) => s.fix);
+    for (const action of quickFixActions(document, { origin: originOf(document), fixes })) {
+      if (!actions.some((a) => sameEdit(a, action))) actions.push(action);
+    }
   }
   return actions;
 }

@@ -11,6 +11,12 @@ import { launchDiagnostic } from '../diagnostics/launchDiagnostic';
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
 const switchTargets: SwiftPresetName[] = ['zero2', 'zero3', 'zero3_offload'];
 
+/** A preset switch and whether its estimate fits the GPU (null: no estimate). */
+export interface PresetSwitch {
+  fix: FixSpec;
+  fits: boolean | null;
+}
+
 /** ms-swift launches can change preset in place; others would need their JSON edited (the ds_config hints do that). */
 function canSwitchPreset(facts: LaunchFacts): boolean {
   const ref = facts.deepspeed;
@@ -19,11 +25,11 @@ function canSwitchPreset(facts: LaunchFacts): boolean {
 }
 
 /** "Switch to zero3 (≈ 14.1 GiB/GPU)" fixes on the `--deepspeed` value of `text`, the first that fits preferred. */
-export async function presetSwitchFixes(facts: LaunchFacts, text: string, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<FixSpec[]> {
+export async function presetSwitchFixes(facts: LaunchFacts, text: string, estimator: LaunchEstimator, settings: ZeroLensSettings): Promise<PresetSwitch[]> {
   if (!canSwitchPreset(facts)) return [];
   const ref = facts.deepspeed!;
   const current = ref.kind === 'preset' ? ref.name : undefined;
-  const switches: { fix: FixSpec; fits: boolean | null }[] = [];
+  const switches: PresetSwitch[] = [];
   for (const name of switchTargets) {
     if (name === current) continue;
     const result = await estimator.withPreset(facts, settings, name);
@@ -32,7 +38,7 @@ export async function presetSwitchFixes(facts: LaunchFacts, text: string, estima
   }
   const firstFit = switches.find((s) => s.fits === true);
   if (firstFit) firstFit.fix.preferred = true;
-  return switches.map((s) => s.fix);
+  return switches;
 }
 
 /** Estimate over `zeroLens.gpuMemoryGiB`, with the switches that would fit. */
@@ -45,7 +51,7 @@ export async function memoryDiagnostics(ctx: SourceContext, all: LaunchFacts[], 
     const { facts, anchor } = effective;
     const current = await estimator.current(facts, settings);
     if (!current || current.result.fits !== false) continue;
-    const fixes = (await presetSwitchFixes(facts, ctx.document.getText(), estimator, settings)).filter((f) => !f.title.includes('does not fit'));
+    const fixes = (await presetSwitchFixes(facts, ctx.document.getText(), estimator, settings)).filter((s) => s.fits !== false).map((s) => s.fix);
     out.push(
       launchDiagnostic(
         ctx,
