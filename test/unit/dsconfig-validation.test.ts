@@ -241,7 +241,7 @@ test('bools as text: pydantic reads its own words, a plain-dict key gets the str
   assert.equal(words?.code, 'boolean-as-string');
   assert.equal(words?.severity, DiagnosticSeverity.Warning);
   assert.match(String(words?.message), /pydantic config reads it as false/);
-  assert.deepEqual((words?.data as any).fixes, [{ title: 'Write it as false', ops: [{ op: 'set', path: ['zero_optimization', 'overlap_comm'], value: false }], preferred: true }]);
+  assert.deepEqual((words?.data as any).fixes, [{ id: 'set-value', title: 'Write it as false', ops: [{ op: 'set', path: ['zero_optimization', 'overlap_comm'], value: false }], preferred: true }]);
   // pydantic-core's word list has no "maybe": bool_parsing, so the schema's type error stands.
   assert.equal(byText.get('"maybe"')?.code, 'invalid-type');
   assert.equal(byText.get('0')?.code, 'boolean-as-number');

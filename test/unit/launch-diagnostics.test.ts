@@ -208,7 +208,7 @@ test('Windows line endings: one warning on the first CRLF line; every other chec
   assert.equal(document.getText().slice(document.offsetAt(warning.range.end), document.offsetAt(warning.range.end) + 2), '\r\n');
   assert.match(String(warning.message), /^Windows line endings \(CRLF\) on 4 lines: .*command not found/);
   assert.equal(warning.codeDescription?.href, 'https://www.shellcheck.net/wiki/SC1017');
-  assert.deepEqual(warning.data, { lines: 4 });
+  assert.deepEqual(warning.data, { lines: 4, version: document.version, textLength: crlf.length, fixes: [] });
 
   const mixed = (await check('echo start\nswift sft \\\r\n    --deepspeed zero2\n')).diagnostics;
   assert.deepEqual(codes(mixed), ['crlf-line-endings']);

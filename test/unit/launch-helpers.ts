@@ -5,6 +5,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/languageService';
+import { readDiagnosticData } from '../../server/src/diagnostics/readDiagnosticData';
+import { applyFix } from '../../server/src/diagnostics/applyFix';
 import { withDefaults, type ZeroLensSettings } from '../../server/src/settings';
 import { memoryHosts, workspaceRoot } from './context-hosts';
 
@@ -37,10 +39,12 @@ export function applyEdits(document: TextDocument, edits: TextEdit[]): string {
 export function fixed(document: TextDocument, diagnostics: Diagnostic[], code: string, title?: string): string {
   const d = diagnostics.find((x) => x.code === code);
   if (!d) throw new Error(`no ${code} in ${diagnostics.map((x) => x.code).join(', ')}`);
-  const fixes = (d.data as { fixes?: { title: string; edits: TextEdit[] }[] }).fixes ?? [];
+  const fixes = readDiagnosticData(d.data)?.fixes ?? [];
   const fix = title ? fixes.find((f) => f.title === title) : fixes[0];
   if (!fix) throw new Error(`no fix ${title ?? ''} on ${code}: ${fixes.map((f) => f.title).join(', ')}`);
-  return applyEdits(document, fix.edits);
+  const after = applyFix(document.getText(), fix, undefined);
+  if (after === undefined) throw new Error(`fix ${fix.title} on ${code} does not apply`);
+  return after;
 }
 
 export function codes(diagnostics: Diagnostic[]): string[] {

@@ -2,8 +2,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { getLanguageService } from '../languageService';
+import { diagnosticData } from '../diagnostics/fixData';
+import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
@@ -70,14 +72,9 @@ function readError(file: string, error: unknown): string {
 /** The first byte that is not UTF-8, where DeepSpeed's reader would stop. */
 function notUtf8(document: TextDocument, offset: number, byte: number | undefined): Diagnostic {
   const shown = byte === undefined ? 'A byte' : `Byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  const start = document.positionAt(offset);
-  return {
-    range: { start, end: document.positionAt(offset + 1) },
-    severity: DiagnosticSeverity.Error,
-    code: 'not-utf8',
-    source: 'zero-lens',
-    message: `${shown} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.`,
-  };
+  const range = { start: document.positionAt(offset), end: document.positionAt(offset + 1) };
+  const message = `${shown} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.`;
+  return makeDiagnostic('not-utf8', range, message, diagnosticData(document));
 }
 
 /** Files below a folder that may be configs, scripts or YAML (bounded walk, sorted for stable output). */

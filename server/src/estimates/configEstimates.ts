@@ -13,7 +13,7 @@ import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
 import { zeroSectionCode, zeroSectionDiagnostic } from './zeroSectionDiagnostic';
-import { dataFixActions } from '../dsconfig/codeActions/codeActions';
+import { dataFixActions } from '../diagnostics/fixActions';
 import { pathOf } from '../util/paths';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
@@ -61,7 +61,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const out: Diagnostic[] = [];
       const missing = zeroSectionDiagnostic(document, parsed, await training.referencesTo(pathOf(document.uri)));
       if (missing) out.push(missing);
-      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor)) : undefined;
+      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document) : undefined;
       if (fit) out.push(fit);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
@@ -89,7 +89,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
-      // Its fix is data like every ds_config fix (jsonc-parser edits on the current text).
+      // Its fix is data like every ds_config fix (JSON ops, found by path in the current text).
       const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;

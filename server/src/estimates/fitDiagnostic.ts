@@ -1,14 +1,21 @@
-import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatGiB, formatGpuCount, optionLabel, type ZeroOption } from '../protocol';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { smallestChangeThatFits } from './offers';
+import { diagnosticData, type DiagnosticData } from '../diagnostics/fixData';
+import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
+import { readDiagnosticData } from '../diagnostics/readDiagnosticData';
+import type { DiagnosticCode } from '../diagnostics/registry';
 
 /** Stable code of the "does not fit" warning; its fixes read everything they need from `data`. */
-export const estimateExceedsCode = 'estimate-exceeds-gpu-memory';
-export const estimateDocsUrl = 'https://www.deepspeed.ai/tutorials/zero/';
+export const estimateExceedsCode: DiagnosticCode = 'estimate-exceeds-gpu-memory';
 
-/** What the fit warning carries for its quick fixes (stateless code actions). */
-export interface FitDiagnosticData {
+/**
+ * What the fit warning carries for its quick fixes (stateless code actions). Its stage switches are not
+ * in `fixes`: they are worked out when asked, from the analysis then, with estimates in their titles.
+ */
+export interface FitDetails {
   current: ZeroOption;
   perGpuBytes: number;
   gpuMemoryBytes: number;
@@ -16,8 +23,10 @@ export interface FitDiagnosticData {
   suggestion: (ZeroOption & { perGpuBytes: number }) | null;
 }
 
+export type FitDiagnosticData = DiagnosticData & FitDetails;
+
 /** A warning on `stage` when the current option's estimate exceeds the GPU; undefined when it fits or is unknown. */
-export function fitDiagnostic(analysis: ConfigAnalysis, range: Range): Diagnostic | undefined {
+export function fitDiagnostic(analysis: ConfigAnalysis, range: Range, document: TextDocument): Diagnostic | undefined {
   if (!hasNumbers(analysis) || !analysis.gpuMemoryBytes) return undefined;
   const result = analysis.estimate(analysis.current);
   if (!result || result.fits !== false) return undefined;
@@ -29,24 +38,26 @@ export function fitDiagnostic(analysis: ConfigAnalysis, range: Range): Diagnosti
   const advice = fitting && fittingResult
     ? `Smallest change that fits: ${optionLabel(fitting)} (≈ ${formatGiB(fittingResult.perGpu.total)}/GPU).`
     : `No ZeRO option fits: even the most offloaded one needs ≈ ${formatGiB(Math.min(...analysis.options.map((o) => o.result.perGpu.total)))}/GPU. Lower the micro-batch or sequence length, turn on gradient checkpointing, train LoRA adapters, or add GPUs.`;
-  const data: FitDiagnosticData = {
+  const details: FitDetails = {
     current: analysis.current,
     perGpuBytes: result.perGpu.total,
     gpuMemoryBytes: memory,
     suggestion: fitting && fittingResult ? { ...fitting, perGpuBytes: fittingResult.perGpu.total } : null,
   };
-  return {
-    range,
-    severity: DiagnosticSeverity.Warning,
-    code: estimateExceedsCode,
-    codeDescription: { href: estimateDocsUrl },
-    source: 'zero-lens',
-    message: `${optionLabel(analysis.current)} needs ≈ ${formatGiB(result.perGpu.total)} per GPU, ${formatGiB(over)} more than the ${formatGiB(memory)} GPU (${context}). ${advice}`,
-    data,
-  };
+  const message = `${optionLabel(analysis.current)} needs ≈ ${formatGiB(result.perGpu.total)} per GPU, ${formatGiB(over)} more than the ${formatGiB(memory)} GPU (${context}). ${advice}`;
+  return makeDiagnostic(estimateExceedsCode, range, message, diagnosticData(document, { ...details }));
 }
 
+/** A fit warning of ours whose data (which came back from the client) has the shape its fixes need. */
 export function isFitDiagnostic(diagnostic: Diagnostic): diagnostic is Diagnostic & { data: FitDiagnosticData } {
-  const data = diagnostic.data as Partial<FitDiagnosticData> | undefined;
-  return diagnostic.code === estimateExceedsCode && diagnostic.source === 'zero-lens' && !!data && typeof data === 'object' && !!data.current;
+  if (diagnostic.code !== estimateExceedsCode || diagnostic.source !== 'zero-lens' || !readDiagnosticData(diagnostic.data)) return false;
+  const data = diagnostic.data as Record<string, unknown>;
+  const suggestion = data.suggestion as Record<string, unknown> | null;
+  return isZeroOption(data.current) && (suggestion === null || (isZeroOption(suggestion) && typeof suggestion.perGpuBytes === 'number'));
+}
+
+function isZeroOption(value: unknown): value is ZeroOption {
+  const target = value as Record<string, unknown> | null;
+  const device = (d: unknown) => d === 'none' || d === 'cpu' || d === 'nvme';
+  return !!target && typeof target === 'object' && [0, 1, 2, 3].includes(target.stage as number) && device(target.offloadOptimizer) && device(target.offloadParam);
 }

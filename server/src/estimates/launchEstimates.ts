@@ -1,10 +1,13 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CodeActionKind, InlayHintKind, type CodeAction, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
+import { InlayHintKind, type CodeAction, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { FeatureContributor } from '../feature';
 import type { ZeroLensSettings } from '../settings';
 import { formatGiB, type EstimateResult } from '../protocol';
 import { swiftPresetNames, type LaunchFacts, type SwiftPresetName } from '../launch/facts';
-import { launchDiagnostic, type LaunchFix } from '../launch/diagnostics/codes';
+import { launchDiagnostic } from '../launch/diagnostics/launchDiagnostic';
+import { dataFixActions, quickFixActions } from '../diagnostics/fixActions';
+import { originOf, type FixSpec } from '../diagnostics/fixData';
+import { replaceText } from '../diagnostics/textOps';
 import type { LaunchAnalysis } from '../launch/analysis';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { EffectiveLaunch } from '../training/launches';
@@ -30,14 +33,14 @@ function canSwitchPreset(launch: EffectiveLaunch): boolean {
   return (facts.launcher === 'swift' || facts.launcher === 'swift-yaml') && ref.kind !== 'unresolved' && ref.span.uri === facts.uri;
 }
 
+/** A preset switch and whether its estimate fits the GPU (null: no estimate). */
 interface PresetSwitch {
-  fix: LaunchFix;
-  preset: SwiftPresetName;
+  fix: FixSpec;
   fits: boolean | null;
 }
 
 /** "Switch to zero3 (≈ 14.1 GiB/GPU)" on the `--deepspeed` value, the first that fits preferred. */
-async function presetSwitches(training: TrainingService, launch: EffectiveLaunch, settings: ZeroLensSettings): Promise<PresetSwitch[]> {
+async function presetSwitches(training: TrainingService, launch: EffectiveLaunch, text: string, settings: ZeroLensSettings): Promise<PresetSwitch[]> {
   if (!canSwitchPreset(launch)) return [];
   const ref = launch.deepspeed;
   const current = ref.kind === 'preset' ? ref.name : undefined;
@@ -47,7 +50,7 @@ async function presetSwitches(training: TrainingService, launch: EffectiveLaunch
     const analysis = await training.analyzeWithPreset(launch.facts, settings, preset);
     const result = analysis && hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
     const title = result ? `Switch to ${preset} (≈ ${formatGiB(result.perGpu.total)}/GPU${result.fits === false ? ', does not fit' : ''})` : `Switch to ${preset}`;
-    switches.push({ preset, fits: result?.fits ?? null, fix: { title, edits: [{ range: ref.span.range, newText: preset }] } });
+    switches.push({ fits: result?.fits ?? null, fix: { id: 'switch-preset', title, ops: [replaceText(text, ref.span.start, ref.span.end, preset)] } });
   }
   const firstFit = switches.find((s) => s.fits === true);
   if (firstFit) firstFit.fix.preferred = true;
@@ -79,7 +82,7 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
       for (const launch of await launches(document)) {
         const current = await currentEstimate(training, launch, settings);
         if (!current || current.result.fits !== false) continue;
-        const fixes = (await presetSwitches(training, launch, settings)).filter((s) => s.fits !== false).map((s) => s.fix);
+        const fixes = (await presetSwitches(training, launch, document.getText(), settings)).filter((s) => s.fits !== false).map((s) => s.fix);
         const message = `Estimated ≈ ${formatGiB(current.result.perGpu.total)} per GPU for ${current.analysis.model!.displayName}, more than the ${settings.gpuMemoryGiB} GiB GPU (zeroLens.gpuMemoryGiB).`;
         out.push(launchDiagnostic(ctx, 'estimate-exceeds-gpu-memory', launch.anchor.start, launch.anchor.end, message, { perGpuBytes: current.result.perGpu.total, gpuMemoryGiB: settings.gpuMemoryGiB, fixes }));
       }
@@ -110,14 +113,15 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
     },
 
     async codeActions(document, range, context, settings): Promise<CodeAction[]> {
-      // The fit warning carries the same switches in its data; the launch domain offers those already.
-      const carried = new Set(context.diagnostics.flatMap((d) => ((d.data as { fixes?: LaunchFix[] } | undefined)?.fixes ?? []).map((f) => f.title)));
+      // The fit warning carries some of the same switches in its data; the launch domain offers those already.
+      const carried = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens'));
+      const sameEdit = (a: CodeAction, b: CodeAction) => JSON.stringify(a.edit) === JSON.stringify(b.edit);
       const actions: CodeAction[] = [];
       for (const launch of await launches(document)) {
         if (!overlaps(range, launch.deepspeed.span.range)) continue;
-        for (const { fix } of await presetSwitches(training, launch, settings)) {
-          if (carried.has(fix.title)) continue;
-          actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, isPreferred: fix.preferred || undefined, edit: { changes: { [document.uri]: fix.edits } } });
+        const fixes = (await presetSwitches(training, launch, document.getText(), settings)).map((s) => s.fix);
+        for (const action of quickFixActions(document, { origin: originOf(document), fixes })) {
+          if (!carried.some((a) => sameEdit(a, action)) && !actions.some((a) => sameEdit(a, action))) actions.push(action);
         }
       }
       return actions;

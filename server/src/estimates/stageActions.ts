@@ -6,20 +6,32 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { currentOption } from '../training/analyze';
 import { offeredTargets, smallestChangeThatFits, type OfferKind } from './offers';
 import { isFitDiagnostic } from './fitDiagnostic';
-import { applyStageSwitch } from './stageSwitch';
+import { applyStageSwitch, stageSwitchOps } from './stageSwitch';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { minimalEdit } from '../util/jsonEdits';
+import { originOf, type FixSpec } from '../diagnostics/fixData';
+import { quickFixActions } from '../diagnostics/fixActions';
 
-/** One offered move, before it becomes a CodeAction. */
+/** The fix kind of each offered move; the smallest change that fits may combine a stage with offload. */
+type StageFixKind = 'switch-stage' | 'offload-optimizer' | 'offload-param' | 'switch-option';
+
+const fixKindOf: Record<OfferKind, StageFixKind> = { switch: 'switch-stage', 'offload-optimizer': 'offload-optimizer', 'offload-param': 'offload-param' };
+
+/** One offered move, before it becomes a fix. */
 interface Offer {
+  kind: StageFixKind;
   target: ZeroOption;
   title: string;
 }
 
+/** Never rewrite a file jsonc-parser could not read completely: the edit could land in the wrong place. */
+function editable(config: ParsedConfig): boolean {
+  return !!config.root && config.syntaxErrors.length === 0 && config.limits.length === 0;
+}
+
 /** The edit that moves the document to `target`, or null when it already is there (or cannot be edited safely). */
 export function stageSwitchEdit(document: TextDocument, config: ParsedConfig, target: ZeroOption): { edit: WorkspaceEdit; dropped: string[] } | null {
-  // Never rewrite a file jsonc-parser could not read completely: the edit could land in the wrong place.
-  if (!config.root || config.syntaxErrors.length > 0 || config.limits.length > 0) return null;
+  if (!editable(config)) return null;
   const switched = applyStageSwitch(config.text, config.value, target);
   if (!switched || switched.text === config.text) return null;
   return { edit: { changes: { [document.uri]: [minimalEdit(document, config.text, switched.text)] } }, dropped: switched.dropped };
@@ -38,34 +50,29 @@ export function stageCodeActions(
     const result = numbers?.estimate(target);
     return result ? `≈ ${formatGiB(result.perGpu.total)}/GPU` : '';
   };
-  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => ({ target, title: offerTitle(kind, target, estimateText(target)) }));
+  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => ({ kind: fixKindOf[kind], target, title: offerTitle(kind, target, estimateText(target)) }));
 
   const fit = diagnostics.filter(isFitDiagnostic);
   const suggestion = numbers ? smallestChangeThatFits(numbers) : (fit[0]?.data.suggestion ?? undefined);
   // The smallest fitting change may combine a stage switch with offload: offer it as one move.
   if (suggestion && !offers.some((o) => sameOption(o.target, suggestion))) {
     const estimate = estimateText(suggestion);
-    offers.push({ target: suggestion, title: `Switch to ${optionLabel(suggestion)}${estimate ? ` (${estimate})` : ''}` });
+    offers.push({ kind: 'switch-option', target: suggestion, title: `Switch to ${optionLabel(suggestion)}${estimate ? ` (${estimate})` : ''}` });
   }
   const preferred = preferredTarget(offers, numbers, suggestion);
-  const actions: CodeAction[] = [];
-  for (const offer of offers) {
-    const switched = stageSwitchEdit(document, config, offer.target);
-    if (!switched) continue;
-    const dropped = switched.dropped.length;
-    const action: CodeAction = {
-      title: dropped ? `${offer.title}, removing ${dropped} ZeRO-3-only setting${dropped === 1 ? '' : 's'}` : offer.title,
-      kind: CodeActionKind.QuickFix,
-      edit: switched.edit,
-    };
-    if (fit.length) action.diagnostics = fit;
-    if (preferred && sameOption(preferred, offer.target)) action.isPreferred = true;
-    actions.push(action);
-  }
+  const fixes = editable(config) ? offers.map((offer) => stageFix(config, offer, !!preferred && sameOption(preferred, offer.target))) : [];
+  const actions = quickFixActions(document, { origin: originOf(document), fixes, diagnostics: fit });
   if (analysis && !hasNumbers(analysis) && (analysis.missing.includes('model') || analysis.missing.includes('gpusPerNode') || analysis.modelProblem)) {
     actions.push({ title: 'Set model and GPUs for memory estimates…', kind: CodeActionKind.QuickFix, command: setTrainingContextCommandFor(document.uri, analysis.missing) });
   }
   return actions;
+}
+
+/** An offer as a fix: the JSON ops of the move, and in the title how many ZeRO-3-only settings it removes. */
+function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean): FixSpec {
+  const { ops, dropped } = stageSwitchOps(config.value, offer.target);
+  const title = dropped.length ? `${offer.title}, removing ${dropped.length} ZeRO-3-only setting${dropped.length === 1 ? '' : 's'}` : offer.title;
+  return preferred ? { id: offer.kind, title, ops, preferred } : { id: offer.kind, title, ops };
 }
 
 function offerTitle(kind: OfferKind, target: ZeroOption, estimate: string): string {
@@ -86,7 +93,7 @@ function offerTitle(kind: OfferKind, target: ZeroOption, estimate: string): stri
 function preferredTarget(offers: Offer[], analysis: ConfigAnalysis | undefined, suggestion: ZeroOption | undefined): ZeroOption | undefined {
   const currentFits = analysis?.estimate(analysis.current)?.fits;
   if (analysis && currentFits === true) {
-    const lower = offers.filter((o) => o.target.stage < analysis.current.stage && o.title.startsWith('Switch to ZeRO-'));
+    const lower = offers.filter((o) => o.kind === 'switch-stage' && o.target.stage < analysis.current.stage);
     return lower.sort((a, b) => a.target.stage - b.target.stage).find((o) => analysis.estimate(o.target)?.fits === true)?.target;
   }
   return suggestion;

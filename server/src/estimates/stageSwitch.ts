@@ -2,7 +2,8 @@ import type { JSONPath } from 'jsonc-parser';
 import type { OffloadDevice, ZeroOption } from '../protocol';
 import { metaOf, propertiesOf, schemaForPath } from '../dsconfig/schemaIndex';
 import { currentOption } from '../training/analyze';
-import { removeProperty, setValue } from '../util/jsonEdits';
+import type { JsonOp } from '../diagnostics/fixData';
+import { applyJsonOps } from '../diagnostics/applyFix';
 
 /**
  * Moving a config to another ZeRO stage / offload choice: the JSON changes, including the keys that stop
@@ -118,16 +119,21 @@ function setOffload(
 }
 
 /**
+ * The moves as fix ops (the quick fixes carry these). A comment on a dropped key's own line describes that
+ * key, so it goes with it.
+ */
+export function stageSwitchOps(config: unknown, target: ZeroOption): { ops: JsonOp[]; dropped: string[] } {
+  const plan = planStageSwitch(config, target);
+  const ops = plan.changes.map((c): JsonOp => (c.value === undefined ? { op: 'remove', path: c.path, withLineComment: true } : { op: 'set', path: c.path, value: c.value }));
+  return { ops, dropped: plan.dropped };
+}
+
+/**
  * New text for `text` moved to `target`; comments and formatting of everything else survive. Undefined when
  * a change does not apply to the text (a non-object where the plan expects an object).
  */
 export function applyStageSwitch(text: string, config: unknown, target: ZeroOption): { text: string; dropped: string[] } | undefined {
-  const plan = planStageSwitch(config, target);
-  let current: string | undefined = text;
-  for (const change of plan.changes) {
-    // A comment on a dropped key's own line describes that key, so it goes with it.
-    current = change.value === undefined ? removeProperty(current, change.path, { withLineComment: true }) : setValue(current, change.path, change.value);
-    if (current === undefined) return undefined;
-  }
-  return { text: current, dropped: plan.dropped };
+  const { ops, dropped } = stageSwitchOps(config, target);
+  const switched = applyJsonOps(text, ops);
+  return switched === undefined ? undefined : { text: switched, dropped };
 }

@@ -1,14 +1,15 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import type { DiagnosticData } from '../dsconfig/validation/fixTypes';
 import type { LaunchFacts } from '../launch/facts';
 import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
-import { launchCodes } from '../launch/diagnostics/codes';
+import { diagnosticData } from '../diagnostics/fixData';
+import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
+import type { DiagnosticCode } from '../diagnostics/registry';
 import { byPathThenCommand, where } from '../training/context';
 
 /** The launch code, shared with the error at the script's `--deepspeed` value. */
-export const zeroSectionCode = 'zero-optimization-required';
+export const zeroSectionCode: DiagnosticCode = 'zero-optimization-required';
 
 /**
  * An error on a config without zero_optimization when a launch command in the workspace hands it to
@@ -25,19 +26,17 @@ export function zeroSectionDiagnostic(document: TextDocument, parsed: ParsedConf
   const start = key?.offset ?? root.offset;
   const end = key ? key.offset + key.length : root.offset + 1;
   const others = using.length > 1 ? ` (and ${using.length - 1} other launch command${using.length > 2 ? 's' : ''})` : '';
-  const data: DiagnosticData = {
+  const data = diagnosticData(document, {
     path: [],
     launch: where(first),
-    fixes: [{ title: 'Add "zero_optimization": { "stage": 0 }', ops: [{ op: 'set', path: ['zero_optimization'], value: { stage: 0 } }], preferred: true }],
-  };
-  return {
-    range: { start: document.positionAt(start), end: document.positionAt(end) },
-    severity: launchCodes[zeroSectionCode].severity,
-    code: zeroSectionCode,
-    codeDescription: { href: launchCodes[zeroSectionCode].docs },
-    source: 'zero-lens',
-    message: `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. ${addZeroSection}`,
+    fixes: [{ id: 'add-zero-section', title: 'Add "zero_optimization": { "stage": 0 }', ops: [{ op: 'set', path: ['zero_optimization'], value: { stage: 0 } }], preferred: true }],
+  });
+  const range = { start: document.positionAt(start), end: document.positionAt(end) };
+  return makeDiagnostic(
+    zeroSectionCode,
+    range,
+    `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. ${addZeroSection}`,
     data,
-  };
+  );
 }
 

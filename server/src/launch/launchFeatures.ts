@@ -27,7 +27,7 @@ export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContri
     validate: (document) => launchDiagnostics(parse(document), hosts),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),
-    codeActions: async (document, _range, context) => launchCodeActions(document.uri, context),
+    codeActions: async (document, _range, context) => launchCodeActions(document, context),
     documentLinks: (document) => launchDocumentLinks(hosts.fs, factsOf(parse(document))),
     definition: (document, position) => launchDefinition(hosts.fs, factsOf(parse(document)), document.offsetAt(position)),
   };

@@ -1,10 +1,10 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import { CodeActionKind, type CodeAction, type CodeActionContext, type Range } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import { minimalEdit } from '../../util/jsonEdits';
-import { applyFix } from './applyFix';
+import { dataFixActions } from '../../diagnostics/fixActions';
 import { fixAllText } from './fixAll';
-import { fixesOf, isOwnDiagnostic } from './ownDiagnostics';
+import { isOwnDiagnostic } from './ownDiagnostics';
 
 export const fixAllKind = 'source.fixAll.zeroLens';
 
@@ -12,26 +12,6 @@ export const fixAllKind = 'source.fixAll.zeroLens';
 function wants(context: CodeActionContext, kind: string, whenUnspecified: boolean): boolean {
   if (!context.only || context.only.length === 0) return whenUnspecified;
   return context.only.some((requested) => requested === '' || kind === requested || kind.startsWith(requested + '.'));
-}
-
-/** One quick fix per fix in each diagnostic's data that still applies to the document's current text. */
-export function dataFixActions(document: TextDocument, diagnostics: Diagnostic[]): CodeAction[] {
-  const text = document.getText();
-  const actions: CodeAction[] = [];
-  for (const diagnostic of diagnostics) {
-    for (const fix of fixesOf(diagnostic)) {
-      const after = applyFix(text, fix);
-      if (after === undefined) continue;
-      actions.push({
-        title: fix.title,
-        kind: CodeActionKind.QuickFix,
-        diagnostics: [diagnostic],
-        isPreferred: fix.preferred === true,
-        edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } },
-      });
-    }
-  }
-  return actions;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ZeroLensSettings } from '../../settings';
-import type { DiagnosticData, FixSpec } from '../validation/fixTypes';
+import { applyFix } from '../../diagnostics/applyFix';
+import { readDiagnosticData } from '../../diagnostics/readDiagnosticData';
 import { validateConfig } from '../validation/validate';
 import { ConfigParses } from '../parse';
-import { applyFix } from './applyFix';
 import { isOwnDiagnostic } from './ownDiagnostics';
 
 /** Enough for any real config; bounds the work on pathological files. */
@@ -24,13 +24,14 @@ export function fixAllText(document: TextDocument, settings: ZeroLensSettings): 
     let progressed = false;
     for (const diagnostic of validateConfig(parses, current, settings)) {
       if (!isOwnDiagnostic(diagnostic)) continue;
-      const data = diagnostic.data as DiagnosticData;
-      const preferred = data.fixes?.find((f: FixSpec) => f.preferred);
-      if (!preferred) continue;
+      const data = readDiagnosticData(diagnostic.data);
+      const preferred = data?.fixes.find((f) => f.preferred);
+      if (!data || !preferred) continue;
       const id = `${String(diagnostic.code)}|${JSON.stringify(data.path)}|${JSON.stringify(preferred.ops)}`;
       if (tried.has(id)) continue;
       tried.add(id);
-      const next = applyFix(text, preferred);
+      // Made on this very text: no re-locating.
+      const next = applyFix(text, preferred, undefined);
       if (next === undefined) continue;
       text = next;
       progressed = true;

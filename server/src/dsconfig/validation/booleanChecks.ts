@@ -29,11 +29,11 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
     const meant = value === 1;
     if (site.parentStrict) {
       const message = `"${site.key}" is the number ${value}. DeepSpeed's pydantic config reads it as ${meant}, but a plain ${meant} is clearer and is what other tools expect.`;
-      return [config.diagnostic('booleanAsNumber', 'hint', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+      return [config.diagnostic('boolean-as-number', 'hint', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
     }
     // Some plain-dict readers test the value, others assert isinstance(x, bool) (the pipeline's partition flags).
     const message = `"${site.key}" is the number ${value}. DeepSpeed reads this key as a plain Python value, not through pydantic, so it gets ${value}, not ${meant}, and a check for a bool refuses it. Write ${meant}.`;
-    return [config.diagnostic('booleanAsNumber', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+    return [config.diagnostic('boolean-as-number', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
   }
   if (typeof value !== 'string') return [];
   const meant = pydanticBoolOf(value);
@@ -43,8 +43,8 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
     const message =
       `"${site.key}" is the string ${shown}. DeepSpeed's pydantic config reads it as ${meant}, but code that reads the raw ` +
       `config, such as the Hugging Face Trainer's checks, gets a string, and Python counts every non-empty string as true. Write ${meant} without quotes.`;
-    return [config.diagnostic('booleanAsString', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+    return [config.diagnostic('boolean-as-string', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
   }
   const message = `"${site.key}" is the string ${shown}. DeepSpeed reads this key as a plain Python value, not through pydantic, so it gets the string itself, not ${meant}. Write ${meant} without quotes.`;
-  return [config.diagnostic('booleanAsString', 'error', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+  return [config.diagnostic('boolean-as-string', 'error', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
 }

@@ -1,9 +1,12 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
-import { codes, type CodeKey } from '../diagnosticCodes';
+import type { CodeOf } from '../../diagnostics/registry';
+import { makeDiagnostic } from '../../diagnostics/makeDiagnostic';
+import { diagnosticData } from '../../diagnostics/fixData';
+import type { FixKind } from '../../diagnostics/fixKinds';
 import { findProperty, findValue, type ParsedConfig } from '../parse';
-import type { DiagnosticData, FixSpec } from './fixTypes';
+import type { DsConfigDetails, FixOp, FixSpec } from './fixTypes';
 import { valueAt } from '../../util/valueAt';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
@@ -142,23 +145,24 @@ export class ConfigView {
     return root ? this.rangeOfOffsets(root.offset, Math.min(1, root.length)) : this.rangeOfOffsets(0, 0);
   }
 
-  diagnostic(key: CodeKey, severity: Severity, range: Range, message: string, data: DiagnosticData, href?: string): Diagnostic {
-    const { code, href: defaultHref } = codes[key];
-    return {
-      range,
-      severity: severities[severity],
-      source: 'zero-lens',
-      code,
-      codeDescription: { href: href ?? defaultHref },
-      message,
-      data,
-    };
+  /** A ds_config diagnostic: the rule chooses its severity per case, and may link a more precise page. */
+  diagnostic(code: CodeOf<'ds-config'>, severity: Severity, range: Range, message: string, details: DsConfigDetails, href?: string): Diagnostic {
+    return makeDiagnostic(code, range, message, diagnosticData(this.document, details), { severity: severities[severity], href });
   }
 }
 
-/** Shorthand for the fixes list of DiagnosticData. */
-export function fix(title: string, ops: FixSpec['ops'], preferred = false): FixSpec {
-  return preferred ? { title, ops, preferred } : { title, ops };
+/** What a ds_config fix does, named by its ops: every op of one kind, or a mixed edit of the config. */
+function kindOfOps(ops: FixOp[]): FixKind {
+  const kinds = new Set(ops.map((o) => o.op));
+  if (kinds.size !== 1) return 'edit-config';
+  const names: Record<FixOp['op'], FixKind> = { set: 'set-value', remove: 'remove-key', rename: 'rename-key', deleteText: 'delete-text', replaceText: 'edit-config' };
+  return names[ops[0].op];
+}
+
+/** Shorthand for the fixes list of a ds_config diagnostic. */
+export function fix(title: string, ops: FixOp[], preferred = false): FixSpec {
+  const id = kindOfOps(ops);
+  return preferred ? { id, title, ops, preferred } : { id, title, ops };
 }
 
 /** `zero_optimization.offload_param` style display of a path. */

@@ -67,7 +67,7 @@ export function unknownKey(
     .map((c, i) => fix(`Rename to "${c}"`, [{ op: 'rename', path, newKey: c }], i === 0 && candidates.length === 1));
   fixes.push(fix(`Remove "${key}"`, [{ op: 'remove', path }]));
   // Only a key DeepSpeed never reads is "ignored"; a constructor's other forms may take it, hence a warning.
-  const code = strict || keywordsOf ? 'unknownKey' : 'ignoredKey';
+  const code = strict || keywordsOf ? 'unknown-key' : 'ignored-key';
   return config.diagnostic(code, strict ? 'error' : 'warning', config.rangeOfNode(keyNode), message, {
     path,
     candidates,
@@ -101,7 +101,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
       // Only pydantic's deprecated-field machinery asserts on the pair; a plain-dict reader takes the new key.
       out.push(
         config.diagnostic(
-          'deprecatedKey',
+          'deprecated-key',
           'warning',
           keyRange(),
           `"${site.key}" is deprecated and "${showPath(setReplacement)}" is also set: DeepSpeed reads "${showPath(setReplacement)}" and ignores this key.`,
@@ -112,7 +112,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     } else if (setReplacement) {
       out.push(
         config.diagnostic(
-          'deprecatedWithReplacement',
+          'deprecated-with-replacement',
           'error',
           keyRange(),
           `"${site.key}" is deprecated and "${showPath(setReplacement)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
@@ -123,7 +123,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     } else {
       out.push(
         // "Deprecated and ignored: …" continues the sentence rather than explaining it.
-        config.diagnostic('deprecatedKey', 'warning', keyRange(), `"${site.key}" is deprecated${reason ? `${/^and\b/i.test(reason) ? ' ' : ': '}${reason}` : '.'}`, {
+        config.diagnostic('deprecated-key', 'warning', keyRange(), `"${site.key}" is deprecated${reason ? `${/^and\b/i.test(reason) ? ' ' : ': '}${reason}` : '.'}`, {
           path: site.path,
           replacement: replacementPath ? showPath(replacementPath) : null,
           fixes: deprecatedFixes(site, replacementPath),
@@ -136,7 +136,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     const longPath = [...parentPath(), meta.aliasOf];
     out.push(
       config.diagnostic(
-        'aliasBothSet',
+        'alias-both-set',
         'error',
         keyRange(),
         `"${site.key}" and "${meta.aliasOf}" are two names of the same setting and both are set: pydantic refuses the pair as an extra input, and DeepSpeed will not start.`,
@@ -163,7 +163,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     const used = stages.length === 1 ? `stage ${stages[0]}` : `stages ${stages.join(', ')}`;
     out.push(
       config.diagnostic(
-        'ignoredAtStage',
+        'ignored-at-stage',
         severity,
         keyRange(),
         `"${site.key}" is only read by ZeRO ${used}; with "stage": ${stage} DeepSpeed ignores it.`,

@@ -123,7 +123,7 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     const missing = [...new Set(group.map((e) => (e.params as { missingProperty: string }).missingProperty))];
     const where = path.length === 0 ? 'The config' : `"${showPath(path)}"`;
     const range = path.length === 0 ? config.rootRange() : config.keyRange(path);
-    return config.diagnostic('missingKey', 'error', range, `${where} needs ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`, { ...data, missing }, meta.docs);
+    return config.diagnostic('missing-key', 'error', range, `${where} needs ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`, { ...data, missing }, meta.docs);
   }
   const range = config.valueRange(path);
   const types = [...new Set(group.filter((e) => e.keyword === 'type').flatMap((e) => String((e.params as { type: string }).type).split(',')))];
@@ -141,25 +141,25 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
     if (meta.fallback !== undefined && (value === null || typeof value !== 'object')) {
       const message = `${name} should be one of ${values.join(', ')}; DeepSpeed does not know ${describeValue(value)} and uses ${showValue(meta.fallback)} instead.`;
-      return config.diagnostic('invalidValue', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
+      return config.diagnostic('invalid-value', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
     if (meta.uncheckedEnum && typeof value === 'string') {
       const message = `${name} should be one of ${values.join(', ')}; got ${describeValue(value)}. DeepSpeed does not check it: ${meta.uncheckedEnum}.`;
-      return config.diagnostic('invalidValue', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
+      return config.diagnostic('invalid-value', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
-    return config.diagnostic('invalidValue', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: choices, fixes }, meta.docs);
+    return config.diagnostic('invalid-value', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: choices, fixes }, meta.docs);
   }
   if (types.length > 0) {
     const words = types.map((t) => typeWords[t] ?? t);
-    return config.diagnostic('invalidType', 'error', range, `${name} must be ${words.join(' or ')}${autoNote}, not ${describeValue(value)}.`, { ...data, expected: types }, meta.docs);
+    return config.diagnostic('invalid-type', 'error', range, `${name} must be ${words.join(' or ')}${autoNote}, not ${describeValue(value)}.`, { ...data, expected: types }, meta.docs);
   }
   const bound = group.find((e) => ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword));
   if (bound) {
     const { comparison, limit } = bound.params as { comparison: string; limit: number };
     if (meta.uncheckedBounds) {
-      return config.diagnostic('outOfRange', 'warning', range, `${name} should be ${comparison} ${limit}; got ${showValue(value)}. DeepSpeed does not check it and runs: ${meta.uncheckedBounds}.`, { ...data, comparison, limit }, meta.docs);
+      return config.diagnostic('out-of-range', 'warning', range, `${name} should be ${comparison} ${limit}; got ${showValue(value)}. DeepSpeed does not check it and runs: ${meta.uncheckedBounds}.`, { ...data, comparison, limit }, meta.docs);
     }
-    return config.diagnostic('outOfRange', 'error', range, `${name} must be ${comparison} ${limit}; got ${showValue(value)}.`, { ...data, comparison, limit }, meta.docs);
+    return config.diagnostic('out-of-range', 'error', range, `${name} must be ${comparison} ${limit}; got ${showValue(value)}.`, { ...data, comparison, limit }, meta.docs);
   }
   const messages = [...new Set(group.map((e) => e.message ?? e.keyword))];
   return config.diagnostic('schema', 'error', range, `${name} ${messages.join('; ')}.`, data, meta.docs);

@@ -24,7 +24,7 @@ export const maxTextDiagnosticsPerKind = 100;
 function firstOf<T>(config: ConfigView, items: T[], what: string, out: Diagnostic[]): T[] {
   if (items.length <= maxTextDiagnosticsPerKind) return items;
   out.push(
-    config.diagnostic('tooManyProblems', 'information', config.rootRange(), `ZeRO Lens lists the first ${maxTextDiagnosticsPerKind} of ${items.length} ${what}; fix these first.`, { path: [] }),
+    config.diagnostic('too-many-problems', 'information', config.rootRange(), `ZeRO Lens lists the first ${maxTextDiagnosticsPerKind} of ${items.length} ${what}; fix these first.`, { path: [] }),
   );
   return items.slice(0, maxTextDiagnosticsPerKind);
 }
@@ -40,13 +40,13 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   for (const limit of parsed.limits) {
     const tooLarge = limit.kind === 'too-large';
     out.push(
-      config.diagnostic(tooLarge ? 'fileTooLarge' : 'nestingTooDeep', tooLarge ? 'information' : 'warning', config.rangeOfOffsets(limit.offset, limit.length), limit.message, { path: [] }),
+      config.diagnostic(tooLarge ? 'file-too-large' : 'nesting-too-deep', tooLarge ? 'information' : 'warning', config.rangeOfOffsets(limit.offset, limit.length), limit.message, { path: [] }),
     );
   }
 
   if (!builtIn.syntax) {
     for (const error of firstOf(config, parsed.syntaxErrors, 'syntax errors', out)) {
-      out.push(config.diagnostic('syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.message, { path: [] }));
+      out.push(config.diagnostic('json-syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.message, { path: [] }));
     }
   }
 
@@ -55,7 +55,7 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
     const key = String(duplicate.path[duplicate.path.length - 1]);
     out.push(
       config.diagnostic(
-        'duplicateKey',
+        'duplicate-key',
         'error',
         config.rangeOfNode(duplicate.keyNode),
         `Duplicate key "${showPath(duplicate.path)}" (first set on line ${first.line + 1}). DeepSpeed refuses a config file with repeated keys (ValueError); a plain dict would silently keep only the last one.`,
@@ -71,7 +71,7 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   if (parsed.hasBom) {
     out.push(
       config.diagnostic(
-        'bom',
+        'utf8-bom',
         'warning',
         config.rangeOfOffsets(0, 1),
         'The file starts with a UTF-8 byte order mark (BOM). Python\'s json.load (Hugging Face Trainer, accelerate) rejects it with "Unexpected UTF-8 BOM".',
@@ -83,13 +83,13 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   if (settings.warnOnJsonc) {
     if (!builtIn.comments) {
       for (const comment of firstOf(config, parsed.comments, 'comments', out)) {
-        out.push(config.diagnostic('comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), `Comment in a JSON config. ${jsonLoadNote}`, { path: [] }));
+        out.push(config.diagnostic('jsonc-comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), `Comment in a JSON config. ${jsonLoadNote}`, { path: [] }));
       }
     }
     if (!builtIn.trailingCommas) {
       for (const comma of firstOf(config, parsed.trailingCommas, 'trailing commas', out)) {
         out.push(
-          config.diagnostic('trailingComma', 'warning', config.rangeOfOffsets(comma.offset, 1), `Trailing comma. ${jsonLoadNote}`, {
+          config.diagnostic('jsonc-trailing-comma', 'warning', config.rangeOfOffsets(comma.offset, 1), `Trailing comma. ${jsonLoadNote}`, {
             path: [],
             fixes: [fix('Remove the trailing comma', [{ op: 'deleteText', offset: comma.offset, length: 1, expect: ',' }], true)],
           }),
@@ -101,7 +101,7 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   const root = parsed.root;
   if (root && root.type !== 'object') {
     out.push(
-      config.diagnostic('notAnObject', 'error', config.rangeOfNode(root), `A DeepSpeed config must be a JSON object { ... }, not ${root.type === 'array' ? 'a list' : `a ${root.type}`}.`, { path: [] }),
+      config.diagnostic('config-not-object', 'error', config.rangeOfNode(root), `A DeepSpeed config must be a JSON object { ... }, not ${root.type === 'array' ? 'a list' : `a ${root.type}`}.`, { path: [] }),
     );
   }
   return out;

@@ -50,7 +50,7 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
     } catch (error) {
       // A bug in one check must not hide the others' results; say so instead of failing silently.
       const message = `ZeRO Lens could not finish its "${name}" check: ${error instanceof Error ? error.message : String(error)}. Please report this.`;
-      out.push(config.diagnostic('internalError', 'information', config.rootRange(), message, { path: [] }));
+      out.push(config.diagnostic('internal-error', 'information', config.rootRange(), message, { path: [] }));
       return fallback;
     }
   };
@@ -61,7 +61,7 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
       handledPointers = walk.handledPointers;
       out.push(...walk.diagnostics);
       if (walk.diagnostics.length >= maxWalkDiagnostics) {
-        out.push(config.diagnostic('tooManyProblems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
+        out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
       }
     },
     () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers), [])),

@@ -44,7 +44,7 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (site.parentStrict) {
     return [
       config.diagnostic(
-        'autoDropped',
+        'auto-dropped',
         'warning',
         range,
         `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed drops it silently and uses the default${fallback}.`,
@@ -57,7 +57,7 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (meta.fallback !== undefined) {
     return [
       config.diagnostic(
-        'autoNotFilled',
+        'auto-not-filled',
         'warning',
         range,
         `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed does not know the value and uses ${showValue(meta.fallback)} instead.`,
@@ -71,7 +71,7 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (types.length === 0 || (types.includes('string') && enumValuesOf(site.schema).length === 0)) return [];
   return [
     config.diagnostic(
-      'autoNotFilled',
+      'auto-not-filled',
       'error',
       range,
       `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate, and DeepSpeed reads this key as a plain value: it gets the string "auto" and fails (expected ${types.join(' or ')}).`,
@@ -96,7 +96,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
     const rounded = Math.round(value);
     return [
       config.diagnostic(
-        'integerFraction',
+        'integer-fraction',
         'error',
         range(),
         site.parentStrict
@@ -120,7 +120,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
       : [];
     return [
       config.diagnostic(
-        'integerExponentString',
+        'integer-exponent-string',
         'error',
         range(),
         `"${site.key}" is the string "${value}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: ${value.trim()}.`,
@@ -132,7 +132,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   if ((integerString.test(value) || (decimalString.test(value) && Number.isInteger(asNumber))) && withinBounds(site.schema, asNumber)) {
     return [
       config.diagnostic(
-        'integerAsString',
+        'integer-as-string',
         'hint',
         range(),
         `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
@@ -144,7 +144,7 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (decimalString.test(value)) {
     return [
       config.diagnostic(
-        'integerFraction',
+        'integer-fraction',
         'error',
         range(),
         `"${site.key}" must be a whole number; pydantic refuses "${value}".`,
@@ -167,7 +167,7 @@ function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: bo
   if (!numberBranchAccepts(site.schema, number) || (allowed.length > 0 && !allowed.includes(number))) return [];
   return [
     config.diagnostic(
-      'booleanAsInteger',
+      'boolean-as-integer',
       'warning',
       site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
       `"${site.key}" is ${value}, not a number. DeepSpeed's pydantic config reads it as ${number}, but tools that read the raw config see a bool; write ${number}.`,
@@ -188,7 +188,7 @@ function checkNumberString(config: ConfigView, site: PropertySite): Diagnostic[]
   const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
   return [
     config.diagnostic(
-      'numberAsString',
+      'number-as-string',
       'hint',
       range,
       `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
@@ -227,7 +227,7 @@ export function writtenAsFloat(config: ConfigView, node: Node, path: JSONPath, n
   const what = typeof path[path.length - 1] === 'number' ? `An entry of "${name}"` : `"${name}"`;
   return [
     config.diagnostic(
-      'integerWrittenAsFloat',
+      'integer-written-as-float',
       'warning',
       config.rangeOfNode(node),
       `${what} is written ${written}. DeepSpeed's own loader reads that as the integer ${value}, but the Hugging Face Trainer and accelerate load the file with json.load, which gives the float ${value}.0, and DeepSpeed refuses a float here (isinstance(x, int): ${raises}). Write ${value}.`,

@@ -1,9 +1,11 @@
 import { baseName, dirName, relativePath } from '../../util/paths';
-import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import type { FileSystemHost, Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
-import { launchDiagnostic, type LaunchFix } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { FixSpec } from '../../diagnostics/fixData';
+import { replaceText } from '../../diagnostics/textOps';
 import { editDistance, suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
 
@@ -34,8 +36,9 @@ async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: strin
 }
 
 /** "Change to '<value>'" fixes for the written value, the first (best) one preferred. */
-function changeTo(range: Range, values: string[]): LaunchFix[] {
-  return values.map((value, i) => ({ title: `Change to '${value}'`, edits: [{ range, newText: value }], preferred: i === 0 }));
+function changeTo(ctx: SourceContext, start: number, end: number, values: string[]): FixSpec[] {
+  const text = ctx.document.getText();
+  return values.map((value, i) => ({ id: 'change-value', title: `Change to '${value}'`, ops: [replaceText(text, start, end, value)], preferred: i === 0 }));
 }
 
 function capitalised(text: string): string {
@@ -73,7 +76,7 @@ export async function checkDeepSpeedReference(
           start,
           end,
           `'${ref.text}' is neither an ms-swift preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload) nor an existing JSON file; ms-swift fails at startup.${hint}`,
-          { value: ref.text, suggestions, fixes: changeTo(ref.span.range, suggestions) },
+          { value: ref.text, suggestions, fixes: changeTo(ctx, start, end, suggestions) },
         ),
       ];
     }
@@ -88,7 +91,7 @@ export async function checkDeepSpeedReference(
           start,
           end,
           `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.${hint}`,
-          { path: ref.path, candidates: ref.candidates, fixes: changeTo(ref.span.range, similar) },
+          { path: ref.path, candidates: ref.candidates, fixes: changeTo(ctx, start, end, similar) },
         ),
       ];
     }

@@ -8,7 +8,8 @@ import { nprocKeywords } from '../launchers/torchrun';
 import { accelerateChoices, accelerateValueForm, excludedByConfigFile } from '../launchers/accelerate';
 import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
-import { launchDiagnostic, type LaunchCode } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { DiagnosticCode } from '../../diagnostics/registry';
 import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
 
 function textOf(launch: LaunchCommand, option: Option): string | undefined {
@@ -40,7 +41,7 @@ function deepspeedLauncherRules(ctx: SourceContext, launch: LaunchCommand, part:
     const extent = optionExtent(num);
     out.push(
       launchDiagnostic(ctx, 'launcher-num-with-include', span(num).start, span(num).end, `${num.written} cannot be combined with ${filter.written}: the deepspeed launcher raises "Cannot specify num_nodes/gpus with include/exclude".`, {
-        fixes: [{ title: `Remove ${num.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+        fixes: [{ id: 'remove-flag', title: `Remove ${num.written}`, ops: [editor.removeWords(extent.start, extent.end)] }],
       }),
     );
   }
@@ -48,7 +49,7 @@ function deepspeedLauncherRules(ctx: SourceContext, launch: LaunchCommand, part:
     const extent = optionExtent(exclude);
     out.push(
       launchDiagnostic(ctx, 'launcher-include-with-exclude', span(exclude).start, span(exclude).end, '--include and --exclude are mutually exclusive in the deepspeed launcher.', {
-        fixes: [{ title: `Remove ${exclude.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+        fixes: [{ id: 'remove-flag', title: `Remove ${exclude.written}`, ops: [editor.removeWords(extent.start, extent.end)] }],
       }),
     );
   }
@@ -71,7 +72,7 @@ function deepspeedLauncherRules(ctx: SourceContext, launch: LaunchCommand, part:
     const extent = optionExtent(numNodes);
     out.push(
       launchDiagnostic(ctx, 'launcher-num-with-include', span(numNodes).start, span(numNodes).end, `With ${devices.name} set, the deepspeed launcher turns it into --include localhost:${devices.ids.join(',')}, and then refuses ${numNodes.written}: "Cannot specify num_nodes/gpus with include/exclude". One node is the default; remove ${numNodes.written}.`, {
-        fixes: [{ title: `Remove ${numNodes.written}`, edits: [editor.removeWords(extent.start, extent.end)], preferred: true }],
+        fixes: [{ id: 'remove-flag', title: `Remove ${numNodes.written}`, ops: [editor.removeWords(extent.start, extent.end)], preferred: true }],
       }),
     );
     return out;
@@ -82,7 +83,7 @@ function deepspeedLauncherRules(ctx: SourceContext, launch: LaunchCommand, part:
     const own = launch.command.envPrefix.includes(a);
     out.push(
       launchDiagnostic(ctx, 'cuda-visible-devices-ignored', a.start, a.end, `The deepspeed launcher ignores ${devices.name} when ${restricting.written} is given; choose GPUs with --include localhost:${devices.ids.join(',')} instead.`, {
-        fixes: own ? [{ title: `Remove ${devices.name}`, edits: [editor.removeWords(a.start, a.end)] }] : [],
+        fixes: own ? [{ id: 'remove-flag', title: `Remove ${devices.name}`, ops: [editor.removeWords(a.start, a.end)] }] : [],
       }),
     );
   }
@@ -115,7 +116,7 @@ const accelerateIntegers = ['num_processes', 'num_machines', 'gradient_accumulat
 async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, part: LauncherPart): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
-  const invalid = (code: LaunchCode, option: Option, message: string) => {
+  const invalid = (code: DiagnosticCode, option: Option, message: string) => {
     const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
     out.push(launchDiagnostic(ctx, code, r.start, r.end, message));
   };
@@ -134,7 +135,7 @@ async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchC
       const extent = optionExtent(option);
       out.push(
         launchDiagnostic(ctx, 'accelerate-flag-fills-auto', span(option).start, span(option).end, `With --deepspeed_config_file, ${option.written} only fills a matching "auto" in the JSON config; where the JSON sets its own value, that value is used and this flag is ignored.`, {
-          fixes: [{ title: `Remove ${option.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+          fixes: [{ id: 'remove-flag', title: `Remove ${option.written}`, ops: [editor.removeWords(extent.start, extent.end)] }],
         }),
       );
     }

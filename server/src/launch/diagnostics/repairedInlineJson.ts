@@ -2,7 +2,9 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { SourceContext } from '../command/context';
 import type { SourceSpan } from '../facts';
 import { isYamlDocument } from '../analysis';
-import { launchDiagnostic, type LaunchFix } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { FixSpec } from '../../diagnostics/fixData';
+import { replaceText } from '../../diagnostics/textOps';
 
 /** The shell word as written is one quoted literal holding `value`: replacing it changes nothing else. */
 function isQuotedLiteral(raw: string, value: string): boolean {
@@ -26,7 +28,7 @@ function quotedJson(ctx: SourceContext, span: SourceSpan, value: string, json: s
  */
 export function repairedInlineJsonDiagnostic(ctx: SourceContext, span: SourceSpan, value: string, repairedJson: string): Diagnostic {
   const newText = quotedJson(ctx, span, value, repairedJson);
-  const fixes: LaunchFix[] = newText === undefined ? [] : [{ title: 'Rewrite as valid JSON', edits: [{ range: span.range, newText }], preferred: true }];
+  const fixes: FixSpec[] = newText === undefined ? [] : [{ id: 'rewrite-json', title: 'Rewrite as valid JSON', ops: [replaceText(ctx.document.getText(), span.start, span.end, newText)], preferred: true }];
   return launchDiagnostic(
     ctx,
     'inline-deepspeed-json-repaired',

@@ -2,7 +2,8 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { SourceContext } from '../command/context';
 import type { Command, ShellIssue, ShellScript } from '../shell/types';
 import { ScriptEditor } from '../edits/textEdits';
-import { launchDiagnostic } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { FixSpec } from '../../diagnostics/fixData';
 
 function commandAround(script: ShellScript, offset: number): Command | undefined {
   return script.commands.find((c) => c.start <= offset && offset <= c.end);
@@ -13,15 +14,15 @@ function brokenContinuation(ctx: SourceContext, script: ShellScript, issue: Extr
   const what = issue.reason === 'blank-line' ? 'A blank line' : 'A comment line';
   const consequence = 'bash ends the command there and runs the lines below as a separate command (an environment prefix above it no longer applies).';
   const gapText = ctx.document.getText().slice(issue.gapStart, issue.gapEnd);
-  const fixes = [];
+  const fixes: FixSpec[] = [];
   if (gapText.trim() === '') {
-    fixes.push({ title: 'Remove the blank line', edits: [editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
+    fixes.push({ id: 'remove-blank-line', title: 'Remove the blank line', ops: [editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
   } else {
     // Comments cannot sit inside a continued command: move them above it, so nothing is lost.
     const command = commandAround(script, issue.backslash);
     const at = editor.lineStart(command ? command.start : issue.backslash);
     const kept = gapText.split('\n').filter((l) => l.trim() !== '').map((l) => l.trimStart()).join('\n');
-    fixes.push({ title: 'Move the comment above the command', edits: [editor.insert(at, kept + '\n'), editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
+    fixes.push({ id: 'move-comment-above', title: 'Move the comment above the command', ops: [editor.insert(at, kept + '\n'), editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
   }
   return launchDiagnostic(ctx, 'broken-continuation', issue.backslash, issue.backslash + 1, `${what} after this backslash breaks the continuation: ${consequence}`, { reason: issue.reason, fixes });
 }
@@ -91,7 +92,7 @@ export function shellDiagnostics(ctx: SourceContext, script: ShellScript): Diagn
     else if (issue.kind === 'trailing-space') {
       out.push(
         launchDiagnostic(ctx, 'trailing-space-after-backslash', issue.backslash, issue.end, 'Space after the line-continuation backslash: bash escapes the space instead of the newline, so the command ends on this line.', {
-          fixes: [{ title: 'Remove the trailing space', edits: [editor.replace(issue.start, issue.end, '')], preferred: true }],
+          fixes: [{ id: 'remove-trailing-space', title: 'Remove the trailing space', ops: [editor.replace(issue.start, issue.end, '')], preferred: true }],
         }),
       );
     }

@@ -10,18 +10,19 @@ import type { Word } from '../shell/types';
 import { hfDeepSpeedOption } from '../launchers/hf';
 import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
-import { launchDiagnostic, type LaunchFix } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { FixSpec } from '../../diagnostics/fixData';
 
 /**
  * Replace `python [flags]` in front of `target` (a script, or the module after a separate `-m`) with
  * `torchrun --nproc_per_node n [-m]`: what swift's main.py runs (main.py:95-98), and torchrun's own `-m`
  * (torch/distributed/run.py). `-mpkg.train` in one word leaves no place to cut, so no fix there.
  */
-export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n: number): LaunchFix[] {
+export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n: number): FixSpec[] {
   const module = !/\.py$/i.test(target.value);
   if (module && target.raw.startsWith('-m')) return [];
   const launcher = `torchrun --nproc_per_node ${n} ${module ? '-m ' : ''}`;
-  return [{ title: `Start with torchrun --nproc_per_node ${n}`, edits: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
+  return [{ id: 'use-torchrun', title: `Start with torchrun --nproc_per_node ${n}`, ops: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
 }
 
 /**

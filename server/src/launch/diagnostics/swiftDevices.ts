@@ -11,7 +11,8 @@ import type { Fact, LaunchFacts } from '../facts';
 import { baseName } from '../../util/paths';
 import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
-import { launchDiagnostic } from './codes';
+import type { FixSpec } from '../../diagnostics/fixData';
+import { launchDiagnostic } from './launchDiagnostic';
 import { gpusMeantFor, torchrunFixes } from './singleProcess';
 
 export interface SwiftDeviceInputs {
@@ -125,7 +126,7 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
         devices.variable.start,
         devices.variable.end,
         `${listed} lists ${n} GPUs but NPROC_PER_NODE is not set, so ms-swift starts one process that sees ${n} GPUs (device_map model parallel), and ${deepspeed} then fails: "DeepSpeed is not compatible with device_map". Set NPROC_PER_NODE=${n}.`,
-        { gpus: n, fixes: [{ title: `Add NPROC_PER_NODE=${n}`, edits: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
+        { gpus: n, fixes: [{ id: 'add-nproc-per-node', title: `Add NPROC_PER_NODE=${n}`, ops: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
       ),
     );
   }
@@ -144,7 +145,7 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
       : `each process sees ${n / p} GPUs, so ms-swift loads the model with device_map across them and ${deepspeed} fails: "DeepSpeed is not compatible with device_map"`;
   const processesVia = processes.via.startsWith('ENV.') ? `${processes.via} in ${configName}` : processes.via;
   const literal = nproc?.scriptValue && /^\d+$/.test(nproc.scriptValue.raw) ? nproc.scriptValue : undefined;
-  const fixes = literal ? [{ title: `Set NPROC_PER_NODE=${n}`, edits: [editor.replace(literal.start, literal.end, String(n))], preferred: true }] : [];
+  const fixes: FixSpec[] = literal ? [{ id: 'set-nproc-per-node', title: `Set NPROC_PER_NODE=${n}`, ops: [editor.replace(literal.start, literal.end, String(n))], preferred: true }] : [];
   out.push(
     launchDiagnostic(ctx, 'nproc-visible-devices-mismatch', devices.variable.start, devices.variable.end, `${listed} lists ${n} GPUs for ${p} process${p === 1 ? '' : 'es'} per node (${processesVia}): ${why}. Start one process per visible GPU.`, {
       gpus: n,

@@ -5,7 +5,8 @@ import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
 import { deepspeedSubcommands, swiftConfigArgument, swiftDeepSpeedFlags, type SwiftDeepSpeedFlag } from '../launchers/swift';
 import { ScriptEditor } from '../edits/textEdits';
-import { launchDiagnostic } from './codes';
+import type { FixSpec } from '../../diagnostics/fixData';
+import { launchDiagnostic } from './launchDiagnostic';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { swiftDeviceDiagnostics } from './swiftDevices';
 import { configFileFacts, factsOfFileIn } from '../references';
@@ -39,7 +40,7 @@ function unsupportedSubcommand(ctx: SourceContext, editor: ScriptEditor, trainer
   return launchDiagnostic(ctx, 'deepspeed-unsupported-subcommand', option.nameStart, valueRange(option)?.end ?? option.nameEnd, `'${who}' does not take --${flag.name}: ${why}. ms-swift stops with a remaining_argv error.`, {
     subcommand: sub,
     flag: flag.name,
-    fixes: [{ title: `Remove --${flag.name}`, edits: [editor.removeWords(extent.start, extent.end)], preferred: true }],
+    fixes: [{ id: 'remove-flag', title: `Remove --${flag.name}`, ops: [editor.removeWords(extent.start, extent.end)], preferred: true }],
   });
 }
 
@@ -61,7 +62,7 @@ function scriptConfigFile(ctx: SourceContext, editor: ScriptEditor, launch: Laun
     ? `with --ignore_args_error it only logs "remaining_argv: ['${config.text}']" and trains without the file's settings (swift/pipelines/base.py:35-38)`
     : `ms-swift stops with ValueError: remaining_argv: ['${config.text}'] (swift/pipelines/base.py:35-40)`;
   const python = launch.launcher ? undefined : trainer.python;
-  const fixes = python ? [{ title: `Run with ${command}`, edits: [editor.replace(python.word.start, script.end, command)], preferred: true }] : [];
+  const fixes: FixSpec[] = python ? [{ id: 'run-with-swift', title: `Run with ${command}`, ops: [editor.replace(python.word.start, script.end, command)], preferred: true }] : [];
   const d = launchDiagnostic(
     ctx,
     'swift-script-config-file',
@@ -100,7 +101,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
     const extent = optionExtent(fsdp);
     out.push(
       launchDiagnostic(ctx, 'deepspeed-with-fsdp', fsdp.nameStart, valueRange(fsdp)?.end ?? fsdp.nameEnd, '--fsdp and --deepspeed cannot be used together: ms-swift raises "FSDP2 is not compatible with DeepSpeed."', {
-        fixes: [{ title: 'Remove --fsdp', edits: [editor.removeWords(extent.start, extent.end)] }],
+        fixes: [{ id: 'remove-flag', title: 'Remove --fsdp', ops: [editor.removeWords(extent.start, extent.end)] }],
       }),
     );
   }
@@ -110,11 +111,11 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   for (const word of trainer.envAfter) {
     const name = word.raw.slice(0, word.raw.indexOf('='));
     movedEnv.add(name);
-    const edits = [editor.insertBeforeProgram(programStart, word.raw), editor.removeWords(word.start, word.end)];
+    const ops = [editor.insertBeforeProgram(programStart, word.raw), editor.removeWords(word.start, word.end)];
     out.push(
       launchDiagnostic(ctx, 'env-after-command', word.start, word.end, `${name} is written after the command, so it is passed as an argument instead of setting the environment. Environment variables go before the command.`, {
         name,
-        fixes: [{ title: `Move ${name} before the command`, edits, preferred: true }],
+        fixes: [{ id: 'move-env-before-command', title: `Move ${name} before the command`, ops, preferred: true }],
       }),
     );
   }
@@ -138,7 +139,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
       const replacement = option.written.replace(/(train|sft)([-_])type$/, 'tuner$2type');
       out.push(
         launchDiagnostic(ctx, 'train-type-renamed', option.nameStart, option.nameEnd, `${option.written} was renamed to ${replacement} in ms-swift 4.0; 4.1 and later reject ${option.written}.`, {
-          fixes: [{ title: `Rename to ${replacement}`, edits: [editor.replace(option.nameStart, option.nameEnd, replacement)], preferred: true }],
+          fixes: [{ id: 'rename-flag', title: `Rename to ${replacement}`, ops: [editor.replace(option.nameStart, option.nameEnd, replacement)], preferred: true }],
         }),
       );
     }
@@ -151,7 +152,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
     const replacement = torchDtypes[dtypeText.toLowerCase()];
     out.push(
       launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, `--torch_dtype takes bfloat16, float16 or float32, not '${dtypeText}'.${replacement ? ` Use ${replacement}.` : ''}`, {
-        fixes: replacement ? [{ title: `Change to ${replacement}`, edits: [editor.replace(dtypeRange.start, dtypeRange.end, replacement)], preferred: true }] : [],
+        fixes: replacement ? [{ id: 'change-value', title: `Change to ${replacement}`, ops: [editor.replace(dtypeRange.start, dtypeRange.end, replacement)], preferred: true }] : [],
       }),
     );
   }
@@ -163,7 +164,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
     const method = bitsText === '4' || bitsText === '8' ? 'bnb' : 'hqq';
     out.push(
       launchDiagnostic(ctx, 'quant-bits-without-method', bits.nameStart, range.end, `--quant_bits does nothing without --quant_method: the model loads unquantised. For QLoRA add --quant_method ${method}.`, {
-        fixes: [{ title: `Add --quant_method ${method}`, edits: [editor.insert(range.end, ` --quant_method ${method}`)], preferred: true }],
+        fixes: [{ id: 'add-flag', title: `Add --quant_method ${method}`, ops: [editor.insert(range.end, ` --quant_method ${method}`)], preferred: true }],
       }),
     );
   }

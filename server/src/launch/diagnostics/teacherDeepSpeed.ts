@@ -7,7 +7,8 @@ import type { ScriptEditor } from '../edits/textEdits';
 import type { DeepSpeedReference } from '../facts';
 import { readReferencedConfig } from '../referencedConfig';
 import { lacksZeroSection, pluginRaises } from '../deepspeedPlugin';
-import { launchDiagnostic, type LaunchFix } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { FixSpec } from '../../diagnostics/fixData';
 
 /** What `swift rlhf … --teacher_deepspeed X` needs to know about the rest of its command. */
 export interface TeacherInputs {
@@ -81,7 +82,7 @@ export async function teacherDeepSpeedDiagnostics(ctx: SourceContext, hosts: Hos
     const extent = optionExtent(option);
     return [
       launchDiagnostic(ctx, 'teacher-deepspeed-unused', option.nameStart, end, unused, {
-        fixes: [{ title: `Remove ${option.written}`, edits: [editor.removeWords(extent.start, extent.end)] }],
+        fixes: [{ id: 'remove-flag', title: `Remove ${option.written}`, ops: [editor.removeWords(extent.start, extent.end)] }],
       }),
     ];
   }
@@ -96,9 +97,9 @@ export async function teacherDeepSpeedDiagnostics(ctx: SourceContext, hosts: Hos
     return [launchDiagnostic(ctx, 'teacher-deepspeed-without-stage', vs, ve, `The teacher's DeepSpeed config ${what} when ms-swift prepares the teacher model.`)];
   }
   if (!found || found.stage === 3) return [];
-  const fixes: LaunchFix[] =
+  const fixes: FixSpec[] =
     ref.kind === 'preset'
-      ? ['zero3', 'zero3_offload'].map((name, i) => ({ title: `Change to '${name}'`, edits: [{ range: ref.span.range, newText: name }], preferred: i === 0 }))
+      ? ['zero3', 'zero3_offload'].map((name, i) => ({ id: 'change-value', title: `Change to '${name}'`, ops: [editor.replace(vs, ve, name)], preferred: i === 0 }))
       : [];
   return [
     launchDiagnostic(

@@ -6,7 +6,7 @@ import { swiftDiagnostics } from './swiftDiagnostics';
 import { launcherDiagnostics } from './launcherDiagnostics';
 import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
 import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
-import { launchDiagnostic } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 

@@ -2,7 +2,9 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
-import { launchDiagnostic } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
+import type { TextOp } from '../../diagnostics/fixData';
+import { replaceText } from '../../diagnostics/textOps';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
@@ -13,8 +15,8 @@ const excludedYamlKeys = [
   'offload_optimizer_nvme_path', 'offload_param_nvme_path', 'zero3_save_16bit_model',
 ];
 
-function removeEntry(ctx: SourceContext, e: YamlEntry) {
-  return { range: ctx.span(e.pairStart, e.pairEnd).range, newText: '' };
+function removeEntry(ctx: SourceContext, e: YamlEntry): TextOp {
+  return replaceText(ctx.document.getText(), e.pairStart, e.pairEnd, '');
 }
 
 function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
@@ -44,7 +46,7 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
       out.push(
         launchDiagnostic(ctx, 'accelerate-config-file-excludes', e.keyStart, e.keyEnd, `With deepspeed_config_file, accelerate refuses '${e.key}' ("the following accelerate config variables will be ignored"); set it in the JSON config instead.`, {
           key: e.key,
-          fixes: [{ title: `Remove '${e.key}'`, edits: [removeEntry(ctx, e)] }],
+          fixes: [{ id: 'remove-entry', title: `Remove '${e.key}'`, ops: [removeEntry(ctx, e)] }],
         }),
       );
     }

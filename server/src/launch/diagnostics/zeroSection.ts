@@ -4,7 +4,7 @@ import type { SourceContext } from '../command/context';
 import type { LaunchFacts } from '../facts';
 import { readReferencedConfig } from '../referencedConfig';
 import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../deepspeedPlugin';
-import { launchDiagnostic } from './codes';
+import { launchDiagnostic } from './launchDiagnostic';
 
 /**
  * An error at a `--deepspeed` / `deepspeed:` / `deepspeed_config_file` value whose JSON config (file or

@@ -1,20 +1,21 @@
-import type { TextEdit } from 'vscode-languageserver-types';
+import type { TextOp } from '../../diagnostics/fixData';
+import { insertText, replaceText } from '../../diagnostics/textOps';
 import type { SourceContext } from '../command/context';
 
-/** Text edits on a shell script that keep its continuation layout intact. */
+/** Fix ops on a shell script that keep its continuation layout intact. */
 export class ScriptEditor {
   private readonly text: string;
 
-  constructor(private readonly ctx: SourceContext) {
+  constructor(ctx: SourceContext) {
     this.text = ctx.document.getText();
   }
 
-  replace(start: number, end: number, newText: string): TextEdit {
-    return { range: this.ctx.span(start, end).range, newText };
+  replace(start: number, end: number, newText: string): TextOp {
+    return replaceText(this.text, start, end, newText);
   }
 
-  insert(at: number, newText: string): TextEdit {
-    return this.replace(at, at, newText);
+  insert(at: number, newText: string): TextOp {
+    return insertText(this.text, at, newText);
   }
 
   lineStart(offset: number): number {
@@ -35,7 +36,7 @@ export class ScriptEditor {
    * Removes the words in [start, end). A line that held nothing else goes entirely; when it was the
    * command's last line, the ` \` that continued the line before it goes too.
    */
-  removeWords(start: number, end: number): TextEdit {
+  removeWords(start: number, end: number): TextOp {
     const { text } = this;
     const ls = this.lineStart(start);
     const le = this.lineEnd(end);
@@ -56,7 +57,7 @@ export class ScriptEditor {
   }
 
   /** The command's last line goes: delete from the ` \` ending the previous line to the end of this one. */
-  private removeFromPreviousContinuation(lineStart: number, lineEnd: number): TextEdit {
+  private removeFromPreviousContinuation(lineStart: number, lineEnd: number): TextOp {
     const prevEnd = lineStart - 1;
     if (prevEnd < 0) return this.replace(lineStart, Math.min(lineEnd + 1, this.text.length), '');
     const prevLine = this.text.slice(this.lineStart(prevEnd), prevEnd);
@@ -69,7 +70,7 @@ export class ScriptEditor {
    * Puts an environment assignment in front of a program word: as its own ` \` line when the program
    * starts a continued line (the ms-swift example layout), else inline before the word.
    */
-  insertBeforeProgram(programStart: number, assignment: string): TextEdit {
+  insertBeforeProgram(programStart: number, assignment: string): TextOp {
     const ls = this.lineStart(programStart);
     const continued = /\\[ \t]*\r?$/.test(this.text.slice(ls, this.lineEnd(programStart)));
     if (continued && /^[ \t]*$/.test(this.text.slice(ls, programStart))) {

@@ -11,7 +11,7 @@ export const autotuningMetricFlops: Rule = (config) => {
   if (config.get(path) !== 'flops') return [];
   return [
     config.diagnostic(
-      'autotuningMetricUnsupported',
+      'autotuning-metric-unsupported',
       'warning',
       config.valueRange(path),
       '"metric": "flops" is listed by DeepSpeed but does not work: each experiment records only "latency", "FLOPS_per_gpu" and "throughput", so the autotuner fails with KeyError \'flops\' when it reads the results.',

@@ -32,7 +32,7 @@ export const batchTriple: Rule = (config) => {
     const range = config.has([GAS]) ? config.keyRange([GAS]) : config.rootRange();
     return [
       config.diagnostic(
-        'batchMissing',
+        'batch-size-missing',
         'error',
         range,
         `Neither "${TB}" nor "${MICRO}" is set. DeepSpeed needs at least one of them (AssertionError at start); "${GAS}" alone is not enough.`,
@@ -58,7 +58,7 @@ export const batchTriple: Rule = (config) => {
       const worldSize = tb / unit;
       return [
         config.diagnostic(
-          'batchWorldSize',
+          'batch-size-world-size',
           'hint',
           range,
           `${TB} ${tb} = ${micro} (micro batch) × ${gas} (accumulation) × ${worldSize}: DeepSpeed only starts with a data-parallel world size of ${worldSize} GPU${worldSize === 1 ? '' : 's'}.`,
@@ -69,7 +69,7 @@ export const batchTriple: Rule = (config) => {
     const suggested = nearestMultiple(tb, unit);
     return [
       config.diagnostic(
-        'batchMismatch',
+        'batch-size-mismatch',
         'error',
         range,
         `${TB} (${tb}) must equal ${MICRO} × ${GAS} × data-parallel world size = ${micro} × ${gas} × N. ${tb} is not a multiple of ${unit}, so DeepSpeed fails at start for every GPU count (AssertionError).`,
@@ -89,7 +89,7 @@ export const batchTriple: Rule = (config) => {
   const suggested = nearestMultiple(tb, divisor.value);
   return [
     config.diagnostic(
-      'batchMismatch',
+      'batch-size-mismatch',
       'error',
       range,
       `${TB} (${tb}) is not a multiple of ${divisor.key} (${divisor.value}). DeepSpeed derives ${divisor.derived} by integer division and then finds ${TB} ≠ ${MICRO} × ${GAS} × world size (AssertionError).`,

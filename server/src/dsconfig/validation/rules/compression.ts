@@ -18,7 +18,7 @@ export const sparsePruningScheduleEnd: Rule = (config) => {
   if (offset === undefined || end >= offset) return [];
   const from = config.has([...shared, 'schedule_offset']) ? `"schedule_offset" ${offset}` : `the default "schedule_offset" ${offset}`;
   return [
-    config.diagnostic('outOfRange', 'error', config.valueRange(endPath), `"schedule_offset_end" ${end} is below ${from}; DeepSpeed asserts schedule_offset <= schedule_offset_end for snip_momentum (compression/config.py:260), so deepspeed.initialize stops with an AssertionError. Leave it out to end at "schedule_offset".`, {
+    config.diagnostic('out-of-range', 'error', config.valueRange(endPath), `"schedule_offset_end" ${end} is below ${from}; DeepSpeed asserts schedule_offset <= schedule_offset_end for snip_momentum (compression/config.py:260), so deepspeed.initialize stops with an AssertionError. Leave it out to end at "schedule_offset".`, {
       path: endPath,
       comparison: '>=',
       limit: offset,

@@ -56,7 +56,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
   const missingBasics = basicKeys.filter((key) => !(key in section));
   if (missingBasics.length > 0) {
     return [
-      config.diagnostic('missingKey', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missingBasics)}; DeepSpeed's CurriculumScheduler asserts ${missingBasics.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
+      config.diagnostic('missing-key', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missingBasics)}; DeepSpeed's CurriculumScheduler asserts ${missingBasics.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
         path,
         missing: missingBasics,
       }),
@@ -68,7 +68,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
   const schedulePath = [...path, 'schedule_config'];
   if (!config.has(schedulePath)) {
     return [
-      config.diagnostic('missingKey', 'error', config.keyRange(path), `With "schedule_type": "${type}", "${showPath(path)}" needs a "schedule_config" with ${words(needed)}. DeepSpeed's CurriculumScheduler reads it without a default, so ${when} stops with KeyError: 'schedule_config'.`, {
+      config.diagnostic('missing-key', 'error', config.keyRange(path), `With "schedule_type": "${type}", "${showPath(path)}" needs a "schedule_config" with ${words(needed)}. DeepSpeed's CurriculumScheduler reads it without a default, so ${when} stops with KeyError: 'schedule_config'.`, {
         path,
         missing: ['schedule_config'],
       }),
@@ -80,7 +80,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
   if (missing.length > 0) {
     const fillable = missing.every((key) => key in genericValues);
     return [
-      config.diagnostic('missingKey', 'error', config.keyRange(schedulePath), `A "${type}" schedule needs ${words(missing)} in "schedule_config"; DeepSpeed's CurriculumScheduler asserts ${missing.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
+      config.diagnostic('missing-key', 'error', config.keyRange(schedulePath), `A "${type}" schedule needs ${words(missing)} in "schedule_config"; DeepSpeed's CurriculumScheduler asserts ${missing.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
         path: schedulePath,
         missing,
         fixes: fillable ? [fix(`Add ${missing.map((k) => `"${k}": ${genericValues[k]}`).join(', ')}`, missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
@@ -100,7 +100,7 @@ function checkDiscreteLevels(config: ConfigView, schedulePath: JSONPath, schedul
   else if (difficulty.length !== maxStep.length + 1) message = `"difficulty" needs exactly one entry more than "max_step" (the last difficulty holds after the last step); got ${difficulty.length} and ${maxStep.length}`;
   if (!message) return [];
   const path = [...schedulePath, empty[0] ?? 'difficulty'];
-  return [config.diagnostic('curriculumSchedule', 'error', config.valueRange(path), `${message}. DeepSpeed's CurriculumScheduler asserts this, so ${when} stops with an AssertionError.`, { path })];
+  return [config.diagnostic('curriculum-schedule-invalid', 'error', config.valueRange(path), `${message}. DeepSpeed's CurriculumScheduler asserts this, so ${when} stops with an AssertionError.`, { path })];
 }
 
 /** What CurriculumScheduler needs from each schedule it builds. */
@@ -115,7 +115,7 @@ export const legacyCurriculumType: Rule = (config) => {
   const section = config.section(path);
   if (!section || !config.isTrue([...path, 'enabled']) || 'curriculum_type' in section) return [];
   return [
-    config.diagnostic('missingKey', 'error', config.keyRange(path), `"curriculum_learning" needs "curriculum_type" (usually "seqlen"): the DeepSpeed engine reads it without a default on every training forward (engine.py:2756), so the first step stops with KeyError: 'curriculum_type'. Only the pipeline engine skips this read.`, {
+    config.diagnostic('missing-key', 'error', config.keyRange(path), `"curriculum_learning" needs "curriculum_type" (usually "seqlen"): the DeepSpeed engine reads it without a default on every training forward (engine.py:2756), so the first step stops with KeyError: 'curriculum_type'. Only the pipeline engine skips this read.`, {
       path,
       missing: ['curriculum_type'],
       fixes: [fix('Add "curriculum_type": "seqlen"', [{ op: 'set', path: [...path, 'curriculum_type'], value: 'seqlen' }])],
@@ -137,7 +137,7 @@ function metricKeysMissing(config: ConfigView, path: JSONPath): Diagnostic[] {
   if (missing.length === 0) return [];
   const why = clustered && missing.some((key) => key.startsWith('index_to_')) ? ` (a metric clustered by schedule reads its index files on rank 0)` : '';
   return [
-    config.diagnostic('missingKey', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missing)}: DeepSpeed's data sampler reads ${missing.length > 1 ? 'them' : 'it'} without a default${why}, so ${dataLoaderBuild} stops with KeyError: '${missing[0]}'.`, {
+    config.diagnostic('missing-key', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missing)}: DeepSpeed's data sampler reads ${missing.length > 1 ? 'them' : 'it'} without a default${why}, so ${dataLoaderBuild} stops with KeyError: '${missing[0]}'.`, {
       path,
       missing,
     }),

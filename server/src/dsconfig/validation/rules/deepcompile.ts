@@ -31,7 +31,7 @@ function stage3Conflicts(config: ConfigView): Diagnostic[] {
   const paramsWord = parameters.implicit ? '"offload_parameters" (turned on by the engine because ZeRO offloads both parameters and optimizer to "cpu")' : '"offload_parameters"';
   const out: Diagnostic[] = [];
   const conflict = (key: string, message: string, fixes: ReturnType<typeof fix>[]) =>
-    out.push(config.diagnostic('deepcompileOffloadConflict', 'error', config.keyRange(['compile', key]), `${message} When the model is compiled, DeepSpeed raises ValueError.`, { path: ['compile', key], fixes }, DOCS));
+    out.push(config.diagnostic('deepcompile-offload-conflict', 'error', config.keyRange(['compile', key]), `${message} When the model is compiled, DeepSpeed raises ValueError.`, { path: ['compile', key], fixes }, DOCS));
   const turnOff = (key: string, preferred = false) => fix(`Set "${key}": false`, [{ op: 'set', path: ['compile', key], value: false }], preferred);
 
   const zeroOptimizerOffload = optStates && config.optimizerOffloaded();
@@ -55,7 +55,7 @@ function stage3Conflicts(config: ConfigView): Diagnostic[] {
 function unusedBelowStage3(config: ConfigView, stage: number): Diagnostic[] {
   return OFFLOAD_FLAGS.filter((key) => config.isTrue(['compile', key])).map((key) =>
     config.diagnostic(
-      'ignoredAtStage',
+      'ignored-at-stage',
       'warning',
       config.keyRange(['compile', key]),
       `"${key}" is only read by DeepCompile's ZeRO stage 3 backend; with "stage": ${stage} DeepSpeed ignores it.`,

@@ -13,7 +13,7 @@ export const elasticityBatchKeys: Rule = (config) => {
     .filter((key) => config.has([key]))
     .map((key) =>
       config.diagnostic(
-        'elasticityWithBatch',
+        'elasticity-with-batch-keys',
         'error',
         config.keyRange([key]),
         `With elasticity enabled DeepSpeed computes "${key}" itself and refuses a config that also sets it (ElasticityConfigError), unless "elasticity.ignore_non_elastic_batch_info" is true.`,
@@ -32,7 +32,7 @@ export const elasticityBatchKeys: Rule = (config) => {
 export const elasticitySettings: Rule = (config) => {
   if (!config.isTrue(['elasticity', 'enabled'])) return [];
   const out: Diagnostic[] = [];
-  const say = (path: string[], message: string) => out.push(config.diagnostic('elasticityInvalid', 'error', config.valueRange(path), message, { path }));
+  const say = (path: string[], message: string) => out.push(config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), message, { path }));
   const minGpus = config.number(['elasticity', 'min_gpus']);
   const maxGpus = config.number(['elasticity', 'max_gpus']);
   if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) say(['elasticity', 'min_gpus'], `"min_gpus" (${minGpus}) is larger than "max_gpus" (${maxGpus}).`);
@@ -68,13 +68,13 @@ export const elasticityVersion: Rule = (config) => {
   const version = versionNumber(raw);
   if (version !== 0.1 && version !== 0.2) {
     const why = version === undefined ? `float() fails on ${showValue(raw)}` : version > 0.2 ? `it raises ElasticityConfigError above 0.2` : `it has no elastic logic for ${showValue(raw)} (NotImplementedError)`;
-    return [config.diagnostic('elasticityInvalid', 'error', config.valueRange(versionPath), `"version" must be 0.1 or 0.2: DeepSpeed compares float(version) with exactly these, and ${why}.`, { path: versionPath, fixes: versionFixes })];
+    return [config.diagnostic('elasticity-invalid', 'error', config.valueRange(versionPath), `"version" must be 0.1 or 0.2: DeepSpeed compares float(version) with exactly these, and ${why}.`, { path: versionPath, fixes: versionFixes })];
   }
   const modelParallel = config.number(['elasticity', 'model_parallel_size']) ?? 1;
   if (modelParallel > 1 && version === 0.1) {
     const path = ['elasticity', 'model_parallel_size'];
     return [
-      config.diagnostic('elasticityInvalid', 'error', config.valueRange(path), `Elasticity version 0.1 does not support model parallelism: with "model_parallel_size" ${modelParallel} DeepSpeed raises ElasticityConfigError. Use version 0.2.`, {
+      config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), `Elasticity version 0.1 does not support model parallelism: with "model_parallel_size" ${modelParallel} DeepSpeed raises ElasticityConfigError. Use version 0.2.`, {
         path,
         fixes: [fix('Use version 0.2', [{ op: 'set', path: versionPath, value: 0.2 }], true), fix('Set "model_parallel_size": 1', [{ op: 'set', path, value: 1 }])],
       }),
@@ -85,7 +85,7 @@ export const elasticityVersion: Rule = (config) => {
     const written = config.has(['elasticity', 'num_gpus_per_node']);
     const path = ['elasticity', written ? 'num_gpus_per_node' : 'model_parallel_size'];
     return [
-      config.diagnostic('elasticityInvalid', 'error', config.valueRange(path), `"num_gpus_per_node" (${perNode}${written ? '' : ', the default'}) must be divisible by "model_parallel_size" (${modelParallel}); elasticity 0.2 raises ElasticityError otherwise.`, { path }),
+      config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), `"num_gpus_per_node" (${perNode}${written ? '' : ', the default'}) must be divisible by "model_parallel_size" (${modelParallel}); elasticity 0.2 raises ElasticityError otherwise.`, { path }),
     ];
   }
   return [];

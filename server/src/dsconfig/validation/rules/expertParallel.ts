@@ -20,7 +20,7 @@ export const autoepConflicts: Rule = (config) => {
   const tp = config.number(['tensor_parallel', 'autotp_size']) ?? 0;
   const out: Diagnostic[] = [];
   const say = (path: JSONPath, message: string, fixes: FixSpec[] = []) =>
-    out.push(config.diagnostic('autoepConflict', 'error', config.keyRange(path), `${message} DeepSpeed raises ValueError when it sets up AutoEP.`, { path, fixes }, DOCS));
+    out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), `${message} DeepSpeed raises ValueError when it sets up AutoEP.`, { path, fixes }, DOCS));
 
   const tpPreset = config.get(['tensor_parallel', 'preset_model']);
   const epPreset = config.get([EP, 'preset_model']);
@@ -99,7 +99,7 @@ export function autoepWorldChecks(config: ConfigView, world: WorldSize): Diagnos
   const out: Diagnostic[] = [];
   const say = (path: JSONPath, message: string) => {
     const tail = `DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide ${world.gpus}: ${divisorsOf(world.gpus).join(', ')}.`;
-    out.push(config.diagnostic('autoepConflict', 'error', config.keyRange(path), `${message} ${tail}`, { path }, DOCS));
+    out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), `${message} ${tail}`, { path }, DOCS));
   };
 
   // :104-108; autotp_size 0 (off) is passed as 1.

@@ -20,7 +20,7 @@ export const maxGradNormInParams: Rule = (config) => {
     : fix(`Move it to "gradient_clipping": ${showValue(value)}`, [{ op: 'set', path: ['gradient_clipping'], value }, { op: 'remove', path }], true);
   return [
     config.diagnostic(
-      'maxGradNormInOptimizer',
+      'max-grad-norm-in-optimizer',
       'error',
       config.keyRange(path),
       'DeepSpeed does not accept "max_grad_norm" in the optimizer params (ValueError when it builds the optimizer). Gradient clipping is set with the top-level "gradient_clipping".',
@@ -38,7 +38,7 @@ export const oneBitWithZero: Rule = (config) => {
   if (!type || !oneBit.has(type) || stage === undefined || stage === 0) return [];
   return [
     config.diagnostic(
-      'oneBitWithZero',
+      'onebit-optimizer-with-zero',
       'error',
       config.valueRange(TYPE),
       `"${String(config.get(TYPE))}" is a 1-bit optimizer and cannot be used with ZeRO (stage ${stage}); DeepSpeed asserts at start. Use ZeRO stage 0 or a regular optimizer such as "AdamW".`,
@@ -59,7 +59,7 @@ export const lambStaticLossScale: Rule = (config) => {
   if ((type !== 'lamb' && type !== 'onebitlamb') || lossScale === undefined || lossScale === 0) return [];
   return [
     config.diagnostic(
-      'lambStaticLossScale',
+      'lamb-static-loss-scale',
       'error',
       config.valueRange(path),
       `"${String(config.get(TYPE))}" needs dynamic loss scaling ("loss_scale": 0); with a static loss scale of ${lossScale} DeepSpeed asserts when it builds the optimizer.`,
@@ -87,7 +87,7 @@ export const untestedOptimizer: Rule = (config) => {
   const path = ['zero_allow_untested_optimizer'];
   return [
     config.diagnostic(
-      'untestedOptimizer',
+      'untested-optimizer-with-zero',
       'warning',
       config.valueRange(TYPE),
       `"${String(config.get(TYPE))}" is not one of the optimizers ZeRO is tested with (Adam, AdamW, Adagrad, Lion, Muon). DeepSpeed stops with an AssertionError unless "zero_allow_untested_optimizer": true (the Hugging Face Trainer sets it only when the config has no "optimizer" block).`,
@@ -108,7 +108,7 @@ export const muonRules: Rule = (config) => {
     const why = stage === 3 ? 'with ZeRO-3' : `with ZeRO-${stage} and optimizer offload`;
     out.push(
       config.diagnostic(
-        'muonReduceScatter',
+        'muon-reduce-scatter',
         'error',
         config.has(reduceScatterPath) ? config.keyRange(reduceScatterPath) : config.valueRange(TYPE),
         `Muon ${why} needs "reduce_scatter": false (it is ${config.has(reduceScatterPath) ? 'true' : 'true by default'}); DeepSpeed raises ValueError at start.`,
@@ -120,7 +120,7 @@ export const muonRules: Rule = (config) => {
   const ns = config.get(nsPath);
   if (config.has(nsPath) && ns !== 'gram' && ns !== 'standard') {
     out.push(
-      config.diagnostic('muonNsMethod', 'error', config.valueRange(nsPath), `Muon "ns_method" must be "gram" or "standard"; DeepSpeed asserts on ${showValue(ns)}.`, {
+      config.diagnostic('muon-ns-method', 'error', config.valueRange(nsPath), `Muon "ns_method" must be "gram" or "standard"; DeepSpeed asserts on ${showValue(ns)}.`, {
         path: nsPath,
         fixes: [fix('Use "gram" (the default)', [{ op: 'set', path: nsPath, value: 'gram' }], true), fix('Use "standard"', [{ op: 'set', path: nsPath, value: 'standard' }])],
       }),
@@ -146,7 +146,7 @@ export const amsgradUnsupported: Rule = (config) => {
   const fixes = [fix('Turn "amsgrad" off', [{ op: 'set', path, value: false }], true)];
   if (adam) fixes.push(fix("Use torch's Adam (\"torch_adam\": true)", [{ op: 'set', path: ['optimizer', 'params', 'torch_adam'], value: true }]));
   return [
-    config.diagnostic('amsgradUnsupported', 'error', config.valueRange(path), `DeepSpeed builds ${built} here, which does not support AMSGrad: its constructor raises RuntimeError on "amsgrad": true.${adam ? ' torch\'s Adam ("torch_adam": true) or DeepSpeedCPUAdam (optimizer offload) take it.' : ''}`, { path, fixes }),
+    config.diagnostic('amsgrad-unsupported', 'error', config.valueRange(path), `DeepSpeed builds ${built} here, which does not support AMSGrad: its constructor raises RuntimeError on "amsgrad": true.${adam ? ' torch\'s Adam ("torch_adam": true) or DeepSpeedCPUAdam (optimizer offload) take it.' : ''}`, { path, fixes }),
   ];
 };
 
@@ -191,7 +191,7 @@ export const optimizerVariantArguments: Rule = (config) => {
     .map((key) => {
       const path = ['optimizer', 'params', key];
       return config.diagnostic(
-        'optimizerArgumentNotTaken',
+        'optimizer-argument-not-taken',
         'error',
         config.keyRange(path),
         `DeepSpeed builds ${built.name} here (${built.why}), which takes no "${key}" argument: the run stops with a TypeError.`,

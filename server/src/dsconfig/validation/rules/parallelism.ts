@@ -10,7 +10,7 @@ export const pipelineWithZero: Rule = (config) => {
   if (!config.section(['pipeline']) || stage === undefined || stage < 2) return [];
   return [
     config.diagnostic(
-      'pipelineWithZero',
+      'pipeline-with-zero-2-3',
       'error',
       config.keyRange(['pipeline']),
       `Pipeline parallelism works with ZeRO stage 0 or 1 only. With a PipelineModule model and "stage": ${stage}, DeepSpeed asserts at start.`,
@@ -38,7 +38,7 @@ export const prescaleWithReduceScatter: Rule = (config) => {
   const why = `ZeRO-${stage} with reduce-scatter${config.has([ZERO, 'reduce_scatter']) ? '' : ' (on by default)'}`;
   if (config.isTrue(['prescale_gradients'])) {
     out.push(
-      config.diagnostic('prescaleWithReduceScatter', 'error', config.keyRange(['prescale_gradients']), `"prescale_gradients": true is not supported by ${why}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
+      config.diagnostic('prescale-with-reduce-scatter', 'error', config.keyRange(['prescale_gradients']), `"prescale_gradients": true is not supported by ${why}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
         path: ['prescale_gradients'],
         stage,
         fixes: [fix('Set "prescale_gradients": false', [{ op: 'set', path: ['prescale_gradients'], value: false }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
@@ -48,7 +48,7 @@ export const prescaleWithReduceScatter: Rule = (config) => {
   const factor = config.number(['gradient_predivide_factor']);
   if (factor !== undefined && factor !== 1) {
     out.push(
-      config.diagnostic('predivideWithReduceScatter', 'error', config.valueRange(['gradient_predivide_factor']), `"gradient_predivide_factor" must be 1.0 with ${why}; DeepSpeed asserts on ${factor}.`, {
+      config.diagnostic('predivide-with-reduce-scatter', 'error', config.valueRange(['gradient_predivide_factor']), `"gradient_predivide_factor" must be 1.0 with ${why}; DeepSpeed asserts on ${factor}.`, {
         path: ['gradient_predivide_factor'],
         stage,
         fixes: [fix('Set "gradient_predivide_factor": 1.0', [{ op: 'set', path: ['gradient_predivide_factor'], value: 1.0 }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
@@ -66,12 +66,12 @@ export const allreduceOp: Rule = (config) => {
   const op = config.lowerString(path);
   const toMean = fix('Use "mean"', [{ op: 'set', path, value: 'mean' }], true);
   if (op !== 'mean' && op !== 'sum') {
-    return [config.diagnostic('allreduceOpInvalid', 'error', config.valueRange(path), `"gradient_allreduce_op" must be "mean" or "sum"; DeepSpeed raises ValueError on ${showValue(value)}.`, { path, fixes: [toMean] })];
+    return [config.diagnostic('allreduce-op-invalid', 'error', config.valueRange(path), `"gradient_allreduce_op" must be "mean" or "sum"; DeepSpeed raises ValueError on ${showValue(value)}.`, { path, fixes: [toMean] })];
   }
   if (op !== 'sum') return [];
   const reason = config.knownStage() === 3 ? 'ZeRO-3' : config.section([ZERO, 'zenflow']) ? 'ZenFlow' : config.isTrue(['compile', 'deepcompile']) ? 'DeepCompile' : undefined;
   if (!reason) return [];
-  return [config.diagnostic('allreduceSumUnsupported', 'error', config.valueRange(path), `"gradient_allreduce_op": "sum" is not supported with ${reason}; DeepSpeed raises ValueError when it reads the config.`, { path, fixes: [toMean] })];
+  return [config.diagnostic('allreduce-sum-unsupported', 'error', config.valueRange(path), `"gradient_allreduce_op": "sum" is not supported with ${reason}; DeepSpeed raises ValueError when it reads the config.`, { path, fixes: [toMean] })];
 };
 
 /** managed_gradient_accumulation: false cannot be combined with several features (§2.2). */
@@ -85,7 +85,7 @@ export const unmanagedGradAccumulation: Rule = (config) => {
   if (config.isTrue(['compile', 'deepcompile'])) conflicts.push('DeepCompile');
   if (config.isTrue(['amp', 'enabled'])) conflicts.push('Apex AMP');
   return conflicts.map((what) =>
-    config.diagnostic('managedGradAccumulation', 'error', config.keyRange(path), `"managed_gradient_accumulation": false cannot be used with ${what}; DeepSpeed's engine sanity check asserts at start.`, {
+    config.diagnostic('unmanaged-grad-accumulation-conflict', 'error', config.keyRange(path), `"managed_gradient_accumulation": false cannot be used with ${what}; DeepSpeed's engine sanity check asserts at start.`, {
       path,
       conflict: what,
       fixes: [fix('Remove "managed_gradient_accumulation" (default true)', [{ op: 'remove', path }], true)],
@@ -102,7 +102,7 @@ export const autotpSize: Rule = (config) => {
   // DeepSpeed only configures (and checks) tensor parallelism when autotp_size > 1 (engine.py:332).
   if (autotp === undefined || autotp <= 1 || tp === undefined || tp === 1 || tp === autotp) return [];
   return [
-    config.diagnostic('autotpSizeMismatch', 'error', config.valueRange(path), `"tp_size" (${tp}) must be 1 or equal "autotp_size" (${autotp}); DeepSpeed raises ValueError.`, {
+    config.diagnostic('autotp-size-mismatch', 'error', config.valueRange(path), `"tp_size" (${tp}) must be 1 or equal "autotp_size" (${autotp}); DeepSpeed raises ValueError.`, {
       path,
       fixes: [fix(`Set "tp_size" to ${autotp}`, [{ op: 'set', path, value: autotp }], true)],
     }),
@@ -116,7 +116,7 @@ export const deepcompilePasses: Rule = (config) => {
   const others = passes.filter((p) => p === 'autosp' || p === 'z1' || p === 'z3');
   if (others.length === 0) return [];
   return [
-    config.diagnostic('deepcompilePasses', 'error', config.valueRange(['compile', 'passes']), `The "autotp" DeepCompile pass cannot be combined with ${others.map((p) => `"${p}"`).join(', ')}; DeepSpeed raises NotImplementedError.`, {
+    config.diagnostic('deepcompile-passes-conflict', 'error', config.valueRange(['compile', 'passes']), `The "autotp" DeepCompile pass cannot be combined with ${others.map((p) => `"${p}"`).join(', ')}; DeepSpeed raises NotImplementedError.`, {
       path: ['compile', 'passes'],
     }),
   ];
@@ -133,7 +133,7 @@ export const zenflowIntervals: Rule = (config) => {
   const select = config.has([...base, 'select_interval']) ? config.get([...base, 'select_interval']) : 'auto';
   const update = config.has([...base, 'update_interval']) ? config.get([...base, 'update_interval']) : 'auto';
   const path = [...base, 'select_interval'];
-  const say = (message: string) => [config.diagnostic('zenflowInterval', 'error', config.valueRange(config.has(path) ? path : [...base, 'select_strategy']), message, { path })];
+  const say = (message: string) => [config.diagnostic('zenflow-interval-invalid', 'error', config.valueRange(config.has(path) ? path : [...base, 'select_strategy']), message, { path })];
   if (strategy === 'auto' && typeof select === 'number') return say('With "select_strategy": "auto", "select_interval" must be "auto"; DeepSpeed raises on a number.');
   if (strategy !== 'auto' && typeof select === 'string') return say(`With "select_strategy": "${strategy}", "select_interval" must be a number.`);
   // With "epoch" the interval counts epochs: DeepSpeed multiplies it by the steps per epoch before comparing.
@@ -154,7 +154,7 @@ export const zenflowRequirements: Rule = (config) => {
   const out = [];
   if (stage < 3 && !config.optimizerOffloaded()) {
     out.push(
-      config.diagnostic('zenflowNeedsOffload', 'error', config.keyRange(base), `ZenFlow at ZeRO stage ${stage} runs only with optimizer offload: DeepSpeed raises ValueError ("Zenflow must be used with cpu offload").`, {
+      config.diagnostic('zenflow-needs-offload', 'error', config.keyRange(base), `ZenFlow at ZeRO stage ${stage} runs only with optimizer offload: DeepSpeed raises ValueError ("Zenflow must be used with cpu offload").`, {
         path: base,
         fixes: [fix('Offload the optimizer to the CPU', [{ op: 'set', path: [ZERO, 'offload_optimizer', 'device'], value: 'cpu' }], true)],
       }),
@@ -167,7 +167,7 @@ export const zenflowRequirements: Rule = (config) => {
   if (config.isTrue([...base, 'offload']) && !overlap) {
     const why = overlapSet ? '"overlap_comm" is off' : `"overlap_comm" is off by default at stage ${stage}`;
     out.push(
-      config.diagnostic('zenflowNeedsOverlap', 'error', config.keyRange([...base, 'offload']), `ZenFlow's "offload": true needs "overlap_comm": true, and ${why}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").`, {
+      config.diagnostic('zenflow-needs-overlap-comm', 'error', config.keyRange([...base, 'offload']), `ZenFlow's "offload": true needs "overlap_comm": true, and ${why}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").`, {
         path: [...base, 'offload'],
         fixes: [fix('Turn "overlap_comm" on', [{ op: 'set', path: overlapPath, value: true }], true), fix('Turn ZenFlow "offload" off', [{ op: 'set', path: [...base, 'offload'], value: false }])],
       }),
@@ -182,7 +182,7 @@ export const tensorParallelDtype: Rule = (config) => {
   if (!config.has(path) || config.get(path) === 'auto') return [];
   return [
     config.diagnostic(
-      'tensorParallelDtype',
+      'tensor-parallel-dtype',
       'error',
       config.valueRange(path),
       `"dtype" in tensor_parallel is typed torch.dtype in DeepSpeed's pydantic config, and no JSON value is one: DeepSpeed refuses ${showValue(config.get(path))} (is_instance_of). Remove it and pass the dtype to deepspeed.tp_model_init() in your script.`,

@@ -16,7 +16,7 @@ export const pipelineTimersWithoutStepsPerPrint: Rule = (config) => {
   const why = cause === 'wall_clock_breakdown' ? '"wall_clock_breakdown": true' : '"flops_profiler" (which turns wall_clock_breakdown on)';
   return [
     config.diagnostic(
-      'pipelineStepsPerPrint',
+      'pipeline-timers-without-steps-per-print',
       'warning',
       config.keyRange(path),
       `With a pipeline model, ${why} needs "steps_per_print": the PipelineEngine computes global_steps % steps_per_print to log its timers, and steps_per_print ${steps === null ? 'is null' : 'defaults to null'}, so the first optimizer step fails with TypeError.`,

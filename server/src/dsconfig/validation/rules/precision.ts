@@ -12,7 +12,7 @@ export const fp16AndBf16: Rule = (config) => {
   const at = (fp16Node?.offset ?? 0) > (bf16Node?.offset ?? 0) ? ['fp16', 'enabled'] : [bf16, 'enabled'];
   return [
     config.diagnostic(
-      'fp16AndBf16',
+      'fp16-and-bf16',
       'error',
       config.keyRange(at),
       'fp16 and bf16 are both enabled. DeepSpeed refuses this at start ("bfloat16 and fp16 modes cannot be simultaneously enabled"); pick one: bf16 on Ampere (A100, RTX 30xx) or newer, fp16 on older GPUs.',
@@ -38,7 +38,7 @@ export const ampConflicts: Rule = (config) => {
   if (stage !== undefined && stage > 0) {
     out.push(
       config.diagnostic(
-        'ampWithZero',
+        'amp-with-zero',
         'error',
         config.keyRange(['amp', 'enabled']),
         `Apex AMP ("amp") does not work with ZeRO: DeepSpeed asserts "Amp and ZeRO are not currently compatible" at stage ${stage}. Use "bf16" or "fp16" instead.`,
@@ -51,7 +51,7 @@ export const ampConflicts: Rule = (config) => {
   if (other) {
     out.push(
       config.diagnostic(
-        'ampWithFp16Bf16',
+        'amp-with-fp16-bf16',
         'error',
         config.keyRange(['amp', 'enabled']),
         `Apex AMP ("amp") and "${other}" are both enabled. DeepSpeed raises NotImplementedError: AMP already does the mixed precision, so use one or the other.`,
@@ -77,7 +77,7 @@ export const masterWeights: Rule = (config) => {
       if (!config.isTrue(path)) continue;
       out.push(
         config.diagnostic(
-          'masterWeightsWithoutZero',
+          'master-weights-without-zero',
           'error',
           config.keyRange(path),
           `"${path[1]}" needs ZeRO stage 1, 2 or 3; with ZeRO off DeepSpeed fails its config check (AssertionError).`,
@@ -90,7 +90,7 @@ export const masterWeights: Rule = (config) => {
     const path = [bf16, 'bf16_optimizer_states'];
     out.push(
       config.diagnostic(
-        'bf16OptimizerStatesWithoutMaster',
+        'bf16-optimizer-states-without-master-weights',
         'error',
         config.keyRange(path),
         '"bf16_optimizer_states" needs "bf16_master_weights_and_grads": true; DeepSpeed asserts this when it reads the config.',
@@ -132,7 +132,7 @@ export const paramDtype: Rule = (config) => {
   const dtype = typeof value === 'string' ? dtypeSpellings[value] : undefined;
   if (!dtype || !mode || dtype === mode) return [];
   return [
-    config.diagnostic('paramDtypeMismatch', 'error', config.valueRange(path), `"param_dtype" is ${dtype} but the config trains in ${mode}; DeepSpeed asserts that they match.`, {
+    config.diagnostic('param-dtype-mismatch', 'error', config.valueRange(path), `"param_dtype" is ${dtype} but the config trains in ${mode}; DeepSpeed asserts that they match.`, {
       path,
       fixes: [fix(`Use "${mode}"`, [{ op: 'set', path, value: mode }], true)],
     }),
@@ -153,7 +153,7 @@ export const masterWeightsNeedCpuAdam: Rule = (config) => {
     if ((!needOffload || offloaded) && cpuAdam) return;
     const missing = !offloaded && needOffload ? 'optimizer offload ("offload_optimizer": {"device": "cpu"})' : 'DeepSpeed\'s CPU Adam ("optimizer": {"type": "AdamW"} without "torch_adam")';
     out.push(
-      config.diagnostic('masterWeightsNeedCpuAdam', 'error', config.keyRange(path), `${what} needs ${missing}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
+      config.diagnostic('master-weights-need-cpu-adam', 'error', config.keyRange(path), `${what} needs ${missing}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
         path,
         fixes: !offloaded && needOffload ? [fix('Offload the optimizer to the CPU', [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }])] : [],
       }),
@@ -171,7 +171,7 @@ export const autocastQuantizedWeights: Rule = (config) => {
   if (!config.isTrue(['torch_autocast', 'enabled']) || !config.isTrue(['zero_optimization', 'zero_quantized_weights'])) return [];
   const path = ['zero_optimization', 'zero_quantized_weights'];
   return [
-    config.diagnostic('autocastWithQuantizedWeights', 'error', config.keyRange(path), '"torch_autocast" and ZeRO++ quantized weights ("zero_quantized_weights") cannot be used together; DeepSpeed asserts at start.', {
+    config.diagnostic('autocast-with-quantized-weights', 'error', config.keyRange(path), '"torch_autocast" and ZeRO++ quantized weights ("zero_quantized_weights") cannot be used together; DeepSpeed asserts at start.', {
       path,
       fixes: [
         fix('Turn "zero_quantized_weights" off', [{ op: 'set', path, value: false }]),
@@ -198,7 +198,7 @@ export const dynamicLossScaleSettings: Rule = (config) => {
     const when = enabled === true ? 'fp16 is on' : 'the Trainer turns fp16 on ("enabled": "auto")';
     return [
       config.diagnostic(
-        'dynamicLossScaleSetting',
+        'dynamic-loss-scale-setting',
         enabled === true ? 'error' : 'warning',
         config.valueRange(path),
         `"${key}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when ${when}, DeepSpeed raises ValueError on ${value}.`,
@@ -220,7 +220,7 @@ export const gradAccumWithoutZero: Rule = (config) => {
   if (!accum || !mode || accum === mode || config.knownStage() !== 0 || config.isTrue(['amp', 'enabled'])) return [];
   return [
     config.diagnostic(
-      'gradAccumDtypeWithoutZero',
+      'grad-accum-dtype-without-zero',
       'error',
       config.valueRange(path),
       `"grad_accum_dtype" is ${accum} but the config trains in ${mode} without ZeRO. DeepSpeed supports other accumulation types only with ZeRO (bf16 with fp32 accumulation at stage 1) and raises NotImplementedError ("unsupported mix").`,

@@ -13,7 +13,7 @@ export const contiguousMemory: Rule = (config) => {
   if (missing.length === 0) return [];
   return [
     config.diagnostic(
-      'contiguousMemory',
+      'contiguous-memory-without-partitioning',
       'error',
       config.keyRange(path),
       `"contiguous_memory_optimization" also needs ${missing.join(' and ')}; deepspeed.checkpointing.configure() asserts without ${missing.length > 1 ? 'them' : 'it'}.`,
@@ -38,7 +38,7 @@ export const enabledKeyRequired: Rule = (config) =>
     if (!config.section([section]) || config.has([section, 'enabled'])) return [];
     return [
       config.diagnostic(
-        'enabledKeyMissing',
+        'enabled-key-missing',
         'error',
         config.keyRange([section]),
         `"${section}" has no "enabled" key. DeepSpeed takes it out of the section with pop("enabled") and no default, so a section without it stops the run with KeyError: 'enabled'.`,
@@ -57,7 +57,7 @@ export const pldSettingsRequired: Rule = (config) => {
   if (missing.length === 0) return [];
   const keys = missing.map((k) => `"${k}"`).join(' and ');
   return [
-    config.diagnostic('enabledKeyMissing', 'error', config.keyRange(['progressive_layer_drop']), `Progressive layer drop is on but ${keys} ${missing.length > 1 ? 'are' : 'is'} missing: DeepSpeed reads ${missing.length > 1 ? 'them' : 'it'} without a default, so the run stops with a KeyError.`, {
+    config.diagnostic('enabled-key-missing', 'error', config.keyRange(['progressive_layer_drop']), `Progressive layer drop is on but ${keys} ${missing.length > 1 ? 'are' : 'is'} missing: DeepSpeed reads ${missing.length > 1 ? 'them' : 'it'} without a default, so the run stops with a KeyError.`, {
       path: ['progressive_layer_drop'],
       missing,
       fixes: [fix(`Add ${keys} (the tutorial's ${missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')).join(', ')})`, missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
@@ -90,7 +90,7 @@ export const torchSchedulerParams: Rule = (config) => {
     const path = ['scheduler', 'params', key];
     if (filledSchedulerParams.has(key)) {
       return [
-        config.diagnostic('schedulerArgumentNotTaken', 'error', config.keyRange(path), `"${key}" is an argument of DeepSpeed's warm-up schedulers; torch.optim.lr_scheduler.${type} takes no such argument, so building it raises a TypeError.`, {
+        config.diagnostic('scheduler-argument-not-taken', 'error', config.keyRange(path), `"${key}" is an argument of DeepSpeed's warm-up schedulers; torch.optim.lr_scheduler.${type} takes no such argument, so building it raises a TypeError.`, {
           path,
           fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }], true)],
         }),
@@ -98,7 +98,7 @@ export const torchSchedulerParams: Rule = (config) => {
     }
     if (value !== 'auto') return [];
     return [
-      config.diagnostic('autoNotFilled', 'error', config.valueRange(path), `"auto" is not filled in for "${key}": the Hugging Face Trainer and accelerate fill only DeepSpeed's own scheduler arguments, so torch.optim.lr_scheduler.${type} receives the string "auto".`, {
+      config.diagnostic('auto-not-filled', 'error', config.valueRange(path), `"auto" is not filled in for "${key}": the Hugging Face Trainer and accelerate fill only DeepSpeed's own scheduler arguments, so torch.optim.lr_scheduler.${type} receives the string "auto".`, {
         path,
         fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }])],
       }),
@@ -112,7 +112,7 @@ export const schedulerNeedsPython: Rule = (config) => {
   if (typeof type !== 'string' || !(type in needsPythonObjects)) return [];
   return [
     config.diagnostic(
-      'schedulerNeedsPython',
+      'scheduler-needs-python',
       'error',
       config.valueRange(path),
       `torch.optim.lr_scheduler.${type} needs ${needsPythonObjects[type]}, which a JSON config cannot hold: DeepSpeed builds it as ${type}(optimizer, **params) and it fails. Build this scheduler in your training script and pass it to deepspeed.initialize, or pick another type.`,

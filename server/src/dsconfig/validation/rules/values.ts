@@ -1,5 +1,5 @@
 import type { JSONPath } from 'jsonc-parser';
-import type { CodeKey } from '../../diagnosticCodes';
+import type { CodeOf } from '../../../diagnostics/registry';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { Rule } from './rule';
 
@@ -10,18 +10,18 @@ import type { Rule } from './rule';
 interface CaseInsensitiveSetting {
   path: JSONPath;
   allowed: string[];
-  code: CodeKey;
+  code: CodeOf<'ds-config'>;
   /** What DeepSpeed raises on another value. */
   raises: string;
   nullable?: boolean;
 }
 
 const settings: CaseInsensitiveSetting[] = [
-  { path: ['log_level'], allowed: ['debug', 'info', 'warning', 'error', 'critical'], code: 'logLevel', raises: 'ValueError', nullable: true },
-  { path: ['checkpoint', 'tag_validation'], allowed: ['Ignore', 'Warn', 'Fail'], code: 'tagValidation', raises: 'DeepSpeedConfigError' },
-  { path: ['communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError', nullable: true },
+  { path: ['log_level'], allowed: ['debug', 'info', 'warning', 'error', 'critical'], code: 'log-level-invalid', raises: 'ValueError', nullable: true },
+  { path: ['checkpoint', 'tag_validation'], allowed: ['Ignore', 'Warn', 'Fail'], code: 'tag-validation-invalid', raises: 'DeepSpeedConfigError' },
+  { path: ['communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communication-data-type-invalid', raises: 'ValueError', nullable: true },
   // null: DeepSpeed picks the type from the precision settings, as for communication_data_type (config.py:212).
-  { path: ['seq_parallel_communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communicationDataType', raises: 'ValueError', nullable: true },
+  { path: ['seq_parallel_communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communication-data-type-invalid', raises: 'ValueError', nullable: true },
 ];
 
 function check(config: ConfigView, setting: CaseInsensitiveSetting) {
@@ -48,7 +48,7 @@ export const vocabularySize: Rule = (config) => {
   if (size === undefined || !Number.isInteger(size) || size % 8 === 0) return [];
   const padded = Math.ceil(size / 8) * 8;
   return [
-    config.diagnostic('vocabularySize', 'information', config.valueRange(['vocabulary_size']), `"vocabulary_size" ${size} is not a multiple of 8; DeepSpeed warns, since padded sizes (${padded}) run faster on tensor cores.`, {
+    config.diagnostic('vocabulary-size-not-multiple-of-8', 'information', config.valueRange(['vocabulary_size']), `"vocabulary_size" ${size} is not a multiple of 8; DeepSpeed warns, since padded sizes (${padded}) run faster on tensor cores.`, {
       path: ['vocabulary_size'],
     }),
   ];

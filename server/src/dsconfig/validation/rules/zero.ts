@@ -13,7 +13,7 @@ export const offloadParamBelowStage3: Rule = (config) => {
   if (stage === undefined || stage === 3 || !section || config.lowerString([...path, 'device']) === 'none') return [];
   return [
     config.diagnostic(
-      'offloadParamBelowStage3',
+      'offload-param-below-stage-3',
       'warning',
       config.keyRange(path),
       `"offload_param" only works with ZeRO stage 3. With "stage": ${stage} DeepSpeed ignores it and keeps all parameters on the GPU, so memory use is higher than this block suggests.`,
@@ -34,7 +34,7 @@ export const partialOffloadBelowStage3: Rule = (config) => {
   if (stage === undefined || stage === 3 || ratio === undefined || ratio >= 1) return [];
   return [
     config.diagnostic(
-      'partialOffloadBelowStage3',
+      'partial-offload-below-stage-3',
       'error',
       config.keyRange(path),
       `"ratio": ${ratio} offloads only part of the optimizer, which DeepSpeed supports only with ZeRO stage 3 ("Partial offloading only supported for ZeRO Stage 3"); with "stage": ${stage} it will not start.`,
@@ -67,7 +67,7 @@ export const nvmeWithoutPath: Rule = (config) => {
     if (typeof nvmePath === 'string' && nvmePath.trim() !== '') continue;
     out.push(
       config.diagnostic(
-        'nvmeWithoutPath',
+        'nvme-without-path',
         'error',
         config.valueRange(devicePath),
         `"${block}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.`,
@@ -80,7 +80,7 @@ export const nvmeWithoutPath: Rule = (config) => {
 
 function nvmeActsAsCpu(config: Parameters<Rule>[0], devicePath: string[], stage: number): Diagnostic {
   return config.diagnostic(
-    'nvmeBelowStage3',
+    'nvme-below-stage-3',
     'information',
     config.valueRange(devicePath),
     `With "stage": ${stage}, "device": "nvme" offloads the optimizer to CPU memory: only ZeRO stage 3 swaps optimizer states to NVMe, and "nvme_path" is not read.`,
@@ -98,7 +98,7 @@ export const stageAuto: Rule = (config) => {
   const path = [ZERO, 'stage'];
   return [
     config.diagnostic(
-      'stageAuto',
+      'stage-auto',
       'warning',
       config.valueRange(path),
       '"stage": "auto" is filled in only by accelerate (from its own DeepSpeed settings). The Hugging Face Trainer does not fill it, and DeepSpeed then drops it silently: ZeRO is OFF (stage 0). Write the stage you want.',
@@ -112,7 +112,7 @@ export const legacyStage1: Rule = (config) => {
   const path = [ZERO, 'legacy_stage1'];
   if (!config.isTrue(path)) return [];
   return [
-    config.diagnostic('legacyStage1', 'error', config.keyRange(path), '"legacy_stage1": true is no longer supported: the legacy ZeRO-1 implementation was removed and DeepSpeed raises an exception at start.', {
+    config.diagnostic('legacy-stage1', 'error', config.keyRange(path), '"legacy_stage1": true is no longer supported: the legacy ZeRO-1 implementation was removed and DeepSpeed raises an exception at start.', {
       path,
       fixes: [fix('Remove "legacy_stage1"', [{ op: 'remove', path }], true)],
     }),
@@ -126,7 +126,7 @@ export const legacyBooleanForm: Rule = (config) => {
   const stage = value ? 1 : 0;
   return [
     config.diagnostic(
-      'zeroLegacyBool',
+      'zero-optimization-legacy-bool',
       'warning',
       config.valueRange([ZERO]),
       `"zero_optimization": ${value} is the legacy form of ${value ? 'ZeRO stage 1 (bucket size from "allgather_size")' : 'ZeRO off'}; DeepSpeed logs a deprecation warning. Write it as an object.`,
@@ -153,7 +153,7 @@ export const optimizerOffloadAtStage0: Rule = (config) => {
   const path = config.has([ZERO, 'offload_optimizer']) ? [ZERO, 'offload_optimizer', 'device'] : [ZERO, 'cpu_offload'];
   return [
     config.diagnostic(
-      'optimizerOffloadAtStage0',
+      'optimizer-offload-at-stage-0',
       'error',
       config.valueRange(path),
       'With ZeRO off ("stage": 0), optimizer offload still makes DeepSpeed use its CPU optimizer, but the parameters stay on the GPU: the first step fails ("CPUAdam param is on cuda and must be \'cpu\'").',
@@ -183,7 +183,7 @@ export const pipelineLoadingBelowStage3: Rule = (config) => {
   const path = [ZERO, 'pipeline_loading_checkpoint'];
   return [
     config.diagnostic(
-      'pipelineLoadingBelowStage3',
+      'pipeline-loading-checkpoint-below-stage-3',
       'warning',
       config.keyRange(path),
       `"pipeline_loading_checkpoint" works only with ZeRO stage 3. With "stage": ${config.knownStage()} training starts, but resuming from a checkpoint fails: load_checkpoint raises AssertionError ("Only stage3 support for pipeline checkpoint loading").`,
@@ -204,7 +204,7 @@ export const quantizedInitializationBelowStage3: Rule = (config) => {
   if (stage === undefined || stage === 3 || !section || Object.keys(section).length === 0) return [];
   return [
     config.diagnostic(
-      'ignoredAtStage',
+      'ignored-at-stage',
       'warning',
       config.keyRange(path),
       `"quantized_initialization" is only read by deepspeed.zero.Init, the ZeRO stage 3 context (the Hugging Face Trainer and accelerate enter it only at stage 3); the engine never reads it. With "stage": ${stage} the weights are not quantized at load.`,

@@ -1,0 +1,59 @@
+/**
+ * The pages diagnostics link to (`codeDescription.href`), one constant per page or section, so codes that
+ * share a page share its spelling. Links are public surface: change one only when the page moved.
+ */
+const dsConfigJson = 'https://www.deepspeed.ai/docs/config-json/';
+
+/** Sections of DeepSpeed's config-json page and the tutorials the ds_config checks cite. */
+export const deepspeedDocs = {
+  root: dsConfigJson,
+  batch: `${dsConfigJson}#batch-size-related-parameters`,
+  optimizer: `${dsConfigJson}#optimizer-parameters`,
+  scheduler: `${dsConfigJson}#scheduler-parameters`,
+  communication: `${dsConfigJson}#communication-options`,
+  fp16: `${dsConfigJson}#fp16-training-options`,
+  bf16: `${dsConfigJson}#bfloat16-training-options`,
+  amp: `${dsConfigJson}#automatic-mixed-precision-amp-training-options`,
+  zero: `${dsConfigJson}#zero-optimizations-for-fp16-training`,
+  offloadParam: `${dsConfigJson}#parameter-offloading`,
+  offloadOptimizer: `${dsConfigJson}#optimizer-offloading`,
+  logging: `${dsConfigJson}#logging`,
+  activationCheckpointing: `${dsConfigJson}#activation-checkpointing`,
+  elasticity: `${dsConfigJson}#elastic-training-config-v01-and-v02`,
+  checkpoint: `${dsConfigJson}#checkpoint-options`,
+  curriculum: `${dsConfigJson}#curriculum-learning`,
+  dataTypes: `${dsConfigJson}#data-type-options`,
+  tensorParallel: `${dsConfigJson}#tensor-parallel-autotp`,
+  autotuning: `${dsConfigJson}#autotuning`,
+  pipeline: 'https://www.deepspeed.ai/tutorials/pipeline/',
+  oneBit: 'https://www.deepspeed.ai/tutorials/onebit-adam/',
+  autotp: 'https://www.deepspeed.ai/tutorials/automatic-tensor-parallelism/',
+  zenflow: 'https://www.deepspeed.ai/tutorials/zenflow/',
+  zeroTutorial: 'https://www.deepspeed.ai/tutorials/zero/',
+  launcher: 'https://www.deepspeed.ai/getting-started/#resource-configuration-multi-node',
+} as const;
+
+/** Hugging Face's pages on DeepSpeed configs (the Trainer's "auto" values, json.load). */
+export const huggingFaceDocs = {
+  auto: 'https://huggingface.co/docs/transformers/main/en/deepspeed#deepspeed-and-trainer-parameter-summary',
+  configFile: 'https://huggingface.co/docs/transformers/main/en/deepspeed#deepspeed-config-file',
+  trainer: 'https://huggingface.co/docs/transformers/deepspeed',
+  accelerate: 'https://huggingface.co/docs/accelerate/usage_guides/deepspeed',
+} as const;
+
+/** Launchers, shells and file formats the launch checks cite. */
+export const launchDocs = {
+  swift: 'https://swift.readthedocs.io/en/latest/Instruction/Command-line-parameters.html',
+  torchrun: 'https://pytorch.org/docs/stable/elastic/run.html',
+  llamaFactory: 'https://llamafactory.readthedocs.io/en/latest/advanced/distributed.html',
+  bashEscape: 'https://www.gnu.org/software/bash/manual/bash.html#Escape-Character',
+  bashQuoting: 'https://www.gnu.org/software/bash/manual/bash.html#Quoting',
+  bashHeredoc: 'https://www.gnu.org/software/bash/manual/bash.html#Here-Documents',
+  carriageReturn: 'https://www.shellcheck.net/wiki/SC1017',
+  yaml: 'https://yaml.org/spec/1.2.2/',
+} as const;
+
+/** Python's own documentation, for what its runtime does to a file. */
+export const pythonDocs = {
+  unicodeDecodeError: 'https://docs.python.org/3/library/exceptions.html#UnicodeDecodeError',
+} as const;
