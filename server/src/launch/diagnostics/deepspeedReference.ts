@@ -68,30 +68,17 @@ export async function checkDeepSpeedReference(
     case 'unknown': {
       if (await firstExisting(hosts.fs, ctx.candidates(ref.text))) return [];
       const suggestions = suggestPresets(ref.text);
-      const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
       return [
-        launchDiagnostic(
-          ctx,
-          'unknown-deepspeed-preset',
-          start,
-          end,
+        withSuggestions(ctx, 'unknown-deepspeed-preset', start, end, suggestions, { value: ref.text, suggestions }, (hint) =>
           `'${ref.text}' is neither an ms-swift preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload) nor an existing JSON file; ms-swift fails at startup.${hint}`,
-          { value: ref.text, suggestions, fixes: changeTo(ctx, start, end, suggestions) },
         ),
       ];
     }
     case 'file': {
       if (await firstExisting(hosts.fs, ref.candidates)) return [];
-      const similar = await similarJsonFiles(hosts, ctx, ref.path);
-      const hint = similar.length ? ` Did you mean '${similar[0]}'?` : '';
       return [
-        launchDiagnostic(
-          ctx,
-          'deepspeed-config-not-found',
-          start,
-          end,
+        withSuggestions(ctx, 'deepspeed-config-not-found', start, end, await similarJsonFiles(hosts, ctx, ref.path), { path: ref.path, candidates: ref.candidates }, (hint) =>
           `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.${hint}`,
-          { path: ref.path, candidates: ref.candidates, fixes: changeTo(ctx, start, end, similar) },
         ),
       ];
     }
@@ -102,4 +89,18 @@ export async function checkDeepSpeedReference(
     default:
       return [];
   }
+}
+
+/** A value that names nothing ZeRO Lens can find, with a did-you-mean in the message and a fix per suggestion. */
+function withSuggestions(
+  ctx: SourceContext,
+  code: 'unknown-deepspeed-preset' | 'deepspeed-config-not-found',
+  start: number,
+  end: number,
+  suggestions: string[],
+  details: Record<string, unknown>,
+  message: (hint: string) => string,
+) {
+  const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
+  return launchDiagnostic(ctx, code, start, end, message(hint), { ...details, fixes: changeTo(ctx, start, end, suggestions) });
 }
