@@ -1,12 +1,20 @@
-import { catalogRecords } from './catalogData';
+import catalogFile from './catalog.generated.json';
+import { decodeShape, type CatalogFile } from './catalogCodec';
 import { countParams, type ParamCount } from './paramCount';
-import type { ModelInfo } from './types';
+import type { ModelArchitecture, ModelInfo } from './types';
 
-/** A catalog model with its counts computed from its architecture (once, at first use). */
+/**
+ * The built-in model catalog: architecture facts generated from pinned sources by `npm run catalog`
+ * (scripts/catalog). Counts are never stored; they are computed here from the architecture.
+ */
 export interface CatalogEntry {
   id: string;
   displayName: string;
   aliases: string[];
+  /** ms-swift model type or LLaMA-Factory template (or the config's model_type): what the name fallback matches. */
+  family: string;
+  /** Where the facts come from. */
+  source: { title: string; url: string; licence: string };
   counts: ParamCount;
   info: ModelInfo;
 }
@@ -26,25 +34,25 @@ function normalize(id: string): string {
 function build(): void {
   entries = [];
   byKey = new Map();
+  const file = catalogFile as CatalogFile;
+  const shapes: ModelArchitecture[] = file.shapes.map(decodeShape);
   const shortNames = new Map<string, CatalogEntry | null>();
-  for (const record of catalogRecords) {
-    const counts = countParams(record.architecture);
-    const entry: CatalogEntry = {
-      id: record.id,
-      displayName: record.displayName,
-      aliases: record.aliases,
-      counts,
-      info: {
-        id: record.id,
-        displayName: record.displayName,
-        totalParams: counts.total,
-        largestLayerParams: counts.largestLayer,
-        architecture: record.architecture,
-        source: { kind: 'catalog', id: record.id },
-      },
+  for (const [id, shape, source, family, aliases] of file.models) {
+    const architecture = shapes[shape];
+    const counts = countParams(architecture);
+    const displayName = id.slice(id.lastIndexOf('/') + 1);
+    const info: ModelInfo = {
+      id,
+      displayName,
+      totalParams: counts.total,
+      largestLayerParams: counts.largestLayer,
+      architecture,
+      source: { kind: 'catalog', id },
     };
+    if (architecture.moe) info.activeParams = counts.active;
+    const entry: CatalogEntry = { id, displayName, aliases, family: file.families[family], source: file.sources[source], counts, info };
     entries.push(entry);
-    for (const name of [record.id, ...record.aliases]) {
+    for (const name of [id, ...aliases]) {
       byKey.set(normalize(name), entry);
       // Without the org prefix: "qwen3-8b" finds Qwen/Qwen3-8B. A name two records share stays ambiguous.
       const short = normalize(name).split('/').pop()!;

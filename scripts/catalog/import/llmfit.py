@@ -1,0 +1,97 @@
+"""Extracts published parameter totals from llmfit's model list into scripts/catalog/inputs/counts/llmfit.json.
+
+    python3 scripts/catalog/import/llmfit.py <llmfit git dir>
+
+llmfit's data/hf_models.json records, per Hugging Face repo, `parameters_raw`: the hub's safetensors total
+(`safetensors.total` of the model API, i.e. the sum of the checkpoint's tensor sizes). Every stored version of
+the file is read (newer ones are too large for the snapshot); the newest version that lists a model wins.
+Kept: repos the catalog can use (ids of the registries and the config inputs), not quantised copies, with a
+total that is not a round number (early versions held rounded figures) and that every version agrees on.
+Entries llmfit discovered on its own (`_discovered`) are marked: when the hub had no safetensors metadata,
+llmfit put its own estimate there, so the catalog build uses them only to within 0.01% of a count.
+Checkpoints whose stored tensors are not the parameters are excluded below, each with its reason.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+from inputfile import write_input
+
+REPO = sys.argv[1]
+HERE = os.path.dirname(__file__)
+INPUTS = os.path.join(HERE, '..', 'inputs')
+OUT = os.path.join(INPUTS, 'counts', 'llmfit.json')
+PATHS = ['llmfit-core/data/hf_models.json', 'data/hf_models.json']
+# Hub totals that count more than the parameters.
+NOT_PARAMETERS = {
+    'deepseek-ai/DeepSeek-V3': 'FP8 checkpoint: the total counts the weight_scale_inv tensors and the MTP layer (launchers-and-models.md 3.3)',
+    'deepseek-ai/DeepSeek-V3-0324': 'FP8 checkpoint (as DeepSeek-V3)',
+    'deepseek-ai/DeepSeek-V3-Base': 'FP8 checkpoint (as DeepSeek-V3)',
+    'deepseek-ai/DeepSeek-R1': 'FP8 checkpoint (as DeepSeek-V3)',
+}
+# GPT-NeoX checkpoints (Pythia, StableLM-alpha) store each layer's causal-mask buffer.
+BUFFER_FAMILIES = re.compile(r'^(EleutherAI/pythia|stabilityai/stablelm-.*alpha|stabilityai/stablecode-.*alpha)', re.I)
+QUANTISED = re.compile(r'(AWQ|GPTQ|FP8|NVFP4|MXFP|INT4|INT8|W4A16|W8A8|bnb|MLX|GGUF|-4bit|-8bit|quantized)', re.I)
+
+
+def git(*args, text=True):
+    return subprocess.run(['git', '-C', REPO, *args], check=True, capture_output=True, text=text).stdout
+
+
+def wanted_ids():
+    ids = set()
+    for name in os.listdir(os.path.join(INPUTS, 'registries')):
+        for fam in json.load(open(os.path.join(INPUTS, 'registries', name)))['families']:
+            for m in fam['models']:
+                for key in ('hf', 'ms'):
+                    if m.get(key):
+                        ids.add(m[key].lower())
+    for name in os.listdir(os.path.join(INPUTS, 'configs')):
+        for m in json.load(open(os.path.join(INPUTS, 'configs', name)))['models']:
+            ids.add(m['id'].lower())
+            ids.update(v.lower() for v in m.get('variants', []))
+    return ids
+
+
+def main():
+    wanted = wanted_ids()
+    commits = git('log', '--format=%H %cI', '--', *PATHS).split('\n')
+    totals, seen = {}, {}
+    for line in commits:
+        if not line:
+            continue
+        commit, date = line.split(' ')
+        for path in PATHS:
+            try:
+                if int(git('cat-file', '-s', f'{commit}:{path}')) >= 4 * 1024 * 1024:
+                    continue
+                models = json.loads(git('show', f'{commit}:{path}'))
+            except (subprocess.CalledProcessError, ValueError):
+                continue
+            for m in models:
+                name, total = m.get('name'), m.get('parameters_raw')
+                if not isinstance(total, int) or total % 1_000_000 == 0 or name.lower() not in wanted:
+                    continue
+                if QUANTISED.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
+                    continue
+                seen.setdefault(name, set()).add(total)
+                if name not in totals or totals[name]['date'] < date:
+                    totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}', 'discovered': bool(m.get('_discovered'))}
+    records = [{'id': t['id'], 'total': t['total'], 'where': t['where'], **({'discovered': True} if t['discovered'] else {})} for t in sorted(totals.values(), key=lambda t: t['id'].lower())
+               if len(seen[t['id']]) == 1]
+    head = git('rev-parse', 'HEAD').strip()
+    source = {
+        'title': "llmfit's Hugging Face model list (hub safetensors totals)",
+        'repo': 'AlexsJones/llmfit',
+        'path': 'llmfit-core/data/hf_models.json (and data/hf_models.json in older commits)',
+        'commit': head,
+        'url': f'https://github.com/AlexsJones/llmfit/tree/{head}',
+        'licence': 'MIT',
+        'note': 'parameters_raw is the Hugging Face API safetensors.total of the repo (scripts/scrape_hf_models.py, scrape_model).',
+    }
+    write_input(OUT, source, 'counts', records)
+
+
+main()

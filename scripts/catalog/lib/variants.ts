@@ -1,0 +1,25 @@
+/**
+ * Names of one model's releases: `Qwen2.5-7B`, `Qwen2.5-7B-Instruct`, `gemma-2-9b-it`, `Llama-2-7b-chat-hf`
+ * share weights' shapes. The key drops the words that name a release rather than a model, so such ids can
+ * be offered as aliases of one catalog entry when their shapes agree.
+ */
+const releaseWords = new Set(['instruct', 'chat', 'it', 'base', 'hf', 'sft', 'dpo', 'pt', 'rlhf', 'ms']);
+
+export function variantKey(id: string): string {
+  const slash = id.lastIndexOf('/');
+  const org = slash >= 0 ? id.slice(0, slash).toLowerCase() : '';
+  const words = id
+    .slice(slash + 1)
+    .toLowerCase()
+    .split(/[-_]/)
+    .filter((w) => w && !releaseWords.has(w));
+  return `${org}/${words.join('-')}`;
+}
+
+/** Whether `id` names no release word at all (the plain base name is the preferred canonical id). */
+export function isPlainName(id: string): boolean {
+  const name = id.slice(id.lastIndexOf('/') + 1).toLowerCase();
+  return name.split(/[-_]/).every((w) => !releaseWords.has(w));
+}
+
+export const lower = (id: string) => id.trim().toLowerCase();
