@@ -1,4 +1,5 @@
-"""Extracts published parameter totals from llmfit's model list into scripts/catalog/inputs/counts/llmfit.json.
+"""Extracts published parameter totals and config.json fields from llmfit's model list into
+scripts/catalog/inputs/counts/llmfit.json and scripts/catalog/inputs/configs/llmfit.json.
 
     python3 scripts/catalog/import/llmfit.py <llmfit git dir>
 
@@ -10,6 +11,13 @@ total that is not a round number (early versions held rounded figures) and that 
 Entries llmfit discovered on its own (`_discovered`) are marked: when the hub had no safetensors metadata,
 llmfit put its own estimate there, so the catalog build uses them only to within 0.01% of a count.
 Checkpoints whose stored tensors are not the parameters are excluded below, each with its reason.
+
+llmfit also copies a few config.json fields per repo (model_type as `architecture`, hidden size, layers,
+heads, KV heads, head dim, vocabulary, intermediate size — `moe_intermediate_size` holds the config's
+`moe_intermediate_size` or else its `intermediate_size` — and the experts). Where a repo has all of them
+those fields become a config record; it does not say whether embeddings are tied, so the catalog build
+settles that by the repo's total or leaves the record out. Kept for repos of the organisations the
+registries draw from, not for multimodal wrappers (their towers are not in the fields).
 """
 import json
 import os
@@ -23,6 +31,11 @@ REPO = sys.argv[1]
 HERE = os.path.dirname(__file__)
 INPUTS = os.path.join(HERE, '..', 'inputs')
 OUT = os.path.join(INPUTS, 'counts', 'llmfit.json')
+CONFIGS_OUT = os.path.join(INPUTS, 'configs', 'llmfit.json')
+# Language-model families whose config fields llmfit copies completely (no towers, no unlisted widths).
+TEXT_FAMILIES = {'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'phi3',
+                 'internlm2', 'internlm3', 'granite', 'olmo2', 'olmoe', 'starcoder2', 'seed_oss', 'ernie4_5', 'minicpm',
+                 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm4', 'cohere'}
 PATHS = ['llmfit-core/data/hf_models.json', 'data/hf_models.json']
 # Hub totals that count more than the parameters.
 NOT_PARAMETERS = {
@@ -38,6 +51,28 @@ QUANTISED = re.compile(r'(AWQ|GPTQ|FP8|NVFP4|MXFP|INT4|INT8|W4A16|W8A8|bnb|MLX|G
 
 def git(*args, text=True):
     return subprocess.run(['git', '-C', REPO, *args], check=True, capture_output=True, text=text).stdout
+
+
+def wanted_orgs(ids):
+    return {i.split('/')[0] for i in ids if '/' in i}
+
+
+def config_record(m, where):
+    """A config record from llmfit's copied fields, or None when one is missing."""
+    family = m.get('architecture')
+    fields = ('hidden_size', 'num_hidden_layers', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'vocab_size', 'moe_intermediate_size')
+    if family not in TEXT_FAMILIES or any(not isinstance(m.get(f), int) for f in fields):
+        return None
+    config = {'model_type': family, **{f: m[f] for f in fields if f != 'moe_intermediate_size'}}
+    if m.get('num_experts') and m.get('active_experts'):
+        config.update(num_experts=m['num_experts'], num_experts_per_tok=m['active_experts'], moe_intermediate_size=m['moe_intermediate_size'])
+        if family == 'mixtral':
+            config['intermediate_size'] = m['moe_intermediate_size']
+        if m.get('shared_expert_intermediate_size'):
+            config['shared_expert_intermediate_size'] = m['shared_expert_intermediate_size']
+    else:
+        config['intermediate_size'] = m['moe_intermediate_size']
+    return {'id': m['name'], 'config': config, 'settle': ['tie_word_embeddings'], 'where': where}
 
 
 def wanted_ids():
@@ -57,6 +92,8 @@ def wanted_ids():
 
 def main():
     wanted = wanted_ids()
+    orgs = wanted_orgs(wanted)
+    configs = {}
     commits = git('log', '--format=%H %cI', '--', *PATHS).split('\n')
     totals, seen = {}, {}
     for line in commits:
@@ -72,11 +109,18 @@ def main():
                 continue
             for m in models:
                 name, total = m.get('name'), m.get('parameters_raw')
-                if not isinstance(total, int) or total % 1_000_000 == 0 or name.lower() not in wanted:
+                if not isinstance(total, int) or total % 1_000_000 == 0:
+                    continue
+                if name.split('/')[0].lower() in orgs and not QUANTISED.search(name) and name.lower() not in wanted:
+                    wanted.add(name.lower())
+                if name.lower() not in wanted:
                     continue
                 if QUANTISED.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
                     continue
                 seen.setdefault(name, set()).add(total)
+                record = config_record(m, f'{path}@{commit[:12]}')
+                if record and (name not in configs or configs[name][0] < date):
+                    configs[name] = (date, record)
                 if name not in totals or totals[name]['date'] < date:
                     totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}', 'discovered': bool(m.get('_discovered'))}
     records = [{'id': t['id'], 'total': t['total'], 'where': t['where'], **({'discovered': True} if t['discovered'] else {})} for t in sorted(totals.values(), key=lambda t: t['id'].lower())
@@ -92,6 +136,11 @@ def main():
         'note': 'parameters_raw is the Hugging Face API safetensors.total of the repo (scripts/scrape_hf_models.py, scrape_model).',
     }
     write_input(OUT, source, 'counts', records)
+    kept = {r['id'] for r in records}
+    config_records = [r for _, r in sorted(configs.values(), key=lambda c: c[1]['id'].lower()) if r['id'] in kept]
+    write_input(CONFIGS_OUT, {**source, 'title': "llmfit's Hugging Face model list (config.json fields)",
+                              'note': 'architecture = config model_type; moe_intermediate_size = the config moe_intermediate_size or intermediate_size.'},
+                'models', config_records)
 
 
 main()

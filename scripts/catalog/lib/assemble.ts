@@ -3,7 +3,7 @@ import { encodeShape, type EncodedShape } from '../../../server/src/memory/catal
 import { countParams } from '../../../server/src/memory/paramCount';
 import type { ModelArchitecture } from '../../../server/src/memory/types';
 import type { ConfigRecord, Inputs, PublishedCount, SourceInfo } from './inputs';
-import { isPlainName, lower, variantKey } from './variants';
+import { isPlainName, lower, nameKey, variantKey } from './variants';
 
 /** A published total with the file it came from. */
 export interface Published extends PublishedCount {
@@ -97,7 +97,10 @@ function parseRecord(record: ConfigRecord, source: SourceInfo, totals: Map<strin
   };
   const usable = published.filter((p) => !p.discovered || fitsStored(true, p) || fitsStored(false, p));
   if (usable.length === 0) {
-    leftOut.push({ id: record.id, reason: `${source.title} does not say whether the embeddings are tied, and no published total settles it` });
+    const why = published.length
+      ? `its published total${published.length > 1 ? 's' : ''} (${published.map((p) => p.total).join(', ')}) fit neither tied nor untied embeddings to within 0.01%`
+      : 'no published total settles it';
+    leftOut.push({ id: record.id, reason: `${source.title} does not say whether the embeddings are tied, and ${why}` });
     return undefined;
   }
   const fits = [true, false].filter((tied) => usable.every((p) => fitsStored(tied, p)));
@@ -169,16 +172,25 @@ export function assemble(inputs: Inputs): Assembled {
   }
   attachReleases(unsettled, byId, leftOut);
 
-  // Releases of one model with one shape become one entry: the plain name if present, else the first id.
+  // Releases and re-uploads of one model with one shape become one entry (the others its aliases): the
+  // original publisher's id (the highest-priority source, a registry's Hugging Face id), plain name first.
   const groups = new Map<string, Candidate[]>();
   for (const c of byId.values()) {
-    const key = `${variantKey(c.record.id)}#${JSON.stringify(encodeShape(c.architecture))}`;
+    const key = `${nameKey(c.record.id)}#${JSON.stringify(encodeShape(c.architecture))}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   const families = registryFamilies(inputs);
+  const registryIds = new Set(inputs.registries.flatMap((r) => r.families.flatMap((f) => f.models.map((m) => lower(m.hf ?? '')))));
+  const rank = new Map(inputs.configs.map((file, i) => [file.source.url, i]));
   const entries: Entry[] = [];
   for (const group of groups.values()) {
-    group.sort((a, b) => Number(isPlainName(b.record.id)) - Number(isPlainName(a.record.id)) || a.record.id.localeCompare(b.record.id));
+    group.sort(
+      (a, b) =>
+        (rank.get(a.source.url) ?? 0) - (rank.get(b.source.url) ?? 0) ||
+        Number(registryIds.has(lower(b.record.id))) - Number(registryIds.has(lower(a.record.id))) ||
+        Number(isPlainName(b.record.id)) - Number(isPlainName(a.record.id)) ||
+        a.record.id.localeCompare(b.record.id),
+    );
     const [main, ...rest] = group;
     const aliases = [...(main.record.aliases ?? []), ...rest.flatMap((c) => [c.record.id, ...(c.record.aliases ?? [])])];
     const ids = [main.record.id, ...aliases];

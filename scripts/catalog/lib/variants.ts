@@ -8,12 +8,17 @@ const releaseWords = new Set(['instruct', 'chat', 'it', 'base', 'hf', 'sft', 'dp
 export function variantKey(id: string): string {
   const slash = id.lastIndexOf('/');
   const org = slash >= 0 ? id.slice(0, slash).toLowerCase() : '';
-  const words = id
-    .slice(slash + 1)
+  return `${org}/${nameKey(id)}`;
+}
+
+/** The release-free name without the org: re-uploads (`unsloth/Qwen2.5-7B`) share it with the original. */
+export function nameKey(id: string): string {
+  return id
+    .slice(id.lastIndexOf('/') + 1)
     .toLowerCase()
     .split(/[-_]/)
-    .filter((w) => w && !releaseWords.has(w));
-  return `${org}/${words.join('-')}`;
+    .filter((w) => w && !releaseWords.has(w))
+    .join('-');
 }
 
 /** Whether `id` names no release word at all (the plain base name is the preferred canonical id). */

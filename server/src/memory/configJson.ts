@@ -82,7 +82,7 @@ export function architectureFromConfig(config: unknown): ParsedModelConfig | und
     mlp: plainMlp.test(modelType) ? 'plain' : 'gated',
   };
   applyFamilyRule(arch, rule);
-  readBiases(c, arch, rule.attentionBiasOnOutput === true);
+  readBiases({ attention_bias: rule.attentionBiasDefault, ...c }, arch, rule.attentionBiasOnOutput === true);
   if (modelType === 'falcon') readFalconNorms(c, arch);
   if (modelType === 'stablelm' && c.use_parallel_residual === true) arch.normsPerLayer = 1;
   if ((num(c, 'attention_dropout', 'attn_pdrop', 'hidden_dropout', 'resid_pdrop', 'hidden_dropout_prob') ?? 0) > 0) arch.dropout = true;

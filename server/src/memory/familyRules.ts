@@ -19,6 +19,8 @@ export interface FamilyRule {
   lmHeadBias?: boolean;
   /** Embeddings tied unless the config says otherwise. */
   tiedByDefault?: boolean;
+  /** transformers' default of `attention_bias` for the family, when the config.json leaves it out. */
+  attentionBiasDefault?: boolean;
   /** `attention_bias` puts a bias on the output projection too, not only on q, k and v. */
   attentionBiasOnOutput?: boolean;
   /** Softmax attention produces an output gate (Qwen3-Next, Qwen3.5). */
@@ -42,7 +44,7 @@ export const familyRules: Record<string, FamilyRule> = {
   mixtral: {},
   yi: llama,
   minicpm: { tiedByDefault: true },
-  internlm: { attentionBiasOnOutput: true },
+  internlm: { attentionBiasOnOutput: true, attentionBiasDefault: true },
   internlm2: { fusedQkv: true },
   internlm3: llama,
   qwen2,
@@ -73,7 +75,7 @@ export const familyRules: Record<string, FamilyRule> = {
   baichuan: { fusedQkv: true },
   chatglm: { fusedQkv: true, fusedGateUp: true },
   glm: { fusedGateUp: true },
-  glm4: { normsPerLayer: 4, fusedGateUp: true },
+  glm4: { normsPerLayer: 4, fusedGateUp: true, attentionBiasDefault: true },
   deepseek_v2: {},
   deepseek_v3: {},
   deepseek: llama,
