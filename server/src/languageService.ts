@@ -143,7 +143,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
       context.invalidate();
       launch.invalidate();
     },
-    getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })),
+    getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams, aliases: e.aliases })),
   };
 }
 

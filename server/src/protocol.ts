@@ -68,4 +68,6 @@ export interface CatalogEntry {
   id: string;
   displayName: string;
   totalParams: number;
+  /** Other ids of the model (ModelScope ids, Instruct/Chat releases), for the model search. */
+  aliases?: string[];
 }
