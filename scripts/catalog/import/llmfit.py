@@ -86,7 +86,7 @@ def wanted_ids():
     for name in os.listdir(os.path.join(INPUTS, 'configs')):
         for m in json.load(open(os.path.join(INPUTS, 'configs', name)))['models']:
             ids.add(m['id'].lower())
-            ids.update(v.lower() for v in m.get('variants', []))
+            ids.update(v.lower() for v in m.get('aliases', []))
     return ids
 
 

@@ -28,6 +28,7 @@ const languageFamilyOf: Record<string, string> = {
   qwen3_5_moe: 'qwen3_5_moe_text',
   llava: 'llama',
   gemma3: 'gemma3_text',
+  llama4: 'llama4_text',
 };
 
 /** Families whose MLP is up → activation → down (two matrices), for configs no rule names. */
@@ -89,7 +90,7 @@ export function architectureFromConfig(config: unknown): ParsedModelConfig | und
   const positions = modelType === 'gpt2' || modelType === 'gpt_bigcode' ? positive(c, 'n_positions', 'max_position_embeddings') : undefined;
   if (positions) arch.positionEmbeddings = positions;
 
-  readMoe(c, arch, rule.sharedExpertGate === true);
+  readMoe(c, arch, rule.sharedExpertGate === true, rule.sharedExpert);
   readMla(c, arch);
   readLinearAttention(c, arch);
 
@@ -114,6 +115,8 @@ function kvHeads(c: Json, modelType: string, heads: number): number {
 }
 
 function intermediateSize(c: Json, modelType: string, h: number): number {
+  // Llama 4: `intermediate_size` is an expert's width; the dense layers use `intermediate_size_mlp`.
+  if (modelType === 'llama4_text') return positive(c, 'intermediate_size_mlp') ?? 4 * h;
   const stated = positive(c, 'intermediate_size', 'ffn_hidden_size', 'n_inner', 'ffn_dim');
   // Qwen (first generation) states the width of gate and up together; each is half of it.
   if (modelType === 'qwen' && stated) return stated / 2;
@@ -138,13 +141,13 @@ function readFalconNorms(c: Json, arch: ModelArchitecture): void {
   else arch.normsPerLayer = c.parallel_attn === false ? 2 : 1;
 }
 
-function readMoe(c: Json, arch: ModelArchitecture, sharedExpertGate: boolean): void {
+function readMoe(c: Json, arch: ModelArchitecture, sharedExpertGate: boolean, shared?: 'one-expert'): void {
   const experts = positive(c, 'num_local_experts', 'n_routed_experts', 'num_experts');
   const topK = positive(c, 'num_experts_per_tok', 'moe_topk', 'top_k', 'moe_k');
   if (!experts || !topK || experts <= 1) return;
   const L = arch.numLayers;
-  const moeInter = positive(c, 'moe_intermediate_size') ?? arch.intermediateSize;
-  const sharedCount = positive(c, 'n_shared_experts', 'num_shared_experts');
+  const moeInter = positive(c, 'moe_intermediate_size', 'intermediate_size') ?? arch.intermediateSize;
+  const sharedCount = positive(c, 'n_shared_experts', 'num_shared_experts') ?? (shared === 'one-expert' ? 1 : undefined);
   const sharedInter = positive(c, 'shared_expert_intermediate_size') ?? (sharedCount ? sharedCount * moeInter : undefined);
   arch.moe = { numExperts: experts, expertsPerToken: topK, moeIntermediateSize: moeInter };
   if (sharedInter) arch.moe.sharedExpertIntermediateSize = sharedInter;

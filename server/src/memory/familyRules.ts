@@ -27,6 +27,8 @@ export interface FamilyRule {
   attnOutputGate?: boolean;
   /** Qwen2-MoE style gate on the shared expert. */
   sharedExpertGate?: boolean;
+  /** Every MoE layer also runs one shared expert as wide as a routed one (Llama 4), though the config has no count. */
+  sharedExpert?: 'one-expert';
 }
 
 const llama: FamilyRule = { attentionBiasOnOutput: true };
@@ -89,6 +91,8 @@ export const familyRules: Record<string, FamilyRule> = {
   helium: llama,
   smollm3: llama,
   exaone4: { normsPerLayer: 2, qkNorm: true },
+  // Llama 4: its q/k norm is a parameter-free L2 norm.
+  llama4_text: { sharedExpert: 'one-expert' },
 };
 
 /** The families configJson.ts reads, for tests and docs. */

@@ -87,18 +87,26 @@ function qwen3VlVision(v: Json, textHidden: number): ModelPart[] | undefined {
   ];
 }
 
-/**
- * SigLIP / CLIP-style ViT (Hugging Face `SiglipVisionModel`): a biased patch convolution, a learned position
- * per patch, LayerNorm blocks with a biased GELU MLP, a final LayerNorm.
- */
-function siglipTower(v: Json): { part: ModelPart; width: number } | undefined {
+/** The fields every ViT-style `vision_config` (SigLIP, CLIP, Llama 4) states, or undefined when one is missing. */
+function vitFields(v: Json): { d: number; layers: number; inter: number; patchSize: number; imageSize: number; channels: number } | undefined {
   const d = positive(v, 'hidden_size');
   const layers = positive(v, 'num_hidden_layers');
   const inter = positive(v, 'intermediate_size');
   const patchSize = positive(v, 'patch_size');
   const imageSize = positive(v, 'image_size');
   if (!d || !layers || !inter || !patchSize || !imageSize) return undefined;
-  const patch = linear((positive(v, 'num_channels') ?? 3) * patchSize * patchSize, d);
+  return { d, layers, inter, patchSize, imageSize, channels: positive(v, 'num_channels') ?? 3 };
+}
+
+/**
+ * SigLIP / CLIP-style ViT (Hugging Face `SiglipVisionModel`): a biased patch convolution, a learned position
+ * per patch, LayerNorm blocks with a biased GELU MLP, a final LayerNorm.
+ */
+function siglipTower(v: Json): { part: ModelPart; width: number } | undefined {
+  const vit = vitFields(v);
+  if (!vit) return undefined;
+  const { d, layers, inter, patchSize, imageSize } = vit;
+  const patch = linear(vit.channels * patchSize * patchSize, d);
   const positions = (imageSize / patchSize) ** 2 * d;
   const part = tower('vision', visionName(layers, d), layers, { width: d, inter, mlp: 'plain', norm: 'layer', bias: true }, patch + positions + 2 * d, positions);
   return { part, width: d };
@@ -112,6 +120,29 @@ function gemma3Vision(v: Json, textHidden: number): ModelPart[] | undefined {
   return [siglip.part, { kind: 'projector', name: 'multimodal projector', params: w + w * textHidden, largestLayer: w * textHidden }];
 }
 
+/**
+ * Llama 4: a bias-free patch projection, a class token and position table, LayerNorms before and after,
+ * LayerNorm blocks with a biased GELU MLP; a pixel-shuffle adapter MLP and one projection to the text width.
+ */
+function llama4Vision(v: Json, textHidden: number): ModelPart[] | undefined {
+  const vit = vitFields(v);
+  if (!vit) return undefined;
+  const { d, layers, inter, patchSize, imageSize } = vit;
+  const patch = vit.channels * patchSize * patchSize * d;
+  const positions = ((imageSize / patchSize) ** 2 + 1) * d;
+  const stem = patch + d + positions + 2 * 2 * d;
+  const shuffled = d / (num(v, 'pixel_shuffle_ratio') ?? 0.5) ** 2;
+  const adapterIn = positive(v, 'projector_input_dim') ?? shuffled;
+  const adapterOut = positive(v, 'projector_output_dim') ?? adapterIn;
+  const out = positive(v, 'vision_output_dim') ?? adapterOut;
+  const adapter = shuffled * adapterIn + adapterIn * adapterOut;
+  const projector = linear(out, textHidden, v.multi_modal_projector_bias === true);
+  return [
+    tower('vision', visionName(layers, d), layers, { width: d, inter, mlp: 'plain', norm: 'layer', bias: true }, stem + adapter, shuffled * adapterIn),
+    { kind: 'projector', name: 'multimodal projector', params: projector, largestLayer: out * textHidden },
+  ];
+}
+
 /** Which recipe reads a family's vision section. */
 const visionRecipes: Record<string, (v: Json, textHidden: number) => ModelPart[] | undefined> = {
   qwen2_vl: (v, h) => qwenVlVision(v, h, '2'),
@@ -123,6 +154,7 @@ const visionRecipes: Record<string, (v: Json, textHidden: number) => ModelPart[]
   qwen3_5_moe: qwen3VlVision,
   qwen3_omni_moe: qwen3VlVision,
   gemma3: gemma3Vision,
+  llama4: llama4Vision,
 };
 
 /** Towers and projectors of a multimodal config; empty for text-only configs and unknown layouts. */
