@@ -33,9 +33,19 @@ INPUTS = os.path.join(HERE, '..', 'inputs')
 OUT = os.path.join(INPUTS, 'counts', 'llmfit.json')
 CONFIGS_OUT = os.path.join(INPUTS, 'configs', 'llmfit.json')
 # Language-model families whose config fields llmfit copies completely (no towers, no unlisted widths).
-TEXT_FAMILIES = {'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'phi3',
-                 'internlm2', 'internlm3', 'granite', 'olmo2', 'olmoe', 'starcoder2', 'seed_oss', 'ernie4_5', 'minicpm',
-                 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm4', 'cohere'}
+TEXT_FAMILIES = {'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'gemma3_text', 'phi3',
+                 'internlm', 'internlm2', 'internlm3', 'granite', 'olmo', 'olmo2', 'olmoe', 'starcoder2', 'seed_oss', 'ernie4_5',
+                 'minicpm', 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm', 'glm4', 'baichuan', 'qwen', 'orion', 'phimoe'}
+# Multimodal families whose vision tower is one for every size: NeMo's conversion configs state it once per family.
+NEMO = 'https://github.com/NVIDIA/NeMo/blob/8cfedd7203462cb251a914e700e5605444277561/nemo/collections/vlm/'
+VISION_TEMPLATES = {
+    'gemma3': ({'hidden_size': 1152, 'intermediate_size': 4304, 'num_hidden_layers': 27, 'patch_size': 14, 'image_size': 896, 'num_channels': 3},
+               NEMO + 'vision/siglip_vit.py (SigLIPViT400M_14_384_Config, 896 px as in gemma3vl/model/vision.py)'),
+    'qwen2_5_vl': ({'depth': 32, 'hidden_size': 1280, 'intermediate_size': 3420, 'patch_size': 14, 'temporal_patch_size': 2, 'spatial_merge_size': 2, 'in_chans': 3},
+                   NEMO + 'qwen2vl/model/base.py (Qwen25VLVisionConfig)'),
+    'qwen2_vl': ({'depth': 32, 'embed_dim': 1280, 'mlp_ratio': 4, 'patch_size': 14, 'temporal_patch_size': 2, 'spatial_merge_size': 2, 'in_chans': 3},
+                 NEMO + 'qwen2vl/model/base.py (Qwen2VLVisionConfig)'),
+}
 PATHS = ['llmfit-core/data/hf_models.json', 'data/hf_models.json']
 # Hub totals that count more than the parameters.
 NOT_PARAMETERS = {
@@ -61,7 +71,7 @@ def config_record(m, where):
     """A config record from llmfit's copied fields, or None when one is missing."""
     family = m.get('architecture')
     fields = ('hidden_size', 'num_hidden_layers', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'vocab_size', 'moe_intermediate_size')
-    if family not in TEXT_FAMILIES or any(not isinstance(m.get(f), int) for f in fields):
+    if (family not in TEXT_FAMILIES and family not in VISION_TEMPLATES) or any(not isinstance(m.get(f), int) for f in fields):
         return None
     config = {'model_type': family, **{f: m[f] for f in fields if f != 'moe_intermediate_size'}}
     if m.get('num_experts') and m.get('active_experts'):
@@ -72,7 +82,17 @@ def config_record(m, where):
             config['shared_expert_intermediate_size'] = m['shared_expert_intermediate_size']
     else:
         config['intermediate_size'] = m['moe_intermediate_size']
-    return {'id': m['name'], 'config': config, 'settle': ['tie_word_embeddings'], 'where': where}
+    record = {'id': m['name'], 'config': config, 'settle': ['tie_word_embeddings'], 'where': where}
+    if family in VISION_TEMPLATES:
+        vision, url = VISION_TEMPLATES[family]
+        vision = {**vision, 'out_hidden_size' if family == 'qwen2_5_vl' else 'hidden_size' if family == 'qwen2_vl' else '_': m['hidden_size']}
+        vision.pop('_', None)
+        if family == 'gemma3':
+            record['config'] = {'model_type': 'gemma3', 'text_config': {**config, 'model_type': 'gemma3_text'}, 'vision_config': vision}
+        else:
+            config['vision_config'] = vision
+        record['extraSources'] = [{'title': 'NeMo vision configs (one per model family)', 'url': url, 'licence': 'Apache-2.0', 'for': 'vision_config'}]
+    return record
 
 
 def wanted_ids():

@@ -111,6 +111,8 @@ function kvHeads(c: Json, modelType: string, heads: number): number {
     if (c.new_decoder_architecture === true) return positive(c, 'num_kv_heads') ?? heads;
     return c.multi_query === false ? heads : 1;
   }
+  // GPT-BigCode (SantaCoder, StarCoder): one key/value head with multi_query.
+  if (c.multi_query === true) return 1;
   return positive(c, 'num_key_value_heads', 'n_kv_heads', 'num_kv_heads') ?? chatglmKv ?? heads;
 }
 
