@@ -4,6 +4,8 @@
  * be offered as aliases of one catalog entry when their shapes agree.
  */
 const releaseWords = new Set(['instruct', 'chat', 'it', 'base', 'hf', 'sft', 'dpo', 'pt', 'rlhf', 'ms']);
+/** Leading words repos dropped when renamed (`Meta-Llama-3.1-8B` became `Llama-3.1-8B`). */
+const renamedPrefixes = new Set(['meta']);
 
 export function variantKey(id: string): string {
   const slash = id.lastIndexOf('/');
@@ -17,7 +19,7 @@ export function nameKey(id: string): string {
     .slice(id.lastIndexOf('/') + 1)
     .toLowerCase()
     .split(/[-_]/)
-    .filter((w) => w && !releaseWords.has(w))
+    .filter((w, i) => w && !releaseWords.has(w) && !(i === 0 && renamedPrefixes.has(w)))
     .join('-');
 }
 
