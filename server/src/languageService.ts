@@ -187,7 +187,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
       lastList = undefined; // settings or files changed: a list for the same version may differ now
       training.invalidateAll();
     },
-    getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })),
+    getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams, aliases: e.aliases })),
   };
 }
 

@@ -36,7 +36,7 @@ test('a JSON log written by a trainer re-validates nothing; the saved script re-
     assert.equal(await republished, false, 'the config was not re-validated for a file nobody reads');
 
     // The script the config's context comes from, changed on disk: the config is checked again, with the new model.
-    const again = server.diagnostics(configUri, (d) => d.some((x) => x.code === 'estimate-exceeds-gpu-memory' && /Qwen3-32B/.test(x.message)));
+    const again = server.diagnostics(configUri, (d) => d.some((x) => x.code === 'estimate-exceeds-gpu-memory' && /Qwen3-32B/.test(String(x.message))));
     await writeFile(path.join(root, 'train_zero2.sh'), script.replace('Qwen/Qwen3-8B', 'Qwen/Qwen3-32B'));
     await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(path.join(root, 'train_zero2.sh')), type: FileChangeType.Changed }] });
     await again;

@@ -110,11 +110,19 @@ test('nothing known: no numbers anywhere, and a one-click way to set the model a
 
 test('an unknown model name is reported as such, not estimated', async () => {
   const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') });
-  const analysis = await estimateFeatures(hosts).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({ model: 'acme/NoSuchModel-13B', gpusPerNode: 8 }));
+  const analysis = await estimateFeatures(hosts).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({ model: 'acme/NoSuchModel', gpusPerNode: 8 }));
   assert.equal(analysis.model, undefined);
   assert.deepEqual(analysis.options, []);
-  assert.match(analysis.modelProblem ?? '', /cannot size the model "acme\/NoSuchModel-13B" \(from settings \(zeroLens\.model\)\)/);
+  assert.match(analysis.modelProblem ?? '', /cannot size the model "acme\/NoSuchModel" \(from settings \(zeroLens\.model\)\)/);
   assert.equal(analysis.missing[0], 'model');
+});
+
+test('an unknown model whose name states a size is estimated from it, marked approximate', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') });
+  const analysis = await estimateFeatures(hosts).analyzeConfig(configDocument('ds_config_zero2.json'), withDefaults({ model: 'acme/NoSuchModel-13B', gpusPerNode: 8 }));
+  assert.equal(analysis.model?.totalParams, 13e9);
+  assert.equal(analysis.model?.approximate?.label, 'size from the name');
+  assert.ok(analysis.options.length > 0);
 });
 
 test('launch references are read once and kept until invalidate()', async () => {

@@ -53,9 +53,10 @@ const referenceActive: Record<string, number> = {
   'deepseek-ai/DeepSeek-V3': 37_552_297_472,
 };
 
-test('every catalog model has a reference total, and every reference model is in the catalog', () => {
-  const ids = catalogEntries().map((e) => e.id).sort();
-  assert.deepEqual(ids, Object.keys(referenceTotals).sort());
+test('every reference model is in the catalog (the generated catalog holds many more)', () => {
+  const ids = new Set(catalogEntries().map((e) => e.id));
+  for (const id of Object.keys(referenceTotals)) assert.ok(ids.has(id) || findCatalogEntry(id), id);
+  assert.ok(ids.size > Object.keys(referenceTotals).length);
 });
 
 for (const [id, total] of Object.entries(referenceTotals)) {
@@ -73,12 +74,14 @@ test('MoE active counts equal the reference', () => {
   for (const [id, active] of Object.entries(referenceActive)) assert.equal(findCatalogEntry(id)!.counts.active, active, id);
 });
 
-test('gemma-3 4b/12b/27b: language model + stated vision tower + projector', () => {
+test('gemma-3 4b/12b/27b: language model + SigLIP vision tower + projector, counted as parts', () => {
   const lm: Record<string, number> = { 'google/gemma-3-4b-pt': 3_880_263_168, 'google/gemma-3-12b-pt': 11_766_034_176, 'google/gemma-3-27b-pt': 27_009_346_304 };
   for (const [id, lmCount] of Object.entries(lm)) {
     const arch = findCatalogModel(id)!.architecture!;
-    assert.equal(countParams({ ...arch, extraParams: undefined }).total, lmCount, id);
-    assert.equal(arch.extraParams, 416_866_032 + 1152 * arch.hiddenSize + 1152);
+    assert.equal(countParams({ ...arch, parts: undefined }).total, lmCount, id);
+    const [vision, projector] = arch.parts!;
+    assert.equal(vision.params, 416_866_032);
+    assert.equal(projector.params, 1152 * arch.hiddenSize + 1152);
   }
 });
 

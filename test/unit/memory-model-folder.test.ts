@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withTempDir } from './temp-dir';
 import type { FileSystemHost } from '../../server/src/host';
 import { nodeFileSystem } from '../../server/src/nodeHost';
 import { architectureFromConfig, countParams, findInHuggingFaceCache, findInModelScopeCache, readModelFolder, resolveModel } from '../../server/src/memory';
@@ -57,14 +57,6 @@ function tinyTensors(layers: number[]): Record<string, { dtype: string; shape: n
 const perLayer = 64 + 32 + 32 + 64 + 3 * 128 + 16;
 const tinyTotal = 32 * 8 + 2 * perLayer + 8 + 32 * 8;
 
-async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'zero-lens-memory-'));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 test('config.json arithmetic for the tiny model agrees with the hand count', () => {
   const parsed = architectureFromConfig(tinyConfig)!;

@@ -201,7 +201,10 @@ export function parseHostMessage(message: unknown): Result<HostMessage> {
 }
 
 function isCatalogEntry(value: unknown): value is CatalogEntry {
-  return isRecord(value) && typeof value.id === 'string' && typeof value.displayName === 'string' && typeof value.totalParams === 'number';
+  if (!isRecord(value)) return false;
+  const aliases = value.aliases;
+  const aliasesOk = aliases === undefined || (Array.isArray(aliases) && aliases.every((a) => typeof a === 'string'));
+  return typeof value.id === 'string' && typeof value.displayName === 'string' && typeof value.totalParams === 'number' && aliasesOk;
 }
 
 function isSidebarViewModel(value: unknown): value is SidebarViewModel {

@@ -5,6 +5,7 @@
  *   estimateAllOptions(input)  the same setup at stages 0–3 with the usual offload choices
  *   resolveModel(spec, fs)     hub id / ModelScope id / folder / cache → ModelInfo (never the network)
  *   findCatalogModel(id)       built-in catalog lookup (case-insensitive, aliases, bare names)
+ *   modelFromNameSize(id)      an unknown id sized from its name (`…-13B-…`, `30B-A3B`), marked approximate
  *   extractConfigFacts(json)   ds_config → the settings that matter, each with its JSON path
  *   estimateDeepSpeed(input)   DeepSpeed's own estimator, to the byte
  */
@@ -12,6 +13,7 @@ export * from './types';
 export { estimate, estimateAllOptions, usesBf16Optimizer } from './estimate';
 export { catalogEntries, findCatalogModel, findCatalogEntry, findCatalogModelByPath, type CatalogEntry } from './catalog';
 export { resolveModel } from './resolveModel';
+export { modelFromNameSize, statedSize, NAME_SIZE_LABEL, type StatedSize } from './nameSize';
 export { readModelFolder } from './modelFolder';
 export { findCachedModel, findInHuggingFaceCache, findInModelScopeCache } from './modelCache';
 export { countParams, type ParamCount } from './paramCount';

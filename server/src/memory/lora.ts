@@ -17,10 +17,20 @@ interface LinearShape {
 
 const allLinear = new Set(['all-linear', 'all_linear', 'all']);
 
-function blockLinears(a: ModelArchitecture, inter: number, experts: number, shared: number): LinearShape[] {
+/** The token mixer's linears: softmax attention (MHA/GQA, fused qkv, MLA) or a Gated DeltaNet layer. */
+function attentionLinears(a: ModelArchitecture, linearMixer: boolean): LinearShape[] {
   const h = a.hiddenSize;
   const shapes: LinearShape[] = [];
-  if (a.mla) {
+  if (linearMixer && a.linearAttention) {
+    const la = a.linearAttention;
+    const keyDim = la.keyHeads * la.keyHeadDim;
+    const valueDim = la.valueHeads * la.valueHeadDim;
+    shapes.push(
+      { names: ['in_proj_qkvz', 'in_proj_qkv', 'in_proj_z'], dIn: h, dOut: 2 * keyDim + 2 * valueDim, copies: 1 },
+      { names: ['in_proj_ba', 'in_proj_b', 'in_proj_a'], dIn: h, dOut: 2 * la.valueHeads, copies: 1 },
+      { names: ['out_proj'], dIn: valueDim, dOut: h, copies: 1 },
+    );
+  } else if (a.mla) {
     const m = a.mla;
     const n = a.numHeads;
     shapes.push(
@@ -37,13 +47,20 @@ function blockLinears(a: ModelArchitecture, inter: number, experts: number, shar
       shapes.push({ names: ['qkv_proj', 'wqkv', 'query_key_value', 'q_proj', 'k_proj', 'v_proj'], dIn: h, dOut: q + 2 * kv, copies: 1 });
     } else {
       shapes.push(
-        { names: ['q_proj', 'wq'], dIn: h, dOut: q, copies: 1 },
+        { names: ['q_proj', 'wq'], dIn: h, dOut: a.attnOutputGate ? 2 * q : q, copies: 1 },
         { names: ['k_proj', 'wk'], dIn: h, dOut: kv, copies: 1 },
         { names: ['v_proj', 'wv'], dIn: h, dOut: kv, copies: 1 },
       );
     }
     shapes.push({ names: ['o_proj', 'wo', 'dense', 'out_proj'], dIn: q, dOut: h, copies: 1 });
   }
+  return shapes;
+}
+
+/** The MLP's linears: `experts` copies of a width-`inter` MLP and one shared expert of width `shared`. */
+function mlpLinears(a: ModelArchitecture, inter: number, experts: number, shared: number): LinearShape[] {
+  const h = a.hiddenSize;
+  const shapes: LinearShape[] = [];
   const mlp = (i: number, copies: number) => {
     if (a.mlp === 'plain') {
       shapes.push({ names: ['up_proj', 'fc1', 'c_fc'], dIn: h, dOut: i, copies }, { names: ['down_proj', 'fc2', 'c_proj'], dIn: i, dOut: h, copies });
@@ -79,14 +96,23 @@ function adapted(s: LinearShape, t: Targets): boolean {
   return t.all || s.names.some((n) => t.names.has(n));
 }
 
-/** The linears of each kind of decoder layer (dense, MoE), with how many layers of that kind there are. */
+/**
+ * The linears of each kind of decoder layer (dense or MoE MLP, softmax or linear attention), with how many
+ * layers of that kind there are. Which layers mix which way does not matter for the sums, only how many.
+ */
 function layerKinds(a: ModelArchitecture): Array<{ layers: number; shapes: LinearShape[] }> {
-  if (!a.moe) return [{ layers: a.numLayers, shapes: blockLinears(a, a.intermediateSize, 1, 0) }];
+  const linearLayers = Math.min(a.numLayers, a.linearAttention?.layers ?? 0);
+  const mixers = [
+    { layers: a.numLayers - linearLayers, shapes: attentionLinears(a, false) },
+    { layers: linearLayers, shapes: attentionLinears(a, true) },
+  ];
+  if (!a.moe) return [...mixers, { layers: a.numLayers, shapes: mlpLinears(a, a.intermediateSize, 1, 0) }];
   const m = a.moe;
-  const denseLayers = m.firstDenseLayers ?? 0;
+  const denseLayers = Math.min(a.numLayers, m.denseLayers ?? 0);
   return [
-    { layers: denseLayers, shapes: blockLinears(a, a.intermediateSize, 1, 0) },
-    { layers: a.numLayers - denseLayers, shapes: blockLinears(a, m.moeIntermediateSize, m.numExperts, m.sharedExpertIntermediateSize ?? 0) },
+    ...mixers,
+    { layers: denseLayers, shapes: mlpLinears(a, a.intermediateSize, 1, 0) },
+    { layers: a.numLayers - denseLayers, shapes: mlpLinears(a, m.moeIntermediateSize, m.numExperts, m.sharedExpertIntermediateSize ?? 0) },
   ];
 }
 

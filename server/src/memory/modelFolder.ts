@@ -59,6 +59,18 @@ export async function readModelFolder(fs: FileSystemHost, folder: string, id?: s
   return undefined;
 }
 
+/**
+ * The model a training output folder was trained from, when the folder holds no weights of its own: a LoRA
+ * checkpoint's adapter_config.json (`base_model_name_or_path`), or ms-swift's args.json (`model`).
+ */
+export async function trainedFrom(fs: FileSystemHost, folder: string): Promise<string | undefined> {
+  const adapter = safeJson(await fs.readFile(joinPath(folder, 'adapter_config.json'))) as { base_model_name_or_path?: unknown } | undefined;
+  if (typeof adapter?.base_model_name_or_path === 'string' && adapter.base_model_name_or_path) return adapter.base_model_name_or_path;
+  const args = safeJson(await fs.readFile(joinPath(folder, 'args.json'))) as { model?: unknown; model_id_or_path?: unknown } | undefined;
+  const model = args?.model ?? args?.model_id_or_path;
+  return typeof model === 'string' && model ? model : undefined;
+}
+
 /** Sums the headers of model.safetensors or of all shards the index names; undefined if any is unreadable. */
 async function readShardHeaders(fs: FileSystemHost, folder: string): Promise<{ summary: SafetensorsSummary } | undefined> {
   const indexText = await fs.readFile(joinPath(folder, 'model.safetensors.index.json'));

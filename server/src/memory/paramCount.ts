@@ -2,10 +2,12 @@ import type { ModelArchitecture } from './types';
 
 /**
  * Parameter counts from architecture facts (the fields of config.json), for Llama-style decoders and the
- * common variants: GQA, qkv bias, per-head q/k norms, 4 norms per layer, MoE (routed + shared experts,
- * leading dense layers), DeepSeek MLA, tied or untied embeddings, and a stated extra (vision tower).
+ * common variants: GQA, biases, q/k norms, RMSNorm or LayerNorm, MoE (routed + shared experts, dense layers),
+ * DeepSeek MLA, Gated DeltaNet linear-attention layers, tied or untied embeddings, and the parts outside the
+ * decoder (vision and audio towers, projectors), each counted whole.
  */
 export interface ParamCount {
+  /** Everything the training code loads: the language model and its loaded parts. */
   total: number;
   /** Parameters a token touches: routed experts counted at top-k (equals `total` for dense models). */
   active: number;
@@ -16,10 +18,29 @@ export interface ParamCount {
   largestLayer: number;
   /** Weights of the linear layers inside the decoder blocks: what QLoRA quantises. */
   decoderLinear: number;
+  /** The loaded parts outside the language model (towers, projectors, speech generators). */
+  parts: number;
+  /** What the checkpoint stores: `total` plus parts the training code does not load (multi-token prediction). */
+  checkpointTotal: number;
 }
 
-/** Attention parameters of one layer, and how many of them are linear-layer weights. */
-function attentionParams(a: ModelArchitecture): { all: number; linear: number; largest: number } {
+interface Module {
+  /** All parameters, biases and norms included. */
+  all: number;
+  /** Linear-layer weights only. */
+  linear: number;
+  /** The largest single module. */
+  largest: number;
+}
+
+/** Parameters of one norm layer of width `width`. */
+function normParams(a: ModelArchitecture, width: number): number {
+  const norm = a.norm ?? 'rms';
+  return norm === 'layer' ? 2 * width : norm === 'none' ? 0 : width;
+}
+
+/** Softmax attention of one layer. */
+function attention(a: ModelArchitecture): Module {
   const h = a.hiddenSize;
   if (a.mla) {
     const m = a.mla;
@@ -34,69 +55,106 @@ function attentionParams(a: ModelArchitecture): { all: number; linear: number; l
     // q_a_layernorm and kv_a_layernorm
     return { all: linear + m.qLoraRank + m.kvLoraRank, linear, largest: Math.max(qA, qB, kvA, kvB, o) };
   }
-  const qOut = a.numHeads * a.headDim;
+  const qOut = a.numHeads * a.headDim * (a.attnOutputGate ? 2 : 1);
   const kvOut = a.numKvHeads * a.headDim;
   const q = h * qOut;
   const kv = h * kvOut;
-  const o = qOut * h;
+  const o = a.numHeads * a.headDim * h;
   const linear = q + 2 * kv + o;
-  let all = linear;
-  if (a.qkvBias) all += qOut + 2 * kvOut;
-  if (a.qkNorm) all += 2 * a.headDim;
-  const qkvModule = a.fusedQkv ? q + 2 * kv + (a.qkvBias ? qOut + 2 * kvOut : 0) : q + (a.qkvBias ? qOut : 0);
+  const qkvBias = a.qkvBias || a.linearBias ? qOut + 2 * kvOut : 0;
+  let all = linear + qkvBias + (a.linearBias || a.oBias ? h : 0);
+  if (a.qkNorm) all += a.qkNormAllHeads ? a.numHeads * a.headDim + kvOut : 2 * a.headDim;
+  const qkvModule = a.fusedQkv ? q + 2 * kv + qkvBias : q + (qkvBias ? qOut : 0);
   return { all, linear, largest: Math.max(qkvModule, o) };
 }
 
-/** Gated MLPs have gate, up and down matrices; plain (GeLU) ones have up and down. */
-function mlpMatrices(a: ModelArchitecture): number {
-  return a.mlp === 'gated' ? 3 : 2;
+/**
+ * Gated DeltaNet token mixer of one linear-attention layer: the fused q/k/v/z and b/a input projections,
+ * a depthwise causal convolution over q, k and v, per-head decay (A_log) and dt bias, a gated RMSNorm over one
+ * value head, and the output projection.
+ */
+function linearAttention(a: ModelArchitecture): Module {
+  const la = a.linearAttention!;
+  const h = a.hiddenSize;
+  const keyDim = la.keyHeads * la.keyHeadDim;
+  const valueDim = la.valueHeads * la.valueHeadDim;
+  const qkvz = h * (2 * keyDim + 2 * valueDim);
+  const ba = h * 2 * la.valueHeads;
+  const conv = (2 * keyDim + valueDim) * la.convKernel;
+  const out = valueDim * h;
+  const linear = qkvz + ba + out;
+  return { all: linear + conv + 2 * la.valueHeads + la.valueHeadDim, linear, largest: Math.max(qkvz, out) };
 }
 
-function largestMlpModule(a: ModelArchitecture, inter: number): number {
+/** Gated MLPs have gate, up and down matrices; plain (GeLU) ones have up and down. */
+function mlp(a: ModelArchitecture, inter: number): Module {
+  const h = a.hiddenSize;
+  const mats = a.mlp === 'gated' ? 3 : 2;
+  const linear = mats * h * inter;
+  const bias = a.linearBias ? (mats - 1) * inter + h : 0;
   // A fused gate_up matrix is one module holding two h×I blocks.
-  return a.fusedGateUp && a.mlp === 'gated' ? 2 * a.hiddenSize * inter : a.hiddenSize * inter;
+  const largest = a.fusedGateUp && a.mlp === 'gated' ? 2 * h * inter : h * inter;
+  return { all: linear + bias, linear, largest };
 }
 
 export function countParams(a: ModelArchitecture): ParamCount {
   const h = a.hiddenSize;
   const L = a.numLayers;
-  const attn = attentionParams(a);
-  const norms = (a.normsPerLayer ?? 2) * h;
-  const mats = mlpMatrices(a);
-  const denseMlp = mats * h * a.intermediateSize;
+  const linearLayers = Math.min(L, a.linearAttention?.layers ?? 0);
+  const softmax = attention(a);
+  const mixers = linearLayers > 0 ? linearAttention(a) : undefined;
+  const mixerAll = (L - linearLayers) * softmax.all + linearLayers * (mixers?.all ?? 0);
+  const mixerLinear = (L - linearLayers) * softmax.linear + linearLayers * (mixers?.linear ?? 0);
+  const norms = L * (a.normsPerLayer ?? 2) * normParams(a, h);
+
   const embedding = a.vocabSize * h;
   const lmHead = a.tiedEmbeddings ? 0 : a.vocabSize * h;
-  let total = embedding + lmHead + h + (a.extraParams ?? 0);
-  let active = total;
-  let decoderLinear = 0;
-  let largestLayer = Math.max(embedding, attn.largest);
+  const outside = embedding + (a.positionEmbeddings ?? 0) * h + normParams(a, h) + lmHead + (a.lmHeadBias ? a.vocabSize : 0);
+  const dense = mlp(a, a.intermediateSize);
+  let largestLayer = Math.max(embedding, softmax.largest, mixers?.largest ?? 0);
 
+  let blocks: number;
+  let activeBlocks: number;
+  let mlpLinear: number;
   if (!a.moe) {
-    total += L * (attn.all + norms + denseMlp);
-    active = total;
-    decoderLinear = L * (attn.linear + denseMlp);
-    largestLayer = Math.max(largestLayer, largestMlpModule(a, a.intermediateSize));
+    blocks = mixerAll + norms + L * dense.all;
+    activeBlocks = blocks;
+    mlpLinear = L * dense.linear;
+    largestLayer = Math.max(largestLayer, dense.largest);
   } else {
     const m = a.moe;
-    const expert = mats * h * m.moeIntermediateSize;
-    const shared = m.sharedExpertIntermediateSize ? mats * h * m.sharedExpertIntermediateSize : 0;
+    const expert = mlp(a, m.moeIntermediateSize);
+    const shared = m.sharedExpertIntermediateSize ? mlp(a, m.sharedExpertIntermediateSize) : undefined;
     const router = h * m.numExperts + (m.routerBias ? m.numExperts : 0);
     const gate = m.sharedExpertGate ? h : 0;
-    const denseLayers = m.firstDenseLayers ?? 0;
+    const denseLayers = Math.min(L, m.denseLayers ?? 0);
     const moeLayers = L - denseLayers;
-    const common = attn.all + norms;
-    const dense = denseLayers * (common + denseMlp);
-    total += dense + moeLayers * (common + m.numExperts * expert + shared + router + gate);
-    active += dense + moeLayers * (common + m.expertsPerToken * expert + shared + router + gate);
-    decoderLinear =
-      denseLayers * (attn.linear + denseMlp) + moeLayers * (attn.linear + m.numExperts * expert + shared + h * m.numExperts);
-    largestLayer = Math.max(
-      largestLayer,
-      h * m.numExperts,
-      denseLayers > 0 ? largestMlpModule(a, a.intermediateSize) : 0,
-      largestMlpModule(a, m.moeIntermediateSize),
-      m.sharedExpertIntermediateSize ? largestMlpModule(a, m.sharedExpertIntermediateSize) : 0,
-    );
+    const common = mixerAll + norms + denseLayers * dense.all + moeLayers * ((shared?.all ?? 0) + router + gate);
+    blocks = common + moeLayers * m.numExperts * expert.all;
+    activeBlocks = common + moeLayers * m.expertsPerToken * expert.all;
+    mlpLinear = denseLayers * dense.linear + moeLayers * (m.numExperts * expert.linear + (shared?.linear ?? 0) + h * m.numExperts);
+    largestLayer = Math.max(largestLayer, h * m.numExperts, denseLayers > 0 ? dense.largest : 0, expert.largest, shared?.largest ?? 0);
   }
-  return { total, active, embedding, lmHead, largestLayer, decoderLinear };
+
+  let parts = 0;
+  let unloaded = 0;
+  for (const part of a.parts ?? []) {
+    if (part.loaded === false) {
+      unloaded += part.params;
+      continue;
+    }
+    parts += part.params;
+    largestLayer = Math.max(largestLayer, part.largestLayer);
+  }
+  const total = outside + blocks + parts;
+  return {
+    total,
+    active: outside + activeBlocks + parts,
+    embedding,
+    lmHead,
+    largestLayer,
+    decoderLinear: mixerLinear + mlpLinear,
+    parts,
+    checkpointTotal: total + unloaded,
+  };
 }

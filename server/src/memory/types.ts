@@ -22,15 +22,30 @@ export interface ModelArchitecture {
   /** Gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU, 2 matrices) MLP. */
   mlp: 'gated' | 'plain';
   qkvBias?: boolean;
+  /** The attention output projection has a bias (Llama with `attention_bias`, InternLM). */
+  oBias?: boolean;
+  /** Every linear of the decoder blocks has a bias: q, k, v, o and the MLP (GPT-NeoX, phi-2, StarCoder2, GPT-2). */
+  linearBias?: boolean;
   qkNorm?: boolean;
+  /** The q/k norms span all heads (OLMo-2: n·d and kv·d weights) instead of one head (Qwen3: d each). */
+  qkNormAllHeads?: boolean;
   normsPerLayer?: number;
+  /** RMSNorm (one weight vector, the default), LayerNorm (weight and bias) or parameter-free LayerNorm (OLMo). */
+  norm?: 'rms' | 'layer' | 'none';
+  /** The output head has a bias (phi-2). */
+  lmHeadBias?: boolean;
+  /** Rows of a learned absolute position table (GPT-2, OPT, BERT); 0 or absent for rotary models. */
+  positionEmbeddings?: number;
   moe?: {
     numExperts: number;
     expertsPerToken: number;
     moeIntermediateSize: number;
     sharedExpertIntermediateSize?: number;
-    /** Layers before the first MoE layer that are dense (DeepSeek `first_k_dense_replace`). */
-    firstDenseLayers?: number;
+    /**
+     * Layers whose MLP is dense (width `intermediateSize`) in a MoE model: DeepSeek `first_k_dense_replace`,
+     * Qwen2-MoE `mlp_only_layers` or `decoder_sparse_step`, Llama 4 `interleave_moe_layer_step`.
+     */
+    denseLayers?: number;
     /** Qwen2-MoE `shared_expert_gate`: one h-sized gate for the shared expert. */
     sharedExpertGate?: boolean;
     /** DeepSeek-V3 `e_score_correction_bias`: one value per routed expert. */
@@ -44,16 +59,43 @@ export interface ModelArchitecture {
     qkRopeHeadDim: number;
     vHeadDim: number;
   };
+  /**
+   * Hybrid models (Qwen3-Next, Qwen3.5): `layers` of the decoder mix tokens with Gated DeltaNet linear
+   * attention instead of softmax attention; the others keep `numHeads`/`numKvHeads` attention.
+   */
+  linearAttention?: {
+    layers: number;
+    keyHeads: number;
+    valueHeads: number;
+    keyHeadDim: number;
+    valueHeadDim: number;
+    convKernel: number;
+  };
+  /** Softmax attention with an output gate: q_proj also produces a per-head gate (Qwen3-Next, Qwen3.5). */
+  attnOutputGate?: boolean;
   /** q, k and v in one matrix (Phi-3 `qkv_proj`, InternLM2 `wqkv`, ChatGLM `query_key_value`); matters for LoRA. */
   fusedQkv?: boolean;
   /** gate and up in one matrix (Phi-3 `gate_up_proj`, ChatGLM `dense_h_to_4h`); matters for LoRA. */
   fusedGateUp?: boolean;
-  /** Parameters outside the decoder (e.g. a vision tower and projector), counted in the total as stated. */
-  extraParams?: number;
-  /** What `extraParams` is, for hovers ("SigLIP vision tower + projector"). */
-  extraParamsNote?: string;
+  /** Parts outside the language model: vision and audio towers, projectors, speech generators, MTP heads. */
+  parts?: ModelPart[];
   /** Attention and hidden dropout are active during training (GPT-2 style); modern LLMs use 0. */
   dropout?: boolean;
+}
+
+/** A module outside the decoder, counted whole: a vision or audio tower, a projector, a speech generator. */
+export interface ModelPart {
+  kind: 'vision' | 'audio' | 'projector' | 'speech' | 'mtp';
+  /** For hovers: "vision tower (32 blocks, width 1280)". */
+  name: string;
+  params: number;
+  /** Its largest single module (a ZeRO-3 gather buffer). */
+  largestLayer: number;
+  /**
+   * False when the checkpoint stores the part but the training code does not load it (transformers skips
+   * DeepSeek-V3's and Qwen3.5's multi-token-prediction layers): in the checkpoint's count, not in the model's.
+   */
+  loaded?: boolean;
 }
 
 
@@ -65,8 +107,15 @@ export interface ModelInfo {
   totalParams: number;
   /** Largest single module's own parameters (usually the embedding), for ZeRO-3 gather buffers. */
   largestLayerParams: number;
+  /** MoE models: parameters one token passes through (routed experts at top-k). */
+  activeParams?: number;
   architecture?: ModelArchitecture;
   source: Source;
+  /**
+   * Set when the size is not exact (`source.kind` 'name-size'): the words every place that shows the size puts
+   * next to it, and how to get an exact count.
+   */
+  approximate?: { label: string; howToExact: string };
 }
 
 export interface LoraSpec {

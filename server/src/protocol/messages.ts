@@ -73,6 +73,8 @@ export interface CatalogEntry {
   id: string;
   displayName: string;
   totalParams: number;
+  /** Other names of the same model (ModelScope ids, Instruct/Chat/-it releases), for the model search. */
+  aliases?: string[];
 }
 
 /** The estimate for a document (null for files ZeRO Lens does not handle). */

@@ -22,6 +22,11 @@ export type Source =
   | { kind: 'launcher-default'; file: string; rule: string }
   /** The built-in model catalog. */
   | { kind: 'catalog'; id: string }
+  /**
+   * Not in the catalog, sized from the name (`…-13B-…`, `30B-A3B`): `statedParams` as the name says, the layer
+   * shape of `family`'s nearest catalog model (`shapeFrom`). Approximate; hovers say how to get an exact count.
+   */
+  | { kind: 'name-size'; family?: string; statedParams: number; statedActiveParams?: number; shapeFrom?: string }
   /** A model folder on disk (config.json, safetensors headers or their index). */
   | { kind: 'model-folder'; path: string; how: 'safetensors' | 'index' | 'config.json' };
 
@@ -57,6 +62,8 @@ export function describeSource(source: Source): string {
       return `${source.rule} (${fileName(source.file)})`;
     case 'catalog':
       return `built-in catalog (${source.id})`;
+    case 'name-size':
+      return `size from the name${source.shapeFrom ? `, shaped like ${source.shapeFrom}` : ''}`;
     case 'model-folder':
       return `${source.path} (${source.how})`;
   }

@@ -14,6 +14,7 @@ import {
   type SettingValue,
   type SidebarViewModel,
 } from '../messages';
+import { searchCatalog } from './catalogSearch';
 import { h } from './dom';
 
 export interface FormHandlers {
@@ -156,12 +157,13 @@ export class ContextForm {
     this.lastModel = value;
     let control: ValueControl;
     if (this.catalog.length) {
-      const options = this.catalog.map((entry) =>
-        h('vscode-option', { value: entry.id, description: entry.id, selected: entry.id === value }, [`${entry.displayName} (${formatCount(entry.totalParams)})`]),
-      );
-      if (value && !this.catalog.some((entry) => entry.id === value)) options.unshift(h('vscode-option', { value, selected: true }, [value]));
-      if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, ['not set — search the catalog']));
-      control = h('vscode-single-select', { id: 'zl-in-model', 'data-setting': 'model', combobox: true, creatable: true, filter: 'contains', 'aria-describedby': 'zl-src-model zl-err-model' }, options) as ValueControl;
+      control = h('vscode-single-select', { id: 'zl-in-model', 'data-setting': 'model', combobox: true, creatable: true, filter: 'contains', 'aria-describedby': 'zl-src-model zl-err-model' }, this.modelOptions(value, '')) as ValueControl;
+      // The select filters its options by label; relabel them by what the query matches (an alias, a
+      // ModelScope id) so that every match stays visible.
+      control.addEventListener('input', (event) => {
+        const input = event.composedPath()[0] as HTMLInputElement | undefined;
+        if (input && typeof input.value === 'string') control.replaceChildren(...this.modelOptions(this.lastModel, input.value));
+      });
       control.addEventListener('change', () => this.submit('model', control.value || null));
       control.addEventListener('vsc-single-select-create-option', (event) => {
         const detail = (event as CustomEvent<{ value?: unknown }>).detail;
@@ -174,6 +176,22 @@ export class ContextForm {
     }
     this.modelSlot.replaceChildren(control);
     if (field) field.control = control;
+  }
+
+  /** Options for the model select: the catalog entries the query matches, each labelled by the name it matched. */
+  private modelOptions(value: string | null, query: string): HTMLElement[] {
+    const options = searchCatalog(this.catalog, query, query ? 100 : this.catalog.length).map(({ entry, matched }) => {
+      const label = matched === entry.displayName ? entry.displayName : `${matched} — ${entry.displayName}`;
+      return h('vscode-option', { value: entry.id, description: entry.id, selected: entry.id === value }, [`${label} (${formatCount(entry.totalParams)})`]);
+    });
+    // The chosen model stays an option while the query hides it, so the select keeps its value.
+    const chosen = value ? this.catalog.find((entry) => entry.id === value) : undefined;
+    if (chosen && !options.some((o) => o.getAttribute('value') === value)) {
+      options.unshift(h('vscode-option', { value: chosen.id, description: chosen.id, selected: true }, [`${chosen.displayName} (${formatCount(chosen.totalParams)})`]));
+    }
+    if (value && !chosen) options.unshift(h('vscode-option', { value, selected: true }, [value]));
+    if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, ['not set — search the catalog']));
+    return options;
   }
 
   private submit(key: SettingKey, value: unknown): void {

@@ -1,0 +1,116 @@
+import { catalogEntries, type CatalogEntry } from './catalog';
+import type { ModelInfo } from './types';
+
+/**
+ * The size a model's name states, for ids the catalog does not know: `Qwen3.5-35B-A3B`, `gemma-4-E2B-it`,
+ * `Mixtral-8x22B`, `SmolLM2-135M`, `Llama-4-Scout-17B-16E`. The estimate then takes that count and the layer
+ * shape of the nearest catalog model of the same family (for activations and LoRA), and says everywhere that
+ * it is approximate and how to get an exact one.
+ */
+export interface StatedSize {
+  /** Total parameters as the name states them (experts × size for `8x7B`, the effective count for `E2B`). */
+  total: number;
+  /** MoE: active parameters (`A3B`, or the `17B` of `17B-16E`). */
+  active?: number;
+  /** The name part before the size: what the family is matched by (`qwen3.5-`). */
+  stem: string;
+  /** The size as written (`35B-A3B`). */
+  text: string;
+  /** What the name's number means when it is not the total. */
+  caveat?: string;
+}
+
+const units: Record<string, number> = { k: 1e3, m: 1e6, b: 1e9, t: 1e12 };
+const amount = (n: string, unit: string) => Number(n) * units[unit.toLowerCase()];
+
+/** Patterns, most specific first; each returns the size and where it starts in the name. */
+const patterns: Array<{ re: RegExp; read: (m: RegExpExecArray) => Omit<StatedSize, 'stem' | 'text'> }> = [
+  // 30B-A3B, 235B-A22B: total and active.
+  { re: /(\d+(?:\.\d+)?)([bmt])-?a(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]), active: amount(m[3], m[4]) }) },
+  // 17B-16E (Llama 4): active size and the number of experts; the total is not stated.
+  {
+    re: /(\d+(?:\.\d+)?)([bm])-(\d+)e(?![a-z0-9])/i,
+    read: (m) => ({ total: amount(m[1], m[2]), active: amount(m[1], m[2]), caveat: `${m[1]}${m[2].toUpperCase()} is the active size of ${m[3]} experts; the total is larger` }),
+  },
+  // 8x7B, 8x22B: experts × size (the shared layers are counted once per expert, so this is an upper bound).
+  { re: /(\d+)x(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: Number(m[1]) * amount(m[2], m[3]), caveat: `${m[1]} experts × ${m[2]}${m[3].toUpperCase()}, an upper bound` }) },
+  // E2B, E4B (Gemma 3n/4): effective parameters; embeddings per layer and towers come on top.
+  { re: /(?:^|[-_])e(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]), caveat: `E${m[1]}${m[2].toUpperCase()} counts effective parameters; the checkpoint holds more` }) },
+  // 13B, 0.5B, 1.5b, 135M, 1T.
+  { re: /(?:^|[-_.])(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
+];
+
+/** The size stated in a model id's last segment, if any. */
+export function statedSize(id: string): StatedSize | undefined {
+  const name = id.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? '';
+  for (const { re, read } of patterns) {
+    const m = re.exec(name);
+    if (!m) continue;
+    const size = read(m);
+    if (!(size.total > 0)) continue;
+    const start = m.index + (/^[-_.]/.test(m[0]) ? 1 : 0);
+    const text = name.slice(start, m.index + m[0].length);
+    return { ...size, stem: name.slice(0, start).toLowerCase(), text };
+  }
+  return undefined;
+}
+
+const lastSegment = (id: string) => id.slice(id.lastIndexOf('/') + 1).toLowerCase();
+
+/**
+ * Catalog models of the same family: names that start with the same stem (`qwen3.5-`), the stem cut back at
+ * separators until something matches, but never below one word of letters.
+ */
+function familyOf(stem: string): CatalogEntry[] {
+  let s = stem.replace(/[-_.]+$/, '');
+  while (s.length >= 3 && /[a-z]{2,}/.test(s)) {
+    const found = catalogEntries().filter((e) => [e.id, ...e.aliases].some((id) => lastSegment(id).startsWith(s)));
+    if (found.length) return found;
+    const cut = s.search(/[-_.][^-_.]*$/);
+    if (cut <= 0) break;
+    s = s.slice(0, cut);
+  }
+  return [];
+}
+
+/** The family member closest in size (log scale), MoE preferred for a MoE name. */
+function nearest(family: CatalogEntry[], size: StatedSize): CatalogEntry | undefined {
+  const distance = (e: CatalogEntry) => Math.abs(Math.log(e.counts.total / size.total)) + (Boolean(e.info.architecture?.moe) !== Boolean(size.active) ? 10 : 0);
+  return [...family].sort((a, b) => distance(a) - distance(b) || a.id.localeCompare(b.id))[0];
+}
+
+/** A rough largest layer without a shape: the embedding of a 128k vocabulary at a 32-layer model's width. */
+function roughLargestLayer(total: number): number {
+  return Math.round(128_000 * Math.sqrt(total / (12 * 32)));
+}
+
+export const NAME_SIZE_LABEL = 'size from the name';
+
+/**
+ * ModelInfo for an id the catalog does not know, from the size its name states; undefined when the name
+ * states none. Never silent: `approximate` carries the label and how to get an exact count.
+ */
+export function modelFromNameSize(id: string): ModelInfo | undefined {
+  const size = statedSize(id);
+  if (!size) return undefined;
+  const sibling = nearest(familyOf(size.stem), size);
+  const architecture = sibling?.info.architecture;
+  const howToExact =
+    'For an exact count, point `--model` (or the `zeroLens.model` setting) at a local model folder with its config.json, or download the model into the Hugging Face or ModelScope cache.';
+  const shape = sibling ? `layer shape of ${sibling.id}` : 'no catalog model of its family, so activations are not counted';
+  const caveat = size.caveat ? `; ${size.caveat}` : '';
+  return {
+    id,
+    // Every place that shows the name shows the label with it, until presentation uses `approximate`.
+    displayName: `${id.slice(id.lastIndexOf('/') + 1)} (${NAME_SIZE_LABEL})`,
+    totalParams: size.total,
+    activeParams: size.active,
+    largestLayerParams: sibling ? Math.min(sibling.counts.largestLayer, size.total) : roughLargestLayer(size.total),
+    architecture,
+    source: { kind: 'name-size', family: sibling?.family, statedParams: size.total, statedActiveParams: size.active, shapeFrom: sibling?.id },
+    approximate: {
+      label: NAME_SIZE_LABEL,
+      howToExact: `Approximate: ${size.text} from the name (${shape}${caveat}). ${howToExact}`,
+    },
+  };
+}

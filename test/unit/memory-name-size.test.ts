@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findCatalogModel } from '../../server/src/memory';
+import { modelFromNameSize, NAME_SIZE_LABEL, statedSize } from '../../server/src/memory/nameSize';
+
+test('sizes the names state: 13B, 0.5B, 135M, 30B-A3B, E2B, 8x7B, 17B-16E', () => {
+  const s = (id: string) => statedSize(id);
+  assert.equal(s('acme/Foo-13B-chat')!.total, 13e9);
+  assert.equal(s('Qwen/Qwen9-0.5B')!.total, 0.5e9);
+  assert.equal(s('HuggingFaceTB/SmolLM9-135M')!.total, 135e6);
+  assert.deepEqual([s('Qwen/Qwen3.5-35B-A3B')!.total, s('Qwen/Qwen3.5-35B-A3B')!.active], [35e9, 3e9]);
+  assert.equal(s('Qwen/Qwen3.5-35B-A3B')!.stem, 'qwen3.5-');
+  assert.equal(s('google/gemma-4-E2B-it')!.total, 2e9);
+  assert.match(s('google/gemma-4-E2B-it')!.caveat!, /effective/);
+  assert.equal(s('mistralai/Mixtral-8x22B-v0.1')!.total, 176e9);
+  assert.deepEqual([s('meta-llama/Llama-4-Scout-17B-16E-Instruct')!.active, s('meta-llama/Llama-4-Scout-17B-16E-Instruct')!.text], [17e9, '17B-16E']);
+  assert.equal(s('nv-community/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16')!.text, '30B-A3B');
+  // No size, or a number that is not one: version numbers, bit widths.
+  for (const id of ['deepseek-ai/DeepSeek-V3', 'microsoft/phi-2', 'OpenMOSS-Team/MOSS-VL-Instruct-0708', 'acme/model-4bit', 'Qwen/Qwen2-VL']) assert.equal(s(id), undefined, id);
+});
+
+test('an unknown id with a size in its name gets that size, its family shape, and says so', () => {
+  const info = modelFromNameSize('Qwen/Qwen3-999B-A99B-Instruct')!;
+  assert.equal(info.totalParams, 999e9);
+  assert.equal(info.activeParams, 99e9);
+  assert.equal(info.source.kind, 'name-size');
+  assert.ok(info.architecture?.moe, 'the shape of a MoE model of the family');
+  assert.ok(info.source.kind === 'name-size' && info.source.shapeFrom && findCatalogModel(info.source.shapeFrom));
+  assert.ok(info.displayName.includes(NAME_SIZE_LABEL));
+  assert.equal(info.approximate?.label, NAME_SIZE_LABEL);
+  assert.match(info.approximate!.howToExact, /local model folder/);
+  assert.match(info.approximate!.howToExact, /zeroLens\.model/);
+  assert.match(info.approximate!.howToExact, /cache/);
+});
+
+test('without a family in the catalog the size still counts, without a layer shape', () => {
+  const info = modelFromNameSize('nobody/Zorblax-7B')!;
+  assert.equal(info.totalParams, 7e9);
+  assert.equal(info.architecture, undefined);
+  assert.ok(info.largestLayerParams > 0 && info.largestLayerParams < 7e9);
+  assert.match(info.approximate!.howToExact, /activations are not counted/);
+  assert.equal(modelFromNameSize('nobody/zorblax'), undefined);
+});
