@@ -123,6 +123,8 @@ test('an unknown model whose name states a size is estimated from it, marked app
   assert.equal(analysis.model?.totalParams, 13e9);
   assert.equal(analysis.model?.approximate?.label, 'size from the name');
   assert.ok(analysis.options.length > 0);
+  // Never silent: the notes every surface lists (hover, CLI) say how to get an exact size.
+  assert.ok(analysis.notes.includes(analysis.model!.approximate!.howToExact));
 });
 
 test('launch references are read once and kept until invalidate()', async () => {

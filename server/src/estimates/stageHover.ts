@@ -29,7 +29,7 @@ function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
   }
   lines.push('', contextLine(analysis));
   lines.push('', 'Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).');
-  const notes = [...analysis.context.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
+  const notes = [...analysis.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   return lines.join('\n');
 }

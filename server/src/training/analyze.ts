@@ -100,6 +100,8 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   }
   const gpuMemoryBytes = context.gpuMemoryGiB ? Math.round(context.gpuMemoryGiB.value * GiB) : undefined;
   const notes = [...context.notes, ...unfilledAutoNotes(facts, context)];
+  // A size read off the name is never shown silently: every surface that lists the notes says how to get an exact one.
+  if (model?.approximate) notes.push(model.approximate.howToExact);
   const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes) : undefined;
 
   const options: OptionEstimate[] = base
