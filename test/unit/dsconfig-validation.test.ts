@@ -206,7 +206,8 @@ test('a top level that is not an object is an error', () => {
 });
 
 test('did-you-mean: transpositions, case and separators, half-typed long keys; nothing for unrelated words', async () => {
-  const { didYouMean, editDistance } = await import('../../server/src/dsconfig/validation/didYouMean');
+  const { didYouMean } = await import('../../server/src/dsconfig/validation/didYouMean');
+  const { editDistance } = await import('../../server/src/util/editDistance');
   const keys = ['stage', 'offload_param', 'offload_optimizer', 'stage3_prefetch_bucket_size', 'reduce_bucket_size', 'overlap_comm'];
   assert.equal(editDistance('stgae', 'stage'), 1);
   assert.deepEqual(didYouMean('stgae', keys), ['stage']);

@@ -1,12 +1,13 @@
 import { baseName, dirName, relativePath } from '../../util/paths';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { FileSystemHost, Hosts } from '../../host';
+import { editDistance } from '../../util/editDistance';
 import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { FixSpec } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
-import { editDistance, suggestPresets } from './didYouMean';
+import { suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */

@@ -1,19 +1,6 @@
+import { editDistance } from '../../util/editDistance';
 import { swiftPresetNames, type SwiftPresetName } from '../facts';
 import { legacyPresetNames } from '../swiftPresets';
-
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
-}
 
 const squash = (s: string) => s.toLowerCase().replace(/[-_\s.]/g, '').replace(/^default/, '').replace(/\.json$/, '');
 
