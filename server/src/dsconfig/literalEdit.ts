@@ -1,4 +1,5 @@
 import { createScanner, type Node } from 'jsonc-parser';
+import { ScanError, Token } from '../util/jsoncTokens';
 
 /**
  * The commonest keystroke changes one value in place (`2000` → `2001`, `"cpu"` → `"nvme"`). When the text
@@ -22,8 +23,6 @@ export interface EditedTree {
   trailingCommas: { offset: number }[];
 }
 
-// jsonc-parser's SyntaxKind is an ambient const enum, which isolatedModules cannot read.
-const T = { Null: 7, True: 8, False: 9, String: 10, Number: 11 } as const;
 const block = 4096;
 
 /**
@@ -235,19 +234,19 @@ function scanLiteral(text: string, from: number, to: number): { value: unknown }
   const scanner = createScanner(text, false);
   scanner.setPosition(from);
   const token: number = scanner.scan();
-  if (scanner.getTokenOffset() !== from || scanner.getTokenOffset() + scanner.getTokenLength() !== to || scanner.getTokenError() !== 0) return undefined;
+  if (scanner.getTokenOffset() !== from || scanner.getTokenOffset() + scanner.getTokenLength() !== to || scanner.getTokenError() !== ScanError.None) return undefined;
   switch (token) {
-    case T.String:
+    case Token.String:
       return { value: scanner.getTokenValue() };
-    case T.Number: {
+    case Token.Number: {
       const value = Number(scanner.getTokenValue());
       return Number.isNaN(value) ? undefined : { value };
     }
-    case T.True:
+    case Token.True:
       return { value: true };
-    case T.False:
+    case Token.False:
       return { value: false };
-    case T.Null:
+    case Token.Null:
       return { value: null };
     default:
       return undefined;

@@ -9,6 +9,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
+import { ParseErrorCode, Token } from '../util/jsoncTokens';
 import { LiteralEditCopy, patchLiteralEdit } from './literalEdit';
 
 /** One parse of a ds_config document, shared by every feature for that document version. */
@@ -32,26 +33,6 @@ export const maxParsedLength = 4 * 1024 * 1024;
 /** jsonc-parser's parseTree (and every tree walk after it) recurses once per level; stay far below the stack limit. */
 export const maxNestingDepth = 256;
 
-// jsonc-parser's SyntaxKind / ParseErrorCode are ambient const enums, which isolatedModules cannot read.
-const Token = { OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Comma: 5, LineComment: 12, BlockComment: 13, LineBreak: 14, Trivia: 15, EOF: 17 } as const;
-const ParseErrorCode = {
-  InvalidSymbol: 1,
-  InvalidNumberFormat: 2,
-  PropertyNameExpected: 3,
-  ValueExpected: 4,
-  ColonExpected: 5,
-  CommaExpected: 6,
-  CloseBraceExpected: 7,
-  CloseBracketExpected: 8,
-  EndOfFileExpected: 9,
-  InvalidCommentToken: 10,
-  UnexpectedEndOfComment: 11,
-  UnexpectedEndOfString: 12,
-  UnexpectedEndOfNumber: 13,
-  InvalidUnicode: 14,
-  InvalidEscapeCharacter: 15,
-  InvalidCharacter: 16,
-} as const;
 
 /**
  * The parses of open ds_config documents, one per version, owned by one language service instance (no module

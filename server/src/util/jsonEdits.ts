@@ -2,6 +2,7 @@ import { createScanner, findNodeAtLocation, parseTree, type FormattingOptions, t
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { findProperty, findValue } from './jsonTree';
+import { isTrivia, Token } from './jsoncTokens';
 
 /**
  * Comment-preserving JSONC edits: set a value, insert a property, remove a property, rename a key.
@@ -11,9 +12,6 @@ import { findProperty, findValue } from './jsonTree';
  * Each returns the new text, or undefined when the edit does not apply to this text (path gone, a
  * non-object in the way), so callers never write a guess.
  */
-
-// jsonc-parser's SyntaxKind is an ambient const enum (unreadable under isolatedModules).
-const Token = { Comma: 5, LineComment: 12, BlockComment: 13, LineBreak: 14, Trivia: 15, EOF: 17 } as const;
 
 /** Indentation and line ends as the file already uses them, so inserted keys look hand-written. */
 export function formattingOf(text: string): FormattingOptions {
@@ -67,7 +65,7 @@ function nextToken(text: string, offset: number): { kind: number; offset: number
   let lineBreak: number | undefined;
   for (let kind: number = scanner.scan(); ; kind = scanner.scan()) {
     if (kind === Token.LineBreak) lineBreak ??= scanner.getTokenOffset();
-    else if (kind !== Token.Trivia && kind !== Token.LineComment && kind !== Token.BlockComment) return { kind, offset: scanner.getTokenOffset(), lineBreak };
+    else if (!isTrivia(kind)) return { kind, offset: scanner.getTokenOffset(), lineBreak };
   }
 }
 

@@ -1,4 +1,5 @@
 import { createScanner, type Node } from 'jsonc-parser';
+import { closesContainer, isLiteral, isTrivia, opensContainer, ScanError, Token } from '../../util/jsoncTokens';
 import type { SchemaPath } from '../schemaIndex';
 
 /**
@@ -49,37 +50,12 @@ export interface ValueContext {
   needsTrailingComma: boolean;
 }
 
-// jsonc-parser's SyntaxKind is an ambient const enum, which isolatedModules cannot read.
-const T = {
-  OpenBrace: 1,
-  CloseBrace: 2,
-  OpenBracket: 3,
-  CloseBracket: 4,
-  Comma: 5,
-  Colon: 6,
-  Null: 7,
-  True: 8,
-  False: 9,
-  String: 10,
-  Number: 11,
-  LineComment: 12,
-  BlockComment: 13,
-  LineBreak: 14,
-  Trivia: 15,
-  Unknown: 16,
-  EOF: 17,
-} as const;
-
-/** ScanError.UnexpectedEndOfString */
-const unterminatedString = 2;
-
 type ObjectFrame = { type: 'object'; key?: string; state: 'key' | 'colon' | 'value' | 'after'; keys: Set<string>; valueEnd?: number };
 type ArrayFrame = { type: 'array'; index: number; state: 'value' | 'after' };
 type Frame = ObjectFrame | ArrayFrame;
 
-const isWordToken = (t: number): boolean =>
-  t === T.String || t === T.Number || t === T.Unknown || t === T.True || t === T.False || t === T.Null;
-const isInsignificant = (t: number): boolean => t === T.LineComment || t === T.BlockComment || t === T.LineBreak || t === T.Trivia;
+/** A literal or a bare word (an unquoted key being typed). */
+const isWordToken = (t: number): boolean => isLiteral(t) || t === Token.Unknown;
 
 /**
  * `tree` is the parse of `rawText` when it has no syntax errors: the scan then starts at the innermost object
@@ -99,41 +75,41 @@ export function cursorContext(rawText: string, offset: number, tree?: Node): Cur
     scanner.setPosition(start.offset);
   }
 
-  for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
+  for (let token: number = scanner.scan(); token !== Token.EOF; token = scanner.scan()) {
     const start = scanner.getTokenOffset();
     const end = start + scanner.getTokenLength();
     if (start >= offset) break;
-    if (token === T.LineComment && end >= offset) return { kind: 'none' };
-    if (token === T.BlockComment && end > offset) return { kind: 'none' };
+    if (token === Token.LineComment && end >= offset) return { kind: 'none' };
+    if (token === Token.BlockComment && end > offset) return { kind: 'none' };
     if (isWordToken(token) && end >= offset) {
-      const open = token === T.String && scanner.getTokenError() === unterminatedString;
+      const open = token === Token.String && scanner.getTokenError() === ScanError.UnexpectedEndOfString;
       // An unterminated string runs to the end of the line; replace only up to the cursor then.
       const stop = open ? offset : end;
-      partial = { start, end: stop, text: text.slice(start, offset), quoted: token === T.String };
+      partial = { start, end: stop, text: text.slice(start, offset), quoted: token === Token.String };
       break;
     }
     const top = stack[stack.length - 1];
     switch (token) {
-      case T.OpenBrace:
+      case Token.OpenBrace:
         if (!top && rootSeen) return { kind: 'none' };
         rootSeen = true;
         stack.push({ type: 'object', state: 'key', keys: new Set() });
         break;
-      case T.OpenBracket:
+      case Token.OpenBracket:
         rootSeen = true;
         stack.push({ type: 'array', index: 0, state: 'value' });
         break;
-      case T.CloseBrace:
-      case T.CloseBracket:
-        if (top && top.type === (token === T.CloseBrace ? 'object' : 'array')) {
+      case Token.CloseBrace:
+      case Token.CloseBracket:
+        if (top && top.type === (token === Token.CloseBrace ? 'object' : 'array')) {
           stack.pop();
           valueDone(stack[stack.length - 1], end);
         }
         break;
-      case T.Colon:
+      case Token.Colon:
         if (top?.type === 'object' && top.state === 'colon') top.state = 'value';
         break;
-      case T.Comma:
+      case Token.Comma:
         if (top?.type === 'object') {
           top.state = 'key';
           top.key = undefined;
@@ -143,13 +119,13 @@ export function cursorContext(rawText: string, offset: number, tree?: Node): Cur
         }
         break;
       default:
-        if (isInsignificant(token)) break;
+        if (isTrivia(token)) break;
         if (!top) {
           rootSeen = true;
           break;
         }
-        if (top.type === 'object' && (top.state === 'key' || top.state === 'after') && (token === T.String || token === T.Unknown)) {
-          top.key = token === T.String ? scanner.getTokenValue() : text.slice(start, end);
+        if (top.type === 'object' && (top.state === 'key' || top.state === 'after') && (token === Token.String || token === Token.Unknown)) {
+          top.key = token === Token.String ? scanner.getTokenValue() : text.slice(start, end);
           top.keys.add(top.key);
           top.state = 'colon';
         } else {
@@ -279,21 +255,21 @@ function scanAfter(
   if (container) {
     // From the tree: the keys of the entries after `from`, and only the next token from the text.
     if (inObject) for (const property of container.children ?? []) if (property.offset >= from) keys.add(String(property.children?.[0]?.value ?? ''));
-    for (let token: number = scanner.scan(); token !== T.EOF && first === undefined; token = scanner.scan()) if (!isInsignificant(token)) first = token;
+    for (let token: number = scanner.scan(); token !== Token.EOF && first === undefined; token = scanner.scan()) if (!isTrivia(token)) first = token;
     return nextInfo(keys, first);
   }
   let depth = 0;
   let pendingKey: string | undefined;
-  for (let token: number = scanner.scan(); token !== T.EOF; token = scanner.scan()) {
-    if (isInsignificant(token)) continue;
+  for (let token: number = scanner.scan(); token !== Token.EOF; token = scanner.scan()) {
+    if (isTrivia(token)) continue;
     first ??= token;
-    if (token === T.OpenBrace || token === T.OpenBracket) depth++;
-    else if (token === T.CloseBrace || token === T.CloseBracket) {
+    if (opensContainer(token)) depth++;
+    else if (closesContainer(token)) {
       if (--depth < 0) break;
     } else if (depth === 0 && inObject) {
-      if (token === T.String || token === T.Unknown) pendingKey = scanner.getTokenValue();
-      else if (token === T.Colon && pendingKey !== undefined) keys.add(pendingKey);
-      if (token !== T.String && token !== T.Unknown) pendingKey = undefined;
+      if (token === Token.String || token === Token.Unknown) pendingKey = scanner.getTokenValue();
+      else if (token === Token.Colon && pendingKey !== undefined) keys.add(pendingKey);
+      if (token !== Token.String && token !== Token.Unknown) pendingKey = undefined;
     }
   }
   return nextInfo(keys, first);
@@ -303,7 +279,7 @@ function nextInfo(keys: Set<string>, first: number | undefined): { keys: Set<str
   return {
     keys,
     next: first,
-    nextIsColon: first === T.Colon,
-    nextStartsEntry: first === T.String || first === T.Unknown || first === T.OpenBrace || first === T.OpenBracket || first === T.Number || first === T.True || first === T.False || first === T.Null,
+    nextIsColon: first === Token.Colon,
+    nextStartsEntry: first !== undefined && (isWordToken(first) || opensContainer(first)),
   };
 }
