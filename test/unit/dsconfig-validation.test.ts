@@ -3,9 +3,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { ConfigView } from '../../server/src/dsconfig/validation/configView';
+import { didYouMean } from '../../server/src/dsconfig/validation/didYouMean';
 import { schemaCompileError } from '../../server/src/dsconfig/validation/schemaValidation';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { defaultSettings } from '../../server/src/settings';
+import { editDistance } from '../../server/src/util/editDistance';
 import { codesOf, configWith, diagnose, docOf, errorsOf, textAt, withCode } from './dsconfig-validation-helpers';
 import { ConfigParses } from '../../server/src/dsconfig/parse';
 
@@ -205,9 +208,7 @@ test('a top level that is not an object is an error', () => {
   assert.deepEqual(codesOf(diagnose('[1, 2]')), ['config-not-object']);
 });
 
-test('did-you-mean: transpositions, case and separators, half-typed long keys; nothing for unrelated words', async () => {
-  const { didYouMean } = await import('../../server/src/dsconfig/validation/didYouMean');
-  const { editDistance } = await import('../../server/src/util/editDistance');
+test('did-you-mean: transpositions, case and separators, half-typed long keys; nothing for unrelated words', () => {
   const keys = ['stage', 'offload_param', 'offload_optimizer', 'stage3_prefetch_bucket_size', 'reduce_bucket_size', 'overlap_comm'];
   assert.equal(editDistance('stgae', 'stage'), 1);
   assert.deepEqual(didYouMean('stgae', keys), ['stage']);
@@ -217,8 +218,7 @@ test('did-you-mean: transpositions, case and separators, half-typed long keys; n
   assert.deepEqual(didYouMean('learning_rate', keys), []);
 });
 
-test('the ZeRO stage as DeepSpeed resolves it: legacy booleans, numeric strings, "auto", invalid', async () => {
-  const { ConfigView } = await import('../../server/src/dsconfig/validation/configView');
+test('the ZeRO stage as DeepSpeed resolves it: legacy booleans, numeric strings, "auto", invalid', () => {
   const stageOf = (value: unknown) => {
     const document = docOf({ zero_optimization: value });
     return new ConfigView(document, parses.parse(document)).stage();
