@@ -1,5 +1,5 @@
 // Lets `require` load TypeScript (and the .mjs build scripts some tests import), compiled to CommonJS by esbuild
-// and cached in .cache/unit-tests. Preloaded into every unit test process (register.cjs).
+// and cached in .cache/unit-tests. Preloaded into every unit and property test process (register.cjs).
 //
 // Why not tsx, as the other suites use: each test file runs in a process of its own, and in every one tsx's ESM
 // hooks start a loader thread and its require hook passes every .js file of node_modules through its own

@@ -1,4 +1,4 @@
-// Preloaded into every unit test process (`--require`, see package.json): TypeScript first, since the
-// second one is TypeScript too.
+// Preloaded into every unit and property test process (`--require`, see package.json): TypeScript first,
+// since the second one is TypeScript too.
 require('./compileTypeScript.cjs');
 require('./usePrecompiledValidator.ts');

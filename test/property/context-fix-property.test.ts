@@ -9,7 +9,7 @@ import { applyStageSwitch, planStageSwitch } from '../../server/src/estimates/st
 import type { ZeroOption as StageTarget } from '../../server/src/protocol';
 import type { OffloadDevice, ZeroStage } from '../../server/src/memory/types';
 import { withDefaults } from '../../server/src/settings';
-import { applyWorkspaceEdit, configDocument, fixtureDir, memoryHosts, estimateFeatures } from './context-hosts';
+import { applyWorkspaceEdit, configDocument, fixtureDir, memoryHosts, estimateFeatures } from '../unit/context-hosts';
 
 type Json = Record<string, unknown>;
 

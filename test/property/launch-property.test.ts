@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { parseShell } from '../../server/src/launch/shell/parser';
 import { extractLaunchFacts } from '../../server/src/launch';
-import { doc, launchFixture, launchFixtures, service, settings } from './launch-helpers';
+import { doc, launchFixture, launchFixtures, service, settings } from '../unit/launch-helpers';
 
 const scripts = readdirSync(path.join(launchFixtures, 'shapes')).map((n) => launchFixture(`shapes/${n}`));
 const pieces = ['\\', '\n', '\\\n', '\\ \n', "'", '"', '$(', ')', '${', '}', '`', '$((', '<<EOF', '\nEOF\n', '#', ';', '&&', '|', '&', ' --deepspeed ', 'zero3', '=', 'X=1 ', '--', ' ', '\t', '\r\n', '\u00e9', '\ud83d'];
