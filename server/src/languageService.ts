@@ -159,7 +159,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     resolveCompletion,
     doHover: hoverAll,
     getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),
-    getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
+    getInlayHints: (d, r, s) => (s['inlayHints.enabled'] ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
     getDocumentAnalysis: async (d, s, caller) => {

@@ -1,50 +1,47 @@
 /**
- * Settings, as the client reads them per resource (`zeroLens.*`, scope `resource`).
+ * Settings, as the client reads them per resource (`zeroLens.*`, defined in protocol/settings.ts).
  * Never cached globally on the server: every request passes the settings of its document.
  */
-export interface ZeroLensSettings {
-  /** Extra globs (matched against the path) of files that are DeepSpeed configs. */
-  configFiles: string[];
-  /** Validate ds_config files and launch scripts. */
-  validate: boolean;
-  /** Warn about comments and trailing commas, which the HF Trainer and accelerate (json.load) reject. */
-  warnOnJsonc: boolean;
-  inlayHints: {
-    /** Memory estimate after `"stage"` and after `--deepspeed`. */
-    enabled: boolean;
-  };
-  /** Training context defaults; a launch script that references the config wins over these. */
-  model?: string;
-  gpusPerNode?: number;
-  nodes?: number;
-  gpuMemoryGiB?: number;
-  sequenceLength?: number;
-  microBatchSize?: number;
-  gradientCheckpointing?: boolean;
-  loraRank?: number;
-  dtype?: 'bf16' | 'fp16' | 'fp32';
-  /** GPU memory held by the CUDA context and kernels, in GiB. */
-  cudaContextGiB: number;
-  /** Share of GPU memory lost to allocator fragmentation, 0..1. */
-  fragmentation: number;
-}
+import { settingDefinitions, settingProblem, type SettingName, type SettingValueOf } from './protocol/settings';
 
-export const defaultSettings: ZeroLensSettings = {
-  configFiles: [],
-  validate: true,
-  warnOnJsonc: true,
-  inlayHints: { enabled: true },
-  cudaContextGiB: 1,
-  fragmentation: 0.1,
+type Definitions = typeof settingDefinitions;
+/** The settings the server reads: all but those vscode-languageclient reads itself. */
+type ServerSettingName = { [N in SettingName]: Definitions[N] extends { languageClientOnly: true } ? never : N }[SettingName];
+type WithDefault = { [N in ServerSettingName]: Definitions[N] extends { default: unknown } ? N : never }[ServerSettingName];
+
+/**
+ * Each setting by its name under `zeroLens.` (`settings['inlayHints.enabled']`), always a valid value of it:
+ * one with a default always has a value, one without is absent when nobody set it.
+ */
+export type ZeroLensSettings = { [N in WithDefault]: SettingValueOf<Definitions[N]> } & {
+  [N in Exclude<ServerSettingName, WithDefault>]?: SettingValueOf<Definitions[N]>;
 };
 
-/** Fills what a client left out, so the core never sees a partial object. */
-export function withDefaults(partial: unknown): ZeroLensSettings {
-  const value = (partial && typeof partial === 'object' ? partial : {}) as Partial<ZeroLensSettings>;
-  return {
-    ...defaultSettings,
-    ...value,
-    configFiles: Array.isArray(value.configFiles) ? value.configFiles.filter((g) => typeof g === 'string') : [],
-    inlayHints: { ...defaultSettings.inlayHints, ...(value.inlayHints ?? {}) },
-  };
+const serverSettings = (Object.keys(settingDefinitions) as SettingName[]).filter(
+  (name): name is ServerSettingName => !('languageClientOnly' in settingDefinitions[name]),
+);
+
+/** The value at a dotted name in VS Code's nested form: `inlayHints.enabled` is `{ inlayHints: { enabled } }`. */
+function valueAt(settings: unknown, name: string): unknown {
+  let value = settings;
+  for (const part of name.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
 }
+
+/**
+ * The settings a client sent (VS Code's nested object for the `zeroLens` section), each checked against its
+ * definition: a missing or invalid value falls back to the default, so the core never sees a partial object
+ * or a value of the wrong type or out of bounds.
+ */
+export function withDefaults(sent: unknown): ZeroLensSettings {
+  const settings: Record<string, unknown> = {};
+  for (const name of serverSettings) {
+    const definition = settingDefinitions[name];
+    const value = valueAt(sent, name);
+    if (value !== undefined && settingProblem(definition, value) === undefined) settings[name] = Array.isArray(value) ? [...value] : value;
+    else if ('default' in definition) settings[name] = Array.isArray(definition.default) ? [...definition.default] : definition.default;
+  }
+  return settings as ZeroLensSettings;
+}
+
+export const defaultSettings: ZeroLensSettings = withDefaults({});

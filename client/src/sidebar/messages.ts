@@ -4,6 +4,7 @@
  * Pure (no vscode, no DOM), shared by the extension bundle and the webview bundle.
  */
 import type { CatalogEntry, OffloadDevice, ZeroStage } from '../../../server/src/protocol';
+import { settingDefinitions, settingProblem, type SettingDefinition, type SettingName } from '../../../server/src/protocol/settings';
 import type { OptionKey, SidebarViewModel } from './viewModel';
 
 // The webview imports nothing but this module (the layer check enforces it): what it draws comes from here.
@@ -12,17 +13,19 @@ export { formatCount } from '../../../server/src/protocol/format';
 export type { BarVM, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
 export { CONTEXT_LABELS } from './viewModel';
 
-/** The workspace settings the sidebar's inputs write (all exist in package.json contributes.configuration). */
-export type SettingKey =
-  | 'model'
-  | 'gpusPerNode'
-  | 'nodes'
-  | 'gpuMemoryGiB'
-  | 'sequenceLength'
-  | 'microBatchSize'
-  | 'gradientCheckpointing'
-  | 'loraRank'
-  | 'dtype';
+/** The workspace settings the sidebar's inputs write; protocol/settings.ts defines them. */
+export const SETTING_KEYS = [
+  'model',
+  'gpusPerNode',
+  'nodes',
+  'gpuMemoryGiB',
+  'sequenceLength',
+  'microBatchSize',
+  'gradientCheckpointing',
+  'loraRank',
+  'dtype',
+] as const satisfies readonly SettingName[];
+export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export type SettingValue = string | number | boolean;
 
@@ -34,20 +37,23 @@ interface NumberSpec {
 }
 type SettingSpec = NumberSpec | { kind: 'boolean' } | { kind: 'enum'; values: readonly string[] } | { kind: 'text'; maxLength: number };
 
-/** Accepted values per setting; the webview uses the same limits for its inputs. */
-export const SETTING_SPECS: Readonly<Record<SettingKey, SettingSpec>> = {
-  model: { kind: 'text', maxLength: 1024 },
-  gpusPerNode: { kind: 'number', integer: true, min: 1, max: 1024 },
-  nodes: { kind: 'number', integer: true, min: 1, max: 100_000 },
-  gpuMemoryGiB: { kind: 'number', integer: false, min: 1, max: 4096 },
-  sequenceLength: { kind: 'number', integer: true, min: 1, max: 16_777_216 },
-  microBatchSize: { kind: 'number', integer: true, min: 1, max: 1_000_000 },
-  gradientCheckpointing: { kind: 'boolean' },
-  loraRank: { kind: 'number', integer: true, min: 0, max: 65_536 },
-  dtype: { kind: 'enum', values: ['bf16', 'fp16', 'fp32'] },
-};
+/** A definition as the webview's inputs need it: which control, and its limits. */
+function specOf(definition: SettingDefinition): SettingSpec {
+  switch (definition.type) {
+    case 'integer':
+    case 'number':
+      return { kind: 'number', integer: definition.type === 'integer', min: definition.minimum, max: definition.maximum ?? Number.MAX_SAFE_INTEGER };
+    case 'boolean':
+      return { kind: 'boolean' };
+    case 'string':
+      return definition.enum ? { kind: 'enum', values: definition.enum } : { kind: 'text', maxLength: definition.maxLength ?? Number.MAX_SAFE_INTEGER };
+    case 'array':
+      throw new Error('the sidebar has no input for a list setting');
+  }
+}
 
-export const SETTING_KEYS = Object.keys(SETTING_SPECS) as SettingKey[];
+/** Accepted values per setting; the webview uses the same limits for its inputs. */
+export const SETTING_SPECS = Object.fromEntries(SETTING_KEYS.map((key) => [key, specOf(settingDefinitions[key])])) as Readonly<Record<SettingKey, SettingSpec>>;
 
 /** GPU memory presets offered next to the GPU memory input (nominal sizes, GiB). */
 export const GPU_PRESETS: readonly { label: string; gib: number }[] = [
@@ -114,30 +120,13 @@ export function parseOptionKey(value: unknown): Result<OptionKey> {
   return { ok: true, value: { stage: stage as ZeroStage, offloadOptimizer: offloadOptimizer as OffloadDevice, offloadParam: offloadParam as OffloadDevice } };
 }
 
-/** Checks one setting value against its spec; strings are trimmed, empty text means "remove". */
+/** Checks one setting value against its definition; text is trimmed, and empty text means "remove". */
 export function parseSettingValue(key: SettingKey, value: unknown): Result<SettingValue | null> {
   if (value === null) return { ok: true, value: null };
-  const spec = SETTING_SPECS[key];
-  switch (spec.kind) {
-    case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`${key} must be a number`);
-      if (spec.integer && !Number.isInteger(value)) return fail(`${key} must be a whole number`);
-      if (value < spec.min || value > spec.max) return fail(`${key} must be between ${spec.min} and ${spec.max}`);
-      return { ok: true, value };
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : fail(`${key} must be true or false`);
-    case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : fail(`${key} must be one of ${spec.values.join(', ')}`);
-    case 'text': {
-      if (typeof value !== 'string') return fail(`${key} must be text`);
-      const text = value.trim();
-      // Control characters never belong in a hub id or a path, and would corrupt settings.json display.
-      if (/[\u0000-\u001f\u007f]/.test(text)) return fail(`${key} contains control characters`);
-      if (text.length > spec.maxLength) return fail(`${key} is longer than ${spec.maxLength} characters`);
-      return { ok: true, value: text === '' ? null : text };
-    }
-  }
+  const candidate = typeof value === 'string' && SETTING_SPECS[key].kind === 'text' ? value.trim() : value;
+  const problem = settingProblem(settingDefinitions[key], candidate);
+  if (problem) return fail(`${key} ${problem}`);
+  return { ok: true, value: candidate === '' ? null : (candidate as SettingValue) };
 }
 
 /** Validates a message from the webview. Unknown types, extra fields and bad values are rejected. */
@@ -159,7 +148,7 @@ export function parseWebviewMessage(message: unknown): Result<WebviewMessage> {
     case 'setSetting': {
       if (!hasOnlyKeys(message, ['type', 'key', 'value'])) return fail('setSetting takes key and value');
       const key = message.key;
-      if (typeof key !== 'string' || !(SETTING_KEYS as string[]).includes(key)) return fail('unknown setting');
+      if (typeof key !== 'string' || !(SETTING_KEYS as readonly string[]).includes(key)) return fail('unknown setting');
       if (!('value' in message)) return fail('setSetting needs a value (null removes the setting)');
       const value = parseSettingValue(key as SettingKey, message.value);
       return value.ok ? { ok: true, value: { type: 'setSetting', key: key as SettingKey, value: value.value } } : value;

@@ -139,11 +139,11 @@ export class ContextForm {
   }
 
   private dtypeSelect(): HTMLElement {
+    const spec = SETTING_SPECS.dtype;
+    const values = spec.kind === 'enum' ? spec.values : [];
     const select = h('vscode-single-select', { id: 'zl-in-dtype', 'data-setting': 'dtype', 'aria-describedby': 'zl-src-dtype' }, [
       h('vscode-option', { value: '' }, ['not set']),
-      h('vscode-option', { value: 'bf16' }, ['bf16']),
-      h('vscode-option', { value: 'fp16' }, ['fp16']),
-      h('vscode-option', { value: 'fp32' }, ['fp32']),
+      ...values.map((value) => h('vscode-option', { value }, [value])),
     ]) as ValueControl;
     select.addEventListener('change', () => this.submit('dtype', select.value || null));
     return select;

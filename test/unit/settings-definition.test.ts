@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { settingDefinitions, settingProblem, type SettingDefinition, type SettingName } from '../../server/src/protocol/settings';
+import { defaultSettings, withDefaults } from '../../server/src/settings';
+import { parseSettingValue, SETTING_KEYS, SETTING_SPECS } from '../../client/src/sidebar/messages';
+
+const packageJson = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+const names = Object.keys(settingDefinitions) as SettingName[];
+
+/** A definition as package.json's `contributes.configuration.properties` writes it. */
+function contributed(definition: SettingDefinition): Record<string, unknown> {
+  const { markdown, description, languageClientOnly: _readByTheClient, ...schema } = definition as SettingDefinition & Record<string, unknown>;
+  const items = schema.items === undefined ? {} : { items: { type: schema.items } };
+  return { ...schema, ...items, [markdown ? 'markdownDescription' : 'description']: description };
+}
+
+test('package.json contributes exactly the defined settings, in the same order, field for field', () => {
+  const properties: Record<string, unknown> = packageJson.contributes.configuration.properties;
+  assert.deepEqual(Object.keys(properties), names.map((name) => `zeroLens.${name}`));
+  for (const name of names) assert.deepEqual(properties[`zeroLens.${name}`], contributed(settingDefinitions[name]), name);
+});
+
+test('the server reads every setting it uses, with the defaults the definitions give', () => {
+  const expected = Object.fromEntries(names.flatMap((name) => (!('languageClientOnly' in settingDefinitions[name]) && 'default' in settingDefinitions[name] ? [[name, settingDefinitions[name].default]] : [])));
+  assert.deepEqual(defaultSettings, expected);
+  assert.deepEqual(withDefaults(undefined), expected);
+  assert.deepEqual(withDefaults('not an object'), expected);
+});
+
+test('the server takes valid values, nested as VS Code sends them, and falls back to the default for invalid ones', () => {
+  const sent = {
+    configFiles: ['train_cfg.json'],
+    validate: false,
+    inlayHints: { enabled: false },
+    model: 'Qwen/Qwen3-8B',
+    gpusPerNode: 8,
+    gpuMemoryGiB: 79.5,
+    loraRank: 0,
+    dtype: 'fp16',
+    fragmentation: 0,
+    trace: { server: 'verbose' },
+  };
+  assert.deepEqual(withDefaults(sent), {
+    ...defaultSettings,
+    configFiles: ['train_cfg.json'],
+    validate: false,
+    'inlayHints.enabled': false,
+    model: 'Qwen/Qwen3-8B',
+    gpusPerNode: 8,
+    gpuMemoryGiB: 79.5,
+    loraRank: 0,
+    dtype: 'fp16',
+    fragmentation: 0,
+  });
+  const invalid = {
+    configFiles: ['a.json', 3],
+    validate: 'yes',
+    inlayHints: true,
+    model: 'Qwen\u0000',
+    gpusPerNode: 2.5,
+    nodes: 0,
+    gpuMemoryGiB: Number.NaN,
+    sequenceLength: '4096',
+    dtype: 'int8',
+    cudaContextGiB: -1,
+    fragmentation: 1.5,
+  };
+  assert.deepEqual(withDefaults(invalid), defaultSettings);
+});
+
+test('the settings the server returns are its own: changing them changes no default', () => {
+  const settings = withDefaults({});
+  settings.configFiles.push('x.json');
+  assert.deepEqual(withDefaults({}).configFiles, []);
+});
+
+test('the sidebar writes defined settings, with the definitions\' limits', () => {
+  for (const key of SETTING_KEYS) {
+    const definition: SettingDefinition = settingDefinitions[key];
+    const spec = SETTING_SPECS[key];
+    if (definition.type === 'integer' || definition.type === 'number') {
+      assert.deepEqual(spec, { kind: 'number', integer: definition.type === 'integer', min: definition.minimum, max: definition.maximum }, key);
+    } else if (definition.type === 'string') {
+      assert.deepEqual(spec, definition.enum ? { kind: 'enum', values: definition.enum } : { kind: 'text', maxLength: definition.maxLength }, key);
+    } else {
+      assert.deepEqual(spec, { kind: definition.type }, key);
+    }
+  }
+});
+
+test('property: whatever the sidebar writes, the server reads as written', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...SETTING_KEYS), fc.oneof(fc.anything(), fc.integer(), fc.double(), fc.constantFrom('bf16', 'fp16', 'fp32', '  ', '  Qwen/Qwen3-8B  ')), (key, value) => {
+      const parsed = parseSettingValue(key, value);
+      if (!parsed.ok || parsed.value === null) return;
+      assert.equal(settingProblem(settingDefinitions[key], parsed.value), undefined);
+      assert.equal(withDefaults({ [key]: parsed.value })[key], parsed.value);
+    }),
+  );
+});
