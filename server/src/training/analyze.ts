@@ -174,8 +174,8 @@ function estimateInputFor(
     if (configured[key] !== undefined) sources[key] = fromConfig(facts[key]);
   }
   const lora = context.lora?.value;
-  const cudaContextBytes = over.cudaContextBytes ?? settingOrDefault(settings, 'cudaContextGiB', Math.max(0, settings.cudaContextGiB) * GiB, 1 * GiB);
-  const fragmentation = over.fragmentation ?? settingOrDefault(settings, 'fragmentation', Math.min(1, Math.max(0, settings.fragmentation)), 0.1);
+  const cudaContextBytes = over.cudaContextBytes ?? settingOrDefault(settings, 'cudaContextGiB', settings.cudaContextGiB * GiB, 1 * GiB);
+  const fragmentation = over.fragmentation ?? settingOrDefault(settings, 'fragmentation', settings.fragmentation, 0.1);
   const optimizer: Sourced<OptimizerName> = over.optimizer ?? (facts.optimizer ? { value: facts.optimizer.value, source: fromConfig(facts.optimizer) } : { value: 'adamw', source: { kind: 'default' } });
   Object.assign(sources, {
     precision: context.dtype.source,

@@ -97,8 +97,9 @@ function fromScript<T>(script: LaunchFacts | undefined, fact: Fact<T> | undefine
   return script && fact ? { value: fact.value, source: factSource(script, fact) } : undefined;
 }
 
-function fromSetting<T>(name: keyof ZeroLensSettings, value: T | undefined, valid: (v: T) => boolean): Sourced<T> | undefined {
-  return value !== undefined && value !== null && valid(value) ? { value, source: { kind: 'setting', name } } : undefined;
+/** A setting's value (`withDefaults` has already checked it against its definition), when one is set. */
+function fromSetting<T>(name: keyof ZeroLensSettings, value: T | undefined): Sourced<T> | undefined {
+  return value !== undefined && value !== null ? { value, source: { kind: 'setting', name } } : undefined;
 }
 
 function byDefault<T>(value: T, forAuto = false): Sourced<T> {
@@ -106,7 +107,6 @@ function byDefault<T>(value: T, forAuto = false): Sourced<T> {
 }
 
 const positiveInteger = (n: number): boolean => typeof n === 'number' && Number.isInteger(n) && n >= 1;
-const positiveNumber = (n: number): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** Resolves the context of one run of a config. */
 export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
@@ -121,16 +121,16 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     notes.push(`${scripts.length} launch commands reference ${baseName(configPath)}; using ${where(script)} (first by path)${others.length ? `, not ${others.join(', ')}` : ''}.`);
   }
 
-  const model = over.model ?? fromScript(script, script?.model) ?? fromSetting('model', settings.model?.trim() || undefined, (m: string) => m.length > 0);
+  const model = over.model ?? fromScript(script, script?.model) ?? fromSetting('model', settings.model?.trim() || undefined);
   const gpusPerNode =
     over.gpusPerNode ??
     fromScript(script, script?.gpusPerNode) ??
-    fromSetting('gpusPerNode', settings.gpusPerNode, positiveInteger) ??
+    fromSetting('gpusPerNode', settings.gpusPerNode) ??
     (defaults.gpusPerNode !== undefined ? byDefault(defaults.gpusPerNode) : undefined);
-  const nodes = over.nodes ?? fromScript(script, script?.nodes) ?? fromSetting('nodes', settings.nodes, positiveInteger) ?? byDefault(defaults.nodes);
-  const gpuMemoryGiB = over.gpuMemoryGiB ?? fromSetting('gpuMemoryGiB', settings.gpuMemoryGiB, positiveNumber);
+  const nodes = over.nodes ?? fromScript(script, script?.nodes) ?? fromSetting('nodes', settings.nodes) ?? byDefault(defaults.nodes);
+  const gpuMemoryGiB = over.gpuMemoryGiB ?? fromSetting('gpuMemoryGiB', settings.gpuMemoryGiB);
   const sequenceLength =
-    over.sequenceLength ?? fromScript(script, script?.seqLen) ?? fromSetting('sequenceLength', settings.sequenceLength, positiveInteger) ?? byDefault(defaults.sequenceLength);
+    over.sequenceLength ?? fromScript(script, script?.seqLen) ?? fromSetting('sequenceLength', settings.sequenceLength) ?? byDefault(defaults.sequenceLength);
   const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
   const microBatchSize = over.microBatchSize ?? resolveMicroBatch(inputs, script, world, defaults);
   const gradientAccumulationSteps = over.gradientAccumulationSteps ?? resolveAccumulation(config, configPath, script, microBatchSize.value, world);
@@ -144,13 +144,13 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   const gradientCheckpointing =
     over.gradientCheckpointing ??
     fromScript(script, script?.gradientCheckpointing) ??
-    fromSetting('gradientCheckpointing', settings.gradientCheckpointing, (b: boolean) => typeof b === 'boolean') ??
+    fromSetting('gradientCheckpointing', settings.gradientCheckpointing) ??
     byDefault(defaults.gradientCheckpointing);
   const dtype =
     over.dtype ??
     (config.precision && config.precision !== 'auto' ? { value: config.precision, source: { kind: 'config', file: configPath, key: 'bf16/fp16' } } : undefined) ??
     fromScript(script, script?.dtype) ??
-    fromSetting('dtype', settings.dtype, (d: string) => d === 'bf16' || d === 'fp16' || d === 'fp32') ??
+    fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
   const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings);
 
@@ -195,7 +195,7 @@ function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefine
   }
   return (
     fromScript(script, script?.microBatch) ??
-    fromSetting('microBatchSize', settings.microBatchSize, positiveInteger) ??
+    fromSetting('microBatchSize', settings.microBatchSize) ??
     byDefault(defaults.microBatchSize, config.microBatch === 'auto')
   );
 }
