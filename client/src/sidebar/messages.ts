@@ -5,7 +5,7 @@
  */
 import type { CatalogEntry, OffloadDevice, ZeroStage } from '../../../server/src/protocol';
 import { settingDefinitions, settingProblem, type SettingDefinition, type SettingName } from '../../../server/src/protocol/settings';
-import type { OptionKey, SidebarViewModel } from './viewModel';
+import { CONTEXT_ORDER, type OptionKey, type SidebarViewModel } from './viewModel';
 
 // The webview imports nothing but this module (the layer check enforces it): what it draws comes from here.
 export type { CatalogEntry } from '../../../server/src/protocol';
@@ -13,18 +13,8 @@ export { formatCount } from '../../../server/src/protocol/format';
 export type { BarVM, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
 export { CONTEXT_LABELS } from './viewModel';
 
-/** The workspace settings the sidebar's inputs write; protocol/settings.ts defines them. */
-export const SETTING_KEYS = [
-  'model',
-  'gpusPerNode',
-  'nodes',
-  'gpuMemoryGiB',
-  'sequenceLength',
-  'microBatchSize',
-  'gradientCheckpointing',
-  'loraRank',
-  'dtype',
-] as const satisfies readonly SettingName[];
+/** The workspace settings the sidebar's inputs write, one per context row; protocol/settings.ts defines them. */
+export const SETTING_KEYS = CONTEXT_ORDER satisfies readonly SettingName[];
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export type SettingValue = string | number | boolean;

@@ -150,7 +150,8 @@ export const CONTEXT_LABELS: Record<ContextKey, string> = {
   dtype: 'Precision',
 };
 
-const CONTEXT_ORDER: readonly ContextKey[] = [
+/** The context rows, in the order shown; each is also a setting the sidebar can write (messages.ts). */
+export const CONTEXT_ORDER = [
   'model',
   'gpusPerNode',
   'nodes',
@@ -160,7 +161,7 @@ const CONTEXT_ORDER: readonly ContextKey[] = [
   'gradientCheckpointing',
   'loraRank',
   'dtype',
-];
+] as const satisfies readonly ContextKey[];
 
 export function optionKey(option: OptionKey): string {
   return `z${option.stage}-opt-${option.offloadOptimizer}-param-${option.offloadParam}`;
