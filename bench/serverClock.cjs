@@ -16,7 +16,9 @@ process.stdin.emit = function (event, ...args) {
   if (event === 'data') {
     const start = performance.now();
     const label = labelOf(args[0]);
-    pending = label ? { label, start } : undefined;
+    // An unlabelled message read meanwhile (the answer to the server's own settings request) must not make the
+    // labelled request go uncounted: only a new labelled request replaces the pending one.
+    if (label) pending = { label, start };
   }
   return emit.call(this, event, ...args);
 };
