@@ -1,5 +1,6 @@
 /**
- * The memory estimator's public surface. Other domains import from here only.
+ * A summary of the memory estimator for tests, the bench and tools. Inside the server each module imports the
+ * file it needs; which folders may import memory/ is the layer check's business (.dependency-cruiser.cjs).
  *
  *   estimate(input)            one setup → per-GPU / per-node CPU / NVMe bytes, fits, notes
  *   estimateAllOptions(input)  the same setup at stages 0–3 with the usual offload choices
