@@ -16,8 +16,10 @@ llmfit also copies a few config.json fields per repo (model_type as `architectur
 heads, KV heads, head dim, vocabulary, intermediate size — `moe_intermediate_size` holds the config's
 `moe_intermediate_size` or else its `intermediate_size` — and the experts). Where a repo has all of them
 those fields become a config record; it does not say whether embeddings are tied, so the catalog build
-settles that by the repo's total or leaves the record out. Kept for repos of the organisations the
-registries draw from, not for multimodal wrappers (their towers are not in the fields).
+settles that by the repo's total or leaves the record out. Kept for every repo whose fields are complete
+(any organisation: fine-tunes and re-uploads of a catalogued model join its entry when their shape agrees),
+not for multimodal wrappers (their towers are not in the fields), and not for test fixtures, toy models
+and speculative-decoding draft heads (NOT_MODELS), which nobody trains with DeepSpeed.
 """
 import json
 import os
@@ -56,6 +58,9 @@ NOT_PARAMETERS = {
 }
 # GPT-NeoX checkpoints (Pythia, StableLM-alpha) store each layer's causal-mask buffer.
 BUFFER_FAMILIES = re.compile(r'^(EleutherAI/pythia|stabilityai/stablelm-.*alpha|stabilityai/stablecode-.*alpha)', re.I)
+# Test fixtures (random weights), toy models and draft heads of speculative decoding.
+NOT_MODELS = re.compile(r'(tiny-random|tiny-dummy|random-|-random|dummy|unit-test|testing|-test\b|tiny-mixtral|TinyLLama-v0|'
+                        r'/Tiny-LLM$|stories15M|DFlash|Eagle3|EAGLE-|speculator)', re.I)
 QUANTISED = re.compile(r'(AWQ|GPTQ|FP8|NVFP4|MXFP|INT4|INT8|W4A16|W8A8|bnb|MLX|GGUF|-4bit|-8bit|quantized)', re.I)
 
 
@@ -104,6 +109,8 @@ def wanted_ids():
                     if m.get(key):
                         ids.add(m[key].lower())
     for name in os.listdir(os.path.join(INPUTS, 'configs')):
+        if os.path.join(INPUTS, 'configs', name) == CONFIGS_OUT:
+            continue  # this script's own output: the same inputs give the same file
         for m in json.load(open(os.path.join(INPUTS, 'configs', name)))['models']:
             ids.add(m['id'].lower())
             ids.update(v.lower() for v in m.get('aliases', []))
@@ -131,14 +138,12 @@ def main():
                 name, total = m.get('name'), m.get('parameters_raw')
                 if not isinstance(total, int) or total % 1_000_000 == 0:
                     continue
-                if name.split('/')[0].lower() in orgs and not QUANTISED.search(name) and name.lower() not in wanted:
-                    wanted.add(name.lower())
-                if name.lower() not in wanted:
+                if QUANTISED.search(name) or NOT_MODELS.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
                     continue
-                if QUANTISED.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
+                record = config_record(m, f'{path}@{commit[:12]}')
+                if name.lower() not in wanted and name.split('/')[0].lower() not in orgs and not record:
                     continue
                 seen.setdefault(name, set()).add(total)
-                record = config_record(m, f'{path}@{commit[:12]}')
                 if record and (name not in configs or configs[name][0] < date):
                     configs[name] = (date, record)
                 if name not in totals or totals[name]['date'] < date:
