@@ -49,6 +49,8 @@ VISION_TEMPLATES = {
                  NEMO + 'qwen2vl/model/base.py (Qwen2VLVisionConfig)'),
 }
 PATHS = ['llmfit-core/data/hf_models.json', 'data/hf_models.json']
+# Organisations Hugging Face renamed (the old name redirects): llmfit lists the new name, the registries the old.
+RENAMED_ORGS = {'CohereLabs': 'CohereForAI'}
 # Hub totals that count more than the parameters.
 NOT_PARAMETERS = {
     'deepseek-ai/DeepSeek-V3': 'FP8 checkpoint: the total counts the weight_scale_inv tensors and the MTP layer (launchers-and-models.md 3.3)',
@@ -136,18 +138,22 @@ def main():
                 continue
             for m in models:
                 name, total = m.get('name'), m.get('parameters_raw')
+                org = name.split('/')[0]
+                renamed = f' (listed as {name})' if org in RENAMED_ORGS else ''
+                if renamed:
+                    name = m['name'] = RENAMED_ORGS[org] + name[len(org):]
                 if not isinstance(total, int) or total % 1_000_000 == 0:
                     continue
                 if QUANTISED.search(name) or NOT_MODELS.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
                     continue
-                record = config_record(m, f'{path}@{commit[:12]}')
+                record = config_record(m, f'{path}@{commit[:12]}{renamed}')
                 if name.lower() not in wanted and name.split('/')[0].lower() not in orgs and not record:
                     continue
                 seen.setdefault(name, set()).add(total)
                 if record and (name not in configs or configs[name][0] < date):
                     configs[name] = (date, record)
                 if name not in totals or totals[name]['date'] < date:
-                    totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}', 'discovered': bool(m.get('_discovered'))}
+                    totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}{renamed}', 'discovered': bool(m.get('_discovered'))}
     records = [{'id': t['id'], 'total': t['total'], 'where': t['where'], **({'discovered': True} if t['discovered'] else {})} for t in sorted(totals.values(), key=lambda t: t['id'].lower())
                if len(seen[t['id']]) == 1]
     head = git('rev-parse', 'HEAD').strip()

@@ -1,5 +1,6 @@
 import { architectureFromConfig } from '../../../server/src/memory/configJson';
 import { encodeShape, type EncodedShape } from '../../../server/src/memory/catalogCodec';
+import { familyRules } from '../../../server/src/memory/familyRules';
 import { countParams } from '../../../server/src/memory/paramCount';
 import type { ModelArchitecture } from '../../../server/src/memory/types';
 import type { ConfigRecord, Inputs, PublishedCount, SourceInfo } from './inputs';
@@ -76,6 +77,18 @@ interface Candidate {
 }
 
 /**
+ * Why config.json reading cannot be trusted with a config: its fields are not understood, or its family has
+ * no rule in familyRules.ts (what the family builds beyond the common fields would go uncounted, and no
+ * published total has checked it). Such a model is left to the name-size fallback.
+ */
+function unreadFamily(config: Record<string, unknown>): string | undefined {
+  const parsed = architectureFromConfig({ tie_word_embeddings: false, ...config });
+  if (!parsed) return 'config.json reading does not understand its fields';
+  if (!(parsed.modelType in familyRules)) return `model_type ${parsed.modelType} has no rule in familyRules.ts, so its count would be unchecked`;
+  return undefined;
+}
+
+/**
  * A record's architecture. Fields the source does not state (litgpt: tying) are settled by the published
  * total of the id: the one value within the tolerance while the other is not. Without such a total the
  * record is left out rather than guessed.
@@ -83,9 +96,13 @@ interface Candidate {
 function parseRecord(record: ConfigRecord, source: SourceInfo, totals: Map<string, Published[]>, leftOut: LeftOut[]): Candidate | undefined {
   const unsettled = (record.settle ?? []).filter((f) => !(f in record.config));
   if (unsettled.some((f) => f !== 'tie_word_embeddings')) throw new Error(`${record.id}: cannot settle ${unsettled.join(', ')}`);
+  const unread = unreadFamily(record.config);
+  if (unread) {
+    leftOut.push({ id: record.id, reason: `${source.title}: ${unread}` });
+    return undefined;
+  }
   if (unsettled.length === 0) {
-    const parsed = architectureFromConfig(record.config);
-    if (!parsed) throw new Error(`${record.id}: config.json fields not understood (${source.title})`);
+    const parsed = architectureFromConfig(record.config)!;
     return { record, source, architecture: parsed.architecture };
   }
   const published = [record.id, ...(record.aliases ?? [])].flatMap((id) => totals.get(lower(id)) ?? []);

@@ -86,6 +86,7 @@ export function architectureFromConfig(config: unknown): ParsedModelConfig | und
   readBiases({ attention_bias: rule.attentionBiasDefault, ...c }, arch, rule.attentionBiasOnOutput === true);
   if (modelType === 'falcon') readFalconNorms(c, arch);
   if (modelType === 'stablelm' && c.use_parallel_residual === true) arch.normsPerLayer = 1;
+  if (modelType === 'cohere' && c.use_qk_norm === true) arch.qkNorm = arch.qkNormAllHeads = true;
   if ((num(c, 'attention_dropout', 'attn_pdrop', 'hidden_dropout', 'resid_pdrop', 'hidden_dropout_prob') ?? 0) > 0) arch.dropout = true;
   const positions = modelType === 'gpt2' || modelType === 'gpt_bigcode' ? positive(c, 'n_positions', 'max_position_embeddings') : undefined;
   if (positions) arch.positionEmbeddings = positions;

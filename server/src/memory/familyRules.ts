@@ -91,6 +91,9 @@ export const familyRules: Record<string, FamilyRule> = {
   helium: llama,
   smollm3: llama,
   exaone4: { normsPerLayer: 2, qkNorm: true },
+  // Cohere (Command R, Aya): LayerNorm without bias (a weight per width, as an RMSNorm), one before the
+  // parallel attention and MLP, tied embeddings; `use_qk_norm` adds a norm per head (configJson.ts).
+  cohere: { tiedByDefault: true, normsPerLayer: 1 },
   // Llama 4: its q/k norm is a parameter-free L2 norm.
   llama4_text: { sharedExpert: 'one-expert' },
 };
