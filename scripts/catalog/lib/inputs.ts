@@ -72,7 +72,7 @@ export interface Inputs {
  * Which config source wins when two state the same model: hand-checked copies of the models' own
  * config.json files first, then whole-config tables, then the tables that leave tying unsaid (litgpt, llmfit).
  */
-const configPriority = ['reference', 'hf-configs', 'mlc-llm', 'litgpt', 'llmfit'];
+const configPriority = ['reference', 'hf-configs', 'aiconfigurator', 'mlc-llm', 'litgpt', 'llmfit'];
 /** ms-swift names the families and the ModelScope ids first; LLaMA-Factory fills in what it lacks. */
 const registryPriority = ['ms-swift', 'llama-factory'];
 
