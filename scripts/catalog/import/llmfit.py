@@ -37,7 +37,8 @@ CONFIGS_OUT = os.path.join(INPUTS, 'configs', 'llmfit.json')
 # Language-model families whose config fields llmfit copies completely (no towers, no unlisted widths).
 TEXT_FAMILIES = {'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'gemma3_text', 'phi3',
                  'internlm', 'internlm2', 'internlm3', 'granite', 'olmo', 'olmo2', 'olmoe', 'starcoder2', 'seed_oss', 'ernie4_5',
-                 'minicpm', 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm', 'glm4', 'baichuan', 'qwen', 'orion', 'phimoe'}
+                 'minicpm', 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm', 'glm4', 'baichuan', 'qwen', 'orion', 'phimoe',
+                 'gpt_oss'}
 # Multimodal families whose vision tower is one for every size: NeMo's conversion configs state it once per family.
 NEMO = 'https://github.com/NVIDIA/NeMo/blob/8cfedd7203462cb251a914e700e5605444277561/nemo/collections/vlm/'
 VISION_TEMPLATES = {
@@ -83,7 +84,7 @@ def config_record(m, where):
     config = {'model_type': family, **{f: m[f] for f in fields if f != 'moe_intermediate_size'}}
     if m.get('num_experts') and m.get('active_experts'):
         config.update(num_experts=m['num_experts'], num_experts_per_tok=m['active_experts'], moe_intermediate_size=m['moe_intermediate_size'])
-        if family == 'mixtral':
+        if family in ('mixtral', 'gpt_oss'):  # their config's intermediate_size is the expert width
             config['intermediate_size'] = m['moe_intermediate_size']
         if m.get('shared_expert_intermediate_size'):
             config['shared_expert_intermediate_size'] = m['shared_expert_intermediate_size']

@@ -92,11 +92,12 @@ export function architectureFromConfig(config: unknown): ParsedModelConfig | und
   if (positions) arch.positionEmbeddings = positions;
 
   readMoe(c, arch, rule.sharedExpertGate === true, rule.sharedExpert);
+  if (arch.moe && rule.routerBias) arch.moe.routerBias = true;
   readMla(c, arch);
   readLinearAttention(c, arch);
 
   const parts = [...modelParts(outer, arch)];
-  const mtp = mtpPart(c, arch);
+  const mtp = mtpPart(c, arch, rule.mtpLayersField);
   if (mtp) parts.push(mtp);
   if (parts.length) arch.parts = parts;
 
@@ -135,6 +136,11 @@ function readBiases(c: Json, arch: ModelArchitecture, attentionBiasOnOutput: boo
   if (c.use_bias === false || (c.bias === false && arch.norm === 'layer')) {
     arch.linearBias = false;
     arch.qkvBias = false;
+  }
+  // Biases on every linear include those of q, k, v and o: one spelling, so equal shapes compare equal.
+  if (arch.linearBias) {
+    delete arch.qkvBias;
+    delete arch.oBias;
   }
 }
 
