@@ -3,7 +3,7 @@ import { encodeShape, type EncodedShape } from '../../../server/src/memory/catal
 import { familyRules } from '../../../server/src/memory/familyRules';
 import { countParams } from '../../../server/src/memory/paramCount';
 import type { ModelArchitecture } from '../../../server/src/memory/types';
-import type { ConfigRecord, Inputs, PublishedCount, SourceInfo } from './inputs';
+import type { ConfigRecord, Inputs, PublishedCount, SourceInfo, StatedField, StatedInput } from './inputs';
 import { isPlainName, lower, nameKey, variantKey } from './variants';
 
 /** A published total with the file it came from. */
@@ -88,12 +88,23 @@ function unreadFamily(config: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** The tying a model's own training config states for a record's id or one of its aliases. */
+function statedTying(record: ConfigRecord, stated: StatedInput[]): { field: StatedField; source: SourceInfo } | undefined {
+  const ids = new Set([record.id, ...(record.aliases ?? [])].map(lower));
+  for (const file of stated) {
+    const field = file.fields.find((f) => ids.has(lower(f.id)));
+    if (field) return { field, source: file.source };
+  }
+  return undefined;
+}
+
 /**
- * A record's architecture. Fields the source does not state (litgpt: tying) are settled by the published
- * total of the id: the one value within the tolerance while the other is not. Without such a total the
- * record is left out rather than guessed.
+ * A record's architecture. Fields the source does not state (litgpt, llmfit: tying) are settled by the
+ * model's own training config where one states it (inputs/stated), else by the published total of the id:
+ * the one value within the tolerance while the other is not. Without either the record is left out rather
+ * than guessed.
  */
-function parseRecord(record: ConfigRecord, source: SourceInfo, totals: Map<string, Published[]>, leftOut: LeftOut[]): Candidate | undefined {
+function parseRecord(record: ConfigRecord, source: SourceInfo, inputs: Inputs, totals: Map<string, Published[]>, leftOut: LeftOut[]): Candidate | undefined {
   const unsettled = (record.settle ?? []).filter((f) => !(f in record.config));
   if (unsettled.some((f) => f !== 'tie_word_embeddings')) throw new Error(`${record.id}: cannot settle ${unsettled.join(', ')}`);
   const unread = unreadFamily(record.config);
@@ -104,6 +115,11 @@ function parseRecord(record: ConfigRecord, source: SourceInfo, totals: Map<strin
   if (unsettled.length === 0) {
     const parsed = architectureFromConfig(record.config)!;
     return { record, source, architecture: parsed.architecture };
+  }
+  const stated = statedTying(record, inputs.stated);
+  if (stated) {
+    const parsed = architectureFromConfig({ ...record.config, tie_word_embeddings: stated.field.tie_word_embeddings })!;
+    return { record, source, architecture: parsed.architecture, settled: `tie_word_embeddings=${stated.field.tie_word_embeddings}: stated by ${stated.source.title} (${stated.field.where})` };
   }
   const published = [record.id, ...(record.aliases ?? [])].flatMap((id) => totals.get(lower(id)) ?? []);
   // To within 0.01%, strictly as stored (a tied model whose checkpoint repeats the head reads as untied, the
@@ -179,7 +195,7 @@ export function assemble(inputs: Inputs): Assembled {
     for (const record of file.models) {
       if (byId.has(lower(record.id))) continue;
       const misses: LeftOut[] = [];
-      const candidate = parseRecord(record, file.source, totals, misses);
+      const candidate = parseRecord(record, file.source, inputs, totals, misses);
       if (candidate) byId.set(lower(record.id), candidate);
       else {
         unsettled.push(record);

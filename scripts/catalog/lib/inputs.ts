@@ -3,7 +3,8 @@ import * as path from 'node:path';
 
 /**
  * The pinned inputs of the catalog build (scripts/catalog/inputs): config.json values of models, published
- * parameter totals, and the ms-swift and LLaMA-Factory registries (ids, ModelScope ids, families). Each
+ * parameter totals, fields stated by the models' own training configs, and the ms-swift and LLaMA-Factory
+ * registries (ids, ModelScope ids, families). Each
  * file names its source (repository, path, commit, URL, licence); the import scripts in ../import write them.
  */
 export interface SourceInfo {
@@ -62,10 +63,24 @@ export interface RegistryInput {
   families: Array<{ family: string; models: RegistryModel[]; where: string; multimodal?: boolean }>;
 }
 
+/** A field a config table leaves unsaid (litgpt, llmfit: tying), as the model's own training config states it. */
+export interface StatedField {
+  id: string;
+  tie_word_embeddings: boolean;
+  where: string;
+}
+
+export interface StatedInput {
+  file: string;
+  source: SourceInfo;
+  fields: StatedField[];
+}
+
 export interface Inputs {
   configs: ConfigInput[];
   counts: CountInput[];
   registries: RegistryInput[];
+  stated: StatedInput[];
 }
 
 /**
@@ -94,5 +109,6 @@ export function loadInputs(dir: string): Inputs {
     configs: readAll<Omit<ConfigInput, 'file'>>(path.join(dir, 'configs'), configPriority),
     counts: readAll<Omit<CountInput, 'file'>>(path.join(dir, 'counts'), []),
     registries: readAll<Omit<RegistryInput, 'file'>>(path.join(dir, 'registries'), registryPriority),
+    stated: readAll<Omit<StatedInput, 'file'>>(path.join(dir, 'stated'), []),
   };
 }
