@@ -264,26 +264,32 @@ function addRegistryAliases(inputs: Inputs, entries: Entry[], totals: Map<string
   const agrees = (e: Entry, id: string) =>
     (totals.get(lower(id)) ?? []).every((p) => !applies(p, e.architecture) || publishedError(e.architecture, p.total) <= TOLERANCE);
   const uncovered: string[] = [];
-  for (const registry of inputs.registries) {
-    for (const f of registry.families) {
-      for (const m of f.models) {
+  // A Hugging Face and a ModelScope id of one registry row name one model, unless their names disagree: then
+  // each stands alone. (LLaMA-Factory pairs google/gemma-7b with AI-ModelScope/gemma-2b-it, and the
+  // Qwen2.5-Math instruct models with Qwen2.5-Coder ones: joined, gemma-7b would read as gemma-2b.)
+  const rows = inputs.registries.flatMap((r) =>
+    r.families.flatMap((f) =>
+      f.models.flatMap((m) => {
         const ids = [m.hf, m.ms].filter((x): x is string => !!x);
-        let entry = ids.map((id) => byName.get(lower(id))).find(Boolean);
-        if (!entry) {
-          const sameName = ids.flatMap((id) => byVariant.get(variantKey(id)) ?? []);
-          const unique = [...new Set(sameName)];
-          if (unique.length === 1 && ids.every((id) => agrees(unique[0], id))) entry = unique[0];
-        }
-        if (!entry) {
-          uncovered.push(m.hf ?? m.ms!);
-          continue;
-        }
-        for (const id of ids) {
-          if (byName.has(lower(id))) continue;
-          entry.aliases.push(id);
-          index(entry, id);
-        }
-      }
+        return new Set(ids.map(nameKey)).size > 1 ? ids.map((id) => [id]) : [ids];
+      }),
+    ),
+  );
+  for (const ids of rows) {
+    let entry = ids.map((id) => byName.get(lower(id))).find(Boolean);
+    if (!entry) {
+      const sameName = ids.flatMap((id) => byVariant.get(variantKey(id)) ?? []);
+      const unique = [...new Set(sameName)];
+      if (unique.length === 1 && ids.every((id) => agrees(unique[0], id))) entry = unique[0];
+    }
+    if (!entry) {
+      uncovered.push(ids[0]);
+      continue;
+    }
+    for (const id of ids) {
+      if (byName.has(lower(id))) continue;
+      entry.aliases.push(id);
+      index(entry, id);
     }
   }
   return [...new Set(uncovered)].sort((a, b) => a.localeCompare(b));
