@@ -43,18 +43,21 @@ export const DISCOVERED_SCREEN = 0.0001;
 
 /** Whether a published total says anything about `a` (see DISCOVERED_SCREEN); undiscovered totals always do. */
 export function applies(p: PublishedCount, a: ModelArchitecture): boolean {
-  return !p.discovered || publishedError(a, p.total) <= DISCOVERED_SCREEN;
+  return !p.discovered || publishedError(a, p) <= DISCOVERED_SCREEN;
 }
 
 /**
- * How far a published total is from the model's count. Hub totals add up the checkpoint's tensors; some
- * checkpoints of tied models (Qwen3-1.7B) store lm_head.weight as a tensor of its own, so for a tied model
- * the count with the head counted twice is compared as well, and the closer one is taken.
+ * How far a published total is from the model's count. Hub totals add up the checkpoint's tensors (layers
+ * transformers does not load, like multi-token prediction, included); a total of the loaded model (`loaded`,
+ * KerasHub's conversions) is compared with the loaded count. Some checkpoints of tied models (Qwen3-1.7B)
+ * store lm_head.weight as a tensor of its own, so for a tied model the count with the head counted twice is
+ * compared as well, and the closer one is taken.
  */
-export function publishedError(a: ModelArchitecture, published: number): number {
-  const stored = countParams(a).checkpointTotal;
-  const error = relativeError(stored, published);
-  return a.tiedEmbeddings ? Math.min(error, relativeError(stored + a.vocabSize * a.hiddenSize, published)) : error;
+export function publishedError(a: ModelArchitecture, published: Pick<PublishedCount, 'total' | 'loaded'>): number {
+  const counts = countParams(a);
+  const stored = published.loaded ? counts.total : counts.checkpointTotal;
+  const error = relativeError(stored, published.total);
+  return a.tiedEmbeddings ? Math.min(error, relativeError(stored + a.vocabSize * a.hiddenSize, published.total)) : error;
 }
 
 /** Every published total, by lower-case id. */
@@ -125,7 +128,8 @@ function parseRecord(record: ConfigRecord, source: SourceInfo, inputs: Inputs, t
   // To within 0.01%, strictly as stored (a tied model whose checkpoint repeats the head reads as untied, the
   // larger count): in a large model the head is a smaller share than the 0.5% tolerance.
   const fitsStored = (tied: boolean, p: Published) => {
-    const total = countParams(architectureFromConfig({ ...record.config, tie_word_embeddings: tied })!.architecture).checkpointTotal;
+    const counts = countParams(architectureFromConfig({ ...record.config, tie_word_embeddings: tied })!.architecture);
+    const total = p.loaded ? counts.total : counts.checkpointTotal;
     return relativeError(total, p.total) <= DISCOVERED_SCREEN;
   };
   const usable = published.filter((p) => !p.discovered || fitsStored(true, p) || fitsStored(false, p));
@@ -262,7 +266,7 @@ function addRegistryAliases(inputs: Inputs, entries: Entry[], totals: Map<string
     byVariant.set(variantKey(e.id), [...(byVariant.get(variantKey(e.id)) ?? []), e]);
   }
   const agrees = (e: Entry, id: string) =>
-    (totals.get(lower(id)) ?? []).every((p) => !applies(p, e.architecture) || publishedError(e.architecture, p.total) <= TOLERANCE);
+    (totals.get(lower(id)) ?? []).every((p) => !applies(p, e.architecture) || publishedError(e.architecture, p) <= TOLERANCE);
   const uncovered: string[] = [];
   // A Hugging Face and a ModelScope id of one registry row name one model, unless their names disagree: then
   // each stands alone. (LLaMA-Factory pairs google/gemma-7b with AI-ModelScope/gemma-2b-it, and the

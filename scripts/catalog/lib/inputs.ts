@@ -43,6 +43,8 @@ export interface PublishedCount {
   where: string;
   /** The lister found the repo itself and may have put an estimate of its own there (llmfit `_discovered`). */
   discovered?: boolean;
+  /** The total counts the model as loaded, without the checkpoint's unloaded layers (multi-token prediction). */
+  loaded?: boolean;
 }
 
 export interface CountInput {
