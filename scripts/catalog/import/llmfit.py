@@ -7,7 +7,8 @@ llmfit's data/hf_models.json records, per Hugging Face repo, `parameters_raw`: t
 (`safetensors.total` of the model API, i.e. the sum of the checkpoint's tensor sizes). Every stored version of
 the file is read (newer ones are too large for the snapshot); the newest version that lists a model wins.
 Kept: repos the catalog can use (ids of the registries and the config inputs), not quantised copies, with a
-total that is not a round number (early versions held rounded figures) and that every version agrees on.
+total that is not a round number (early versions held rounded figures); where versions disagree, the newest
+is kept but used as a discovered total (below).
 Entries llmfit discovered on its own (`_discovered`) are marked: when the hub had no safetensors metadata,
 llmfit put its own estimate there, so the catalog build uses them only to within 0.01% of a count.
 Checkpoints whose stored tensors are not the parameters are excluded below, each with its reason.
@@ -155,8 +156,11 @@ def main():
                     configs[name] = (date, record)
                 if name not in totals or totals[name]['date'] < date:
                     totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}{renamed}', 'discovered': bool(m.get('_discovered'))}
-    records = [{'id': t['id'], 'total': t['total'], 'where': t['where'], **({'discovered': True} if t['discovered'] else {})} for t in sorted(totals.values(), key=lambda t: t['id'].lower())
-               if len(seen[t['id']]) == 1]
+    # The newest version's total; where versions disagree (an early estimate later replaced by the hub's), it
+    # is used as a discovered one: only to within 0.01% of a count.
+    records = [{'id': t['id'], 'total': t['total'], 'where': t['where'] + (' (older versions list other totals)' if len(seen[t['id']]) > 1 else ''),
+                **({'discovered': True} if t['discovered'] or len(seen[t['id']]) > 1 else {})}
+               for t in sorted(totals.values(), key=lambda t: t['id'].lower())]
     head = git('rev-parse', 'HEAD').strip()
     source = {
         'title': "llmfit's Hugging Face model list (hub safetensors totals)",
