@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'configs', 'aiconfigurator.json')
@@ -55,14 +55,8 @@ def main():
         config = json.loads(git('show', f'{commit}:{DIR}/{path}'))
         records.append({'id': repo_id, 'config': facts(config), 'where': f'{DIR}/{path}'})
     records.sort(key=lambda r: r['id'].lower())
-    source = {
-        'title': 'NVIDIA AIConfigurator model configs (Hugging Face config.json copies)',
-        'repo': 'ai-dynamo/aiconfigurator',
-        'path': DIR,
-        'commit': commit,
-        'url': f'https://github.com/ai-dynamo/aiconfigurator/tree/{commit}/{DIR}',
-        'licence': 'Apache-2.0 (the repository); the values are the models\' own config.json facts',
-    }
+    source = github_source('NVIDIA AIConfigurator model configs (Hugging Face config.json copies)', 'ai-dynamo/aiconfigurator', DIR, commit,
+                           "Apache-2.0 (the repository); the values are the models' own config.json facts", kind='tree')
     write_input(OUT, source, 'models', records)
 
 

@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'counts', 'keras-hub.json')
@@ -199,14 +199,8 @@ def main():
     missing = set(PRESET_IDS) - found
     if missing:
         raise SystemExit(f'presets no longer there: {sorted(missing)}')
-    source = {
-        'title': 'KerasHub preset metadata (published parameter counts)',
-        'repo': 'keras-team/keras-hub',
-        'path': 'keras_hub/src/models/*/*_presets.py',
-        'commit': commit,
-        'url': f'https://github.com/keras-team/keras-hub/tree/{commit}/keras_hub/src/models',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('KerasHub preset metadata (published parameter counts)', 'keras-team/keras-hub', 'keras_hub/src/models/*/*_presets.py',
+                           commit, 'Apache-2.0', kind='tree', url_path='keras_hub/src/models')
     write_input(OUT, source, 'counts', sorted(counts, key=lambda c: (c['id'].lower(), c['where'])))
 
 

@@ -28,7 +28,7 @@ import re
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO = sys.argv[1]
 HERE = os.path.dirname(__file__)
@@ -162,15 +162,9 @@ def main():
                 **({'discovered': True} if t['discovered'] or len(seen[t['id']]) > 1 else {})}
                for t in sorted(totals.values(), key=lambda t: t['id'].lower())]
     head = git('rev-parse', 'HEAD').strip()
-    source = {
-        'title': "llmfit's Hugging Face model list (hub safetensors totals)",
-        'repo': 'AlexsJones/llmfit',
-        'path': 'llmfit-core/data/hf_models.json (and data/hf_models.json in older commits)',
-        'commit': head,
-        'url': f'https://github.com/AlexsJones/llmfit/tree/{head}',
-        'licence': 'MIT',
-        'note': 'parameters_raw is the Hugging Face API safetensors.total of the repo (scripts/scrape_hf_models.py, scrape_model).',
-    }
+    source = github_source("llmfit's Hugging Face model list (hub safetensors totals)", 'AlexsJones/llmfit',
+                           'llmfit-core/data/hf_models.json (and data/hf_models.json in older commits)', head, 'MIT', kind='tree', url_path='',
+                           note='parameters_raw is the Hugging Face API safetensors.total of the repo (scripts/scrape_hf_models.py, scrape_model).')
     write_input(OUT, source, 'counts', records)
     kept = {r['id'] for r in records}
     config_records = [r for _, r in sorted(configs.values(), key=lambda c: c[1]['id'].lower()) if r['id'] in kept]

@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'configs', 'mlc-llm.json')
@@ -95,14 +95,7 @@ def main():
         config, line = presets[name]
         config = {k: v for k, v in config.items() if not k.startswith('_') and k not in ('context_window_size', 'prefill_chunk_size')}
         records.append({'id': hf_id, 'config': config, 'where': f'{PATH}:{line} preset {name!r} ({how})'})
-    source = {
-        'title': 'MLC LLM model presets (config.json copies)',
-        'repo': 'mlc-ai/mlc-llm',
-        'path': PATH,
-        'commit': commit,
-        'url': f'https://github.com/mlc-ai/mlc-llm/blob/{commit}/{PATH}',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('MLC LLM model presets (config.json copies)', 'mlc-ai/mlc-llm', PATH, commit, 'Apache-2.0')
     write_input(OUT, source, 'models', sorted(records, key=lambda r: r['id'].lower()))
 
 

@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'stated', 'pythia.json')
@@ -42,14 +42,8 @@ def main():
             raise SystemExit(f'{path}: no single no-weight-tying flag')
         fields.append({'id': repo_id, 'tie_word_embeddings': flags[0] != 'true', 'where': f'{path}: "no-weight-tying": {flags[0]}'})
     fields.sort(key=lambda f: f['id'].lower())
-    source = {
-        'title': 'Pythia training configs (EleutherAI/pythia)',
-        'repo': 'EleutherAI/pythia',
-        'path': 'models/*/pythia-*.yml',
-        'commit': commit,
-        'url': f'https://github.com/EleutherAI/pythia/tree/{commit}/models',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('Pythia training configs (EleutherAI/pythia)', 'EleutherAI/pythia', 'models/*/pythia-*.yml', commit, 'Apache-2.0',
+                           kind='tree', url_path='models')
     write_input(OUT, source, 'fields', fields)
 
 

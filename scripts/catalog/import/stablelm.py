@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'counts', 'stablelm.json')
@@ -34,14 +34,7 @@ def main():
             continue
         for repo_id in ids:
             counts[repo_id] = {'id': repo_id, 'total': int(totals[0].replace(',', '')), 'where': f'README.md line {number}'}
-    source = {
-        'title': 'StableLM README model tables (published parameter counts)',
-        'repo': 'Stability-AI/StableLM',
-        'path': 'README.md',
-        'commit': commit,
-        'url': f'https://github.com/Stability-AI/StableLM/blob/{commit}/README.md',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('StableLM README model tables (published parameter counts)', 'Stability-AI/StableLM', 'README.md', commit, 'Apache-2.0')
     write_input(OUT, source, 'counts', sorted(counts.values(), key=lambda c: c['id'].lower()))
 
 
