@@ -39,7 +39,7 @@ CONFIGS_OUT = os.path.join(INPUTS, 'configs', 'llmfit.json')
 TEXT_FAMILIES = {'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'gemma3_text', 'phi3',
                  'internlm', 'internlm2', 'internlm3', 'granite', 'olmo', 'olmo2', 'olmoe', 'starcoder2', 'seed_oss', 'ernie4_5',
                  'minicpm', 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm', 'glm4', 'baichuan', 'qwen', 'orion', 'phimoe',
-                 'gpt_oss'}
+                 'gpt_oss', 'olmo3'}
 # Multimodal families whose vision tower is one for every size: NeMo's conversion configs state it once per family.
 NEMO = 'https://github.com/NVIDIA/NeMo/blob/8cfedd7203462cb251a914e700e5605444277561/nemo/collections/vlm/'
 VISION_TEMPLATES = {

@@ -76,6 +76,8 @@ export const familyRules: Record<string, FamilyRule> = {
   // OLMo: LayerNorm without any parameters.
   olmo: { norm: 'none', attentionBiasOnOutput: true },
   olmo2: { normsPerLayer: 2, qkNorm: true, qkNormAllHeads: true },
+  // OLMo 3: OLMo 2's blocks, some of them with sliding-window attention (no parameters of its own).
+  olmo3: { normsPerLayer: 2, qkNorm: true, qkNormAllHeads: true },
   olmoe: { qkNorm: true, qkNormAllHeads: true },
   orion: { norm: 'layer' },
   baichuan: { fusedQkv: true },
