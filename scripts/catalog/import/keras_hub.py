@@ -159,6 +159,9 @@ SKIPPED = {
     'qwen2.5_7b_en': 'described as a 48-layer model; Qwen2.5-7B has 28 layers, and the count is not its checkpoint\'s',
     'qwen2.5_coder_7b': 'the same count as qwen2.5_7b_en (6,993,420,288), not the Qwen2.5-Coder-7B checkpoint\'s',
     'qwen2.5_coder_instruct_7b': 'as qwen2.5_coder_7b',
+    'qwen2.5_coder_1.5b': '1,543,434,240 is 280,064 short of the Qwen2.5-Coder-1.5B checkpoint (1,543,714,304, its llmfit total)',
+    'qwen2.5_coder_instruct_1.5b': 'as qwen2.5_coder_1.5b',
+    'qwen3_embedding_8b_en': 'counts an output layer the Qwen3-Embedding-8B checkpoint does not have',
 }
 
 
