@@ -57,7 +57,7 @@ function provenance(built: Assembled, inputs: Inputs) {
           total: p.total,
           source: p.source.title,
           where: p.where,
-          relativeError: Number(publishedError(e.architecture, p.total).toFixed(6)),
+          relativeError: Number(publishedError(e.architecture, p).toFixed(6)),
           ...(applies(p, e.architecture) ? {} : { screenedOut: 'discovered by the lister and not within 0.01%: possibly its own estimate' }),
         })),
       );

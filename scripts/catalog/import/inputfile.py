@@ -10,3 +10,11 @@ def write_input(path, source, key, records):
         f.write(',\n  '.join(lines))
         f.write('\n ]\n}\n')
     print(f'{len(records)} {key} -> {os.path.relpath(path)}')
+
+
+def github_source(title, repo, path, commit, licence, kind='blob', url_path=None, **extra):
+    """The `source` block of an input file read from a GitHub repository at `commit`: `kind` is `blob` for a
+    file, `tree` for a folder; the URL points at `url_path` (default `path`; '' for the repository)."""
+    where = path if url_path is None else url_path
+    url = f'https://github.com/{repo}/{kind}/{commit}' + (f'/{where}' if where else '')
+    return {'title': title, 'repo': repo, 'path': path, 'commit': commit, 'url': url, 'licence': licence, **extra}

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'configs', 'litgpt.json')
@@ -102,15 +102,8 @@ def main():
             continue
         models.append({'id': f"{hf['org']}/{name}", 'config': hf_config(c, mt), 'settle': ['tie_word_embeddings'],
                        'where': f"litgpt/config.py, name={raw['name']!r}"})
-    source = {
-        'title': 'litgpt model config table',
-        'repo': 'Lightning-AI/litgpt',
-        'path': 'litgpt/config.py',
-        'commit': commit,
-        'url': f'https://github.com/Lightning-AI/litgpt/blob/{commit}/litgpt/config.py',
-        'licence': 'Apache-2.0',
-        'note': 'litgpt field names converted to config.json names; padded_vocab_size is the embedding row count. No tie_word_embeddings.',
-    }
+    source = github_source('litgpt model config table', 'Lightning-AI/litgpt', 'litgpt/config.py', commit, 'Apache-2.0',
+                           note='litgpt field names converted to config.json names; padded_vocab_size is the embedding row count. No tie_word_embeddings.')
     write_input(OUT, source, 'models', sorted(models, key=lambda m: m['id'].lower()))
 
 

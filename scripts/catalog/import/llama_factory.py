@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'registries', 'llama-factory.json')
@@ -48,14 +48,7 @@ def main():
         multimodal = isinstance(kw.get('multimodal'), ast.Constant) and kw['multimodal'].value is True
         if models:
             records.append({'family': template, 'multimodal': multimodal, 'models': models, 'where': f'{PATH}:{n.lineno}'})
-    source = {
-        'title': 'LLaMA-Factory supported models',
-        'repo': 'hiyouga/LLaMA-Factory',
-        'path': PATH,
-        'commit': commit,
-        'url': f'https://github.com/hiyouga/LLaMA-Factory/blob/{commit}/{PATH}',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('LLaMA-Factory supported models', 'hiyouga/LLaMA-Factory', PATH, commit, 'Apache-2.0')
     write_input(OUT, source, 'families', records)
 
 

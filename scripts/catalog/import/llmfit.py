@@ -7,7 +7,8 @@ llmfit's data/hf_models.json records, per Hugging Face repo, `parameters_raw`: t
 (`safetensors.total` of the model API, i.e. the sum of the checkpoint's tensor sizes). Every stored version of
 the file is read (newer ones are too large for the snapshot); the newest version that lists a model wins.
 Kept: repos the catalog can use (ids of the registries and the config inputs), not quantised copies, with a
-total that is not a round number (early versions held rounded figures) and that every version agrees on.
+total that is not a round number (early versions held rounded figures); where versions disagree, the newest
+is kept but used as a discovered total (below).
 Entries llmfit discovered on its own (`_discovered`) are marked: when the hub had no safetensors metadata,
 llmfit put its own estimate there, so the catalog build uses them only to within 0.01% of a count.
 Checkpoints whose stored tensors are not the parameters are excluded below, each with its reason.
@@ -16,8 +17,10 @@ llmfit also copies a few config.json fields per repo (model_type as `architectur
 heads, KV heads, head dim, vocabulary, intermediate size — `moe_intermediate_size` holds the config's
 `moe_intermediate_size` or else its `intermediate_size` — and the experts). Where a repo has all of them
 those fields become a config record; it does not say whether embeddings are tied, so the catalog build
-settles that by the repo's total or leaves the record out. Kept for repos of the organisations the
-registries draw from, not for multimodal wrappers (their towers are not in the fields).
+settles that by the repo's total or leaves the record out. Kept for every repo whose fields are complete
+(any organisation: fine-tunes and re-uploads of a catalogued model join its entry when their shape agrees),
+not for multimodal wrappers (their towers are not in the fields), and not for test fixtures, toy models
+and speculative-decoding draft heads (NOT_MODELS), which nobody trains with DeepSpeed.
 """
 import json
 import os
@@ -25,7 +28,7 @@ import re
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO = sys.argv[1]
 HERE = os.path.dirname(__file__)
@@ -35,7 +38,8 @@ CONFIGS_OUT = os.path.join(INPUTS, 'configs', 'llmfit.json')
 # Language-model families whose config fields llmfit copies completely (no towers, no unlisted widths).
 TEXT_FAMILIES = {'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'gemma3_text', 'phi3',
                  'internlm', 'internlm2', 'internlm3', 'granite', 'olmo', 'olmo2', 'olmoe', 'starcoder2', 'seed_oss', 'ernie4_5',
-                 'minicpm', 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm', 'glm4', 'baichuan', 'qwen', 'orion', 'phimoe'}
+                 'minicpm', 'exaone4', 'smollm3', 'helium', 'stablelm', 'glm', 'glm4', 'baichuan', 'qwen', 'orion', 'phimoe',
+                 'gpt_oss', 'olmo3'}
 # Multimodal families whose vision tower is one for every size: NeMo's conversion configs state it once per family.
 NEMO = 'https://github.com/NVIDIA/NeMo/blob/8cfedd7203462cb251a914e700e5605444277561/nemo/collections/vlm/'
 VISION_TEMPLATES = {
@@ -47,6 +51,8 @@ VISION_TEMPLATES = {
                  NEMO + 'qwen2vl/model/base.py (Qwen2VLVisionConfig)'),
 }
 PATHS = ['llmfit-core/data/hf_models.json', 'data/hf_models.json']
+# Organisations Hugging Face renamed (the old name redirects): llmfit lists the new name, the registries the old.
+RENAMED_ORGS = {'CohereLabs': 'CohereForAI'}
 # Hub totals that count more than the parameters.
 NOT_PARAMETERS = {
     'deepseek-ai/DeepSeek-V3': 'FP8 checkpoint: the total counts the weight_scale_inv tensors and the MTP layer (launchers-and-models.md 3.3)',
@@ -56,6 +62,9 @@ NOT_PARAMETERS = {
 }
 # GPT-NeoX checkpoints (Pythia, StableLM-alpha) store each layer's causal-mask buffer.
 BUFFER_FAMILIES = re.compile(r'^(EleutherAI/pythia|stabilityai/stablelm-.*alpha|stabilityai/stablecode-.*alpha)', re.I)
+# Test fixtures (random weights), toy models and draft heads of speculative decoding.
+NOT_MODELS = re.compile(r'(tiny-random|tiny-dummy|random-|-random|dummy|unit-test|testing|-test\b|tiny-mixtral|TinyLLama-v0|'
+                        r'/Tiny-LLM$|stories15M|DFlash|Eagle3|EAGLE-|speculator)', re.I)
 QUANTISED = re.compile(r'(AWQ|GPTQ|FP8|NVFP4|MXFP|INT4|INT8|W4A16|W8A8|bnb|MLX|GGUF|-4bit|-8bit|quantized)', re.I)
 
 
@@ -76,7 +85,7 @@ def config_record(m, where):
     config = {'model_type': family, **{f: m[f] for f in fields if f != 'moe_intermediate_size'}}
     if m.get('num_experts') and m.get('active_experts'):
         config.update(num_experts=m['num_experts'], num_experts_per_tok=m['active_experts'], moe_intermediate_size=m['moe_intermediate_size'])
-        if family == 'mixtral':
+        if family in ('mixtral', 'gpt_oss'):  # their config's intermediate_size is the expert width
             config['intermediate_size'] = m['moe_intermediate_size']
         if m.get('shared_expert_intermediate_size'):
             config['shared_expert_intermediate_size'] = m['shared_expert_intermediate_size']
@@ -104,6 +113,8 @@ def wanted_ids():
                     if m.get(key):
                         ids.add(m[key].lower())
     for name in os.listdir(os.path.join(INPUTS, 'configs')):
+        if os.path.join(INPUTS, 'configs', name) == CONFIGS_OUT:
+            continue  # this script's own output: the same inputs give the same file
         for m in json.load(open(os.path.join(INPUTS, 'configs', name)))['models']:
             ids.add(m['id'].lower())
             ids.update(v.lower() for v in m.get('aliases', []))
@@ -129,32 +140,31 @@ def main():
                 continue
             for m in models:
                 name, total = m.get('name'), m.get('parameters_raw')
+                org = name.split('/')[0]
+                renamed = f' (listed as {name})' if org in RENAMED_ORGS else ''
+                if renamed:
+                    name = m['name'] = RENAMED_ORGS[org] + name[len(org):]
                 if not isinstance(total, int) or total % 1_000_000 == 0:
                     continue
-                if name.split('/')[0].lower() in orgs and not QUANTISED.search(name) and name.lower() not in wanted:
-                    wanted.add(name.lower())
-                if name.lower() not in wanted:
+                if QUANTISED.search(name) or NOT_MODELS.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
                     continue
-                if QUANTISED.search(name) or name in NOT_PARAMETERS or BUFFER_FAMILIES.search(name):
+                record = config_record(m, f'{path}@{commit[:12]}{renamed}')
+                if name.lower() not in wanted and name.split('/')[0].lower() not in orgs and not record:
                     continue
                 seen.setdefault(name, set()).add(total)
-                record = config_record(m, f'{path}@{commit[:12]}')
                 if record and (name not in configs or configs[name][0] < date):
                     configs[name] = (date, record)
                 if name not in totals or totals[name]['date'] < date:
-                    totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}', 'discovered': bool(m.get('_discovered'))}
-    records = [{'id': t['id'], 'total': t['total'], 'where': t['where'], **({'discovered': True} if t['discovered'] else {})} for t in sorted(totals.values(), key=lambda t: t['id'].lower())
-               if len(seen[t['id']]) == 1]
+                    totals[name] = {'id': name, 'total': total, 'date': date, 'where': f'{path}@{commit[:12]}{renamed}', 'discovered': bool(m.get('_discovered'))}
+    # The newest version's total; where versions disagree (an early estimate later replaced by the hub's), it
+    # is used as a discovered one: only to within 0.01% of a count.
+    records = [{'id': t['id'], 'total': t['total'], 'where': t['where'] + (' (older versions list other totals)' if len(seen[t['id']]) > 1 else ''),
+                **({'discovered': True} if t['discovered'] or len(seen[t['id']]) > 1 else {})}
+               for t in sorted(totals.values(), key=lambda t: t['id'].lower())]
     head = git('rev-parse', 'HEAD').strip()
-    source = {
-        'title': "llmfit's Hugging Face model list (hub safetensors totals)",
-        'repo': 'AlexsJones/llmfit',
-        'path': 'llmfit-core/data/hf_models.json (and data/hf_models.json in older commits)',
-        'commit': head,
-        'url': f'https://github.com/AlexsJones/llmfit/tree/{head}',
-        'licence': 'MIT',
-        'note': 'parameters_raw is the Hugging Face API safetensors.total of the repo (scripts/scrape_hf_models.py, scrape_model).',
-    }
+    source = github_source("llmfit's Hugging Face model list (hub safetensors totals)", 'AlexsJones/llmfit',
+                           'llmfit-core/data/hf_models.json (and data/hf_models.json in older commits)', head, 'MIT', kind='tree', url_path='',
+                           note='parameters_raw is the Hugging Face API safetensors.total of the repo (scripts/scrape_hf_models.py, scrape_model).')
     write_input(OUT, source, 'counts', records)
     kept = {r['id'] for r in records}
     config_records = [r for _, r in sorted(configs.values(), key=lambda c: c[1]['id'].lower()) if r['id'] in kept]

@@ -6,14 +6,17 @@ python/mlc_llm/model/model_preset.py holds, per preset, a model's config.json as
 read as a syntax tree (nothing is executed). A preset's name says which model it is; PRESET_IDS below names
 the Hugging Face repo of each preset taken, with the reason where the name alone is not enough (the catalog's
 count test checks those with a published total). The phi-1_5 and phi-2 presets are left out: they copy the
-retired `phi-msft` remote-code config, not the config.json transformers reads.
+retired `phi-msft` remote-code config, not the config.json transformers reads. The codellama_34b preset is
+left out too: its vocab_size 32016 is CodeLlama 7B's and 13B's, while codellama/CodeLlama-34b-hf has 32000
+(gpu_poor's copy of its config.json says so, and only 32000 fits the hub total of CodeLlama-34b-Instruct-hf,
+33,743,970,304).
 """
 import ast
 import os
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'configs', 'mlc-llm.json')
@@ -26,7 +29,6 @@ PRESET_IDS = {
     'llama2_70b': ('meta-llama/Llama-2-70b-hf', 'preset name'),
     'codellama_7b': ('codellama/CodeLlama-7b-hf', '_name_or_path'),
     'codellama_13b': ('codellama/CodeLlama-13b-hf', 'preset name'),
-    'codellama_34b': ('codellama/CodeLlama-34b-hf', 'preset name'),
     'tinyllama_1b_chat_v1.0': ('TinyLlama/TinyLlama-1.1B-Chat-v1.0', 'preset name'),
     'mistral_7b': ('mistralai/Mistral-7B-v0.1', 'preset name (vocabulary 32000: v0.1)'),
     'mistral_7b_v03': ('mistralai/Mistral-7B-v0.3', 'preset name'),
@@ -93,14 +95,7 @@ def main():
         config, line = presets[name]
         config = {k: v for k, v in config.items() if not k.startswith('_') and k not in ('context_window_size', 'prefill_chunk_size')}
         records.append({'id': hf_id, 'config': config, 'where': f'{PATH}:{line} preset {name!r} ({how})'})
-    source = {
-        'title': 'MLC LLM model presets (config.json copies)',
-        'repo': 'mlc-ai/mlc-llm',
-        'path': PATH,
-        'commit': commit,
-        'url': f'https://github.com/mlc-ai/mlc-llm/blob/{commit}/{PATH}',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('MLC LLM model presets (config.json copies)', 'mlc-ai/mlc-llm', PATH, commit, 'Apache-2.0')
     write_input(OUT, source, 'models', sorted(records, key=lambda r: r['id'].lower()))
 
 

@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from inputfile import write_input
+from inputfile import github_source, write_input
 
 REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'registries', 'ms-swift.json')
@@ -67,14 +67,8 @@ def main():
     records = []
     for f in sorted(files):
         records += families(git('show', f'{REV}:{f}'), f)
-    source = {
-        'title': "ms-swift model registry",
-        'repo': 'modelscope/ms-swift',
-        'path': 'swift/model/models/*.py',
-        'commit': commit,
-        'url': f'https://github.com/modelscope/ms-swift/tree/{commit}/swift/model/models',
-        'licence': 'Apache-2.0',
-    }
+    source = github_source('ms-swift model registry', 'modelscope/ms-swift', 'swift/model/models/*.py', commit, 'Apache-2.0',
+                           kind='tree', url_path='swift/model/models')
     write_input(OUT, source, 'families', records)
 
 

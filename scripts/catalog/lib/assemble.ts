@@ -1,8 +1,9 @@
 import { architectureFromConfig } from '../../../server/src/memory/configJson';
 import { encodeShape, type EncodedShape } from '../../../server/src/memory/catalogCodec';
+import { familyRules } from '../../../server/src/memory/familyRules';
 import { countParams } from '../../../server/src/memory/paramCount';
 import type { ModelArchitecture } from '../../../server/src/memory/types';
-import type { ConfigRecord, Inputs, PublishedCount, SourceInfo } from './inputs';
+import type { ConfigRecord, Inputs, PublishedCount, SourceInfo, StatedField, StatedInput } from './inputs';
 import { isPlainName, lower, nameKey, variantKey } from './variants';
 
 /** A published total with the file it came from. */
@@ -42,18 +43,21 @@ export const DISCOVERED_SCREEN = 0.0001;
 
 /** Whether a published total says anything about `a` (see DISCOVERED_SCREEN); undiscovered totals always do. */
 export function applies(p: PublishedCount, a: ModelArchitecture): boolean {
-  return !p.discovered || publishedError(a, p.total) <= DISCOVERED_SCREEN;
+  return !p.discovered || publishedError(a, p) <= DISCOVERED_SCREEN;
 }
 
 /**
- * How far a published total is from the model's count. Hub totals add up the checkpoint's tensors; some
- * checkpoints of tied models (Qwen3-1.7B) store lm_head.weight as a tensor of its own, so for a tied model
- * the count with the head counted twice is compared as well, and the closer one is taken.
+ * How far a published total is from the model's count. Hub totals add up the checkpoint's tensors (layers
+ * transformers does not load, like multi-token prediction, included); a total of the loaded model (`loaded`,
+ * KerasHub's conversions) is compared with the loaded count. Some checkpoints of tied models (Qwen3-1.7B)
+ * store lm_head.weight as a tensor of its own, so for a tied model the count with the head counted twice is
+ * compared as well, and the closer one is taken.
  */
-export function publishedError(a: ModelArchitecture, published: number): number {
-  const stored = countParams(a).checkpointTotal;
-  const error = relativeError(stored, published);
-  return a.tiedEmbeddings ? Math.min(error, relativeError(stored + a.vocabSize * a.hiddenSize, published)) : error;
+export function publishedError(a: ModelArchitecture, published: Pick<PublishedCount, 'total' | 'loaded'>): number {
+  const counts = countParams(a);
+  const stored = published.loaded ? counts.total : counts.checkpointTotal;
+  const error = relativeError(stored, published.total);
+  return a.tiedEmbeddings ? Math.min(error, relativeError(stored + a.vocabSize * a.hiddenSize, published.total)) : error;
 }
 
 /** Every published total, by lower-case id. */
@@ -76,23 +80,56 @@ interface Candidate {
 }
 
 /**
- * A record's architecture. Fields the source does not state (litgpt: tying) are settled by the published
- * total of the id: the one value within the tolerance while the other is not. Without such a total the
- * record is left out rather than guessed.
+ * Why config.json reading cannot be trusted with a config: its fields are not understood, or its family has
+ * no rule in familyRules.ts (what the family builds beyond the common fields would go uncounted, and no
+ * published total has checked it). Such a model is left to the name-size fallback.
  */
-function parseRecord(record: ConfigRecord, source: SourceInfo, totals: Map<string, Published[]>, leftOut: LeftOut[]): Candidate | undefined {
+function unreadFamily(config: Record<string, unknown>): string | undefined {
+  const parsed = architectureFromConfig({ tie_word_embeddings: false, ...config });
+  if (!parsed) return 'config.json reading does not understand its fields';
+  if (!(parsed.modelType in familyRules)) return `model_type ${parsed.modelType} has no rule in familyRules.ts, so its count would be unchecked`;
+  return undefined;
+}
+
+/** The tying a model's own training config states for a record's id or one of its aliases. */
+function statedTying(record: ConfigRecord, stated: StatedInput[]): { field: StatedField; source: SourceInfo } | undefined {
+  const ids = new Set([record.id, ...(record.aliases ?? [])].map(lower));
+  for (const file of stated) {
+    const field = file.fields.find((f) => ids.has(lower(f.id)));
+    if (field) return { field, source: file.source };
+  }
+  return undefined;
+}
+
+/**
+ * A record's architecture. Fields the source does not state (litgpt, llmfit: tying) are settled by the
+ * model's own training config where one states it (inputs/stated), else by the published total of the id:
+ * the one value within the tolerance while the other is not. Without either the record is left out rather
+ * than guessed.
+ */
+function parseRecord(record: ConfigRecord, source: SourceInfo, inputs: Inputs, totals: Map<string, Published[]>, leftOut: LeftOut[]): Candidate | undefined {
   const unsettled = (record.settle ?? []).filter((f) => !(f in record.config));
   if (unsettled.some((f) => f !== 'tie_word_embeddings')) throw new Error(`${record.id}: cannot settle ${unsettled.join(', ')}`);
+  const unread = unreadFamily(record.config);
+  if (unread) {
+    leftOut.push({ id: record.id, reason: `${source.title}: ${unread}` });
+    return undefined;
+  }
   if (unsettled.length === 0) {
-    const parsed = architectureFromConfig(record.config);
-    if (!parsed) throw new Error(`${record.id}: config.json fields not understood (${source.title})`);
+    const parsed = architectureFromConfig(record.config)!;
     return { record, source, architecture: parsed.architecture };
+  }
+  const stated = statedTying(record, inputs.stated);
+  if (stated) {
+    const parsed = architectureFromConfig({ ...record.config, tie_word_embeddings: stated.field.tie_word_embeddings })!;
+    return { record, source, architecture: parsed.architecture, settled: `tie_word_embeddings=${stated.field.tie_word_embeddings}: stated by ${stated.source.title} (${stated.field.where})` };
   }
   const published = [record.id, ...(record.aliases ?? [])].flatMap((id) => totals.get(lower(id)) ?? []);
   // To within 0.01%, strictly as stored (a tied model whose checkpoint repeats the head reads as untied, the
   // larger count): in a large model the head is a smaller share than the 0.5% tolerance.
   const fitsStored = (tied: boolean, p: Published) => {
-    const total = countParams(architectureFromConfig({ ...record.config, tie_word_embeddings: tied })!.architecture).checkpointTotal;
+    const counts = countParams(architectureFromConfig({ ...record.config, tie_word_embeddings: tied })!.architecture);
+    const total = p.loaded ? counts.total : counts.checkpointTotal;
     return relativeError(total, p.total) <= DISCOVERED_SCREEN;
   };
   const usable = published.filter((p) => !p.discovered || fitsStored(true, p) || fitsStored(false, p));
@@ -162,7 +199,7 @@ export function assemble(inputs: Inputs): Assembled {
     for (const record of file.models) {
       if (byId.has(lower(record.id))) continue;
       const misses: LeftOut[] = [];
-      const candidate = parseRecord(record, file.source, totals, misses);
+      const candidate = parseRecord(record, file.source, inputs, totals, misses);
       if (candidate) byId.set(lower(record.id), candidate);
       else {
         unsettled.push(record);
@@ -229,28 +266,34 @@ function addRegistryAliases(inputs: Inputs, entries: Entry[], totals: Map<string
     byVariant.set(variantKey(e.id), [...(byVariant.get(variantKey(e.id)) ?? []), e]);
   }
   const agrees = (e: Entry, id: string) =>
-    (totals.get(lower(id)) ?? []).every((p) => !applies(p, e.architecture) || publishedError(e.architecture, p.total) <= TOLERANCE);
+    (totals.get(lower(id)) ?? []).every((p) => !applies(p, e.architecture) || publishedError(e.architecture, p) <= TOLERANCE);
   const uncovered: string[] = [];
-  for (const registry of inputs.registries) {
-    for (const f of registry.families) {
-      for (const m of f.models) {
+  // A Hugging Face and a ModelScope id of one registry row name one model, unless their names disagree: then
+  // each stands alone. (LLaMA-Factory pairs google/gemma-7b with AI-ModelScope/gemma-2b-it, and the
+  // Qwen2.5-Math instruct models with Qwen2.5-Coder ones: joined, gemma-7b would read as gemma-2b.)
+  const rows = inputs.registries.flatMap((r) =>
+    r.families.flatMap((f) =>
+      f.models.flatMap((m) => {
         const ids = [m.hf, m.ms].filter((x): x is string => !!x);
-        let entry = ids.map((id) => byName.get(lower(id))).find(Boolean);
-        if (!entry) {
-          const sameName = ids.flatMap((id) => byVariant.get(variantKey(id)) ?? []);
-          const unique = [...new Set(sameName)];
-          if (unique.length === 1 && ids.every((id) => agrees(unique[0], id))) entry = unique[0];
-        }
-        if (!entry) {
-          uncovered.push(m.hf ?? m.ms!);
-          continue;
-        }
-        for (const id of ids) {
-          if (byName.has(lower(id))) continue;
-          entry.aliases.push(id);
-          index(entry, id);
-        }
-      }
+        return new Set(ids.map(nameKey)).size > 1 ? ids.map((id) => [id]) : [ids];
+      }),
+    ),
+  );
+  for (const ids of rows) {
+    let entry = ids.map((id) => byName.get(lower(id))).find(Boolean);
+    if (!entry) {
+      const sameName = ids.flatMap((id) => byVariant.get(variantKey(id)) ?? []);
+      const unique = [...new Set(sameName)];
+      if (unique.length === 1 && ids.every((id) => agrees(unique[0], id))) entry = unique[0];
+    }
+    if (!entry) {
+      uncovered.push(ids[0]);
+      continue;
+    }
+    for (const id of ids) {
+      if (byName.has(lower(id))) continue;
+      entry.aliases.push(id);
+      index(entry, id);
     }
   }
   return [...new Set(uncovered)].sort((a, b) => a.localeCompare(b));

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 
 /**
  * The pinned inputs of the catalog build (scripts/catalog/inputs): config.json values of models, published
- * parameter totals, and the ms-swift and LLaMA-Factory registries (ids, ModelScope ids, families). Each
+ * parameter totals, fields stated by the models' own training configs, and the ms-swift and LLaMA-Factory
+ * registries (ids, ModelScope ids, families). Each
  * file names its source (repository, path, commit, URL, licence); the import scripts in ../import write them.
  */
 export interface SourceInfo {
@@ -42,6 +43,8 @@ export interface PublishedCount {
   where: string;
   /** The lister found the repo itself and may have put an estimate of its own there (llmfit `_discovered`). */
   discovered?: boolean;
+  /** The total counts the model as loaded, without the checkpoint's unloaded layers (multi-token prediction). */
+  loaded?: boolean;
 }
 
 export interface CountInput {
@@ -62,17 +65,31 @@ export interface RegistryInput {
   families: Array<{ family: string; models: RegistryModel[]; where: string; multimodal?: boolean }>;
 }
 
+/** A field a config table leaves unsaid (litgpt, llmfit: tying), as the model's own training config states it. */
+export interface StatedField {
+  id: string;
+  tie_word_embeddings: boolean;
+  where: string;
+}
+
+export interface StatedInput {
+  file: string;
+  source: SourceInfo;
+  fields: StatedField[];
+}
+
 export interface Inputs {
   configs: ConfigInput[];
   counts: CountInput[];
   registries: RegistryInput[];
+  stated: StatedInput[];
 }
 
 /**
  * Which config source wins when two state the same model: hand-checked copies of the models' own
  * config.json files first, then whole-config tables, then the tables that leave tying unsaid (litgpt, llmfit).
  */
-const configPriority = ['reference', 'hf-configs', 'mlc-llm', 'litgpt', 'llmfit'];
+const configPriority = ['reference', 'hf-configs', 'aiconfigurator', 'mlc-llm', 'litgpt', 'llmfit'];
 /** ms-swift names the families and the ModelScope ids first; LLaMA-Factory fills in what it lacks. */
 const registryPriority = ['ms-swift', 'llama-factory'];
 
@@ -94,5 +111,6 @@ export function loadInputs(dir: string): Inputs {
     configs: readAll<Omit<ConfigInput, 'file'>>(path.join(dir, 'configs'), configPriority),
     counts: readAll<Omit<CountInput, 'file'>>(path.join(dir, 'counts'), []),
     registries: readAll<Omit<RegistryInput, 'file'>>(path.join(dir, 'registries'), registryPriority),
+    stated: readAll<Omit<StatedInput, 'file'>>(path.join(dir, 'stated'), []),
   };
 }

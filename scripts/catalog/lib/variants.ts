@@ -1,9 +1,9 @@
 /**
- * Names of one model's releases: `Qwen2.5-7B`, `Qwen2.5-7B-Instruct`, `gemma-2-9b-it`, `Llama-2-7b-chat-hf`
- * share weights' shapes. The key drops the words that name a release rather than a model, so such ids can
+ * Names of one model's releases: `Qwen2.5-7B`, `Qwen2.5-7B-Instruct`, `gemma-2-9b-it`, `Llama-2-7b-chat-hf`,
+ * `gpt-oss-20b-BF16` (a copy in another unquantised dtype) share weights' shapes. The key drops the words that name a release rather than a model, so such ids can
  * be offered as aliases of one catalog entry when their shapes agree.
  */
-const releaseWords = new Set(['instruct', 'chat', 'it', 'base', 'hf', 'sft', 'dpo', 'pt', 'rlhf', 'ms']);
+const releaseWords = new Set(['instruct', 'chat', 'it', 'base', 'hf', 'sft', 'dpo', 'pt', 'rlhf', 'ms', 'bf16', 'fp16', 'fp32']);
 /** Leading words repos dropped when renamed (`Meta-Llama-3.1-8B` became `Llama-3.1-8B`). */
 const renamedPrefixes = new Set(['meta']);
 

@@ -86,16 +86,18 @@ export function architectureFromConfig(config: unknown): ParsedModelConfig | und
   readBiases({ attention_bias: rule.attentionBiasDefault, ...c }, arch, rule.attentionBiasOnOutput === true);
   if (modelType === 'falcon') readFalconNorms(c, arch);
   if (modelType === 'stablelm' && c.use_parallel_residual === true) arch.normsPerLayer = 1;
+  if (modelType === 'cohere' && c.use_qk_norm === true) arch.qkNorm = arch.qkNormAllHeads = true;
   if ((num(c, 'attention_dropout', 'attn_pdrop', 'hidden_dropout', 'resid_pdrop', 'hidden_dropout_prob') ?? 0) > 0) arch.dropout = true;
   const positions = modelType === 'gpt2' || modelType === 'gpt_bigcode' ? positive(c, 'n_positions', 'max_position_embeddings') : undefined;
   if (positions) arch.positionEmbeddings = positions;
 
   readMoe(c, arch, rule.sharedExpertGate === true, rule.sharedExpert);
+  if (arch.moe && rule.routerBias) arch.moe.routerBias = true;
   readMla(c, arch);
   readLinearAttention(c, arch);
 
   const parts = [...modelParts(outer, arch)];
-  const mtp = mtpPart(c, arch);
+  const mtp = mtpPart(c, arch, rule.mtpLayersField);
   if (mtp) parts.push(mtp);
   if (parts.length) arch.parts = parts;
 
@@ -134,6 +136,11 @@ function readBiases(c: Json, arch: ModelArchitecture, attentionBiasOnOutput: boo
   if (c.use_bias === false || (c.bias === false && arch.norm === 'layer')) {
     arch.linearBias = false;
     arch.qkvBias = false;
+  }
+  // Biases on every linear include those of q, k, v and o: one spelling, so equal shapes compare equal.
+  if (arch.linearBias) {
+    delete arch.qkvBias;
+    delete arch.oBias;
   }
 }
 

@@ -29,6 +29,10 @@ export interface FamilyRule {
   sharedExpertGate?: boolean;
   /** Every MoE layer also runs one shared expert as wide as a routed one (Llama 4), though the config has no count. */
   sharedExpert?: 'one-expert';
+  /** The MoE router has a bias per expert, whatever `topk_method` says (gpt-oss). */
+  routerBias?: boolean;
+  /** The config field that counts the multi-token-prediction layers the checkpoint stores (towers.ts mtpPart). */
+  mtpLayersField?: string;
 }
 
 const llama: FamilyRule = { attentionBiasOnOutput: true };
@@ -72,6 +76,8 @@ export const familyRules: Record<string, FamilyRule> = {
   // OLMo: LayerNorm without any parameters.
   olmo: { norm: 'none', attentionBiasOnOutput: true },
   olmo2: { normsPerLayer: 2, qkNorm: true, qkNormAllHeads: true },
+  // OLMo 3: OLMo 2's blocks, some of them with sliding-window attention (no parameters of its own).
+  olmo3: { normsPerLayer: 2, qkNorm: true, qkNormAllHeads: true },
   olmoe: { qkNorm: true, qkNormAllHeads: true },
   orion: { norm: 'layer' },
   baichuan: { fusedQkv: true },
@@ -91,6 +97,14 @@ export const familyRules: Record<string, FamilyRule> = {
   helium: llama,
   smollm3: llama,
   exaone4: { normsPerLayer: 2, qkNorm: true },
+  // Cohere (Command R, Aya): LayerNorm without bias (a weight per width, as an RMSNorm), one before the
+  // parallel attention and MLP, tied embeddings; `use_qk_norm` adds a norm per head (configJson.ts).
+  cohere: { tiedByDefault: true, normsPerLayer: 1 },
+  // gpt-oss: biases on q, k, v, o, the router and every expert's gate/up and down. Its attention sinks (one
+  // scalar a head and layer, 1,536 in gpt-oss-20b) are not counted.
+  gpt_oss: { linearBias: true, routerBias: true },
+  // MiMo: Qwen2 with biased q/k/v and `num_nextn_predict_layers` multi-token-prediction layers in the checkpoint.
+  mimo: { ...qwen2, mtpLayersField: 'num_nextn_predict_layers' },
   // Llama 4: its q/k norm is a parameter-free L2 norm.
   llama4_text: { sharedExpert: 'one-expert' },
 };

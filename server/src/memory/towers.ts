@@ -167,12 +167,13 @@ export function modelParts(outer: Json, arch: ModelArchitecture): ModelPart[] {
 }
 
 /**
- * Multi-token-prediction layers the checkpoint stores after the decoder (Qwen3.5 `mtp_num_hidden_layers`):
- * two input norms, a 2h → h fusion, one full-attention decoder layer and a final norm each. transformers does
- * not load them, so they count for the checkpoint's total only.
+ * Multi-token-prediction layers the checkpoint stores after the decoder (Qwen3.5 `mtp_num_hidden_layers`, MiMo
+ * `num_nextn_predict_layers`, the field its family rule names): two input norms, a 2h → h fusion, one
+ * full-attention decoder layer and a final norm each. transformers does not load them, so they count for the
+ * checkpoint's total only. (DeepSeek-V3's also hold copies of the embedding and head: not read here.)
  */
-export function mtpPart(c: Json, arch: ModelArchitecture): ModelPart | undefined {
-  const layers = positive(c, 'mtp_num_hidden_layers');
+export function mtpPart(c: Json, arch: ModelArchitecture, field = 'mtp_num_hidden_layers'): ModelPart | undefined {
+  const layers = positive(c, field);
   if (!layers) return undefined;
   const one: ModelArchitecture = { ...arch, numLayers: 1, linearAttention: undefined, parts: undefined, vocabSize: 0, tiedEmbeddings: true };
   if (one.moe) one.moe = { ...one.moe, denseLayers: 0 };
