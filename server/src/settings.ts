@@ -1,3 +1,5 @@
+import { languageSettings, resolveLocale, type LanguageSetting, type Locale } from './l10n';
+
 /**
  * Settings, as the client reads them per resource (`zeroLens.*`, scope `resource`).
  * Never cached globally on the server: every request passes the settings of its document.
@@ -27,6 +29,13 @@ export interface ZeroLensSettings {
   cudaContextGiB: number;
   /** Share of GPU memory lost to allocator fragmentation, 0..1. */
   fragmentation: number;
+  /** `zeroLens.language`: the language of ZeRO Lens's texts; `auto` follows the editor's display language. */
+  language: LanguageSetting;
+  /**
+   * The language every text of a request is written in: `language` unless it is `auto`, else the display
+   * language the edge passed to `withDefaults` (the editor's `InitializeParams.locale`, the CLI's environment).
+   */
+  locale: Locale;
 }
 
 export const defaultSettings: ZeroLensSettings = {
@@ -36,15 +45,23 @@ export const defaultSettings: ZeroLensSettings = {
   inlayHints: { enabled: true },
   cudaContextGiB: 1,
   fragmentation: 0.1,
+  language: 'auto',
+  locale: 'en',
 };
 
-/** Fills what a client left out, so the core never sees a partial object. */
-export function withDefaults(partial: unknown): ZeroLensSettings {
+/**
+ * Fills what a client left out, so the core never sees a partial object. `displayLocale`: the editor's display
+ * language (or the terminal's), which `language: "auto"` follows; an explicit `locale` in `partial` is ignored.
+ */
+export function withDefaults(partial: unknown, displayLocale?: string): ZeroLensSettings {
   const value = (partial && typeof partial === 'object' ? partial : {}) as Partial<ZeroLensSettings>;
+  const language = languageSettings.includes(value.language as LanguageSetting) ? (value.language as LanguageSetting) : 'auto';
   return {
     ...defaultSettings,
     ...value,
     configFiles: Array.isArray(value.configFiles) ? value.configFiles.filter((g) => typeof g === 'string') : [],
     inlayHints: { ...defaultSettings.inlayHints, ...(value.inlayHints ?? {}) },
+    language,
+    locale: resolveLocale([language], [displayLocale]),
   };
 }
