@@ -4,13 +4,94 @@
  * Pure (no vscode, no DOM), shared by the extension bundle and the webview bundle.
  */
 import type { CatalogEntry, OffloadDevice, ZeroStage } from '../../../server/src/protocol';
-import type { OptionKey, SidebarViewModel } from './viewModel';
+import type { ContextKey, OptionKey, SidebarViewModel } from './viewModel';
 
 // The webview imports nothing but this module (the layer check enforces it): what it draws comes from here.
 export type { CatalogEntry } from '../../../server/src/protocol';
 export { formatCount } from '../../../server/src/protocol/format';
-export type { BarVM, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
-export { CONTEXT_LABELS } from './viewModel';
+export { formatMessage } from '../../../server/src/protocol/l10n';
+export type { BarVM, ContextKey, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
+
+/**
+ * Every word the webview shows that is not in a view model: the extension translates them (`vscode.l10n.t`,
+ * see webviewStrings.ts) and writes them into the page, so the webview has no catalog of its own. `{0}`,
+ * `{1}` stand for what the webview fills in (`formatMessage`).
+ */
+export interface WebviewStrings {
+  picture: string;
+  numbers: string;
+  trainingContext: string;
+  refresh: string;
+  noFile: string;
+  useFolder: string;
+  folderButton: string;
+  openSettings: string;
+  allSettings: string;
+  loraPlaceholder: string;
+  notSet: string;
+  gpuPresets: string;
+  preset: string;
+  recompute: string;
+  notSetSearch: string;
+  modelPlaceholder: string;
+  fromWorkspaceSettings: string;
+  /** `{0}`: where the value came from. */
+  from: string;
+  fromFileWins: string;
+  zeroOptions: string;
+  legend: string;
+  current: string;
+  apply: string;
+  currentBadge: string;
+  tableLabel: string;
+  tableCaption: string;
+  /** The training-context inputs' labels. */
+  labels: Record<ContextKey, string>;
+  /** What is wrong with a typed value; `{0}` is the input's label. */
+  errors: Record<SettingProblem['kind'], string>;
+}
+
+const WEBVIEW_STRING_FIELDS = [
+  'picture', 'numbers', 'trainingContext', 'refresh', 'noFile', 'useFolder', 'folderButton', 'openSettings', 'allSettings', 'loraPlaceholder',
+  'notSet', 'gpuPresets', 'preset', 'recompute', 'notSetSearch', 'modelPlaceholder', 'fromWorkspaceSettings', 'from', 'fromFileWins',
+  'zeroOptions', 'legend', 'current', 'apply', 'currentBadge', 'tableLabel', 'tableCaption',
+] as const satisfies readonly Exclude<keyof WebviewStrings, 'labels' | 'errors'>[];
+
+/** The page's strings as the extension wrote them into it; undefined when any is missing (a page of another version). */
+export function parseWebviewStrings(value: unknown): WebviewStrings | undefined {
+  if (!isRecord(value) || !isRecord(value.labels) || !isRecord(value.errors)) return undefined;
+  if (!WEBVIEW_STRING_FIELDS.every((field) => typeof value[field] === 'string')) return undefined;
+  if (!Object.values(value.labels).every((label) => typeof label === 'string')) return undefined;
+  if (!SETTING_PROBLEMS.every((kind) => typeof (value.errors as Record<string, unknown>)[kind] === 'string')) return undefined;
+  return value as unknown as WebviewStrings;
+}
+
+/** Why a setting value was refused, as data: the webview words it with its strings, the log in English. */
+export type SettingProblem =
+  | { kind: 'notNumber' }
+  | { kind: 'notInteger' }
+  | { kind: 'range'; min: number; max: number }
+  | { kind: 'notBoolean' }
+  | { kind: 'notAllowed'; values: readonly string[] }
+  | { kind: 'notText' }
+  | { kind: 'controlCharacters' }
+  | { kind: 'tooLong'; max: number };
+
+const SETTING_PROBLEMS: readonly SettingProblem['kind'][] = ['notNumber', 'notInteger', 'range', 'notBoolean', 'notAllowed', 'notText', 'controlCharacters', 'tooLong'];
+
+/** The arguments after the label that a problem's text takes (`{1}`, `{2}`). */
+export function settingProblemArgs(problem: SettingProblem): (string | number)[] {
+  switch (problem.kind) {
+    case 'range':
+      return [problem.min, problem.max];
+    case 'notAllowed':
+      return [problem.values.join(', ')];
+    case 'tooLong':
+      return [problem.max];
+    default:
+      return [];
+  }
+}
 
 /** The workspace settings the sidebar's inputs write (all exist in package.json contributes.configuration). */
 export type SettingKey =
@@ -93,6 +174,8 @@ export type HostMessage =
   | { type: 'notice'; level: 'info' | 'error'; text: string };
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A refused setting value says why as data too, for the webview to word. */
+type SettingResult<T> = { ok: true; value: T } | { ok: false; error: string; problem: SettingProblem };
 
 const STAGES: readonly number[] = [0, 1, 2, 3];
 const DEVICES: readonly string[] = ['none', 'cpu', 'nvme'];
@@ -105,6 +188,8 @@ function hasOnlyKeys(value: Record<string, unknown>, keys: readonly string[]): b
   return Object.keys(value).every((k) => keys.includes(k));
 }
 
+// l10n-ignore-start: refusals of malformed messages go to the log, for developers; a refused setting value says
+// why as data (SettingProblem), which the webview words in the reader's language.
 export function parseOptionKey(value: unknown): Result<OptionKey> {
   if (!isRecord(value) || !hasOnlyKeys(value, ['stage', 'offloadOptimizer', 'offloadParam'])) return fail('option must be {stage, offloadOptimizer, offloadParam}');
   const { stage, offloadOptimizer, offloadParam } = value;
@@ -115,26 +200,28 @@ export function parseOptionKey(value: unknown): Result<OptionKey> {
 }
 
 /** Checks one setting value against its spec; strings are trimmed, empty text means "remove". */
-export function parseSettingValue(key: SettingKey, value: unknown): Result<SettingValue | null> {
+export function parseSettingValue(key: SettingKey, value: unknown): SettingResult<SettingValue | null> {
   if (value === null) return { ok: true, value: null };
   const spec = SETTING_SPECS[key];
+  // `error` is for the log (English, like the other refusals); the webview words `problem` in the reader's language.
+  const refuse = (problem: SettingProblem, error: string): SettingResult<never> => ({ ok: false, error: `${key} ${error}`, problem });
   switch (spec.kind) {
     case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`${key} must be a number`);
-      if (spec.integer && !Number.isInteger(value)) return fail(`${key} must be a whole number`);
-      if (value < spec.min || value > spec.max) return fail(`${key} must be between ${spec.min} and ${spec.max}`);
+      if (typeof value !== 'number' || !Number.isFinite(value)) return refuse({ kind: 'notNumber' }, 'must be a number');
+      if (spec.integer && !Number.isInteger(value)) return refuse({ kind: 'notInteger' }, 'must be a whole number');
+      if (value < spec.min || value > spec.max) return refuse({ kind: 'range', min: spec.min, max: spec.max }, `must be between ${spec.min} and ${spec.max}`);
       return { ok: true, value };
     }
     case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : fail(`${key} must be true or false`);
+      return typeof value === 'boolean' ? { ok: true, value } : refuse({ kind: 'notBoolean' }, 'must be true or false');
     case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : fail(`${key} must be one of ${spec.values.join(', ')}`);
+      return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : refuse({ kind: 'notAllowed', values: spec.values }, `must be one of ${spec.values.join(', ')}`);
     case 'text': {
-      if (typeof value !== 'string') return fail(`${key} must be text`);
+      if (typeof value !== 'string') return refuse({ kind: 'notText' }, 'must be text');
       const text = value.trim();
       // Control characters never belong in a hub id or a path, and would corrupt settings.json display.
-      if (/[\u0000-\u001f\u007f]/.test(text)) return fail(`${key} contains control characters`);
-      if (text.length > spec.maxLength) return fail(`${key} is longer than ${spec.maxLength} characters`);
+      if (/[\u0000-\u001f\u007f]/.test(text)) return refuse({ kind: 'controlCharacters' }, 'contains control characters');
+      if (text.length > spec.maxLength) return refuse({ kind: 'tooLong', max: spec.maxLength }, `is longer than ${spec.maxLength} characters`);
       return { ok: true, value: text === '' ? null : text };
     }
   }
@@ -162,7 +249,7 @@ export function parseWebviewMessage(message: unknown): Result<WebviewMessage> {
       if (typeof key !== 'string' || !(SETTING_KEYS as string[]).includes(key)) return fail('unknown setting');
       if (!('value' in message)) return fail('setSetting needs a value (null removes the setting)');
       const value = parseSettingValue(key as SettingKey, message.value);
-      return value.ok ? { ok: true, value: { type: 'setSetting', key: key as SettingKey, value: value.value } } : value;
+      return value.ok ? { ok: true, value: { type: 'setSetting', key: key as SettingKey, value: value.value } } : fail(value.error);
     }
     default:
       return fail(`unknown message type ${JSON.stringify(message.type).slice(0, 40)}`);
@@ -199,6 +286,8 @@ export function parseHostMessage(message: unknown): Result<HostMessage> {
       return fail(`unknown message type ${JSON.stringify(message.type).slice(0, 40)}`);
   }
 }
+
+// l10n-ignore-end
 
 function isCatalogEntry(value: unknown): value is CatalogEntry {
   return isRecord(value) && typeof value.id === 'string' && typeof value.displayName === 'string' && typeof value.totalParams === 'number';
