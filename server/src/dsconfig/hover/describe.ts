@@ -100,9 +100,14 @@ function buildDetail(node: SchemaNode, t: Translate): string {
   return parts.join(' · ');
 }
 
+/** ", " between the items of a list ("、" in Chinese). */
+function listSeparator(t: Translate): string {
+  return t({ message: ', ', comment: 'between the items of a list' });
+}
+
 function stagesLine(meta: DeepSpeedMeta, stage: number | undefined, t: Translate): string | undefined {
   if (!meta.stages || meta.stages.length === 0) return undefined;
-  const list = meta.stages.join(t({ message: ', ', comment: 'between the items of a list' }));
+  const list = meta.stages.join(listSeparator(t));
   const applies = meta.stages.length === 1 ? t('Used only at ZeRO stage {0}.', list) : t('Used at ZeRO stages {0}.', list);
   if (stage !== undefined && !meta.stages.includes(stage)) {
     return t('{0} **Ignored at stage {1}**, the stage this file uses.', applies, stage);
@@ -116,19 +121,20 @@ function aliasLine(path: SchemaPath, meta: DeepSpeedMeta, t: Translate): string 
   const parent = schemaForPath(path.slice(0, -1));
   if (!parent || typeof key !== 'string') return undefined;
   const short = Object.entries(propertiesOf(parent)).filter(([, sub]) => metaOf(sub).aliasOf === key).map(([name]) => `\`${name}\``);
-  return short.length ? t('Also accepted as {0}; DeepSpeed accepts either spelling, not both.', short.join(', ')) : undefined;
+  return short.length ? t('Also accepted as {0}; DeepSpeed accepts either spelling, not both.', short.join(listSeparator(t))) : undefined;
 }
 
 function allowedLine(node: SchemaNode, t: Translate): string | undefined {
   const values = enumValuesOf(node).map((e) => code(e.value));
-  if (values.length) return t('Allowed: {0}', values.join(', '));
+  if (values.length) return t('Allowed: {0}', values.join(listSeparator(t)));
   const range = rangeLabel(node);
   return range ? t('Range: {0}', range) : undefined;
 }
 
 /** `**Deprecated.** why. Use `x` instead.` in the reader's language. */
 function deprecatedLine(node: SchemaNode, meta: DeepSpeedMeta, locale: Locale, t: Translate): string {
-  const why = proseOf(meta.deprecated, 'message', locale) ?? proseOf(node, 'deprecationMessage', locale) ?? '';
+  // The schema's message may open with "Deprecated:" itself; the line says it once.
+  const why = (proseOf(meta.deprecated, 'message', locale) ?? proseOf(node, 'deprecationMessage', locale) ?? '').replace(/^\s*(deprecated[:.]?|已弃用[：。])\s*/i, '');
   const replacement = meta.deprecated?.replacement ? t('Use `{0}` instead.', meta.deprecated.replacement) : '';
   return [t('**Deprecated.**'), why, replacement].filter(Boolean).join(' ');
 }
