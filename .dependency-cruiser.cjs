@@ -3,6 +3,7 @@
  *
  * server/src, bottom to top:
  *   protocol/, util/                 shared with the client; import nothing of ours above them
+ *   l10n/                            the message catalog (bundles, locales); above protocol, so the client never bundles it
  *   host, settings, feature, classify, completionList, diagnostics/
  *   memory/, dsconfig/, launch/      the domains (launch may read ds_config parses and estimator types)
  *   training/                        the one pipeline from documents to estimates
@@ -15,7 +16,8 @@ const edges = '^server/src/(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|no
 
 /** A layer may not import the layers listed after it. */
 const above = {
-  'server/src/(protocol|util)/': 'server/src/(host|settings|feature|classify|completionList|diagnostics|memory|dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/(protocol|util)/': 'server/src/(l10n|host|settings|feature|classify|completionList|diagnostics|memory|dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/l10n/': 'server/src/(host|settings|feature|classify|completionList|diagnostics|memory|dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/(host|settings|feature|classify|completionList)\\.ts$': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/diagnostics/': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/memory/': 'server/src/(dsconfig|launch|training|estimates|languageService|analyses)',
@@ -81,6 +83,8 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
+    // node_modules may be a link (a worktree sharing another checkout's): name packages by where they are imported from.
+    preserveSymlinks: true,
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '\\.css$' },
   },

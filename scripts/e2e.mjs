@@ -1,6 +1,7 @@
 // `npm run test:e2e`: the real-editor suite. Packages the VSIX, installs it into a fresh code-server
-// profile, starts code-server on a temp copy of examples/ (plus a second one with workspace trust on),
-// runs test/e2e/*.test.ts with node's test runner, stops everything, exits with the runner's status.
+// profile, starts code-server on a temp copy of examples/ (plus a second one with workspace trust on, and a
+// third in Simplified Chinese with a language pack built here), runs test/e2e/*.test.ts with node's test runner,
+// stops everything, exits with the runner's status.
 //   npm run test:e2e -- test/e2e/sidebar.test.ts      one file
 //   ZL_E2E_KEEP=1 npm run test:e2e                    keep the temp profile and workspaces
 import { spawn } from 'node:child_process';
@@ -15,6 +16,7 @@ import { setup } from './lib/setup.mjs';
 import { packageVsix } from './lib/vsix.mjs';
 import { e2eEditorSettings } from './lib/e2eSettings.mjs';
 import { bundleElectronSuite } from './lib/electronBundle.mjs';
+import { buildLanguagePack, registerLanguagePack } from './lib/languagePack.mjs';
 
 const log = logger('e2e');
 /** The whole run is stopped after this, so a hung browser can never eat the CI budget. */
@@ -94,24 +96,35 @@ try {
   const vsix = await log.step('production build + VSIX', () => packageVsix({ out: path.join(tmp, 'zero-lens.vsix') }));
   log.info(`VSIX ${(vsix.bytes / 1024).toFixed(1)} KiB, ${vsix.files.length} files`);
   await log.step('bundle the @vscode/test-electron suite (compile check)', () => bundleElectronSuite());
+  const pack = await log.step('zh-cn language pack', () => buildLanguagePack({ out: path.join(tmp, 'zh-cn-language-pack.vsix') }));
 
   const trustedProfile = profilePaths(path.join(tmp, 'profile'));
   const untrustedProfile = { ...profilePaths(path.join(tmp, 'profile-untrusted')), extensionsDir: trustedProfile.extensionsDir };
+  const chineseProfile = profilePaths(path.join(tmp, 'profile-zh-cn'));
   await log.step('code-server --install-extension', () => installExtension(vsix.path, trustedProfile));
+  await log.step('code-server --install-extension (zh-cn profile: ZeRO Lens + the language pack)', async () => {
+    await installExtension(vsix.path, chineseProfile);
+    await installExtension(pack.path, chineseProfile);
+    registerLanguagePack(chineseProfile);
+  });
   seedUserSettings(trustedProfile, e2eEditorSettings);
   seedUserSettings(untrustedProfile, e2eEditorSettings);
+  seedUserSettings(chineseProfile, e2eEditorSettings);
 
   const workspace = path.join(tmp, 'workspace', 'examples');
   const untrustedWorkspace = path.join(tmp, 'untrusted', 'examples');
+  const chineseWorkspace = path.join(tmp, 'zh-cn', 'examples');
   cpSync(fromRoot('examples'), workspace, { recursive: true });
   cpSync(fromRoot('examples'), untrustedWorkspace, { recursive: true });
+  cpSync(fromRoot('examples'), chineseWorkspace, { recursive: true });
 
-  const [trusted, untrusted] = await log.step('start code-server (trusted + restricted)', () => Promise.all([
+  const [trusted, untrusted, chinese] = await log.step('start code-server (trusted + restricted + zh-cn)', () => Promise.all([
     startCodeServer({ ...trustedProfile, workspace }),
     startCodeServer({ ...untrustedProfile, workspace: untrustedWorkspace, disableWorkspaceTrust: false }),
+    startCodeServer({ ...chineseProfile, workspace: chineseWorkspace, extraArgs: ['--locale', 'zh-cn'] }),
   ]));
-  servers.push(trusted, untrusted);
-  log.info(`code-server ${trusted.url} (trusted), ${untrusted.url} (workspace trust on)`);
+  servers.push(trusted, untrusted, chinese);
+  log.info(`code-server ${trusted.url} (trusted), ${untrusted.url} (workspace trust on), ${chinese.url} (zh-cn)`);
 
   const resultsDir = fromRoot('test-results');
   rmSync(resultsDir, { recursive: true, force: true });
@@ -122,11 +135,13 @@ try {
     ZL_E2E_WORKSPACE: workspace,
     ZL_E2E_UNTRUSTED_URL: untrusted.url,
     ZL_E2E_UNTRUSTED_WORKSPACE: untrustedWorkspace,
+    ZL_E2E_ZH_URL: chinese.url,
+    ZL_E2E_ZH_WORKSPACE: chineseWorkspace,
     ZL_E2E_RESULTS: resultsDir,
     ZL_E2E_CHROMIUM: chromiumPath,
   });
   log.info(`${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)}s; screenshots and logs in test-results/`);
-  collectLogs([['trusted', trustedProfile], ['untrusted', untrustedProfile]], path.join(resultsDir, 'logs'));
+  collectLogs([['trusted', trustedProfile], ['untrusted', untrustedProfile], ['zh-cn', chineseProfile]], path.join(resultsDir, 'logs'));
   if (status !== 0) {
     const tail = (server) => server.output().split('\n').filter((l) => /error|warn/i.test(l)).slice(-15).join('\n');
     const logs = tail(trusted);

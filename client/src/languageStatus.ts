@@ -14,8 +14,8 @@ export class EstimateStatusItem implements vscode.Disposable {
 
   constructor(private readonly store: EstimateStore) {
     this.item = vscode.languages.createLanguageStatusItem('zeroLens.estimate', this.selector());
-    this.item.name = 'ZeRO Lens memory estimate';
-    this.item.command = { command: 'zeroLens.showSidebar', title: 'Show memory', tooltip: 'Show the ZeRO Lens memory sidebar' };
+    this.item.name = vscode.l10n.t('ZeRO Lens memory estimate');
+    this.item.command = { command: 'zeroLens.showSidebar', title: vscode.l10n.t('Show memory'), tooltip: vscode.l10n.t('Show the ZeRO Lens memory sidebar') };
     this.subscription = store.onDidChange(() => this.update());
     this.update();
   }
@@ -25,9 +25,9 @@ export class EstimateStatusItem implements vscode.Disposable {
     this.item.busy = state.kind === 'loading';
     if (state.kind === 'loading') return;
     if (state.kind === 'ready' && state.view.uri) this.claim(state.view.uri);
-    const summary = statusSummary(buildViewModel(state));
+    const summary = statusSummary(buildViewModel(state, vscode.l10n.t), vscode.l10n.t);
     if (!summary) {
-      this.item.text = '$(info) ZeRO Lens: no estimate';
+      this.item.text = `$(info) ${vscode.l10n.t('ZeRO Lens: no estimate')}`;
       this.item.detail = state.kind === 'unavailable' ? state.reason : '';
       this.item.severity = vscode.LanguageStatusSeverity.Information;
       return;

@@ -7,8 +7,9 @@ import { run } from './run.mjs';
  * libkrb5-dev, g++, make, python3: code-server's native modules (kerberos, node-pty, spdlog, argon2) build from source.
  * ripgrep: VS Code's file search; @vscode/ripgrep would otherwise download it from GitHub.
  * util-linux: taskset, with which the bench puts processes on one CPU (essential in Debian, so already present).
+ * fonts-wqy-microhei: a Chinese font (4.6 MB), so the Chinese e2e run's screenshots show characters, not empty boxes.
  */
-export const debianPackages = ['chromium', 'libkrb5-dev', 'ripgrep', 'g++', 'make', 'python3', 'util-linux'];
+export const debianPackages = ['chromium', 'libkrb5-dev', 'ripgrep', 'g++', 'make', 'python3', 'util-linux', 'fonts-wqy-microhei'];
 
 export function missingDebianPackages(packages = debianPackages) {
   return packages.filter((name) => {

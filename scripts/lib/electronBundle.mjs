@@ -15,5 +15,7 @@ export async function bundleElectronSuite() {
   if (!existsSync(launcher) || !existsSync(suite)) throw new Error('test/electron/runTest.ts or suite/index.ts is missing');
   await esbuild.build({ ...common, entryPoints: { runTest: launcher }, outdir: electronOutDir, external: ['@vscode/test-electron'] });
   await esbuild.build({ ...common, entryPoints: { suite: suite }, outdir: electronOutDir, external: ['vscode'] });
-  return { launcher: path.join(electronOutDir, 'runTest.js'), suite: path.join(electronOutDir, 'suite.js') };
+  // The display-language probe the Chinese e2e run loads into code-server's extension host.
+  await esbuild.build({ ...common, entryPoints: { displayLanguage: fromRoot('test', 'e2e', 'inHost', 'displayLanguage.ts') }, outdir: electronOutDir, external: ['vscode'] });
+  return { launcher: path.join(electronOutDir, 'runTest.js'), suite: path.join(electronOutDir, 'suite.js'), displayLanguage: path.join(electronOutDir, 'displayLanguage.js') };
 }

@@ -30,6 +30,7 @@ import { createLaunchEstimates } from './estimates/launchEstimates';
 import { estimateView } from './estimates/estimateView';
 import { applyOptionEdit } from './estimates/applyOption';
 import { pathOf } from './util/paths';
+import { translator } from './l10n';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
@@ -172,7 +173,8 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     },
     getApplyOptionEdit: async (d, p, s) => {
       const kind = classifyDocument(d, s);
-      return kind ? applyOptionEdit(training, configParses, d, kind, p) : { edit: null, reason: 'ZeRO Lens does not handle this file.' };
+      const t = translator(s.locale);
+      return kind ? applyOptionEdit(training, configParses, d, kind, p) : { edit: null, reason: t('ZeRO Lens does not handle this file.') };
     },
     filesChanged: (uris) => {
       lastList = undefined; // a list for the same version may differ now

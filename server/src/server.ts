@@ -27,6 +27,7 @@ import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
 import { nodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
+import { resolveLocale, translator, type Locale } from './l10n';
 import { DependentsRefresh } from './dependentsRefresh';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, type RequestSpec } from './protocol';
 
@@ -53,6 +54,12 @@ let service: ZeroLensLanguageService;
 
 let canPullConfiguration = false;
 let globalSettings: unknown = {};
+/**
+ * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
+ * (`en`, `zh-cn`; for editors without settings), else the editor's display language (`InitializeParams.locale`,
+ * which VS Code fills from its own).
+ */
+let displayLocale: Locale = 'en';
 /** Validation waits this long after the last keystroke; stale runs are dropped by version. */
 let validationDelayMs = 120;
 const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
@@ -77,8 +84,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const fs = withOpenDocuments(nodeFileSystem, (file) => documents.get(URI.file(file).toString())?.getText());
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities) });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
-  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number };
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown };
   globalSettings = options.settings ?? {};
+  displayLocale = resolveLocale([typeof options.language === 'string' ? options.language : undefined], [params.locale]);
   if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
   workspace.setFolders(folders);
@@ -111,12 +119,15 @@ connection.onInitialized(() => {
 
 /** Settings are per resource: a folder may describe other GPUs than its neighbour. */
 function settingsFor(uri: string): Promise<ZeroLensSettings> {
-  if (!canPullConfiguration) return Promise.resolve(withDefaults(globalSettings));
+  if (!canPullConfiguration) return Promise.resolve(withDefaults(globalSettings, displayLocale));
   let settings = settingsByUri.get(uri);
   if (!settings) {
     settings = connection.workspace
       .getConfiguration({ scopeUri: uri, section: 'zeroLens' })
-      .then(withDefaults, () => withDefaults({}));
+      .then(
+        (value: unknown) => withDefaults(value, displayLocale),
+        () => withDefaults({}, displayLocale),
+      );
     settingsByUri.set(uri, settings);
   }
   return settings;
@@ -254,7 +265,10 @@ function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R
   connection.onRequest(spec.method, (params: unknown): Promise<unknown> => Promise.resolve(handler(params as P)));
 }
 handle(EstimateViewRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
-handle(ApplyOptionRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
+handle(ApplyOptionRequest, (p) => {
+  const t = translator(displayLocale);
+  return withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: t('The document is not open.') });
+});
 handle(CatalogRequest, () => service.getModelCatalog());
 
 documents.listen(connection);

@@ -1,3 +1,4 @@
+import { resolveLocale, type Locale } from './l10n';
 /**
  * Settings, as the client reads them per resource (`zeroLens.*`, defined in protocol/settings.ts).
  * Never cached globally on the server: every request passes the settings of its document.
@@ -15,6 +16,12 @@ type WithDefault = { [N in ServerSettingName]: Definitions[N] extends { default:
  */
 export type ZeroLensSettings = { [N in WithDefault]: SettingValueOf<Definitions[N]> } & {
   [N in Exclude<ServerSettingName, WithDefault>]?: SettingValueOf<Definitions[N]>;
+} & {
+  /**
+   * The language every text of a request is written in: `language` unless it is `auto`, else the display
+   * language the edge passed to `withDefaults` (the editor's `InitializeParams.locale`, the CLI's environment).
+   */
+  locale: Locale;
 };
 
 const serverSettings = (Object.keys(settingDefinitions) as SettingName[]).filter(
@@ -33,7 +40,7 @@ function valueAt(settings: unknown, name: string): unknown {
  * definition: a missing or invalid value falls back to the default, so the core never sees a partial object
  * or a value of the wrong type or out of bounds.
  */
-export function withDefaults(sent: unknown): ZeroLensSettings {
+export function withDefaults(sent: unknown, displayLocale?: string): ZeroLensSettings {
   const settings: Record<string, unknown> = {};
   for (const name of serverSettings) {
     const definition = settingDefinitions[name];
@@ -41,6 +48,7 @@ export function withDefaults(sent: unknown): ZeroLensSettings {
     if (value !== undefined && settingProblem(definition, value) === undefined) settings[name] = Array.isArray(value) ? [...value] : value;
     else if ('default' in definition) settings[name] = Array.isArray(definition.default) ? [...definition.default] : definition.default;
   }
+  settings.locale = resolveLocale([settings.language as string | undefined], [displayLocale]);
   return settings as ZeroLensSettings;
 }
 

@@ -44,6 +44,8 @@ export interface StartOptions {
   textDocumentCapabilities?: Record<string, unknown>;
   /** Extra environment for the server process (the bench client only). */
   env?: Record<string, string>;
+  /** `InitializeParams.locale`: the editor's display language. */
+  locale?: string;
 }
 
 export function fileUri(file: string): string {
@@ -71,6 +73,7 @@ export function initializeParams(options: StartOptions): InitializeParams {
       },
     },
     initializationOptions: options.initializationOptions ?? {},
+    ...(options.locale ? { locale: options.locale } : {}),
   };
 }
 

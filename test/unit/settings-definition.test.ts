@@ -8,6 +8,14 @@ import { defaultSettings, withDefaults } from '../../server/src/settings';
 import { parseSettingValue, SETTING_KEYS, SETTING_SPECS } from '../../client/src/sidebar/messages';
 
 const packageJson = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+/** package.json's texts are `%key%` references into package.nls.json (English), as VS Code reads them. */
+const nls: Record<string, string> = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.nls.json'), 'utf8'));
+function resolved(value: unknown): unknown {
+  if (typeof value === 'string') return /^%(.+)%$/.test(value) ? (nls[value.slice(1, -1)] ?? value) : value;
+  if (Array.isArray(value)) return value.map(resolved);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolved(v)]));
+  return value;
+}
 const names = Object.keys(settingDefinitions) as SettingName[];
 
 /** A definition as package.json's `contributes.configuration.properties` writes it. */
@@ -20,14 +28,17 @@ function contributed(definition: SettingDefinition): Record<string, unknown> {
 test('package.json contributes exactly the defined settings, in the same order, field for field', () => {
   const properties: Record<string, unknown> = packageJson.contributes.configuration.properties;
   assert.deepEqual(Object.keys(properties), names.map((name) => `zeroLens.${name}`));
-  for (const name of names) assert.deepEqual(properties[`zeroLens.${name}`], contributed(settingDefinitions[name]), name);
+  for (const name of names) assert.deepEqual(resolved(properties[`zeroLens.${name}`]), contributed(settingDefinitions[name]), name);
 });
 
 test('the server reads every setting it uses, with the defaults the definitions give', () => {
   const expected = Object.fromEntries(names.flatMap((name) => (!('languageClientOnly' in settingDefinitions[name]) && 'default' in settingDefinitions[name] ? [[name, settingDefinitions[name].default]] : [])));
-  assert.deepEqual(defaultSettings, expected);
-  assert.deepEqual(withDefaults(undefined), expected);
-  assert.deepEqual(withDefaults('not an object'), expected);
+  // Besides the settings, the locale every text is written in (derived from `language` and the display language).
+  assert.deepEqual(defaultSettings, { ...expected, locale: 'en' });
+  assert.deepEqual(withDefaults(undefined), { ...expected, locale: 'en' });
+  assert.deepEqual(withDefaults('not an object'), { ...expected, locale: 'en' });
+  assert.equal(withDefaults({}, 'zh-CN').locale, 'zh-cn');
+  assert.equal(withDefaults({ language: 'en' }, 'zh-CN').locale, 'en');
 });
 
 test('the server takes valid values, nested as VS Code sends them, and falls back to the default for invalid ones', () => {

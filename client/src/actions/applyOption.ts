@@ -15,10 +15,10 @@ export async function applyOption(client: LanguageClient, uri: vscode.Uri, optio
   try {
     result = await sendServerRequest(client, ApplyOptionRequest, params);
   } catch (error) {
-    return { applied: false, reason: `The language server could not prepare the edit (${error instanceof Error ? error.message : String(error)}).` };
+    return { applied: false, reason: vscode.l10n.t('The language server could not prepare the edit ({0}).', error instanceof Error ? error.message : String(error)) };
   }
-  if (!result?.edit) return { applied: false, reason: result?.reason ?? 'The language server has no edit for this option.' };
+  if (!result?.edit) return { applied: false, reason: result?.reason ?? vscode.l10n.t('The language server has no edit for this option.') };
   const edit = await client.protocol2CodeConverter.asWorkspaceEdit(result.edit);
   const applied = await vscode.workspace.applyEdit(edit);
-  return applied ? { applied: true } : { applied: false, reason: 'VS Code did not apply the edit (the file may have changed meanwhile).' };
+  return applied ? { applied: true } : { applied: false, reason: vscode.l10n.t('VS Code did not apply the edit (the file may have changed meanwhile).') };
 }

@@ -37,7 +37,7 @@ function ask(client: LanguageClient, what: Missing): Promise<string | number | u
     case 'model':
       return askModel(client);
     case 'gpusPerNode':
-      return askNumber('GPUs per node', 'How many GPUs (processes) per node?', [1, 2, 4, 8, 16], true);
+      return askNumber(vscode.l10n.t('GPUs per node'), vscode.l10n.t('How many GPUs (processes) per node?'), [1, 2, 4, 8, 16], true);
     case 'gpuMemoryGiB':
       return askGpuMemory();
   }
@@ -45,35 +45,36 @@ function ask(client: LanguageClient, what: Missing): Promise<string | number | u
 
 async function askModel(client: LanguageClient): Promise<string | undefined> {
   const catalog = await sendServerRequest(client, CatalogRequest).catch(() => [] as CatalogEntry[]);
-  const folder = '$(folder) Local model folder…';
-  const other = '$(edit) Other hub id…';
+  const folder = `$(folder) ${vscode.l10n.t('Local model folder…')}`;
+  const other = `$(edit) ${vscode.l10n.t('Other hub id…')}`;
   const items: vscode.QuickPickItem[] = [
     { label: folder, alwaysShow: true },
     { label: other, alwaysShow: true },
-    { label: 'Catalog', kind: vscode.QuickPickItemKind.Separator },
+    { label: vscode.l10n.t('Catalog'), kind: vscode.QuickPickItemKind.Separator },
     ...catalog.map((entry) => ({ label: entry.id, description: `${entry.displayName} · ${formatCount(entry.totalParams)}` })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Model for memory estimates', placeHolder: 'Search the catalog (Hugging Face or ModelScope id)', matchOnDescription: true });
+  const title = vscode.l10n.t('Model for memory estimates');
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Search the catalog (Hugging Face or ModelScope id)'), matchOnDescription: true });
   if (!picked) return undefined;
   if (picked.label === folder) {
-    const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Use this model', title: 'Choose a local model folder (with config.json)' });
+    const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: vscode.l10n.t('Use this model'), title: vscode.l10n.t('Choose a local model folder (with config.json)') });
     return chosen?.[0]?.fsPath;
   }
   if (picked.label === other) {
-    return vscode.window.showInputBox({ title: 'Model for memory estimates', prompt: 'A hub id such as Qwen/Qwen3-8B, or a folder path', validateInput: (v) => (v.trim() ? undefined : 'Enter a model id or path') });
+    return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('A hub id such as Qwen/Qwen3-8B, or a folder path'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a model id or path')) });
   }
   return picked.label;
 }
 
 async function askNumber(title: string, placeHolder: string, choices: number[], integer: boolean): Promise<number | undefined> {
-  const custom = '$(edit) Other…';
+  const custom = `$(edit) ${vscode.l10n.t('Other…')}`;
   const picked = await vscode.window.showQuickPick([...choices.map(String), custom], { title, placeHolder });
   if (!picked) return undefined;
   if (picked !== custom) return Number(picked);
   const typed = await vscode.window.showInputBox({
     title,
     prompt: placeHolder,
-    validateInput: (v) => (isValidNumber(v, integer) ? undefined : integer ? 'Enter a whole number ≥ 1' : 'Enter a number > 0'),
+    validateInput: (v) => (isValidNumber(v, integer) ? undefined : integer ? vscode.l10n.t('Enter a whole number ≥ 1') : vscode.l10n.t('Enter a number > 0')),
   });
   return typed === undefined ? undefined : Number(typed);
 }
@@ -84,10 +85,10 @@ export function isValidNumber(text: string, integer: boolean): boolean {
 }
 
 async function askGpuMemory(): Promise<number | undefined> {
-  const custom = '$(edit) Other…';
+  const custom = `$(edit) ${vscode.l10n.t('Other…')}`;
   const items = [...GPU_PRESETS.map((p) => ({ label: p.label, description: `${p.gib} GiB`, gib: p.gib })), { label: custom, description: '', gib: 0 }];
-  const picked = await vscode.window.showQuickPick(items, { title: 'GPU memory', placeHolder: 'Which GPU does each process get?' });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('GPU memory'), placeHolder: vscode.l10n.t('Which GPU does each process get?') });
   if (!picked) return undefined;
   if (picked.label !== custom) return picked.gib;
-  return askNumber('GPU memory (GiB)', 'Memory of one GPU in GiB', [], false);
+  return askNumber(vscode.l10n.t('GPU memory (GiB)'), vscode.l10n.t('Memory of one GPU in GiB'), [], false);
 }

@@ -17,23 +17,23 @@ export async function switchStage(client: LanguageClient, store: EstimateStore, 
   const active = vscode.window.activeTextEditor?.document;
   const uri = targetUri(target) ?? (active && store.isCandidate(active) ? active.uri : store.uri);
   if (!uri) {
-    void vscode.window.showInformationMessage('Open a DeepSpeed config or launch script to switch its ZeRO stage.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a DeepSpeed config or launch script to switch its ZeRO stage.'));
     return;
   }
-  const vm = buildViewModel(await store.estimateFor(uri));
+  const vm = buildViewModel(await store.estimateFor(uri), vscode.l10n.t);
   if (vm.status !== 'ready' || vm.bars.length === 0) {
-    void vscode.window.showWarningMessage(`ZeRO Lens: ${vm.message || 'no estimate for this file.'}`);
+    void vscode.window.showWarningMessage(`ZeRO Lens: ${vm.message || vscode.l10n.t('no estimate for this file.')}`);
     return;
   }
   const items: OptionPick[] = vm.bars.map((bar) => ({
     bar,
     label: `${bar.current ? '$(check) ' : ''}${bar.label}`,
     description: bar.summary,
-    detail: `${bar.current ? 'current · ' : ''}${bar.offload.label}`,
+    detail: bar.current ? vscode.l10n.t('current · {0}', bar.offload.label) : bar.offload.label,
   }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Switch ZeRO stage',
-    placeHolder: `${vm.fileName ?? ''}: per-GPU estimate for each option`,
+    title: vscode.l10n.t('Switch ZeRO stage'),
+    placeHolder: vscode.l10n.t('{0}: per-GPU estimate for each option', vm.fileName ?? ''),
     matchOnDescription: true,
     matchOnDetail: true,
   });

@@ -91,7 +91,7 @@ export class EstimateStore implements vscode.Disposable {
   }
 
   private async request(uri: string): Promise<EstimateState> {
-    if (!this.client.isRunning()) return { kind: 'unavailable', uri, reason: 'the ZeRO Lens language server is not running.' };
+    if (!this.client.isRunning()) return { kind: 'unavailable', uri, reason: vscode.l10n.t('the ZeRO Lens language server is not running.') };
     try {
       const params: DocumentParams = { uri };
       const view = await sendServerRequest(this.client, EstimateViewRequest, params);
@@ -114,8 +114,8 @@ export class EstimateStore implements vscode.Disposable {
 
 function describeError(error: unknown): string {
   if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) {
-    return 'the language server does not answer estimate requests in this version.';
+    return vscode.l10n.t('the language server does not answer estimate requests in this version.');
   }
   const message = error instanceof Error ? error.message : String(error);
-  return `the language server could not estimate this file (${message}).`;
+  return vscode.l10n.t('the language server could not estimate this file ({0}).', message);
 }

@@ -4,14 +4,89 @@
  * Pure (no vscode, no DOM), shared by the extension bundle and the webview bundle.
  */
 import type { CatalogEntry, OffloadDevice, ZeroStage } from '../../../server/src/protocol';
-import { settingDefinitions, settingProblem, type SettingDefinition, type SettingName } from '../../../server/src/protocol/settings';
-import { CONTEXT_ORDER, type OptionKey, type SidebarViewModel } from './viewModel';
+import { settingDefinitions, settingProblem, describeSettingProblem, type SettingDefinition, type SettingName, type SettingProblem } from '../../../server/src/protocol/settings';
+import { CONTEXT_ORDER, type ContextKey, type OptionKey, type SidebarViewModel } from './viewModel';
 
 // The webview imports nothing but this module (the layer check enforces it): what it draws comes from here.
 export type { CatalogEntry } from '../../../server/src/protocol';
 export { formatCount } from '../../../server/src/protocol/format';
-export type { BarVM, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
-export { CONTEXT_LABELS } from './viewModel';
+export { formatMessage } from '../../../server/src/protocol/l10n';
+export type { BarVM, ContextKey, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
+
+/**
+ * Every word the webview shows that is not in a view model: the extension translates them (`vscode.l10n.t`,
+ * see webviewStrings.ts) and writes them into the page, so the webview has no catalog of its own. `{0}`,
+ * `{1}` stand for what the webview fills in (`formatMessage`).
+ */
+export interface WebviewStrings {
+  picture: string;
+  numbers: string;
+  trainingContext: string;
+  refresh: string;
+  noFile: string;
+  useFolder: string;
+  folderButton: string;
+  openSettings: string;
+  allSettings: string;
+  loraPlaceholder: string;
+  notSet: string;
+  gpuPresets: string;
+  preset: string;
+  recompute: string;
+  notSetSearch: string;
+  modelPlaceholder: string;
+  fromWorkspaceSettings: string;
+  /** `{0}`: where the value came from. */
+  from: string;
+  fromFileWins: string;
+  zeroOptions: string;
+  legend: string;
+  current: string;
+  apply: string;
+  currentBadge: string;
+  tableLabel: string;
+  tableCaption: string;
+  /** The training-context inputs' labels. */
+  labels: Record<ContextKey, string>;
+  /** What is wrong with a typed value; `{0}` is the input's label. */
+  errors: Record<InputProblem['kind'], string>;
+}
+
+const WEBVIEW_STRING_FIELDS = [
+  'picture', 'numbers', 'trainingContext', 'refresh', 'noFile', 'useFolder', 'folderButton', 'openSettings', 'allSettings', 'loraPlaceholder',
+  'notSet', 'gpuPresets', 'preset', 'recompute', 'notSetSearch', 'modelPlaceholder', 'fromWorkspaceSettings', 'from', 'fromFileWins',
+  'zeroOptions', 'legend', 'current', 'apply', 'currentBadge', 'tableLabel', 'tableCaption',
+] as const satisfies readonly Exclude<keyof WebviewStrings, 'labels' | 'errors'>[];
+
+/** The page's strings as the extension wrote them into it; undefined when any is missing (a page of another version). */
+export function parseWebviewStrings(value: unknown): WebviewStrings | undefined {
+  if (!isRecord(value) || !isRecord(value.labels) || !isRecord(value.errors)) return undefined;
+  if (!WEBVIEW_STRING_FIELDS.every((field) => typeof value[field] === 'string')) return undefined;
+  if (!Object.values(value.labels).every((label) => typeof label === 'string')) return undefined;
+  if (!SETTING_PROBLEMS.every((kind) => typeof (value.errors as Record<string, unknown>)[kind] === 'string')) return undefined;
+  return value as unknown as WebviewStrings;
+}
+
+/** Why a setting value was refused, as data (protocol/settings.ts): the webview words it with its strings, the log in English. */
+export type { SettingProblem } from '../../../server/src/protocol/settings';
+/** The problems a sidebar input can have (no sidebar input takes a list). */
+type InputProblem = Exclude<SettingProblem, { kind: 'notList' }>;
+
+const SETTING_PROBLEMS: readonly InputProblem['kind'][] = ['notNumber', 'notInteger', 'range', 'notBoolean', 'notAllowed', 'notText', 'controlCharacters', 'tooLong'];
+
+/** The arguments after the label that a problem's text takes (`{1}`, `{2}`). */
+export function settingProblemArgs(problem: InputProblem): (string | number)[] {
+  switch (problem.kind) {
+    case 'range':
+      return [problem.min, problem.max];
+    case 'notAllowed':
+      return [problem.values.join(', ')];
+    case 'tooLong':
+      return [problem.max];
+    default:
+      return [];
+  }
+}
 
 /** The workspace settings the sidebar's inputs write, one per context row; protocol/settings.ts defines them. */
 export const SETTING_KEYS = CONTEXT_ORDER satisfies readonly SettingName[];
@@ -89,6 +164,8 @@ export type HostMessage =
   | { type: 'notice'; level: 'info' | 'error'; text: string };
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A refused setting value says why as data too, for the webview to word. */
+type SettingResult<T> = { ok: true; value: T } | { ok: false; error: string; problem: InputProblem };
 
 const STAGES: readonly number[] = [0, 1, 2, 3];
 const DEVICES: readonly string[] = ['none', 'cpu', 'nvme'];
@@ -101,6 +178,8 @@ function hasOnlyKeys(value: Record<string, unknown>, keys: readonly string[]): b
   return Object.keys(value).every((k) => keys.includes(k));
 }
 
+// l10n-ignore-start: refusals of malformed messages go to the log, for developers; a refused setting value says
+// why as data (SettingProblem), which the webview words in the reader's language.
 export function parseOptionKey(value: unknown): Result<OptionKey> {
   if (!isRecord(value) || !hasOnlyKeys(value, ['stage', 'offloadOptimizer', 'offloadParam'])) return fail('option must be {stage, offloadOptimizer, offloadParam}');
   const { stage, offloadOptimizer, offloadParam } = value;
@@ -111,11 +190,12 @@ export function parseOptionKey(value: unknown): Result<OptionKey> {
 }
 
 /** Checks one setting value against its definition; text is trimmed, and empty text means "remove". */
-export function parseSettingValue(key: SettingKey, value: unknown): Result<SettingValue | null> {
+export function parseSettingValue(key: SettingKey, value: unknown): SettingResult<SettingValue | null> {
   if (value === null) return { ok: true, value: null };
   const candidate = typeof value === 'string' && SETTING_SPECS[key].kind === 'text' ? value.trim() : value;
-  const problem = settingProblem(settingDefinitions[key], candidate);
-  if (problem) return fail(`${key} ${problem}`);
+  const problem = settingProblem(settingDefinitions[key], candidate) as InputProblem | undefined;
+  // `error` is for the log (English, like the other refusals); the webview words `problem` in the reader's language.
+  if (problem) return { ok: false, error: `${key} ${describeSettingProblem(problem)}`, problem };
   return { ok: true, value: candidate === '' ? null : (candidate as SettingValue) };
 }
 
@@ -141,7 +221,7 @@ export function parseWebviewMessage(message: unknown): Result<WebviewMessage> {
       if (typeof key !== 'string' || !(SETTING_KEYS as readonly string[]).includes(key)) return fail('unknown setting');
       if (!('value' in message)) return fail('setSetting needs a value (null removes the setting)');
       const value = parseSettingValue(key as SettingKey, message.value);
-      return value.ok ? { ok: true, value: { type: 'setSetting', key: key as SettingKey, value: value.value } } : value;
+      return value.ok ? { ok: true, value: { type: 'setSetting', key: key as SettingKey, value: value.value } } : fail(value.error);
     }
     default:
       return fail(`unknown message type ${JSON.stringify(message.type).slice(0, 40)}`);
@@ -179,11 +259,10 @@ export function parseHostMessage(message: unknown): Result<HostMessage> {
   }
 }
 
+// l10n-ignore-end
+
 function isCatalogEntry(value: unknown): value is CatalogEntry {
-  if (!isRecord(value)) return false;
-  const aliases = value.aliases;
-  const aliasesOk = aliases === undefined || (Array.isArray(aliases) && aliases.every((a) => typeof a === 'string'));
-  return typeof value.id === 'string' && typeof value.displayName === 'string' && typeof value.totalParams === 'number' && aliasesOk;
+  return isRecord(value) && typeof value.id === 'string' && typeof value.displayName === 'string' && typeof value.totalParams === 'number';
 }
 
 function isSidebarViewModel(value: unknown): value is SidebarViewModel {

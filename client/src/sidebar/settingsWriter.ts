@@ -20,7 +20,7 @@ export async function writeSetting(client: LanguageClient, scope: vscode.Uri | u
   const multiRoot = vscode.workspace.workspaceFile !== undefined;
   if (multiRoot && inspected?.workspaceFolderValue !== undefined && scope && vscode.workspace.getWorkspaceFolder(scope)) {
     target = vscode.ConfigurationTarget.WorkspaceFolder;
-    where = 'workspace folder';
+    where = 'workspace folder'; // l10n-ignore: a WriteTarget, worded by the sidebar
   } else if (vscode.workspace.workspaceFolders?.length) {
     target = vscode.ConfigurationTarget.Workspace;
     where = 'workspace';

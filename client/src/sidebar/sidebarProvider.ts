@@ -12,10 +12,22 @@ import { stepDocumentHistory } from '../actions/stepDocumentHistory';
 import type { EstimateStore } from './estimateStore';
 import { buildSidebarHtml, createNonce } from './html';
 import { parseWebviewMessage, type HostMessage, type WebviewMessage } from './messages';
-import { readSettings, writeSetting } from './settingsWriter';
+import { readSettings, writeSetting, type WriteTarget } from './settingsWriter';
 import { buildViewModel } from './viewModel';
 
 export const SIDEBAR_VIEW_ID = 'zeroLens.sidebar';
+
+/** "Saved zeroLens.model to workspace settings." */
+function savedIn(where: WriteTarget, what: string): string {
+  switch (where) {
+    case 'workspace':
+      return vscode.l10n.t('Saved {0} to workspace settings.', what);
+    case 'workspace folder':
+      return vscode.l10n.t('Saved {0} to workspace folder settings.', what);
+    case 'user':
+      return vscode.l10n.t('Saved {0} to user settings.', what);
+  }
+}
 
 export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -45,6 +57,8 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
       codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
+      lang: vscode.env.language,
+      t: vscode.l10n.t,
     });
     const listener = webview.onDidReceiveMessage((raw: unknown) => {
       const parsed = parseWebviewMessage(raw);
@@ -70,22 +84,22 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
         return this.store.refresh();
       case 'apply': {
         const uri = this.store.uri;
-        if (!uri) return this.notice('error', 'Open the DeepSpeed config or launch script to change first.');
+        if (!uri) return this.notice('error', vscode.l10n.t('Open the DeepSpeed config or launch script to change first.'));
         const outcome = await applyOption(this.client, uri, message.option);
         if (!outcome.applied) return this.notice('error', outcome.reason);
-        return this.notice('info', 'Applied. Ctrl+Z goes back, here or in the editor.');
+        return this.notice('info', vscode.l10n.t('Applied. Ctrl+Z goes back, here or in the editor.'));
       }
       case 'undo':
       case 'redo': {
         const uri = this.store.uri;
-        if (!uri) return this.notice('error', 'Open the DeepSpeed config or launch script first.');
+        if (!uri) return this.notice('error', vscode.l10n.t('Open the DeepSpeed config or launch script first.'));
         await stepDocumentHistory(uri, message.type);
         // The step needs the editor focused; the keys were pressed here, so the focus comes back.
         return this.view?.show(false);
       }
       case 'setSetting': {
         const where = await writeSetting(this.client, this.store.uri, message.key, message.value);
-        this.notice('info', `Saved zeroLens.${message.key} to ${where} settings.`);
+        this.notice('info', savedIn(where, `zeroLens.${message.key}`));
         return this.store.refresh();
       }
       case 'pickModelFolder': {
@@ -93,13 +107,13 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
           canSelectFiles: false,
           canSelectFolders: true,
           canSelectMany: false,
-          openLabel: 'Use this model',
-          title: 'Choose a local model folder (with config.json)',
+          openLabel: vscode.l10n.t('Use this model'),
+          title: vscode.l10n.t('Choose a local model folder (with config.json)'),
           defaultUri: this.store.uri ? vscode.workspace.getWorkspaceFolder(this.store.uri)?.uri : undefined,
         });
         if (!folder?.[0]) return;
         const where = await writeSetting(this.client, this.store.uri, 'model', folder[0].fsPath);
-        this.notice('info', `Saved the model folder to ${where} settings.`);
+        this.notice('info', savedIn(where, vscode.l10n.t('the model folder')));
         return this.store.refresh();
       }
       case 'openSettings':
@@ -109,7 +123,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   }
 
   private postUpdate(): void {
-    this.post({ type: 'update', vm: buildViewModel(this.store.current), settings: readSettings(this.store.uri) });
+    this.post({ type: 'update', vm: buildViewModel(this.store.current, vscode.l10n.t), settings: readSettings(this.store.uri) });
   }
 
   /** The catalog is asked once; a server without the request leaves the model field as free text. */

@@ -1,10 +1,12 @@
 /**
  * The sidebar's view model: turns the server's EstimateView into everything the webview draws
  * (bar fractions, capacity line, labels, colours by role, fit state, table rows, context sources).
- * Pure — no vscode import — so the picture's arithmetic is unit-tested without an editor.
+ * Pure — no vscode import — so the picture's arithmetic is unit-tested without an editor. Its words come from
+ * the translator the extension passes (`vscode.l10n.t`); English by default.
  */
 import {
   describeSource,
+  english,
   formatCount,
   formatGiB,
   GiB,
@@ -15,6 +17,7 @@ import {
   type OffloadDevice,
   type StageOption,
   type TrainingContextView,
+  type Translate,
   type ZeroOption,
 } from '../../../server/src/protocol';
 import { fileNameOf } from './format';
@@ -35,16 +38,28 @@ export interface RoleStyle {
 
 export const SEGMENT_ROLES: readonly SegmentRole[] = ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'overhead'];
 
-export const ROLE_STYLES: Readonly<Record<SegmentRole | OffloadRole, RoleStyle>> = {
-  params: { label: 'Parameters', short: 'P', colorVar: '--vscode-charts-blue', pattern: 'solid' },
-  gradients: { label: 'Gradients', short: 'G', colorVar: '--vscode-charts-orange', pattern: 'diagonal' },
-  optimizerStates: { label: 'Optimizer states', short: 'O', colorVar: '--vscode-charts-purple', pattern: 'cross' },
-  activations: { label: 'Activations', short: 'A', colorVar: '--vscode-charts-green', pattern: 'dots' },
-  buffers: { label: 'Buffers', short: 'B', colorVar: '--vscode-charts-yellow', pattern: 'horizontal' },
-  overhead: { label: 'Overhead (CUDA context, fragmentation)', short: 'X', colorVar: '--vscode-charts-red', pattern: 'vertical' },
-  cpu: { label: 'CPU RAM per node', short: 'C', colorVar: '--vscode-charts-foreground', pattern: 'solid' },
-  nvme: { label: 'NVMe', short: 'N', colorVar: '--vscode-charts-foreground', pattern: 'diagonal' },
-};
+const roleStyleCache = new WeakMap<Translate, Readonly<Record<SegmentRole | OffloadRole, RoleStyle>>>();
+
+/** The style of each role, its label in the reader's language; one object per translator. */
+export function roleStyles(t: Translate = english): Readonly<Record<SegmentRole | OffloadRole, RoleStyle>> {
+  let styles = roleStyleCache.get(t);
+  if (!styles) {
+    styles = {
+      params: { label: t('Parameters'), short: 'P', colorVar: '--vscode-charts-blue', pattern: 'solid' },
+      gradients: { label: t('Gradients'), short: 'G', colorVar: '--vscode-charts-orange', pattern: 'diagonal' },
+      optimizerStates: { label: t('Optimizer states'), short: 'O', colorVar: '--vscode-charts-purple', pattern: 'cross' },
+      activations: { label: t('Activations'), short: 'A', colorVar: '--vscode-charts-green', pattern: 'dots' },
+      buffers: { label: t('Buffers'), short: 'B', colorVar: '--vscode-charts-yellow', pattern: 'horizontal' },
+      overhead: { label: t('Overhead (CUDA context, fragmentation)'), short: 'X', colorVar: '--vscode-charts-red', pattern: 'vertical' },
+      cpu: { label: t('CPU RAM per node'), short: 'C', colorVar: '--vscode-charts-foreground', pattern: 'solid' },
+      nvme: { label: 'NVMe', short: 'N', colorVar: '--vscode-charts-foreground', pattern: 'diagonal' },
+    };
+    roleStyleCache.set(t, styles);
+  }
+  return styles;
+}
+
+export const ROLE_STYLES = roleStyles(english);
 
 /** What the extension knows about the active document's estimate; the store produces it. */
 export type EstimateState =
@@ -80,10 +95,14 @@ export interface BarVM {
   fit: FitState;
   /** "fits 80 GiB", "exceeds by 3.1 GiB", "capacity unknown". */
   fitLabel: string;
+  /** The Apply button's accessible name and tooltip. */
+  applyLabel: string;
+  applyTitle: string;
   /** "≈ 19.2 GiB/GPU · fits 80 GiB": the one-line summary used by the status item and quick pick. */
   summary: string;
   segments: SegmentVM[];
-  offload: { segments: SegmentVM[]; label: string; cpuBytes: number; nvmeBytes: number };
+  /** `ariaLabel`: the option's label with what its offload needs. */
+  offload: { segments: SegmentVM[]; label: string; ariaLabel: string; cpuBytes: number; nvmeBytes: number };
   ariaLabel: string;
   notes: string[];
 }
@@ -122,33 +141,55 @@ export interface SidebarViewModel {
   legend: { role: SegmentRole | OffloadRole; style: RoleStyle }[];
 }
 
-const KIND_LABELS: Record<EstimateView['kind'], string> = {
-  'ds-config': 'DeepSpeed config',
-  'launch-script': 'launch script',
-  'launch-yaml': 'launch YAML',
-};
+function kindLabel(kind: EstimateView['kind'], t: Translate): string {
+  switch (kind) {
+    case 'ds-config':
+      return t('DeepSpeed config');
+    case 'launch-script':
+      return t('launch script');
+    case 'launch-yaml':
+      return t('launch YAML');
+    default:
+      return kind;
+  }
+}
 
-const MISSING_LABELS: Record<string, string> = {
-  model: 'a model',
-  gpuMemoryGiB: 'GPU memory',
-  gpusPerNode: 'GPUs per node',
-  nodes: 'nodes',
-  sequenceLength: 'sequence length',
-  microBatchSize: 'micro-batch',
-  dtype: 'precision',
-};
+/** What the estimate lacks, as the status line names it ("set a model and GPU memory below"). */
+function missingLabel(key: string, t: Translate): string {
+  switch (key) {
+    case 'model':
+      return t('a model');
+    case 'gpuMemoryGiB':
+      return t('GPU memory');
+    case 'gpusPerNode':
+      return t('GPUs per node');
+    case 'nodes':
+      return t('nodes');
+    case 'sequenceLength':
+      return t('sequence length');
+    case 'microBatchSize':
+      return t('micro-batch');
+    case 'dtype':
+      return t('precision');
+    default:
+      return key;
+  }
+}
 
-export const CONTEXT_LABELS: Record<ContextKey, string> = {
-  model: 'Model',
-  gpusPerNode: 'GPUs per node',
-  nodes: 'Nodes',
-  gpuMemoryGiB: 'GPU memory (GiB)',
-  sequenceLength: 'Sequence length',
-  microBatchSize: 'Micro-batch per GPU',
-  gradientCheckpointing: 'Gradient checkpointing',
-  loraRank: 'LoRA rank',
-  dtype: 'Precision',
-};
+/** The label of each training-context input, in the reader's language. */
+export function contextLabels(t: Translate = english): Record<ContextKey, string> {
+  return {
+    model: t('Model'),
+    gpusPerNode: t('GPUs per node'),
+    nodes: t('Nodes'),
+    gpuMemoryGiB: t('GPU memory (GiB)'),
+    sequenceLength: t('Sequence length'),
+    microBatchSize: t('Micro-batch per GPU'),
+    gradientCheckpointing: t('Gradient checkpointing'),
+    loraRank: t('LoRA rank'),
+    dtype: t('Precision'),
+  };
+}
 
 /** The context rows, in the order shown; each is also a setting the sidebar can write (messages.ts). */
 export const CONTEXT_ORDER = [
@@ -167,7 +208,7 @@ export function optionKey(option: OptionKey): string {
   return `z${option.stage}-opt-${option.offloadOptimizer}-param-${option.offloadParam}`;
 }
 
-export function buildViewModel(state: EstimateState): SidebarViewModel {
+export function buildViewModel(state: EstimateState, t: Translate = english): SidebarViewModel {
   const base: SidebarViewModel = {
     status: state.kind,
     uri: state.kind === 'no-document' ? null : state.kind === 'ready' ? state.view.uri : state.uri,
@@ -179,53 +220,53 @@ export function buildViewModel(state: EstimateState): SidebarViewModel {
     capacity: null,
     offloadAxisMaxBytes: 0,
     bars: [],
-    table: { headers: TABLE_HEADERS, rows: [] },
+    table: { headers: tableHeaders(t), rows: [] },
     context: [],
-    legend: SEGMENT_ROLES.map((role) => ({ role, style: ROLE_STYLES[role] })),
+    legend: SEGMENT_ROLES.map((role) => ({ role, style: roleStyles(t)[role] })),
   };
   if (base.uri) base.fileName = fileNameOf(base.uri);
   switch (state.kind) {
     case 'no-document':
-      return { ...base, message: 'Open a DeepSpeed config (ds_config.json) or a launch script to see its memory estimate.' };
+      return { ...base, message: t('Open a DeepSpeed config (ds_config.json) or a launch script to see its memory estimate.') };
     case 'loading':
-      return { ...base, message: 'Estimating…' };
+      return { ...base, message: t('Estimating…') };
     case 'unavailable':
-      return { ...base, message: `No estimate yet: ${state.reason}` };
+      return { ...base, message: t('No estimate yet: {0}', state.reason) };
     case 'not-claimed':
-      return { ...base, message: `${base.fileName} is not a DeepSpeed config or launch script.` };
+      return { ...base, message: t('{0} is not a DeepSpeed config or launch script.', base.fileName ?? '') };
     case 'ready':
-      return buildReady(base, state.view);
+      return buildReady(base, state.view, t);
   }
 }
 
-function buildReady(base: SidebarViewModel, view: EstimateView): SidebarViewModel {
+function buildReady(base: SidebarViewModel, view: EstimateView, t: Translate): SidebarViewModel {
   const capacityBytes = capacityOf(view);
   const current = findCurrent(view.options, view.current);
   const maxTotal = Math.max(0, ...view.options.map((o) => Math.max(o.result.perGpu.total, sumGpu(o))));
   const axisMax = niceAxisMax(Math.max(maxTotal, capacityBytes ?? 0));
   const offloadMax = Math.max(0, ...view.options.map((o) => o.result.perCpu.total + o.result.nvme));
-  const bars = view.options.map((option) => buildBar(option, option === current, axisMax, offloadMax, capacityBytes));
-  const missing = view.missing.map((m) => MISSING_LABELS[m] ?? m);
+  const bars = view.options.map((option) => buildBar(option, option === current, axisMax, offloadMax, capacityBytes, t));
+  const missing = view.missing.map((m) => missingLabel(m, t));
   let message = '';
   if (view.options.length === 0) {
-    message = missing.length ? `No estimate yet: set ${joinWords(missing)} below.` : 'No estimate yet for this file.';
+    message = missing.length ? t('No estimate yet: set {0} below.', joinWords(missing, t)) : t('No estimate yet for this file.');
   } else if (missing.length) {
-    message = `Set ${joinWords(missing)} to complete the estimate.`;
+    message = t('Set {0} to complete the estimate.', joinWords(missing, t));
   }
   return {
     ...base,
-    kindLabel: KIND_LABELS[view.kind] ?? view.kind,
+    kindLabel: kindLabel(view.kind, t),
     message,
     missing: view.missing,
     axis: { maxBytes: axisMax, ticks: view.options.length ? ticksFor(axisMax) : [] },
     capacity:
       capacityBytes === undefined || view.options.length === 0
         ? null
-        : { bytes: capacityBytes, fraction: clamp01(capacityBytes / axisMax), label: `GPU capacity ${formatGiB(capacityBytes)}` },
+        : { bytes: capacityBytes, fraction: clamp01(capacityBytes / axisMax), label: t('GPU capacity {0}', formatGiB(capacityBytes)) },
     offloadAxisMaxBytes: offloadMax,
     bars,
-    table: { headers: TABLE_HEADERS, rows: bars.map(tableRow) },
-    context: contextRows(view.context),
+    table: { headers: tableHeaders(t), rows: bars.map((bar) => tableRow(bar, t)) },
+    context: contextRows(view.context, t),
   };
 }
 
@@ -253,11 +294,12 @@ function sumGpu(option: StageOption): number {
   return SEGMENT_ROLES.reduce((sum, role) => sum + Math.max(0, g[role]), 0);
 }
 
-function buildBar(option: StageOption, current: boolean, axisMax: number, offloadMax: number, capacity: number | undefined): BarVM {
+function buildBar(option: StageOption, current: boolean, axisMax: number, offloadMax: number, capacity: number | undefined, t: Translate): BarVM {
   const gpu = option.result.perGpu;
   const segments = layout(
     SEGMENT_ROLES.map((role) => ({ role, bytes: gpu[role] })),
     axisMax,
+    t,
   );
   const cpuBytes = Math.max(0, option.result.perCpu.total);
   const nvmeBytes = Math.max(0, option.result.nvme);
@@ -267,15 +309,16 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
       { role: 'nvme' as const, bytes: nvmeBytes },
     ],
     offloadMax,
+    t,
   );
   const total = gpu.total > 0 ? gpu.total : sumGpu(option);
   const fit = fitOf(option.result.fits, total, capacity);
-  const fitLabel = fitLabelOf(fit, total, capacity);
+  const fitLabel = fitLabelOf(fit, total, capacity, t);
   const totalLabel = formatGiB(total);
   const offloadLabel =
     cpuBytes === 0 && nvmeBytes === 0
-      ? 'no CPU RAM or NVMe needed'
-      : [`CPU RAM ${formatGiB(cpuBytes)}/node`, nvmeBytes > 0 ? `NVMe ${formatGiB(nvmeBytes)}` : ''].filter(Boolean).join(' · ');
+      ? t('no CPU RAM or NVMe needed')
+      : [t('CPU RAM {0}/node', formatGiB(cpuBytes)), nvmeBytes > 0 ? `NVMe ${formatGiB(nvmeBytes)}` : ''].filter(Boolean).join(' · ');
   const option0: OptionKey = { stage: option.stage, offloadOptimizer: option.offloadOptimizer, offloadParam: option.offloadParam };
   return {
     key: optionKey(option0),
@@ -286,24 +329,28 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
     total: totalLabel,
     fit,
     fitLabel,
-    summary: `≈ ${totalLabel}/GPU · ${fitLabel}`,
+    applyLabel: current ? t('{0} is the current option', option.label) : t('Apply {0} to the file', option.label),
+    applyTitle: current ? t('The file uses this option') : t('Edit the file to use this option (undoable)'),
+    summary: t('≈ {0}/GPU · {1}', totalLabel, fitLabel),
     segments,
-    offload: { segments: offloadSegments, label: offloadLabel, cpuBytes, nvmeBytes },
-    ariaLabel: `${option.label}${current ? ' (current)' : ''}: ${totalLabel} per GPU, ${fitLabel}; ${offloadLabel}`,
+    offload: { segments: offloadSegments, label: offloadLabel, ariaLabel: t('{0}: {1}', option.label, offloadLabel), cpuBytes, nvmeBytes },
+    ariaLabel: current
+      ? t('{0} (current): {1} per GPU, {2}; {3}', option.label, totalLabel, fitLabel, offloadLabel)
+      : t('{0}: {1} per GPU, {2}; {3}', option.label, totalLabel, fitLabel, offloadLabel),
     notes: option.result.notes,
   };
 }
 
 /** Lays segments end to end on an axis; empty ones (under a byte) are dropped: nothing to draw or focus. */
-function layout(parts: { role: SegmentRole | OffloadRole; bytes: number }[], axisMax: number): SegmentVM[] {
+function layout(parts: { role: SegmentRole | OffloadRole; bytes: number }[], axisMax: number, t: Translate): SegmentVM[] {
   let offset = 0;
   const segments: SegmentVM[] = [];
   for (const { role, bytes } of parts) {
     if (!(bytes >= 1)) continue;
     const fraction = axisMax > 0 ? bytes / axisMax : 0;
-    const style = ROLE_STYLES[role];
+    const style = roleStyles(t)[role];
     const value = formatGiB(bytes);
-    segments.push({ role, bytes, fraction, offset, value, description: `${style.label}: ${value}`, style });
+    segments.push({ role, bytes, fraction, offset, value, description: t('{0}: {1}', style.label, value), style });
     offset += fraction;
   }
   return segments;
@@ -316,11 +363,11 @@ function fitOf(serverFits: boolean | null, total: number, capacity: number | und
   return total <= capacity ? 'fits' : 'exceeds';
 }
 
-function fitLabelOf(fit: FitState, total: number, capacity: number | undefined): string {
-  if (capacity === undefined) return fit === 'unknown' ? 'capacity unknown' : fit === 'fits' ? 'fits' : 'does not fit';
-  if (fit === 'fits') return `fits ${formatGiB(capacity)}`;
-  if (fit === 'exceeds') return total > capacity ? `exceeds by ${formatGiB(total - capacity)}` : `does not fit ${formatGiB(capacity)}`;
-  return 'capacity unknown';
+function fitLabelOf(fit: FitState, total: number, capacity: number | undefined, t: Translate): string {
+  if (capacity === undefined) return fit === 'unknown' ? t('capacity unknown') : fit === 'fits' ? t('fits') : t('does not fit');
+  if (fit === 'fits') return t('fits {0}', formatGiB(capacity));
+  if (fit === 'exceeds') return total > capacity ? t('exceeds by {0}', formatGiB(total - capacity)) : t('does not fit {0}', formatGiB(capacity));
+  return t('capacity unknown');
 }
 
 /** Rounds the axis up to a step of 1, 2 or 5 × 10^n GiB so ticks land on round numbers. */
@@ -352,27 +399,29 @@ function ticksFor(axisMax: number): { fraction: number; label: string }[] {
   return ticks;
 }
 
-const TABLE_HEADERS = [
-  'Option',
-  'Parameters',
-  'Gradients',
-  'Optimizer states',
-  'Activations',
-  'Buffers',
-  'Overhead',
-  'Total per GPU',
-  'Fits',
-  'CPU RAM per node',
-  'NVMe',
-];
+function tableHeaders(t: Translate): string[] {
+  return [
+    t('Option'),
+    t('Parameters'),
+    t('Gradients'),
+    t('Optimizer states'),
+    t('Activations'),
+    t('Buffers'),
+    t({ message: 'Overhead', comment: 'table column' }),
+    t('Total per GPU'),
+    t({ message: 'Fits', comment: 'table column' }),
+    t('CPU RAM per node'),
+    'NVMe',
+  ];
+}
 
-function tableRow(bar: BarVM): TableVM['rows'][number] {
+function tableRow(bar: BarVM, t: Translate): TableVM['rows'][number] {
   const byRole = new Map(bar.segments.map((s) => [s.role, s.bytes]));
   return {
     key: bar.key,
     current: bar.current,
     cells: [
-      bar.current ? `${bar.label} (current)` : bar.label,
+      bar.current ? t('{0} (current)', bar.label) : bar.label,
       ...SEGMENT_ROLES.map((role) => formatGiB(byRole.get(role) ?? 0)),
       formatGiB(bar.totalBytes),
       bar.fitLabel,
@@ -382,14 +431,15 @@ function tableRow(bar: BarVM): TableVM['rows'][number] {
   };
 }
 
-function contextRows(context: TrainingContextView): ContextRowVM[] {
+function contextRows(context: TrainingContextView, t: Translate): ContextRowVM[] {
+  const labels = contextLabels(t);
   return CONTEXT_ORDER.map((key) => {
     const entry = context[key];
-    const label = CONTEXT_LABELS[key];
+    const label = labels[key];
     if (!entry) {
       // No LoRA anywhere means full fine-tuning, not a gap in the context.
-      if (key === 'loraRank') return { key, label, display: 'full fine-tuning', raw: null, source: 'no LoRA in the file or settings', settable: true };
-      return { key, label, display: 'not set', raw: null, source: 'not set', settable: true };
+      if (key === 'loraRank') return { key, label, display: t('full fine-tuning'), raw: null, source: t('no LoRA in the file or settings'), settable: true };
+      return { key, label, display: t('not set'), raw: null, source: t('not set'), settable: true };
     }
     const value = entry.value;
     let display: string;
@@ -398,22 +448,23 @@ function contextRows(context: TrainingContextView): ContextRowVM[] {
       display = `${value.displayName} (${formatCount(value.totalParams)})`;
       raw = value.id;
     } else if (typeof value === 'boolean') {
-      display = value ? 'on' : 'off';
+      display = value ? t('on') : t('off');
       raw = value;
     } else if (key === 'loraRank' && value === 0) {
-      display = 'full fine-tuning';
+      display = t('full fine-tuning');
       raw = value;
     } else {
       display = String(value);
       raw = value;
     }
-    return { key, label, display, raw, source: describeSource(entry.source), settable: settingCanChange(entry.source) };
+    return { key, label, display, raw, source: describeSource(entry.source, t), settable: settingCanChange(entry.source) };
   });
 }
 
-function joinWords(words: string[]): string {
+/** "a, b and c" ("a、b 和 c"). */
+function joinWords(words: string[], t: Translate): string {
   if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  return t('{0} and {1}', words.slice(0, -1).join(t({ message: ', ', comment: 'between the items of a list' })), words[words.length - 1]);
 }
 
 function clamp01(value: number): number {
@@ -427,14 +478,14 @@ export interface StatusSummary {
   warning: boolean;
 }
 
-export function statusSummary(vm: SidebarViewModel): StatusSummary | null {
+export function statusSummary(vm: SidebarViewModel, t: Translate = english): StatusSummary | null {
   if (vm.status !== 'ready') return null;
-  if (vm.bars.length === 0) return { text: 'ZeRO Lens: no estimate', detail: vm.message, warning: false };
+  if (vm.bars.length === 0) return { text: t('ZeRO Lens: no estimate'), detail: vm.message, warning: false };
   const current = vm.bars.find((b) => b.current);
-  if (!current) return { text: 'ZeRO Lens: no ZeRO stage set', detail: 'Open the sidebar to compare stages.', warning: false };
+  if (!current) return { text: t('ZeRO Lens: no ZeRO stage set'), detail: t('Open the sidebar to compare stages.'), warning: false };
   return {
     text: `${current.summary}`,
-    detail: `${current.label}${vm.missing.length ? ` · missing ${vm.missing.join(', ')}` : ''}`,
+    detail: vm.missing.length ? t('{0} · missing {1}', current.label, vm.missing.join(', ')) : current.label,
     warning: current.fit === 'exceeds',
   };
 }

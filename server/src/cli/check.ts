@@ -7,47 +7,54 @@ import { getLanguageService } from '../languageService';
 import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
+import { translator, type Translate } from '../l10n';
 import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
 import { formatJson, formatText, type FileReport } from './formatReport';
 import { decodeFile } from './decodeFile';
+import { helpRows } from './help';
 
-const help = `Usage: zero-lens check <paths…> [--format text|json]
-
-Checks DeepSpeed configs (ds_config.json), launch scripts (.sh) and launcher YAML.
-A folder argument checks the configs, scripts and YAML files found in it.
-
-Options:
-  --format text   one line per problem, file:line:col: severity [code] message (default)
-  --format json   [{file, diagnostics: [{range, severity, code, message}]}]
-  -h, --help      this help
-
-Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.
-`;
+function help(t: Translate): string {
+  return (
+    `${t('Usage: {0}', 'zero-lens check <paths…> [--format text|json]')}\n\n` +
+    `${t('Checks DeepSpeed configs (ds_config.json), launch scripts (.sh) and launcher YAML.\nA folder argument checks the configs, scripts and YAML files found in it.')}\n\n` +
+    `${t('Options:')}\n` +
+    helpRows(
+      [
+        ['--format text', t('one line per problem, file:line:col: severity [code] message (default)')],
+        ['--format json', '[{file, diagnostics: [{range, severity, code, message}]}]'],
+        ['--lang en|zh-cn', t('language of the output (default: from LC_ALL, LC_MESSAGES or LANG)')],
+        ['-h, --help', t('this help')],
+      ],
+      20,
+    ) +
+    `\n${t('Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.')}\n`
+  );
+}
 
 interface CheckOptions {
   paths: string[];
   format: 'text' | 'json';
 }
 
-function parseArgs(args: string[]): CheckOptions | string {
+function parseArgs(args: string[], t: Translate): CheckOptions | string {
   const options: CheckOptions = { paths: [], format: 'text' };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--format' || arg.startsWith('--format=')) {
       const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-      if (value !== 'text' && value !== 'json') return `--format must be "text" or "json"${value === undefined ? '' : `, not "${value}"`}.`;
+      if (value !== 'text' && value !== 'json') return value === undefined ? t('--format must be "text" or "json".') : t('--format must be "text" or "json", not "{0}".', value);
       options.format = value;
     } else if (arg === '--') {
       options.paths.push(...args.slice(i + 1));
       break;
     } else if (arg.startsWith('-') && arg !== '-') {
-      return `unknown option '${arg}'.`;
+      return t("unknown option '{0}'.", arg);
     } else {
       options.paths.push(arg);
     }
   }
-  if (options.paths.length === 0) return 'no files given.';
+  if (options.paths.length === 0) return t('no files given.');
   return options;
 }
 
@@ -63,17 +70,29 @@ function languageOf(file: string): string {
   return 'ds-config';
 }
 
-function readError(file: string, error: unknown): string {
+/** Why a file cannot be read: an errno in words, or what the caller says (`reason`). */
+function readError(file: string, error: unknown, t: Translate): string {
   const code = (error as NodeJS.ErrnoException)?.code;
-  const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : error instanceof Error ? error.message : String(error);
-  return `zero-lens check: cannot read '${file}': ${reason}.\n`;
+  const reason =
+    code === 'ENOENT'
+      ? t('no such file or folder')
+      : code === 'EACCES' || code === 'EPERM'
+        ? t('permission denied')
+        : code === 'EISDIR'
+          ? t('it is a folder')
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  return `zero-lens check: ${t("cannot read '{0}': {1}.", file, reason)}\n`;
 }
 
 /** The first byte that is not UTF-8, where DeepSpeed's reader would stop. */
-function notUtf8(document: TextDocument, offset: number, byte: number | undefined): Diagnostic {
-  const shown = byte === undefined ? 'A byte' : `Byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+function notUtf8(document: TextDocument, offset: number, byte: number | undefined, t: Translate): Diagnostic {
   const range = { start: document.positionAt(offset), end: document.positionAt(offset + 1) };
-  const message = `${shown} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.`;
+  const message =
+    byte === undefined
+      ? t('A byte is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.')
+      : t('Byte {0} is not UTF-8: Python opens the file as UTF-8 and fails with UnicodeDecodeError. Save the file as UTF-8.', `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`);
   return makeDiagnostic('not-utf8', range, message, diagnosticData(document));
 }
 
@@ -95,17 +114,19 @@ async function filesIn(folder: string, depth = 0): Promise<string[]> {
 }
 
 export async function runCheck(args: string[], io: CliIO): Promise<number> {
+  const locale = io.locale ?? 'en';
+  const t = translator(locale);
   if (args.includes('-h') || args.includes('--help')) {
-    io.stdout(help);
+    io.stdout(help(t));
     return ExitCode.ok;
   }
-  const options = parseArgs(args);
+  const options = parseArgs(args, t);
   if (typeof options === 'string') {
-    io.stderr(`zero-lens check: ${options}\n${help}`);
+    io.stderr(`zero-lens check: ${options}\n${help(t)}`);
     return ExitCode.usage;
   }
   const service = getLanguageService({ fs: nodeFileSystem, workspace: new NodeWorkspace([io.cwd]) });
-  const settings = defaultSettings;
+  const settings = { ...defaultSettings, locale };
   const reports: FileReport[] = [];
   let unreadable = false;
 
@@ -115,7 +136,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     try {
       bytes = await fs.readFile(absolute);
     } catch (error) {
-      io.stderr(readError(shown, error));
+      io.stderr(readError(shown, error, t));
       unreadable = true;
       return false;
     }
@@ -123,7 +144,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     // Inside a folder a binary file is simply not ours; named on the command line it is a mistake to say.
     if (decoded.kind === 'binary' && !explicit) return false;
     if (decoded.kind !== 'text') {
-      io.stderr(readError(shown, decoded.kind === 'binary' ? 'it is a binary file, not text' : "it is UTF-16 text; DeepSpeed, the Hugging Face Trainer and accelerate read UTF-8: save it as UTF-8"));
+      io.stderr(readError(shown, decoded.kind === 'binary' ? t('it is a binary file, not text') : t('it is UTF-16 text; DeepSpeed, the Hugging Face Trainer and accelerate read UTF-8: save it as UTF-8'), t));
       unreadable = true;
       return false;
     }
@@ -139,7 +160,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     const diagnostics = await service.doValidation(document, settings);
     // bash does not mind other encodings; Python's open() for JSON and YAML does.
     if (decoded.invalidUtf8At !== undefined && document.languageId !== 'shellscript') {
-      diagnostics.push(notUtf8(document, decoded.invalidUtf8At, decoded.invalidByte));
+      diagnostics.push(notUtf8(document, decoded.invalidUtf8At, decoded.invalidByte, t));
     }
     reports.push({ file: shown, document, diagnostics });
     return true;
@@ -151,7 +172,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     try {
       stat = await fs.stat(absolute);
     } catch (error) {
-      io.stderr(readError(given, error));
+      io.stderr(readError(given, error, t));
       unreadable = true;
       continue;
     }
@@ -160,19 +181,19 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
       try {
         files = await filesIn(absolute);
       } catch (error) {
-        io.stderr(readError(given, error));
+        io.stderr(readError(given, error, t));
         unreadable = true;
         continue;
       }
       let checked = 0;
       for (const file of files) if (await checkFile(path.join(given, path.relative(absolute, file)), file, false)) checked++;
-      if (checked === 0) io.stderr(`zero-lens check: no DeepSpeed configs, launch scripts or launcher YAML found in '${given}'.\n`);
+      if (checked === 0) io.stderr(`zero-lens check: ${t("no DeepSpeed configs, launch scripts or launcher YAML found in '{0}'.", given)}\n`);
     } else {
       await checkFile(given, absolute, true);
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports) : formatText(reports));
+  io.stdout(options.format === 'json' ? formatJson(reports) : formatText(reports, t));
   if (unreadable) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

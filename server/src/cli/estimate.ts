@@ -16,6 +16,7 @@ import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings, type ZeroLensSettings } from '../settings';
+import { translator } from '../l10n';
 import type { ContextDefaults } from '../training/context';
 import type { DocumentAnalysis } from '../training/service';
 import { resolvePath } from '../util/paths';
@@ -33,7 +34,7 @@ export async function runEstimate(args: string[], io: CliIO, fs: FileSystemHost 
   try {
     const parsed = parseEstimateArgs(args);
     if (parsed.help) {
-      io.stdout(estimateHelp);
+      io.stdout(estimateHelp(translator(io.locale)));
       return ExitCode.ok;
     }
     const result = await estimateFor(parsed, io, fs);
@@ -41,7 +42,8 @@ export async function runEstimate(args: string[], io: CliIO, fs: FileSystemHost 
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`zero-lens estimate: ${error.message}\nRun 'zero-lens estimate --help' for the options.\n`);
+    const t = translator(io.locale);
+    io.stderr(`zero-lens estimate: ${error.message}\n${t("Run 'zero-lens estimate --help' for the options.")}\n`);
     return ExitCode.usage;
   }
 }
@@ -74,14 +76,14 @@ async function estimateFor(args: EstimateArgs, io: CliIO, fs: FileSystemHost): P
     document = TextDocument.create(pathToFileURL(file).toString(), languageOf(file), 1, await readText(`'${args.file}'`, file, fs));
     // The file's own context as the editor sees it: the workspace is the current folder, with its settings.
     workspace = new NodeWorkspace([io.cwd]);
-    settings = await readWorkspaceSettings(fs, io.cwd);
+    settings = { ...(await readWorkspaceSettings(fs, io.cwd)), locale: io.locale ?? 'en' };
   } else {
     const file = args.config ? resolvePath(args.config, io.cwd, fs.homeDir) ?? args.config : undefined;
     const text = file ? await readText(`config '${args.config}'`, file, fs) : '{}';
     document = TextDocument.create(file ? pathToFileURL(file).toString() : 'untitled:command-line', 'ds-config', 1, text);
     // No workspace search: a config given with --config is estimated from the flags alone.
     workspace = { folders: () => [io.cwd], launchFiles: async () => [], jsonFiles: async () => [] };
-    settings = defaultSettings;
+    settings = { ...defaultSettings, locale: io.locale ?? 'en' };
     if (!args.context.model && !model) throw new UsageError('say which model: --model <id|folder> or --params <N>.');
     Object.assign(caller, { defaults: flagsOnlyDefaults });
   }

@@ -1,5 +1,6 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { english, type Translate } from '../l10n';
 
 export interface FileReport {
   /** The path as the user gave it (or found below a folder they gave). */
@@ -46,15 +47,12 @@ export function formatJson(reports: FileReport[]): string {
   return JSON.stringify(out, null, 2) + '\n';
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /**
- * Compiler-style lines, `file:line:col: severity [code] message` (1-based), then a summary line. Hints (notes
- * such as the world size a batch triple implies) are only counted here; `--format json` lists them.
+ * Compiler-style lines, `file:line:col: severity [code] message` (1-based), then a summary line in the reader's
+ * language. Hints (notes such as the world size a batch triple implies) are only counted here; `--format json`
+ * lists them. The severity stays an English word in every language: problem matchers and scripts read it.
  */
-export function formatText(reports: FileReport[]): string {
+export function formatText(reports: FileReport[], t: Translate = english): string {
   const lines: string[] = [];
   const counts: Record<SeverityName, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   for (const report of reports) {
@@ -66,13 +64,11 @@ export function formatText(reports: FileReport[]): string {
       lines.push(`${report.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${severity}${code} ${messageOf(d).replace(/\s*\n\s*/g, ' ')}`);
     }
   }
-  const files = plural(reports.length, 'file');
+  const files = reports.length === 1 ? t('1 file') : t('{0} files', reports.length);
   const shown = counts.error + counts.warning + counts.information;
-  const hints = counts.hint > 0 ? ` (${plural(counts.hint, 'hint')} not shown; --format json lists them)` : '';
-  lines.push(
-    shown === 0
-      ? `No problems found in ${files}${hints}.`
-      : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.information} information in ${files}${hints}.`,
-  );
+  const hints = counts.hint === 0 ? '' : counts.hint === 1 ? t(' (1 hint not shown; --format json lists them)') : t(' ({0} hints not shown; --format json lists them)', counts.hint);
+  const errors = counts.error === 1 ? t('1 error') : t('{0} errors', counts.error);
+  const warnings = counts.warning === 1 ? t('1 warning') : t('{0} warnings', counts.warning);
+  lines.push(shown === 0 ? t('No problems found in {0}{1}.', files, hints) : t('{0}, {1}, {2} information in {3}{4}.', errors, warnings, counts.information, files, hints));
   return lines.join('\n') + '\n';
 }

@@ -1,8 +1,14 @@
+import type { Locale } from '../l10n';
+
 /** What a CLI command may do to the outside world; tests pass their own to capture output. */
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
   cwd: string;
+  /** The environment the language is read from (LC_ALL, LC_MESSAGES, LANG); none: English. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The language of the run, set by `main` from `--lang` and `env`; absent: English. */
+  locale?: Locale;
 }
 
 /** Exit statuses shared by every command. */

@@ -1,4 +1,5 @@
 import schemaJson from '../../../schemas/ds_config.schema.json';
+import { localizedField, localizedList, type Locale } from '../l10n';
 
 /**
  * Read access to `schemas/ds_config.schema.json` for completion, hover, validation and quick fixes.
@@ -6,6 +7,9 @@ import schemaJson from '../../../schemas/ds_config.schema.json';
  * `markdownDescription` kept, as VS Code does), and the `anyOf: [<real>, {const: "auto"}]` wrapper
  * unwrapped to the real branch while remembering that "auto" is accepted. Views are cached per schema
  * node, so the per-keystroke features never walk `$ref` chains twice.
+ *
+ * Every prose field has its Chinese beside it, `<field>-zh-cn` (`markdownDescription-zh-cn` next to
+ * `markdownDescription`, in `x-deepspeed` too); `docsOf`, `enumValuesOf` and `proseOf` answer in a locale.
  */
 
 /** A JSON-schema node. Only the keywords ZeRO Lens reads are named; anything else passes through. */
@@ -340,18 +344,18 @@ export class SchemaIndex {
     return result;
   }
 
-  /** The enum values of a node and of its non-auto alternatives, with their descriptions. */
-  enumValuesOf(node: SchemaNode): EnumValue[] {
+  /** The enum values of a node and of its non-auto alternatives, with their descriptions in `locale` (English by default). */
+  enumValuesOf(node: SchemaNode, locale?: Locale): EnumValue[] {
     const out: EnumValue[] = [];
     const visit = (n: SchemaNode, depth: number): void => {
       const view = this.view(n);
       if (Array.isArray(view.enum)) {
-        const docs = view.markdownEnumDescriptions ?? view.enumDescriptions ?? [];
+        const docs = localizedList(view, 'markdownEnumDescriptions', locale) ?? localizedList(view, 'enumDescriptions', locale) ?? [];
         view.enum.forEach((value, i) => {
           if (value !== 'auto' && !out.some((o) => o.value === value)) out.push({ value, description: docs[i] });
         });
       } else if (view.const !== undefined && !isAutoBranch(view) && !out.some((o) => o.value === view.const)) {
-        out.push({ value: view.const, description: view.markdownDescription ?? view.description });
+        out.push({ value: view.const, description: docsOf(view, locale) });
       }
       if (depth < 8) for (const sub of [...(view.anyOf ?? []), ...(view.oneOf ?? [])]) if (!isAutoBranch(sub)) visit(sub, depth + 1);
     };
@@ -475,17 +479,25 @@ export function valueSchemaOf(node: SchemaNode): SchemaNode {
   return schemaIndex().view(node);
 }
 
-/** Markdown documentation of a node: markdownDescription, else description. */
-export function docsOf(node: SchemaNode): string | undefined {
-  return node.markdownDescription ?? node.description;
+/** Markdown documentation of a node: markdownDescription, else description; in `locale` (English by default). */
+export function docsOf(node: SchemaNode, locale?: Locale): string | undefined {
+  return localizedField(node, 'markdownDescription', locale) ?? localizedField(node, 'description', locale);
+}
+
+/**
+ * Any prose field of a schema object (a node, its `x-deepspeed`, a `defaultSnippets` entry) in `locale`:
+ * `<field>-<locale>` beside the English, the English where there is none.
+ */
+export function proseOf<T extends object>(record: T | undefined, field: string, locale?: Locale): string | undefined {
+  return record ? localizedField(record, field, locale) : undefined;
 }
 
 export function typesOf(node: SchemaNode): readonly string[] {
   return schemaIndex().typesOf(node);
 }
 
-export function enumValuesOf(node: SchemaNode): EnumValue[] {
-  return schemaIndex().enumValuesOf(node);
+export function enumValuesOf(node: SchemaNode, locale?: Locale): EnumValue[] {
+  return schemaIndex().enumValuesOf(node, locale);
 }
 
 export function defaultSnippetsOf(node: SchemaNode): DefaultSnippet[] {

@@ -4,6 +4,8 @@
  * DeepSpeed's own two-decimal printout, which `--mode deepspeed` reproduces to the byte, is a different thing
  * and lives with the DeepSpeed estimator.
  */
+import { english, type Translate } from './l10n';
+
 export const GiB = 2 ** 30;
 
 /**
@@ -38,9 +40,9 @@ function trim(x: number): string {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1).replace(/\.0$/, '') : x.toFixed(2).replace(/\.?0+$/, '');
 }
 
-/** "8 GPUs", "1 GPU", "16 GPUs (2 nodes × 8)". */
-export function formatGpuCount(gpusPerNode: number, nodes: number): string {
+/** "8 GPUs", "1 GPU", "16 GPUs (2 nodes × 8)", in the reader's language (`t`; English by default). */
+export function formatGpuCount(gpusPerNode: number, nodes: number, t: Translate = english): string {
   const total = gpusPerNode * nodes;
-  const base = `${total} GPU${total === 1 ? '' : 's'}`;
-  return nodes > 1 ? `${base} (${nodes} nodes × ${gpusPerNode})` : base;
+  const base = total === 1 ? t('1 GPU') : t('{0} GPUs', total);
+  return nodes > 1 ? t('{0} ({1} nodes × {2})', base, nodes, gpusPerNode) : base;
 }

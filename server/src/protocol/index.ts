@@ -5,6 +5,7 @@
  */
 export * from './estimate';
 export * from './format';
+export * from './l10n';
 export * from './messages';
 export * from './options';
 export * from './settings';

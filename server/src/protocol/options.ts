@@ -2,6 +2,8 @@
  * A ZeRO option: a stage with its offload choices. Shared by the server, the client and the CLI, so that
  * what a stage reads is decided in one place.
  */
+import { english, type Translate } from './l10n';
+
 export type ZeroStage = 0 | 1 | 2 | 3;
 export type OffloadDevice = 'none' | 'cpu' | 'nvme';
 
@@ -30,15 +32,21 @@ export function sameOption(a: ZeroOption, b: ZeroOption): boolean {
   return x.stage === y.stage && x.offloadOptimizer === y.offloadOptimizer && x.offloadParam === y.offloadParam;
 }
 
-/** "ZeRO-3 + CPU offload (optimizer, params)": one label for hints, hovers, fixes, the sidebar and the CLI. */
-export function optionLabel(option: ZeroOption): string {
+/**
+ * "ZeRO-3 + CPU offload (optimizer, params)": one label for hints, hovers, fixes, the sidebar and the CLI, in the
+ * reader's language (`t`; English by default).
+ */
+export function optionLabel(option: ZeroOption, t: Translate = english): string {
   const { stage, offloadOptimizer, offloadParam } = normalizeOption(option);
-  const moved: string[] = [];
-  if (offloadOptimizer !== 'none') moved.push('optimizer');
-  if (offloadParam !== 'none') moved.push('params');
-  if (moved.length === 0) return `ZeRO-${stage}`;
+  if (offloadOptimizer === 'none' && offloadParam === 'none') return `ZeRO-${stage}`;
   const device = offloadOptimizer === 'nvme' || offloadParam === 'nvme' ? 'NVMe' : 'CPU';
-  return `ZeRO-${stage} + ${device} offload (${moved.join(', ')})`;
+  const moved =
+    offloadOptimizer !== 'none' && offloadParam !== 'none'
+      ? t('optimizer, params')
+      : offloadOptimizer !== 'none'
+        ? t({ message: 'optimizer', comment: 'what a ZeRO option offloads' })
+        : t({ message: 'params', comment: 'what a ZeRO option offloads' });
+  return t('ZeRO-{0} + {1} offload ({2})', stage, device, moved);
 }
 
 const offloadDevices: readonly unknown[] = ['none', 'cpu', 'nvme'];

@@ -1,6 +1,6 @@
 /**
  * Every `zeroLens.*` setting, defined once: its type, bounds or allowed values, default, scope and the
- * description package.json shows. The server's reader (settings.ts) and the sidebar's inputs and writer
+ * (English) description package.json shows through package.nls.json. The server's reader (settings.ts) and the sidebar's inputs and writer
  * (client/src/sidebar/messages.ts) are built from it, and test/unit/settings-definition.test.ts fails when
  * package.json's `contributes.configuration` says anything else.
  */
@@ -20,7 +20,7 @@ export type SettingDefinition = Declared &
   (
     | { type: 'boolean'; default?: boolean }
     | { type: 'integer' | 'number'; minimum: number; maximum?: number; default?: number }
-    | { type: 'string'; enum?: readonly string[]; maxLength?: number; default?: string }
+    | { type: 'string'; enum?: readonly string[]; enumDescriptions?: readonly string[]; maxLength?: number; default?: string }
     | { type: 'array'; items: 'string'; default: readonly string[] }
   );
 
@@ -122,6 +122,20 @@ export const settingDefinitions = {
     scope: 'resource',
     description: 'Share of GPU memory assumed lost to allocator fragmentation (0.1 = 10%).',
   },
+  language: {
+    type: 'string',
+    enum: ['auto', 'en', 'zh-cn'],
+    enumDescriptions: [
+      "The editor's display language (English when it is neither English nor Simplified Chinese).",
+      'English.',
+      'Simplified Chinese (简体中文).',
+    ],
+    default: 'auto',
+    scope: 'window',
+    markdown: true,
+    description:
+      "Language of ZeRO Lens's diagnostics, hovers, hints and quick fixes. `auto` follows VS Code's display language; choose `zh-cn` to read them in Chinese while VS Code itself stays in English. (The sidebar and the commands follow VS Code's display language.)",
+  },
   'trace.server': {
     type: 'string',
     enum: ['off', 'messages', 'verbose'],
@@ -145,32 +159,62 @@ export type SettingValueOf<D extends SettingDefinition> = D extends { type: 'boo
         ? string
         : string[];
 
-/**
- * What is wrong with `value` as a value of the setting, in words that follow its name ("must be a whole
- * number"); undefined when it is a valid value. Lists must hold text only.
- */
-export function settingProblem(definition: SettingDefinition, value: unknown): string | undefined {
+/** Why a value is not one a setting allows, as data: the sidebar words it in the reader's language, logs in English. */
+export type SettingProblem =
+  | { kind: 'notNumber' }
+  | { kind: 'notInteger' }
+  | { kind: 'range'; min: number; max: number }
+  | { kind: 'notBoolean' }
+  | { kind: 'notAllowed'; values: readonly string[] }
+  | { kind: 'notText' }
+  | { kind: 'controlCharacters' }
+  | { kind: 'tooLong'; max: number }
+  | { kind: 'notList' };
+
+/** What is wrong with `value` for a setting, or undefined when the definition allows it. */
+export function settingProblem(definition: SettingDefinition, value: unknown): SettingProblem | undefined {
   switch (definition.type) {
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be true or false';
+      return typeof value === 'boolean' ? undefined : { kind: 'notBoolean' };
     case 'integer':
     case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
-      if (definition.type === 'integer' && !Number.isInteger(value)) return 'must be a whole number';
-      const maximum = definition.maximum ?? Infinity;
-      if (value < definition.minimum || value > maximum) {
-        return maximum === Infinity ? `must be at least ${definition.minimum}` : `must be between ${definition.minimum} and ${maximum}`;
-      }
-      return undefined;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return { kind: 'notNumber' };
+      if (definition.type === 'integer' && !Number.isInteger(value)) return { kind: 'notInteger' };
+      const max = definition.maximum ?? Infinity;
+      return value < definition.minimum || value > max ? { kind: 'range', min: definition.minimum, max } : undefined;
     }
     case 'string':
-      if (definition.enum) return typeof value === 'string' && definition.enum.includes(value) ? undefined : `must be one of ${definition.enum.join(', ')}`;
-      if (typeof value !== 'string') return 'must be text';
+      if (definition.enum) return typeof value === 'string' && definition.enum.includes(value) ? undefined : { kind: 'notAllowed', values: definition.enum };
+      if (typeof value !== 'string') return { kind: 'notText' };
       // Control characters never belong in a hub id or a path, and would corrupt settings.json display.
-      if (/[\u0000-\u001f\u007f]/.test(value)) return 'contains control characters';
-      if (definition.maxLength !== undefined && value.length > definition.maxLength) return `is longer than ${definition.maxLength} characters`;
+      if (/[\u0000-\u001f\u007f]/.test(value)) return { kind: 'controlCharacters' };
+      if (definition.maxLength !== undefined && value.length > definition.maxLength) return { kind: 'tooLong', max: definition.maxLength };
       return undefined;
     case 'array':
-      return Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'must be a list of text';
+      return Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : { kind: 'notList' };
+  }
+}
+
+/** A problem in English words, for logs ("must be between 1 and 1024"). */
+export function describeSettingProblem(problem: SettingProblem): string {
+  switch (problem.kind) {
+    case 'notNumber':
+      return 'must be a number';
+    case 'notInteger':
+      return 'must be a whole number';
+    case 'range':
+      return problem.max === Infinity ? `must be at least ${problem.min}` : `must be between ${problem.min} and ${problem.max}`;
+    case 'notBoolean':
+      return 'must be true or false';
+    case 'notAllowed':
+      return `must be one of ${problem.values.join(', ')}`;
+    case 'notText':
+      return 'must be text';
+    case 'controlCharacters':
+      return 'contains control characters';
+    case 'tooLong':
+      return `is longer than ${problem.max} characters`;
+    case 'notList':
+      return 'must be a list of text';
   }
 }

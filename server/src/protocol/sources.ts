@@ -1,4 +1,5 @@
 import { formatGpuCount } from './format';
+import { english, type Translate } from './l10n';
 
 /**
  * Where a value of the training context came from, as data: the editor shows it, the sidebar decides from its
@@ -41,29 +42,32 @@ function fileName(path: string): string {
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
 }
 
-/** "train.sh line 6", "settings (zeroLens.gpusPerNode)", "ds_config.json (train_micro_batch_size_per_gpu)". */
-export function describeSource(source: Source): string {
+/**
+ * "train.sh line 6", "settings (zeroLens.gpusPerNode)", "ds_config.json (train_micro_batch_size_per_gpu)", in the
+ * reader's language (`t`; English by default).
+ */
+export function describeSource(source: Source, t: Translate = english): string {
   switch (source.kind) {
     case 'default':
-      return source.forAuto ? 'default (for "auto")' : 'default';
+      return source.forAuto ? t('default (for "auto")') : t('default');
     case 'setting':
-      return `settings (zeroLens.${source.name})`;
+      return t('settings ({0})', `zeroLens.${source.name}`);
     case 'cli':
-      return `command line (${source.flag})`;
+      return t('command line ({0})', source.flag);
     case 'config':
       return `${fileName(source.file)} (${source.key})`;
     case 'config-derived': {
-      const rest = source.by === 'accumulation' ? `${source.divisor} accumulation` : `micro-batch ${source.divisor}`;
-      return `${fileName(source.file)} (${source.key} ${source.total} ÷ ${formatGpuCount(source.world, 1)} ÷ ${rest})`;
+      const rest = source.by === 'accumulation' ? t('{0} accumulation', source.divisor) : t('micro-batch {0}', source.divisor);
+      return `${fileName(source.file)} (${source.key} ${source.total} ÷ ${formatGpuCount(source.world, 1, t)} ÷ ${rest})`;
     }
     case 'script':
-      return `${fileName(source.file)} line ${source.line}`;
+      return t('{0} line {1}', fileName(source.file), source.line);
     case 'launcher-default':
       return `${source.rule} (${fileName(source.file)})`;
     case 'catalog':
-      return `built-in catalog (${source.id})`;
+      return t('built-in catalog ({0})', source.id);
     case 'name-size':
-      return `size from the name${source.shapeFrom ? `, shaped like ${source.shapeFrom}` : ''}`;
+      return source.shapeFrom ? t('size from the name, shaped like {0}', source.shapeFrom) : t('size from the name');
     case 'model-folder':
       return `${source.path} (${source.how})`;
   }

@@ -26,6 +26,10 @@ export const e2eEnv = {
   get untrusted(): EditorInstance {
     return { url: required('ZL_E2E_UNTRUSTED_URL'), workspace: required('ZL_E2E_UNTRUSTED_WORKSPACE') };
   },
+  /** A third code-server whose display language is Simplified Chinese (--locale zh-cn, a local language pack). */
+  get chinese(): EditorInstance {
+    return { url: required('ZL_E2E_ZH_URL'), workspace: required('ZL_E2E_ZH_WORKSPACE') };
+  },
   get resultsDir(): string {
     return process.env.ZL_E2E_RESULTS ?? path.resolve(__dirname, '../../../test-results');
   },

@@ -3,7 +3,7 @@
  * row for the CPU RAM and NVMe that offload needs, and an Apply button. Pure DOM, no chart library.
  * Keyboard: Tab reaches each bar; arrow keys move between segments (←/→) and bars (↑/↓).
  */
-import type { BarVM, OptionKey, SegmentVM, SidebarViewModel } from '../messages';
+import type { BarVM, OptionKey, SegmentVM, SidebarViewModel, WebviewStrings } from '../messages';
 import { h, percent, themeColor } from './dom';
 
 export interface ChartHandlers {
@@ -13,15 +13,15 @@ export interface ChartHandlers {
 /** Segments narrower than this share of the axis get no letter inside. */
 const MIN_LABEL_FRACTION = 0.06;
 
-export function renderChart(vm: SidebarViewModel, handlers: ChartHandlers): HTMLElement | null {
+export function renderChart(vm: SidebarViewModel, strings: WebviewStrings, handlers: ChartHandlers): HTMLElement | null {
   if (vm.bars.length === 0) return null;
   const chart = h('div', { class: 'zl-chart', 'data-testid': 'zl-chart' }, [
-    renderLegend(vm),
+    renderLegend(vm, strings),
     renderAxis(vm),
     h(
       'ol',
-      { class: 'zl-options', 'aria-label': 'ZeRO options' },
-      vm.bars.map((bar) => renderOption(vm, bar, handlers)),
+      { class: 'zl-options', 'aria-label': strings.zeroOptions },
+      vm.bars.map((bar) => renderOption(vm, bar, strings, handlers)),
     ),
   ]);
   chart.addEventListener('keydown', onKeyDown);
@@ -32,10 +32,10 @@ export function renderChart(vm: SidebarViewModel, handlers: ChartHandlers): HTML
   return chart;
 }
 
-function renderLegend(vm: SidebarViewModel): HTMLElement {
+function renderLegend(vm: SidebarViewModel, strings: WebviewStrings): HTMLElement {
   return h(
     'ul',
-    { class: 'zl-legend', 'aria-label': 'Legend' },
+    { class: 'zl-legend', 'aria-label': strings.legend },
     vm.legend.map(({ role, style }) => {
       const swatch = h('span', { class: `zl-swatch zl-pattern-${style.pattern}`, 'aria-hidden': 'true' }, [style.short]);
       swatch.style.setProperty('--zl-color', themeColor(style.colorVar));
@@ -62,7 +62,7 @@ function renderAxis(vm: SidebarViewModel): HTMLElement {
   return axis;
 }
 
-function renderOption(vm: SidebarViewModel, bar: BarVM, handlers: ChartHandlers): HTMLElement {
+function renderOption(vm: SidebarViewModel, bar: BarVM, strings: WebviewStrings, handlers: ChartHandlers): HTMLElement {
   const track = h('div', {
     class: 'zl-track',
     role: 'group',
@@ -84,7 +84,7 @@ function renderOption(vm: SidebarViewModel, bar: BarVM, handlers: ChartHandlers)
   const offload = h('div', {
     class: 'zl-track zl-track-offload',
     role: 'group',
-    'aria-label': `${bar.label}: ${bar.offload.label}`,
+    'aria-label': bar.offload.ariaLabel,
     'data-testid': 'zl-offload',
   });
   for (const segment of bar.offload.segments) offload.appendChild(renderSegment(segment, -1, 'zl-offload-segment'));
@@ -95,19 +95,20 @@ function renderOption(vm: SidebarViewModel, bar: BarVM, handlers: ChartHandlers)
     {
       'data-testid': 'zl-apply',
       'data-key': bar.key,
+      'data-current': bar.current ? 'true' : null,
       secondary: !bar.current,
       disabled: bar.current,
       icon: bar.current ? 'check' : 'arrow-right',
-      'aria-label': bar.current ? `${bar.label} is the current option` : `Apply ${bar.label} to the file`,
-      title: bar.current ? 'The file uses this option' : 'Edit the file to use this option (undoable)',
+      'aria-label': bar.applyLabel,
+      title: bar.applyTitle,
     },
-    [bar.current ? 'Current' : 'Apply'],
+    [bar.current ? strings.current : strings.apply],
   );
   if (!bar.current) apply.addEventListener('click', () => handlers.apply(bar.option, apply));
 
   return h('li', { class: `zl-option zl-fit-${bar.fit}`, 'data-current': bar.current ? 'true' : null, 'aria-current': bar.current ? 'true' : null }, [
     h('div', { class: 'zl-option-head' }, [
-      h('span', { class: 'zl-option-label' }, [bar.label, bar.current ? h('span', { class: 'zl-current-badge' }, ['current']) : null]),
+      h('span', { class: 'zl-option-label' }, [bar.label, bar.current ? h('span', { class: 'zl-current-badge' }, [strings.currentBadge]) : null]),
       h('span', { class: 'zl-option-total' }, [
         h('span', { class: `codicon codicon-${fitIcon}`, 'aria-hidden': 'true' }),
         ` ${bar.total} · ${bar.fitLabel}`,

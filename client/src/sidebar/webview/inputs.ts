@@ -3,16 +3,18 @@
  * and writes a workspace setting on change. Built once; updates never overwrite the focused input.
  */
 import {
-  CONTEXT_LABELS,
   formatCount,
+  formatMessage,
   GPU_PRESETS,
   parseSettingValue,
   SETTING_SPECS,
+  settingProblemArgs,
   type CatalogEntry,
   type ContextRowVM,
   type SettingKey,
   type SettingValue,
   type SidebarViewModel,
+  type WebviewStrings,
 } from '../messages';
 import { searchCatalog } from './catalogSearch';
 import { h } from './dom';
@@ -45,14 +47,17 @@ export class ContextForm {
   private catalog: CatalogEntry[] = [];
   private lastModel: string | null = null;
 
-  constructor(private readonly handlers: FormHandlers) {
+  constructor(
+    private readonly strings: WebviewStrings,
+    private readonly handlers: FormHandlers,
+  ) {
     this.modelSlot = h('div', { class: 'zl-model-slot' });
-    const folder = h('vscode-button', { secondary: true, icon: 'folder-opened', 'aria-label': 'Use a local model folder', title: 'Use a local model folder' }, ['Folder…']);
+    const folder = h('vscode-button', { secondary: true, icon: 'folder-opened', 'aria-label': strings.useFolder, title: strings.useFolder }, [strings.folderButton]);
     folder.addEventListener('click', () => handlers.pickModelFolder());
-    const settings = h('vscode-button', { secondary: true, icon: 'settings-gear', 'aria-label': 'Open ZeRO Lens settings' }, ['All settings']);
+    const settings = h('vscode-button', { secondary: true, icon: 'settings-gear', 'aria-label': strings.openSettings }, [strings.allSettings]);
     settings.addEventListener('click', () => handlers.openSettings());
 
-    this.element = h('form', { class: 'zl-form', 'aria-label': 'Training context', novalidate: true }, [
+    this.element = h('form', { class: 'zl-form', 'aria-label': strings.trainingContext, novalidate: true }, [
       this.field('model', h('div', { class: 'zl-row' }, [this.modelSlot, folder])),
       ...NUMBER_KEYS.map((key) => this.field(key, key === 'gpuMemoryGiB' ? this.gpuMemory() : this.numberInput(key))),
       this.field('gradientCheckpointing', this.checkbox()),
@@ -70,7 +75,7 @@ export class ContextForm {
       const value = row && row.raw !== null ? row.raw : (settings[key] ?? null);
       if (key === 'model') this.renderModelControl(value === null ? null : String(value));
       else if (document.activeElement !== field.control) setControlValue(field.control, value);
-      field.source.textContent = sourceText(row, settings[key] !== undefined);
+      field.source.textContent = sourceText(row, settings[key] !== undefined, this.strings);
       field.source.classList.toggle('zl-source-locked', !!row && !row.settable);
     }
   }
@@ -87,7 +92,7 @@ export class ContextForm {
     if (input) this.fields.set(key, { control: input as ValueControl, source, error });
     else this.fields.set(key, { control: control as ValueControl, source, error });
     return h('div', { class: 'zl-field', 'data-field': key }, [
-      h('vscode-label', { for: `zl-in-${key}` }, [CONTEXT_LABELS[key]]),
+      h('vscode-label', { for: `zl-in-${key}` }, [this.strings.labels[key]]),
       control,
       source,
       error,
@@ -103,7 +108,7 @@ export class ContextForm {
       min: spec.kind === 'number' ? spec.min : null,
       max: spec.kind === 'number' ? spec.max : null,
       step: spec.kind === 'number' && !spec.integer ? 'any' : 1,
-      placeholder: key === 'loraRank' ? '0 = full fine-tuning' : 'not set',
+      placeholder: key === 'loraRank' ? this.strings.loraPlaceholder : this.strings.notSet,
       'aria-describedby': `zl-src-${key} zl-err-${key}`,
     }) as ValueControl;
     input.addEventListener('change', () => {
@@ -115,8 +120,8 @@ export class ContextForm {
 
   private gpuMemory(): HTMLElement {
     const input = this.numberInput('gpuMemoryGiB');
-    const presets = h('vscode-single-select', { 'aria-label': 'GPU memory presets', class: 'zl-presets' }, [
-      h('vscode-option', { value: '' }, ['Preset…']),
+    const presets = h('vscode-single-select', { 'aria-label': this.strings.gpuPresets, class: 'zl-presets' }, [
+      h('vscode-option', { value: '' }, [this.strings.preset]),
       ...GPU_PRESETS.map((preset) => h('vscode-option', { value: String(preset.gib), description: `${preset.gib} GiB` }, [preset.label])),
     ]) as ValueControl;
     presets.addEventListener('change', () => {
@@ -131,7 +136,7 @@ export class ContextForm {
     const box = h('vscode-checkbox', {
       id: 'zl-in-gradientCheckpointing',
       'data-setting': 'gradientCheckpointing',
-      label: 'Recompute activations in the backward pass',
+      label: this.strings.recompute,
       'aria-describedby': 'zl-src-gradientCheckpointing',
     }) as ValueControl;
     box.addEventListener('change', () => this.submit('gradientCheckpointing', !!box.checked));
@@ -142,7 +147,7 @@ export class ContextForm {
     const spec = SETTING_SPECS.dtype;
     const values = spec.kind === 'enum' ? spec.values : [];
     const select = h('vscode-single-select', { id: 'zl-in-dtype', 'data-setting': 'dtype', 'aria-describedby': 'zl-src-dtype' }, [
-      h('vscode-option', { value: '' }, ['not set']),
+      h('vscode-option', { value: '' }, [this.strings.notSet]),
       ...values.map((value) => h('vscode-option', { value }, [value])),
     ]) as ValueControl;
     select.addEventListener('change', () => this.submit('dtype', select.value || null));
@@ -170,7 +175,7 @@ export class ContextForm {
         if (typeof detail?.value === 'string') this.submit('model', detail.value);
       });
     } else {
-      control = h('vscode-textfield', { id: 'zl-in-model', 'data-setting': 'model', placeholder: 'Qwen/Qwen3-8B or a folder', 'aria-describedby': 'zl-src-model zl-err-model' }) as ValueControl;
+      control = h('vscode-textfield', { id: 'zl-in-model', 'data-setting': 'model', placeholder: this.strings.modelPlaceholder, 'aria-describedby': 'zl-src-model zl-err-model' }) as ValueControl;
       control.value = value ?? '';
       control.addEventListener('change', () => this.submit('model', control.value));
     }
@@ -190,7 +195,7 @@ export class ContextForm {
       options.unshift(h('vscode-option', { value: chosen.id, description: chosen.id, selected: true }, [`${chosen.displayName} (${formatCount(chosen.totalParams)})`]));
     }
     if (value && !chosen) options.unshift(h('vscode-option', { value, selected: true }, [value]));
-    if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, ['not set — search the catalog']));
+    if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, [this.strings.notSetSearch]));
     return options;
   }
 
@@ -198,7 +203,7 @@ export class ContextForm {
     const field = this.fields.get(key);
     const parsed = parseSettingValue(key, value);
     if (field) {
-      field.error.textContent = parsed.ok ? '' : parsed.error.replace(key, CONTEXT_LABELS[key]);
+      field.error.textContent = parsed.ok ? '' : formatMessage(this.strings.errors[parsed.problem.kind], [this.strings.labels[key], ...settingProblemArgs(parsed.problem)]);
       field.control.invalid = !parsed.ok;
     }
     if (parsed.ok) this.handlers.setSetting(key, parsed.value);
@@ -211,9 +216,8 @@ function setControlValue(control: ValueControl, value: ContextRowVM['raw']): voi
   control.invalid = false;
 }
 
-function sourceText(row: ContextRowVM | undefined, inSettings: boolean): string {
-  if (!row) return inSettings ? 'from workspace settings' : 'not set';
+function sourceText(row: ContextRowVM | undefined, inSettings: boolean, strings: WebviewStrings): string {
+  if (!row) return inSettings ? strings.fromWorkspaceSettings : strings.notSet;
   if (row.raw === null) return row.source;
-  if (row.settable) return `from ${row.source}`;
-  return `from ${row.source} — the file wins over the setting`;
+  return formatMessage(row.settable ? strings.from : strings.fromFileWins, [row.source]);
 }

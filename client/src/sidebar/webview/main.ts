@@ -10,7 +10,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './sidebar.css';
-import { parseHostMessage, type CatalogEntry, type HostUpdate, type WebviewMessage } from '../messages';
+import { parseHostMessage, parseWebviewStrings, type CatalogEntry, type HostUpdate, type WebviewMessage, type WebviewStrings } from '../messages';
 import { renderChart } from './chart';
 import { h } from './dom';
 import { ContextForm } from './inputs';
@@ -38,17 +38,19 @@ const save = (patch: Partial<SavedState>) => {
 };
 
 const root = document.getElementById('zl-root')!;
+// The words the extension translated for this page (html.ts); without them there is nothing to say.
+const strings: WebviewStrings = readStrings(root);
 const heading = h('header', { class: 'zl-header' });
 const status = h('p', { class: 'zl-status', role: 'status', 'aria-live': 'polite' });
 const notice = h('p', { class: 'zl-notice', role: 'status', 'aria-live': 'polite', hidden: true });
-const picture = h('section', { class: 'zl-picture', 'aria-label': 'Per-GPU memory by ZeRO option' });
-const numbers = h('section', { class: 'zl-numbers', 'aria-label': 'Numbers' });
-const form = new ContextForm({
+const picture = h('section', { class: 'zl-picture', 'aria-label': strings.picture });
+const numbers = h('section', { class: 'zl-numbers', 'aria-label': strings.numbers });
+const form = new ContextForm(strings, {
   setSetting: (key, value) => vscode.postMessage({ type: 'setSetting', key, value }),
   pickModelFolder: () => vscode.postMessage({ type: 'pickModelFolder' }),
   openSettings: () => vscode.postMessage({ type: 'openSettings' }),
 });
-const context = h('vscode-collapsible', { heading: 'Training context', class: 'zl-context', open: state.contextOpen ?? true }, [form.element]);
+const context = h('vscode-collapsible', { heading: strings.trainingContext, class: 'zl-context', open: state.contextOpen ?? true }, [form.element]);
 context.addEventListener('vsc-collapsible-toggle', (event) => save({ contextOpen: !!(event as CustomEvent<{ open?: boolean }>).detail?.open }));
 root.replaceChildren(heading, status, notice, picture, numbers, context);
 document.addEventListener('keydown', (event) => {
@@ -58,18 +60,24 @@ document.addEventListener('keydown', (event) => {
   vscode.postMessage({ type: step });
 });
 
+function readStrings(element: HTMLElement): WebviewStrings {
+  const parsed = parseWebviewStrings(JSON.parse(element.dataset.strings ?? 'null'));
+  if (!parsed) throw new Error('ZeRO Lens sidebar: the page has no strings');
+  return parsed;
+}
+
 function render(update: HostUpdate): void {
   const { vm } = update;
   // While a new answer is on its way, keep the old picture and only mark the view busy.
   root.setAttribute('aria-busy', vm.status === 'loading' ? 'true' : 'false');
   if (vm.status === 'loading' && state.update?.vm.status === 'ready' && state.update.vm.uri === vm.uri) return;
 
-  const refresh = h('vscode-button', { secondary: true, icon: 'refresh', 'aria-label': 'Refresh the estimate', title: 'Refresh the estimate' });
+  const refresh = h('vscode-button', { secondary: true, icon: 'refresh', 'aria-label': strings.refresh, title: strings.refresh });
   refresh.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
   heading.replaceChildren(
     h('div', { class: 'zl-file' }, [
       h('span', { class: 'codicon codicon-file', 'aria-hidden': 'true' }),
-      h('strong', {}, [vm.fileName ?? 'No DeepSpeed file']),
+      h('strong', {}, [vm.fileName ?? strings.noFile]),
       vm.kindLabel ? h('span', { class: 'zl-kind' }, [vm.kindLabel]) : null,
     ]),
     refresh,
@@ -80,7 +88,7 @@ function render(update: HostUpdate): void {
   const focused = focusKey();
   picture.replaceChildren(
     ...[
-      renderChart(vm, {
+      renderChart(vm, strings, {
         apply: (option, button) => {
           button.setAttribute('disabled', '');
           vscode.postMessage({ type: 'apply', option });
@@ -88,7 +96,7 @@ function render(update: HostUpdate): void {
       }),
     ].filter((n): n is HTMLElement => n !== null),
   );
-  const table = renderTable(vm);
+  const table = renderTable(vm, strings);
   numbers.replaceChildren(...(table ? [table] : []));
   numbers.hidden = !table;
   restoreFocus(focused);
@@ -125,7 +133,7 @@ function showNotice(level: 'info' | 'error', text: string): void {
   clearTimeout(noticeTimer);
   if (level === 'info') noticeTimer = setTimeout(() => (notice.hidden = true), 6000);
   // A failed apply re-enables its button.
-  picture.querySelectorAll<HTMLElement>('[data-testid="zl-apply"]:not([aria-label$="current option"])').forEach((button) => button.removeAttribute('disabled'));
+  picture.querySelectorAll<HTMLElement>('[data-testid="zl-apply"]:not([data-current="true"])').forEach((button) => button.removeAttribute('disabled'));
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

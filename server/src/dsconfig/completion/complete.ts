@@ -3,7 +3,8 @@ import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Positio
 import type { ZeroLensSettings } from '../../settings';
 import type { CompletionDraft } from '../../completionList';
 import type { ConfigParses } from '../parse';
-import { defaultSnippetsOf, rootSchema } from '../schemaIndex';
+import { defaultSnippetsOf, proseOf, rootSchema } from '../schemaIndex';
+import { translator, type Locale } from '../../l10n';
 import { cursorContext, type Span } from './cursorContext';
 import { keyCompletions } from './keyCompletions';
 import { previewOf, snippetText } from './snippets';
@@ -11,7 +12,8 @@ import { rangeOf } from './textEdits';
 import { valueCompletions } from './valueCompletions';
 
 /** Completion in a ds_config document: keys, values and section snippets from the schema. Never throws. */
-export async function complete(parses: ConfigParses, document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<CompletionDraft[]> {
+export async function complete(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionDraft[]> {
+  const locale = settings.locale;
   try {
     const parsed = parses.parse(document);
     if (parsed.limits.length > 0) return []; // too large or too deep to be a hand-written config
@@ -19,11 +21,11 @@ export async function complete(parses: ConfigParses, document: TextDocument, pos
     const context = cursorContext(parsed.text, document.offsetAt(position), parsed.syntaxErrors.length === 0 ? parsed.root : undefined);
     switch (context.kind) {
       case 'key':
-        return keyCompletions(context, document, parsed);
+        return keyCompletions(context, document, parsed, locale);
       case 'value':
-        return valueCompletions(context, document, parsed);
+        return valueCompletions(context, document, parsed, locale);
       case 'document':
-        return wholeConfigSnippets(document, context.replace);
+        return wholeConfigSnippets(document, context.replace, locale);
       default:
         return [];
     }
@@ -33,15 +35,16 @@ export async function complete(parses: ConfigParses, document: TextDocument, pos
 }
 
 /** In a blank file: the schema's whole-config skeletons, or an empty object. */
-function wholeConfigSnippets(document: TextDocument, replace: Span): CompletionItem[] {
+function wholeConfigSnippets(document: TextDocument, replace: Span, locale: Locale): CompletionItem[] {
   const range = rangeOf(document, replace);
+  const t = translator(locale);
   const snippets = defaultSnippetsOf(rootSchema()).map((snippet, i): CompletionItem => {
     const body = snippetText(snippet);
     return {
-      label: snippet.label ?? `DeepSpeed config ${i + 1}`,
+      label: proseOf(snippet, 'label', locale) ?? t('DeepSpeed config {0}', i + 1),
       kind: CompletionItemKind.Snippet,
-      detail: snippet.description,
-      documentation: { kind: 'markdown', value: [snippet.markdownDescription, '```json\n' + previewOf(body) + '\n```'].filter(Boolean).join('\n\n') },
+      detail: proseOf(snippet, 'description', locale),
+      documentation: { kind: 'markdown', value: [proseOf(snippet, 'markdownDescription', locale), '```json\n' + previewOf(body) + '\n```'].filter(Boolean).join('\n\n') },
       sortText: String(i).padStart(3, '0'),
       insertTextFormat: InsertTextFormat.Snippet,
       textEdit: { range, newText: body },

@@ -2,7 +2,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
 import type { CompletionDraft } from '../../completionList';
 import type { ParsedConfig } from '../parse';
-import { defaultSnippetsOf, metaOf, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { defaultSnippetsOf, metaOf, proseOf, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { translator, type Locale } from '../../l10n';
 import { describeKey, detailOf, zeroStageOf } from '../hover/describe';
 import type { KeyContext } from './cursorContext';
 import { membersFromBody, previewOf, snippetText, valuePlaceholder } from './snippets';
@@ -19,7 +20,8 @@ const group = { relevant: '0', otherStage: '1', alias: '2', deprecated: '9' } as
  * snippets (`"zero_optimization": { ZeRO-3 … }`) taken from the schema's defaultSnippets. Documentation and
  * detail are lazy: most of a list's cost, and an editor shows them for the focused item only.
  */
-export function keyCompletions(context: KeyContext, document: TextDocument, parsed: ParsedConfig): CompletionDraft[] {
+export function keyCompletions(context: KeyContext, document: TextDocument, parsed: ParsedConfig, locale: Locale = 'en'): CompletionDraft[] {
+  const t = translator(locale);
   const index = schemaIndex();
   const objectSchema = index.schemaForPath(context.objectPath, parsed.value);
   if (!objectSchema) return [];
@@ -52,8 +54,8 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
       label: key,
       kind: CompletionItemKind.Property,
       lazy: () => ({
-        detail: [meta.aliasOf && `alias of ${meta.aliasOf}`, detailOf(node), sortGroup === group.otherStage && `ignored at stage ${stage}`].filter(Boolean).join(' · '),
-        documentation: { kind: 'markdown', value: describeKey([...context.objectPath, key], node, parsed.value) },
+        detail: [meta.aliasOf && t('alias of {0}', meta.aliasOf), detailOf(node, locale), sortGroup === group.otherStage && t('ignored at stage {0}', stage ?? '')].filter(Boolean).join(' · '),
+        documentation: { kind: 'markdown', value: describeKey([...context.objectPath, key], node, parsed.value, locale) },
       }),
       filterText: quote + key + quote,
       sortText: `${sortGroup}_${key}_0`,
@@ -65,19 +67,20 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
     if (context.keyHasValue || deprecated) continue;
     for (const snippet of defaultSnippetsOf(node)) {
       const body = snippetText(snippet);
-      const label = snippet.label ?? key;
+      const label = proseOf(snippet, 'label', locale) ?? key;
       items.push({
         label,
         labelDetails: { description: key },
         kind: CompletionItemKind.Snippet,
         lazy: () => ({
-          detail: snippet.description ?? `"${key}" section`,
+          detail: proseOf(snippet, 'description', locale) ?? t('"{0}" section', key),
           documentation: {
             kind: 'markdown',
-            value: [snippet.markdownDescription ?? snippet.description, '```json\n' + `"${key}": ${previewOf(body)}` + '\n```'].filter(Boolean).join('\n\n'),
+            value: [proseOf(snippet, 'markdownDescription', locale) ?? proseOf(snippet, 'description', locale), '```json\n' + `"${key}": ${previewOf(body)}` + '\n```'].filter(Boolean).join('\n\n'),
           },
         }),
-        filterText: `${quote}${key} ${label}${quote}`,
+        // The English label too, so typing the words of either language finds the snippet.
+        filterText: `${quote}${key} ${label}${snippet.label && label !== snippet.label ? ` ${snippet.label}` : ''}${quote}`,
         sortText: `${sortGroup}_${key}_1_${label}`,
         insertTextFormat: InsertTextFormat.Snippet,
         textEdit: { range, newText: `${JSON.stringify(key)}: ${body}${trailing}` },
@@ -85,7 +88,7 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
       });
     }
   }
-  if (!context.keyHasValue) items.push(...memberSnippets(objectSchema, context, range, trailing));
+  if (!context.keyHasValue) items.push(...memberSnippets(objectSchema, context, range, trailing, locale));
   return items;
 }
 
@@ -101,19 +104,19 @@ function memberText(key: string, node: SchemaNode): string {
  * The object's own defaultSnippets, inserted as members since the braces exist already; offered while none
  * of their keys is present (a whole-config skeleton in an empty file, an optimizer+scheduler pair, …).
  */
-function memberSnippets(objectSchema: SchemaNode, context: KeyContext, range: ReturnType<typeof rangeOf>, trailing: string): CompletionItem[] {
+function memberSnippets(objectSchema: SchemaNode, context: KeyContext, range: ReturnType<typeof rangeOf>, trailing: string, locale: Locale): CompletionItem[] {
   const quote = context.partial?.quoted ? '"' : '';
   return defaultSnippetsOf(objectSchema)
     .filter((s) => s.body && typeof s.body === 'object' && !Array.isArray(s.body))
     .filter((s) => Object.keys(s.body as object).every((key) => !context.presentKeys.has(key)))
     .map((snippet) => {
       const members = membersFromBody(snippet.body as Record<string, unknown>);
-      const label = snippet.label ?? Object.keys(snippet.body as object).join(', ');
+      const label = proseOf(snippet, 'label', locale) ?? Object.keys(snippet.body as object).join(', ');
       return {
         label,
         kind: CompletionItemKind.Snippet,
-        detail: snippet.description,
-        documentation: { kind: 'markdown', value: [snippet.markdownDescription, '```json\n' + previewOf(members) + '\n```'].filter(Boolean).join('\n\n') },
+        detail: proseOf(snippet, 'description', locale),
+        documentation: { kind: 'markdown', value: [proseOf(snippet, 'markdownDescription', locale), '```json\n' + previewOf(members) + '\n```'].filter(Boolean).join('\n\n') },
         filterText: `${quote}${label}${quote}`,
         sortText: `3_${label}`,
         insertTextFormat: InsertTextFormat.Snippet,

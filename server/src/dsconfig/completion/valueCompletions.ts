@@ -1,7 +1,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver-types';
 import type { ParsedConfig } from '../parse';
-import { acceptsAuto, defaultSnippetsOf, enumValuesOf, metaOf, schemaForPath, typesOf, valueSchemaOf } from '../schemaIndex';
+import { acceptsAuto, defaultSnippetsOf, enumValuesOf, metaOf, proseOf, schemaForPath, typesOf, valueSchemaOf } from '../schemaIndex';
+import { translator, type Locale } from '../../l10n';
 import { autoFiller, defaultOf, describeValue } from '../hover/describe';
 import type { ValueContext } from './cursorContext';
 import { escapeSnippet, previewOf, snippetText } from './snippets';
@@ -11,7 +12,8 @@ import { rangeOf } from './textEdits';
  * Values for the key under the cursor: the default first, then "auto" where a tool fills it, the enum
  * values (with what each means) or true/false, examples, and for objects the schema's section snippets.
  */
-export function valueCompletions(context: ValueContext, document: TextDocument, parsed: ParsedConfig): CompletionItem[] {
+export function valueCompletions(context: ValueContext, document: TextDocument, parsed: ParsedConfig, locale: Locale = 'en'): CompletionItem[] {
+  const t = translator(locale);
   const node = schemaForPath(context.path, parsed.value);
   if (!node) return [];
   const range = rangeOf(document, context.replace);
@@ -20,18 +22,18 @@ export function valueCompletions(context: ValueContext, document: TextDocument, 
   const lead = !context.partial && document.getText().charAt(context.replace.start - 1) === ':' ? ' ' : '';
   const defaultValue = defaultOf(node);
   const items = new Map<string, CompletionItem>();
-  const enumValues = enumValuesOf(node);
+  const enumValues = enumValuesOf(node, locale);
 
   const addValue = (value: unknown, order: number, documentation?: string, detail?: string): void => {
     const text = JSON.stringify(value);
     if (text === undefined || items.has(text)) return;
     const isDefault = value === defaultValue;
-    const doc = describeValue(context.path, node, value, text, parsed.value);
+    const doc = describeValue(context.path, node, value, text, parsed.value, locale);
     const meaning = enumValues.find((e) => e.value === value)?.description?.replace(/`/g, '');
     items.set(text, {
       label: text,
       kind: CompletionItemKind.Value,
-      detail: [isDefault ? 'default' : detail, meaning].filter(Boolean).join(' · ') || undefined,
+      detail: [isDefault ? t({ message: 'default', comment: 'the default value' }) : detail, meaning].filter(Boolean).join(' · ') || undefined,
       documentation: { kind: 'markdown', value: documentation ? `${documentation}\n\n${doc}` : doc },
       // The default first, then "auto", then the schema's order.
       sortText: `${isDefault ? '0' : value === 'auto' ? '1' : '2'}_${String(order).padStart(3, '0')}`,
@@ -48,26 +50,27 @@ export function valueCompletions(context: ValueContext, document: TextDocument, 
     defaultValue !== undefined &&
     (defaultValue === null ? types.includes('null') && !types.includes('object') : typeof defaultValue !== 'object' || Array.isArray(defaultValue));
   if (offerDefault) addValue(defaultValue, 0);
-  if (acceptsAuto(node)) addValue('auto', 0, undefined, meta.auto ? `filled by ${autoFiller(meta.auto)}` : undefined);
+  if (acceptsAuto(node)) addValue('auto', 0, undefined, meta.auto ? t('filled by {0}', autoFiller(meta.auto, t, locale)) : undefined);
   enumValues.forEach((entry, i) => addValue(entry.value, i + 1));
   if (enumValues.length === 0 && types.includes('boolean')) {
     addValue(true, 1);
     addValue(false, 2);
   }
   const view = valueSchemaOf(node);
-  if (Array.isArray(view.examples)) view.examples.forEach((example, i) => addValue(example, 50 + i, undefined, 'example'));
+  if (Array.isArray(view.examples)) view.examples.forEach((example, i) => addValue(example, 50 + i, undefined, t('example')));
 
   const result = [...items.values()];
   if (types.includes('object')) {
     defaultSnippetsOf(node).forEach((snippet, i) => {
       const body = snippetText(snippet);
+      const label = proseOf(snippet, 'label', locale);
       result.push({
-        label: snippet.label ?? previewOf(body).replace(/\s+/g, ' ').slice(0, 40),
+        label: label ?? previewOf(body).replace(/\s+/g, ' ').slice(0, 40),
         kind: CompletionItemKind.Snippet,
-        detail: snippet.description,
-        documentation: { kind: 'markdown', value: [snippet.markdownDescription, '```json\n' + previewOf(body) + '\n```'].filter(Boolean).join('\n\n') },
+        detail: proseOf(snippet, 'description', locale),
+        documentation: { kind: 'markdown', value: [proseOf(snippet, 'markdownDescription', locale), '```json\n' + previewOf(body) + '\n```'].filter(Boolean).join('\n\n') },
         sortText: `3_${String(i).padStart(3, '0')}`,
-        filterText: context.partial?.text.startsWith('{') ? `{${snippet.label ?? ''}` : snippet.label,
+        filterText: context.partial?.text.startsWith('{') ? `{${label ?? ''}` : label,
         insertTextFormat: InsertTextFormat.Snippet,
         textEdit: { range, newText: lead + body + trailing },
       });
@@ -75,7 +78,7 @@ export function valueCompletions(context: ValueContext, document: TextDocument, 
     result.push({
       label: '{}',
       kind: CompletionItemKind.Module,
-      detail: 'empty object',
+      detail: t('empty object'),
       sortText: '4',
       insertTextFormat: InsertTextFormat.Snippet,
       textEdit: { range, newText: lead + '{\n\t$1\n}' + trailing },

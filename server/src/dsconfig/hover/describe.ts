@@ -5,6 +5,7 @@ import {
   metaOf,
   parsedByPydantic,
   propertiesOf,
+  proseOf,
   schemaForPath,
   typesOf,
   valueSchemaOf,
@@ -13,21 +14,20 @@ import {
   type SchemaPath,
 } from '../schemaIndex';
 import { NodeMemo } from './memo';
+import { translator, type Locale, type Translate } from '../../l10n';
 
 /**
- * Markdown that explains a key or a value from the schema. Shared by hover and by the documentation
+ * Markdown that explains a key or a value from the schema, in the reader's language (the schema's
+ * `-zh-cn` texts, the catalog for the words around them). Shared by hover and by the documentation
  * pane of completion items, so both always say the same thing.
  */
 
-/** Who replaces `"auto"`, in words. */
-export function autoFiller(auto: NonNullable<DeepSpeedMeta['auto']>): string {
-  const tools: Record<string, string> = {
-    hf: 'the Hugging Face Trainer',
-    accelerate: 'accelerate',
-    'hf+accelerate': 'the Hugging Face Trainer or accelerate',
-  };
-  const who = tools[auto.by] ?? auto.by;
-  return auto.from ? `${who}, from \`${auto.from}\`` : who;
+/** Who replaces `"auto"`, in words (`from` in the locale of `t`, English by default). */
+export function autoFiller(auto: NonNullable<DeepSpeedMeta['auto']>, t: Translate = translator('en'), locale: Locale = 'en'): string {
+  const who =
+    auto.by === 'hf' ? t('the Hugging Face Trainer') : auto.by === 'accelerate' ? 'accelerate' : auto.by === 'hf+accelerate' ? t('the Hugging Face Trainer or accelerate') : auto.by;
+  const from = proseOf(auto, 'from', locale);
+  return from ? t('{0}, from `{1}`', who, from) : who;
 }
 
 /** The ZeRO stage the config sets (absent = 0, as DeepSpeed defaults); undefined when it cannot be read. */
@@ -48,12 +48,12 @@ export function zeroStageOf(rootValue: unknown): number | undefined {
  * truthy in Python's sense (elasticity/elasticity.py:207-210, runtime/config.py:730-731), so neither the value
  * nor the default shown takes effect.
  */
-function elasticityOffLine(path: SchemaPath, rootValue: unknown): string | undefined {
+function elasticityOffLine(path: SchemaPath, rootValue: unknown, t: Translate): string | undefined {
   if (path[0] !== 'elasticity' || path.length < 2 || path[1] === 'enabled') return undefined;
   const block = rootValue && typeof rootValue === 'object' ? (rootValue as Record<string, unknown>).elasticity : undefined;
   const enabled = block && typeof block === 'object' ? (block as Record<string, unknown>).enabled : undefined;
   const on = Array.isArray(enabled) ? enabled.length > 0 : enabled && typeof enabled === 'object' ? Object.keys(enabled).length > 0 : !!enabled;
-  return on ? undefined : '**Elasticity is off** (`elasticity.enabled` is not true): DeepSpeed ignores this block, so neither this value nor a default here takes effect.';
+  return on ? undefined : t('**Elasticity is off** (`elasticity.enabled` is not true): DeepSpeed ignores this block, so neither this value nor a default here takes effect.');
 }
 
 export function code(value: unknown): string {
@@ -88,77 +88,89 @@ export function rangeLabel(node: SchemaNode): string | undefined {
 const details = new NodeMemo<string>();
 
 /** One short line for a completion item's detail: type and default. */
-export function detailOf(node: SchemaNode): string {
-  return details.get(node, '', () => buildDetail(node));
+export function detailOf(node: SchemaNode, locale: Locale = 'en'): string {
+  return details.get(node, locale, () => buildDetail(node, translator(locale)));
 }
 
-function buildDetail(node: SchemaNode): string {
+function buildDetail(node: SchemaNode, t: Translate): string {
   const parts = [typeLabel(node)];
   const def = defaultOf(node);
-  if (def !== undefined) parts.push(`default ${JSON.stringify(def)}`);
-  if (acceptsAuto(node) && metaOf(node).auto) parts.push('or "auto"');
+  if (def !== undefined) parts.push(t('default {0}', JSON.stringify(def)));
+  if (acceptsAuto(node) && metaOf(node).auto) parts.push(t('or "auto"'));
   return parts.join(' · ');
 }
 
-function stagesLine(meta: DeepSpeedMeta, stage: number | undefined): string | undefined {
+/** ", " between the items of a list ("、" in Chinese). */
+function listSeparator(t: Translate): string {
+  return t({ message: ', ', comment: 'between the items of a list' });
+}
+
+function stagesLine(meta: DeepSpeedMeta, stage: number | undefined, t: Translate): string | undefined {
   if (!meta.stages || meta.stages.length === 0) return undefined;
-  const list = meta.stages.join(', ');
-  const applies = meta.stages.length === 1 ? `Used only at ZeRO stage ${list}.` : `Used at ZeRO stages ${list}.`;
+  const list = meta.stages.join(listSeparator(t));
+  const applies = meta.stages.length === 1 ? t('Used only at ZeRO stage {0}.', list) : t('Used at ZeRO stages {0}.', list);
   if (stage !== undefined && !meta.stages.includes(stage)) {
-    return `${applies} **Ignored at stage ${stage}**, the stage this file uses.`;
+    return t('{0} **Ignored at stage {1}**, the stage this file uses.', applies, stage);
   }
   return applies;
 }
 
-function aliasLine(path: SchemaPath, meta: DeepSpeedMeta): string | undefined {
+function aliasLine(path: SchemaPath, meta: DeepSpeedMeta, t: Translate): string | undefined {
   const key = path[path.length - 1];
-  if (meta.aliasOf) return `Short form of \`${meta.aliasOf}\`; DeepSpeed accepts either spelling, not both.`;
+  if (meta.aliasOf) return t('Short form of `{0}`; DeepSpeed accepts either spelling, not both.', meta.aliasOf);
   const parent = schemaForPath(path.slice(0, -1));
   if (!parent || typeof key !== 'string') return undefined;
   const short = Object.entries(propertiesOf(parent)).filter(([, sub]) => metaOf(sub).aliasOf === key).map(([name]) => `\`${name}\``);
-  return short.length ? `Also accepted as ${short.join(', ')}; DeepSpeed accepts either spelling, not both.` : undefined;
+  return short.length ? t('Also accepted as {0}; DeepSpeed accepts either spelling, not both.', short.join(listSeparator(t))) : undefined;
 }
 
-function allowedLine(node: SchemaNode): string | undefined {
+function allowedLine(node: SchemaNode, t: Translate): string | undefined {
   const values = enumValuesOf(node).map((e) => code(e.value));
-  if (values.length) return `Allowed: ${values.join(', ')}`;
+  if (values.length) return t('Allowed: {0}', values.join(listSeparator(t)));
   const range = rangeLabel(node);
-  return range ? `Range: ${range}` : undefined;
+  return range ? t('Range: {0}', range) : undefined;
+}
+
+/** `**Deprecated.** why. Use `x` instead.` in the reader's language. */
+function deprecatedLine(node: SchemaNode, meta: DeepSpeedMeta, locale: Locale, t: Translate): string {
+  // The schema's message may open with "Deprecated:" itself; the line says it once.
+  const why = (proseOf(meta.deprecated, 'message', locale) ?? proseOf(node, 'deprecationMessage', locale) ?? '').replace(/^\s*(deprecated[:.]?|已弃用[：。])\s*/i, '');
+  const replacement = meta.deprecated?.replacement ? t('Use `{0}` instead.', meta.deprecated.replacement) : '';
+  return [t('**Deprecated.**'), why, replacement].filter(Boolean).join(' ');
 }
 
 const keyDescriptions = new NodeMemo<string>();
 
 /** Markdown for a key: what it does, type, default, allowed values, stages, "auto", alias, deprecation, docs. */
-export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown): string {
+export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown, locale: Locale = 'en'): string {
   // Only the file's ZeRO stage is read from the document.
   const stage = zeroStageOf(rootValue);
-  const elasticityOff = elasticityOffLine(path, rootValue);
-  return keyDescriptions.get(node, JSON.stringify([stage, path, !!elasticityOff]), () => buildKeyDescription(path, node, stage, elasticityOff));
+  const t = translator(locale);
+  const elasticityOff = elasticityOffLine(path, rootValue, t);
+  return keyDescriptions.get(node, JSON.stringify([locale, stage, path, !!elasticityOff]), () => buildKeyDescription(path, node, stage, elasticityOff, locale));
 }
 
-function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined): string {
+function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined, locale: Locale): string {
+  const t = translator(locale);
   const meta = metaOf(node);
   const sections: string[] = [];
   sections.push(`**\`${path.join('.')}\`**`);
-  const docs = docsOf(node);
+  const docs = docsOf(node, locale);
   if (docs) sections.push(docs);
-  const facts = [`Type: \`${typeLabel(node)}\``];
+  const facts = [t('Type: {0}', `\`${typeLabel(node)}\``)];
   const def = defaultOf(node);
-  if (def !== undefined) facts.push(`Default: ${code(def)}`);
-  const allowed = allowedLine(node);
+  if (def !== undefined) facts.push(t('Default: {0}', code(def)));
+  const allowed = allowedLine(node, t);
   if (allowed) facts.push(allowed);
   sections.push(facts.join(' · '));
   if (elasticityOff) sections.push(elasticityOff);
-  const stages = stagesLine(meta, stage);
+  const stages = stagesLine(meta, stage, t);
   if (stages) sections.push(stages);
-  if (meta.auto) sections.push(`\`"auto"\` accepted: filled by ${autoFiller(meta.auto)}.`);
-  const alias = aliasLine(path, meta);
+  if (meta.auto) sections.push(t('`"auto"` accepted: filled by {0}.', autoFiller(meta.auto, t, locale)));
+  const alias = aliasLine(path, meta, t);
   if (alias) sections.push(alias);
-  if (meta.deprecated || node.deprecationMessage) {
-    const replacement = meta.deprecated?.replacement ? ` Use \`${meta.deprecated.replacement}\` instead.` : '';
-    sections.push(`**Deprecated.** ${meta.deprecated?.message ?? node.deprecationMessage ?? ''}${replacement}`.trim());
-  }
-  if (meta.docs && !docs?.includes(meta.docs)) sections.push(`[DeepSpeed docs](${meta.docs})`);
+  if (meta.deprecated || node.deprecationMessage) sections.push(deprecatedLine(node, meta, locale, t));
+  if (meta.docs && !docs?.includes(meta.docs)) sections.push(t('[DeepSpeed docs]({0})', meta.docs));
   return sections.join('\n\n');
 }
 
@@ -181,11 +193,10 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(value >= 100 ? 0 : 2)} ${units[unit]}`;
 }
 
-function numberLine(key: string, n: number, written: string): string | undefined {
+function numberLine(key: string, n: number, written: string, t: Translate): string | undefined {
   const plain = formatCount(n);
   if (elementCountKey.test(key) && Number.isInteger(n) && n > 0) {
-    const bytes = bufferKey.test(key) ? ` ≈ ${formatBytes(n * 2)} at 2 bytes per element (fp16/bf16)` : '';
-    return `${plain} elements${bytes}.`;
+    return bufferKey.test(key) ? t('{0} elements ≈ {1} at 2 bytes per element (fp16/bf16).', plain, formatBytes(n * 2)) : t('{0} elements.', plain);
   }
   if (/e/i.test(written) || Math.abs(n) >= 10000) return `= ${plain}`;
   return undefined;
@@ -195,55 +206,62 @@ function numberLine(key: string, n: number, written: string): string | undefined
  * Markdown for a value: what that enum value means, what "auto" becomes and who fills it, large numbers
  * in human form; followed by a short reminder of the key.
  */
-export function describeValue(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown): string {
+export function describeValue(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown, locale: Locale = 'en'): string {
   // An array element's text also depends on the list's schema for this document: not cached.
-  if (typeof path[path.length - 1] === 'number') return buildValueDescription(path, node, value, written, rootValue);
+  if (typeof path[path.length - 1] === 'number') return buildValueDescription(path, node, value, written, rootValue, locale);
   const stage = zeroStageOf(rootValue);
-  const elasticityOff = !!elasticityOffLine(path, rootValue);
-  return valueDescriptions.get(node, JSON.stringify([stage, elasticityOff, path, value === undefined ? { undefined: true } : value, written]), () => buildValueDescription(path, node, value, written, rootValue));
+  const elasticityOff = !!elasticityOffLine(path, rootValue, translator(locale));
+  return valueDescriptions.get(node, JSON.stringify([locale, stage, elasticityOff, path, value === undefined ? { undefined: true } : value, written]), () =>
+    buildValueDescription(path, node, value, written, rootValue, locale),
+  );
 }
 
 const valueDescriptions = new NodeMemo<string>();
 
-function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown): string {
+function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown, locale: Locale): string {
+  const t = translator(locale);
   const meta = metaOf(node);
   const key = String(path[path.length - 1] ?? '');
   const sections: string[] = [`**\`${path.join('.')}\`** = ${code(value)}`];
   if (value === 'auto' && acceptsAuto(node) && !enumValuesOf(node).some((e) => e.value === 'auto')) {
     const def = defaultOf(node);
-    if (meta.auto) sections.push(`Filled in by ${autoFiller(meta.auto)} before DeepSpeed reads the config.`);
+    if (meta.auto) sections.push(t('Filled in by {0} before DeepSpeed reads the config.', autoFiller(meta.auto, t, locale)));
     const parent = schemaForPath(path.slice(0, -1));
     if (parent && parsedByPydantic(parent)) {
-      sections.push(`If nothing fills it, DeepSpeed drops the \`"auto"\` and uses the default${def !== undefined ? ` ${code(def)}` : ''}.`);
+      sections.push(
+        def !== undefined
+          ? t('If nothing fills it, DeepSpeed drops the `"auto"` and uses the default {0}.', code(def))
+          : t('If nothing fills it, DeepSpeed drops the `"auto"` and uses the default.'),
+      );
     } else {
-      sections.push('If nothing fills it, DeepSpeed receives the literal string `"auto"` and fails.');
+      sections.push(t('If nothing fills it, DeepSpeed receives the literal string `"auto"` and fails.'));
     }
   } else if (value === 'auto' && !acceptsAuto(node)) {
-    sections.push('`"auto"` is not accepted here: no tool fills this key.');
+    sections.push(t('`"auto"` is not accepted here: no tool fills this key.'));
   } else {
-    const match = enumValuesOf(node).find((e) => e.value === value || (typeof value === 'string' && e.value === Number(value)));
+    const match = enumValuesOf(node, locale).find((e) => e.value === value || (typeof value === 'string' && e.value === Number(value)));
     if (match?.description) sections.push(match.description);
     if (typeof value === 'number') {
-      const line = numberLine(key, value, written);
+      const line = numberLine(key, value, written, t);
       if (line) sections.push(line);
     }
     const def = defaultOf(node);
-    if (def !== undefined && def === value) sections.push('This is the default.');
+    if (def !== undefined && def === value) sections.push(t('This is the default.'));
   }
   const known = enumValuesOf(node);
   const isKnown = (e: { value: unknown }) => e.value === value || (meta.caseInsensitive === true && typeof value === 'string' && e.value === value.toLowerCase());
   if (meta.fallback !== undefined && known.length > 0 && !known.some(isKnown)) {
-    sections.push(`DeepSpeed does not know this value and uses ${code(meta.fallback)} instead.`);
+    sections.push(t('DeepSpeed does not know this value and uses {0} instead.', code(meta.fallback)));
   }
   // An array element has no docs of its own: explain the list it belongs to.
   const owner = typeof path[path.length - 1] === 'number' ? schemaForPath(path.slice(0, -1), rootValue) : undefined;
-  const docs = docsOf(node) ?? (owner && docsOf(owner));
+  const docs = docsOf(node, locale) ?? (owner && docsOf(owner, locale));
   if (docs) sections.push(firstParagraph(docs));
-  const stages = stagesLine(meta, zeroStageOf(rootValue));
+  const stages = stagesLine(meta, zeroStageOf(rootValue), t);
   if (stages) sections.push(stages);
-  const elasticityOff = elasticityOffLine(path, rootValue);
+  const elasticityOff = elasticityOffLine(path, rootValue, t);
   if (elasticityOff) sections.push(elasticityOff);
-  if (meta.docs && !docs?.includes(meta.docs)) sections.push(`[DeepSpeed docs](${meta.docs})`);
+  if (meta.docs && !docs?.includes(meta.docs)) sections.push(t('[DeepSpeed docs]({0})', meta.docs));
   return sections.join('\n\n');
 }
 

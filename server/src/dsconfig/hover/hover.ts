@@ -6,17 +6,18 @@ import type { ConfigParses } from '../parse';
 import { schemaForPath } from '../schemaIndex';
 import { describeKey, describeValue } from './describe';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
+import type { Locale } from '../../l10n';
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
-export async function hover(parses: ConfigParses, document: TextDocument, position: Position, _settings: ZeroLensSettings): Promise<Hover | null> {
+export async function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null> {
   try {
-    return hoverAt(parses, document, position);
+    return hoverAt(parses, document, position, settings.locale);
   } catch {
     return null; // a hover is never worth an error popup
   }
 }
 
-function hoverAt(parses: ConfigParses, document: TextDocument, position: Position): Hover | null {
+function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, locale: Locale): Hover | null {
   const parsed = parses.parse(document);
   if (!parsed.root) return null;
   const offset = document.offsetAt(position);
@@ -31,8 +32,8 @@ function hoverAt(parses: ConfigParses, document: TextDocument, position: Positio
   if (!schema) return null;
   const range = { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
   const value = isKey
-    ? describeKey(path, schema, parsed.value)
-    : describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value);
+    ? describeKey(path, schema, parsed.value, locale)
+    : describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value, locale);
   return { contents: { kind: 'markdown', value }, range };
 }
 

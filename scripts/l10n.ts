@@ -1,0 +1,274 @@
+/**
+ * The message catalog's checks, shared by test/unit/l10n-*.test.ts and a command for people:
+ *
+ *   npm run l10n -- report [path…]   English literals shown to people outside the catalog (the phase-2 worklist)
+ *   npm run l10n -- missing           messages the code uses that l10n/bundle.l10n.zh-cn.json lacks, as a JSON skeleton
+ *
+ * Messages are found with the TypeScript parser: calls of `t(…)`, `l10n.t(…)`, `vscode.l10n.t(…)` whose first
+ * argument is a literal (or `{ message, comment }` of literals). The lint flags string and template literals that
+ * read as English words and are not catalog messages, log lines, thrown `Error`s, comparisons or keys; a line can
+ * opt out with a `// l10n-ignore: <why>` comment on it or above it.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import ts from 'typescript';
+
+export const repoRoot = path.resolve(__dirname, '..');
+
+/** Where messages are looked for: every TypeScript source of the server, the CLI, the client and the webview. */
+export const sourceRoots = ['server/src', 'client/src'];
+
+export interface MessageUse {
+  key: string;
+  /** The English text (the key without its comment). */
+  message: string;
+  file: string;
+  line: number;
+}
+
+export interface Finding {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export interface ScanResult {
+  messages: MessageUse[];
+  /** `t(x)` with a first argument that is not a literal: a message the checks cannot see. */
+  dynamic: Finding[];
+  /** English text shown to people that is not a catalog message. */
+  literals: Finding[];
+}
+
+export function sourceFiles(roots: readonly string[] = sourceRoots): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.ts$/.test(name) && !/\.d\.ts$/.test(name)) out.push(full);
+    }
+  };
+  for (const root of roots) walk(path.join(repoRoot, root));
+  return out;
+}
+
+const relative = (file: string) => path.relative(repoRoot, file).split(path.sep).join('/');
+
+/** The callee of a translation call: `t`, `x.t`, `l10n.t`, `vscode.l10n.t`. */
+function isTranslateCall(node: ts.CallExpression): boolean {
+  const callee = node.expression;
+  if (ts.isIdentifier(callee)) return callee.text === 't';
+  return ts.isPropertyAccessExpression(callee) && callee.name.text === 't';
+}
+
+function literalText(node: ts.Node | undefined): string | undefined {
+  if (!node) return undefined;
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  return undefined;
+}
+
+function messageOf(call: ts.CallExpression): { key: string; message: string } | undefined {
+  const first = call.arguments[0];
+  const text = literalText(first);
+  if (text !== undefined) return { key: text, message: text };
+  if (first && ts.isObjectLiteralExpression(first)) {
+    const prop = (name: string) =>
+      first.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name)?.initializer;
+    const message = literalText(prop('message'));
+    const comment = literalText(prop('comment'));
+    if (message !== undefined && comment !== undefined) return { key: comment ? `${message}/${comment}` : message, message };
+  }
+  return undefined;
+}
+
+/** Words a reader sees untranslated in every language: names of products, formats, units and hardware. */
+const keptWords = new Set(
+  'ZeRO Lens DeepSpeed NVMe GiB MiB KiB TiB GPU GPUs CPU CUDA LoRA QLoRA Qwen Llama Hugging Face ModelScope YAML JSON Adam AdamW Ascend RTX Trainer Markdown VS Code'.split(' '),
+);
+
+/**
+ * Whether a literal reads as English for people: two plain words in a row ("no such file"), or one capitalised
+ * word ("Apply", "Folder…"). Identifiers, keys, flags, paths, CSS classes, code spans and placeholders are not words.
+ */
+export function looksLikeEnglish(text: string): boolean {
+  const stripped = text
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\$\([a-z0-9~-]+\)/g, ' ')
+    .replace(/\{[^}\s]*\}/g, ' ')
+    // Markup and command-line syntax: <tags>, <placeholders>, [optional parts], --flags.
+    .replace(/<[^<>]*>/g, ' ')
+    .replace(/\[[^[\]]*\]/g, ' ')
+    .replace(/(^|\s)--?[a-z][\w-]*/g, ' ')
+    .replace(/\u0000/g, ' ');
+  const words = stripped.split(/\s+/).map((token) => {
+    const bare = token.replace(/^[("'“‘[<*]+|[)"'”’\]>*.,;:!?…]+$/g, '');
+    return /^[A-Za-z][a-z]+$/.test(bare) && !keptWords.has(bare) ? bare : '';
+  });
+  for (let i = 1; i < words.length; i++) if (words[i] && words[i - 1]) return true;
+  const real = words.filter(Boolean);
+  return real.length === 1 && stripped.trim().split(/\s+/).length === 1 && /^[A-Z][a-z]{2,}$/.test(real[0]);
+}
+
+/** Calls whose string arguments are for developers (logs, internal errors), not for the people the UI serves. */
+function isDeveloperCall(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : '';
+  const target = ts.isPropertyAccessExpression(callee) ? callee.expression.getText() : '';
+  if (/^(console|connection\.console|log|this\.log(\?)?)$/.test(target)) return true;
+  return ['appendLine', 'require', 'getElementById', 'querySelector', 'querySelectorAll', 'closest', 'matches', 'setAttribute', 'getAttribute', 'addEventListener', 'removeEventListener', 'executeCommand', 'registerCommand', 'getConfiguration', 'createElement'].includes(name);
+}
+
+/** Lines a `// l10n-ignore: why` covers (its own, or the next when it stands alone), and `l10n-ignore-start` … `-end`. */
+function ignoredLines(source: ts.SourceFile): Set<number> {
+  const lines = new Set<number>();
+  let inRegion = false;
+  source.text.split('\n').forEach((line, i) => {
+    if (/\/\/\s*l10n-ignore-start\b/.test(line)) inRegion = true;
+    if (inRegion) lines.add(i + 1);
+    if (/\/\/\s*l10n-ignore-end\b/.test(line)) inRegion = false;
+    else if (/\/\/\s*l10n-ignore\b/.test(line)) {
+      lines.add(i + 1);
+      if (/^\s*\/\//.test(line)) lines.add(i + 2);
+    }
+  });
+  return lines;
+}
+
+/** Messages, dynamic translation calls and English literals of the given files. */
+export function scan(files: readonly string[] = sourceFiles()): ScanResult {
+  const result: ScanResult = { messages: [], dynamic: [], literals: [] };
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+    const ignored = ignoredLines(source);
+    const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+    const catalogNodes = new Set<ts.Node>();
+
+    const visit = (node: ts.Node, exempt: boolean): void => {
+      if (ts.isCallExpression(node)) {
+        if (isTranslateCall(node) && node.arguments.length > 0) {
+          const found = messageOf(node);
+          if (found) {
+            result.messages.push({ ...found, file: relative(file), line: lineOf(node) });
+            catalogNodes.add(node.arguments[0]);
+          } else {
+            result.dynamic.push({ file: relative(file), line: lineOf(node), text: node.getText(source).slice(0, 80) });
+          }
+        }
+        if (isDeveloperCall(node)) exempt = true;
+      }
+      if (catalogNodes.has(node)) return;
+      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && /^(Error|TypeError|RangeError)$/.test(node.expression.text)) exempt = true;
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isLiteralTypeNode(node)) return;
+      if (ts.isCaseClause(node)) {
+        // `case 'value':` compares; the clause's statements may show text.
+        for (const statement of node.statements) visit(statement, exempt);
+        return;
+      }
+      if (ts.isBinaryExpression(node) && /^(===|!==|==|!=)$/.test(node.operatorToken.getText(source))) return;
+      if (ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node)) {
+        // The key is a name, the value may be shown.
+        visit(node.initializer ?? node.name, exempt);
+        return;
+      }
+      if (ts.isElementAccessExpression(node)) {
+        visit(node.expression, exempt);
+        return;
+      }
+      const isString = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
+      if ((isString || ts.isTemplateExpression(node)) && !exempt) {
+        const line = lineOf(node);
+        const shown = isString ? (node as ts.StringLiteral).text : [(node as ts.TemplateExpression).head.text, ...(node as ts.TemplateExpression).templateSpans.map((s) => s.literal.text)].join('\u0000');
+        if (!ignored.has(line) && looksLikeEnglish(shown)) result.literals.push({ file: relative(file), line, text: shown.replace(/\u0000/g, '${…}').slice(0, 100) });
+        if (isString) return;
+      }
+      ts.forEachChild(node, (child) => visit(child, exempt));
+    };
+    visit(source, false);
+  }
+  return result;
+}
+
+/**
+ * Whether the lint fails or only reports, per file: the first matching prefix wins. Phase 1 migrated the client,
+ * the webview, the CLI's own texts, the catalog and the ds_config hover and completion; the server's domain
+ * messages (diagnostics, fixes, estimate hovers and hints, the estimate report) are phase 2 and only reported.
+ * Switching a folder to 'fail' once it is migrated keeps it migrated.
+ */
+export const lintModes: readonly [prefix: string, mode: 'fail' | 'report'][] = [
+  ['client/src/', 'fail'],
+  ['server/src/cli/estimateReport.ts', 'report'],
+  ['server/src/cli/estimate.ts', 'report'],
+  ['server/src/cli/estimateArgs.ts', 'report'],
+  ['server/src/cli/', 'fail'],
+  ['server/src/l10n/', 'fail'],
+  ['server/src/dsconfig/hover/', 'fail'],
+  ['server/src/dsconfig/completion/', 'fail'],
+  ['server/src/languageService.ts', 'fail'],
+  ['server/src/server.ts', 'fail'],
+  ['server/src/', 'report'],
+];
+
+export function lintMode(file: string): 'fail' | 'report' {
+  return lintModes.find(([prefix]) => file.startsWith(prefix))?.[1] ?? 'fail';
+}
+
+export function readBundle(locale: string): Record<string, string> {
+  return JSON.parse(readFileSync(path.join(repoRoot, 'l10n', `bundle.l10n.${locale}.json`), 'utf8')) as Record<string, string>;
+}
+
+/** The shipped locales besides English (the bundles in l10n/). */
+export function bundleLocales(): string[] {
+  return readdirSync(path.join(repoRoot, 'l10n'))
+    .map((name) => /^bundle\.l10n\.(.+)\.json$/.exec(name)?.[1])
+    .filter((locale): locale is string => !!locale)
+    .sort();
+}
+
+/** The schema's prose: what people read in hovers, completion, diagnostics and fixes. */
+export const schemaProseFields = ['markdownDescription', 'description', 'title', 'deprecationMessage', 'errorMessage', 'markdownEnumDescriptions', 'enumDescriptions', 'message', 'uncheckedBounds', 'uncheckedEnum', 'keywordsOf', 'label', 'from'];
+
+/** Every prose text of the schema with its translation, walking keywords (not property names). */
+export function schemaTexts(): { where: string; field: string; english: string | string[]; chinese: unknown }[] {
+  const schema = JSON.parse(readFileSync(path.join(repoRoot, 'schemas/ds_config.schema.json'), 'utf8')) as unknown;
+  const out: { where: string; field: string; english: string | string[]; chinese: unknown }[] = [];
+  const walk = (node: unknown, where: string, names: boolean) => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`, false));
+    if (!node || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    for (const [key, value] of Object.entries(record)) {
+      if (!names && schemaProseFields.includes(key) && (typeof value === 'string' || Array.isArray(value))) {
+        out.push({ where, field: key, english: value as string | string[], chinese: record[`${key}-zh-cn`] });
+        continue;
+      }
+      if (!names && key.endsWith('-zh-cn')) {
+        const base = key.slice(0, -'-zh-cn'.length);
+        if (!(base in record)) out.push({ where, field: key, english: '', chinese: value });
+        continue;
+      }
+      walk(value, `${where}/${key}`, !names && ['properties', 'patternProperties', 'definitions'].includes(key));
+    }
+  };
+  walk(schema, '', false);
+  return out;
+}
+
+if (require.main === module) {
+  const [command = 'report', ...paths] = process.argv.slice(2);
+  const result = scan(paths.length ? paths.map((p) => path.resolve(p)).flatMap((p) => (statSync(p).isDirectory() ? sourceFiles([path.relative(repoRoot, p)]) : [p])) : sourceFiles());
+  if (command === 'missing') {
+    const bundle = readBundle('zh-cn');
+    const missing = [...new Set(result.messages.map((m) => m.key))].filter((key) => !(key in bundle));
+    console.log(JSON.stringify(Object.fromEntries(missing.map((key) => [key, ''])), null, 2));
+  } else {
+    const byMode = { fail: 0, report: 0 };
+    for (const finding of result.literals) {
+      byMode[lintMode(finding.file)]++;
+      console.log(`${finding.file}:${finding.line}: [${lintMode(finding.file)}] ${finding.text}`);
+    }
+    for (const finding of result.dynamic) console.log(`${finding.file}:${finding.line}: [dynamic message] ${finding.text}`);
+    console.log(`${result.literals.length} English literals outside the catalog (${byMode.fail} in folders that fail, ${byMode.report} reported); ${result.messages.length} catalog messages.`);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The pseudo-locale run: every text is asked for in `qps-ploc`, where the catalog accents every letter, so any
+ * plain English word left on screen did not go through the catalog. Surfaces migrated in phase 1 (the client,
+ * the sidebar and its webview strings, the language status, the CLI's own texts, ds_config hovers and
+ * completion) must show none; the server's domain texts (diagnostics, quick-fix titles, estimate hovers and
+ * inline hints) are phase 2 and are only reported here.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeAction, Diagnostic, InlayHint, MarkupContent } from 'vscode-languageserver-types';
+import { translator } from '../../server/src/l10n';
+import { defaultSettings } from '../../server/src/settings';
+import { getLanguageService } from '../../server/src/languageService';
+import { nodeFileSystem } from '../../server/src/nodeHost';
+import { main } from '../../server/src/cli/main';
+import { buildViewModel, statusSummary } from '../../client/src/sidebar/viewModel';
+import { webviewStrings } from '../../client/src/sidebar/webviewStrings';
+import { buildSidebarHtml } from '../../client/src/sidebar/html';
+import { sampleView } from '../fixtures/sidebar/estimateView';
+
+const pseudo = translator('qps-ploc');
+
+/**
+ * Words people read that stayed in plain English: not code, links, names, identifiers, flags, numbers, units, nor
+ * JSON's types and literals (`integer`, `true`), which stay as they are in every language.
+ */
+const kept = new Set(
+  'ZeRO Lens DeepSpeed NVMe GiB MiB KiB GPU GPUs CPU CUDA LoRA QLoRA Qwen Llama Hugging Face ModelScope YAML JSON Adam AdamW Trainer accelerate true false null boolean integer number string object array any'.split(' '),
+);
+export function englishWords(text: string): string[] {
+  // Nested [ … ] (a JSON shape in a help) go from the inside out.
+  let bare = text;
+  for (let previous = ''; previous !== bare; ) [previous, bare] = [bare, bare.replace(/\[[^[\]]*\]/g, ' ')];
+  const tokens = bare
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\$\([a-z0-9~-]+\)/g, ' ')
+    .replace(/<[^<>]*>|\[[^[\]]*\]/g, ' ')
+    .split(/[\s\u3000-\u303f\uff00-\uffef]+/);
+  const words = tokens
+    .map((token) => token.replace(/^[("'“‘*]+|[)"'”’*.,;:!?…]+$/g, ''))
+    .filter((word) => /^[A-Za-z]{2,}$/.test(word) && !kept.has(word) && /[a-z]/.test(word));
+  return [...new Set(words)];
+}
+
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
+  else if (value && typeof value === 'object') Object.entries(value).forEach(([key, v]) => (/^(key|role|colorVar|pattern|uri|status|short|fit|option|missing|raw)$/.test(key) ? undefined : strings(v, out)));
+  return out;
+}
+
+function leftovers(texts: string[]): string[] {
+  return [...new Set(texts.flatMap(englishWords))].sort();
+}
+
+test('the sidebar, its webview strings and the language status have no English left in qps-ploc', () => {
+  const view = sampleView();
+  // The server's own texts inside the view (option labels, notes) are its part: give them pseudo text too.
+  const ready = buildViewModel({ kind: 'ready', view: { ...view, options: view.options.map((o) => ({ ...o, label: pseudo(o.label), result: { ...o.result, notes: [] } })) } }, pseudo);
+  const states = [
+    ready,
+    buildViewModel({ kind: 'no-document' }, pseudo),
+    buildViewModel({ kind: 'loading', uri: 'file:///w/ds_config.json' }, pseudo),
+    buildViewModel({ kind: 'not-claimed', uri: 'file:///w/package.json' }, pseudo),
+    buildViewModel({ kind: 'ready', view: { ...view, options: [], missing: ['model', 'gpuMemoryGiB'] } }, pseudo),
+  ];
+  const texts = [...states.flatMap((vm) => strings(vm)), ...strings(statusSummary(ready, pseudo)), ...strings(webviewStrings(pseudo))];
+  const html = buildSidebarHtml({ cspSource: 'x', nonce: 'n', scriptUri: 's', styleUri: 'c', codiconUri: 'i', t: pseudo, lang: 'qps-ploc' });
+  texts.push(...[...html.matchAll(/<(title|p)[^>]*>([^<]*)</g)].map((m) => m[2]));
+  assert.deepEqual(leftovers(texts), []);
+});
+
+async function cli(args: string[]): Promise<{ out: string; err: string }> {
+  let out = '';
+  let err = '';
+  await main([...args, '--lang', 'qps-ploc'], { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: process.cwd() });
+  return { out, err };
+}
+
+test('the CLI\'s own texts (help, usage errors, the check summary) have no English left in qps-ploc', async () => {
+  const texts: string[] = [];
+  // A help's left column (commands, flags and their values) is written as is: only the descriptions are read.
+  const described = (help: string) =>
+    help.split('\n').map((line) => (/^\s+(-|zero-lens)/.test(line) ? (/\S\s{2,}(\S.*)$/.exec(line)?.[1] ?? '') : line));
+  texts.push(...described((await cli(['--help'])).out));
+  texts.push(...described((await cli(['check', '--help'])).out));
+  texts.push(...described((await cli(['estimate', '--help'])).out).filter((line) => !/\badamw\b/.test(line)));
+  texts.push((await cli(['check', 'no/such.json'])).err.split('\n')[0]);
+  texts.push((await cli(['bogus'])).err.split('\n')[0]);
+  texts.push((await cli(['check', 'examples/configs'])).out.trim().split('\n').pop()!);
+  assert.deepEqual(leftovers(texts.map((text) => text.replace(/zero-lens( check| estimate)?/g, ' ').replace(/'[^']*'/g, ' '))), []);
+});
+
+interface Surface {
+  name: string;
+  texts: string[];
+}
+
+async function serverSurfaces(): Promise<Surface[]> {
+  const service = getLanguageService({ fs: nodeFileSystem });
+  const settings = { ...defaultSettings, locale: 'qps-ploc' as const, model: 'Qwen/Qwen3-8B', gpusPerNode: 8, gpuMemoryGiB: 80 };
+  const text = '{\n  "train_micro_batch_size_per_gpu": 4,\n  "bf16": { "enabled": true },\n  "zero_optimization": {\n    "stage": 3,\n    "offload_optimizer": { "device": "cpu" },\n    "stage4_typo": 1,\n    "reduce_bucket_size": 5e8\n  }\n}\n';
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);
+  const hover = async (line: number, character: number) => ((await service.doHover(document, { line, character }, settings))?.contents as MarkupContent | undefined)?.value ?? '';
+  const keyDocs = [await hover(5, 8), await hover(7, 8), await hover(1, 6), await hover(7, 29), await hover(5, 37)];
+  const completion = await service.doComplete(document, { line: 4, character: 15 }, settings);
+  const completionTexts = completion.items.flatMap((item) => [item.detail ?? '', (item.documentation as MarkupContent | undefined)?.value ?? '']);
+  const stageHover = (await hover(4, 8)).split('\n---\n');
+  const diagnostics: Diagnostic[] = await service.doValidation(document, settings);
+  const actions: CodeAction[] = await service.getCodeActions(document, { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } }, { diagnostics }, settings);
+  const hints: InlayHint[] = await service.getInlayHints(document, { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } }, settings);
+  const hintTexts = hints.flatMap((h) => [typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''), typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? '')]);
+  return [
+    { name: 'ds_config key and value hovers', texts: [...keyDocs, stageHover[stageHover.length - 1]] },
+    { name: 'ds_config completion details and documentation', texts: completionTexts },
+    { name: 'estimate hover table (phase 2)', texts: stageHover.slice(0, -1) },
+    { name: 'diagnostics and related information (phase 2)', texts: diagnostics.flatMap((d) => [typeof d.message === 'string' ? d.message : d.message.value, ...(d.relatedInformation ?? []).map((r) => r.message)]) },
+    { name: 'quick-fix titles (phase 2)', texts: actions.map((a) => a.title) },
+    { name: 'inline hints and tooltips (phase 2)', texts: hintTexts },
+  ];
+}
+
+test('server texts in qps-ploc: ds_config hovers and completion show no English; the domain texts of phase 2 are reported', async (t: TestContext) => {
+  const surfaces = await serverSurfaces();
+  for (const surface of surfaces) {
+    assert.ok(surface.texts.some((text) => text.trim()), `${surface.name}: something to look at`);
+    const words = leftovers(surface.texts);
+    if (surface.name.includes('phase 2')) t.diagnostic(`${surface.name}: ${words.length} English words left (${words.slice(0, 12).join(' ')}…)`);
+    else assert.deepEqual(words, [], surface.name);
+  }
+});
