@@ -50,6 +50,7 @@ export const diagnosticRegistry = {
   'boolean-as-string': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
   'boolean-as-number': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.root },
   'boolean-as-integer': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.root },
+  'non-finite-number': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
   'auto-dropped': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.auto },
   'auto-not-filled': { domain: 'ds-config', severity: Error, href: huggingFaceDocs.auto },
   // ds_config: cross-key rules
@@ -63,6 +64,7 @@ export const diagnosticRegistry = {
   'dynamic-loss-scale-setting': { domain: 'ds-config', severity: Error, href: deepspeedDocs.fp16 },
   'amp-with-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp },
   'amp-with-fp16-bf16': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp },
+  'amp-grad-accum-dtype': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp },
   'master-weights-without-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16 },
   'master-weights-need-cpu-adam': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16 },
   'param-dtype-mismatch': { domain: 'ds-config', severity: Error, href: deepspeedDocs.dataTypes },
@@ -74,6 +76,7 @@ export const diagnosticRegistry = {
   'partial-offload-below-stage-3': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer },
   'nvme-without-path': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer },
   'nvme-below-stage-3': { domain: 'ds-config', severity: Information, href: deepspeedDocs.offloadOptimizer },
+  'allgather-bucket-size-odd': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero },
   'optimizer-offload-at-stage-0': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer },
   'pipeline-loading-checkpoint-below-stage-3': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
   'stage-auto': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },

@@ -17,6 +17,7 @@ import { dataFixActions } from '../diagnostics/fixActions';
 import { pathOf } from '../util/paths';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
+import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
 
 const stagePath = ['zero_optimization', 'stage'];
 
@@ -65,9 +66,9 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (fit) out.push(fit);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
-      if (view.get(['expert_parallel', 'enabled'])) {
+      if (view.get(['expert_parallel', 'enabled']) || view.isTrue(['elasticity', 'enabled'])) {
         const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
-        if (world) out.push(...autoepWorldChecks(view, world));
+        if (world) out.push(...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
       return out;
     },
