@@ -132,3 +132,21 @@ test('the built CLI (node dist/cli.js) exits 1 / 0 / 2', () => {
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read 'missing.json'/);
 });
+
+test('files named on the command line are classified by content: a .slurm launcher is a script, an argument JSON a launcher config, anything else is skipped', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zl-classify-'));
+  writeFileSync(path.join(dir, 'ds.json'), '{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}\n');
+  writeFileSync(path.join(dir, 'train.slurm'), '#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nsrun torchrun --nproc_per_node 8 train.py \\\n  --deepspeed ds.json\n');
+  // ms-swift's examples/yaml/deepspeed/sft.json, read by `swift sft --config sft.json`.
+  writeFileSync(path.join(dir, 'sft.json'), '{"model": "Qwen/Qwen2.5-7B-Instruct", "deepspeed": "zero2", "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8, "output_dir": "output"}\n');
+  writeFileSync(path.join(dir, 'model.json'), '{"hidden_size": 1024, "num_hidden_layers": 24}\n');
+  const r = await check(['train.slurm', 'sft.json', 'model.json', '--format', 'json'], dir);
+  assert.equal(r.code, 0, r.out);
+  const reports = JSON.parse(r.out) as { file: string; skipped?: string; diagnostics: { severity: string; code: string }[] }[];
+  assert.deepEqual(reports.map((x) => [x.file, x.skipped !== undefined]), [['train.slurm', false], ['sft.json', false], ['model.json', true]]);
+  for (const report of reports) assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error'), [], report.file);
+  assert.ok(!reports.some((x) => x.diagnostics.some((d) => ['json-syntax', 'batch-size-missing', 'ignored-key', 'unknown-key'].includes(d.code))));
+  const text = await check(['model.json'], dir);
+  assert.equal(text.code, 0);
+  assert.match(text.out, /^model\.json: skipped: not a DeepSpeed config, launch script or launcher config/m);
+});

@@ -11,11 +11,13 @@ import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
 import { formatJson, formatText, type FileReport } from './formatReport';
 import { decodeFile } from './decodeFile';
+import { shellExtensions } from '../classify';
 
 const help = `Usage: zero-lens check <paths…> [--format text|json]
 
-Checks DeepSpeed configs (ds_config.json), launch scripts (.sh) and launcher YAML.
-A folder argument checks the configs, scripts and YAML files found in it.
+Checks DeepSpeed configs (ds_config.json), launch scripts (.sh, .slurm) and launcher configs (YAML, or
+JSON argument files such as ms-swift's --config sft.json), each recognised by its name and content.
+A file that is none of these is reported as skipped. A folder argument checks the files found in it.
 
 Options:
   --format text   one line per problem, file:line:col: severity [code] message (default)
@@ -51,16 +53,15 @@ function parseArgs(args: string[]): CheckOptions | string {
   return options;
 }
 
-const shellFile = /\.(sh|bash|zsh)$/i;
-const yamlFile = /\.ya?ml$/i;
-const checkedInFolders = /\.(json|jsonc|sh|bash|zsh|ya?ml)$/i;
+const checkedInFolders = /\.(json|jsonc|sh|bash|zsh|slurm|sbatch|ya?ml)$/i;
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '__pycache__', '.venv', 'venv']);
 
-/** The language a file is checked as: explicit files are always checked, JSON and unknown kinds as ds_config. */
+/** The editor's language for a file name, before its content is looked at (classifyDocument decides by both). */
 function languageOf(file: string): string {
-  if (shellFile.test(file)) return 'shellscript';
-  if (yamlFile.test(file)) return 'yaml';
-  return 'ds-config';
+  if (shellExtensions.test(file)) return 'shellscript';
+  if (/\.ya?ml$/i.test(file)) return 'yaml';
+  if (/\.jsonc?$/i.test(file)) return 'json';
+  return 'plaintext';
 }
 
 function readError(file: string, error: unknown): string {
@@ -107,6 +108,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const service = getLanguageService({ fs: nodeFileSystem, workspace: new NodeWorkspace([io.cwd]) });
   const settings = defaultSettings;
   const reports: FileReport[] = [];
+  const skipped: { file: string; reason: string }[] = [];
   let unreadable = false;
 
   /** Checks one file; false when it was not checked (unreadable, or not ours inside a folder). */
@@ -128,14 +130,17 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
       return false;
     }
     const text = decoded.text;
-    const language = explicit ? languageOf(absolute) : /\.jsonc?$/i.test(absolute) ? 'json' : languageOf(absolute);
-    let document = TextDocument.create(pathToFileURL(absolute).toString(), language, 1, text);
-    // Inside folders only files ZeRO Lens recognises count; a JSON file found there is then checked as a ds_config.
-    if (!explicit) {
-      const kind = service.classify(document, settings);
-      if (!kind) return false;
-      if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
+    // What the file is, by name and content, as the editor decides: a training-arguments JSON, a model config or
+    // any other file is not checked as a DeepSpeed config.
+    let document = TextDocument.create(pathToFileURL(absolute).toString(), languageOf(absolute), 1, text);
+    const kind = service.classify(document, settings);
+    if (!kind) {
+      if (explicit) skipped.push({ file: shown, reason: 'not a DeepSpeed config, launch script or launcher config (by its name and content)' });
+      return false;
     }
+    // A config is checked with its own language, so its JSON syntax is reported here too.
+    if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
+    else if (kind === 'launch-script' && document.languageId !== 'shellscript') document = TextDocument.create(document.uri, 'shellscript', 1, text);
     const diagnostics = await service.doValidation(document, settings);
     // bash does not mind other encodings; Python's open() for JSON and YAML does.
     if (decoded.invalidUtf8At !== undefined && document.languageId !== 'shellscript') {
@@ -172,7 +177,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports) : formatText(reports));
+  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : formatText(reports, skipped));
   if (unreadable) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

@@ -8,6 +8,12 @@ export interface FileReport {
   diagnostics: Diagnostic[];
 }
 
+/** A file named on the command line that is not one ZeRO Lens checks, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
 
 export function severityName(severity: DiagnosticSeverity | undefined): SeverityName {
@@ -32,9 +38,9 @@ function sorted(diagnostics: Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-/** `--format json`: the shape editors' problem matchers and scripts read. */
-export function formatJson(reports: FileReport[]): string {
-  const out = reports.map((r) => ({
+/** `--format json`: the shape editors' problem matchers and scripts read; a skipped file has `skipped` and no diagnostics. */
+export function formatJson(reports: FileReport[], skipped: SkippedFile[] = []): string {
+  const out: object[] = reports.map((r) => ({
     file: r.file,
     diagnostics: sorted(r.diagnostics).map((d) => ({
       range: { start: { ...d.range.start }, end: { ...d.range.end } },
@@ -43,6 +49,7 @@ export function formatJson(reports: FileReport[]): string {
       message: messageOf(d),
     })),
   }));
+  for (const s of skipped) out.push({ file: s.file, skipped: s.reason, diagnostics: [] });
   return JSON.stringify(out, null, 2) + '\n';
 }
 
@@ -54,8 +61,8 @@ function plural(n: number, word: string): string {
  * Compiler-style lines, `file:line:col: severity [code] message` (1-based), then a summary line. Hints (notes
  * such as the world size a batch triple implies) are only counted here; `--format json` lists them.
  */
-export function formatText(reports: FileReport[]): string {
-  const lines: string[] = [];
+export function formatText(reports: FileReport[], skipped: SkippedFile[] = []): string {
+  const lines: string[] = skipped.map((s) => `${s.file}: skipped: ${s.reason}.`);
   const counts: Record<SeverityName, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   for (const report of reports) {
     for (const d of sorted(report.diagnostics)) {
@@ -66,7 +73,7 @@ export function formatText(reports: FileReport[]): string {
       lines.push(`${report.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${severity}${code} ${messageOf(d).replace(/\s*\n\s*/g, ' ')}`);
     }
   }
-  const files = plural(reports.length, 'file');
+  const files = plural(reports.length, 'file') + (skipped.length ? ` (${skipped.length} skipped)` : '');
   const shown = counts.error + counts.warning + counts.information;
   const hints = counts.hint > 0 ? ` (${plural(counts.hint, 'hint')} not shown; --format json lists them)` : '';
   lines.push(

@@ -1,4 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { launchFormat } from '../classify';
 import { parseShell } from './shell/parser';
 import type { ShellScript } from './shell/types';
 import { SourceContext } from './command/context';
@@ -12,10 +13,9 @@ export type LaunchAnalysis =
   | { kind: 'script'; ctx: SourceContext; script: ShellScript; commands: LaunchCommand[] }
   | { kind: 'yaml'; ctx: SourceContext; yaml: YamlLaunch | undefined; syntaxError: YamlSyntaxError | undefined };
 
-const yamlPath = /\.ya?ml$/i;
-
+/** YAML, or a JSON argument file (`swift sft --config sft.json`; JSON is YAML): read as a launcher config, not as shell. */
 export function isYamlDocument(document: TextDocument): boolean {
-  return document.languageId === 'yaml' || yamlPath.test(document.uri);
+  return launchFormat(document) === 'yaml';
 }
 
 export function analyzeDocument(document: TextDocument, folders: string[] = []): LaunchAnalysis {
