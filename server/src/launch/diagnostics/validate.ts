@@ -5,8 +5,7 @@ import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
 import { launcherDiagnostics } from './launcherDiagnostics';
 import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
-import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
-import { launchDiagnostic } from './launchDiagnostic';
+import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 
@@ -39,7 +38,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
-        out.push(launchDiagnostic(ctx, 'deepspeed-config-not-found', cfg.span.start, cfg.span.end, `LLaMA-Factory config '${cfg.value}' not found (resolved against the working directory).`, { path: cfg.value, candidates: cfg.candidates }));
+        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory'));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
     }
