@@ -73,6 +73,11 @@ export interface LaunchFacts {
   span: SourceSpan;
   /** Index of the command in the script (undefined for YAML). */
   commandIndex?: number;
+  /**
+   * Where words of the command were written outside its own span: the variables (`$ds_args`, `"${CMD[@]}"`) and
+   * `eval`ed strings it runs (shell/expand.ts). Offsets in this document.
+   */
+  wordsFrom?: { start: number; end: number }[];
   /** Training script (`train.py`) or LLaMA-Factory YAML given to the launcher. */
   script?: Fact<string>;
   /** accelerate `--config_file`, LLaMA-Factory YAML, swift config YAML (absolute candidates). */
