@@ -42,8 +42,9 @@ export function pluginReader(facts: LaunchFacts, ref: DeepSpeedReference | undef
   const via = ref.via.replace(/^-+/, '').replace(/-/g, '_');
   if (via === 'deepspeed_config' || via === 'deepscale_config') return undefined;
   if (via === 'deepspeed_config_file') return 'accelerate';
-  // ms-swift's --deepspeed_autotp_size adds zero_optimization itself (swift/arguments/sft_args.py:275-279).
-  if (facts.deepspeedAutotpSize) return undefined;
+  // ms-swift's --deepspeed_autotp_size adds zero_optimization itself (swift/arguments/sft_args.py:275-279); the
+  // autotuner writes a ZeRO section into every experiment it starts (autotuning/autotuner.py DEFAULT_MIN_MEM_CONFIG).
+  if (facts.deepspeedAutotpSize || facts.autotuning) return undefined;
   // The trainer (a script's own, when merged with the config file it names) reads --deepspeed.
   switch (facts.launcher) {
     case 'swift':

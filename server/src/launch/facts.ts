@@ -100,6 +100,11 @@ export interface LaunchFacts {
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
    */
   teacherDeepspeed?: DeepSpeedReference;
+  /**
+   * `deepspeed --autotuning run|tune`: the autotuner starts experiments with its own ZeRO sections and batch sizes
+   * written into the config (autotuning/autotuner.py), and `run` trains with the best one.
+   */
+  autotuning?: Fact<string>;
   /** ms-swift `--deepspeed_autotp_size`, which adds `zero_optimization` to the config (sft_args.py:275-279). */
   deepspeedAutotpSize?: Fact<number>;
   /**
