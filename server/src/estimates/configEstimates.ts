@@ -18,6 +18,8 @@ import { pathOf } from '../util/paths';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
 import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
+import { batchWorldChecks } from '../dsconfig/validation/rules/batch';
+import { pluginReader } from '../launch/deepspeedPlugin';
 
 const stagePath = ['zero_optimization', 'stage'];
 
@@ -66,9 +68,14 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (fit) out.push(fit);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
-      if (view.get(['expert_parallel', 'enabled']) || view.isTrue(['elasticity', 'enabled'])) {
-        const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
-        if (world) out.push(...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
+      // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
+      const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
+      if (world) {
+        // The HF Trainer, accelerate, ms-swift and LLaMA-Factory run data-parallel over every GPU; a plain
+        // `deepspeed train.py --deepspeed_config` script may bring an mpu of its own.
+        const launches = await training.referencesTo(pathOf(document.uri));
+        const plain = launches.length > 0 && !launches.some((l) => pluginReader(l));
+        out.push(...batchWorldChecks(view, world, plain), ...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
       return out;
     },

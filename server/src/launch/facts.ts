@@ -54,7 +54,15 @@ export type DeepSpeedReference = {
    */
   | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true }
   /** Stage/offload given directly (accelerate flags or config). */
-  | { kind: 'settings'; stage?: ZeroStage; offloadOptimizer?: OffloadDevice; offloadParam?: OffloadDevice; zero3Init?: boolean }
+  | {
+      kind: 'settings';
+      stage?: ZeroStage;
+      offloadOptimizer?: OffloadDevice;
+      offloadParam?: OffloadDevice;
+      zero3Init?: boolean;
+      /** The stage written is not 0–3 (accelerate refuses it): nothing runs, so nothing is estimated. */
+      invalidStage?: true;
+    }
   /** Not a preset, not JSON, not a path-looking value (a misspelt preset, usually). */
   | { kind: 'unknown' }
   /** Depends on something the parser cannot resolve (`$DS_CONFIG` from the environment). */

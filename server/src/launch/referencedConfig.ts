@@ -33,7 +33,8 @@ export async function readReferencedConfig(read: ReadText, ref: DeepSpeedReferen
     case 'inline':
       return ref.json && typeof ref.json === 'object' ? { configPath: `inline ${ref.via} JSON`, value: ref.json } : undefined;
     case 'settings':
-      return { configPath: `${ref.via} (launcher settings)`, value: settingsConfig(ref) };
+      // An invalid stage fails at launch (its own diagnostic says so): there is no run to estimate.
+      return ref.invalidStage ? undefined : { configPath: `${ref.via} (launcher settings)`, value: settingsConfig(ref) };
     case 'file':
       for (const candidate of ref.candidates) {
         const text = await read(candidate);
