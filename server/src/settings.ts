@@ -23,6 +23,13 @@ export interface ZeroLensSettings {
   gradientCheckpointing?: boolean;
   loraRank?: number;
   dtype?: 'bf16' | 'fp16' | 'fp32';
+  /**
+   * The DeepSpeed release the user runs (`0.14.4`), when the workspace does not pin it: defaults and rules that
+   * changed between releases follow it.
+   */
+  deepspeedVersion?: string;
+  /** Host (CPU) memory of one node in GiB: offloaded runs are checked against it. */
+  cpuMemoryGiB?: number;
   /** GPU memory held by the CUDA context and kernels, in GiB. */
   cudaContextGiB: number;
   /** Share of GPU memory lost to allocator fragmentation, 0..1. */

@@ -129,14 +129,14 @@ function allowedLine(node: SchemaNode): string | undefined {
 const keyDescriptions = new NodeMemo<string>();
 
 /** Markdown for a key: what it does, type, default, allowed values, stages, "auto", alias, deprecation, docs. */
-export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown): string {
+export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown, defaultNote?: string): string {
   // Only the file's ZeRO stage is read from the document.
   const stage = zeroStageOf(rootValue);
   const elasticityOff = elasticityOffLine(path, rootValue);
-  return keyDescriptions.get(node, JSON.stringify([stage, path, !!elasticityOff]), () => buildKeyDescription(path, node, stage, elasticityOff));
+  return keyDescriptions.get(node, JSON.stringify([stage, path, !!elasticityOff, defaultNote]), () => buildKeyDescription(path, node, stage, elasticityOff, defaultNote));
 }
 
-function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined): string {
+function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined, defaultNote?: string): string {
   const meta = metaOf(node);
   const sections: string[] = [];
   sections.push(`**\`${path.join('.')}\`**`);
@@ -144,7 +144,9 @@ function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number |
   if (docs) sections.push(docs);
   const facts = [`Type: \`${typeLabel(node)}\``];
   const def = defaultOf(node);
-  if (def !== undefined) facts.push(`Default: ${code(def)}`);
+  // A default that changed between DeepSpeed releases says which release it belongs to (deepspeedRelease.ts).
+  if (defaultNote) facts.push(`Default: ${defaultNote}`);
+  else if (def !== undefined) facts.push(`Default: ${code(def)}`);
   const allowed = allowedLine(node);
   if (allowed) facts.push(allowed);
   sections.push(facts.join(' · '));
