@@ -2,34 +2,40 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { getLanguageService } from '../languageService';
 import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
-import { formatJson, formatText, type FileReport } from './formatReport';
+import { formatJson, formatSarif, formatText, type FileReport } from './formatReport';
 import { decodeFile } from './decodeFile';
 import { shellExtensions } from '../classify';
 
-const help = `Usage: zero-lens check <paths…> [--format text|json]
+const help = `Usage: zero-lens check <paths…> [--format text|json|sarif] [--gpu-memory GIB] [--cpu-memory GIB]
 
 Checks DeepSpeed configs (ds_config.json), launch scripts (.sh, .slurm) and launcher configs (YAML, or
 JSON argument files such as ms-swift's --config sft.json), each recognised by its name and content.
 A file that is none of these is reported as skipped. A folder argument checks the files found in it.
 
 Options:
-  --format text   one line per problem, file:line:col: severity [code] message (default)
-  --format json   [{file, diagnostics: [{range, severity, code, message}]}]
-  -h, --help      this help
+  --format text    one line per problem, file:line:col: severity [code] message (default)
+  --format json    [{file, diagnostics: [{range, severity, code, message}]}]
+  --format sarif   SARIF 2.1.0, for code-scanning annotations on pull requests
+  --gpu-memory G   memory of one GPU in GiB: a run whose estimate does not fit is an error
+                   (estimate-exceeds-gpu-memory, at the "stage" or --deepspeed it concerns)
+  --cpu-memory G   host memory of one node in GiB: offloaded states that do not fit are an error
+  -h, --help       this help
 
 Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.
 `;
 
 interface CheckOptions {
   paths: string[];
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'sarif';
+  gpuMemoryGiB?: number;
+  cpuMemoryGiB?: number;
 }
 
 function parseArgs(args: string[]): CheckOptions | string {
@@ -38,8 +44,15 @@ function parseArgs(args: string[]): CheckOptions | string {
     const arg = args[i];
     if (arg === '--format' || arg.startsWith('--format=')) {
       const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-      if (value !== 'text' && value !== 'json') return `--format must be "text" or "json"${value === undefined ? '' : `, not "${value}"`}.`;
+      if (value !== 'text' && value !== 'json' && value !== 'sarif') return `--format must be "text", "json" or "sarif"${value === undefined ? '' : `, not "${value}"`}.`;
       options.format = value;
+    } else if (arg === '--gpu-memory' || arg.startsWith('--gpu-memory=') || arg === '--cpu-memory' || arg.startsWith('--cpu-memory=')) {
+      const flag = arg.startsWith('--gpu') ? '--gpu-memory' : '--cpu-memory';
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n <= 0) return `${flag} takes a size in GiB (for example 80)${value === undefined ? '' : `, not "${value}"`}.`;
+      if (flag === '--gpu-memory') options.gpuMemoryGiB = n;
+      else options.cpuMemoryGiB = n;
     } else if (arg === '--') {
       options.paths.push(...args.slice(i + 1));
       break;
@@ -106,7 +119,9 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     return ExitCode.usage;
   }
   const service = getLanguageService({ fs: nodeFileSystem, workspace: new NodeWorkspace([io.cwd]) });
-  const settings = defaultSettings;
+  // Giving a capacity asks for the memory verdict: the estimate's "does not fit" becomes an error for CI.
+  const settings = { ...defaultSettings, gpuMemoryGiB: options.gpuMemoryGiB, cpuMemoryGiB: options.cpuMemoryGiB };
+  const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);
   const reports: FileReport[] = [];
   const skipped: { file: string; reason: string }[] = [];
   let unreadable = false;
@@ -141,7 +156,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     // A config is checked with its own language, so its JSON syntax is reported here too.
     if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
     else if (kind === 'launch-script' && document.languageId !== 'shellscript') document = TextDocument.create(document.uri, 'shellscript', 1, text);
-    const diagnostics = await service.doValidation(document, settings);
+    const diagnostics = (await service.doValidation(document, settings)).map((d) => (verdicts.has(String(d.code)) ? { ...d, severity: DiagnosticSeverity.Error } : d));
     // bash does not mind other encodings; Python's open() for JSON and YAML does.
     if (decoded.invalidUtf8At !== undefined && document.languageId !== 'shellscript') {
       diagnostics.push(notUtf8(document, decoded.invalidUtf8At, decoded.invalidByte));
@@ -177,7 +192,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : formatText(reports, skipped));
+  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, skipped));
   if (unreadable) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

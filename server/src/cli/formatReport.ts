@@ -83,3 +83,38 @@ export function formatText(reports: FileReport[], skipped: SkippedFile[] = []): 
   );
   return lines.join('\n') + '\n';
 }
+
+/**
+ * `--format sarif`: SARIF 2.1.0, which code-scanning services read to annotate pull requests. One rule per code
+ * (its docs link as helpUri), one result per diagnostic with a 1-based region; hints are notes.
+ */
+export function formatSarif(reports: FileReport[]): string {
+  const rules = new Map<string, { id: string; helpUri?: string }>();
+  const results: object[] = [];
+  for (const report of reports) {
+    for (const d of sorted(report.diagnostics)) {
+      const id = d.code === undefined ? 'zero-lens' : String(d.code);
+      if (!rules.has(id)) rules.set(id, { id, ...(d.codeDescription?.href ? { helpUri: d.codeDescription.href } : {}) });
+      const severity = severityName(d.severity);
+      results.push({
+        ruleId: id,
+        level: severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'note',
+        message: { text: messageOf(d) },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: report.file.split('\\').join('/') },
+              region: { startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1 },
+            },
+          },
+        ],
+      });
+    }
+  }
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: 'zero-lens', informationUri: 'https://www.deepspeed.ai/docs/config-json/', rules: [...rules.values()] } }, results }],
+  };
+  return JSON.stringify(sarif, null, 2) + '\n';
+}

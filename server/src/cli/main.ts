@@ -1,6 +1,6 @@
 /**
  * `zero-lens` — the command-line face of the same core the editor uses.
- *   zero-lens check <paths…> [--format text|json]
+ *   zero-lens check <paths…> [--format text|json|sarif] [--gpu-memory GIB] [--cpu-memory GIB]
  *   zero-lens estimate [options]
  */
 import { ExitCode, printable, type CliIO } from './io';
@@ -8,7 +8,7 @@ import { runCheck } from './check';
 import { runEstimate } from './estimate';
 
 const usage = `Usage:
-  zero-lens check <files…> [--format text|json]   Check DeepSpeed configs, launch scripts and YAML
+  zero-lens check <files…> [--format text|json|sarif] [--gpu-memory GIB]   Check configs, launch scripts and YAML
   zero-lens estimate [options]                    Estimate per-GPU memory for every ZeRO stage
   zero-lens <command> --help                      Options of a command
 

@@ -157,6 +157,7 @@ export const diagnosticRegistry = {
   'yaml-syntax-error': { domain: 'launch', severity: Warning, href: launchDocs.yaml },
   // the memory estimate, on a config's stage and on a script's DeepSpeed value
   'estimate-exceeds-gpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.zeroTutorial },
+  'estimate-exceeds-cpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.offloadOptimizer },
   // reading a file (the CLI decodes files itself; the editor decodes them for the server)
   'not-utf8': { domain: 'file', severity: Error, href: pythonDocs.unicodeDecodeError },
 } as const satisfies Record<string, CodeInfo>;

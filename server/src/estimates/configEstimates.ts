@@ -7,7 +7,7 @@ import { describeSource, formatGpuCount } from '../protocol';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
-import { fitDiagnostic } from './fitDiagnostic';
+import { fitDiagnostic, hostMemoryDiagnostic } from './fitDiagnostic';
 import { offloadHintText, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
@@ -66,6 +66,8 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (missing) out.push(missing);
       const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document) : undefined;
       if (fit) out.push(fit);
+      const host = anchor && stageIsKnown(parsed) && settings.cpuMemoryGiB ? hostMemoryDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, settings) : undefined;
+      if (host) out.push(host);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
       // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
