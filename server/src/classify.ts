@@ -96,6 +96,7 @@ export function launchFormat(document: TextDocument): 'yaml' | 'shell' {
   return !shellContent.test(head) && (head.trimStart().startsWith('{') || yamlDeepSpeedPattern.test(head)) ? 'yaml' : 'shell';
 }
 
-function looksLikeDeepSpeedConfig(head: string): boolean {
+/** A JSON object with a key only DeepSpeed configs have, and no key of an argument file. */
+export function looksLikeDeepSpeedConfig(head: string): boolean {
   return head.trimStart().startsWith('{') && contentPattern.test(head) && !argumentFilePattern.test(head);
 }

@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkCorpus, manifest } from '../../scripts/corpus/errors';
 import { corpus, surveyUses } from '../../scripts/corpus/recognition';
+import { parseShell } from '../../server/src/launch/shell/parser';
+import { heredocConfigs } from '../../server/src/launch/heredocConfigs';
 
 const entries = manifest();
 const verdicts = (JSON.parse(readFileSync(path.join(corpus, 'verdicts.json'), 'utf8')) as { verdicts: Record<string, string> }).verdicts;
@@ -49,4 +51,17 @@ test('at least 95% of the --deepspeed / --deepspeed_config uses that name a conf
     assert.ok(s && s.uses > 0, split);
     assert.ok(s.recognised / s.uses >= 0.95, `${split}: ${s.recognised} of ${s.uses}\n${s.misses.join('\n')}`);
   }
+});
+
+test('every DeepSpeed config a corpus script writes with a here-document is found and checked as a config', () => {
+  let found = 0;
+  for (const e of entries.filter((x) => x.kind === 'launch-script')) {
+    const text = readFileSync(path.join(corpus, e.file), 'utf8');
+    // Written with cat/tee into a file, a JSON object with DeepSpeed keys.
+    const written = [...text.matchAll(/^\s*(cat|tee)\b[^\n]*<<-?\s*['"]?(\w+)['"]?[^\n]*\n\s*\{[\s\S]*?"(train_batch_size|train_micro_batch_size_per_gpu|zero_optimization)"/gm)].length;
+    const configs = heredocConfigs(parseShell(text));
+    assert.equal(configs.length, written, e.file);
+    found += configs.length;
+  }
+  assert.ok(found >= 9, `${found} heredoc configs`);
 });

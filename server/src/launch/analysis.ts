@@ -4,6 +4,7 @@ import { parseShell } from './shell/parser';
 import type { ShellScript } from './shell/types';
 import { SourceContext } from './command/context';
 import { analyzeShellCommands } from './analyzeScript';
+import { attachWrittenConfigs, heredocConfigs } from './heredocConfigs';
 import type { LaunchCommand } from './command/launchCommand';
 import { analyzeYaml, type YamlLaunch, type YamlSyntaxError } from './yaml/analyzeYaml';
 import type { LaunchFacts } from './facts';
@@ -23,7 +24,10 @@ export function analyzeDocument(document: TextDocument, folders: string[] = []):
   const text = document.getText();
   if (isYamlDocument(document)) return { kind: 'yaml', ctx, ...analyzeYaml(ctx, text) };
   const script = parseShell(text);
-  return { kind: 'script', ctx, script, commands: analyzeShellCommands(ctx, script) };
+  const commands = analyzeShellCommands(ctx, script);
+  // Configs the script writes itself (cat <<EOT > $config_json) are what its launches read.
+  attachWrittenConfigs(heredocConfigs(script), commands);
+  return { kind: 'script', ctx, script, commands };
 }
 
 export function factsOf(analysis: LaunchAnalysis): LaunchFacts[] {

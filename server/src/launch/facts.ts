@@ -47,7 +47,13 @@ export type DeepSpeedReference = {
 } & (
   | { kind: 'preset'; name: SwiftPresetName }
   /** A JSON path; `candidates` are absolute paths it may mean (script folder, then workspace folders). */
-  | { kind: 'file'; path: string; candidates: string[] }
+  | {
+      kind: 'file';
+      path: string;
+      candidates: string[];
+      /** The script writes the file itself before it launches (`cat <<EOT > $config_json`): the text it writes. */
+      written?: { text: string; start: number; end: number };
+    }
   /**
    * `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads).
    * `mapping`: written as a YAML mapping (ms-swift YAML), which swift/cli/main.py:66-67 passes on as JSON.

@@ -102,7 +102,7 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'file': {
-      if (await firstExisting(hosts.fs, ref.candidates)) return [];
+      if (ref.written || (await firstExisting(hosts.fs, ref.candidates))) return [];
       const suggestions = await similarJsonFiles(hosts, ctx, ref.path);
       const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
       return [fileNotFound(ctx, start, end, 'DeepSpeed config', ref.path, ref.candidates, reader, { fixes: changeTo(ctx, start, end, suggestions) }, hint)];

@@ -8,6 +8,7 @@ import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
 import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
+import { heredocConfigDiagnostics } from './heredocConfig';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
 export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
@@ -22,6 +23,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
     return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined), ...before];
   }
   const out = shellDiagnostics(ctx, analysis.script);
+  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands));
   for (const launch of analysis.commands) {
     out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
     out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
