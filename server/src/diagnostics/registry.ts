@@ -127,6 +127,9 @@ export const diagnosticRegistry = {
   'deepspeed-unsupported-subcommand': { domain: 'launch', severity: Error, href: launchDocs.swift },
   /** Also reported in the config itself, from its training context. */
   'zero-optimization-required': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
+  /** ds_config checks that depend on who consumes the config (estimates/consumerDiagnostics.ts). */
+  'zero3-save-without-gather': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.trainer },
+  'client-optimizer-with-offload': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.offloadOptimizer },
   'teacher-deepspeed-unused': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   'teacher-deepspeed-without-stage': { domain: 'launch', severity: Error, href: launchDocs.swift },
   'teacher-deepspeed-not-zero3': { domain: 'launch', severity: Information, href: launchDocs.swift },
@@ -143,6 +146,7 @@ export const diagnosticRegistry = {
   'quant-bits-without-method': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   // launch scripts: the Hugging Face Trainer, launchers, accelerate, LLaMA-Factory
   'hf-script-single-process': { domain: 'launch', severity: Warning, href: huggingFaceDocs.trainer },
+  'hf-trainer-config-mismatch': { domain: 'launch', severity: Error, href: huggingFaceDocs.auto },
   'launcher-num-with-include': { domain: 'launch', severity: Error, href: deepspeedDocs.launcher },
   'launcher-include-with-exclude': { domain: 'launch', severity: Error, href: deepspeedDocs.launcher },
   'launcher-multinode-without-hostfile': { domain: 'launch', severity: Warning, href: deepspeedDocs.launcher },
@@ -154,6 +158,7 @@ export const diagnosticRegistry = {
   'accelerate-config-file-excludes': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
   'accelerate-flag-fills-auto': { domain: 'launch', severity: Information, href: huggingFaceDocs.accelerate },
   'llamafactory-invalid-value': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory },
+  'llamafactory-zero3-incompatible': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory },
   'yaml-syntax-error': { domain: 'launch', severity: Warning, href: launchDocs.yaml },
   // the memory estimate, on a config's stage and on a script's DeepSpeed value
   'estimate-exceeds-gpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.zeroTutorial },

@@ -19,7 +19,8 @@ import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
 import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
 import { batchWorldChecks } from '../dsconfig/validation/rules/batch';
-import { pluginReader } from '../launch/deepspeedPlugin';
+import { configReader } from '../launch/deepspeedPlugin';
+import { consumerDiagnostics } from './consumerDiagnostics';
 
 const stagePath = ['zero_optimization', 'stage'];
 
@@ -72,13 +73,15 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const view = new ConfigView(document, parsed);
       // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
       const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
+      const launches = await training.referencesTo(pathOf(document.uri));
       if (world) {
         // The HF Trainer, accelerate, ms-swift and LLaMA-Factory run data-parallel over every GPU; a plain
         // `deepspeed train.py --deepspeed_config` script may bring an mpu of its own.
-        const launches = await training.referencesTo(pathOf(document.uri));
-        const plain = launches.length > 0 && !launches.some((l) => pluginReader(l));
+        const plain = launches.length > 0 && !launches.some((l) => configReader(l));
         out.push(...batchWorldChecks(view, world, plain), ...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
+      // What fails under the consumers the workspace's launches are (HF Trainer / accelerate, or plain DeepSpeed).
+      out.push(...consumerDiagnostics(view, launches));
       return out;
     },
 

@@ -10,7 +10,7 @@ import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import type { ShellScript } from '../shell/types';
 import { heredocConfigs, type HeredocConfig } from '../heredocConfigs';
-import { pluginReader } from '../deepspeedPlugin';
+import { configReader } from '../deepspeedPlugin';
 
 /**
  * A DeepSpeed config a script writes with a here-document is checked as a config, inside the script: the ds_config
@@ -40,7 +40,7 @@ function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCom
   if (gpus) {
     const world = gpus * (user.facts.nodes?.value ?? 1);
     // A plain deepspeed script may split the GPUs with model parallelism of its own: a warning then.
-    found.push(...batchWorldChecks(new ConfigView(virtual, parses.parse(virtual)), { gpus: world, label: `${world} GPUs (line ${user.facts.span.line})` }, !pluginReader(user.facts)));
+    found.push(...batchWorldChecks(new ConfigView(virtual, parses.parse(virtual)), { gpus: world, label: `${world} GPUs (line ${user.facts.span.line})` }, !configReader(user.facts)));
   }
   const mapped: Diagnostic[] = [];
   for (const d of found) {

@@ -3,6 +3,7 @@ import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
+import { llamaFactoryZero3 } from './llamaFactoryZero3';
 import type { TextOp } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
@@ -90,5 +91,6 @@ export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: Ya
     if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
   }
   out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts)));
+  out.push(...(await llamaFactoryZero3(ctx, hosts, yaml)));
   return out;
 }

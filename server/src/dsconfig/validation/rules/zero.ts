@@ -101,7 +101,9 @@ export const stageAuto: Rule = (config) => {
       'stage-auto',
       'warning',
       config.valueRange(path),
-      '"stage": "auto" is filled in only by accelerate (from its own DeepSpeed settings). The Hugging Face Trainer does not fill it, and DeepSpeed then drops it silently: ZeRO is OFF (stage 0). Write the stage you want.',
+      // accelerate's DeepSpeedPlugin fills it with its zero_stage (ACCELERATE_DEEPSPEED_ZERO_STAGE, default 2;
+      // utils/dataclasses.py:1237-1238, 1283-1290); DeepSpeed's pydantic model drops "auto" (runtime/config_utils.py).
+      '"stage": "auto" depends on who reads the config: accelerate\'s DeepSpeedPlugin (the Hugging Face Trainer, accelerate, ms-swift, LLaMA-Factory) fills it with its zero_stage, 2 unless accelerate\'s config or ACCELERATE_DEEPSPEED_ZERO_STAGE says otherwise; a plain deepspeed.initialize drops it silently and runs without ZeRO (stage 0). Write the stage you want.',
       { path, fixes: [1, 2, 3].map((stage) => fix(`Use ZeRO stage ${stage}`, [{ op: 'set', path, value: stage }])) },
     ),
   ];
