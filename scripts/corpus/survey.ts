@@ -13,7 +13,13 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { classifyDocument } from '../../server/src/classify';
 import { defaultSettings } from '../../server/src/settings';
-import { observations, verdicts, verdictOverrides } from './verdicts';
+// The reviewed verdict of every error, per file and code: the same data the corpus test asserts.
+const reviewed = (JSON.parse(readFileSync(path.join(__dirname, '../../test/corpus/verdicts.json'), 'utf8')) as { verdicts: Record<string, string> }).verdicts;
+const verdictOf = (code: string, file: string): string | undefined => reviewed[`${file} ${code}`];
+const observations = [
+  'Every file is classified by name and content as the editor does: .slurm launchers are scripts, JSON argument files are launcher configs, and other files named on the command line are reported as skipped.',
+  'Every error-severity diagnostic has a reviewed verdict in test/corpus/verdicts.json (REAL or ARTEFACT); test/unit/corpus.test.ts fails on an unreviewed or FALSE one.',
+];
 import { corpus, repoFolder, surveyUses, type Entry, type Use } from './recognition';
 
 const root = path.resolve(__dirname, '../..');
@@ -205,7 +211,7 @@ async function main(): Promise<void> {
   out.push(
     `All diagnostics: ${[...severities].map(([s, n]) => `${n} ${s}`).join(', ')}. ` +
       `Errors: ${errors.length} in ${new Set(errors.map((e) => e.run.entry.file)).size} files, ${byCode.size} codes. ` +
-      'The verdict says whether DeepSpeed (or the launcher that reads the file) would really fail; it is a reviewer\'s reading of the DeepSpeed source (deepspeedai/DeepSpeed at edaa7221) and the launchers, kept in scripts/corpus/verdicts.ts.',
+      'The verdict says whether DeepSpeed (or the launcher that reads the file) would really fail; it is a reviewer\'s reading of the upstream source (DeepSpeed at edaa7221, accelerate, transformers, ms-swift, LLaMA-Factory), kept per file and code in test/corpus/verdicts.json.',
     '',
   );
   // Tally: a finding's verdict is its own note when that starts with a verdict word, else its code's verdict.
@@ -213,7 +219,7 @@ async function main(): Promise<void> {
   const tally = new Map<string, number>();
   for (const { run, d } of errors) {
     const code = d.code ?? '(no code)';
-    let word = verdictWord(verdictOverrides[`${code} ${run.entry.file}`]) ?? verdictWord(verdicts[code]) ?? 'no verdict';
+    let word = verdictWord(verdictOf(code, run.entry.file)) ?? 'no verdict';
     if (word === 'Mostly ARTEFACT') word = 'ARTEFACT';
     if (word === 'MIXED') word = 'MIXED (no note for this finding)';
     tally.set(word, (tally.get(word) ?? 0) + 1);
@@ -225,7 +231,7 @@ async function main(): Promise<void> {
       errors
         .filter(({ run, d }) => {
           const code = d.code ?? '(no code)';
-          let w = verdictWord(verdictOverrides[`${code} ${run.entry.file}`]) ?? verdictWord(verdicts[code]) ?? 'no verdict';
+          let w = verdictWord(verdictOf(code, run.entry.file)) ?? 'no verdict';
           if (w === 'Mostly ARTEFACT') w = 'ARTEFACT';
           if (w === 'MIXED') w = 'MIXED (no note for this finding)';
           return w === word;
@@ -237,13 +243,14 @@ async function main(): Promise<void> {
   out.push('');
   out.push('| code | errors | files | verdict |', '| --- | ---: | ---: | --- |');
   for (const [code, list] of [...byCode].sort((a, b) => b[1].length - a[1].length)) {
-    out.push(`| \`${code}\` | ${list.length} | ${new Set(list.map((e) => e.run.entry.file)).size} | ${mdEscape(verdicts[code] ?? '(no verdict yet)')} |`);
+    const words = [...new Set(list.map((e) => verdictWord(verdictOf(code, e.run.entry.file)) ?? 'no verdict'))].join(', ');
+    out.push(`| \`${code}\` | ${list.length} | ${new Set(list.map((e) => e.run.entry.file)).size} | ${words} |`);
   }
   out.push('');
   // Per code: one row per file (a file with many errors of one code, such as a Slurm script read as JSON, would
   // otherwise flood the table); every single error follows in a collapsed list.
   for (const [code, list] of [...byCode].sort((a, b) => b[1].length - a[1].length)) {
-    out.push(`### \`${code}\` (${list.length})`, '', `Verdict: ${verdicts[code] ?? '(no verdict yet)'}`, '', '| file | kind | errors | first line | first message | note |', '| --- | --- | ---: | ---: | --- | --- |');
+    out.push(`### \`${code}\` (${list.length})`, '', '| file | kind | errors | first line | first message | verdict |', '| --- | --- | ---: | ---: | --- | --- |');
     const byFile = new Map<string, { run: CliRun; d: CliDiagnostic }[]>();
     for (const e of list) {
       if (!byFile.has(e.run.entry.file)) byFile.set(e.run.entry.file, []);
@@ -251,7 +258,7 @@ async function main(): Promise<void> {
     }
     for (const [file, items] of byFile) {
       const { run, d } = items[0];
-      const override = verdictOverrides[`${code} ${file}`] ?? '';
+      const override = verdictOf(code, file) ?? '(no verdict)';
       out.push(`| ${file.replace(/^files\//, '')} | ${run.entry.kind} | ${items.length} | ${d.range.start.line + 1} | ${mdEscape(d.message)} | ${mdEscape(override)} |`);
     }
     out.push('');
