@@ -26,6 +26,12 @@ interface Expectation {
 const expected: Record<string, Expectation> = {
   // The HF Trainer refuses a config whose fp16.enabled disagrees with --fp16 (transformers trainer_config_process).
   'fp16-vs-bf16': { file: 'train.sh', code: 'hf-trainer-config-mismatch', severity: 1, at: 'ds_config.json' },
+  // accelerate's YAML and the script disagree on gradient accumulation: the Trainer refuses the mismatch.
+  'accelerate-yaml-accumulation': { file: 'train.sh', code: 'hf-trainer-config-mismatch', severity: 1, at: '8' },
+  // NVMe offload without a path in accelerate's YAML: the swap goes to a folder named "none".
+  'accelerate-nvme-path': { file: 'accelerate.yaml', code: 'accelerate-nvme-without-path', severity: 2, at: 'nvme' },
+  // An MoE model whose block is not a default ZeRO-3 leaf module, under the HF Trainer: it hangs.
+  'moe-leaf': { file: 'ds_config.json', code: 'moe-without-leaf-module', severity: 2, at: '3' },
   // "auto" handed to plain deepspeed.initialize: nothing fills it.
   'auto-plain-deepspeed': { file: 'ds_config.json', code: 'auto-not-filled', severity: 1, at: '"auto"' },
   // ZeRO-3 through the Trainer without gathering the 16-bit weights: no usable model file is saved.

@@ -148,6 +148,7 @@ export const diagnosticRegistry = {
   /** ds_config checks that depend on who consumes the config (estimates/consumerDiagnostics.ts). */
   'zero3-save-without-gather': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.trainer },
   'client-optimizer-with-offload': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.offloadOptimizer },
+  'moe-without-leaf-module': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
   'teacher-deepspeed-unused': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   'teacher-deepspeed-without-stage': { domain: 'launch', severity: Error, href: launchDocs.swift },
   'teacher-deepspeed-not-zero3': { domain: 'launch', severity: Information, href: launchDocs.swift },
@@ -174,6 +175,7 @@ export const diagnosticRegistry = {
   'nproc-exceeds-visible-devices': { domain: 'launch', severity: Warning, href: launchDocs.torchrun },
   'accelerate-invalid-value': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
   'accelerate-config-file-excludes': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
+  'accelerate-nvme-without-path': { domain: 'launch', severity: Warning, href: huggingFaceDocs.accelerate },
   'accelerate-flag-fills-auto': { domain: 'launch', severity: Information, href: huggingFaceDocs.accelerate },
   'llamafactory-invalid-value': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory },
   'llamafactory-zero3-incompatible': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory, raises: `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L532-533` },

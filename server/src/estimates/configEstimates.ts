@@ -81,7 +81,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
         out.push(...batchWorldChecks(view, world, plain), ...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
       // What fails under the consumers the workspace's launches are (HF Trainer / accelerate, or plain DeepSpeed).
-      out.push(...consumerDiagnostics(view, launches));
+      out.push(...consumerDiagnostics(view, launches, launches.length ? (await training.analyzeConfig(document, settings)).model : undefined));
       return out;
     },
 

@@ -5,13 +5,14 @@ import { fix } from '../dsconfig/validation/configView';
 import type { LaunchFacts } from '../launch/facts';
 import { configReader, type PluginReader } from '../launch/deepspeedPlugin';
 import { byPathThenCommand, where } from '../training/context';
+import type { ModelInfo } from '../memory/types';
 
 /**
  * Checks of a ds_config that depend on who consumes it, from the workspace's launches that use it: accelerate's
  * DeepSpeedPlugin (the Hugging Face Trainer, accelerate, ms-swift, LLaMA-Factory) or a plain deepspeed.initialize
  * script. Nothing is said when no launch is known: the same key is fine under one and fails under the other.
  */
-export function consumerDiagnostics(config: ConfigView, launches: LaunchFacts[]): Diagnostic[] {
+export function consumerDiagnostics(config: ConfigView, launches: LaunchFacts[], model?: ModelInfo): Diagnostic[] {
   if (launches.length === 0 || config.parsed.root?.type !== 'object') return [];
   const sorted = [...launches].sort(byPathThenCommand);
   const plugin = sorted.find((l) => configReader(l));
@@ -19,6 +20,8 @@ export function consumerDiagnostics(config: ConfigView, launches: LaunchFacts[])
   const out: Diagnostic[] = [];
   if (plain.length === sorted.length) out.push(...autoWithoutFiller(config, sorted[0]), ...clientOptimizerWithOffload(config, sorted[0]));
   if (plugin) out.push(...zero3SaveWithoutGather(config, plugin, configReader(plugin)!));
+  const trainer = sorted.find((l) => configReader(l) === 'the Hugging Face Trainer' || configReader(l) === 'accelerate');
+  if (trainer && model) out.push(...moeWithoutLeafModules(config, trainer, model));
   return out;
 }
 
@@ -102,6 +105,31 @@ function zero3SaveWithoutGather(config: ConfigView, launch: LaunchFacts, reader:
       written ? config.valueRange(path) : config.keyRange(anchor),
       `With ${autotp ? 'AutoTP' : 'ZeRO-3'} the weights are sharded, and "stage3_gather_16bit_weights_on_model_save" is not true: when ${reader} (${where(launch)}) saves the model, accelerate cannot gather the 16-bit weights (ValueError in get_state_dict), so only the sharded DeepSpeed checkpoint is written and no usable model file; zero_to_fp32.py must recover it.`,
       { path, fixes: [fix('Set "stage3_gather_16bit_weights_on_model_save": true', [{ op: 'set', path, value: true }], true)] },
+    ),
+  ];
+}
+
+/** MoE blocks DeepSpeed makes ZeRO-3 leaf modules by default (runtime/zero/leaf_module_config.py:11-15). */
+const defaultLeafFamilies = /mixtral|qwen1\.5-moe|qwen2-moe|qwen2\.5-moe|qwen3-\d+b-a\d+b|qwen3-.*moe/i;
+
+/**
+ * An MoE model at ZeRO-3 under the HF Trainer or accelerate: unless its sparse block is a ZeRO-3 leaf module, ranks
+ * that route tokens to different experts fetch different parameters and hang. DeepSpeed makes only the Mixtral,
+ * Qwen2-MoE and Qwen3-MoE blocks leaves by default (leaf_module_config.py:11-15, in recent releases); ms-swift and
+ * LLaMA-Factory set the leaves themselves (swift/model/register.py, llamafactory model_utils/moe.py).
+ */
+function moeWithoutLeafModules(config: ConfigView, launch: LaunchFacts, model: ModelInfo): Diagnostic[] {
+  if (!model.architecture?.moe || config.knownStage() !== 3 || config.has(['zero_optimization', 'leaf_module'])) return [];
+  const name = `${model.displayName} ${launch.model?.value ?? ''}`;
+  if (defaultLeafFamilies.test(name)) return [];
+  const path = ['zero_optimization', 'stage'];
+  return [
+    config.diagnostic(
+      'moe-without-leaf-module',
+      'warning',
+      config.has(path) ? config.valueRange(path) : config.keyRange(['zero_optimization']),
+      `${model.displayName} is a mixture-of-experts model, and ZeRO-3 partitions its expert blocks: unless the sparse-MoE block is a ZeRO-3 leaf module, ranks that route to different experts wait on each other and training hangs. DeepSpeed makes only the Mixtral, Qwen2-MoE and Qwen3-MoE blocks leaves by default; name this model's block class in "zero_optimization.leaf_module.classes" (or call deepspeed.utils.set_z3_leaf_modules).`,
+      { path },
     ),
   ];
 }

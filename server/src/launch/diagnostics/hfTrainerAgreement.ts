@@ -8,6 +8,8 @@ import { readReferencedConfig } from '../referencedConfig';
 import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
 import { replaceText } from '../../diagnostics/textOps';
+import type { LaunchFacts } from '../facts';
+import { launchFactsOfText } from '../references';
 
 /**
  * The Hugging Face Trainer checks the DeepSpeed config against its own arguments: every key it maps that is not
@@ -91,4 +93,38 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
     );
   }
   return out;
+}
+
+/**
+ * `accelerate launch --config_file acc.yaml train.py --gradient_accumulation_steps 8` where the YAML's
+ * deepspeed_config says another gradient_accumulation_steps (and names no deepspeed_config_file): accelerate's
+ * plugin writes the YAML's value into the config it builds (utils/dataclasses.py:1297-1300), and the Trainer's
+ * fill_match then finds it differs from its argument and refuses to start (transformers trainer_config_process).
+ */
+export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+  const file = launch.facts.configFile;
+  if (!launch.facts.chain.includes('accelerate') || !file || launch.facts.deepspeed) return [];
+  let yamlFacts: LaunchFacts | undefined;
+  for (const candidate of file.candidates) {
+    const text = await hosts.fs.readFile(candidate).catch(() => undefined);
+    if (text === undefined) continue;
+    yamlFacts = launchFactsOfText(candidate, text, ctx.folders)[0];
+    break;
+  }
+  const yamlSteps = yamlFacts?.deepspeed?.kind === 'settings' ? yamlFacts.gradientAccumulation : undefined;
+  if (!yamlSteps || yamlSteps.isDefault) return [];
+  const reader = new OptionReader(ctx, launch.env, trainer.parsed);
+  const given = reader.integer('gradient_accumulation_steps');
+  if (!given || given.value === yamlSteps.value) return [];
+  const text = ctx.document.getText();
+  return [
+    launchDiagnostic(
+      ctx,
+      'hf-trainer-config-mismatch',
+      given.span.start,
+      given.span.end,
+      `--gradient_accumulation_steps is ${given.value}, but ${file.value} sets gradient_accumulation_steps: ${yamlSteps.value} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.`,
+      { key: 'gradient_accumulation_steps', fixes: [{ id: 'change-value', title: `Change to ${yamlSteps.value}`, ops: [replaceText(text, given.span.start, given.span.end, String(yamlSteps.value))], preferred: true }] },
+    ),
+  ];
 }

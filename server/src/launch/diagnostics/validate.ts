@@ -9,7 +9,7 @@ import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspee
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
-import { hfTrainerAgreement } from './hfTrainerAgreement';
+import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
 export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
@@ -37,6 +37,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
       if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer)));
+      out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer)));
       const single = hfSingleProcessDiagnostic(ctx, launch);
       if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {

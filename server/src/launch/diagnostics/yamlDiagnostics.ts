@@ -29,6 +29,23 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
       out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes ${choices.join(' | ')}, not '${String(e.value)}'.`));
     }
   }
+  // NVMe offload without a path: accelerate's plugin fills nvme_path with the string "none" (utils/dataclasses.py
+  // 1245-1252, 1309-1315), so ZeRO-3 swaps into a folder named "none" under the working directory, not the NVMe drive.
+  for (const what of ['optimizer', 'param'] as const) {
+    const device = ds.get(`offload_${what}_device`);
+    const path = ds.get(`offload_${what}_nvme_path`);
+    if (String(device?.value ?? '').toLowerCase() === 'nvme' && (!path || path.value === null || String(path.value).toLowerCase() === 'none' || path.value === '')) {
+      out.push(
+        launchDiagnostic(
+          ctx,
+          'accelerate-nvme-without-path',
+          device!.valueStart,
+          device!.valueEnd,
+          `offload_${what}_device is nvme and offload_${what}_nvme_path is not set: accelerate passes the string "none" as nvme_path, so DeepSpeed swaps into a folder named "none" under the working directory instead of the NVMe drive. Set offload_${what}_nvme_path to the drive's mount point.`,
+        ),
+      );
+    }
+  }
   const mp = yaml.top.get('mixed_precision');
   if (mp && mp.value !== null && !['no', 'fp16', 'bf16', 'fp8'].includes(String(mp.value))) {
     out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, `mixed_precision takes no | fp16 | bf16 | fp8, not '${String(mp.value)}'.`));
