@@ -191,8 +191,8 @@ async function main(): Promise<void> {
   lines.push('');
   lines.push('World size: `zero-lens check` has no GPU-count flag. When a case has one, a `train.sh` with');
   lines.push('`deepspeed --num_gpus N train.py --deepspeed --deepspeed_config ds_config.json` is written beside the config, which');
-  lines.push('is how the editor learns the GPU count; ZeRO Lens uses it for the AutoEP world-size checks only (the batch-size');
-  lines.push('rule checks divisibility, whatever the GPU count).');
+  lines.push('is how the editor learns the GPU count; ZeRO Lens uses it for the AutoEP and elasticity world-size checks and');
+  lines.push('the batch triple (a warning under such a plain deepspeed script, which may split the GPUs with its own mpu).');
   lines.push('');
   lines.push('## Summary');
   lines.push('');

@@ -30,9 +30,15 @@ const contentPattern = new RegExp(`"(${deepSpeedTopLevelKeys.join('|')})"\\s*:`)
 /** A file that names a DeepSpeed config (`"deepspeed": "zero2"`) is an argument file, not a config. */
 const argumentFilePattern = /"(deepspeed|model|model_name_or_path|dataset|output_dir)"\s*:/;
 
-const shellExtensions = /\.(sh|bash|zsh)$/i;
+/** Shell scripts by name: bash and zsh scripts, and Slurm/PBS batch scripts (sbatch runs them with bash). */
+export const shellExtensions = /\.(sh|bash|zsh|slurm|sbatch|pbs)$/i;
 const yamlExtensions = /\.ya?ml$/i;
+const jsonExtensions = /\.jsonc?$/i;
 const yamlDeepSpeedPattern = /^(\s*deepspeed\s*:|\s*distributed_type\s*:\s*['"]?DEEPSPEED\b|\s*deepspeed_config_file\s*:)/im;
+/** `#!/bin/bash`, `#!/usr/bin/env bash`, `#SBATCH`, `#PBS`: a shell script whatever its name. */
+const shellContent = /^(#!\s*\S*(\/|\s)(ba|z|k|da)?sh\b|#!\s*\/bin\/sh\b|#SBATCH\b|#PBS\b)/;
+/** A JSON object that names a DeepSpeed config (`"deepspeed": "zero2"`): an ms-swift or LLaMA-Factory argument file. */
+const jsonArgumentsWithDeepSpeed = /"(deepspeed)"\s*:/;
 
 function matchesConfiguredGlob(path: string, globs: string[]): boolean {
   for (const glob of globs) {
@@ -53,7 +59,11 @@ export function isConfigFileName(path: string, settings: ZeroLensSettings): bool
   return nameMatchers.some((m) => m(name)) || matchesConfiguredGlob(path, settings.configFiles);
 }
 
-/** Decides which domain answers for a document: by language, then file name, then content. */
+/**
+ * Decides which domain answers for a document: by language, then file name, then content. The CLI classifies
+ * the files it is given the same way, so a file that is none of these (a training-arguments JSON, a model
+ * config) is skipped in both rather than checked as a DeepSpeed config.
+ */
 export function classifyDocument(document: TextDocument, settings: ZeroLensSettings): DocumentKind | null {
   const language = document.languageId;
   // Asked on every request: the editor's language settles most documents before the URI is parsed.
@@ -63,14 +73,30 @@ export function classifyDocument(document: TextDocument, settings: ZeroLensSetti
   if (language === 'yaml' || yamlExtensions.test(path)) {
     return yamlDeepSpeedPattern.test(document.getText().slice(0, contentProbeLength)) ? 'launch-yaml' : null;
   }
-  if (language === 'json' || language === 'jsonc' || /\.json$/i.test(path)) {
-    if (isConfigFileName(path, settings)) return 'ds-config';
-    const head = document.getText().slice(0, contentProbeLength);
-    return looksLikeDeepSpeedConfig(head) ? 'ds-config' : null;
-  }
+  const json = language === 'json' || language === 'jsonc' || jsonExtensions.test(path);
+  if (json && isConfigFileName(path, settings)) return 'ds-config';
+  // Other names (and `.conf`, `.txt`, no extension): what the text is.
+  const head = document.getText().slice(0, contentProbeLength);
+  if (!json && shellContent.test(head)) return 'launch-script';
+  if (looksLikeDeepSpeedConfig(head)) return 'ds-config';
+  if (head.trimStart().startsWith('{') && jsonArgumentsWithDeepSpeed.test(head)) return 'launch-yaml';
+  if (!json && !head.trimStart().startsWith('{') && yamlDeepSpeedPattern.test(head)) return 'launch-yaml';
   return null;
 }
 
-function looksLikeDeepSpeedConfig(head: string): boolean {
+/** How a launch document is read: YAML (JSON argument files are YAML too) or shell. */
+export function launchFormat(document: TextDocument): 'yaml' | 'shell' {
+  const language = document.languageId;
+  if (language === 'shellscript') return 'shell';
+  if (language === 'yaml' || language === 'json' || language === 'jsonc') return 'yaml';
+  const path = pathOf(document.uri);
+  if (shellExtensions.test(path)) return 'shell';
+  if (yamlExtensions.test(path) || jsonExtensions.test(path)) return 'yaml';
+  const head = document.getText().slice(0, contentProbeLength);
+  return !shellContent.test(head) && (head.trimStart().startsWith('{') || yamlDeepSpeedPattern.test(head)) ? 'yaml' : 'shell';
+}
+
+/** A JSON object with a key only DeepSpeed configs have, and no key of an argument file. */
+export function looksLikeDeepSpeedConfig(head: string): boolean {
   return head.trimStart().startsWith('{') && contentPattern.test(head) && !argumentFilePattern.test(head);
 }

@@ -48,7 +48,7 @@ export const nodeFileSystem: FileSystemHost = {
 };
 
 const skippedFolders = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '__pycache__', '.venv', 'venv', '.cache']);
-const launchFilePattern = /\.(sh|bash|zsh|ya?ml)$/i;
+const launchFilePattern = /\.(sh|bash|zsh|slurm|sbatch|pbs|ya?ml)$/i;
 const jsonFilePattern = /\.json$/i;
 /**
  * Launch scripts and launcher YAML are a few KB. A bigger .sh or .yaml is a log or a data set, and every

@@ -34,7 +34,8 @@ test('ds_config diagnostics arrive over stdio and a quick fix round-trips', asyn
     const mismatch = byCode.get('batch-size-mismatch')!;
     assert.deepEqual(mismatch.range, { start: { line: 2, character: 2 }, end: { line: 2, character: 20 } });
     assert.equal(mismatch.source, 'zero-lens');
-    assert.match(String(mismatch.codeDescription?.href), /deepspeed\.ai\/docs\/config-json\/#batch-size-related-parameters/);
+    // An error links to the DeepSpeed line that raises it (registry `raises`).
+    assert.match(String(mismatch.codeDescription?.href), /github\.com\/deepspeedai\/DeepSpeed\/blob\/edaa7221[0-9a-f]*\/deepspeed\/runtime\/config\.py#L936-L940/);
 
     // The diagnostic goes back with its data, as a client would send it; the server answers statelessly.
     const precision = byCode.get('fp16-and-bf16') as Diagnostic;

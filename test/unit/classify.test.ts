@@ -29,12 +29,22 @@ test('a JSON file with DeepSpeed top-level keys is claimed by content', () => {
   assert.equal(classifyDocument(doc('/w/run.json', 'json', text), defaultSettings), 'ds-config');
 });
 
-test('training-argument files that mention DeepSpeed are not configs', () => {
-  // ms-swift's examples/yaml/deepspeed/sft.json: shares gradient_accumulation_steps, names a preset.
+test('training-argument files that name a DeepSpeed config are launcher configs, not DeepSpeed configs', () => {
+  // ms-swift's examples/yaml/deepspeed/sft.json (swift sft --config sft.json): shares gradient_accumulation_steps, names a preset.
   const swiftArgs = '{"model": "Qwen/Qwen2.5-7B-Instruct", "deepspeed": "zero2", "gradient_accumulation_steps": 8, "per_device_train_batch_size": 1}';
-  assert.equal(classifyDocument(doc('/w/sft.json', 'json', swiftArgs), defaultSettings), null);
+  assert.equal(classifyDocument(doc('/w/sft.json', 'json', swiftArgs), defaultSettings), 'launch-yaml');
   const hfArgs = '{"output_dir": "out", "train_batch_size": 8, "deepspeed": "ds_config.json"}';
-  assert.equal(classifyDocument(doc('/w/args.json', 'json', hfArgs), defaultSettings), null);
+  assert.equal(classifyDocument(doc('/w/args.json', 'json', hfArgs), defaultSettings), 'launch-yaml');
+  // Arguments without DeepSpeed (LMFlow's train_7b_mono.json), a model config: nothing of ours.
+  assert.equal(classifyDocument(doc('/w/train_7b_mono.json', 'json', '{"model_name_or_path": "x", "fp16": true, "gradient_accumulation_steps": 1}'), defaultSettings), null);
+  assert.equal(classifyDocument(doc('/w/bert_large.json', 'json', '{"name": "bing_bert", "bert_model_config": {"hidden_size": 1024}}'), defaultSettings), null);
+});
+
+test('Slurm batch scripts and files with a shell shebang are launch scripts; a DeepSpeed config named .conf is a config', () => {
+  assert.equal(classifyDocument(doc('/w/train.slurm', 'plaintext', '#!/bin/bash\n#SBATCH --nodes=16\nsrun deepspeed train.py'), defaultSettings), 'launch-script');
+  assert.equal(classifyDocument(doc('/w/job', 'plaintext', '#!/usr/bin/env bash\ndeepspeed train.py'), defaultSettings), 'launch-script');
+  assert.equal(classifyDocument(doc('/w/stage3.conf', 'plaintext', '{"zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": "auto"}'), defaultSettings), 'ds-config');
+  assert.equal(classifyDocument(doc('/w/notes.txt', 'plaintext', 'hello'), defaultSettings), null);
 });
 
 test('shell scripts are launch scripts; YAML only when it links DeepSpeed', () => {

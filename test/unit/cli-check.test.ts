@@ -21,7 +21,7 @@ test('text format: compiler-style lines with 1-based positions and a summary; ex
   assert.ok(lines.includes(`${broken}:3:3: error [batch-size-mismatch] train_batch_size (30) must equal train_micro_batch_size_per_gpu × gradient_accumulation_steps × data-parallel world size = 4 × 2 × N. 30 is not a multiple of 8, so DeepSpeed fails at start for every GPU count (AssertionError).`), r.out);
   assert.ok(lines.some((l) => l.startsWith(`${broken}:2:3: warning [jsonc-comment] `)));
   for (const line of lines.slice(0, -1)) assert.match(line, /^[^:]+:\d+:\d+: (error|warning|information) \[[a-z0-9-]+\] \S/);
-  assert.match(lines[lines.length - 1], /^5 errors, 7 warnings, 0 information in 1 file\.$/);
+  assert.match(lines[lines.length - 1], /^4 errors, 8 warnings, 0 information in 1 file\.$/);
 });
 
 test('json format: the documented array shape', async () => {
@@ -67,7 +67,7 @@ test('usage errors and unreadable files exit 2 with a clear message', async () =
   assert.match(none.err, /no files given/);
   const format = await check([broken, '--format', 'xml']);
   assert.equal(format.code, 2);
-  assert.match(format.err, /--format must be "text" or "json", not "xml"/);
+  assert.match(format.err, /--format must be "text", "json" or "sarif", not "xml"/);
   const option = await check([broken, '--fix']);
   assert.equal(option.code, 2);
   assert.match(option.err, /unknown option '--fix'/);
@@ -131,4 +131,47 @@ test('the built CLI (node dist/cli.js) exits 1 / 0 / 2', () => {
   const missing = run('missing.json');
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read 'missing.json'/);
+});
+
+test('files named on the command line are classified by content: a .slurm launcher is a script, an argument JSON a launcher config, anything else is skipped', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zl-classify-'));
+  writeFileSync(path.join(dir, 'ds.json'), '{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}\n');
+  writeFileSync(path.join(dir, 'train.slurm'), '#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nsrun torchrun --nproc_per_node 8 train.py \\\n  --deepspeed ds.json\n');
+  // ms-swift's examples/yaml/deepspeed/sft.json, read by `swift sft --config sft.json`.
+  writeFileSync(path.join(dir, 'sft.json'), '{"model": "Qwen/Qwen2.5-7B-Instruct", "deepspeed": "zero2", "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8, "output_dir": "output"}\n');
+  writeFileSync(path.join(dir, 'model.json'), '{"hidden_size": 1024, "num_hidden_layers": 24}\n');
+  const r = await check(['train.slurm', 'sft.json', 'model.json', '--format', 'json'], dir);
+  assert.equal(r.code, 0, r.out);
+  const reports = JSON.parse(r.out) as { file: string; skipped?: string; diagnostics: { severity: string; code: string }[] }[];
+  assert.deepEqual(reports.map((x) => [x.file, x.skipped !== undefined]), [['train.slurm', false], ['sft.json', false], ['model.json', true]]);
+  for (const report of reports) assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error'), [], report.file);
+  assert.ok(!reports.some((x) => x.diagnostics.some((d) => ['json-syntax', 'batch-size-missing', 'ignored-key', 'unknown-key'].includes(d.code))));
+  const text = await check(['model.json'], dir);
+  assert.equal(text.code, 0);
+  assert.match(text.out, /^model\.json: skipped: not a DeepSpeed config, launch script or launcher config/m);
+});
+
+test('a memory verdict for CI: --gpu-memory and --cpu-memory make "does not fit" an error at the stage and the --deepspeed it concerns; --format sarif', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zl-verdict-'));
+  writeFileSync(path.join(dir, 'ds_config.json'), '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {"stage": 0}\n}\n');
+  writeFileSync(path.join(dir, 'offload.json'), '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}\n}\n');
+  writeFileSync(path.join(dir, 'train.sh'), 'NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --deepspeed ds_config.json\nNPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --deepspeed offload.json\n');
+  const plain = await check(['ds_config.json', 'train.sh'], dir);
+  assert.equal(plain.code, 0, plain.out);
+  const gpu = await check(['ds_config.json', 'train.sh', '--gpu-memory', '16', '--format', 'json'], dir);
+  assert.equal(gpu.code, 1, gpu.out);
+  const reports = JSON.parse(gpu.out) as { file: string; diagnostics: { severity: string; code: string; range: { start: { line: number } } }[] }[];
+  const exceeds = reports.flatMap((r) => r.diagnostics.filter((d) => d.code === 'estimate-exceeds-gpu-memory').map((d) => [r.file, d.severity, d.range.start.line]));
+  assert.deepEqual(exceeds, [['ds_config.json', 'error', 2], ['train.sh', 'error', 0]]);
+  const host = await check(['offload.json', '--cpu-memory', '8', '--format', 'json'], dir);
+  assert.equal(host.code, 1, host.out);
+  assert.ok((JSON.parse(host.out) as { diagnostics: { code: string; severity: string }[] }[])[0].diagnostics.some((d) => d.code === 'estimate-exceeds-cpu-memory' && d.severity === 'error'));
+  const sarif = JSON.parse((await check(['ds_config.json', '--gpu-memory', '16', '--format', 'sarif'], dir)).out) as { version: string; runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[] }[] };
+  assert.equal(sarif.version, '2.1.0');
+  const result = sarif.runs[0].results.find((r) => r.ruleId === 'estimate-exceeds-gpu-memory');
+  assert.equal(result?.level, 'error');
+  assert.deepEqual(result?.locations[0].physicalLocation.artifactLocation.uri, 'ds_config.json');
+  assert.equal(result?.locations[0].physicalLocation.region.startLine, 3);
+  assert.ok(sarif.runs[0].tool.driver.rules.some((r) => r.id === 'estimate-exceeds-gpu-memory'));
+  assert.equal((await check(['ds_config.json', '--gpu-memory', 'lots'], dir)).code, 2);
 });

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { diagnosticRegistry, isCodeOf, type DiagnosticCode } from '../../server/src/diagnostics/registry';
+import { diagnosticRegistry, isCodeOf, upstreamLink, type DiagnosticCode } from '../../server/src/diagnostics/registry';
+import { makeDiagnostic } from '../../server/src/diagnostics/makeDiagnostic';
 import { getLanguageService } from '../../server/src/languageService';
 import { withDefaults } from '../../server/src/settings';
 import { memoryHosts, workspaceRoot } from './context-hosts';
@@ -64,4 +65,18 @@ test('registry: what the checks emit on every fixture is registered and links to
     }
   }
   assert.ok(seen.size >= 10, `codes seen: ${[...seen].join(', ')}`);
+});
+
+test('errors cite the upstream line that raises: a well-formed citation becomes the link of an error', async () => {
+  const cited = Object.entries(diagnosticRegistry).filter(([, info]) => 'raises' in info && info.raises);
+  assert.ok(cited.length >= 20, `${cited.length} cited`);
+  for (const [code, info] of cited) {
+    assert.match(upstreamLink((info as { raises: string }).raises), /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{8,40}\/[\w./-]+#L\d+(-L\d+)?$/, code);
+  }
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+  const error = makeDiagnostic('batch-size-missing', range, 'm', { version: 1, textLength: 1, fixes: [] });
+  assert.equal(error.codeDescription?.href, 'https://github.com/deepspeedai/DeepSpeed/blob/edaa7221267243c7be7fb49c5d5f5c4fb97b4641/deepspeed/runtime/config.py#L985');
+  // The same code at a weaker severity (its consumer unknown) links to the docs.
+  const weaker = makeDiagnostic('batch-size-missing', range, 'm', { version: 1, textLength: 1, fixes: [] }, { severity: 2 });
+  assert.match(String(weaker.codeDescription?.href), /^https:\/\/www\.deepspeed\.ai\//);
 });

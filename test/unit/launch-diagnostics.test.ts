@@ -30,12 +30,18 @@ test('unknown preset: did-you-mean, including the 2.x names; the fix replaces on
   }
 });
 
-test('JSON path: resolved next to the script or in the workspace folder; missing → error', async () => {
+test('JSON path: resolved next to the script or in the workspace folder; missing → a warning naming both places, an error for an absolute path', async () => {
   assert.deepEqual(codes((await check('swift sft --deepspeed ../configs/ds_config_zero2.json\n')).diagnostics), []);
   assert.deepEqual(codes((await check('swift sft --deepspeed configs/ds_config_zero2.json\n')).diagnostics), [], 'cwd = workspace folder');
   const { diagnostics } = await check('swift sft --deepspeed ../configs/missing.json\n');
   assert.deepEqual(codes(diagnostics), ['deepspeed-config-not-found']);
   assert.match(String(diagnostics[0].message), /missing\.json/);
+  // The script does not fix its working directory: both places a user runs it from are named, and it is a warning.
+  assert.equal(diagnostics[0].severity, 2);
+  assert.match(String(diagnostics[0].message), /is neither next to this file \(.*configs[\\/]missing\.json\) nor at the workspace root \(/);
+  const absolute = await check('swift sft --deepspeed /path/to/deepspeed_zero2.json\n');
+  assert.deepEqual(codes(absolute.diagnostics), ['deepspeed-config-not-found']);
+  assert.equal(absolute.diagnostics[0].severity, 1);
   const wrongFolder = await check('swift sft --deepspeed ../config/ds_config_zero2.json\n');
   assert.match(String(wrongFolder.diagnostics[0].message), /Did you mean '\.\.\/configs\/ds_config_zero2\.json'\?/);
   assert.equal(fixed(wrongFolder.document, wrongFolder.diagnostics, 'deepspeed-config-not-found'), 'swift sft --deepspeed ../configs/ds_config_zero2.json\n');

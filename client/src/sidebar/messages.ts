@@ -70,7 +70,7 @@ export function parseWebviewStrings(value: unknown): WebviewStrings | undefined 
 /** Why a setting value was refused, as data (protocol/settings.ts): the webview words it with its strings, the log in English. */
 export type { SettingProblem } from '../../../server/src/protocol/settings';
 /** The problems a sidebar input can have (no sidebar input takes a list). */
-type InputProblem = Exclude<SettingProblem, { kind: 'notList' }>;
+type InputProblem = Exclude<SettingProblem, { kind: 'notList' | 'pattern' }>;
 
 const SETTING_PROBLEMS: readonly InputProblem['kind'][] = ['notNumber', 'notInteger', 'range', 'notBoolean', 'notAllowed', 'notText', 'controlCharacters', 'tooLong'];
 

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { getLanguageService } from '../languageService';
 import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
@@ -10,19 +10,23 @@ import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { translator, type Translate } from '../l10n';
 import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
-import { formatJson, formatText, type FileReport } from './formatReport';
+import { formatJson, formatSarif, formatText, type FileReport } from './formatReport';
 import { decodeFile } from './decodeFile';
 import { helpRows } from './help';
+import { shellExtensions } from '../classify';
 
 function help(t: Translate): string {
   return (
-    `${t('Usage: {0}', 'zero-lens check <paths…> [--format text|json]')}\n\n` +
-    `${t('Checks DeepSpeed configs (ds_config.json), launch scripts (.sh) and launcher YAML.\nA folder argument checks the configs, scripts and YAML files found in it.')}\n\n` +
+    `${t('Usage: {0}', 'zero-lens check <paths…> [--format text|json|sarif] [--gpu-memory GIB] [--cpu-memory GIB]')}\n\n` +
+    `${t("Checks DeepSpeed configs (ds_config.json), launch scripts (.sh, .slurm) and launcher configs (YAML, or\nJSON argument files such as ms-swift's --config sft.json), each recognised by its name and content.\nA file that is none of these is reported as skipped. A folder argument checks the files found in it.")}\n\n` +
     `${t('Options:')}\n` +
     helpRows(
       [
         ['--format text', t('one line per problem, file:line:col: severity [code] message (default)')],
         ['--format json', '[{file, diagnostics: [{range, severity, code, message}]}]'],
+        ['--format sarif', t('SARIF 2.1.0, for code-scanning annotations on pull requests')],
+        ['--gpu-memory G', t('memory of one GPU in GiB: a run whose estimate does not fit is an error (estimate-exceeds-gpu-memory, at the "stage" or --deepspeed it concerns)')],
+        ['--cpu-memory G', t('host memory of one node in GiB: offloaded states that do not fit are an error')],
         ['--lang en|zh-cn', t('language of the output (default: from LC_ALL, LC_MESSAGES or LANG)')],
         ['-h, --help', t('this help')],
       ],
@@ -34,7 +38,9 @@ function help(t: Translate): string {
 
 interface CheckOptions {
   paths: string[];
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'sarif';
+  gpuMemoryGiB?: number;
+  cpuMemoryGiB?: number;
 }
 
 function parseArgs(args: string[], t: Translate): CheckOptions | string {
@@ -43,8 +49,15 @@ function parseArgs(args: string[], t: Translate): CheckOptions | string {
     const arg = args[i];
     if (arg === '--format' || arg.startsWith('--format=')) {
       const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-      if (value !== 'text' && value !== 'json') return value === undefined ? t('--format must be "text" or "json".') : t('--format must be "text" or "json", not "{0}".', value);
+      if (value !== 'text' && value !== 'json' && value !== 'sarif') return value === undefined ? t('--format must be "text", "json" or "sarif".') : t('--format must be "text", "json" or "sarif", not "{0}".', value);
       options.format = value;
+    } else if (arg === '--gpu-memory' || arg.startsWith('--gpu-memory=') || arg === '--cpu-memory' || arg.startsWith('--cpu-memory=')) {
+      const flag = arg.startsWith('--gpu') ? '--gpu-memory' : '--cpu-memory';
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n <= 0) return value === undefined ? t('{0} takes a size in GiB (for example 80).', flag) : t('{0} takes a size in GiB (for example 80), not "{1}".', flag, value);
+      if (flag === '--gpu-memory') options.gpuMemoryGiB = n;
+      else options.cpuMemoryGiB = n;
     } else if (arg === '--') {
       options.paths.push(...args.slice(i + 1));
       break;
@@ -58,16 +71,15 @@ function parseArgs(args: string[], t: Translate): CheckOptions | string {
   return options;
 }
 
-const shellFile = /\.(sh|bash|zsh)$/i;
-const yamlFile = /\.ya?ml$/i;
-const checkedInFolders = /\.(json|jsonc|sh|bash|zsh|ya?ml)$/i;
+const checkedInFolders = /\.(json|jsonc|sh|bash|zsh|slurm|sbatch|ya?ml)$/i;
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '__pycache__', '.venv', 'venv']);
 
-/** The language a file is checked as: explicit files are always checked, JSON and unknown kinds as ds_config. */
+/** The editor's language for a file name, before its content is looked at (classifyDocument decides by both). */
 function languageOf(file: string): string {
-  if (shellFile.test(file)) return 'shellscript';
-  if (yamlFile.test(file)) return 'yaml';
-  return 'ds-config';
+  if (shellExtensions.test(file)) return 'shellscript';
+  if (/\.ya?ml$/i.test(file)) return 'yaml';
+  if (/\.jsonc?$/i.test(file)) return 'json';
+  return 'plaintext';
 }
 
 /** Why a file cannot be read: an errno in words, or what the caller says (`reason`). */
@@ -126,8 +138,11 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     return ExitCode.usage;
   }
   const service = getLanguageService({ fs: nodeFileSystem, workspace: new NodeWorkspace([io.cwd]) });
-  const settings = { ...defaultSettings, locale };
+  // Giving a capacity asks for the memory verdict: the estimate's "does not fit" becomes an error for CI.
+  const settings = { ...defaultSettings, locale, gpuMemoryGiB: options.gpuMemoryGiB, cpuMemoryGiB: options.cpuMemoryGiB };
+  const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);
   const reports: FileReport[] = [];
+  const skipped: { file: string; reason: string }[] = [];
   let unreadable = false;
 
   /** Checks one file; false when it was not checked (unreadable, or not ours inside a folder). */
@@ -149,15 +164,18 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
       return false;
     }
     const text = decoded.text;
-    const language = explicit ? languageOf(absolute) : /\.jsonc?$/i.test(absolute) ? 'json' : languageOf(absolute);
-    let document = TextDocument.create(pathToFileURL(absolute).toString(), language, 1, text);
-    // Inside folders only files ZeRO Lens recognises count; a JSON file found there is then checked as a ds_config.
-    if (!explicit) {
-      const kind = service.classify(document, settings);
-      if (!kind) return false;
-      if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
+    // What the file is, by name and content, as the editor decides: a training-arguments JSON, a model config or
+    // any other file is not checked as a DeepSpeed config.
+    let document = TextDocument.create(pathToFileURL(absolute).toString(), languageOf(absolute), 1, text);
+    const kind = service.classify(document, settings);
+    if (!kind) {
+      if (explicit) skipped.push({ file: shown, reason: t('not a DeepSpeed config, launch script or launcher config (by its name and content)') });
+      return false;
     }
-    const diagnostics = await service.doValidation(document, settings);
+    // A config is checked with its own language, so its JSON syntax is reported here too.
+    if (kind === 'ds-config') document = TextDocument.create(document.uri, 'ds-config', 1, text);
+    else if (kind === 'launch-script' && document.languageId !== 'shellscript') document = TextDocument.create(document.uri, 'shellscript', 1, text);
+    const diagnostics = (await service.doValidation(document, settings)).map((d) => (verdicts.has(String(d.code)) ? { ...d, severity: DiagnosticSeverity.Error } : d));
     // bash does not mind other encodings; Python's open() for JSON and YAML does.
     if (decoded.invalidUtf8At !== undefined && document.languageId !== 'shellscript') {
       diagnostics.push(notUtf8(document, decoded.invalidUtf8At, decoded.invalidByte, t));
@@ -193,7 +211,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports) : formatText(reports, t));
+  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, t, skipped));
   if (unreadable) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

@@ -9,6 +9,12 @@ export interface FileReport {
   diagnostics: Diagnostic[];
 }
 
+/** A file named on the command line that is not one ZeRO Lens checks, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
 
 export function severityName(severity: DiagnosticSeverity | undefined): SeverityName {
@@ -33,9 +39,9 @@ function sorted(diagnostics: Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-/** `--format json`: the shape editors' problem matchers and scripts read. */
-export function formatJson(reports: FileReport[]): string {
-  const out = reports.map((r) => ({
+/** `--format json`: the shape editors' problem matchers and scripts read; a skipped file has `skipped` and no diagnostics. */
+export function formatJson(reports: FileReport[], skipped: SkippedFile[] = []): string {
+  const out: object[] = reports.map((r) => ({
     file: r.file,
     diagnostics: sorted(r.diagnostics).map((d) => ({
       range: { start: { ...d.range.start }, end: { ...d.range.end } },
@@ -44,6 +50,7 @@ export function formatJson(reports: FileReport[]): string {
       message: messageOf(d),
     })),
   }));
+  for (const s of skipped) out.push({ file: s.file, skipped: s.reason, diagnostics: [] });
   return JSON.stringify(out, null, 2) + '\n';
 }
 
@@ -52,8 +59,8 @@ export function formatJson(reports: FileReport[]): string {
  * language. Hints (notes such as the world size a batch triple implies) are only counted here; `--format json`
  * lists them. The severity stays an English word in every language: problem matchers and scripts read it.
  */
-export function formatText(reports: FileReport[], t: Translate = english): string {
-  const lines: string[] = [];
+export function formatText(reports: FileReport[], t: Translate = english, skipped: SkippedFile[] = []): string {
+  const lines: string[] = skipped.map((s) => t('{0}: skipped: {1}.', s.file, s.reason));
   const counts: Record<SeverityName, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   for (const report of reports) {
     for (const d of sorted(report.diagnostics)) {
@@ -64,11 +71,46 @@ export function formatText(reports: FileReport[], t: Translate = english): strin
       lines.push(`${report.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${severity}${code} ${messageOf(d).replace(/\s*\n\s*/g, ' ')}`);
     }
   }
-  const files = reports.length === 1 ? t('1 file') : t('{0} files', reports.length);
+  const files = (reports.length === 1 ? t('1 file') : t('{0} files', reports.length)) + (skipped.length ? t(' ({0} skipped)', skipped.length) : '');
   const shown = counts.error + counts.warning + counts.information;
   const hints = counts.hint === 0 ? '' : counts.hint === 1 ? t(' (1 hint not shown; --format json lists them)') : t(' ({0} hints not shown; --format json lists them)', counts.hint);
   const errors = counts.error === 1 ? t('1 error') : t('{0} errors', counts.error);
   const warnings = counts.warning === 1 ? t('1 warning') : t('{0} warnings', counts.warning);
   lines.push(shown === 0 ? t('No problems found in {0}{1}.', files, hints) : t('{0}, {1}, {2} information in {3}{4}.', errors, warnings, counts.information, files, hints));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * `--format sarif`: SARIF 2.1.0, which code-scanning services read to annotate pull requests. One rule per code
+ * (its docs link as helpUri), one result per diagnostic with a 1-based region; hints are notes.
+ */
+export function formatSarif(reports: FileReport[]): string {
+  const rules = new Map<string, { id: string; helpUri?: string }>();
+  const results: object[] = [];
+  for (const report of reports) {
+    for (const d of sorted(report.diagnostics)) {
+      const id = d.code === undefined ? 'zero-lens' : String(d.code);
+      if (!rules.has(id)) rules.set(id, { id, ...(d.codeDescription?.href ? { helpUri: d.codeDescription.href } : {}) });
+      const severity = severityName(d.severity);
+      results.push({
+        ruleId: id,
+        level: severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'note',
+        message: { text: messageOf(d) },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: report.file.split('\\').join('/') },
+              region: { startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1 },
+            },
+          },
+        ],
+      });
+    }
+  }
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: 'zero-lens', informationUri: 'https://www.deepspeed.ai/docs/config-json/', rules: [...rules.values()] } }, results }],
+  };
+  return JSON.stringify(sarif, null, 2) + '\n';
 }

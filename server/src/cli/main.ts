@@ -1,6 +1,6 @@
 /**
  * `zero-lens` — the command-line face of the same core the editor uses.
- *   zero-lens check <paths…> [--format text|json]
+ *   zero-lens check <paths…> [--format text|json|sarif] [--gpu-memory GIB] [--cpu-memory GIB]
  *   zero-lens estimate [options]
  * `--lang en|zh-cn` anywhere picks the language (else LC_ALL, LC_MESSAGES, LANG).
  */
@@ -16,7 +16,7 @@ function usage(t: Translate): string {
     `${t('Usage:')}\n` +
     helpRows(
       [
-        ['zero-lens check <files…> [--format text|json]', t('Check DeepSpeed configs, launch scripts and YAML')],
+        ['zero-lens check <files…> [--format text|json|sarif] [--gpu-memory GIB]', t('Check DeepSpeed configs, launch scripts and YAML')],
         ['zero-lens estimate [options]', t('Estimate per-GPU memory for every ZeRO stage')],
         ['zero-lens <command> --help', t('Options of a command')],
       ],

@@ -1,6 +1,6 @@
-import type { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { DiagnosticData } from './fixData';
-import { diagnosticRegistry, type DiagnosticCode } from './registry';
+import { diagnosticRegistry, upstreamLink, type CodeInfo, type DiagnosticCode } from './registry';
 
 /** What a check may choose per case instead of the code's registered severity and link. */
 export interface DiagnosticChoice {
@@ -10,12 +10,15 @@ export interface DiagnosticChoice {
 
 /** Every zero-lens diagnostic of every domain is made here: a registered code, its link, and checked data. */
 export function makeDiagnostic(code: DiagnosticCode, range: Range, message: string, data: DiagnosticData, choice: DiagnosticChoice = {}): Diagnostic {
-  const info = diagnosticRegistry[code];
+  const info: CodeInfo = diagnosticRegistry[code];
+  const severity = choice.severity ?? info.severity;
+  // An error links to the upstream line that raises it, where one is cited; otherwise to the docs.
+  const href = severity === DiagnosticSeverity.Error && info.raises ? upstreamLink(info.raises) : (choice.href ?? info.href);
   return {
     range,
-    severity: choice.severity ?? info.severity,
+    severity,
     code,
-    codeDescription: { href: choice.href ?? info.href },
+    codeDescription: { href },
     source: 'zero-lens',
     message,
     data,

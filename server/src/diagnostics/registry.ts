@@ -12,6 +12,24 @@ export interface CodeInfo {
   severity: DiagnosticSeverity;
   /** The docs link (`codeDescription.href`) unless the check names a more precise page. */
   href: string;
+  /**
+   * The upstream line that raises, `owner/repo@commit:path#Lline` (a range `#La-b`): an error's link
+   * (`codeDescription.href`) is that line, so the user sees what fails and where (see `upstreamLink`).
+   */
+  raises?: string;
+}
+
+/** The pinned commits cited: the ones the schema and the checks were read from. */
+const DS = 'deepspeedai/DeepSpeed@edaa7221267243c7be7fb49c5d5f5c4fb97b4641';
+const ACCELERATE = 'huggingface/accelerate@16cb6eb8';
+const LLAMA_FACTORY = 'hiyouga/LLaMA-Factory@ff6d4d12';
+
+/** `owner/repo@commit:path#L12` → the GitHub page of that line. */
+export function upstreamLink(raises: string): string {
+  const m = /^([^@]+)@([0-9a-f]+):([^#]+)(#L[\d-]+)?$/.exec(raises);
+  if (!m) return raises;
+  const lines = m[4] ? m[4].replace(/-(\d+)$/, '-L$1') : '';
+  return `https://github.com/${m[1]}/blob/${m[2]}/${m[3]}${lines}`;
 }
 
 /**
@@ -21,7 +39,7 @@ export interface CodeInfo {
 export const diagnosticRegistry = {
   // ds_config: text level
   'json-syntax': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
-  'duplicate-key': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
+  'duplicate-key': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root, raises: `${DS}:deepspeed/runtime/config_utils.py#L205-210` },
   'jsonc-comment': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.configFile },
   'jsonc-trailing-comma': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.configFile },
   'utf8-bom': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.configFile },
@@ -36,10 +54,10 @@ export const diagnosticRegistry = {
   'out-of-range': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.root },
   'missing-key': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
   'schema': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
-  'unknown-key': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
+  'unknown-key': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root, raises: `${DS}:deepspeed/runtime/config_utils.py#L110` },
   'ignored-key': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.root },
   'deprecated-key': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
-  'deprecated-with-replacement': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero },
+  'deprecated-with-replacement': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero, raises: `${DS}:deepspeed/runtime/config_utils.py#L88-91` },
   'alias-both-set': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero },
   'ignored-at-stage': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
   'integer-fraction': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero },
@@ -50,57 +68,60 @@ export const diagnosticRegistry = {
   'boolean-as-string': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
   'boolean-as-number': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.root },
   'boolean-as-integer': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.root },
+  'non-finite-number': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root, raises: `${DS}:deepspeed/runtime/precision_config.py#L130` },
   'auto-dropped': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.auto },
-  'auto-not-filled': { domain: 'ds-config', severity: Error, href: huggingFaceDocs.auto },
+  'auto-not-filled': { domain: 'ds-config', severity: Error, href: huggingFaceDocs.auto, raises: `${DS}:deepspeed/runtime/config.py#L985` },
   // ds_config: cross-key rules
-  'batch-size-missing': { domain: 'ds-config', severity: Error, href: deepspeedDocs.batch },
-  'batch-size-mismatch': { domain: 'ds-config', severity: Error, href: deepspeedDocs.batch },
+  'batch-size-missing': { domain: 'ds-config', severity: Error, href: deepspeedDocs.batch, raises: `${DS}:deepspeed/runtime/config.py#L985` },
+  'batch-size-mismatch': { domain: 'ds-config', severity: Error, href: deepspeedDocs.batch, raises: `${DS}:deepspeed/runtime/config.py#L936-940` },
   'batch-size-world-size': { domain: 'ds-config', severity: Hint, href: deepspeedDocs.batch },
-  'fp16-and-bf16': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16 },
+  'fp16-and-bf16': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16, raises: `${DS}:deepspeed/runtime/config.py#L826-828` },
   'scheduler-argument-not-taken': { domain: 'ds-config', severity: Error, href: deepspeedDocs.scheduler },
   'scheduler-needs-python': { domain: 'ds-config', severity: Error, href: deepspeedDocs.scheduler },
-  'enabled-key-missing': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root },
-  'dynamic-loss-scale-setting': { domain: 'ds-config', severity: Error, href: deepspeedDocs.fp16 },
-  'amp-with-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp },
-  'amp-with-fp16-bf16': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp },
+  'enabled-key-missing': { domain: 'ds-config', severity: Error, href: deepspeedDocs.root, raises: `${DS}:deepspeed/runtime/config.py#L146` },
+  'dynamic-loss-scale-setting': { domain: 'ds-config', severity: Error, href: deepspeedDocs.fp16, raises: `${DS}:deepspeed/runtime/precision_config.py#L191-196` },
+  'amp-with-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp, raises: `${DS}:deepspeed/runtime/engine.py#L1983-1985` },
+  'amp-with-fp16-bf16': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp, raises: `${DS}:deepspeed/runtime/engine.py#L2003` },
+  'amp-grad-accum-dtype': { domain: 'ds-config', severity: Error, href: deepspeedDocs.amp, raises: `${DS}:deepspeed/runtime/engine.py#L2000-2001` },
   'master-weights-without-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16 },
   'master-weights-need-cpu-adam': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16 },
   'param-dtype-mismatch': { domain: 'ds-config', severity: Error, href: deepspeedDocs.dataTypes },
-  'grad-accum-dtype-without-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.dataTypes },
+  'grad-accum-dtype-without-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.dataTypes, raises: `${DS}:deepspeed/runtime/engine.py#L2021` },
   'zero-optimization-legacy-bool': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
   'bf16-optimizer-states-without-master-weights': { domain: 'ds-config', severity: Error, href: deepspeedDocs.bf16 },
   'autocast-with-quantized-weights': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero },
   'offload-param-below-stage-3': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.offloadParam },
-  'partial-offload-below-stage-3': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer },
+  'partial-offload-below-stage-3': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer, raises: `${DS}:deepspeed/runtime/zero/config.py#L392` },
   'nvme-without-path': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer },
   'nvme-below-stage-3': { domain: 'ds-config', severity: Information, href: deepspeedDocs.offloadOptimizer },
+  'allgather-bucket-size-odd': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero, raises: `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L349-351` },
   'optimizer-offload-at-stage-0': { domain: 'ds-config', severity: Error, href: deepspeedDocs.offloadOptimizer },
   'pipeline-loading-checkpoint-below-stage-3': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
   'stage-auto': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
-  'legacy-stage1': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero },
+  'legacy-stage1': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zero, raises: `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L2778` },
   'optimizer-argument-not-taken': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer },
-  'amsgrad-unsupported': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer },
-  'max-grad-norm-in-optimizer': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer },
-  'onebit-optimizer-with-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.oneBit },
+  'amsgrad-unsupported': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer, raises: `${DS}:deepspeed/ops/adam/fused_adam.py#L88` },
+  'max-grad-norm-in-optimizer': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.optimizer },
+  'onebit-optimizer-with-zero': { domain: 'ds-config', severity: Error, href: deepspeedDocs.oneBit, raises: `${DS}:deepspeed/runtime/engine.py#L2152-2159` },
   'lamb-static-loss-scale': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer },
   'untested-optimizer-with-zero': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.optimizer },
   'muon-reduce-scatter': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer },
   'muon-ns-method': { domain: 'ds-config', severity: Error, href: deepspeedDocs.optimizer },
-  'pipeline-with-zero-2-3': { domain: 'ds-config', severity: Error, href: deepspeedDocs.pipeline },
+  'pipeline-with-zero-2-3': { domain: 'ds-config', severity: Error, href: deepspeedDocs.pipeline, raises: `${DS}:deepspeed/runtime/pipe/engine.py#L76-77` },
   'pipeline-timers-without-steps-per-print': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.logging },
   'prescale-with-reduce-scatter': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication },
   'predivide-with-reduce-scatter': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication },
-  'allreduce-sum-unsupported': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication },
+  'allreduce-sum-unsupported': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication, raises: `${DS}:deepspeed/runtime/config.py#L1031-1035` },
   'allreduce-op-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication },
-  'communication-data-type-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication },
+  'communication-data-type-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.communication, raises: `${DS}:deepspeed/runtime/config.py#L223` },
   'log-level-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.logging },
   'tag-validation-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.checkpoint },
-  'elasticity-with-batch-keys': { domain: 'ds-config', severity: Error, href: deepspeedDocs.elasticity },
-  'elasticity-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.elasticity },
-  'curriculum-schedule-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.curriculum },
-  'contiguous-memory-without-partitioning': { domain: 'ds-config', severity: Error, href: deepspeedDocs.activationCheckpointing },
+  'elasticity-with-batch-keys': { domain: 'ds-config', severity: Error, href: deepspeedDocs.elasticity, raises: `${DS}:deepspeed/runtime/config.py#L764` },
+  'elasticity-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.elasticity, raises: `${DS}:deepspeed/elasticity/elasticity.py#L352-354` },
+  'curriculum-schedule-invalid': { domain: 'ds-config', severity: Error, href: deepspeedDocs.curriculum, raises: `${DS}:deepspeed/runtime/data_pipeline/curriculum_scheduler.py#L44-47` },
+  'contiguous-memory-without-partitioning': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.activationCheckpointing },
   'unmanaged-grad-accumulation-conflict': { domain: 'ds-config', severity: Error, href: deepspeedDocs.batch },
-  'autotp-size-mismatch': { domain: 'ds-config', severity: Error, href: deepspeedDocs.autotp },
+  'autotp-size-mismatch': { domain: 'ds-config', severity: Error, href: deepspeedDocs.autotp, raises: `${DS}:deepspeed/runtime/engine.py#L730-732` },
   'tensor-parallel-dtype': { domain: 'ds-config', severity: Error, href: deepspeedDocs.tensorParallel },
   'zenflow-needs-offload': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zenflow },
   'zenflow-needs-overlap-comm': { domain: 'ds-config', severity: Error, href: deepspeedDocs.zenflow },
@@ -123,7 +144,11 @@ export const diagnosticRegistry = {
   'inline-deepspeed-json-repaired': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   'deepspeed-unsupported-subcommand': { domain: 'launch', severity: Error, href: launchDocs.swift },
   /** Also reported in the config itself, from its training context. */
-  'zero-optimization-required': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
+  'zero-optimization-required': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate, raises: `${ACCELERATE}:src/accelerate/utils/dataclasses.py#L1276-1277` },
+  /** ds_config checks that depend on who consumes the config (estimates/consumerDiagnostics.ts). */
+  'zero3-save-without-gather': { domain: 'ds-config', severity: Warning, href: huggingFaceDocs.trainer },
+  'client-optimizer-with-offload': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.offloadOptimizer },
+  'moe-without-leaf-module': { domain: 'ds-config', severity: Warning, href: deepspeedDocs.zero },
   'teacher-deepspeed-unused': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   'teacher-deepspeed-without-stage': { domain: 'launch', severity: Error, href: launchDocs.swift },
   'teacher-deepspeed-not-zero3': { domain: 'launch', severity: Information, href: launchDocs.swift },
@@ -140,6 +165,7 @@ export const diagnosticRegistry = {
   'quant-bits-without-method': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   // launch scripts: the Hugging Face Trainer, launchers, accelerate, LLaMA-Factory
   'hf-script-single-process': { domain: 'launch', severity: Warning, href: huggingFaceDocs.trainer },
+  'hf-trainer-config-mismatch': { domain: 'launch', severity: Error, href: huggingFaceDocs.auto },
   'launcher-num-with-include': { domain: 'launch', severity: Error, href: deepspeedDocs.launcher },
   'launcher-include-with-exclude': { domain: 'launch', severity: Error, href: deepspeedDocs.launcher },
   'launcher-multinode-without-hostfile': { domain: 'launch', severity: Warning, href: deepspeedDocs.launcher },
@@ -149,11 +175,14 @@ export const diagnosticRegistry = {
   'nproc-exceeds-visible-devices': { domain: 'launch', severity: Warning, href: launchDocs.torchrun },
   'accelerate-invalid-value': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
   'accelerate-config-file-excludes': { domain: 'launch', severity: Error, href: huggingFaceDocs.accelerate },
+  'accelerate-nvme-without-path': { domain: 'launch', severity: Warning, href: huggingFaceDocs.accelerate },
   'accelerate-flag-fills-auto': { domain: 'launch', severity: Information, href: huggingFaceDocs.accelerate },
   'llamafactory-invalid-value': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory },
+  'llamafactory-zero3-incompatible': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory, raises: `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L532-533` },
   'yaml-syntax-error': { domain: 'launch', severity: Warning, href: launchDocs.yaml },
   // the memory estimate, on a config's stage and on a script's DeepSpeed value
   'estimate-exceeds-gpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.zeroTutorial },
+  'estimate-exceeds-cpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.offloadOptimizer },
   // reading a file (the CLI decodes files itself; the editor decodes them for the server)
   'not-utf8': { domain: 'file', severity: Error, href: pythonDocs.unicodeDecodeError },
 } as const satisfies Record<string, CodeInfo>;

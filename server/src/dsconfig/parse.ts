@@ -26,6 +26,12 @@ export interface ParsedConfig {
   hasBom: boolean;
   /** Why parsing was skipped or cut short (file too large, nesting too deep); empty for normal files. */
   limits: { kind: 'too-large' | 'too-deep'; message: string; offset: number; length: number }[];
+  /**
+   * The bare tokens `NaN`, `Infinity` and `-Infinity`: not JSON, but Python's json module (the HF Trainer,
+   * accelerate) reads them as float('nan') / float('inf'), so they are values here (NaN / ±Infinity in the tree),
+   * which DeepSpeed's validation then judges, not syntax errors.
+   */
+  pythonNumbers: { offset: number; length: number; text: string }[];
 }
 
 /** Real configs are a few KB; beyond this the file is not a hand-written config and parsing it would stall the editor. */
@@ -123,12 +129,13 @@ function afterLiteralEdit(previous: ParsedConfig | undefined, text: string): Par
     trailingCommas: patched.trailingCommas,
     hasBom: false,
     limits: [],
+    pythonNumbers: [],
   };
 }
 
 /** What must hold for an edit to patch the previous parse instead of parsing again. */
 function literalEditable(previous: ParsedConfig | undefined, text: string): previous is ParsedConfig & { root: Node } {
-  return !!previous?.root && previous.syntaxErrors.length === 0 && previous.limits.length === 0 && !previous.hasBom && text.length <= maxParsedLength && text.charCodeAt(0) !== 0xfeff;
+  return !!previous?.root && previous.syntaxErrors.length === 0 && previous.pythonNumbers.length === 0 && previous.limits.length === 0 && !previous.hasBom && text.length <= maxParsedLength && text.charCodeAt(0) !== 0xfeff;
 }
 
 /** Below this size a parse takes well under a millisecond or two: done in one go, never split. */
@@ -165,6 +172,7 @@ class ParseJob {
       trailingCommas: [],
       hasBom,
       limits: [],
+      pythonNumbers: [],
     };
     // The BOM is not JSON whitespace for jsonc-parser; replace it by a space so offsets stay the same.
     this.source = hasBom ? ' ' + text.slice(1) : text;
@@ -236,7 +244,12 @@ class ParseJob {
   }
 
   private tree(): boolean {
-    this.result.root = parseTree(this.source, this.errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    const tokens = pythonNumberTokens(this.source);
+    this.result.pythonNumbers = tokens;
+    // Each token is replaced by a number of the same length (offsets stay), NaN's node is then given NaN.
+    const source = tokens.length ? withNumberStandIns(this.source, tokens) : this.source;
+    this.result.root = parseTree(source, this.errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    if (this.result.root) for (const t of tokens) if (t.text === 'NaN') markNaN(this.result.root, t.offset);
     return true;
   }
 
@@ -252,6 +265,55 @@ class ParseJob {
   private duplicates(): boolean {
     if (this.result.root) collectDuplicates(this.result.root, [], this.result.duplicateKeys);
     return true;
+  }
+}
+
+const Unknown = 16;
+
+/** `NaN`, `Infinity` and `-Infinity` written as bare words, the three Python's json.loads reads as floats. */
+function pythonNumberTokens(text: string): ParsedConfig['pythonNumbers'] {
+  if (!text.includes('NaN') && !text.includes('Infinity')) return [];
+  const found: ParsedConfig['pythonNumbers'] = [];
+  const scanner = createScanner(text, false);
+  let minusAt: number | undefined;
+  for (;;) {
+    const token: number = scanner.scan();
+    if (token === Token.EOF) break;
+    const offset = scanner.getTokenOffset();
+    const value = scanner.getTokenValue();
+    const afterMinus = minusAt !== undefined && minusAt + 1 === offset;
+    // json.loads reads -Infinity, not -NaN.
+    if (token === Unknown && (value === 'Infinity' || (value === 'NaN' && !afterMinus))) {
+      const signed = afterMinus;
+      const start = signed ? minusAt! : offset;
+      found.push({ offset: start, length: offset + value.length - start, text: text.slice(start, offset + value.length) });
+    }
+    minusAt = token === Unknown && value === '-' ? offset : undefined;
+  }
+  return found;
+}
+
+/** Same-length numbers for the tokens: 1e999999 is Infinity in JavaScript, 0e0 is marked NaN afterwards. */
+function withNumberStandIns(text: string, tokens: ParsedConfig['pythonNumbers']): string {
+  let out = '';
+  let at = 0;
+  for (const t of tokens) {
+    const standIn = t.text === 'NaN' ? '0e0' : t.text === 'Infinity' ? '1e999999' : '-1e999999';
+    out += text.slice(at, t.offset) + standIn;
+    at = t.offset + t.length;
+  }
+  return out + text.slice(at);
+}
+
+/** Gives the number node at `offset` the value NaN (iterative: any depth). */
+function markNaN(root: Node, offset: number): void {
+  let node: Node | undefined = root;
+  while (node) {
+    if (node.offset === offset && node.type === 'number') {
+      (node as { value: unknown }).value = NaN;
+      return;
+    }
+    node = node.children?.find((c) => c.offset <= offset && offset < c.offset + c.length);
   }
 }
 

@@ -7,7 +7,7 @@ import { describeSource, formatGpuCount } from '../protocol';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
-import { fitDiagnostic } from './fitDiagnostic';
+import { fitDiagnostic, hostMemoryDiagnostic } from './fitDiagnostic';
 import { offloadHintText, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
@@ -17,6 +17,10 @@ import { dataFixActions } from '../diagnostics/fixActions';
 import { pathOf } from '../util/paths';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
+import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
+import { batchWorldChecks } from '../dsconfig/validation/rules/batch';
+import { configReader } from '../launch/deepspeedPlugin';
+import { consumerDiagnostics } from './consumerDiagnostics';
 
 const stagePath = ['zero_optimization', 'stage'];
 
@@ -63,12 +67,21 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (missing) out.push(missing);
       const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document) : undefined;
       if (fit) out.push(fit);
+      const host = anchor && stageIsKnown(parsed) && settings.cpuMemoryGiB ? hostMemoryDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, settings) : undefined;
+      if (host) out.push(host);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
-      if (view.get(['expert_parallel', 'enabled'])) {
-        const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
-        if (world) out.push(...autoepWorldChecks(view, world));
+      // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
+      const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
+      const launches = await training.referencesTo(pathOf(document.uri));
+      if (world) {
+        // The HF Trainer, accelerate, ms-swift and LLaMA-Factory run data-parallel over every GPU; a plain
+        // `deepspeed train.py --deepspeed_config` script may bring an mpu of its own.
+        const plain = launches.length > 0 && !launches.some((l) => configReader(l));
+        out.push(...batchWorldChecks(view, world, plain), ...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
+      // What fails under the consumers the workspace's launches are (HF Trainer / accelerate, or plain DeepSpeed).
+      out.push(...consumerDiagnostics(view, launches, launches.length ? (await training.analyzeConfig(document, settings)).model : undefined));
       return out;
     },
 

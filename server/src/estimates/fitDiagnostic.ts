@@ -1,6 +1,8 @@
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { formatGiB, formatGpuCount, optionLabel, type ZeroOption } from '../protocol';
+import { formatGiB, formatGpuCount, GiB, optionLabel, type ZeroOption } from '../protocol';
+import type { EstimateResult } from '../memory/types';
+import type { ZeroLensSettings } from '../settings';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { smallestChangeThatFits } from './offers';
 import { diagnosticData, type DiagnosticData } from '../diagnostics/fixData';
@@ -46,6 +48,28 @@ export function fitDiagnostic(analysis: ConfigAnalysis, range: Range, document: 
   };
   const message = `${optionLabel(analysis.current)} needs ≈ ${formatGiB(result.perGpu.total)} per GPU, ${formatGiB(over)} more than the ${formatGiB(memory)} GPU (${context}). ${advice}`;
   return makeDiagnostic(estimateExceedsCode, range, message, diagnosticData(document, { ...details }));
+}
+
+/**
+ * Host memory a node needs for what the run offloads (optimizer states, gradients, parameters of every rank on
+ * the node), against `zeroLens.cpuMemoryGiB`: undefined when it fits, nothing is offloaded, or no capacity is set.
+ */
+export function hostMemoryExcess(result: EstimateResult, settings: ZeroLensSettings): { needed: number; message: string } | undefined {
+  const capacity = settings.cpuMemoryGiB;
+  if (!capacity || !(capacity > 0) || result.perCpu.total <= 0) return undefined;
+  const bytes = capacity * GiB;
+  if (result.perCpu.total <= bytes) return undefined;
+  return {
+    needed: result.perCpu.total,
+    message: `The offloaded states need ≈ ${formatGiB(result.perCpu.total)} of host memory per node (${formatGiB(result.perCpu.pinned)} pinned), more than the ${formatGiB(bytes)} the node has (zeroLens.cpuMemoryGiB): the run is killed for lack of memory or swaps. Offload less, or use more nodes.`,
+  };
+}
+
+/** The host-memory verdict on a config's `stage`, from its analysis. */
+export function hostMemoryDiagnostic(analysis: ConfigAnalysis, range: Range, document: TextDocument, settings: ZeroLensSettings): Diagnostic | undefined {
+  const result = hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+  const excess = result && hostMemoryExcess(result, settings);
+  return excess ? makeDiagnostic('estimate-exceeds-cpu-memory', range, excess.message, diagnosticData(document, { perNodeCpuBytes: excess.needed })) : undefined;
 }
 
 /** A fit warning of ours whose data (which came back from the client) has the shape its fixes need. */

@@ -12,6 +12,7 @@ import type { LaunchAnalysis } from '../launch/analysis';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { EffectiveLaunch } from '../training/launches';
 import type { TrainingService } from '../training/service';
+import { hostMemoryExcess } from './fitDiagnostic';
 import { stageHintText } from './present';
 import { stageHoverMarkdown } from './stageHover';
 
@@ -76,12 +77,14 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
   const launches = (document: TextDocument) => training.launchesOf(document);
   return {
     async validate(document, settings) {
-      if (!settings.gpuMemoryGiB) return [];
+      if (!settings.gpuMemoryGiB && !settings.cpuMemoryGiB) return [];
       const ctx = launchParse(document).ctx;
       const out: Diagnostic[] = [];
       for (const launch of await launches(document)) {
         const current = await currentEstimate(training, launch, settings);
-        if (!current || current.result.fits !== false) continue;
+        const host = current && hostMemoryExcess(current.result, settings);
+        if (host) out.push(launchDiagnostic(ctx, 'estimate-exceeds-cpu-memory', launch.anchor.start, launch.anchor.end, host.message, { perNodeCpuBytes: host.needed, cpuMemoryGiB: settings.cpuMemoryGiB }));
+        if (!current || current.result.fits !== false || !settings.gpuMemoryGiB) continue;
         const fixes = (await presetSwitches(training, launch, document.getText(), settings)).filter((s) => s.fits !== false).map((s) => s.fix);
         const message = `Estimated ≈ ${formatGiB(current.result.perGpu.total)} per GPU for ${current.analysis.model!.displayName}, more than the ${settings.gpuMemoryGiB} GiB GPU (zeroLens.gpuMemoryGiB).`;
         out.push(launchDiagnostic(ctx, 'estimate-exceeds-gpu-memory', launch.anchor.start, launch.anchor.end, message, { perGpuBytes: current.result.perGpu.total, gpuMemoryGiB: settings.gpuMemoryGiB, fixes }));

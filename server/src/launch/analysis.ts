@@ -1,8 +1,10 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { launchFormat } from '../classify';
 import { parseShell } from './shell/parser';
 import type { ShellScript } from './shell/types';
 import { SourceContext } from './command/context';
 import { analyzeShellCommands } from './analyzeScript';
+import { attachWrittenConfigs, heredocConfigs } from './heredocConfigs';
 import type { LaunchCommand } from './command/launchCommand';
 import { analyzeYaml, type YamlLaunch, type YamlSyntaxError } from './yaml/analyzeYaml';
 import type { LaunchFacts } from './facts';
@@ -12,10 +14,9 @@ export type LaunchAnalysis =
   | { kind: 'script'; ctx: SourceContext; script: ShellScript; commands: LaunchCommand[] }
   | { kind: 'yaml'; ctx: SourceContext; yaml: YamlLaunch | undefined; syntaxError: YamlSyntaxError | undefined };
 
-const yamlPath = /\.ya?ml$/i;
-
+/** YAML, or a JSON argument file (`swift sft --config sft.json`; JSON is YAML): read as a launcher config, not as shell. */
 export function isYamlDocument(document: TextDocument): boolean {
-  return document.languageId === 'yaml' || yamlPath.test(document.uri);
+  return launchFormat(document) === 'yaml';
 }
 
 export function analyzeDocument(document: TextDocument, folders: string[] = []): LaunchAnalysis {
@@ -23,7 +24,10 @@ export function analyzeDocument(document: TextDocument, folders: string[] = []):
   const text = document.getText();
   if (isYamlDocument(document)) return { kind: 'yaml', ctx, ...analyzeYaml(ctx, text) };
   const script = parseShell(text);
-  return { kind: 'script', ctx, script, commands: analyzeShellCommands(ctx, script) };
+  const commands = analyzeShellCommands(ctx, script);
+  // Configs the script writes itself (cat <<EOT > $config_json) are what its launches read.
+  attachWrittenConfigs(heredocConfigs(script), commands);
+  return { kind: 'script', ctx, script, commands };
 }
 
 export function factsOf(analysis: LaunchAnalysis): LaunchFacts[] {

@@ -1,5 +1,6 @@
 import type { Command, ShellScript, Word } from './shell/types';
 import { environmentFor, type CommandEnvironment } from './shell/variables';
+import { programIndex, ScriptExpansions } from './shell/expand';
 import type { LaunchFacts, LauncherKind } from './facts';
 import type { LaunchCommand, LauncherPart, TrainerPart } from './command/launchCommand';
 import type { SourceContext } from './command/context';
@@ -22,9 +23,9 @@ function isPython(value: string): boolean {
   return /^python(\d+(\.\d+)?)?$/.test(baseName(value));
 }
 
-/** Drops `nohup`, `env A=1`, `time` and similar wrappers in front of the program. */
+/** Drops `srun …`/`mpirun …`, `nohup`, `env A=1`, `time` and similar wrappers in front of the program. */
 function stripWrappers(words: Word[]): Word[] {
-  let i = 0;
+  let i = programIndex(words);
   while (i < words.length) {
     const v = words[i].value;
     if (wrappers.has(v)) {
@@ -104,7 +105,8 @@ function recognise(words: Word[]): Recognised | undefined {
   if (words.length === 0) return undefined;
   const program = baseName(words[0].value);
   if (program === 'swift' || program === 'megatron') return { trainer: swiftCommand(program, words.slice(1)) };
-  if (program === 'deepspeed') return launched(deepspeedLauncher(words[0], words.slice(1)));
+  // deepspeed.pt is the runner's old name, still installed beside deepspeed and ds (setup.py scripts).
+  if (program === 'deepspeed' || program === 'deepspeed.pt') return launched(deepspeedLauncher(words[0], words.slice(1)));
   if (program === 'torchrun') return launched(torchrunLauncher(words[0], words.slice(1)));
   if (program === 'accelerate' && words[1]?.value === 'launch') return launched(accelerateLauncher(words[1], words.slice(2)));
   // accelerate's own console script for the same main() (setup.py:74, accelerate-launch=accelerate.commands.launch:main).
@@ -157,6 +159,8 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
     commandIndex: command.index,
   };
   if (r.trainer?.subcommand) facts.subcommand = r.trainer.subcommand;
+  const wordsFrom = outsideRanges(command);
+  if (wordsFrom.length) facts.wordsFrom = wordsFrom;
   if (r.launcher?.script) {
     const s = r.launcher.script;
     facts.script = ctx.fact(env.resolve(s) ?? s.value, s.start, s.end, r.launcher.kind);
@@ -186,13 +190,29 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   return { command, env, launcher: r.launcher, trainer: r.trainer, facts };
 }
 
+/** The stretches of text, outside the command's own span, that its words came from (merged when close). */
+function outsideRanges(command: Command): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  const outside = command.words.filter((w) => w.start < command.start || w.end > command.end).sort((a, b) => a.start - b.start);
+  for (const w of outside) {
+    const last = ranges[ranges.length - 1];
+    if (last && w.start - last.end <= 64) last.end = Math.max(last.end, w.end);
+    else ranges.push({ start: w.start, end: w.end });
+  }
+  return ranges;
+}
+
 /** Every command of a script that launches training (or swift/megatron in general). */
 export function analyzeShellCommands(ctx: SourceContext, script: ShellScript): LaunchCommand[] {
   const out: LaunchCommand[] = [];
+  const expansions = new ScriptExpansions(script);
   for (const command of script.commands) {
     try {
-      const launch = analyzeCommand(ctx, script, command);
-      if (launch) out.push(launch);
+      // What runs: words from variables put in, `eval` and `bash -c` text parsed (shell/expand.ts).
+      for (const run of expansions.commandsOf(command)) {
+        const launch = analyzeCommand(ctx, script, run);
+        if (launch) out.push(launch);
+      }
     } catch {
       // One odd command must not hide the others.
     }

@@ -38,12 +38,22 @@ export function lacksZeroSection(value: unknown): boolean {
  * (a script's own `--deepspeed_config` for deepspeed.initialize) or the reference is no JSON config.
  */
 export function pluginReader(facts: LaunchFacts, ref: DeepSpeedReference | undefined = facts.deepspeed): PluginReader | undefined {
+  // ms-swift's --deepspeed_autotp_size adds zero_optimization itself (swift/arguments/sft_args.py:275-279); the
+  // autotuner writes a ZeRO section into every experiment it starts (autotuning/autotuner.py DEFAULT_MIN_MEM_CONFIG).
+  if (facts.deepspeedAutotpSize || facts.autotuning) return undefined;
+  return configReader(facts, ref);
+}
+
+/**
+ * Who reads this launch's DeepSpeed config: accelerate's DeepSpeedPlugin through one of these, or (undefined) a
+ * plain deepspeed.initialize script (`--deepspeed_config`), or nothing readable. Unlike `pluginReader`, also when
+ * the launcher completes the ZeRO section itself: the consumer is the same.
+ */
+export function configReader(facts: LaunchFacts, ref: DeepSpeedReference | undefined = facts.deepspeed): PluginReader | undefined {
   if (!ref || ref.kind === 'settings' || ref.kind === 'unresolved') return undefined;
   const via = ref.via.replace(/^-+/, '').replace(/-/g, '_');
   if (via === 'deepspeed_config' || via === 'deepscale_config') return undefined;
   if (via === 'deepspeed_config_file') return 'accelerate';
-  // ms-swift's --deepspeed_autotp_size adds zero_optimization itself (swift/arguments/sft_args.py:275-279).
-  if (facts.deepspeedAutotpSize) return undefined;
   // The trainer (a script's own, when merged with the config file it names) reads --deepspeed.
   switch (facts.launcher) {
     case 'swift':

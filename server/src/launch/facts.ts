@@ -47,14 +47,28 @@ export type DeepSpeedReference = {
 } & (
   | { kind: 'preset'; name: SwiftPresetName }
   /** A JSON path; `candidates` are absolute paths it may mean (script folder, then workspace folders). */
-  | { kind: 'file'; path: string; candidates: string[] }
+  | {
+      kind: 'file';
+      path: string;
+      candidates: string[];
+      /** The script writes the file itself before it launches (`cat <<EOT > $config_json`): the text it writes. */
+      written?: { text: string; start: number; end: number };
+    }
   /**
    * `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads).
    * `mapping`: written as a YAML mapping (ms-swift YAML), which swift/cli/main.py:66-67 passes on as JSON.
    */
   | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true }
   /** Stage/offload given directly (accelerate flags or config). */
-  | { kind: 'settings'; stage?: ZeroStage; offloadOptimizer?: OffloadDevice; offloadParam?: OffloadDevice; zero3Init?: boolean }
+  | {
+      kind: 'settings';
+      stage?: ZeroStage;
+      offloadOptimizer?: OffloadDevice;
+      offloadParam?: OffloadDevice;
+      zero3Init?: boolean;
+      /** The stage written is not 0–3 (accelerate refuses it): nothing runs, so nothing is estimated. */
+      invalidStage?: true;
+    }
   /** Not a preset, not JSON, not a path-looking value (a misspelt preset, usually). */
   | { kind: 'unknown' }
   /** Depends on something the parser cannot resolve (`$DS_CONFIG` from the environment). */
@@ -73,6 +87,11 @@ export interface LaunchFacts {
   span: SourceSpan;
   /** Index of the command in the script (undefined for YAML). */
   commandIndex?: number;
+  /**
+   * Where words of the command were written outside its own span: the variables (`$ds_args`, `"${CMD[@]}"`) and
+   * `eval`ed strings it runs (shell/expand.ts). Offsets in this document.
+   */
+  wordsFrom?: { start: number; end: number }[];
   /** Training script (`train.py`) or LLaMA-Factory YAML given to the launcher. */
   script?: Fact<string>;
   /** accelerate `--config_file`, LLaMA-Factory YAML, swift config YAML (absolute candidates). */
@@ -95,6 +114,11 @@ export interface LaunchFacts {
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
    */
   teacherDeepspeed?: DeepSpeedReference;
+  /**
+   * `deepspeed --autotuning run|tune`: the autotuner starts experiments with its own ZeRO sections and batch sizes
+   * written into the config (autotuning/autotuner.py), and `run` trains with the best one.
+   */
+  autotuning?: Fact<string>;
   /** ms-swift `--deepspeed_autotp_size`, which adds `zero_optimization` to the config (sft_args.py:275-279). */
   deepspeedAutotpSize?: Fact<number>;
   /**

@@ -33,8 +33,11 @@ export async function readReferencedConfig(read: ReadText, ref: DeepSpeedReferen
     case 'inline':
       return ref.json && typeof ref.json === 'object' ? { configPath: `inline ${ref.via} JSON`, value: ref.json } : undefined;
     case 'settings':
-      return { configPath: `${ref.via} (launcher settings)`, value: settingsConfig(ref) };
+      // An invalid stage fails at launch (its own diagnostic says so): there is no run to estimate.
+      return ref.invalidStage ? undefined : { configPath: `${ref.via} (launcher settings)`, value: settingsConfig(ref) };
     case 'file':
+      // Written by the script itself before it launches: that text, whatever is on disk now.
+      if (ref.written) return { configPath: ref.candidates[0] ?? ref.path, value: parseConfigText(ref.written.text).value };
       for (const candidate of ref.candidates) {
         const text = await read(candidate);
         if (text !== undefined) return { configPath: candidate, value: parseConfigText(text).value, file: { path: candidate, text } };

@@ -1,6 +1,7 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import type { FileSystemHost } from '../host';
+import { launchFormat } from '../classify';
 import { samePath } from '../util/paths';
 import { analyzeDocument, factsOf } from './analysis';
 import type { LaunchFacts } from './facts';
@@ -21,8 +22,9 @@ export function extractLaunchFacts(document: TextDocument, workspaceFolders: str
 
 /** Launch facts of a file's text; a JSON config (`swift sft sft.json`) is read as YAML, of which JSON is a subset. */
 export function launchFactsOfText(path: string, text: string, folders: string[]): LaunchFacts[] {
-  const languageId = /\.(ya?ml|json)$/i.test(path) ? 'yaml' : 'shellscript';
-  return extractLaunchFacts(TextDocument.create(URI.file(path).toString(), languageId, 0, text), folders);
+  const uri = URI.file(path).toString();
+  const languageId = launchFormat(TextDocument.create(uri, 'plaintext', 0, text)) === 'yaml' ? 'yaml' : 'shellscript';
+  return extractLaunchFacts(TextDocument.create(uri, languageId, 0, text), folders);
 }
 
 /** The launch facts of a file, or undefined when it cannot be read. */

@@ -20,7 +20,7 @@ export type SettingDefinition = Declared &
   (
     | { type: 'boolean'; default?: boolean }
     | { type: 'integer' | 'number'; minimum: number; maximum?: number; default?: number }
-    | { type: 'string'; enum?: readonly string[]; enumDescriptions?: readonly string[]; maxLength?: number; default?: string }
+    | { type: 'string'; enum?: readonly string[]; enumDescriptions?: readonly string[]; maxLength?: number; pattern?: string; default?: string }
     | { type: 'array'; items: 'string'; default: readonly string[] }
   );
 
@@ -73,6 +73,20 @@ export const settingDefinitions = {
     maximum: 4096,
     scope: 'resource',
     description: 'Memory of one GPU in GiB (80 for an A100/H100 80GB). Without it, estimates cannot say whether they fit.',
+  },
+  cpuMemoryGiB: {
+    type: 'number',
+    minimum: 1,
+    scope: 'resource',
+    description: 'Host (CPU) memory of one node in GiB. With it, runs that offload to the CPU are checked against the memory the node has.',
+  },
+  deepspeedVersion: {
+    type: 'string',
+    pattern: '^v?\\d+\\.\\d+(\\.\\d+)?$',
+    scope: 'resource',
+    markdown: true,
+    description:
+      'The DeepSpeed release you run (for example `0.14.4`), when no requirements or lock file in the workspace pins it. Defaults that changed between releases (such as `gradient_clipping`) follow it.',
   },
   sequenceLength: {
     type: 'integer',
@@ -169,6 +183,7 @@ export type SettingProblem =
   | { kind: 'notText' }
   | { kind: 'controlCharacters' }
   | { kind: 'tooLong'; max: number }
+  | { kind: 'pattern'; pattern: string }
   | { kind: 'notList' };
 
 /** What is wrong with `value` for a setting, or undefined when the definition allows it. */
@@ -189,6 +204,7 @@ export function settingProblem(definition: SettingDefinition, value: unknown): S
       // Control characters never belong in a hub id or a path, and would corrupt settings.json display.
       if (/[\u0000-\u001f\u007f]/.test(value)) return { kind: 'controlCharacters' };
       if (definition.maxLength !== undefined && value.length > definition.maxLength) return { kind: 'tooLong', max: definition.maxLength };
+      if (definition.pattern !== undefined && !new RegExp(definition.pattern).test(value)) return { kind: 'pattern', pattern: definition.pattern };
       return undefined;
     case 'array':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : { kind: 'notList' };
@@ -214,6 +230,8 @@ export function describeSettingProblem(problem: SettingProblem): string {
       return 'contains control characters';
     case 'tooLong':
       return `is longer than ${problem.max} characters`;
+    case 'pattern':
+      return `must match ${problem.pattern}`;
     case 'notList':
       return 'must be a list of text';
   }

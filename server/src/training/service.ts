@@ -46,7 +46,7 @@ export interface CallerInputs {
 }
 
 /** Launch files in the workspace are scripts and launcher YAML; a change to one may add or remove a reference. */
-const launchFilePattern = /\.(sh|bash|zsh|slurm|ya?ml)$/i;
+const launchFilePattern = /\.(sh|bash|zsh|slurm|sbatch|pbs|ya?ml)$/i;
 /** Files a model's size is read from. */
 const modelFilePattern = /(^|[\\/])(config\.json|[^\\/]*\.safetensors(\.index\.json)?)$/i;
 

@@ -142,15 +142,15 @@ function deprecatedLine(node: SchemaNode, meta: DeepSpeedMeta, locale: Locale, t
 const keyDescriptions = new NodeMemo<string>();
 
 /** Markdown for a key: what it does, type, default, allowed values, stages, "auto", alias, deprecation, docs. */
-export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown, locale: Locale = 'en'): string {
+export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unknown, locale: Locale = 'en', defaultNote?: string): string {
   // Only the file's ZeRO stage is read from the document.
   const stage = zeroStageOf(rootValue);
   const t = translator(locale);
   const elasticityOff = elasticityOffLine(path, rootValue, t);
-  return keyDescriptions.get(node, JSON.stringify([locale, stage, path, !!elasticityOff]), () => buildKeyDescription(path, node, stage, elasticityOff, locale));
+  return keyDescriptions.get(node, JSON.stringify([locale, stage, path, !!elasticityOff, defaultNote]), () => buildKeyDescription(path, node, stage, elasticityOff, locale, defaultNote));
 }
 
-function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined, locale: Locale): string {
+function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined, locale: Locale, defaultNote?: string): string {
   const t = translator(locale);
   const meta = metaOf(node);
   const sections: string[] = [];
@@ -159,7 +159,9 @@ function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number |
   if (docs) sections.push(docs);
   const facts = [t('Type: {0}', `\`${typeLabel(node)}\``)];
   const def = defaultOf(node);
-  if (def !== undefined) facts.push(t('Default: {0}', code(def)));
+  // A default that changed between DeepSpeed releases says which release it belongs to (deepspeedRelease.ts).
+  if (defaultNote) facts.push(t('Default: {0}', defaultNote));
+  else if (def !== undefined) facts.push(t('Default: {0}', code(def)));
   const allowed = allowedLine(node, t);
   if (allowed) facts.push(allowed);
   sections.push(facts.join(' · '));

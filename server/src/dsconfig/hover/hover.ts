@@ -6,18 +6,21 @@ import type { ConfigParses } from '../parse';
 import { schemaForPath } from '../schemaIndex';
 import { describeKey, describeValue } from './describe';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
-import type { Locale } from '../../l10n';
+import type { FileSystemHost, Hosts } from '../../host';
+import { changedDefaults, findDeepSpeedRelease, releaseDefault } from '../deepspeedRelease';
+
+const noFiles: FileSystemHost = { readFile: async () => undefined, readBytes: async () => undefined, exists: async () => false, listDir: async () => undefined };
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
-export async function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null> {
+export async function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts?: Hosts): Promise<Hover | null> {
   try {
-    return hoverAt(parses, document, position, settings.locale);
+    return await hoverAt(parses, document, position, settings, hosts);
   } catch {
     return null; // a hover is never worth an error popup
   }
 }
 
-function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, locale: Locale): Hover | null {
+async function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts: Hosts | undefined): Promise<Hover | null> {
   const parsed = parses.parse(document);
   if (!parsed.root) return null;
   const offset = document.offsetAt(position);
@@ -31,9 +34,16 @@ function hoverAt(parses: ConfigParses, document: TextDocument, position: Positio
   const schema = schemaForPath(path, parsed.value);
   if (!schema) return null;
   const range = { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
+  // Only for the few keys whose default changed between releases is the workspace's release looked up.
+  const dotted = path.filter((p) => typeof p === 'string').join('.');
+  let defaultNote: string | undefined;
+  if (isKey && changedDefaults[dotted]) {
+    const release = await findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion);
+    defaultNote = releaseDefault(dotted, undefined, release).note;
+  }
   const value = isKey
-    ? describeKey(path, schema, parsed.value, locale)
-    : describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value, locale);
+    ? describeKey(path, schema, parsed.value, settings.locale, defaultNote)
+    : describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value, settings.locale);
   return { contents: { kind: 'markdown', value }, range };
 }
 

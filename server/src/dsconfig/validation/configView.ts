@@ -172,5 +172,7 @@ export function showPath(path: JSONPath): string {
 
 /** A JSON value as the user would write it in the config. */
 export function showValue(value: unknown): string {
+  // NaN and ±Infinity (Python's json reads the tokens) would print as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return JSON.stringify(value) ?? String(value);
 }

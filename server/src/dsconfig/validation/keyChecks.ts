@@ -191,6 +191,11 @@ function ruleExplains(config: ConfigView, site: PropertySite): boolean {
     // Checkpoint loading asserts on it at stages 1 and 2 (pipelineLoadingBelowStage3).
     case 'zero_optimization.pipeline_loading_checkpoint':
       return pipelineLoadingFails(config);
+    // With AutoTP the weights are sharded at any stage: accelerate's get_state_dict reads the key whenever
+    // autotp_size > 1 and raises on save when it is false (accelerator.py:4030-4049). Not ignored then.
+    case 'zero_optimization.stage3_gather_16bit_weights_on_model_save':
+    case 'zero_optimization.gather_16bit_weights_on_model_save':
+      return (config.number(['tensor_parallel', 'autotp_size']) ?? 0) > 1;
     default:
       return false;
   }

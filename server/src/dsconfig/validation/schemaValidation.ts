@@ -29,6 +29,17 @@ export function schemaCompileError(): string | undefined {
 /** Keywords whose errors are noise here: other checks report them with better words, or their sub-errors say it. */
 const dropped = new Set(['additionalProperties', 'not', 'if', 'then', 'else', 'false schema', 'propertyNames']);
 
+/** The value at a JSON pointer of ajv's instancePath. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let value: unknown = root;
+  for (const segment of pointer.split('/').slice(1)) {
+    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
 /**
  * ajv errors against the schema, mapped to exact ranges and rewritten in plain words. `skipPointers` are
  * values another check already explained ("auto", integer strings, case-insensitive enums owned by rules).
@@ -37,7 +48,12 @@ export function schemaDiagnostics(config: ConfigView, skipPointers: Set<string>,
   const validate = validator();
   if (!validate || config.parsed.root?.type !== 'object') return [];
   validate(config.root);
+  // With autotuning on, a list where one value belongs is a tuning space the autotuner expands into experiments
+  // (autotuning/autotuner.py:434 "stage", :543-547 "train_micro_batch_size_per_gpu"; utils.py get_tuning_keys).
+  const tuning = config.isTrue(['autotuning', 'enabled']);
+  const tuningSpace = (pointer: string) => tuning && pointer !== '' && Array.isArray(valueAt(config.root, pointer));
   const errors = (validate.errors ?? []).filter((e) => {
+    if (tuningSpace(e.instancePath)) return false;
     if (dropped.has(e.keyword)) return false;
     if (e.keyword === 'const' && (e.params as { allowedValue?: unknown }).allowedValue === 'auto') return false;
     if (e.keyword === 'enum' && ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).every((v) => v === 'auto')) return false;

@@ -21,6 +21,7 @@ function isNumberKey(schema: PropertySite['schema']): boolean {
 /** "auto" where nobody fills it, integer fields given fractions or numeric strings, bools given text or 0/1. */
 export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (site.value === 'auto') return checkAuto(config, site);
+  if (typeof site.value === 'number' && !Number.isFinite(site.value)) return checkNonFinite(config, site, site.value);
   if (metaOf(site.schema).integer) return checkInteger(config, site);
   if (typeof site.value !== 'boolean' && isBooleanKey(site.schema)) return checkBoolean(config, site);
   if (site.parentStrict && typeof site.value === 'string' && isNumberKey(site.schema)) return checkNumberString(config, site);
@@ -84,6 +85,58 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
 const integerString = /^\s*[+-]?\d+\s*$/;
 const decimalString = /^\s*[+-]?\d+\.\d*\s*$/;
 const exponentString = /^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+\s*$/;
+
+/**
+ * Fields that refuse inf and nan whatever their type: fp16's loss-scale validators (runtime/precision_config.py:130
+ * for loss_scale, :175 for loss_scale_window and min_loss_scale).
+ */
+const refusesNonFinite = new Map<string, string>([
+  ['fp16.loss_scale', 'runtime/precision_config.py:130'],
+  ['fp16.loss_scale_window', 'runtime/precision_config.py:175'],
+  ['fp16.min_loss_scale', 'runtime/precision_config.py:175'],
+]);
+
+/** How a non-finite value is written in the file: the bare token, or a literal such as 1e400 that overflows. */
+function writtenNumber(config: ConfigView, site: PropertySite): string {
+  return site.valueNode ? config.parsed.text.substr(site.valueNode.offset, site.valueNode.length) : String(site.value);
+}
+
+/**
+ * NaN, Infinity, -Infinity and literals that overflow a double (1e400): Python's json module reads them as
+ * float('nan') / float('inf'), and DeepSpeed's validation judges that value. An int field cannot hold it
+ * (pydantic: "Input should be a finite number"; a plain-dict int is compared and multiplied as inf), and fp16's
+ * loss-scale validators refuse it; a float field takes it.
+ */
+function checkNonFinite(config: ConfigView, site: PropertySite, value: number): Diagnostic[] {
+  const written = writtenNumber(config, site);
+  const python = Number.isNaN(value) ? "float('nan')" : value > 0 ? "float('inf')" : "float('-inf')";
+  const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
+  const docs = metaOf(site.schema).docs;
+  const dotted = site.path.join('.');
+  const fixes = defaultFix(site);
+  const raisedAt = refusesNonFinite.get(dotted);
+  const integer = metaOf(site.schema).integer || typesOf(site.schema).includes('integer');
+  if (raisedAt || integer) {
+    const why = raisedAt
+      ? `DeepSpeed refuses it: "${dotted} must be a finite number (not inf/-inf/nan)" (ValidationError, ${raisedAt})`
+      : site.parentStrict
+        ? 'this is a whole-number field, and pydantic refuses it (finite_number: "Input should be a finite number")'
+        : 'DeepSpeed expects a whole number here and fails on it';
+    return [config.diagnostic('non-finite-number', 'error', range, `"${site.key}" is ${written}, which Python's json module reads as ${python}; ${why}.`, { path: site.path, written, fixes }, docs)];
+  }
+  const token = /^-?(NaN|Infinity)$/.test(written);
+  const what = token ? `${written}: not JSON, but Python's json module reads it as ${python}` : `${written}, which overflows a double: Python's json module reads ${python}`;
+  return [
+    config.diagnostic(
+      'non-finite-number',
+      'warning',
+      range,
+      `"${site.key}" is ${what}, and DeepSpeed takes it as it is here.${token ? ' Strict JSON readers refuse the token.' : ''} Write a finite number.`,
+      { path: site.path, written, fixes },
+      docs,
+    ),
+  ];
+}
 
 function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const value = site.value;
@@ -162,6 +215,20 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
  */
 function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: boolean): Diagnostic[] {
   const number = value ? 1 : 0;
+  const dotted = site.path.join('.');
+  if (dotted === 'fp16.loss_scale_window' || dotted === 'fp16.min_loss_scale') {
+    // A field validator runs before pydantic's coercion, whether or not fp16 is enabled.
+    return [
+      config.diagnostic(
+        'boolean-as-integer',
+        'error',
+        site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
+        `"${site.key}" is ${value}; DeepSpeed refuses a bool here, enabled or not: "${dotted} must be an integer, not bool" (ValidationError, runtime/precision_config.py:173).`,
+        { path: site.path, value, fixes: defaultFix(site) },
+        metaOf(site.schema).docs,
+      ),
+    ];
+  }
   const allowed = enumValuesOf(site.schema).map((e) => e.value);
   // Outside the bounds or the allowed values once read: the schema's error stands.
   if (!numberBranchAccepts(site.schema, number) || (allowed.length > 0 && !allowed.includes(number))) return [];

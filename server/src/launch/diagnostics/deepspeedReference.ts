@@ -1,4 +1,5 @@
-import { baseName, dirName, relativePath } from '../../util/paths';
+import { baseName, isAbsolutePath, joinPath, relativePath } from '../../util/paths';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { FileSystemHost, Hosts } from '../../host';
 import { editDistance } from '../../util/editDistance';
@@ -18,9 +19,39 @@ export async function firstExisting(fs: FileSystemHost, candidates: string[]): P
   return undefined;
 }
 
-function describeFolders(ctx: SourceContext, candidates: string[]): string {
-  const folders = candidates.map((c) => dirName(c)).map((d) => (d === ctx.fileDir ? 'next to this file' : d));
-  return [...new Set(folders)].join(', ');
+/** Where a relative path was looked for, in words: next to this file, and at each workspace folder's root. */
+export function placesTried(ctx: SourceContext, written: string): string {
+  const places = new Map<string, string>();
+  places.set(joinPath(ctx.fileDir, written), 'next to this file');
+  for (const folder of ctx.folders) {
+    const path = joinPath(folder, written);
+    if (!places.has(path)) places.set(path, 'at the workspace root');
+  }
+  const words = [...places].map(([path, where]) => `${where} (${path})`);
+  return words.length > 1 ? `neither ${words.slice(0, -1).join(', ')} nor ${words[words.length - 1]}` : `not ${words[0]}`;
+}
+
+/**
+ * A file a launch names and ZeRO Lens cannot find. A relative path is opened against the working directory the
+ * script is started from, which the script does not fix: a warning that names both places tried. An absolute
+ * path that does not exist fails wherever it starts: an error.
+ */
+export function fileNotFound(
+  ctx: SourceContext,
+  start: number,
+  end: number,
+  what: string,
+  written: string,
+  candidates: string[],
+  reader: string,
+  details: Record<string, unknown> = {},
+  hint = '',
+): Diagnostic {
+  const relative = !isAbsolutePath(written.trim()) && !written.trim().startsWith('~');
+  const message = relative
+    ? `${what} '${written}' is ${placesTried(ctx, written.trim())}: ${reader} opens a relative path from the working directory, which this file does not set, so it fails unless started where the file is.${hint}`
+    : `${what} '${written}' does not exist; ${reader} fails at start.${hint}`;
+  return launchDiagnostic(ctx, 'deepspeed-config-not-found', start, end, message, { path: written, candidates, ...details }, relative ? { severity: DiagnosticSeverity.Warning } : {});
 }
 
 /** Workspace JSON files with the same or a nearly equal name, as paths relative to this file (best first). */
@@ -40,10 +71,6 @@ async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: strin
 function changeTo(ctx: SourceContext, start: number, end: number, values: string[]): FixSpec[] {
   const text = ctx.document.getText();
   return values.map((value, i) => ({ id: 'change-value', title: `Change to '${value}'`, ops: [replaceText(text, start, end, value)], preferred: i === 0 }));
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export async function checkDeepSpeedReference(
@@ -76,12 +103,10 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'file': {
-      if (await firstExisting(hosts.fs, ref.candidates)) return [];
-      return [
-        withSuggestions(ctx, 'deepspeed-config-not-found', start, end, await similarJsonFiles(hosts, ctx, ref.path), { path: ref.path, candidates: ref.candidates }, (hint) =>
-          `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.${hint}`,
-        ),
-      ];
+      if (ref.written || (await firstExisting(hosts.fs, ref.candidates))) return [];
+      const suggestions = await similarJsonFiles(hosts, ctx, ref.path);
+      const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
+      return [fileNotFound(ctx, start, end, 'DeepSpeed config', ref.path, ref.candidates, reader, { fixes: changeTo(ctx, start, end, suggestions) }, hint)];
     }
     case 'inline':
       if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson)];
@@ -95,7 +120,7 @@ export async function checkDeepSpeedReference(
 /** A value that names nothing ZeRO Lens can find, with a did-you-mean in the message and a fix per suggestion. */
 function withSuggestions(
   ctx: SourceContext,
-  code: 'unknown-deepspeed-preset' | 'deepspeed-config-not-found',
+  code: 'unknown-deepspeed-preset',
   start: number,
   end: number,
   suggestions: string[],

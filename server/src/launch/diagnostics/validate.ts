@@ -5,10 +5,11 @@ import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
 import { launcherDiagnostics } from './launcherDiagnostics';
 import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
-import { checkDeepSpeedReference, firstExisting } from './deepspeedReference';
-import { launchDiagnostic } from './launchDiagnostic';
+import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
+import { heredocConfigDiagnostics } from './heredocConfig';
+import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
 export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
@@ -23,6 +24,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
     return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined), ...before];
   }
   const out = shellDiagnostics(ctx, analysis.script);
+  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands));
   for (const launch of analysis.commands) {
     out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
     out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
@@ -34,12 +36,14 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer)));
+      out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer)));
       const single = hfSingleProcessDiagnostic(ctx, launch);
       if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
-        out.push(launchDiagnostic(ctx, 'deepspeed-config-not-found', cfg.span.start, cfg.span.end, `LLaMA-Factory config '${cfg.value}' not found (resolved against the working directory).`, { path: cfg.value, candidates: cfg.candidates }));
+        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory'));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
     }

@@ -3,6 +3,7 @@ import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
+import { llamaFactoryZero3 } from './llamaFactoryZero3';
 import type { TextOp } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
@@ -26,6 +27,23 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
     const e = key === 'mixed_precision' ? undefined : ds.get(key);
     if (e && e.value !== null && e.value !== undefined && !choices.includes(accelerateValueForm(key, String(e.value)))) {
       out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes ${choices.join(' | ')}, not '${String(e.value)}'.`));
+    }
+  }
+  // NVMe offload without a path: accelerate's plugin fills nvme_path with the string "none" (utils/dataclasses.py
+  // 1245-1252, 1309-1315), so ZeRO-3 swaps into a folder named "none" under the working directory, not the NVMe drive.
+  for (const what of ['optimizer', 'param'] as const) {
+    const device = ds.get(`offload_${what}_device`);
+    const path = ds.get(`offload_${what}_nvme_path`);
+    if (String(device?.value ?? '').toLowerCase() === 'nvme' && (!path || path.value === null || String(path.value).toLowerCase() === 'none' || path.value === '')) {
+      out.push(
+        launchDiagnostic(
+          ctx,
+          'accelerate-nvme-without-path',
+          device!.valueStart,
+          device!.valueEnd,
+          `offload_${what}_device is nvme and offload_${what}_nvme_path is not set: accelerate passes the string "none" as nvme_path, so DeepSpeed swaps into a folder named "none" under the working directory instead of the NVMe drive. Set offload_${what}_nvme_path to the drive's mount point.`,
+        ),
+      );
     }
   }
   const mp = yaml.top.get('mixed_precision');
@@ -90,5 +108,6 @@ export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: Ya
     if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
   }
   out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts)));
+  out.push(...(await llamaFactoryZero3(ctx, hosts, yaml)));
   return out;
 }

@@ -99,5 +99,6 @@ export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment,
       offloadParam: offloadDeviceOf(reader.string('offload_param_device')?.value) ?? 'none',
       zero3Init: parseBool(zero3Init?.value) ?? true,
     };
+    if (stage && !(stage.value >= 0 && stage.value <= 3)) facts.deepspeed.invalidStage = true;
   }
 }

@@ -43,6 +43,8 @@ export function readDeepSpeedLauncherFacts(ctx: SourceContext, env: CommandEnvir
   const reader = new OptionReader(ctx, env, part.parsed);
   facts.gpusPerNode = reader.integer('num_gpus', 'num_accelerators');
   facts.nodes = reader.integer('num_nodes');
+  const autotuning = reader.string('autotuning');
+  if (autotuning) facts.autotuning = autotuning;
   const include = reader.option('include');
   const includeText = include && reader.text(include);
   const hosts = includeText ? parseHostSpec(includeText) : undefined;

@@ -1,4 +1,4 @@
-import type { Assignment, Command, Redirect, Separator, ShellIssue, ShellScript, Word, WordPart } from './types';
+import type { Assignment, Command, Heredoc, Redirect, Separator, ShellIssue, ShellScript, Word, WordPart } from './types';
 
 /**
  * A small bash tokenizer/parser, sized for launch scripts: words with exact offsets, quotes, expansions
@@ -52,6 +52,8 @@ interface Builder {
 interface PendingHeredoc {
   delimiter: string;
   stripTabs: boolean;
+  expands: boolean;
+  commandIndex: number;
 }
 
 class Parser {
@@ -61,7 +63,7 @@ class Parser {
   private readonly issues: ShellIssue[] = [];
   private readonly issueKeys = new Set<string>();
   private readonly comments: { start: number; end: number }[] = [];
-  private readonly heredocs: { start: number; end: number; delimiter: string }[] = [];
+  private readonly heredocs: Heredoc[] = [];
   private pendingHeredocs: PendingHeredoc[] = [];
   private builder: Builder | undefined;
   private readonly lineStarts: number[];
@@ -215,7 +217,8 @@ class Parser {
       this.pos = target.end;
     }
     if ((op === '<<' || op === '<<-') && target) {
-      this.pendingHeredocs.push({ delimiter: target.value, stripTabs: op === '<<-' });
+      // The command being built gets the next index when it finishes.
+      this.pendingHeredocs.push({ delimiter: target.value, stripTabs: op === '<<-', expands: !target.quoted, commandIndex: this.commands.length });
     }
     const b = this.ensureBuilder(start);
     b.redirects.push({ op, target, start, end: this.pos });
@@ -228,18 +231,21 @@ class Parser {
     for (const heredoc of this.pendingHeredocs) {
       const start = this.pos;
       let found = false;
+      let bodyEnd = text.length;
       while (this.pos < text.length) {
+        const lineStart = this.pos;
         const end = this.lineEnd(this.pos);
         let line = text.slice(this.pos, end).replace(/\r$/, '');
         if (heredoc.stripTabs) line = line.replace(/^\t+/, '');
         this.pos = Math.min(end + 1, text.length);
         if (line === heredoc.delimiter) {
           found = true;
+          bodyEnd = lineStart;
           break;
         }
       }
       if (!found) this.addIssue({ kind: 'unterminated', what: 'heredoc', start });
-      this.heredocs.push({ start, end: this.pos, delimiter: heredoc.delimiter });
+      this.heredocs.push({ start, end: this.pos, delimiter: heredoc.delimiter, bodyEnd: found ? bodyEnd : this.pos, commandIndex: heredoc.commandIndex, expands: heredoc.expands, stripTabs: heredoc.stripTabs });
     }
     this.pendingHeredocs = [];
   }

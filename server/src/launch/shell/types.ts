@@ -71,6 +71,21 @@ export type ShellIssue =
   | { kind: 'trailing-space'; backslash: number; start: number; end: number }
   | { kind: 'unterminated'; what: 'single-quote' | 'double-quote' | 'command-substitution' | 'backtick' | 'brace' | 'heredoc'; start: number };
 
+/** A here-document: its body [start, bodyEnd) (the terminator line follows, up to end) and the command it feeds. */
+export interface Heredoc {
+  start: number;
+  end: number;
+  delimiter: string;
+  /** Where the terminator line starts (the body's end); `end` when unterminated. */
+  bodyEnd: number;
+  /** Index of the command whose redirect opened it (`cat <<EOT > $config_json`). */
+  commandIndex: number;
+  /** An unquoted delimiter: the shell expands `$VAR`, `${VAR}` and `$(…)` in the body. */
+  expands: boolean;
+  /** `<<-`: leading tabs are stripped from each line. */
+  stripTabs: boolean;
+}
+
 export interface ShellScript {
   text: string;
   commands: Command[];
@@ -78,7 +93,7 @@ export interface ShellScript {
   assignments: Assignment[];
   issues: ShellIssue[];
   comments: { start: number; end: number }[];
-  heredocs: { start: number; end: number; delimiter: string }[];
+  heredocs: Heredoc[];
   /** Offsets where lines start, for offset → line. */
   lineStarts: number[];
 }

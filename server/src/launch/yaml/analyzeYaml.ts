@@ -179,6 +179,7 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
         offloadParam: offloadDeviceOf(deepspeedConfig.get('offload_param_device')?.text) ?? 'none',
         zero3Init: typeof init === 'boolean' ? init : true,
       };
+      if (stage && stageValue !== stage.value) facts.deepspeed.invalidStage = true;
     }
     return { kind, document, top, deepspeedConfig, facts };
   }

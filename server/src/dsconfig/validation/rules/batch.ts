@@ -1,3 +1,4 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { fix, type ConfigView } from '../configView';
 import type { FixSpec } from '../fixTypes';
 import type { Rule } from './rule';
@@ -105,3 +106,48 @@ export const batchTriple: Rule = (config) => {
 };
 
 export const batchRules: Rule[] = [batchTriple];
+
+/**
+ * The batch triple against a known GPU count (§2.1): DeepSpeed derives the missing keys by integer division and
+ * asserts train_batch_size == micro × accumulation × data-parallel world size (runtime/config.py
+ * _batch_assertion, "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu *
+ * gradient_acc_step * world_size"). Only where the data-parallel size is the GPU count: no tensor, pipeline or
+ * sequence parallelism in the config (an mpu the config does not show divides it, and nothing is said then).
+ */
+export function batchWorldChecks(config: ConfigView, world: { gpus: number; label: string }, maybeModelParallel = false): Diagnostic[] {
+  if (config.isTrue(['elasticity', 'enabled'])) return [];
+  const parallel = (config.number(['tensor_parallel', 'autotp_size']) ?? 1) > 1 || (config.number(['sequence_parallel_size']) ?? 1) > 1 || config.has(['pipeline']) || config.has(['data_parallel_size']);
+  if (parallel) return [];
+  const tb = positiveInt(config, TB);
+  if (tb === undefined) return [];
+  const micro = positiveInt(config, MICRO);
+  const gas = positiveInt(config, GAS);
+  // What DeepSpeed derives for the keys the config leaves out (runtime/config.py _set_batch_related_parameters).
+  const n = world.gpus;
+  const m = micro ?? (gas !== undefined ? Math.floor(tb / n / gas) : Math.floor(tb / n));
+  const g = gas ?? (micro !== undefined ? Math.floor(tb / micro / n) : 1);
+  if (m > 0 && g > 0 && tb === m * g * n) return [];
+  if (config.has([MICRO]) && micro === undefined) return [];
+  if (config.has([GAS]) && gas === undefined) return [];
+  const unit = (micro ?? 1) * (gas ?? 1) * n;
+  const suggested = micro !== undefined ? unit : nearestMultiple(tb, n * (gas ?? 1));
+  const shown = `${micro ?? `${m} (derived)`} × ${gas ?? `${g} (derived)`} × ${n}`;
+  // A plain deepspeed.initialize script may split the GPUs with its own mpu (Megatron, a PipelineModule): the
+  // data-parallel size is then smaller than the GPU count, which the config does not show.
+  const caveat = maybeModelParallel ? ' (unless the training script splits the GPUs with tensor or pipeline parallelism, which makes the data-parallel size smaller)' : '';
+  return [
+    config.diagnostic(
+      'batch-size-mismatch',
+      maybeModelParallel ? 'warning' : 'error',
+      config.keyRange([TB]),
+      `${TB} (${tb}) must equal ${MICRO} × ${GAS} × the data-parallel world size, here ${shown} GPUs (${world.label}) = ${m * g * n}: DeepSpeed asserts at start${caveat}.`,
+      {
+        path: [TB],
+        trainBatchSize: tb,
+        world: n,
+        suggested,
+        fixes: [fix(`Set ${TB} to ${suggested}`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
+      },
+    ),
+  ];
+}

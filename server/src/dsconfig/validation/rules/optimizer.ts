@@ -21,9 +21,10 @@ export const maxGradNormInParams: Rule = (config) => {
   return [
     config.diagnostic(
       'max-grad-norm-in-optimizer',
-      'error',
+      'warning',
       config.keyRange(path),
-      'DeepSpeed does not accept "max_grad_norm" in the optimizer params (ValueError when it builds the optimizer). Gradient clipping is set with the top-level "gradient_clipping".',
+      // engine.py _configure_basic_optimizer raises; it runs only when no optimizer is passed to deepspeed.initialize.
+      'DeepSpeed does not accept "max_grad_norm" in the optimizer params: it raises ValueError when it builds the optimizer from this block (the Hugging Face Trainer, accelerate, ms-swift and LLaMA-Factory, or deepspeed.initialize without optimizer=). A script that passes its own optimizer (Megatron) never builds it. Gradient clipping is set with the top-level "gradient_clipping".',
       { path, value, fixes: [move] },
     ),
   ];

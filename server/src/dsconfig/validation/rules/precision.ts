@@ -59,6 +59,23 @@ export const ampConflicts: Rule = (config) => {
       ),
     );
   }
+  // Under AMP the model stays fp32 (fp16 and bf16 off), and an accumulation dtype other than the model's raises
+  // NotImplementedError("Model data type and gradient accumulation data type must be equal to use Amp"),
+  // engine.py:2000-2001 (_do_optimizer_sanity_check).
+  const accumPath = ['data_types', 'grad_accum_dtype'];
+  const written = config.get(accumPath);
+  const accum = typeof written === 'string' ? dtypeSpellings[written] : undefined;
+  if (!other && (stage === undefined || stage === 0) && accum && accum !== 'fp32') {
+    out.push(
+      config.diagnostic(
+        'amp-grad-accum-dtype',
+        'error',
+        config.valueRange(accumPath),
+        `With Apex AMP the model trains in fp32, and "grad_accum_dtype" is ${accum}: DeepSpeed raises NotImplementedError ("Model data type and gradient accumulation data type must be equal to use Amp").`,
+        { path: accumPath, fixes: [fix('Accumulate in fp32', [{ op: 'set', path: accumPath, value: 'fp32' }], true), fix('Remove "grad_accum_dtype"', [{ op: 'remove', path: accumPath }])] },
+      ),
+    );
+  }
   return out;
 };
 

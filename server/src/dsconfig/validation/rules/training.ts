@@ -14,9 +14,11 @@ export const contiguousMemory: Rule = (config) => {
   return [
     config.diagnostic(
       'contiguous-memory-without-partitioning',
-      'error',
+      'warning',
       config.keyRange(path),
-      `"contiguous_memory_optimization" also needs ${missing.join(' and ')}; deepspeed.checkpointing.configure() asserts without ${missing.length > 1 ? 'them' : 'it'}.`,
+      // checkpointing.configure() asserts only when it is called without num_checkpoints (activation_checkpointing/
+      // checkpointing.py); DeepSpeed's engine never calls it, the training script does (Megatron passes num_layers).
+      `"contiguous_memory_optimization" also needs ${missing.join(' and ')}: deepspeed.checkpointing.configure() asserts without ${missing.length > 1 ? 'them' : 'it'} when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).`,
       {
         path,
         missing,

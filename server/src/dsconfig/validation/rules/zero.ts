@@ -101,7 +101,9 @@ export const stageAuto: Rule = (config) => {
       'stage-auto',
       'warning',
       config.valueRange(path),
-      '"stage": "auto" is filled in only by accelerate (from its own DeepSpeed settings). The Hugging Face Trainer does not fill it, and DeepSpeed then drops it silently: ZeRO is OFF (stage 0). Write the stage you want.',
+      // accelerate's DeepSpeedPlugin fills it with its zero_stage (ACCELERATE_DEEPSPEED_ZERO_STAGE, default 2;
+      // utils/dataclasses.py:1237-1238, 1283-1290); DeepSpeed's pydantic model drops "auto" (runtime/config_utils.py).
+      '"stage": "auto" depends on who reads the config: accelerate\'s DeepSpeedPlugin (the Hugging Face Trainer, accelerate, ms-swift, LLaMA-Factory) fills it with its zero_stage, 2 unless accelerate\'s config or ACCELERATE_DEEPSPEED_ZERO_STAGE says otherwise; a plain deepspeed.initialize drops it silently and runs without ZeRO (stage 0). Write the stage you want.',
       { path, fixes: [1, 2, 3].map((stage) => fix(`Use ZeRO stage ${stage}`, [{ op: 'set', path, value: stage }])) },
     ),
   ];
@@ -214,7 +216,33 @@ export const quantizedInitializationBelowStage3: Rule = (config) => {
   ];
 };
 
+/**
+ * ZeRO-1/2's optimizer aligns all-gather buffers to 4 bytes and asserts "allgather_bucket_size must be a multiple of
+ * nccl_start_alignment_factor, 2" (runtime/zero/stage_1_and_2.py:349-351). Not on the BF16_Optimizer path, which
+ * ZeRO-1 with bf16 and fp32 gradient accumulation takes without offload (engine.py:1995-1997); it does not assert.
+ */
+export const allgatherBucketOdd: Rule = (config) => {
+  const stage = config.knownStage();
+  const path = [ZERO, 'allgather_bucket_size'];
+  const value = config.number(path);
+  if ((stage !== 1 && stage !== 2) || value === undefined || !Number.isInteger(value) || value % 2 === 0) return [];
+  const accum = config.get(['data_types', 'grad_accum_dtype']);
+  const bf16Path = stage === 1 && config.isTrue([config.bf16Key(), 'enabled']) && (accum === 'fp32' || accum === 'float32') && config.lowerString([ZERO, 'offload_optimizer', 'device']) !== 'cpu';
+  if (bf16Path) return [];
+  const even = value + 1;
+  return [
+    config.diagnostic(
+      'allgather-bucket-size-odd',
+      'error',
+      config.valueRange(path),
+      `"allgather_bucket_size" is ${value}, an odd number: ZeRO stage ${stage} asserts it is a multiple of 2 (the all-gather buffers are aligned to 4 bytes) and does not start.`,
+      { path, value, fixes: [fix(`Use ${even}`, [{ op: 'set', path, value: even }], true)] },
+    ),
+  ];
+};
+
 export const zeroRules: Rule[] = [
+  allgatherBucketOdd,
   legacyBooleanForm,
   offloadParamBelowStage3,
   partialOffloadBelowStage3,

@@ -1,0 +1,99 @@
+import type { FileSystemHost } from '../host';
+import { joinPath } from '../util/paths';
+
+/**
+ * The DeepSpeed release a workspace runs, and the defaults that changed between releases. The schema reflects
+ * DeepSpeed at edaa7221 (0.19.6-dev); a user on an older cluster runs an older release, so a hover says which
+ * release a default belongs to and gives the one of the user's release when it is known.
+ */
+
+export interface DeepSpeedRelease {
+  version: string;
+  /** Where it was found: `zeroLens.deepspeedVersion`, `requirements.txt`, `.venv/…/deepspeed-0.14.4.dist-info`. */
+  source: string;
+}
+
+/** The release the schema's defaults describe (version.txt at edaa7221). */
+export const schemaRelease = '0.19.6';
+
+/** `0.19.3` → [0, 19, 3]; undefined for text that is no release. */
+export function parseRelease(text: string): number[] | undefined {
+  const m = /^\s*v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+}
+
+export function compareReleases(a: string, b: string): number {
+  const x = parseRelease(a) ?? [0, 0, 0];
+  const y = parseRelease(b) ?? [0, 0, 0];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+}
+
+/** A default DeepSpeed changed: the value from `since` on, and the one before it. */
+export interface ChangedDefault {
+  since: string;
+  value: unknown;
+  before: unknown;
+  change: string;
+}
+
+/** Dotted paths whose default changed, with the pull request that changed it (read from DeepSpeed's history). */
+export const changedDefaults: Record<string, ChangedDefault> = {
+  // runtime/constants.py GRADIENT_CLIPPING_DEFAULT: 0.0 → 1.0, "Default gradient_clipping to 1.0 (#8068)", first in v0.19.3.
+  gradient_clipping: { since: '0.19.3', value: 1, before: 0, change: '#8068' },
+  // runtime/zero/offload_config.py pin_memory: False → True, first in v0.19.5.
+  'zero_optimization.offload_param.pin_memory': { since: '0.19.5', value: true, before: false, change: 'v0.19.5' },
+  'zero_optimization.offload_optimizer.pin_memory': { since: '0.19.5', value: true, before: false, change: 'v0.19.5' },
+};
+
+/** The default of a key under a release, with the words that say which release it belongs to. */
+export function releaseDefault(path: string, schemaDefault: unknown, release: DeepSpeedRelease | undefined): { value: unknown; note?: string } {
+  const changed = changedDefaults[path];
+  if (!changed) return { value: schemaDefault };
+  const show = (v: unknown) => `\`${JSON.stringify(v)}\``;
+  if (!release || !parseRelease(release.version)) {
+    return { value: changed.value, note: `${show(changed.value)} from DeepSpeed ${changed.since} on (${changed.change}); ${show(changed.before)} before. Set \`zeroLens.deepspeedVersion\` or pin deepspeed in requirements.txt to see yours.` };
+  }
+  const newer = compareReleases(release.version, changed.since) >= 0;
+  const value = newer ? changed.value : changed.before;
+  return { value, note: `${show(value)} in DeepSpeed ${release.version} (${release.source}); ${newer ? `since ${changed.since}` : `${show(changed.value)} only from ${changed.since} on`} (${changed.change}).` };
+}
+
+/** `deepspeed==0.14.4`, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files). */
+const pinPatterns: { file: string; pattern: RegExp }[] = [
+  { file: 'requirements.txt', pattern: /^\s*deepspeed\s*===?\s*v?([\d.]+)/im },
+  { file: 'requirements-train.txt', pattern: /^\s*deepspeed\s*===?\s*v?([\d.]+)/im },
+  { file: 'environment.yml', pattern: /^\s*-\s*deepspeed\s*===?\s*v?([\d.]+)/im },
+  { file: 'pyproject.toml', pattern: /["']deepspeed\s*===?\s*v?([\d.]+)["']|^\s*deepspeed\s*=\s*["']=*\s*v?([\d.]+)["']/im },
+  { file: 'uv.lock', pattern: /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i },
+  { file: 'poetry.lock', pattern: /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i },
+  { file: 'Pipfile.lock', pattern: /"deepspeed"\s*:\s*\{[^}]*"version"\s*:\s*"==([\d.]+)"/i },
+];
+
+/**
+ * The release a workspace pins or has installed: the setting first; then an exact pin in a requirements or lock
+ * file at a workspace root; then an environment inside the workspace (`.venv`, `venv`, `env`:
+ * lib/python3.X/site-packages/deepspeed-X.Y.Z.dist-info). A range (`deepspeed>=0.12`) says no release.
+ */
+export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined): Promise<DeepSpeedRelease | undefined> {
+  if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
+  for (const folder of folders) {
+    for (const { file, pattern } of pinPatterns) {
+      const text = await fs.readFile(joinPath(folder, file)).catch(() => undefined);
+      const m = text ? pattern.exec(text) : null;
+      const version = m?.[1] ?? m?.[2];
+      if (version) return { version, source: file };
+    }
+    for (const env of ['.venv', 'venv', 'env']) {
+      const lib = joinPath(folder, `${env}/lib`);
+      const pythons = (await fs.listDir(lib).catch(() => undefined)) ?? [];
+      for (const python of pythons.filter((p) => /^python3/.test(p))) {
+        const sitePackages = joinPath(lib, `${python}/site-packages`);
+        const entries = (await fs.listDir(sitePackages).catch(() => undefined)) ?? [];
+        const info = entries.map((e) => /^deepspeed-([\d.]+)\.dist-info$/i.exec(e)).find((m) => m);
+        if (info) return { version: info[1], source: `${env}/lib/${python}/site-packages/${info[0]}` };
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,56 @@
+/** DeepSpeed configs a script writes with a here-document: checked inside the script, read by its launch. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { getLanguageService } from '../../server/src/languageService';
+import { defaultSettings } from '../../server/src/settings';
+import { launchFactsOfText } from '../../server/src/launch/references';
+import { memoryHosts, workspaceRoot } from './context-hosts';
+
+const script = [
+  'MICRO_BATCH=4',
+  'ZERO_STAGE=2',
+  'config_json="./ds_config.$SLURM_JOBID.json"',
+  'cat <<EOT > $config_json',
+  '{',
+  '  "train_micro_batch_size_per_gpu": $MICRO_BATCH,',
+  '  "train_batch_size": 24,',
+  '  "zero_optimization": {',
+  '    "stage": $ZERO_STAGE,',
+  '    "stage3_param_persitence_threshold": 1e4,',
+  '    "reduce_bucket_size": $BUCKET',
+  '  }',
+  '}',
+  'EOT',
+  'deepspeed --num_gpus 8 pretrain_gpt.py --deepspeed --deepspeed_config ${config_json}',
+  '',
+].join('\n');
+
+test('the config a heredoc writes is checked inside the script, at the place each value is written', async () => {
+  const service = getLanguageService(memoryHosts({ 'train.sh': script }));
+  const document = TextDocument.create(URI.file(path.join(workspaceRoot, 'train.sh')).toString(), 'shellscript', 1, script);
+  const diagnostics = await service.doValidation(document, defaultSettings);
+  const text = (d: { range: { start: { line: number; character: number }; end: { line: number; character: number } } }) => document.getText(d.range);
+  const unknown = diagnostics.find((d) => d.code === 'unknown-key');
+  assert.ok(unknown, JSON.stringify(diagnostics.map((d) => d.code)));
+  assert.equal(text(unknown), '"stage3_param_persitence_threshold"');
+  assert.match(String(unknown.message), /^In the DeepSpeed config this script writes: /);
+  // 24 = 4 × accumulation × 8 GPUs has no whole accumulation: the launch's GPU count is known (a warning: a
+  // plain deepspeed script may split the GPUs with model parallelism).
+  const batch = diagnostics.find((d) => d.code === 'batch-size-mismatch');
+  assert.equal(batch && text(batch), '"train_batch_size"');
+  assert.equal(batch?.severity, 2);
+  // $BUCKET is not set in the script: nothing is said about its value. The file does not exist yet: no "not found".
+  assert.ok(!diagnostics.some((d) => d.code === 'invalid-type' || d.code === 'deepspeed-config-not-found'), JSON.stringify(diagnostics.map((d) => d.code)));
+});
+
+test("the launch reads the heredoc's text as its config", () => {
+  const facts = launchFactsOfText('/ws/train.sh', script, ['/ws']).find((f) => f.deepspeed);
+  assert.equal(facts?.deepspeed?.kind, 'file');
+  const written = facts?.deepspeed?.kind === 'file' ? facts.deepspeed.written : undefined;
+  assert.ok(written);
+  assert.match(written.text, /"train_micro_batch_size_per_gpu": 4,/);
+  assert.match(written.text, /"stage": 2,/);
+});
