@@ -23,10 +23,10 @@ export interface ZeroLensSettings {
   gradientCheckpointing?: boolean;
   loraRank?: number;
   dtype?: 'bf16' | 'fp16' | 'fp32';
-  /** GPU memory held by the CUDA context and kernels, in GiB. */
-  cudaContextGiB: number;
-  /** Share of GPU memory lost to allocator fragmentation, 0..1. */
-  fragmentation: number;
+  /** Override of the modelled CUDA context and kernels, in GiB (unset: the measured default). */
+  cudaContextGiB?: number;
+  /** Override of the modelled allocator cache: reserved = allocated × (1 + fragmentation), 0..1 (unset: modelled). */
+  fragmentation?: number;
 }
 
 export const defaultSettings: ZeroLensSettings = {
@@ -34,8 +34,6 @@ export const defaultSettings: ZeroLensSettings = {
   validate: true,
   warnOnJsonc: true,
   inlayHints: { enabled: true },
-  cudaContextGiB: 1,
-  fragmentation: 0.1,
 };
 
 /** Fills what a client left out, so the core never sees a partial object. */

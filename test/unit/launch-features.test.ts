@@ -90,7 +90,7 @@ test('inlay hint after the --deepspeed value with the per-GPU estimate', async (
   const { ls } = service(files);
   const hints = await ls.getInlayHints(doc('scripts/train.sh', script), { start: at(0, 0), end: at(9, 0) }, settings());
   assert.equal(hints.length, 1);
-  assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+  assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU \(\d+\.\d allocated, [a-z +()]+\) · Qwen3-8B · 4 GPUs$/);
   assert.deepEqual(hints[0].position, at(7, 21));
   const none = await ls.getInlayHints(doc('scripts/t.sh', 'swift sft --deepspeed zero2'), { start: at(0, 0), end: at(1, 0) }, settings());
   assert.deepEqual(none, [], 'no model: no invented numbers');
@@ -117,12 +117,12 @@ test('a model folder changed on disk shows in launch estimates after invalidateW
   const document = doc('scripts/train.sh', script.replace('--model Qwen/Qwen3-8B', '--model ../models/local'));
   const label = async () => String((await ls.getInlayHints(document, { start: at(0, 0), end: at(9, 0) }, settings()))[0]?.label);
   const before = await label();
-  assert.match(before, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs$/);
+  assert.match(before, /^≈ \d+\.\d GiB\/GPU \(\d+\.\d allocated, [a-z +()]+\) · local · 4 GPUs$/);
   hosts.write('models/local/config.json', model(64));
   assert.equal(await label(), before, 'model sizes are cached between keystrokes');
   ls.invalidateWorkspace();
   const after = await label();
-  assert.match(after, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs$/);
+  assert.match(after, /^≈ \d+\.\d GiB\/GPU \(\d+\.\d allocated, [a-z +()]+\) · local · 4 GPUs$/);
   assert.ok(parseFloat(after.slice(2)) > parseFloat(before.slice(2)), `twice the layers weigh more: ${before} → ${after}`);
 });
 

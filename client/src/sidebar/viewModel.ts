@@ -9,6 +9,7 @@ import {
   formatGiB,
   GiB,
   normalizeOption,
+  phaseLabels,
   sameOption,
   settingCanChange,
   type EstimateView,
@@ -19,9 +20,9 @@ import {
 } from '../../../server/src/protocol';
 import { fileNameOf } from './format';
 
-export type SegmentRole = 'params' | 'gradients' | 'optimizerStates' | 'activations' | 'buffers' | 'overhead';
+export type SegmentRole = 'params' | 'gradients' | 'optimizerStates' | 'activations' | 'buffers' | 'temporaries' | 'extraModels' | 'overhead';
 export type OffloadRole = 'cpu' | 'nvme';
-export type Pattern = 'solid' | 'diagonal' | 'dots' | 'cross' | 'horizontal' | 'vertical';
+export type Pattern = 'solid' | 'diagonal' | 'diagonal-reverse' | 'dots' | 'cross' | 'grid' | 'horizontal' | 'vertical';
 export type FitState = 'fits' | 'exceeds' | 'unknown';
 
 export interface RoleStyle {
@@ -33,7 +34,7 @@ export interface RoleStyle {
   pattern: Pattern;
 }
 
-export const SEGMENT_ROLES: readonly SegmentRole[] = ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'overhead'];
+export const SEGMENT_ROLES: readonly SegmentRole[] = ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'temporaries', 'extraModels', 'overhead'];
 
 export const ROLE_STYLES: Readonly<Record<SegmentRole | OffloadRole, RoleStyle>> = {
   params: { label: 'Parameters', short: 'P', colorVar: '--vscode-charts-blue', pattern: 'solid' },
@@ -41,7 +42,9 @@ export const ROLE_STYLES: Readonly<Record<SegmentRole | OffloadRole, RoleStyle>>
   optimizerStates: { label: 'Optimizer states', short: 'O', colorVar: '--vscode-charts-purple', pattern: 'cross' },
   activations: { label: 'Activations', short: 'A', colorVar: '--vscode-charts-green', pattern: 'dots' },
   buffers: { label: 'Buffers', short: 'B', colorVar: '--vscode-charts-yellow', pattern: 'horizontal' },
-  overhead: { label: 'Overhead (CUDA context, fragmentation)', short: 'X', colorVar: '--vscode-charts-red', pattern: 'vertical' },
+  temporaries: { label: 'Step workspaces', short: 'W', colorVar: '--vscode-charts-lines', pattern: 'grid' },
+  extraModels: { label: 'Other models (reference, teacher, vLLM)', short: 'M', colorVar: '--vscode-charts-foreground', pattern: 'diagonal-reverse' },
+  overhead: { label: 'Overhead (allocator cache, CUDA context, NCCL)', short: 'X', colorVar: '--vscode-charts-red', pattern: 'vertical' },
   cpu: { label: 'CPU RAM per node', short: 'C', colorVar: '--vscode-charts-foreground', pattern: 'solid' },
   nvme: { label: 'NVMe', short: 'N', colorVar: '--vscode-charts-foreground', pattern: 'diagonal' },
 };
@@ -77,6 +80,11 @@ export interface BarVM {
   current: boolean;
   totalBytes: number;
   total: string;
+  /** Live tensors at the peak (torch's max_memory_allocated), beside the total the fit is judged on. */
+  allocatedBytes: number;
+  allocated: string;
+  /** The phase of the run that sets the peak ("optimizer step"); empty where none is modelled. */
+  peakPhase: string;
   fit: FitState;
   /** "fits 80 GiB", "exceeds by 3.1 GiB", "capacity unknown". */
   fitLabel: string;
@@ -271,6 +279,10 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
   const fit = fitOf(option.result.fits, total, capacity);
   const fitLabel = fitLabelOf(fit, total, capacity);
   const totalLabel = formatGiB(total);
+  const allocatedBytes = gpu.allocated ?? 0;
+  const allocatedLabel = formatGiB(allocatedBytes);
+  const peakPhase = gpu.peakPhase ? phaseLabels[gpu.peakPhase] : '';
+  const peakWords = peakPhase ? `; peak: ${peakPhase}` : '';
   const offloadLabel =
     cpuBytes === 0 && nvmeBytes === 0
       ? 'no CPU RAM or NVMe needed'
@@ -283,13 +295,16 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
     current,
     totalBytes: total,
     total: totalLabel,
+    allocatedBytes,
+    allocated: allocatedLabel,
+    peakPhase,
     fit,
     fitLabel,
-    summary: `≈ ${totalLabel}/GPU · ${fitLabel}`,
+    summary: `≈ ${totalLabel}/GPU (${allocatedLabel} allocated${peakWords}) · ${fitLabel}`,
     segments,
     offload: { segments: offloadSegments, label: offloadLabel, cpuBytes, nvmeBytes },
-    ariaLabel: `${option.label}${current ? ' (current)' : ''}: ${totalLabel} per GPU, ${fitLabel}; ${offloadLabel}`,
-    notes: option.result.notes,
+    ariaLabel: `${option.label}${current ? ' (current)' : ''}: ${totalLabel} per GPU, ${allocatedLabel} allocated${peakWords}, ${fitLabel}; ${offloadLabel}`,
+    notes: [...option.result.notes, ...(option.result.errsHigh ?? []).map((e) => `Errs high: ${e}.`)],
   };
 }
 
@@ -358,8 +373,12 @@ const TABLE_HEADERS = [
   'Optimizer states',
   'Activations',
   'Buffers',
+  'Step workspaces',
+  'Other models',
   'Overhead',
   'Total per GPU',
+  'Allocated',
+  'Peak phase',
   'Fits',
   'CPU RAM per node',
   'NVMe',
@@ -374,6 +393,8 @@ function tableRow(bar: BarVM): TableVM['rows'][number] {
       bar.current ? `${bar.label} (current)` : bar.label,
       ...SEGMENT_ROLES.map((role) => formatGiB(byRole.get(role) ?? 0)),
       formatGiB(bar.totalBytes),
+      bar.allocated,
+      bar.peakPhase || '—',
       bar.fitLabel,
       formatGiB(bar.offload.cpuBytes),
       formatGiB(bar.offload.nvmeBytes),

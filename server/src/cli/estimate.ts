@@ -36,7 +36,7 @@ export async function runEstimate(args: string[], io: CliIO, fs: FileSystemHost 
       io.stdout(estimateHelp);
       return ExitCode.ok;
     }
-    const result = await estimateFor(parsed, io, fs);
+    const result = await estimateFor(parsed, io.cwd, fs);
     io.stdout(parsed.format === 'json' ? jsonReport(parsed, result) : textReport(parsed, result));
     return ExitCode.ok;
   } catch (error) {
@@ -60,10 +60,21 @@ interface ModelCounts {
   sources: { totalParams: Source; largestLayerParams: Source };
 }
 
-async function estimateFor(args: EstimateArgs, io: CliIO, fs: FileSystemHost): Promise<EstimateRun> {
+/**
+ * The estimate `zero-lens estimate ARGS` prints, as data: the parsed arguments and the training layer's analysis.
+ * `given` sizes the model directly (the accuracy bench passes architectures the catalog lacks); the flags still decide
+ * everything else. Throws UsageError for bad input.
+ */
+export async function estimateFromArgs(argv: string[], cwd: string, fs: FileSystemHost = nodeFileSystem, given?: ModelInfo): Promise<{ args: EstimateArgs; run: EstimateRun }> {
+  const args = parseEstimateArgs(argv);
+  return { args, run: await estimateFor(args, cwd, fs, given) };
+}
+
+async function estimateFor(args: EstimateArgs, cwd: string, fs: FileSystemHost, given?: ModelInfo): Promise<EstimateRun> {
+  const io = { cwd };
   if (args.file && args.config) throw new UsageError('give a file or --config, not both (a script names its own config).');
   const notes: string[] = [];
-  const counts = await modelOverride(args, fs, io.cwd, notes);
+  const counts = given ? { info: given, sources: { totalParams: given.source, largestLayerParams: given.source } } : await modelOverride(args, fs, io.cwd, notes);
   const model = counts?.info;
   const caller = { context: args.context, estimate: { ...args.estimate, model } };
   let document: TextDocument;

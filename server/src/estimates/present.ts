@@ -1,4 +1,4 @@
-import { formatGiB, formatGpuCount, type EstimateResult, type ZeroStage } from '../protocol';
+import { formatGiB, formatGiBValue, formatGpuCount, phaseLabels, type EstimateResult, type ZeroStage } from '../protocol';
 
 /** Words for hints, hovers, diagnostics and fix titles: one place so they always agree. */
 
@@ -28,10 +28,19 @@ export function communicationOf(stage: ZeroStage): string {
   return stage === 3 ? '3Ψ (1.5×)' : '2Ψ (1×)';
 }
 
-/** The inlay hint after `"stage": N`. */
+/**
+ * The inlay hint after `"stage": N`: the total the fit is judged on, then the allocated figure and the phase that
+ * sets the peak, e.g. "≈ 19.2 GiB/GPU (15.1 allocated, optimizer step) · Qwen3-8B · 5 GPUs".
+ */
 export function stageHintText(result: EstimateResult, modelName: string, gpusPerNode: number, nodes: number, gpuMemoryBytes?: number): string {
-  const over = result.fits === false && gpuMemoryBytes ? ` (> ${formatGiB(gpuMemoryBytes)})` : '';
-  return `≈ ${formatGiB(result.perGpu.total)}/GPU${over} · ${modelName} · ${formatGpuCount(gpusPerNode, nodes)}`;
+  const over = result.fits === false && gpuMemoryBytes ? `> ${formatGiB(gpuMemoryBytes)}; ` : '';
+  return `≈ ${formatGiB(result.perGpu.total)}/GPU (${over}${peakWords(result)}) · ${modelName} · ${formatGpuCount(gpusPerNode, nodes)}`;
+}
+
+/** "15.1 allocated, optimizer step": the allocated figure beside the total, and the phase that sets the peak. */
+export function peakWords(result: EstimateResult): string {
+  const phase = result.perGpu.peakPhase ? `, ${phaseLabels[result.perGpu.peakPhase]}` : '';
+  return `${formatGiBValue(result.perGpu.allocated)} allocated${phase}`;
 }
 
 /** The inlay hint after an offload `device`: what the offload costs off the GPU. */
