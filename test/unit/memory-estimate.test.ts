@@ -238,12 +238,15 @@ test('ZeRO-3 + CPU offload of optimizer and params: no model states on the GPU; 
   assert.equal(r.perCpu.optimizerStates, 12 * P);
   assert.equal(r.perCpu.gradients, 4 * P + 2 * P);
   assert.equal(cpuSteady(r), 20 * P);
-  // Loading under zero.Init reads one checkpoint shard per process (≤ 5 GB); saving passes the 16-bit model
-  // through rank 0's CPU memory on top of the offloaded states.
+  // Loading under zero.Init reads one checkpoint shard per process (≤ 5 GB). Saving adds nothing by default (every
+  // rank saves its partitions); with stage3_gather_16bit_weights_on_model_save the 16-bit model passes through rank
+  // 0's CPU memory on top of the offloaded states.
   assert.equal(phaseOf(r, 'load').cpu, 8 * 5e9);
-  assert.equal(phaseOf(r, 'checkpoint-save').cpu, 20 * P + 2 * P);
-  assert.equal(r.perCpu.total, 22 * P);
-  assert.equal(r.perCpu.peakPhase, 'checkpoint-save');
+  assert.equal(phaseOf(r, 'checkpoint-save').cpu, 20 * P);
+  const gathered = estimate(input({ stage: 3, offloadOptimizer: 'cpu', offloadParam: 'cpu', buffers: { gather16BitOnSave: true } }));
+  assert.equal(phaseOf(gathered, 'checkpoint-save').cpu, 20 * P + 2 * P);
+  assert.equal(gathered.perCpu.total, 22 * P);
+  assert.equal(gathered.perCpu.peakPhase, 'checkpoint-save');
   // pin_memory defaults to true (DeepSpeed 0.19.5+): all of it is page-locked unless the config says false.
   assert.equal(r.perCpu.pinned, 20 * P);
   assert.ok(r.notes.some((n) => n.includes('pin_memory: true, the default')));

@@ -422,9 +422,11 @@ export function estimate(input: EstimateInput): EstimateResult {
   const storageBytes = model.totalParams * (torchEngine ? storage : Math.max(storage, p));
   const loadCpuPerRank = stage === 3 && zeroInit ? Math.min(storageBytes, 5e9) : storageBytes;
   const cpuLoad = Math.round(loadCpuPerRank * perNode);
-  // Saving: the model's 16-bit weights pass through rank 0's CPU memory (ZeRO-3's consolidated 16-bit state dict,
-  // or save_pretrained's safetensors buffer), on top of what the offload keeps.
-  const cpuSave = cpuSteady + Math.round(totalParams * p);
+  // Saving: the model's 16-bit weights pass through rank 0's CPU memory: save_pretrained's safetensors buffer below
+  // ZeRO-3, and under ZeRO-3 the consolidated 16-bit state dict when stage3_gather_16bit_weights_on_model_save is on
+  // (engine.py, _zero3_consolidated_16bit_state_dict); otherwise every rank saves its own partitions.
+  const consolidates = stage < 3 || buffers.gather16BitOnSave;
+  const cpuSave = cpuSteady + (consolidates ? Math.round(totalParams * p) : 0);
   const cpuByPhase: Record<PhaseName, number> = {
     load: cpuLoad,
     'optimizer-init': cpuSteady,
