@@ -32,7 +32,7 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
     });
     assert.ok(hints && hints.length === 1, `one hint, got ${JSON.stringify(hints)}`);
     assert.equal(hints[0].position.line, stageLine);
-    assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU \(> 40\.0 GiB; \d+\.\d allocated, [a-z +()]+\) · Qwen3-8B · 5 GPUs$/);
+    assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU \(> 40\.0 GiB\) · Qwen3-8B · 5 GPUs · \d+\.\d allocated, [a-z +()]+$/);
 
     const hover = await server.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: stageLine, character: 6 } });
     const markdown = (hover?.contents as MarkupContent).value;
@@ -112,7 +112,7 @@ test('an unsaved edit to the launch script reaches the config it uses, and closi
 
     await server.open(scriptUri, 'shellscript', script);
     await server.change(scriptUri, 2, script.replace('Qwen/Qwen3-8B', 'Qwen/Qwen3-14B').replace('NPROC_PER_NODE=5', 'NPROC_PER_NODE=4'));
-    assert.match(await hintUntil(server, configUri, (label) => label.includes('Qwen3-14B')), /· Qwen3-14B · 4 GPUs$/);
+    assert.match(await hintUntil(server, configUri, (label) => label.includes('Qwen3-14B')), /· Qwen3-14B · 4 GPUs · /);
     assert.equal(await readFile(scriptPath, 'utf8'), script, 'nothing was written to disk');
 
     await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: scriptUri } });

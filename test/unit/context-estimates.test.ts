@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity, type MarkupContent } from 'vscode-languageserver-types';
 import { estimateExceedsCode, type FitDiagnosticData } from '../../server/src/estimates/fitDiagnostic';
-import { peakWords, stageHintText } from '../../server/src/estimates/present';
+import { peakTooltip, peakWords, stageHintText } from '../../server/src/estimates/present';
 import { formatGiB as gib } from '../../server/src/protocol';
 import { GiB } from '../../server/src/memory/units';
 import type { EstimateResult } from '../../server/src/memory/types';
@@ -28,10 +28,12 @@ function result(totalGiB: number, fits: boolean | null, cpu = { params: 0, gradi
 test('hint text: per-GPU estimate, model and GPU count; the GPU size when it does not fit', () => {
   assert.equal(gib(19.24 * GiB), '19.2 GiB');
   assert.equal(gib(1536 * GiB), '1,536 GiB');
-  // The total the fit is judged on, then the allocated figure and the phase that sets the peak.
-  assert.equal(stageHintText(result(19.24, true), 'Qwen3-8B', 5, 1), '≈ 19.2 GiB/GPU (15.4 allocated, optimizer step) · Qwen3-8B · 5 GPUs');
-  assert.equal(stageHintText(result(0.5, null), 'Qwen3-0.6B', 1, 1), '≈ 0.5 GiB/GPU (0.4 allocated, optimizer step) · Qwen3-0.6B · 1 GPU');
-  assert.equal(stageHintText(result(92.06, false), 'Qwen3-32B', 8, 2, 80 * GiB), '≈ 92.1 GiB/GPU (> 80.0 GiB; 73.6 allocated, optimizer step) · Qwen3-32B · 16 GPUs (2 nodes × 8)');
+  // The total the fit is judged on, the model and the GPUs (within VS Code's 43-character cut), then the allocated
+  // figure and the phase that sets the peak, whole in the tooltip.
+  assert.equal(stageHintText(result(19.24, true), 'Qwen3-8B', 5, 1), '≈ 19.2 GiB/GPU · Qwen3-8B · 5 GPUs · 15.4 allocated, optimizer step');
+  assert.equal(stageHintText(result(0.5, null), 'Qwen3-0.6B', 1, 1), '≈ 0.5 GiB/GPU · Qwen3-0.6B · 1 GPU · 0.4 allocated, optimizer step');
+  assert.equal(stageHintText(result(92.06, false), 'Qwen3-32B', 8, 2, 80 * GiB), '≈ 92.1 GiB/GPU (> 80.0 GiB) · Qwen3-32B · 16 GPUs (2 nodes × 8) · 73.6 allocated, optimizer step');
+  assert.equal(peakTooltip(result(19.24, true)), 'Peak in the optimizer step: 19.2 GiB per GPU = 19.2 GiB reserved by PyTorch + 0 GiB CUDA context and NCCL; 15.4 GiB allocated (live tensors).');
 });
 
 async function setup(settings: Record<string, unknown>, config = 'ds_config_zero2.json') {
@@ -49,8 +51,9 @@ test('the stage hint sits right after the value and matches the estimate of the 
   const stageLine = document.getText().split('\n').findIndex((l) => l.includes('"stage"'));
   assert.deepEqual(hints[0].position, { line: stageLine, character: document.getText().split('\n')[stageLine].indexOf('2') + 1 });
   const current = analysis.estimate(analysis.current)!;
-  assert.equal(hints[0].label, `≈ ${gib(current.perGpu.total)}/GPU (${peakWords(current)}) · Qwen3-8B · 5 GPUs`);
+  assert.equal(hints[0].label, `≈ ${gib(current.perGpu.total)}/GPU · Qwen3-8B · 5 GPUs · ${peakWords(current)}`);
   const tooltip = hints[0].tooltip as MarkupContent;
+  assert.ok(tooltip.value.startsWith(peakTooltip(current)), 'the tooltip gives the total, reserved, allocated and the phase');
   assert.match(tooltip.value, /model Qwen3-8B \(8\.19B params\) _\(train_zero2\.sh line 6\)_/);
   assert.match(tooltip.value, /GPUs\/node 5 _\(train_zero2\.sh line 4\)_/);
 });
@@ -62,7 +65,7 @@ test('offload devices get a CPU RAM hint (per node) next to them', async () => {
   const lines = document.getText().split('\n');
   const labels = hints.map((h) => [lines[h.position.line].trim(), h.label]);
   assert.deepEqual(labels, [
-    ['"stage": 3,', `≈ ${gib(current.perGpu.total)}/GPU (${peakWords(current)}) · Qwen3-8B · 5 GPUs`],
+    ['"stage": 3,', `≈ ${gib(current.perGpu.total)}/GPU · Qwen3-8B · 5 GPUs · ${peakWords(current)}`],
     ['"device": "cpu",', `CPU RAM ≈ ${gib(current.perCpu.optimizerStates + current.perCpu.gradients)}/node`],
     ['"device": "cpu", // host RAM is plentiful', `CPU RAM ≈ ${gib(current.perCpu.params)}/node`],
   ]);

@@ -39,8 +39,9 @@ Workload:
   --lora-targets <list>            Comma-separated modules (default all-linear)
   --qlora                          Frozen base weights in 4-bit NF4 with double quantisation
 Overheads:
-  --cuda-context <GiB>             CUDA context and kernels (default 1)
-  --fragmentation <0..1>           Share added for allocator fragmentation (default 0.1)
+  --cuda-context <GiB>             Override: GPU memory outside PyTorch (CUDA context, kernels, NCCL;
+                                   default modelled: 0.92 GiB, + 0.55 GiB NCCL on several GPUs)
+  --fragmentation <0..1>           Override: reserved = allocated × (1 + this) (default modelled per phase)
 Mode and output:
   --mode full|deepspeed            deepspeed = DeepSpeed's own estimator, to the byte (model states only)
   --zero-init / --no-zero-init     deepspeed mode: model built under zero.Init (default yes)

@@ -12,7 +12,7 @@ import type { LaunchAnalysis } from '../launch/analysis';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { EffectiveLaunch } from '../training/launches';
 import type { TrainingService } from '../training/service';
-import { stageHintText } from './present';
+import { peakTooltip, stageHintText } from './present';
 import { stageHoverMarkdown } from './stageHover';
 
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
@@ -96,7 +96,7 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         if (!current) continue;
         const { analysis, result } = current;
         const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
-        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}` });
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}. ${peakTooltip(result)}` });
       }
       return hints;
     },
