@@ -62,10 +62,20 @@ interface ModelCounts {
   sources: { totalParams: Source; largestLayerParams: Source };
 }
 
-async function estimateFor(args: EstimateArgs, io: CliIO, fs: FileSystemHost): Promise<EstimateRun> {
+/**
+ * The estimate `zero-lens estimate ARGS` prints, as data: the parsed arguments and the training layer's analysis.
+ * `given` sizes the model directly (the accuracy bench passes architectures the catalog lacks); the flags still decide
+ * everything else. Throws UsageError for bad input.
+ */
+export async function estimateFromArgs(argv: string[], cwd: string, fs: FileSystemHost = nodeFileSystem, given?: ModelInfo): Promise<{ args: EstimateArgs; run: EstimateRun }> {
+  const args = parseEstimateArgs(argv);
+  return { args, run: await estimateFor(args, { cwd }, fs, given) };
+}
+
+async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>, fs: FileSystemHost, given?: ModelInfo): Promise<EstimateRun> {
   if (args.file && args.config) throw new UsageError('give a file or --config, not both (a script names its own config).');
   const notes: string[] = [];
-  const counts = await modelOverride(args, fs, io.cwd, notes);
+  const counts = given ? { info: given, sources: { totalParams: given.source, largestLayerParams: given.source } } : await modelOverride(args, fs, io.cwd, notes);
   const model = counts?.info;
   const caller = { context: args.context, estimate: { ...args.estimate, model } };
   let document: TextDocument;

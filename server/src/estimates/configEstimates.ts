@@ -8,7 +8,7 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
 import { fitDiagnostic, hostMemoryDiagnostic } from './fitDiagnostic';
-import { offloadHintText, stageHintText } from './present';
+import { offloadHintText, peakTooltip, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
@@ -159,7 +159,7 @@ function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis
     label: text,
     kind: InlayHintKind.Type,
     paddingLeft: true,
-    tooltip: { kind: MarkupKind.Markdown, value: contextLine(analysis) },
+    tooltip: { kind: MarkupKind.Markdown, value: `${peakTooltip(result)}\n\n${contextLine(analysis)}` },
   };
 }
 

@@ -13,7 +13,7 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { EffectiveLaunch } from '../training/launches';
 import type { TrainingService } from '../training/service';
 import { hostMemoryExcess } from './fitDiagnostic';
-import { stageHintText } from './present';
+import { peakTooltip, stageHintText } from './present';
 import { stageHoverMarkdown } from './stageHover';
 
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
@@ -99,7 +99,7 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         if (!current) continue;
         const { analysis, result } = current;
         const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
-        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}` });
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}. ${peakTooltip(result)}` });
       }
       return hints;
     },

@@ -60,8 +60,9 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, in
 const teacherNote = [
   "**Teacher model's DeepSpeed config** (ms-swift `--teacher_deepspeed`, GKD and GRPO distillation): the frozen teacher",
   'is prepared with it instead of `--deepspeed` (swift/rlhf_trainers/rollout_mixin.py:231-244). Below ZeRO-3 ms-swift',
-  'runs the teacher at stage 0, a whole copy on every GPU (rlhf_trainers/utils.py:360-361). The teacher is a separate',
-  'model: its memory is not part of the memory estimate, which is for the trained model.',
+  'runs the teacher at stage 0, a whole copy on every GPU (rlhf_trainers/utils.py:360-361). The memory estimate on',
+  '`--deepspeed` counts the teacher under "other models": a whole 16-bit copy below ZeRO-3, 1/N of it under ZeRO-3,',
+  'none on the GPU with `zero3_offload`; the options it compares are the trained model\'s.',
 ].join(' ');
 
 /**
