@@ -25,7 +25,7 @@ import { OneChunkMessageReader } from './stdioMessageReader';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
-import { nodeFileSystem, NodeWorkspace } from './nodeHost';
+import { NodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { DependentsRefresh } from './dependentsRefresh';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, type RequestSpec } from './protocol';
@@ -48,6 +48,8 @@ function stdioConnection(): Connection {
 }
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
+/** The disk; `ZERO_LENS_TRACE_FS=1` logs every path it touches (the restricted-mode tests read that log). */
+const disk = new NodeFileSystem(process.env.ZERO_LENS_TRACE_FS ? (file) => process.stderr.write(`zero-lens fs: ${file}\n`) : undefined);
 /** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
 let service: ZeroLensLanguageService;
 
@@ -74,7 +76,7 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  const fs = withOpenDocuments(nodeFileSystem, (file) => documents.get(URI.file(file).toString())?.getText());
+  const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities) });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number };
@@ -82,6 +84,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
   workspace.setFolders(folders);
+  disk.setFolders(folders);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -106,6 +109,7 @@ connection.onInitialized(() => {
   connection.workspace.onDidChangeWorkspaceFolders(async () => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
+    disk.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
   });
 });
 

@@ -1,4 +1,4 @@
-import type { FileSystemHost } from '../host';
+import { textOf, type FileSystemHost } from '../host';
 import { architectureFromConfig } from './configJson';
 import { countParams } from './paramCount';
 import { baseName, joinPath } from '../util/paths';
@@ -13,7 +13,7 @@ import type { ModelInfo } from './types';
  * config.json, when present, also supplies the architecture (for activations and LoRA).
  */
 export async function readModelFolder(fs: FileSystemHost, folder: string, id?: string): Promise<ModelInfo | undefined> {
-  const configText = await fs.readFile(joinPath(folder, 'config.json'));
+  const configText = textOf(await fs.readFile(joinPath(folder, 'config.json'), 'model-config'));
   const parsed = configText === undefined ? undefined : architectureFromConfig(safeJson(configText));
   const architecture = parsed?.architecture;
   const counted = architecture ? countParams(architecture) : undefined;
@@ -32,7 +32,7 @@ export async function readModelFolder(fs: FileSystemHost, folder: string, id?: s
     };
   }
 
-  const index = safeJson(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'))) as { metadata?: { total_size?: unknown } } | undefined;
+  const index = safeJson(textOf(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'), 'model-index'))) as { metadata?: { total_size?: unknown } } | undefined;
   const totalSize = index?.metadata?.total_size;
   if (typeof totalSize === 'number' && totalSize > 0) {
     const bytes = dtypeBytes[parsed?.dtype ?? 'bfloat16'] ?? 2;
@@ -61,7 +61,7 @@ export async function readModelFolder(fs: FileSystemHost, folder: string, id?: s
 
 /** Sums the headers of model.safetensors or of all shards the index names; undefined if any is unreadable. */
 async function readShardHeaders(fs: FileSystemHost, folder: string): Promise<{ summary: SafetensorsSummary } | undefined> {
-  const indexText = await fs.readFile(joinPath(folder, 'model.safetensors.index.json'));
+  const indexText = textOf(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'), 'model-index'));
   let files: string[] | undefined;
   if (indexText !== undefined) {
     const map = (safeJson(indexText) as { weight_map?: unknown } | undefined)?.weight_map;

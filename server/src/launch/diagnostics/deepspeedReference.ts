@@ -1,6 +1,6 @@
 import { baseName, dirName, relativePath } from '../../util/paths';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost, Hosts } from '../../host';
+import { describeUnread, type FileSystemHost, type Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
 import { launchDiagnostic } from './launchDiagnostic';
@@ -75,7 +75,14 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'file': {
-      if (await firstExisting(hosts.fs, ref.candidates)) return [];
+      // Read rather than only looked for: a named pipe or a device by that name exists but is never read.
+      for (const candidate of ref.candidates) {
+        const read = await hosts.fs.readFile(candidate, 'config');
+        if ('text' in read) return [];
+        if (read.unread.reason !== 'missing') {
+          return [launchDiagnostic(ctx, 'file-not-read', start, end, `ZeRO Lens did not read '${ref.path}': ${describeUnread(read.unread)}. Its settings are not checked and not estimated.`, { path: candidate, unread: read.unread.reason })];
+        }
+      }
       return [
         withSuggestions(ctx, 'deepspeed-config-not-found', start, end, await similarJsonFiles(hosts, ctx, ref.path), { path: ref.path, candidates: ref.candidates }, (hint) =>
           `DeepSpeed config '${ref.path}' not found (looked ${describeFolders(ctx, ref.candidates)}). ${capitalised(reader)} resolves a relative path against the working directory.${hint}`,
