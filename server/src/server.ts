@@ -28,7 +28,7 @@ import { withOpenDocuments } from './host';
 import { NodeFileSystem, NodeWorkspace } from './nodeHost';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { DependentsRefresh } from './dependentsRefresh';
-import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, type RequestSpec } from './protocol';
+import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -79,7 +79,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities) });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
-  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number };
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; trusted?: unknown };
+  // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
+  disk.setTrusted(options.trusted !== false);
   globalSettings = options.settings ?? {};
   if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
@@ -139,6 +141,10 @@ connection.onDidChangeConfiguration((change) => {
   refreshAll();
 });
 connection.onNotification(ConfigurationChangedNotification.method, refreshAll);
+connection.onNotification(WorkspaceTrustNotification.method, (params: WorkspaceTrustParams) => {
+  disk.setTrusted(params?.trusted === true);
+  refreshAll();
+});
 connection.onDidChangeWatchedFiles((params) => {
   // A file created or deleted changes the workspace's listing; a changed one only what was read from it.
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();

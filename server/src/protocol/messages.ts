@@ -83,3 +83,13 @@ export const ApplyOptionRequest: RequestSpec<ApplyOptionParams, ApplyOptionResul
 export const CatalogRequest: RequestSpec<void, CatalogEntry[]> = { method: 'zeroLens/catalog' };
 /** The client changed zeroLens.* settings itself (sidebar inputs): re-read settings and refresh. */
 export const ConfigurationChangedNotification: NotificationSpec<void> = { method: 'zeroLens/configurationChanged' };
+
+/** Whether the user trusts the workspace (VS Code's workspace trust); also sent as `initializationOptions.trusted`. */
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+/**
+ * The user granted trust to the workspace. Until then (initialization option `trusted: false`) the server
+ * reads no model folder, no cache and nothing outside the workspace folders.
+ */
+export const WorkspaceTrustNotification: NotificationSpec<WorkspaceTrustParams> = { method: 'zeroLens/workspaceTrust' };
