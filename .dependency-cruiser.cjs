@@ -8,10 +8,10 @@
  *   training/                        the one pipeline from documents to estimates
  *   estimates/                       the features that show estimates
  *   languageService, analyses        the facade
- *   server, stdio*, dependentsRefresh, nodeHost, safeFile, cli/   the edges (LSP, Node, terminal)
+ *   server, stdio*, dependentsRefresh, nodeHost, safeFile, clientWatch, requestBudget, cli/   the edges (LSP, Node, terminal)
  */
-const core = '^server/src/(?!server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|cli/)';
-const edges = '^server/src/(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|cli/)';
+const core = '^server/src/(?!server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|requestBudget\\.ts$|cli/)';
+const edges = '^server/src/(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|requestBudget\\.ts$|cli/)';
 
 /** A layer may not import the layers listed after it. */
 const above = {

@@ -10,6 +10,7 @@ import {
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type ClientCapabilities,
   type Connection,
   type InitializeParams,
@@ -26,6 +27,9 @@ import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
 import { NodeFileSystem, NodeWorkspace } from './nodeHost';
+import { watchClient } from './clientWatch';
+import { withBudget } from './requestBudget';
+import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { DependentsRefresh } from './dependentsRefresh';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
@@ -82,6 +86,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; trusted?: unknown };
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
+  watchClient(params.processId ?? undefined, () => process.exit(shutdownRequested ? 0 : 1));
   globalSettings = options.settings ?? {};
   if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
@@ -176,7 +181,9 @@ async function validate(uri: string, version: number): Promise<void> {
   const document = documents.get(uri);
   if (!document || document.version !== version) return;
   const settings = await settingsFor(uri);
-  const diagnostics = await guard('validation', () => service.doValidation(document, settings), []);
+  // Stale work stops at its next checkpoint: a newer version or a close schedules its own run.
+  const stale = timeBudget(Infinity, () => documents.get(uri)?.version !== version);
+  const diagnostics = await guard('validation', () => service.doValidation(document, settings, stale), []);
   // A newer edit arrived while we worked: its own run will publish.
   if (documents.get(uri)?.version !== version) return;
   await connection.sendDiagnostics({ uri, version, diagnostics });
@@ -199,11 +206,17 @@ function requestedUri(params: unknown): string | undefined {
   return typeof uri === 'string' ? uri : undefined;
 }
 
-async function withSettings<T>(uri: string | undefined, run: (document: TextDocument, settings: ZeroLensSettings) => Promise<T>, fallback: T): Promise<T> {
+/** A request on a document, with its settings, under a time budget that `$/cancelRequest` also ends. */
+async function withSettings<T>(
+  uri: string | undefined,
+  run: (document: TextDocument, settings: ZeroLensSettings, budget: Budget) => Promise<T>,
+  fallback: T,
+  token?: CancellationToken,
+): Promise<T> {
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
-  return guard('request', () => run(document, settings), fallback);
+  return withBudget('request', token, (budget) => run(document, settings, budget), fallback, (message) => connection.console.error(message));
 }
 
 /** A failing feature must never take the server down: log it and answer with nothing. */
@@ -211,7 +224,7 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
   try {
     return await run();
   } catch (error) {
-    connection.console.error(`ZeRO Lens ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (!(error instanceof Cancelled)) connection.console.error(`ZeRO Lens ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return fallback;
   }
 }
@@ -249,16 +262,16 @@ documents.onDidClose((event) => {
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
-connection.onCompletion((p) => withSettings(requestedUri(p), (d, s) => service.doComplete(d, p.position, s), null));
-connection.onCompletionResolve((item) => {
+connection.onCompletion((p, token) => withSettings(requestedUri(p), (d, s) => service.doComplete(d, p.position, s), null, token));
+connection.onCompletionResolve((item, token) => {
   const uri = completionOrigin(item)?.uri;
-  return uri ? withSettings(uri, (d, s) => service.resolveCompletion(d, item, s), item) : item;
+  return uri ? withSettings(uri, (d, s) => service.resolveCompletion(d, item, s), item, token) : item;
 });
-connection.onHover((p) => withSettings(requestedUri(p), (d, s) => service.doHover(d, p.position, s), null));
-connection.onCodeAction((p) => withSettings(requestedUri(p), (d, s) => service.getCodeActions(d, p.range, p.context, s), []));
-connection.languages.inlayHint.on((p) => withSettings(requestedUri(p), (d, s) => service.getInlayHints(d, p.range, s), []));
-connection.onDocumentLinks((p) => withSettings(requestedUri(p), (d, s) => service.getDocumentLinks(d, s), []));
-connection.onDefinition((p) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), []));
+connection.onHover((p, token) => withSettings(requestedUri(p), (d, s) => service.doHover(d, p.position, s), null, token));
+connection.onCodeAction((p, token) => withSettings(requestedUri(p), (d, s, budget) => service.getCodeActions(d, p.range, p.context, s, budget), [], token));
+connection.languages.inlayHint.on((p, token) => withSettings(requestedUri(p), (d, s) => service.getInlayHints(d, p.range, s), [], token));
+connection.onDocumentLinks((p, token) => withSettings(requestedUri(p), (d, s) => service.getDocumentLinks(d, s), [], token));
+connection.onDefinition((p, token) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), [], token));
 /** A custom request of the shared protocol, with the types it declares. */
 function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R> | R): void {
   connection.onRequest(spec.method, (params: unknown): Promise<unknown> => Promise.resolve(handler(params as P)));

@@ -1,3 +1,4 @@
+import type { Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver-types';
 import { fixEdits } from './applyFix';
@@ -9,6 +10,8 @@ export interface OfferedFixes {
   origin: FixOrigin;
   fixes: FixSpec[];
   diagnostics?: Diagnostic[];
+  /** The document's current parse tree, when the caller has it cached: JSON fixes then parse nothing more. */
+  tree?: Node;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface OfferedFixes {
 export function quickFixActions(document: TextDocument, offered: OfferedFixes): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const fix of offered.fixes) {
-    const edits = fixEdits(document, fix, offered.origin);
+    const edits = fixEdits(document, fix, offered.origin, offered.tree);
     if (!edits) continue;
     const action: CodeAction = { title: fix.title, kind: CodeActionKind.QuickFix, isPreferred: fix.preferred === true, edit: { changes: { [document.uri]: edits } } };
     if (offered.diagnostics?.length) action.diagnostics = offered.diagnostics;
@@ -28,11 +31,11 @@ export function quickFixActions(document: TextDocument, offered: OfferedFixes): 
 }
 
 /** The quick fixes carried in the diagnostics' data, each diagnostic's data checked before use. */
-export function dataFixActions(document: TextDocument, diagnostics: Diagnostic[]): CodeAction[] {
+export function dataFixActions(document: TextDocument, diagnostics: Diagnostic[], tree?: Node): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
     const data = readDiagnosticData(diagnostic.data);
-    if (data) actions.push(...quickFixActions(document, { origin: data, fixes: data.fixes, diagnostics: [diagnostic] }));
+    if (data) actions.push(...quickFixActions(document, { origin: data, fixes: data.fixes, diagnostics: [diagnostic], tree }));
   }
   return actions;
 }

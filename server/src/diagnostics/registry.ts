@@ -158,6 +158,8 @@ export const diagnosticRegistry = {
   'not-utf8': { domain: 'file', severity: Error, href: pythonDocs.unicodeDecodeError },
   /** A file the document names that ZeRO Lens did not read: a named pipe or device, over its size cap, outside an untrusted workspace. */
   'file-not-read': { domain: 'file', severity: Warning, href: fileDocs.fileTypes },
+  /** One domain's checks failed with an internal error; the others still ran. */
+  'check-failed': { domain: 'file', severity: Information, href: fileDocs.fileTypes },
 } as const satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof diagnosticRegistry;

@@ -30,7 +30,8 @@ export interface ParsedConfig {
 /** Real configs are a few KB; beyond this the file is not a hand-written config and parsing it would stall the editor. */
 export const maxParsedLength = 4 * 1024 * 1024;
 /** jsonc-parser's parseTree (and every tree walk after it) recurses once per level; stay far below the stack limit. */
-export const maxNestingDepth = 256;
+import { maxNestingDepth } from '../util/nesting';
+export { maxNestingDepth };
 
 // jsonc-parser's SyntaxKind / ParseErrorCode are ambient const enums, which isolatedModules cannot read.
 const Token = { OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Comma: 5, LineComment: 12, BlockComment: 13, LineBreak: 14, Trivia: 15, EOF: 17 } as const;

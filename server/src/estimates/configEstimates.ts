@@ -54,6 +54,7 @@ function lineTouches(document: TextDocument, node: Node, range: Range): boolean 
 /** The memory estimates of a ds_config: the stage hint, hover table, fit warning and stage fixes. */
 export function createConfigEstimates(training: TrainingService, parses: ConfigParses): FeatureContributor {
   return {
+    name: 'memory estimate',
     async validate(document, settings) {
       const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);

@@ -75,6 +75,7 @@ export interface LaunchEstimates extends FeatureContributor {
 export function createLaunchEstimates(training: TrainingService, launchParse: (document: TextDocument) => LaunchAnalysis): LaunchEstimates {
   const launches = (document: TextDocument) => training.launchesOf(document);
   return {
+    name: 'memory estimate',
     async validate(document, settings) {
       if (!settings.gpuMemoryGiB) return [];
       const ctx = launchParse(document).ctx;

@@ -24,6 +24,7 @@ export interface LaunchFeatureInputs {
 export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
   const { hosts, parse } = inputs;
   return {
+    name: 'launch',
     validate: (document) => launchDiagnostics(parse(document), hosts),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),

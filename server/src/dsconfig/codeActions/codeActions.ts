@@ -5,6 +5,8 @@ import { minimalEdit } from '../../util/jsonEdits';
 import { dataFixActions } from '../../diagnostics/fixActions';
 import { fixAllText } from './fixAll';
 import { isOwnDiagnostic } from './ownDiagnostics';
+import type { ConfigParses } from '../parse';
+import { unlimited, type Budget } from '../../util/budget';
 
 export const fixAllKind = 'source.fixAll.zeroLens';
 
@@ -18,11 +20,26 @@ function wants(context: CodeActionContext, kind: string, whenUnspecified: boolea
  * Quick fixes built only from each diagnostic's data (stateless), plus `source.fixAll.zeroLens`.
  * Every edit is computed with jsonc-parser on the current text, so comments and formatting survive.
  */
-export async function codeActions(document: TextDocument, _range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]> {
+export async function codeActions(
+  document: TextDocument,
+  _range: Range,
+  context: CodeActionContext,
+  settings: ZeroLensSettings,
+  budget: Budget = unlimited,
+  parses?: ConfigParses,
+): Promise<CodeAction[]> {
   const text = document.getText();
-  const actions = wants(context, CodeActionKind.QuickFix, true) ? dataFixActions(document, context.diagnostics.filter(isOwnDiagnostic)) : [];
+  const actions: CodeAction[] = [];
+  if (wants(context, CodeActionKind.QuickFix, true)) {
+    // The document's own parse (cached for this version): a fix re-parses only the object it edits.
+    const tree = parses?.parse(document).root;
+    for (const diagnostic of context.diagnostics.filter(isOwnDiagnostic)) {
+      await budget.checkpoint();
+      actions.push(...dataFixActions(document, [diagnostic], tree));
+    }
+  }
   if (wants(context, fixAllKind, false)) {
-    const after = fixAllText(document, settings);
+    const after = await fixAllText(document, settings, budget);
     if (after !== text) {
       actions.push({ title: 'Fix all auto-fixable ZeRO Lens problems', kind: fixAllKind, edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } } });
     }

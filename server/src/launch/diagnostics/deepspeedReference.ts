@@ -8,6 +8,7 @@ import type { FixSpec } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
 import { editDistance, suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
+import { maxNestingDepth } from '../../util/nesting';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
 export type ReferenceReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
@@ -90,6 +91,9 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'inline':
+      if (ref.tooDeep) {
+        return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config nests deeper than ${maxNestingDepth} levels; ZeRO Lens does not read it. A DeepSpeed config nests a few levels.`)];
+      }
       if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson)];
       if (ref.json !== undefined && typeof ref.json === 'object' && ref.json !== null) return [];
       return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config is not a JSON object; ${reader} cannot parse it.`)];
