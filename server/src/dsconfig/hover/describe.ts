@@ -13,6 +13,7 @@ import {
   type SchemaPath,
 } from '../schemaIndex';
 import { NodeMemo } from './memo';
+import { markdownCode } from '../../util/markdown';
 
 /**
  * Markdown that explains a key or a value from the schema. Shared by hover and by the documentation
@@ -56,9 +57,9 @@ function elasticityOffLine(path: SchemaPath, rootValue: unknown): string | undef
   return on ? undefined : '**Elasticity is off** (`elasticity.enabled` is not true): DeepSpeed ignores this block, so neither this value nor a default here takes effect.';
 }
 
+/** A value from the file as inline code, written as JSON. */
 export function code(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
-  return '`' + text.replace(/`/g, "'") + '`';
+  return markdownCode(JSON.stringify(value) ?? String(value));
 }
 
 /** `integer`, `boolean | null`, … from the schema (with "integer" flagged by x-deepspeed.integer). */
@@ -139,7 +140,7 @@ export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unkno
 function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined): string {
   const meta = metaOf(node);
   const sections: string[] = [];
-  sections.push(`**\`${path.join('.')}\`**`);
+  sections.push(`**${markdownCode(path.join('.'))}**`);
   const docs = docsOf(node);
   if (docs) sections.push(docs);
   const facts = [`Type: \`${typeLabel(node)}\``];
@@ -208,7 +209,7 @@ const valueDescriptions = new NodeMemo<string>();
 function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknown, written: string, rootValue: unknown): string {
   const meta = metaOf(node);
   const key = String(path[path.length - 1] ?? '');
-  const sections: string[] = [`**\`${path.join('.')}\`** = ${code(value)}`];
+  const sections: string[] = [`**${markdownCode(path.join('.'))}** = ${code(value)}`];
   if (value === 'auto' && acceptsAuto(node) && !enumValuesOf(node).some((e) => e.value === 'auto')) {
     const def = defaultOf(node);
     if (meta.auto) sections.push(`Filled in by ${autoFiller(meta.auto)} before DeepSpeed reads the config.`);
