@@ -1,12 +1,13 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import { formatGiB, optionLabel, sameOption, type ZeroOption } from '../protocol';
+import { formatGiB, normalizeOption, optionLabel, sameOption, type ZeroOption } from '../protocol';
+import { extractConfigFacts } from '../memory/configFacts';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { currentOption } from '../training/analyze';
 import { offeredTargets, smallestChangeThatFits, type OfferKind } from './offers';
 import { isFitDiagnostic } from './fitDiagnostic';
-import { applyStageSwitch, stageSwitchOps } from './stageSwitch';
+import { applyStageSwitch, stageSwitchOps, type SwitchScope } from './stageSwitch';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { minimalEdit } from '../util/jsonEdits';
 import { originOf, type FixSpec } from '../diagnostics/fixData';
@@ -50,7 +51,14 @@ export function stageCodeActions(
     const result = numbers?.estimate(target);
     return result ? `≈ ${formatGiB(result.perGpu.total)}/GPU` : '';
   };
-  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => ({ kind: fixKindOf[kind], target, title: offerTitle(kind, target, estimateText(target)) }));
+  // A stage switch keeps the offload the file writes, so its target is the new stage with those devices.
+  const facts = extractConfigFacts(config.value);
+  const kept = (stage: ZeroOption['stage']): ZeroOption =>
+    normalizeOption({ stage, offloadOptimizer: facts.offloadOptimizer?.value ?? 'none', offloadParam: facts.offloadParam?.value ?? 'none' });
+  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => {
+    const moved = kind === 'switch' ? kept(target.stage) : target;
+    return { kind: fixKindOf[kind], target: moved, title: offerTitle(kind, moved, estimateText(moved)) };
+  });
 
   const fit = diagnostics.filter(isFitDiagnostic);
   const suggestion = numbers ? smallestChangeThatFits(numbers) : (fit[0]?.data.suggestion ?? undefined);
@@ -68,10 +76,11 @@ export function stageCodeActions(
   return actions;
 }
 
-/** An offer as a fix: the JSON ops of the move, and in the title how many ZeRO-3-only settings it removes. */
+/** An offer as a fix: the JSON ops of the move, and in the title every ZeRO-3-only setting it removes, by name. */
 function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean): FixSpec {
-  const { ops, dropped } = stageSwitchOps(config.value, offer.target);
-  const title = dropped.length ? `${offer.title}, removing ${dropped.length} ZeRO-3-only setting${dropped.length === 1 ? '' : 's'}` : offer.title;
+  const scope: SwitchScope = offer.kind === 'switch-stage' ? 'stage' : 'option';
+  const { ops, dropped } = stageSwitchOps(config.value, offer.target, scope);
+  const title = dropped.length ? `${offer.title}, removing ${dropped.map((d) => d.split('.').pop()).join(', ')} (read only by ZeRO-3)` : offer.title;
   return preferred ? { id: offer.kind, title, ops, preferred } : { id: offer.kind, title, ops };
 }
 
