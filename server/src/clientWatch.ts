@@ -3,16 +3,19 @@ import { Worker } from 'node:worker_threads';
 /**
  * The server ends when its client goes away, whatever it is computing. The connection already exits when
  * stdin ends or the IPC channel closes, but only once the event loop gets to those events; a worker thread
- * checks every `intervalMs` whether the process that started the server (and the client process `initialize`
- * named) still lives, and ends the process from outside the busy main thread when not.
+ * checks every 100 ms whether the process that started the server (and the client process `initialize`
+ * named) still lives, and ends the process from outside the busy main thread when not. The thread is
+ * started with the server, before any work: a worker needs turns of the main event loop to come up.
  */
 
-const intervalMs = 200;
+const intervalMs = 100;
 
 /** The worker's code: runs in its own thread, so a busy main thread cannot delay it. */
 const watchdog = `
-const { workerData } = require('node:worker_threads');
-const { parentPid, clientPid, intervalMs } = workerData;
+const { parentPort, workerData } = require('node:worker_threads');
+const { parentPid, intervalMs } = workerData;
+let clientPid;
+parentPort.on('message', (pid) => (clientPid = pid));
 const alive = (pid) => {
   try {
     process.kill(pid, 0);
@@ -30,17 +33,14 @@ setInterval(() => {
 
 let worker: Worker | undefined;
 
-/**
- * Starts the watch (once). `clientPid` is `initialize`'s processId, when the client gave one. The IPC
- * channel closing (VS Code's transport) ends the process too.
- */
-export function watchClient(clientPid: number | undefined, exit: () => void): void {
+/** Starts the watch on the process that started the server; `exit` runs when the IPC channel closes. */
+export function startClientWatch(exit: () => void): void {
   process.once('disconnect', exit);
   if (worker) return;
   try {
     worker = new Worker(watchdog, {
       eval: true,
-      workerData: { parentPid: process.ppid, clientPid: typeof clientPid === 'number' && clientPid > 0 && clientPid !== process.pid ? clientPid : undefined, intervalMs },
+      workerData: { parentPid: process.ppid, intervalMs },
       // A few MB are plenty for a timer; keep the thread's heap small.
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
       stdout: false,
@@ -51,4 +51,9 @@ export function watchClient(clientPid: number | undefined, exit: () => void): vo
   } catch {
     // Without threads the connection's own checks still end the server once the event loop is free.
   }
+}
+
+/** Also watches the client process `initialize` named (LSP: the server exits when it is gone). */
+export function watchClientProcess(clientPid: number | null | undefined): void {
+  if (typeof clientPid === 'number' && clientPid > 0 && clientPid !== process.pid) worker?.postMessage(clientPid);
 }

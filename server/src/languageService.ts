@@ -39,6 +39,8 @@ export interface LanguageServiceParams {
   workspace?: WorkspaceHost;
   /** What the editor does with completion lists (defaults: documentation inline, no item defaults). */
   completion?: CompletionClientSupport;
+  /** The document open in the editor at an absolute path, if any: its parse is shared with what reads that path. */
+  openDocument?: (path: string) => TextDocument | undefined;
 }
 
 /**
@@ -82,7 +84,7 @@ export interface ZeroLensLanguageService {
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
-  const { configParses, launchParses, parses, training } = createAnalyses(hosts);
+  const { configParses, launchParses, parses, training } = createAnalyses(hosts, params.openDocument);
   const dsConfig = createDsConfigFeatures(hosts, configParses);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);
@@ -170,7 +172,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     doComplete: async (d, p, s) => shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
     resolveCompletion,
     doHover: hoverAll,
-    getCodeActions: (d, r, ctx, s, budget = unlimited) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s, budget)),
+    getCodeActions: async (d, r, ctx, s, budget = unlimited) => (await collect(d, s, (c) => c.codeActions?.(d, r, ctx, s, budget))).filter((a) => kindWanted(ctx, a.kind)),
     getInlayHints: (d, r, s) => (s.inlayHints.enabled ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
@@ -201,6 +203,15 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     },
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams })),
   };
+}
+
+/**
+ * Whether the editor asked for actions of this kind (`context.only`: a kind matches itself and its sub-kinds).
+ * A request for `source.fixAll.zeroLens` gets no quick fixes, whichever contributor made them.
+ */
+function kindWanted(context: CodeActionContext, kind: string | undefined): boolean {
+  if (!context.only || context.only.length === 0) return true;
+  return !!kind && context.only.some((only) => only === '' || kind === only || kind.startsWith(only + '.'));
 }
 
 /**

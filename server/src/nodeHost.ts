@@ -108,6 +108,12 @@ export const nodeFileSystem: FileSystemHost = new NodeFileSystem();
 const skippedFolders = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '__pycache__', '.venv', 'venv', '.cache']);
 const launchFilePattern = /\.(sh|bash|zsh|ya?ml)$/i;
 const jsonFilePattern = /\.json$/i;
+/**
+ * The largest launch file the walk lists. Every config's context reads every listed launch file, and a
+ * 1 MB script costs over 100 MB to analyse: a launch script or launcher YAML is a few KB, and a file many
+ * times that is a log or a data set. Opened in the editor, a larger script (up to the read cap) is checked.
+ */
+export const maxListedLaunchBytes = 256 * 1024;
 
 /** How far the walk goes: a checkout of a million files, or a link farm, must not stall the server. */
 export interface WalkLimits {
@@ -125,8 +131,8 @@ const defaultWalkLimits: WalkLimits = { maxFiles: 5000, maxDepth: 6, maxEntries:
  * Walks the workspace folders for scripts and JSON files, bounded in depth, count, entries and time so a
  * huge checkout cannot stall the server. Only regular files are listed (a named pipe called `wait.sh` is not
  * a script); a link is followed to what it leads to, a linked folder only once (by its real path) and only
- * inside the workspace, so a link loop ends. Launch files over the script cap are not listed: a bigger .sh or
- * .yaml is a log or a data set, and every estimate reads the launch files. The listing is cached until
+ * inside the workspace, so a link loop ends. Launch files over 256 KiB are not listed (`maxListedLaunchBytes`).
+ * The listing is cached until
  * `invalidate()` (file watcher events).
  */
 export class NodeWorkspace implements WorkspaceHost {
@@ -179,7 +185,7 @@ export class NodeWorkspace implements WorkspaceHost {
       if (jsonFilePattern.test(name)) found.push(file);
       else if (launchFilePattern.test(name)) {
         const bytes = await size();
-        if (bytes !== undefined && bytes <= readLimits.script) found.push(file);
+        if (bytes !== undefined && bytes <= maxListedLaunchBytes) found.push(file);
       }
     };
 

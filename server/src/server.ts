@@ -27,7 +27,7 @@ import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
 import { NodeFileSystem, NodeWorkspace } from './nodeHost';
-import { watchClient } from './clientWatch';
+import { startClientWatch, watchClientProcess } from './clientWatch';
 import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { withDefaults, type ZeroLensSettings } from './settings';
@@ -50,6 +50,8 @@ function stdioConnection(): Connection {
   process.stdin.on('close', exit);
   return createConnection(ProposedFeatures.all, new OneChunkMessageReader(process.stdin), new OneChunkMessageWriter(process.stdout));
 }
+// Started before any work: the server ends within a fraction of a second of its client, however busy.
+startClientWatch(() => process.exit(shutdownRequested ? 0 : 1));
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
 /** The disk; `ZERO_LENS_TRACE_FS=1` logs every path it touches (the restricted-mode tests read that log). */
@@ -81,12 +83,13 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
-  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities) });
+  const openDocument = (file: string) => documents.get(URI.file(file).toString());
+  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; trusted?: unknown };
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
-  watchClient(params.processId ?? undefined, () => process.exit(shutdownRequested ? 0 : 1));
+  watchClientProcess(params.processId);
   globalSettings = options.settings ?? {};
   if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);

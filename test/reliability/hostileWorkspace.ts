@@ -70,7 +70,7 @@ export function bigScript(bytes: number): string {
         ? `export VAR_${i}=value_${i}`
         : i % 3 === 1
           ? `echo "$VAR_${i - 1}" step ${i}`
-          : `deepspeed --num_gpus 8 train.py --deepspeed ds_config_inject.json --model_name_or_path Qwen/Qwen3-8B --output_dir out_$VAR_${i - 2}`;
+          : `deepspeed --num_gpus 8 train.py --deepspeed ds_config_bigscript.json --model_name_or_path Qwen/Qwen3-8B --output_dir out_$VAR_${i - 2}`;
     lines.push(line);
     size += line.length + 1;
   }

@@ -91,7 +91,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
       // Its fix is data like every ds_config fix (JSON ops, found by path in the current text).
-      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
+      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode), parsed.root);
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;
       return [...missing, ...stageCodeActions(document, parsed, await training.analyzeConfig(document, settings), ours)];

@@ -7,9 +7,9 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { currentOption } from '../training/analyze';
 import { offeredTargets, smallestChangeThatFits, type OfferKind } from './offers';
 import { isFitDiagnostic } from './fitDiagnostic';
-import { applyStageSwitch, stageSwitchOps, type SwitchScope } from './stageSwitch';
+import { stageSwitchOps, type SwitchScope } from './stageSwitch';
+import { applyJsonOpsScoped } from '../diagnostics/applyFix';
 import { setTrainingContextCommandFor } from './setContextCommand';
-import { minimalEdit } from '../util/jsonEdits';
 import { originOf, type FixSpec } from '../diagnostics/fixData';
 import { quickFixActions } from '../diagnostics/fixActions';
 
@@ -33,9 +33,11 @@ function editable(config: ParsedConfig): boolean {
 /** The edit that moves the document to `target`, or null when it already is there (or cannot be edited safely). */
 export function stageSwitchEdit(document: TextDocument, config: ParsedConfig, target: ZeroOption): { edit: WorkspaceEdit; dropped: string[] } | null {
   if (!editable(config)) return null;
-  const switched = applyStageSwitch(config.text, config.value, target);
-  if (!switched || switched.text === config.text) return null;
-  return { edit: { changes: { [document.uri]: [minimalEdit(document, config.text, switched.text)] } }, dropped: switched.dropped };
+  const { ops, dropped } = stageSwitchOps(config.value, target, 'option');
+  const span = ops.length ? applyJsonOpsScoped(config.text, ops, config.root) : undefined;
+  if (!span || config.text.slice(span.start, span.end) === span.newText) return null;
+  const range = { start: document.positionAt(span.start), end: document.positionAt(span.end) };
+  return { edit: { changes: { [document.uri]: [{ range, newText: span.newText }] } }, dropped };
 }
 
 /** The stage and offload quick fixes for a config, with estimates in their titles when known. */
@@ -69,7 +71,8 @@ export function stageCodeActions(
   }
   const preferred = preferredTarget(offers, numbers, suggestion);
   const fixes = editable(config) ? offers.map((offer) => stageFix(config, offer, !!preferred && sameOption(preferred, offer.target))) : [];
-  const actions = quickFixActions(document, { origin: originOf(document), fixes, diagnostics: fit });
+  // The document's own parse: each fix re-parses only the object it edits, not the whole file.
+  const actions = quickFixActions(document, { origin: originOf(document), fixes, diagnostics: fit, tree: config.root });
   if (analysis && !hasNumbers(analysis) && (analysis.missing.includes('model') || analysis.missing.includes('gpusPerNode') || analysis.modelProblem)) {
     actions.push({ title: 'Set model and GPUs for memory estimates…', kind: CodeActionKind.QuickFix, command: setTrainingContextCommandFor(document.uri, analysis.missing) });
   }

@@ -20,6 +20,8 @@ import { effectiveLaunch, type EffectiveLaunch } from './launches';
 export interface DocumentParses {
   config(document: TextDocument): ParsedConfig;
   launch(document: TextDocument): LaunchAnalysis;
+  /** The open document at a path, if the editor has it open (its launch parse is then shared, not redone). */
+  open?(path: string): TextDocument | undefined;
 }
 
 /** A launch script's run as the sidebar, the language status and "Switch stage" show it. */
@@ -96,6 +98,10 @@ export class TrainingService {
   /** Launch facts of a file that is not (necessarily) open: a workspace script, or a YAML a command names. */
   factsOfFile(path: string, reads?: Set<string>): Promise<LaunchFacts[] | undefined> {
     reads?.add(path);
+    // An open script or YAML: the facts of the parse its own features use for this version (a 1 MB script
+    // would otherwise be analysed twice per keystroke, and held twice).
+    const open = /\.(sh|bash|zsh|ya?ml)$/i.test(path) ? this.parses.open?.(path) : undefined;
+    if (open) return Promise.resolve(factsOf(this.parses.launch(open)));
     let facts = this.fileFacts.get(path);
     if (!facts) {
       facts = this.readText(path, launchFileKind(path)).then((text) => (text === undefined ? undefined : launchFactsOfText(path, text, this.hosts.workspace.folders())));

@@ -1,7 +1,11 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Range } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
+import type { Node } from 'jsonc-parser';
+import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
 import { minimalEdit } from '../../util/jsonEdits';
+import { fixEdits } from '../../diagnostics/applyFix';
+import { readDiagnosticData } from '../../diagnostics/readDiagnosticData';
 import { dataFixActions } from '../../diagnostics/fixActions';
 import { fixAllText } from './fixAll';
 import { isOwnDiagnostic } from './ownDiagnostics';
@@ -39,10 +43,41 @@ export async function codeActions(
     }
   }
   if (wants(context, fixAllKind, false)) {
-    const after = await fixAllText(document, settings, budget);
-    if (after !== text) {
-      actions.push({ title: 'Fix all auto-fixable ZeRO Lens problems', kind: fixAllKind, edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } } });
-    }
+    // A large file is fixed in one pass from the diagnostics the editor holds (each carries its fixes):
+    // re-validating it after every fix would take seconds per fix.
+    const edits =
+      text.length >= fixAllInOnePassFrom
+        ? fixAllFromDiagnostics(document, context.diagnostics.filter(isOwnDiagnostic), parses?.parse(document).root)
+        : await fixAllEdits(document, settings, budget);
+    if (edits.length > 0) actions.push({ title: 'Fix all auto-fixable ZeRO Lens problems', kind: fixAllKind, edit: { changes: { [document.uri]: edits } } });
   }
   return actions;
+}
+
+/** From this size "Fix all" applies the editor's diagnostics' preferred fixes in one pass. */
+const fixAllInOnePassFrom = 256 * 1024;
+
+async function fixAllEdits(document: TextDocument, settings: ZeroLensSettings, budget: Budget): Promise<TextEdit[]> {
+  const text = document.getText();
+  const after = await fixAllText(document, settings, budget);
+  return after === text ? [] : [minimalEdit(document, text, after)];
+}
+
+/**
+ * The preferred fix of each diagnostic made on this version, as edits of the document; a fix whose edits
+ * overlap one already taken waits for the next "Fix all". Each fix edits only the object it names.
+ */
+function fixAllFromDiagnostics(document: TextDocument, diagnostics: Diagnostic[], tree: Node | undefined): TextEdit[] {
+  const taken: { start: number; end: number; edit: TextEdit }[] = [];
+  for (const diagnostic of diagnostics) {
+    const data = readDiagnosticData(diagnostic.data);
+    const preferred = data?.fixes.find((f) => f.preferred);
+    if (!data || !preferred || data.version !== document.version) continue;
+    const edits = fixEdits(document, preferred, data, tree);
+    if (!edits) continue;
+    const spans = edits.map((edit) => ({ start: document.offsetAt(edit.range.start), end: document.offsetAt(edit.range.end), edit }));
+    const overlaps = spans.some((s) => taken.some((t) => s.start <= t.end && t.start <= s.end));
+    if (!overlaps) taken.push(...spans);
+  }
+  return taken.sort((a, b) => a.start - b.start).map((t) => t.edit);
 }
