@@ -39,6 +39,8 @@ export interface LanguageServiceParams {
   workspace?: WorkspaceHost;
   /** What the editor does with completion lists (defaults: documentation inline, no item defaults). */
   completion?: CompletionClientSupport;
+  /** Whether the editor applies snippet edits in workspace edits (LSP 3.18): fixes with a value to fill in need them. */
+  snippetEdits?: boolean;
   /** The document open in the editor at an absolute path, if any: its parse is shared with what reads that path. */
   openDocument?: (path: string) => TextDocument | undefined;
 }
@@ -85,7 +87,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
   const { configParses, launchParses, parses, training } = createAnalyses(hosts, params.openDocument);
-  const dsConfig = createDsConfigFeatures(hosts, configParses);
+  const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);
   const launch = createLaunchFeatures({

@@ -84,7 +84,8 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
   const openDocument = (file: string) => documents.get(URI.file(file).toString());
-  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument });
+  const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
+  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; trusted?: unknown };
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.

@@ -161,7 +161,7 @@ test('trailing commas are kept; a stage switch keeps a partial offload ratio and
   );
 });
 
-test('a stage switch keeps the deprecated cpu_offload flag; an offload move puts its block where the flag stood', async () => {
+test('stage and offload moves keep the deprecated cpu_offload flag where it already says CPU', async () => {
   const { apply, actions } = await actionsFor('ds_config_legacy.json');
   assert.ok(!actions.some((a) => a.title.includes('removing')), 'replacing the flag is not dropping a setting');
   assert.equal(apply('Switch to ZeRO-3'), fixture('ds_config_legacy.json').replace('"stage": 2,', '"stage": 3,'));
@@ -170,9 +170,7 @@ test('a stage switch keeps the deprecated cpu_offload flag; an offload move puts
     `{
   "zero_optimization": {
     "stage": 3,
-    "offload_optimizer": {
-      "device": "cpu"
-    },
+    "cpu_offload": true,
     "offload_param": {
       "device": "cpu"
     }

@@ -10,8 +10,15 @@ function applyJsonOp(text: string, op: JsonOp, format: FormattingOptions, root: 
   switch (op.op) {
     case 'set':
       return setValue(text, op.path, op.value, format, root);
-    case 'remove':
-      return removeProperty(text, op.path, { withLineComment: op.withLineComment === true }, root);
+    case 'remove': {
+      let after = removeProperty(text, op.path, { withLineComment: op.withLineComment === true }, root);
+      // Every duplicate of the key: each removal leaves the next first one.
+      for (let next = after; op.all && next !== undefined; ) {
+        after = next;
+        next = removeProperty(after, op.path, { withLineComment: op.withLineComment === true });
+      }
+      return after;
+    }
     case 'rename':
       return renameKey(text, op.path, op.newKey, root);
   }

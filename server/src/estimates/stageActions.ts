@@ -83,7 +83,15 @@ export function stageCodeActions(
 function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean): FixSpec {
   const scope: SwitchScope = offer.kind === 'switch-stage' ? 'stage' : 'option';
   const { ops, dropped } = stageSwitchOps(config.value, offer.target, scope);
-  const title = dropped.length ? `${offer.title}, removing ${dropped.map((d) => d.split('.').pop()).join(', ')} (read only by ZeRO-3)` : offer.title;
+  // What the move turns off that the file turns on: said in the title, so no offload choice goes unnamed.
+  const turnsOff = (block: string, legacy: string): boolean =>
+    ops.some((op) => op.op === 'set' && ((op.path[1] === block && op.path[2] === 'device' && op.value === 'none') || (op.path[1] === legacy && op.value === false)));
+  const off = [
+    ...(turnsOff('offload_optimizer', 'cpu_offload') ? ['optimizer offload off'] : []),
+    ...(turnsOff('offload_param', 'cpu_offload_param') ? ['parameter offload off'] : []),
+  ];
+  const removing = dropped.length ? [`removing ${dropped.map((d) => d.split('.').pop()).join(', ')} (read only by ZeRO-3)`] : [];
+  const title = [offer.title, ...off, ...removing].join(', ');
   return preferred ? { id: offer.kind, title, ops, preferred } : { id: offer.kind, title, ops };
 }
 

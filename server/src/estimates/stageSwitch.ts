@@ -2,6 +2,7 @@ import type { JSONPath } from 'jsonc-parser';
 import type { OffloadDevice, ZeroOption } from '../protocol';
 import { metaOf, propertiesOf, schemaForPath } from '../dsconfig/schemaIndex';
 import { currentOption } from '../training/analyze';
+import { extractConfigFacts } from '../memory/configFacts';
 import type { JsonOp } from '../diagnostics/fixData';
 import { applyJsonOps } from '../diagnostics/applyFix';
 
@@ -95,8 +96,12 @@ export function planStageSwitch(config: unknown, target: ZeroOption, scope: Swit
   }
   if (scope === 'stage') return { changes, dropped };
 
-  setOffload(changes, z, 'offload_optimizer', 'cpu_offload', target.stage === 0 ? 'none' : target.offloadOptimizer);
-  if (target.stage === 3) setOffload(changes, z, 'offload_param', 'cpu_offload_param', target.offloadParam);
+  // Only the offload the option changes is touched: a block that already says the wanted device (in any
+  // spelling DeepSpeed reads, or the legacy boolean) stays as written.
+  const written = extractConfigFacts(config);
+  const optimizer = target.stage === 0 ? 'none' : target.offloadOptimizer;
+  if ((written.offloadOptimizer?.value ?? 'none') !== optimizer) setOffload(changes, z, 'offload_optimizer', 'cpu_offload', optimizer);
+  if (target.stage === 3 && (written.offloadParam?.value ?? 'none') !== target.offloadParam) setOffload(changes, z, 'offload_param', 'cpu_offload_param', target.offloadParam);
   return { changes, dropped };
 }
 
@@ -137,7 +142,7 @@ function setOffload(
 export function stageSwitchOps(config: unknown, target: ZeroOption, scope: SwitchScope = 'option'): { ops: JsonOp[]; dropped: string[] } {
   const plan = planStageSwitch(config, target, scope);
   const ops = plan.changes.flatMap((c): JsonOp[] => {
-    if (c.value === undefined) return [{ op: 'remove', path: c.path, withLineComment: true }];
+    if (c.value === undefined) return [{ op: 'remove', path: c.path, withLineComment: true, all: true }];
     if (!c.renameTo) return [{ op: 'set', path: c.path, value: c.value }];
     const renamed = [...c.path.slice(0, -1), c.renameTo];
     return [

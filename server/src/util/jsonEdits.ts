@@ -153,7 +153,12 @@ export function removeProperty(text: string, path: JSONPath, options: RemoveOpti
 export function setValue(text: string, path: JSONPath, value: unknown, format: FormattingOptions = formattingOf(text), root: Node | undefined = parseForEdit(text)): string | undefined {
   if (!root || path.length === 0) return undefined;
   const existing = typeof path[path.length - 1] === 'string' ? findProperty(root, path)?.children?.[1] : findNodeAtLocation(root, path);
-  if (existing) return splice(text, existing.offset, existing.offset + existing.length, render(value, indentAt(text, existing.offset).indent, format));
+  if (existing) {
+    // A value inside a one-line object (its key does not start its line) stays on that line.
+    const key = existing.parent?.type === 'property' ? existing.parent : existing;
+    const { indent, alone } = indentAt(text, key.offset);
+    return splice(text, existing.offset, existing.offset + existing.length, alone ? render(value, indent, format) : renderInline(value));
+  }
   for (let depth = path.length - 1; depth >= 0; depth--) {
     const container = findValue(root, path.slice(0, depth));
     if (!container) continue;

@@ -6,7 +6,7 @@ import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
 import { minimalEdit } from '../../util/jsonEdits';
 import { fixEdits } from '../../diagnostics/applyFix';
 import { readDiagnosticData } from '../../diagnostics/readDiagnosticData';
-import { dataFixActions } from '../../diagnostics/fixActions';
+import { dataFixActions, placeholderOf } from '../../diagnostics/fixActions';
 import { fixAllText } from './fixAll';
 import { isOwnDiagnostic } from './ownDiagnostics';
 import type { ConfigParses } from '../parse';
@@ -31,6 +31,7 @@ export async function codeActions(
   settings: ZeroLensSettings,
   budget: Budget = unlimited,
   parses?: ConfigParses,
+  snippetEdits = false,
 ): Promise<CodeAction[]> {
   const text = document.getText();
   const actions: CodeAction[] = [];
@@ -39,7 +40,7 @@ export async function codeActions(
     const tree = parses?.parse(document).root;
     for (const diagnostic of context.diagnostics.filter(isOwnDiagnostic)) {
       await budget.checkpoint();
-      actions.push(...dataFixActions(document, [diagnostic], tree));
+      actions.push(...dataFixActions(document, [diagnostic], tree, snippetEdits));
     }
   }
   if (wants(context, fixAllKind, false)) {
@@ -72,7 +73,7 @@ function fixAllFromDiagnostics(document: TextDocument, diagnostics: Diagnostic[]
   for (const diagnostic of diagnostics) {
     const data = readDiagnosticData(diagnostic.data);
     const preferred = data?.fixes.find((f) => f.preferred);
-    if (!data || !preferred || data.version !== document.version) continue;
+    if (!data || !preferred || data.version !== document.version || placeholderOf(preferred) !== undefined) continue;
     const edits = fixEdits(document, preferred, data, tree);
     if (!edits) continue;
     const spans = edits.map((edit) => ({ start: document.offsetAt(edit.range.start), end: document.offsetAt(edit.range.end), edit }));

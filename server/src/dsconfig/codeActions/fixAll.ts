@@ -2,6 +2,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ZeroLensSettings } from '../../settings';
 import { applyFix } from '../../diagnostics/applyFix';
 import { readDiagnosticData } from '../../diagnostics/readDiagnosticData';
+import { placeholderOf } from '../../diagnostics/fixActions';
 import { validateConfig } from '../validation/validate';
 import { ConfigParses } from '../parse';
 import { isOwnDiagnostic } from './ownDiagnostics';
@@ -29,7 +30,7 @@ export async function fixAllText(document: TextDocument, settings: ZeroLensSetti
       if (!isOwnDiagnostic(diagnostic)) continue;
       const data = readDiagnosticData(diagnostic.data);
       const preferred = data?.fixes.find((f) => f.preferred);
-      if (!data || !preferred) continue;
+      if (!data || !preferred || placeholderOf(preferred) !== undefined) continue;
       const id = `${String(diagnostic.code)}|${JSON.stringify(data.path)}|${JSON.stringify(preferred.ops)}`;
       if (tried.has(id)) continue;
       tried.add(id);

@@ -79,7 +79,7 @@ export async function teacherDeepSpeedDiagnostics(ctx: SourceContext, hosts: Hos
   const end = valueRange(option)?.end ?? option.nameEnd;
   const unused = unusedBecause(launch, inputs);
   if (unused) {
-    const extent = optionExtent(option);
+    const extent = optionExtent(option, 1);
     return [
       launchDiagnostic(ctx, 'teacher-deepspeed-unused', option.nameStart, end, unused, {
         fixes: [{ id: 'remove-flag', title: `Remove ${option.written}`, ops: [editor.removeWords(extent.start, extent.end)] }],
