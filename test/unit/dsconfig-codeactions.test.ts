@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { CodeAction } from 'vscode-languageserver-types';
 import { codeActions, fixAllKind } from '../../server/src/dsconfig/codeActions/codeActions';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
-import { defaultSettings } from '../../server/src/settings';
+import { defaultSettings, withDefaults } from '../../server/src/settings';
 import { applyAction, docOf, fixed, quickFixes } from './dsconfig-validation-helpers';
 import { ConfigParses } from '../../server/src/dsconfig/parse';
 import { getLanguageService } from '../../server/src/languageService';
@@ -61,7 +61,7 @@ test('remove a key the stage ignores; the other comments stay', async () => {
 
 test('batch triple: compute train_batch_size, or hand all three to the Trainer', async () => {
   const text = lines('{', '  "train_batch_size": 30, // 8 GPUs?', '  "train_micro_batch_size_per_gpu": 4,', '  "gradient_accumulation_steps": 2', '}');
-  assert.equal(await fixed(text, 'Set train_batch_size to 32 (4 GPUs)'), text.replace('30,', '32,'));
+  assert.equal(await fixed(text, 'Set train_batch_size to 32 (4 × 2 × 4 GPUs)'), text.replace('30,', '32,'));
   assert.equal(
     await fixed(text, /Use "auto" for all three/),
     lines('{', '  "train_batch_size": "auto", // 8 GPUs?', '  "train_micro_batch_size_per_gpu": "auto",', '  "gradient_accumulation_steps": "auto"', '}'),
@@ -237,4 +237,13 @@ test('a value the user must fill in (nvme_path) is a snippet tab stop, offered o
   assert.equal(fill.edit?.changes, undefined);
   const [change] = fill.edit!.documentChanges as { edits: { snippet: { kind: string; value: string } }[] }[];
   assert.deepEqual(change.edits.map((e) => e.snippet), [{ kind: 'snippet', value: ', "nvme_path": "${1:/local_nvme}"' }]);
+});
+
+test('batch triple with zeroLens.gpusPerNode set: the fix gives the batch of that many GPUs, not the nearest multiple', async () => {
+  const text = lines('{', '  "train_batch_size": 30,', '  "train_micro_batch_size_per_gpu": 2,', '  "gradient_accumulation_steps": 2', '}');
+  const document = docOf(text);
+  const titles = (await quickFixes(document, withDefaults({ gpusPerNode: 8 }))).map((a) => a.title);
+  assert.ok(titles.includes('Set train_batch_size to 32 (2 × 2 × 8 GPUs)'), titles.join(' | '));
+  const twoNodes = (await quickFixes(document, withDefaults({ gpusPerNode: 8, nodes: 2 }))).map((a) => a.title);
+  assert.ok(twoNodes.includes('Set train_batch_size to 64 (2 × 2 × 16 GPUs)'), twoNodes.join(' | '));
 });

@@ -13,6 +13,16 @@ import type { ModelInfo } from './types';
  * config.json, when present, also supplies the architecture (for activations and LoRA).
  */
 export async function readModelFolder(fs: FileSystemHost, folder: string, id?: string): Promise<ModelInfo | undefined> {
+  const info = await readCounts(fs, folder, id);
+  // Counts no model has (a crafted header or config.json: infinite, past 2^53, over a quadrillion) size nothing.
+  const sane = (n: number) => Number.isSafeInteger(n) && n >= 0 && n <= maxParams;
+  return info && sane(info.totalParams) && info.totalParams > 0 && sane(info.largestLayerParams) ? info : undefined;
+}
+
+/** More parameters than any model has (the largest are a few trillion). */
+const maxParams = 1e15;
+
+async function readCounts(fs: FileSystemHost, folder: string, id?: string): Promise<ModelInfo | undefined> {
   const configText = textOf(await fs.readFile(joinPath(folder, 'config.json'), 'model-config'));
   const parsed = configText === undefined ? undefined : architectureFromConfig(safeJson(configText));
   const architecture = parsed?.architecture;

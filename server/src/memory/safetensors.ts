@@ -31,8 +31,11 @@ export function parseSafetensorsHeader(json: string, into?: SafetensorsSummary):
     for (const dim of tensor.shape) {
       if (typeof dim !== 'number' || !Number.isInteger(dim) || dim < 0) return undefined;
       count *= dim;
+      // A shape no checkpoint has (the count past 2^53, or infinite) is not a header to size a model from.
+      if (!Number.isSafeInteger(count)) return undefined;
     }
     summary.params += count;
+    if (!Number.isSafeInteger(summary.params)) return undefined;
     const module = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
     summary.modules.set(module, (summary.modules.get(module) ?? 0) + count);
     const dtype = typeof tensor.dtype === 'string' ? tensor.dtype : 'unknown';
