@@ -103,12 +103,14 @@ try {
 
   const workspace = path.join(tmp, 'workspace', 'examples');
   const untrustedWorkspace = path.join(tmp, 'untrusted', 'examples');
+  const untrustedTrace = path.join(tmp, 'untrusted-fs-trace.log');
   cpSync(fromRoot('examples'), workspace, { recursive: true });
   cpSync(fromRoot('examples'), untrustedWorkspace, { recursive: true });
 
   const [trusted, untrusted] = await log.step('start code-server (trusted + restricted)', () => Promise.all([
     startCodeServer({ ...trustedProfile, workspace }),
-    startCodeServer({ ...untrustedProfile, workspace: untrustedWorkspace, disableWorkspaceTrust: false }),
+    // Every path ZeRO Lens's server touches in restricted mode is logged: the test proves none is outside.
+    startCodeServer({ ...untrustedProfile, workspace: untrustedWorkspace, disableWorkspaceTrust: false, env: { ZERO_LENS_TRACE_FS: untrustedTrace } }),
   ]));
   servers.push(trusted, untrusted);
   log.info(`code-server ${trusted.url} (trusted), ${untrusted.url} (workspace trust on)`);
@@ -122,6 +124,7 @@ try {
     ZL_E2E_WORKSPACE: workspace,
     ZL_E2E_UNTRUSTED_URL: untrusted.url,
     ZL_E2E_UNTRUSTED_WORKSPACE: untrustedWorkspace,
+    ZL_E2E_UNTRUSTED_TRACE: untrustedTrace,
     ZL_E2E_RESULTS: resultsDir,
     ZL_E2E_CHROMIUM: chromiumPath,
   });

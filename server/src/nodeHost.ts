@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { appendFileSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readLimits, type BytesResult, type FileKind, type FileSystemHost, type ReadResult, type Unread, type WorkspaceHost } from './host';
@@ -224,4 +224,20 @@ export class NodeWorkspace implements WorkspaceHost {
     for (const root of this.roots) await visit(root, 0);
     return found;
   }
+}
+
+/**
+ * Where `ZERO_LENS_TRACE_FS` sends each path the disk touches: `1` to stderr (the server's log), a path to
+ * that file. Unset: nowhere.
+ */
+export function fsTrace(setting: string | undefined): ((file: string) => void) | undefined {
+  if (!setting) return undefined;
+  if (setting === '1') return (file) => process.stderr.write(`zero-lens fs: ${file}\n`);
+  return (file) => {
+    try {
+      appendFileSync(setting, `zero-lens fs: ${file}\n`);
+    } catch {
+      // A trace that cannot be written must not stop a read.
+    }
+  };
 }

@@ -26,13 +26,14 @@ import { OneChunkMessageReader } from './stdioMessageReader';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
-import { NodeFileSystem, NodeWorkspace } from './nodeHost';
+import { fsTrace, NodeFileSystem, NodeWorkspace } from './nodeHost';
 import { startClientWatch, watchClientProcess } from './clientWatch';
 import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { DependentsRefresh } from './dependentsRefresh';
-import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
+import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
+import { settingsEdit } from './settingsEdit';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -54,8 +55,8 @@ function stdioConnection(): Connection {
 startClientWatch(() => process.exit(shutdownRequested ? 0 : 1));
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
-/** The disk; `ZERO_LENS_TRACE_FS=1` logs every path it touches (the restricted-mode tests read that log). */
-const disk = new NodeFileSystem(process.env.ZERO_LENS_TRACE_FS ? (file) => process.stderr.write(`zero-lens fs: ${file}\n`) : undefined);
+/** The disk; `ZERO_LENS_TRACE_FS` logs every path it touches (the restricted-mode tests read that log). */
+const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS));
 /** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
 let service: ZeroLensLanguageService;
 
@@ -283,6 +284,7 @@ function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R
 handle(EstimateViewRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
 handle(ApplyOptionRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: 'The document is not open.' }));
 handle(CatalogRequest, () => service.getModelCatalog());
+handle(SettingsEditRequest, settingsEdit);
 
 documents.listen(connection);
 connection.listen();

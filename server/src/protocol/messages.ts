@@ -93,3 +93,19 @@ export interface WorkspaceTrustParams {
  * reads no model folder, no cache and nothing outside the workspace folders.
  */
 export const WorkspaceTrustNotification: NotificationSpec<WorkspaceTrustParams> = { method: 'zeroLens/workspaceTrust' };
+
+/** A `.vscode/settings.json` text and one of its flat keys (`zeroLens.model`) to set, or to remove with null. */
+export interface SettingsEditParams {
+  text: string;
+  key: string;
+  value: string | number | boolean | null;
+}
+/** The one replacement that makes the edit, as offsets in the text; null when nothing changes or the file is not a JSON object. */
+export interface SettingsEditResult {
+  edit: { start: number; end: number; newText: string } | null;
+}
+/**
+ * The settings edit the sidebar writes, made by the server's comment-preserving JSONC edits (the same ones
+ * every fix uses), so a comment above or beside a key outlives the key's change.
+ */
+export const SettingsEditRequest: RequestSpec<SettingsEditParams, SettingsEditResult> = { method: 'zeroLens/settingsEdit' };
