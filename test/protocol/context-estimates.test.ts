@@ -68,7 +68,7 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
     const applied = await server.connection.sendRequest<ApplyOptionResult>(ApplyOptionRequest.method, { uri, stage: 3, offloadOptimizer: 'cpu', offloadParam: 'none' });
     const after = TextDocument.applyEdits(document, applied.edit!.changes![uri]);
     assert.match(after, /"stage": 3, \/\/ fastest that fits\?/);
-    assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu",/);
+    assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu"\n/);
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });

@@ -155,8 +155,21 @@ function rejectBrokenConfig(shown: string | undefined, text: string): void {
       ? `${lineColumn(text, error.offset)}: ${error.message} ('zero-lens check ${shown}' lists every problem.)`
       : typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)
         ? `a DeepSpeed config is one JSON object { ... }, not ${Array.isArray(parsed.value) ? 'a list' : typeof parsed.value === 'object' ? 'null' : `a ${typeof parsed.value}`}.`
-        : undefined;
+        : stageProblem(parsed.value);
   if (why) throw new UsageError(`config '${shown}' is not a valid ds_config: ${why}`);
+}
+
+/**
+ * A `zero_optimization.stage` the estimate cannot take as written: anything but the number 0, 1, 2 or 3 would
+ * otherwise be estimated as ZeRO-0 without a word.
+ */
+function stageProblem(config: unknown): string | undefined {
+  const zero = (config as Record<string, unknown>).zero_optimization;
+  if (!zero || typeof zero !== 'object' || Array.isArray(zero) || !('stage' in zero)) return undefined;
+  const stage = (zero as Record<string, unknown>).stage;
+  return stage === 0 || stage === 1 || stage === 2 || stage === 3
+    ? undefined
+    : `zero_optimization.stage is ${JSON.stringify(stage)}; ZeRO Lens estimates stage 0, 1, 2 or 3 written as a number ('zero-lens check' explains what DeepSpeed does with it).`;
 }
 
 /** A rough largest layer when only a count is known: vocab 128k × hidden size of a 32-layer model that size. */

@@ -58,6 +58,7 @@ function lineTouches(document: TextDocument, node: Node, range: Range): boolean 
 /** The memory estimates of a ds_config: the stage hint, hover table, fit warning and stage fixes. */
 export function createConfigEstimates(training: TrainingService, parses: ConfigParses): FeatureContributor {
   return {
+    name: 'memory estimate',
     async validate(document, settings) {
       const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);
@@ -103,7 +104,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
       // Its fix is data like every ds_config fix (JSON ops, found by path in the current text).
-      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
+      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode), parsed.root);
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;
       return [...missing, ...stageCodeActions(document, parsed, await training.analyzeConfig(document, settings), ours)];

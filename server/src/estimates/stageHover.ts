@@ -2,6 +2,7 @@ import { describeSource, formatCount, formatGiB, formatGiBValue, formatGpuCount,
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
 import { communicationOf, deviceName, fitMark, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
+import { markdownText } from '../util/markdown';
 
 /**
  * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
@@ -21,13 +22,13 @@ const built = new WeakMap<ConfigAnalysis, Map<string, string>>();
 function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
   const lines: string[] = [];
   if (hasNumbers(analysis)) {
-    lines.push(`**ZeRO options for ${analysis.model!.displayName}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
+    lines.push(`**ZeRO options for ${markdownText(analysis.model!.displayName)}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
     lines.push('', ...numbersTable(analysis));
     const current = analysis.estimate(analysis.current);
     if (current) lines.push('', ...peakBreakdown(optionLabel(analysis.current), current));
   } else {
     lines.push('**ZeRO stages**', '', ...shapeTable(analysis.current));
-    lines.push('', `No memory estimate yet: ${whatIsMissing(analysis)} ${setContextCommandLink(uri, analysis.missing)}`);
+    lines.push('', `No memory estimate yet: ${markdownText(whatIsMissing(analysis))} ${setContextCommandLink(uri, analysis.missing)}`);
   }
   lines.push('', contextLine(analysis));
   if (hasNumbers(analysis)) {
@@ -35,7 +36,7 @@ function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
   }
   lines.push('', 'Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).');
   const notes = [...analysis.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
-  if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownText(n)}`));
   return lines.join('\n');
 }
 
@@ -124,13 +125,14 @@ export function whatIsMissing(analysis: ConfigAnalysis): string {
     : 'the estimate is not available.';
 }
 
-/** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ...". */
+/** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ..." (Markdown; names and paths escaped). */
 export function contextLine(analysis: ConfigAnalysis): string {
   const c = analysis.context;
+  const from = (source: Sourced<unknown>['source']): string => ` _(${markdownText(describeSource(source))})_`;
   const item = <T>(label: string, value: Sourced<T> | undefined, show: (v: T) => string = String): string | undefined =>
-    value ? `${label} ${show(value.value)} _(${describeSource(value.source)})_` : undefined;
+    value ? `${label} ${markdownText(show(value.value))}${from(value.source)}` : undefined;
   const parts = [
-    c.model ? `model ${analysis.model?.displayName ?? c.model.value}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''} _(${describeSource(c.model.source)})_` : 'model unknown',
+    c.model ? `model ${markdownText(analysis.model?.displayName ?? c.model.value)}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''}${from(c.model.source)}` : 'model unknown',
     c.gpusPerNode ? item('GPUs/node', c.gpusPerNode) : 'GPUs unknown',
     c.nodes.value > 1 || c.nodes.source.kind !== 'default' ? item('nodes', c.nodes) : undefined,
     c.gpuMemoryGiB ? item('GPU memory', c.gpuMemoryGiB, (v) => `${v} GiB`) : 'GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)',

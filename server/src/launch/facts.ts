@@ -58,7 +58,8 @@ export type DeepSpeedReference = {
    * `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads).
    * `mapping`: written as a YAML mapping (ms-swift YAML), which swift/cli/main.py:66-67 passes on as JSON.
    */
-  | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true }
+  /** `tooDeep`: nested deeper than any config (util/nesting.ts), so not parsed; `json` is undefined. */
+  | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true; tooDeep?: true }
   /** Stage/offload given directly (accelerate flags or config). */
   | {
       kind: 'settings';

@@ -24,7 +24,8 @@ export interface LaunchFeatureInputs {
 export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
   const { hosts, parse } = inputs;
   return {
-    validate: (document) => launchDiagnostics(parse(document), hosts),
+    name: 'launch',
+    validate: (document, _settings, budget) => launchDiagnostics(parse(document), hosts, budget),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

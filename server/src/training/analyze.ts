@@ -42,6 +42,8 @@ export interface AnalysisInput {
   defaults?: ContextDefaults;
   /** Sizes the model the context names (spec as written, folder of the script). */
   resolveModel: (spec: string, baseDir: string | undefined) => Promise<ModelInfo | undefined>;
+  /** Why a model `resolveModel` did not size has no size, beyond "unknown" (restricted mode, a file not read). */
+  whyUnsized?: (spec: string, baseDir: string | undefined) => string | undefined;
 }
 
 /** What the config says about the context: explicit values, or "auto" for the launcher to fill. */
@@ -100,7 +102,10 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   if (given) dropMissing(missing, 'model');
   let modelProblem: string | undefined;
   if (context.model && !model) {
-    modelProblem = `ZeRO Lens cannot size the model "${context.model.value}" (from ${describeSource(context.model.source)}): it is not in the built-in catalog and no local folder or cache has its config.json`;
+    const why = input.whyUnsized?.(context.model.value, context.modelBaseDir);
+    modelProblem = why
+      ? `ZeRO Lens did not size the model "${context.model.value}" (from ${describeSource(context.model.source)}): ${why}`
+      : `ZeRO Lens cannot size the model "${context.model.value}" (from ${describeSource(context.model.source)}): it is not in the built-in catalog and no local folder or cache has its config.json`;
     if (!missing.includes('model')) missing.unshift('model');
   }
   const gpuMemoryBytes = context.gpuMemoryGiB ? Math.round(context.gpuMemoryGiB.value * GiB) : undefined;

@@ -1,6 +1,7 @@
 import type { Hover } from 'vscode-languageserver-types';
 import type { FileSystemHost } from '../../host';
 import { baseName, pathOf } from '../../util/paths';
+import { markdownCode, markdownText } from '../../util/markdown';
 import type { LaunchAnalysis } from '../analysis';
 import type { DeepSpeedReference } from '../facts';
 import { presetAutoKeys, swiftPresets } from '../swiftPresets';
@@ -42,18 +43,18 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, in
       return presetMarkdown(ref.name);
     case 'file': {
       const found = await firstExisting(fs, ref.candidates);
-      return found ? `**DeepSpeed config** \`${ref.path}\` → \`${found}\`` : `**DeepSpeed config** \`${ref.path}\` (not found)`;
+      return found ? `**DeepSpeed config** ${markdownCode(ref.path)} → ${markdownCode(found)}` : `**DeepSpeed config** ${markdownCode(ref.path)} (not found)`;
     }
     case 'inline':
-      if (ref.mapping) return `**DeepSpeed config** written as a YAML mapping under \`${ref.via}:\`; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)`;
+      if (ref.mapping) return `**DeepSpeed config** written as a YAML mapping under ${markdownCode(`${ref.via}:`)}; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)`;
       // What ms-swift reads after json_repair, so the reader sees the config the estimate is made for.
       return ref.repairedJson === undefined
-        ? `**Inline DeepSpeed config** (JSON in ${inYaml ? `the value of \`${ref.via}:\`` : 'the argument'})`
-        : `**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads \`${ref.repairedJson}\``;
+        ? `**Inline DeepSpeed config** (JSON in ${inYaml ? `the value of ${markdownCode(`${ref.via}:`)}` : 'the argument'})`
+        : `**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads ${markdownCode(ref.repairedJson)}`;
     case 'settings':
-      return `**DeepSpeed via ${ref.via}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${ref.offloadOptimizer ?? 'none'}, parameter offload ${ref.offloadParam ?? 'none'}`;
+      return `**DeepSpeed via ${markdownText(ref.via)}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${markdownText(String(ref.offloadOptimizer ?? 'none'))}, parameter offload ${markdownText(String(ref.offloadParam ?? 'none'))}`;
     default:
-      return `\`${ref.text}\` is not a DeepSpeed preset or file ZeRO Lens can read.`;
+      return `${markdownCode(ref.text)} is not a DeepSpeed preset or file ZeRO Lens can read.`;
   }
 }
 
@@ -87,7 +88,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
     const ref = (await effectiveFacts(written, factsOfFile))?.deepspeed;
     if (!ref) continue;
     let markdown = await referenceMarkdown(fs, ref, inYaml(ref));
-    if (ref.span.uri !== written.uri) markdown += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
+    if (ref.span.uri !== written.uri) markdown += ` _(from ${markdownText(baseName(pathOf(ref.span.uri)))})_`;
     return { contents: { kind: 'markdown', value: markdown }, range: anchor!.range };
   }
   if (analysis.kind !== 'script') return analysis.yaml ? yamlKeyHover(analysis.yaml, offset, ctx) : null;
@@ -97,7 +98,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
   const doc = table?.flags[target.option.name];
   if (!doc) return null;
   return {
-    contents: { kind: 'markdown', value: `**${target.option.written}** (${table!.program})\n\n${doc.doc}` },
+    contents: { kind: 'markdown', value: `**${markdownText(target.option.written)}** (${table!.program})\n\n${doc.doc}` },
     range: ctx.span(target.option.nameStart, target.option.nameEnd).range,
   };
 }
@@ -110,7 +111,7 @@ function yamlKeyHover(yaml: YamlLaunch, offset: number, ctx: SourceContext): Hov
     const doc = table[entry.key];
     if (!doc) return null;
     const values = doc.values?.length ? `\n\nValues: ${doc.values.map((v) => `\`${v.value}\``).join(', ')}` : '';
-    return { contents: { kind: 'markdown', value: `**${entry.key}**\n\n${doc.doc}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
+    return { contents: { kind: 'markdown', value: `**${markdownText(entry.key)}**\n\n${doc.doc}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import { valueNestsDeeperThan } from '../../util/nesting';
 import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import type { Fact, LaunchFacts, LauncherKind } from '../facts';
 import { attentionImplOf, precisionOf } from '../facts';
@@ -266,7 +267,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     if (!ds || (kind !== 'swift-yaml' && flag.name !== 'deepspeed')) continue;
     // A mapping: swift/cli/main.py:66-67 passes it on as json.dumps(v), which ms-swift reads as inline JSON.
     if (kind === 'swift-yaml' && isMap(ds.node)) {
-      facts[flag.fact] = { kind: 'inline', json: ds.value, mapping: true, text: JSON.stringify(ds.value), span: ctx.span(ds.valueStart, ds.valueEnd), via: flag.name };
+      const span = ctx.span(ds.valueStart, ds.valueEnd);
+      facts[flag.fact] = valueNestsDeeperThan(ds.value)
+        ? { kind: 'inline', json: undefined, tooDeep: true, mapping: true, text: '', span, via: flag.name }
+        : { kind: 'inline', json: ds.value, mapping: true, text: JSON.stringify(ds.value), span, via: flag.name };
       continue;
     }
     if (!ds.text) continue;
