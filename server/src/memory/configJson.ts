@@ -27,6 +27,7 @@ const languageFamilyOf: Record<string, string> = {
   qwen3_5: 'qwen3_5_text',
   qwen3_5_moe: 'qwen3_5_moe_text',
   llava: 'llama',
+  llava_next: 'llama',
   gemma3: 'gemma3_text',
   llama4: 'llama4_text',
 };
