@@ -11,6 +11,14 @@ kept: its shapes are the model's). Only the numbers, flags and names of the conf
 fields that name code or quantisation (auto_map, quantization_config); an infinite number (a rope
 range) is written as a string, JSON having none. The catalog build reads every record
 through config.json reading and leaves out the families it has no rule for.
+
+Two more kinds of record, each listed by hand below:
+- QUANTISED_COPIES: the config.json of a quantised copy stands for the original model when the folder holds no
+  unquantised copy of it. Quantisation changes the weights' dtypes, not their shapes, and the copy's config
+  keeps every shape field (the quantisation_config is dropped as for every record); the catalog's count test
+  checks such a record against the original's published totals where there are any.
+- BRANCH_CONFIGS: configs committed on a branch of the repository that the default branch does not hold (yet),
+  read at that commit.
 """
 import json
 import math
@@ -25,6 +33,15 @@ REPO, REV = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else 'HEAD')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'inputs', 'configs', 'aiconfigurator.json')
 DIR = 'aic-core/src/aiconfigurator_core/model_configs'
 QUANTISED = re.compile(r'(AWQ|GPTQ|FP8|NVFP4|MXFP|INT4|INT8|W4A16|W8A8|bnb|GGUF|-4bit|-8bit)', re.I)
+# quantised copy's file -> the original model's Hugging Face id
+QUANTISED_COPIES = {
+    'nvidia--Qwen3.6-27B-NVFP4_config.json': 'Qwen/Qwen3.6-27B',
+    'nvidia--DeepSeek-V3.1-NVFP4_config.json': 'deepseek-ai/DeepSeek-V3.1',
+}
+# (commit, file) of configs on a branch (yimingl/aic-1762-qwen38-max-support)
+BRANCH_CONFIGS = [
+    ('4e097080cc19566e5606700e02bfdebd9e6c24bd', 'Qwen--Qwen3.8-2.4T-A95B_config.json'),
+]
 DROPPED = {'auto_map', 'quantization_config', 'compression_config', '_name_or_path', 'transformers_version'}
 
 
@@ -54,6 +71,15 @@ def main():
             continue
         config = json.loads(git('show', f'{commit}:{DIR}/{path}'))
         records.append({'id': repo_id, 'config': facts(config), 'where': f'{DIR}/{path}'})
+    for path, repo_id in QUANTISED_COPIES.items():
+        config = json.loads(git('show', f'{commit}:{DIR}/{path}'))
+        records.append({'id': repo_id, 'config': facts(config), 'where': f'{DIR}/{path} (a quantised copy; its shapes are the original\'s)'})
+    for branch_commit, path in BRANCH_CONFIGS:
+        repo_id = path[: -len('_config.json')].replace('--', '/', 1)
+        config = json.loads(git('show', f'{branch_commit}:{DIR}/{path}'))
+        records.append({'id': repo_id, 'config': facts(config), 'where': f'{DIR}/{path} at {branch_commit} (a branch)'})
+    if len({r['id'].lower() for r in records}) != len(records):
+        raise SystemExit('an id is stated twice')
     records.sort(key=lambda r: r['id'].lower())
     source = github_source('NVIDIA AIConfigurator model configs (Hugging Face config.json copies)', 'ai-dynamo/aiconfigurator', DIR, commit,
                            "Apache-2.0 (the repository); the values are the models' own config.json facts", kind='tree')

@@ -19,7 +19,8 @@ heads, KV heads, head dim, vocabulary, intermediate size — `moe_intermediate_s
 those fields become a config record; it does not say whether embeddings are tied, so the catalog build
 settles that by the repo's total or leaves the record out. Kept for every repo whose fields are complete
 (any organisation: fine-tunes and re-uploads of a catalogued model join its entry when their shape agrees),
-not for multimodal wrappers (their towers are not in the fields), and not for test fixtures, toy models
+not for multimodal wrappers (their towers are not in the fields) except the families whose tower a second source
+states (VISION_TEMPLATES, INTERNVL_HF below), and not for test fixtures, toy models
 and speculative-decoding draft heads (NOT_MODELS), which nobody trains with DeepSpeed.
 """
 import json
@@ -49,6 +50,24 @@ VISION_TEMPLATES = {
                    NEMO + 'qwen2vl/model/base.py (Qwen25VLVisionConfig)'),
     'qwen2_vl': ({'depth': 32, 'embed_dim': 1280, 'mlp_ratio': 4, 'patch_size': 14, 'temporal_patch_size': 2, 'spatial_merge_size': 2, 'in_chans': 3},
                  NEMO + 'qwen2vl/model/base.py (Qwen2VLVisionConfig)'),
+    # llava-hf's LLaVA and LLaVA-NeXT with CLIP ViT-L/14 at 336 px (the tower of LLaVA 1.5 and 1.6); a model of these
+    # families with another tower (SigLIP) does not fit its published total and so is left out.
+    'llava': (CLIP_L14_336 := {'model_type': 'clip_vision_model', 'hidden_size': 1024, 'intermediate_size': 4096, 'num_hidden_layers': 24,
+                               'patch_size': 14, 'image_size': 336, 'num_channels': 3},
+              NEMO + 'vision/clip_vit.py (CLIPViTL_14_336_Config)'),
+    'llava_next': (CLIP_L14_336, NEMO + 'vision/clip_vit.py (CLIPViTL_14_336_Config)'),
+}
+# InternVL in transformers' format (`internvl`): its tower differs by size, so only models whose parts InternVL's
+# README names are taken: the vision part (InternViT-300M-448px-V2_5, NeMo's InternViT_300M_448px_Config) and the
+# language model, whose model_type the text fields get. mlp1 shuffles 2x2 patches (downsample_ratio 0.5, the
+# default of InternVL's configuration_internvl_chat.py).
+INTERNVL_GIT = 'https://github.com/OpenGVLab/InternVL/blob/2410d1dbf208f0e799459aff9376e5747dbf41a2/'
+INTERNVIT_300M = {'hidden_size': 1024, 'num_hidden_layers': 24, 'intermediate_size': 4096, 'patch_size': 14, 'image_size': 448, 'num_channels': 3,
+                  'attention_bias': True, 'use_qk_norm': False, 'norm_type': 'layer_norm'}
+INTERNVL_HF = {
+    'OpenGVLab/InternVL3-1B-hf': ('qwen2', 'README.md:142-146 (InternVL3-1B: InternViT-300M-448px-V2_5, Qwen2.5-0.5B)'),
+    'OpenGVLab/InternVL3-2B-hf': ('qwen2', 'README.md:149-153 (InternVL3-2B: InternViT-300M-448px-V2_5, Qwen2.5-1.5B)'),
+    'OpenGVLab/InternVL3-8B-hf': ('qwen2', 'README.md:156-160 (InternVL3-8B: InternViT-300M-448px-V2_5, Qwen2.5-7B)'),
 }
 PATHS = ['llmfit-core/data/hf_models.json', 'data/hf_models.json']
 # Organisations Hugging Face renamed (the old name redirects): llmfit lists the new name, the registries the old.
@@ -80,7 +99,9 @@ def config_record(m, where):
     """A config record from llmfit's copied fields, or None when one is missing."""
     family = m.get('architecture')
     fields = ('hidden_size', 'num_hidden_layers', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'vocab_size', 'moe_intermediate_size')
-    if (family not in TEXT_FAMILIES and family not in VISION_TEMPLATES) or any(not isinstance(m.get(f), int) for f in fields):
+    if family == 'internvl' and m.get('name') not in INTERNVL_HF:
+        return None
+    if (family not in TEXT_FAMILIES and family not in VISION_TEMPLATES and family != 'internvl') or any(not isinstance(m.get(f), int) for f in fields):
         return None
     config = {'model_type': family, **{f: m[f] for f in fields if f != 'moe_intermediate_size'}}
     if m.get('num_experts') and m.get('active_experts'):
@@ -101,6 +122,15 @@ def config_record(m, where):
         else:
             config['vision_config'] = vision
         record['extraSources'] = [{'title': 'NeMo vision configs (one per model family)', 'url': url, 'licence': 'Apache-2.0', 'for': 'vision_config'}]
+    if family == 'internvl':
+        text_type, row = INTERNVL_HF[m['name']]
+        record['config'] = {'model_type': 'internvl', 'downsample_ratio': 0.5, 'text_config': {**config, 'model_type': text_type}, 'vision_config': INTERNVIT_300M}
+        record['extraSources'] = [
+            {'title': 'NeMo vision configs (InternViT_300M_448px_Config)', 'url': NEMO + 'vision/intern_vit.py', 'licence': 'Apache-2.0', 'for': 'vision_config'},
+            {'title': "InternVL's model table (vision and language parts)", 'url': INTERNVL_GIT + 'README.md', 'licence': 'MIT', 'for': f'tower and text model_type: {row}'},
+            {'title': "InternVL's chat config (downsample_ratio default)", 'url': INTERNVL_GIT + 'internvl_chat/internvl/model/internvl_chat/configuration_internvl_chat.py',
+             'licence': 'MIT', 'for': 'downsample_ratio'},
+        ]
     return record
 
 

@@ -88,6 +88,10 @@ function unreadFamily(config: Record<string, unknown>): string | undefined {
   const parsed = architectureFromConfig({ tie_word_embeddings: false, ...config });
   if (!parsed) return 'config.json reading does not understand its fields';
   if (!(parsed.modelType in familyRules)) return `model_type ${parsed.modelType} has no rule in familyRules.ts, so its count would be unchecked`;
+  const vision = config.vision_config ?? (config.thinker_config as Record<string, unknown> | undefined)?.vision_config;
+  if (vision && !parsed.architecture.parts?.some((p) => p.kind === 'vision')) {
+    return `its vision tower (${parsed.outerModelType}) is not one config.json reading counts, so its count would be short`;
+  }
   return undefined;
 }
 

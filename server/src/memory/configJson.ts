@@ -9,7 +9,7 @@ import type { ModelArchitecture } from './types';
  * familyRules.ts. Multimodal configs are read through their language model's section (`text_config`,
  * `llm_config`, `thinker_config`) and their towers through towers.ts.
  */
-/** Multimodal wrappers whose language model is a family of familyRules.ts under another name. */
+/** Configs (multimodal wrappers, renamed releases) whose language model is a family of familyRules.ts under another name. */
 const languageFamilyOf: Record<string, string> = {
   qwen2_vl: 'qwen2',
   qwen2_vl_text: 'qwen2',
@@ -27,8 +27,11 @@ const languageFamilyOf: Record<string, string> = {
   qwen3_5: 'qwen3_5_text',
   qwen3_5_moe: 'qwen3_5_moe_text',
   llava: 'llama',
+  llava_next: 'llama',
   gemma3: 'gemma3_text',
   llama4: 'llama4_text',
+  // Kimi K2: its config names `DeepseekV3ForCausalLM` as the architecture; only the sizes differ.
+  kimi_k2: 'deepseek_v3',
 };
 
 /** Families whose MLP is up → activation → down (two matrices), for configs no rule names. */

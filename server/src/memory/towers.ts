@@ -87,13 +87,20 @@ function qwen3VlVision(v: Json, textHidden: number): ModelPart[] | undefined {
   ];
 }
 
-/** The fields every ViT-style `vision_config` (SigLIP, CLIP, Llama 4) states, or undefined when one is missing. */
+/** A per-axis size that configs write as a number or as `[h, w]` (InternVL's HF format); square only. */
+function side(v: Json, key: string): number | undefined {
+  const raw = v[key];
+  if (Array.isArray(raw) && raw.length === 2 && raw[0] === raw[1] && typeof raw[0] === 'number' && raw[0] > 0) return raw[0];
+  return positive(v, key);
+}
+
+/** The fields every ViT-style `vision_config` (SigLIP, CLIP, Llama 4, InternViT) states, or undefined when one is missing. */
 function vitFields(v: Json): { d: number; layers: number; inter: number; patchSize: number; imageSize: number; channels: number } | undefined {
   const d = positive(v, 'hidden_size');
   const layers = positive(v, 'num_hidden_layers');
   const inter = positive(v, 'intermediate_size');
-  const patchSize = positive(v, 'patch_size');
-  const imageSize = positive(v, 'image_size');
+  const patchSize = side(v, 'patch_size');
+  const imageSize = side(v, 'image_size');
   if (!d || !layers || !inter || !patchSize || !imageSize) return undefined;
   return { d, layers, inter, patchSize, imageSize, channels: positive(v, 'num_channels') ?? 3 };
 }
@@ -143,8 +150,52 @@ function llama4Vision(v: Json, textHidden: number): ModelPart[] | undefined {
   ];
 }
 
+/**
+ * InternVL's InternViT (both `internvl_chat` and transformers' `internvl`): a biased patch convolution, a class
+ * token and a position per patch plus one, blocks with layer-scale vectors and (6B) q/k norms over the full
+ * width, no final norm; then `mlp1`, a norm over the 2×2-shuffled features and two linears to the text width.
+ */
+function internVision(v: Json, textHidden: number, outer: Json): ModelPart[] | undefined {
+  const vit = vitFields(v);
+  if (!vit) return undefined;
+  const { d, layers, inter, patchSize, imageSize } = vit;
+  const rms = v.norm_type === 'rms_norm';
+  const qkNorm = v.qk_normalization === true || v.use_qk_norm === true;
+  const qkvBias = v.qkv_bias === true || v.attention_bias === true;
+  const normWidth = rms ? d : 2 * d;
+  const block: BlockShape = { width: d, inter, mlp: 'plain', norm: rms ? 'rms' : 'layer', bias: true, qkvBias, extra: 2 * d + (qkNorm ? 2 * normWidth : 0) };
+  const positions = ((imageSize / patchSize) ** 2 + 1) * d;
+  const stem = linear(vit.channels * patchSize * patchSize, d) + d + positions;
+  const shuffled = d * Math.trunc(1 / (num(outer, 'downsample_ratio') ?? 0.5)) ** 2;
+  const projector = 2 * shuffled + linear(shuffled, textHidden) + linear(textHidden, textHidden);
+  return [
+    tower('vision', visionName(layers, d), layers, block, stem, positions),
+    { kind: 'projector', name: 'multimodal projector (mlp1)', params: projector, largestLayer: shuffled * textHidden },
+  ];
+}
+
+/**
+ * LLaVA and LLaVA-NeXT with a CLIP tower (transformers' `CLIPVisionModel`, kept whole though the features are
+ * taken from a lower layer): a bias-free patch convolution, a class token, a position per patch plus one,
+ * LayerNorms before and after the blocks; a two-linear projector, and (LLaVA-NeXT) one `image_newline` vector.
+ */
+function llavaVision(v: Json, textHidden: number, outer: Json, newline: boolean): ModelPart[] | undefined {
+  if (String(v.model_type ?? 'clip_vision_model') !== 'clip_vision_model') return undefined;
+  const vit = vitFields(v);
+  if (!vit) return undefined;
+  const { d, layers, inter, patchSize, imageSize } = vit;
+  const positions = ((imageSize / patchSize) ** 2 + 1) * d;
+  const stem = vit.channels * patchSize * patchSize * d + d + positions + 2 * 2 * d;
+  const bias = outer.multimodal_projector_bias !== false;
+  const projector = linear(d, textHidden, bias) + linear(textHidden, textHidden, bias) + (newline ? textHidden : 0);
+  return [
+    tower('vision', visionName(layers, d), layers, { width: d, inter, mlp: 'plain', norm: 'layer', bias: true }, stem, positions),
+    { kind: 'projector', name: newline ? 'multimodal projector + image newline' : 'multimodal projector', params: projector, largestLayer: textHidden * textHidden },
+  ];
+}
+
 /** Which recipe reads a family's vision section. */
-const visionRecipes: Record<string, (v: Json, textHidden: number) => ModelPart[] | undefined> = {
+const visionRecipes: Record<string, (v: Json, textHidden: number, outer: Json) => ModelPart[] | undefined> = {
   qwen2_vl: (v, h) => qwenVlVision(v, h, '2'),
   qwen2_5_vl: (v, h) => qwenVlVision(v, h, '2.5'),
   qwen2_5_omni: (v, h) => qwenVlVision(v, h, '2.5'),
@@ -155,6 +206,10 @@ const visionRecipes: Record<string, (v: Json, textHidden: number) => ModelPart[]
   qwen3_omni_moe: qwen3VlVision,
   gemma3: gemma3Vision,
   llama4: llama4Vision,
+  internvl: internVision,
+  internvl_chat: internVision,
+  llava: (v, h, outer) => llavaVision(v, h, outer, false),
+  llava_next: (v, h, outer) => llavaVision(v, h, outer, true),
 };
 
 /** Towers and projectors of a multimodal config; empty for text-only configs and unknown layouts. */
@@ -163,7 +218,7 @@ export function modelParts(outer: Json, arch: ModelArchitecture): ModelPart[] {
   const thinker = section(outer, 'thinker_config');
   const vision = section(outer, 'vision_config') ?? section(thinker, 'vision_config');
   const recipe = visionRecipes[outerType];
-  return (vision && recipe?.(vision, arch.hiddenSize)) || [];
+  return (vision && recipe?.(vision, arch.hiddenSize, outer)) || [];
 }
 
 /**
