@@ -8,10 +8,12 @@
  *   training/                        the one pipeline from documents to estimates
  *   estimates/                       the features that show estimates
  *   languageService, analyses        the facade
- *   server, stdio*, dependentsRefresh, nodeHost, cli/   the edges (LSP, Node, terminal)
+ *   server, stdio*, dependentsRefresh, pullDiagnostics, nodeHost, cli/   the edges (LSP, Node, terminal)
+ *   bundle, boot/                    the shared bundle's entry and the two small entry points that load it
  */
-const core = '^server/src/(?!server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|cli/)';
-const edges = '^server/src/(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|cli/)';
+const edgeFiles = '(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|pullDiagnostics\\.ts$|nodeHost\\.ts$|cli/|bundle\\.ts$|boot/)';
+const core = `^server/src/(?!${edgeFiles})`;
+const edges = `^server/src/${edgeFiles}`;
 
 /** A layer may not import the layers listed after it. */
 const above = {

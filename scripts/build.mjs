@@ -1,8 +1,10 @@
-// Bundles the extension with esbuild: the client (vscode external), the language server,
-// the CLI and the sidebar webview script. One build, four entry points.
+// Bundles the extension with esbuild: the client (vscode external), the core that the language server and the
+// CLI share (dist/core.js) with their two small entry points (dist/server.js, dist/cli.js), and the sidebar
+// webview script.
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { generatedValidatorFile, precompileValidator, sourceValidatorFile } from './precompileValidator.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -36,10 +38,23 @@ const node = {
   plugins: watch ? [] : [precompiledSchema],
 };
 
+/** The language server and the CLI in one bundle; it evaluates only what the face that loads it asks for. */
+const core = { ...node, entryPoints: { core: 'server/src/bundle.ts' }, outdir: 'dist' };
+
+/**
+ * The two entry points load dist/core.js through boot/codeCache.ts. A production build tells them the core's
+ * content hash, which names its code cache; without one they require it plainly.
+ */
+const boots = (coreHash) => {
+  const boot = { ...node, plugins: [], outdir: 'dist', define: coreHash ? { ZERO_LENS_CORE_HASH: JSON.stringify(coreHash) } : {} };
+  return [
+    { ...boot, entryPoints: { server: 'server/src/boot/server.ts' } },
+    { ...boot, entryPoints: { cli: 'server/src/boot/cli.ts' }, banner: { js: '#!/usr/bin/env node' } },
+  ];
+};
+
 const builds = [
   { ...node, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...node, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   {
     bundle: true,
     platform: 'browser',
@@ -59,7 +74,10 @@ cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css');
 cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf');
 
 if (watch) {
-  for (const options of builds) await (await esbuild.context(options)).watch();
+  for (const options of [core, ...boots(), ...builds]) await (await esbuild.context(options)).watch();
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const others = Promise.all(builds.map((options) => esbuild.build(options)));
+  await esbuild.build(core);
+  const coreHash = production ? createHash('sha256').update(readFileSync('dist/core.js')).digest('hex').slice(0, 16) : undefined;
+  await Promise.all([others, ...boots(coreHash).map((options) => esbuild.build(options))]);
 }

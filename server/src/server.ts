@@ -202,12 +202,25 @@ connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResu
 });
 
 let warmedUp = false;
+/** Told once the warm-up is over (boot/server.ts saves the code cache then); undefined once it is. */
+let warmUpListeners: (() => void)[] | undefined = [];
 
 /** Once the first diagnostics are out, compile the hot paths in idle time (see dsconfig/warmUp.ts). */
 function warmUpOnce(): void {
   if (warmedUp) return;
   warmedUp = true;
-  void warmUpDsConfig(yieldToEventLoop).catch(() => undefined);
+  void warmUpDsConfig(yieldToEventLoop)
+    .catch(() => undefined)
+    .then(() => {
+      const listeners = warmUpListeners ?? [];
+      warmUpListeners = undefined;
+      for (const listener of listeners) listener();
+    });
+}
+
+export function afterWarmUp(listener: () => void): void {
+  if (warmUpListeners) warmUpListeners.push(listener);
+  else listener();
 }
 
 /** The document a request names; undefined when its params (from any client) name none. */

@@ -16,6 +16,8 @@ function full(report: DocumentDiagnosticReport): FullDocumentDiagnosticReport {
 }
 
 const codes = (items: Diagnostic[]) => items.map((d) => d.code).sort();
+/** Our messages are plain strings. */
+const message = (d: Diagnostic) => d.message as string;
 
 test('a change followed at once by a pull returns the diagnostics of the new text, and nothing is pushed', async () => {
   // The default debounce (120 ms) stays on: the pull path must not wait for it.
@@ -26,18 +28,18 @@ test('a change followed at once by a pull returns the diagnostics of the new tex
     const broken = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 7 }\n}\n';
     await server.open(uri, 'ds-config', broken);
     const first = full(await server.pull(uri));
-    assert.ok(first.items.some((d) => /stage/i.test(d.message)), `stage 7 is reported: ${JSON.stringify(first.items)}`);
+    assert.ok(first.items.some((d) => /stage/i.test(message(d))), `stage 7 is reported: ${JSON.stringify(first.items)}`);
 
     const fixed = broken.replace('"stage": 7', '"stage": 2');
     await server.change(uri, 2, fixed);
     const second = full(await server.pull(uri, first.resultId));
-    assert.ok(!second.items.some((d) => /stage/i.test(d.message)), `the fixed stage is not reported: ${JSON.stringify(second.items)}`);
+    assert.ok(!second.items.some((d) => /stage/i.test(message(d))), `the fixed stage is not reported: ${JSON.stringify(second.items)}`);
     assert.notEqual(second.resultId, first.resultId);
 
     const typo = fixed.replace('"train_micro_batch_size_per_gpu"', '"train_micro_batch_size_per_gpux"');
     await server.change(uri, 3, typo);
     const third = full(await server.pull(uri, second.resultId));
-    assert.ok(third.items.some((d) => d.message.includes('train_micro_batch_size_per_gpux')), `the unknown key is reported: ${JSON.stringify(third.items)}`);
+    assert.ok(third.items.some((d) => message(d).includes('train_micro_batch_size_per_gpux')), `the unknown key is reported: ${JSON.stringify(third.items)}`);
 
     // Nothing changed since: the same report, without validating again.
     assert.deepEqual(await server.pull(uri, third.resultId), { kind: 'unchanged', resultId: third.resultId });
@@ -60,7 +62,7 @@ test('an unsaved edit to a launch script makes the server ask for a re-pull, and
   await writeFile(otherPath, other);
   const server = await startServer({ rootPath: root, pull: true, settings: { gpuMemoryGiB: 40 } });
   const [configUri, scriptUri, otherUri] = [configPath, scriptPath, otherPath].map(fileUri);
-  const fitWarning = (items: Diagnostic[]) => items.find((d) => d.code === 'estimate-exceeds-gpu-memory')?.message;
+  const fitWarning = (items: Diagnostic[]) => items.find((d) => d.code === 'estimate-exceeds-gpu-memory')?.message as string | undefined;
   try {
     await server.open(configUri, 'json', config);
     await server.open(otherUri, 'shellscript', other);
@@ -93,7 +95,7 @@ test('an editor without pull support gets pushed diagnostics, at once for a docu
     assert.equal(server.capabilities.diagnosticProvider, undefined);
     const published = server.diagnostics(uri, () => true, 5000);
     await server.open(uri, 'ds-config', '{ "zero_optimization": { "stage": 7 } }');
-    assert.ok((await published).diagnostics.some((d) => /stage/i.test(d.message)));
+    assert.ok((await published).diagnostics.some((d) => /stage/i.test(message(d))));
   } finally {
     await server.stop();
   }
