@@ -43,6 +43,13 @@ test('a bundle loads from source, saves its code cache once, and loads from the 
     cached.saveCodeCache();
     assert.deepEqual(readdirSync(cacheDir), ['core-zzzz-v0.0.0-x64.v8'], 'a cache that was read is not written again');
 
+    // A production bundle comes wrapped; without a cache folder it is compiled from source.
+    const wrapped = path.join(root, 'wrapped.js');
+    writeFileSync(wrapped, '(function (exports, require, module, __filename, __dirname) {"use strict";exports.answer = (x) => x * 3;\n})');
+    const uncached = loadBundle<{ answer(x: number): number }>(wrapped, 'cccc', undefined);
+    assert.equal(uncached.exports.answer(2), 6);
+    uncached.saveCodeCache();
+
     // No hash (a development build): required plainly, nothing written.
     const plain = loadBundle<{ answer(x: number): number }>(bundle, undefined, path.join(root, 'unused'));
     assert.equal(plain.exports.answer(1), 2);

@@ -40,28 +40,35 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, platform = pr
 const builtHash = typeof ZERO_LENS_CORE_HASH === 'string' ? ZERO_LENS_CORE_HASH : undefined;
 
 /**
- * `file` evaluated as a CommonJS module, compiled from the code cache when there is one. `hash` names the
- * bundle's content (the build's by default); without it, or without a cache folder, `file` is required plainly.
+ * How a CommonJS module's code is wrapped to run it. A production build writes dist/core.js wrapped already
+ * (scripts/build.mjs), so the 1.4 MB source is not copied into a second string just to add these.
+ */
+const wrapperHead = '(function (exports, require, module, __filename, __dirname) {';
+
+/**
+ * `file` evaluated as a CommonJS module, compiled from the code cache in `dir` when there is one. `hash` names
+ * the bundle's content (the build's by default); without it (a development build) `file` is required plainly.
  */
 export function loadBundle<T>(file: string, hash = builtHash, dir = codeCacheDir()): LoadedBundle<T> {
-  if (!hash || !dir) return { exports: require(file) as T, saveCodeCache: () => undefined };
+  if (!hash) return { exports: require(file) as T, saveCodeCache: () => undefined };
 
   const runtime = `${process.version}-${process.arch}`;
-  const cacheFile = path.join(dir, `core-${hash}-${runtime}.v8`);
-  const cachedData = readIfPresent(cacheFile);
+  const cacheFile = dir && path.join(dir, `core-${hash}-${runtime}.v8`);
+  const cachedData = cacheFile ? readIfPresent(cacheFile) : undefined;
   const source = fs.readFileSync(file, 'utf8');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const wrapped = source.startsWith(wrapperHead) ? source : `${wrapperHead}${source}\n})`;
+  const script = new Script(wrapped, { filename: file, cachedData });
   const module = new Module(file);
   module.filename = file;
   module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(file));
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
   module.loaded = true;
 
-  let pending = !cachedData || script.cachedDataRejected === true;
+  let pending = !!cacheFile && (!cachedData || script.cachedDataRejected === true);
   return {
     exports: module.exports as T,
     saveCodeCache() {
-      if (!pending) return;
+      if (!pending || !dir || !cacheFile) return;
       pending = false;
       try {
         writeAtomically(cacheFile, script.createCachedData());
