@@ -20,8 +20,6 @@ export interface ServerUnderTest {
   languageId: string;
   /** Sent after initialize (the peer takes its schema association this way). */
   settings?: unknown;
-  /** Validation waits for a pause in typing (the servers as shipped). */
-  debounced?: boolean;
   /** Measure diagnostics with `textDocument/diagnostic` requests instead of waiting for pushes. */
   pull?: boolean;
 }
@@ -69,7 +67,7 @@ const serverClock = path.join(__dirname, 'serverClock.cjs');
 /** The subject's server started with the clock loaded, writing its samples to `clockFile` when it exits. */
 export function withServerClock(start: StartOptions, clockFile: string): StartOptions {
   const command = start.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
-  return { ...start, command: { path: command.path, args: ['--require', serverClock, ...command.args] }, env: { ZERO_LENS_BENCH_CLOCK: clockFile } };
+  return { ...start, command: { path: command.path, args: ['--require', serverClock, ...command.args] }, env: { ...start.env, ZERO_LENS_BENCH_CLOCK: clockFile } };
 }
 
 /** The server's timings by the label their requests carried; the file is removed once read. */
@@ -154,8 +152,7 @@ const warmUpQueryRounds = 400;
  */
 const warmUpTwinQueryRounds = 20;
 const settleRounds = 25;
-/** Edits are warmed where they are fast; the debounced servers would spend 120 or 500 ms on each. */
-const warmUpEditRounds = (subject: ServerUnderTest) => (subject.debounced ? 20 : 200);
+const warmUpEditRounds = 200;
 const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
 /** Up to this size the edit warm-up runs on a copy of the measured text, so validation meets the same sections. */
 const twinMaxLength = 128 * 1024;
@@ -179,7 +176,7 @@ async function warmUp(server: RawServer, subject: ServerUnderTest, text: string)
     }
   }
   const digit = editOffset(twin.getText());
-  for (let round = 0; round < warmUpEditRounds(subject); round++) {
+  for (let round = 0; round < warmUpEditRounds; round++) {
     const change = { range: { start: twin.positionAt(digit), end: twin.positionAt(digit + 1) }, text: String(1 + (round % 9)) };
     TextDocument.update(twin, [change], twin.version + 1);
     await waitDiagnostics(server, twin.uri, !!subject.pull, () =>
