@@ -37,14 +37,14 @@ export function renderReport(results: BenchResults): string {
     const first = rows[0];
     const peerRow = rows.find((p) => p.server === peer)?.result;
     out.push(`## ${documentName} (${first.lines} lines, ${(first.bytes / 1024).toFixed(0)} KiB)`, '');
-    out.push('| server | diagnostics after edit | p95 ratio | cold start → diagnostics (this session) | longest block | ratio | peak RSS | ratio |');
-    out.push('|---|---|---|---|---|---|---|---|');
+    out.push('| server | diagnostics after edit | p95 ratio | the same inside the server, µs | p95 ratio | cold start → diagnostics (this session) | longest block | ratio | peak RSS | ratio |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) {
       const r = row.result;
       const own = row.server === peer;
       const cell = (v: string) => (own ? '' : v);
       out.push(
-        `| ${row.server} | ${triple(r.diagnostics)} | ${cell(ratioOf(r.diagnostics.p95, peerRow?.diagnostics.p95))} | ${ms(r.coldStartToDiagnosticsMs)} | ${ms(r.maxBlockedMs)} | ${cell(ratioOf(r.maxBlockedMs, peerRow?.maxBlockedMs))} | ${r.peakRssMiB.toFixed(0)} MiB | ${cell(ratioOf(r.peakRssMiB, peerRow?.peakRssMiB))} |`,
+        `| ${row.server} | ${triple(r.diagnostics)} | ${cell(ratioOf(r.diagnostics.p95, peerRow?.diagnostics.p95))} | ${r.diagnosticsInServer ? tripleUs(r.diagnosticsInServer) : '–'} | ${cell(ratioOf(r.diagnosticsInServer?.p95 ?? NaN, peerRow?.diagnosticsInServer?.p95))} | ${ms(r.coldStartToDiagnosticsMs)} | ${ms(r.maxBlockedMs)} | ${cell(ratioOf(r.maxBlockedMs, peerRow?.maxBlockedMs))} | ${r.peakRssMiB.toFixed(0)} MiB | ${cell(ratioOf(r.peakRssMiB, peerRow?.peakRssMiB))} |`,
       );
     }
     out.push('');
@@ -145,6 +145,7 @@ export function renderHeadline(results: BenchResults): string {
     const add = (what: string, where: string, value: (r: SessionResult) => number | undefined) =>
       rows.push({ document: documentLabel(document), what, where, mine: p95(ours, value), theirs: p95(peer, value), floor: p95(floor, value), unit: 'ms', bar: 0.5 });
     add('diagnostics after edit, p95', placementLabel('acrossCpus', results), (r) => r.diagnostics.p95);
+    add('the same, inside the server', placementLabel('acrossCpus', results), (r) => r.diagnosticsInServer?.p95);
     for (const op of ['hover', 'completion'] as const) {
       for (const placement of placements) add(`${op}, p95`, placementLabel(placement, results), (r) => r.queries[placement]?.[op].p95);
     }

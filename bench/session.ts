@@ -51,6 +51,8 @@ export interface SessionResult {
   diagnostics: Summary;
   /** Per placement; one CPU is missing where processes could not be pinned. */
   queries: Partial<Record<Placement, QueryResult>>;
+  /** The same pulls timed inside the server (bench/serverClock.cjs), for servers asked by pull. */
+  diagnosticsInServer: Summary;
   /** Longest time a trivial request waited on the server during the edit phase. */
   maxBlockedMs: number;
   peakRssMiB: number;
@@ -62,6 +64,7 @@ export interface SessionResult {
 type Timed = 'hover' | 'completion' | 'roundTrip';
 const timed = (op: Timed, placement: Placement) => ({ zeroLensBench: clockLabel(op, placement) });
 const clockLabel = (op: Timed, placement: Placement) => `${op}@${placement}`;
+const diagnosticsLabel = 'diagnostics';
 const serverClock = path.join(__dirname, 'serverClock.cjs');
 
 /** The subject's server started with the clock loaded, writing its samples to `clockFile` when it exits. */
@@ -125,11 +128,11 @@ function peakRssMiB(pid: number | undefined): number {
   }
 }
 
-async function waitDiagnostics(server: RawServer, uri: string, pull: boolean, send: () => void): Promise<number> {
+async function waitDiagnostics(server: RawServer, uri: string, pull: boolean, send: () => void, label?: object): Promise<number> {
   const t0 = performance.now();
   if (pull) {
     send();
-    await server.request('textDocument/diagnostic', { textDocument: { uri } });
+    await server.request('textDocument/diagnostic', { textDocument: { uri }, ...label });
   } else {
     const published = server.diagnostics(uri, () => true, 60_000);
     send();
@@ -275,8 +278,12 @@ export async function measureEdits(session: LiveSession): Promise<void> {
     const change = { range, text: String(i % 10) };
     TextDocument.update(document, [change], version);
     samples.diagnostics.push(
-      await waitDiagnostics(server, uri, !!subject.pull, () =>
-        server.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
+      await waitDiagnostics(
+        server,
+        uri,
+        !!subject.pull,
+        () => server.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
+        { zeroLensBench: diagnosticsLabel },
       ),
     );
   }
@@ -370,6 +377,7 @@ export async function finishSession(session: LiveSession): Promise<SessionResult
   return {
     coldStartToDiagnosticsMs: session.coldStartToDiagnosticsMs,
     diagnostics: summarize(samples.diagnostics),
+    diagnosticsInServer: clock[diagnosticsLabel] ?? summarize([]),
     queries,
     maxBlockedMs: Math.max(0, ...samples.blocked),
     ...(process.env.BENCH_SAMPLES ? { samples } : {}),
