@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchDocuments } from './documents';
-import { finishSession, measureEdits, measureQueries, measureRoundTrips, settle, startSession, type LiveSession, type ServerUnderTest, type SessionResult } from './session';
+import { finishSession, measureEditsInTurns, measureQueries, measureRoundTrips, settle, startSession, type LiveSession, type ServerUnderTest, type SessionResult } from './session';
 import { measureCore, type CoreTimings } from './core';
 import { pinToOneCpu } from './cpuPinning';
 import { measureColdStarts, primedCodeCache, removeCodeCache, type ColdStartResult, type ColdStartSubject } from './coldStart';
@@ -158,11 +158,11 @@ async function measureSessions(documents: ReturnType<typeof benchDocuments>, ser
     const live: LiveSession[] = [];
     try {
       for (const subject of servers) {
-        process.stdout.write(`${document.name} · ${subject.name}: started`);
+        process.stdout.write(`${document.name} · ${subject.name}: started and warmed up\n`);
         live.push(await startSession(subject, uri, document.text));
-        await measureEdits(live[live.length - 1]);
-        process.stdout.write(`, edits done\n`);
       }
+      process.stdout.write(`${document.name}: edits, the servers taking turns\n`);
+      await measureEditsInTurns(live);
       process.stdout.write(`${document.name}: hover, completion and round trips, the servers taking turns\n`);
       oneCpu[document.name] = await measureQueryPhases(live);
     } finally {
