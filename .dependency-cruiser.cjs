@@ -9,10 +9,12 @@
  *   training/                        the one pipeline from documents to estimates
  *   estimates/                       the features that show estimates
  *   languageService, analyses        the facade
- *   server, stdio*, dependentsRefresh, nodeHost, safeFile, clientWatch, requestBudget, cli/   the edges (LSP, Node, terminal)
+ *   server, stdio*, dependentsRefresh, pullDiagnostics, nodeHost, safeFile, clientWatch, requestBudget, cli/   the edges (LSP, Node, terminal)
+ *   bundle, boot/                    the shared bundle's entry and the two small entry points that load it
  */
-const core = '^server/src/(?!server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|requestBudget\\.ts$|cli/)';
-const edges = '^server/src/(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|requestBudget\\.ts$|cli/)';
+const edgeFiles = '(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|pullDiagnostics\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|requestBudget\\.ts$|cli/|bundle\\.ts$|boot/)';
+const core = `^server/src/(?!${edgeFiles})`;
+const edges = `^server/src/${edgeFiles}`;
 
 /** A layer may not import the layers listed after it. */
 const above = {
@@ -82,6 +84,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // Worktrees may link node_modules from another checkout; keep its paths under node_modules/.
+    preserveSymlinks: true,
     tsPreCompilationDeps: true,
     // node_modules may be a link (a worktree sharing another checkout's): name packages by where they are imported from.
     preserveSymlinks: true,

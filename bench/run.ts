@@ -1,16 +1,19 @@
 /**
  * `npm run bench`: ZeRO Lens's server against VS Code's own JSON language server (vscode-langservers-extracted)
- * configured with our schema, on the same documents and the same scripted session. Writes bench/results.json
- * and bench/RESULTS.md.
+ * configured with our schema, on the same documents and the same scripted session, both asked for diagnostics
+ * the way VS Code asks (pull). Writes bench/results.json and bench/RESULTS.md.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchDocuments } from './documents';
-import { finishSession, measureEdits, measureQueries, measureRoundTrips, settle, startSession, type LiveSession, type ServerUnderTest, type SessionResult } from './session';
+import { finishSession, measureEditsInTurns, measureQueries, measureRoundTrips, settle, startSession, type LiveSession, type ServerUnderTest, type SessionResult } from './session';
 import { measureCore, type CoreTimings } from './core';
 import { pinToOneCpu } from './cpuPinning';
+import { measureColdStarts, primedCodeCache, removeCodeCache, type ColdStartResult, type ColdStartSubject } from './coldStart';
 import { renderHeadline, renderReport } from './report';
+// @ts-expect-error: a build script in plain JavaScript, without type declarations
+import { coreInputs, measureVsix } from '../scripts/lib/sizeBudget.mjs';
 
 const root = path.resolve(__dirname, '..');
 const schema = JSON.parse(readFileSync(path.join(root, 'schemas/ds_config.schema.json'), 'utf8'));
@@ -36,23 +39,31 @@ const editorCapabilities = {
   hover: { contentFormat: ['markdown', 'plaintext'] },
 };
 
-export const subjects: ServerUnderTest[] = [
-  { name: 'ZeRO Lens', start: { textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config', debounced: true },
-  { name: 'ZeRO Lens (no debounce)', start: { initializationOptions: { validationDelayMs: 0 }, textDocumentCapabilities: editorCapabilities }, languageId: 'ds-config' },
-  { name: 'JSON server', start: { command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings, debounced: true },
-  {
-    name: 'JSON server (pull)',
-    start: {
-      command: { path: process.execPath, args: [peerBin, '--stdio'] },
-      textDocumentCapabilities: { ...editorCapabilities, diagnostic: { dynamicRegistration: false } },
-    },
-    languageId: 'json',
-    settings: peerSettings,
-    pull: true,
-  },
+/**
+ * Every server as VS Code talks to it: diagnostics pulled (`textDocument/diagnostic`) when the editor wants
+ * them, which vscode-languageclient does for any server that offers it. ZeRO Lens uses the code cache folder
+ * `main` primes (`ZERO_LENS_CACHE_DIR`), as it would on every start after the first.
+ */
+export const subjects = (cacheDir: string): ServerUnderTest[] => [
+  { name: 'ZeRO Lens', start: { pull: true, textDocumentCapabilities: editorCapabilities, env: { ZERO_LENS_CACHE_DIR: cacheDir } }, languageId: 'ds-config', pull: true },
+  { name: 'JSON server', start: { pull: true, command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings, pull: true },
   // Not a contender: the least any server on vscode-languageserver can take here (see floorServer.mjs).
-  { name: 'LSP floor (no work)', start: { command: { path: process.execPath, args: [floorBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json' },
+  { name: 'LSP floor (no work)', start: { pull: true, command: { path: process.execPath, args: [floorBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', pull: true },
 ];
+
+/** The same servers for the cold-start phase, and ZeRO Lens once more as on its first start (no code cache). */
+function coldStartSubjects(servers: ServerUnderTest[]): ColdStartSubject[] {
+  const ours = servers.find((s) => s.name === 'ZeRO Lens');
+  return ours ? [...servers, { ...ours, name: 'ZeRO Lens, first start', start: { ...ours.start, env: { ZERO_LENS_CACHE_DIR: '' } } }] : servers;
+}
+const coldStartRounds = 12;
+
+export interface SizeComponent {
+  name: string;
+  what: string;
+  kib: number;
+  budgetKiB: number;
+}
 
 type OneCpuOutcome = { cpu: number } | { unavailable: string };
 
@@ -62,7 +73,9 @@ export interface BenchResults {
   sessions: { document: string; lines: number; bytes: number; server: string; result: SessionResult }[];
   /** Per document: the CPU its one-CPU query phase ran on, or why it could not run. */
   oneCpu: Record<string, OneCpuOutcome>;
-  sizes: { serverJs: number; clientJs: number; webviewJs: number; vsix: number | null };
+  /** Spawn → first diagnostics of the typical config, repeated; whether ZeRO Lens had a code cache to read. */
+  coldStart: { results: ColdStartResult[]; rounds: number; codeCache: boolean };
+  sizes: { coreJs: number; clientJs: number; webviewJs: number; vsix: number | null; budgetKiB: number | null; components: SizeComponent[] };
   core: CoreTimings;
 }
 
@@ -70,11 +83,19 @@ function size(file: string): number {
   return existsSync(file) ? statSync(file).size : NaN;
 }
 
-/** The VSIX `npm run bench` has just packaged (scripts/package.mjs names it after the version). */
-function vsixSize(): number | null {
+/** The VSIX `npm run bench` has just packaged (scripts/package.mjs names it after the version), by component. */
+function vsixSizes(): Pick<BenchResults['sizes'], 'vsix' | 'budgetKiB' | 'components'> {
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const vsix = path.join(root, `zero-lens-${version}.vsix`);
-  return existsSync(vsix) ? size(vsix) : null;
+  if (!existsSync(vsix)) return { vsix: null, budgetKiB: null, components: [] };
+  const readmeFile = path.join(root, '.cache/vsix/README.md');
+  const readme = existsSync(readmeFile) ? readFileSync(readmeFile, 'utf8') : '';
+  const measured = (measureVsix as (file: string, options: object) => { totalBudgetKiB: number; components: SizeComponent[] })(vsix, {
+    coreInputs: (coreInputs as (root: string) => string[])(root),
+    readme,
+    root,
+  });
+  return { vsix: size(vsix), budgetKiB: measured.totalBudgetKiB, components: measured.components };
 }
 
 /**
@@ -116,16 +137,32 @@ async function main(): Promise<void> {
   const sessions: BenchResults['sessions'] = [];
   const oneCpu: BenchResults['oneCpu'] = {};
   const uri = `file:///tmp/zero-lens-bench/ds_config.json`;
-  for (const document of selection(benchDocuments(), args)) {
+  const documents = selection(benchDocuments(), args);
+  const typical = benchDocuments()[0];
+  process.stdout.write('code cache: one start of ZeRO Lens that runs until it has saved it\n');
+  const cache = await primedCodeCache(subjects('')[0], typical.text);
+  const servers = selection(subjects(cache.dir), args);
+  try {
+    process.stdout.write(`cold start: ${coldStartRounds} starts of each server, taking turns\n`);
+    const coldStart = { results: await measureColdStarts(coldStartSubjects(servers), typical.text, coldStartRounds), rounds: coldStartRounds, codeCache: cache.cached };
+    await measureSessions(documents, servers, uri, sessions, oneCpu);
+    await finish(args, sessions, oneCpu, coldStart);
+  } finally {
+    removeCodeCache(cache.dir);
+  }
+}
+
+async function measureSessions(documents: ReturnType<typeof benchDocuments>, servers: ServerUnderTest[], uri: string, sessions: BenchResults['sessions'], oneCpu: BenchResults['oneCpu']): Promise<void> {
+  for (const document of documents) {
     // All servers stay up for the document, so the query phases can take turns between them.
     const live: LiveSession[] = [];
     try {
-      for (const subject of selection(subjects, args)) {
-        process.stdout.write(`${document.name} · ${subject.name}: started`);
+      for (const subject of servers) {
+        process.stdout.write(`${document.name} · ${subject.name}: started and warmed up\n`);
         live.push(await startSession(subject, uri, document.text));
-        await measureEdits(live[live.length - 1]);
-        process.stdout.write(`, edits done\n`);
       }
+      process.stdout.write(`${document.name}: edits, the servers taking turns\n`);
+      await measureEditsInTurns(live);
       process.stdout.write(`${document.name}: hover, completion and round trips, the servers taking turns\n`);
       oneCpu[document.name] = await measureQueryPhases(live);
     } finally {
@@ -135,6 +172,9 @@ async function main(): Promise<void> {
       }
     }
   }
+}
+
+async function finish(args: string[], sessions: BenchResults['sessions'], oneCpu: BenchResults['oneCpu'], coldStart: BenchResults['coldStart']): Promise<void> {
   const results: BenchResults = {
     date: new Date().toISOString(),
     machine: {
@@ -146,11 +186,12 @@ async function main(): Promise<void> {
     },
     sessions,
     oneCpu,
+    coldStart,
     sizes: {
-      serverJs: size(path.join(root, 'dist/server.js')),
+      coreJs: size(path.join(root, 'dist/core.js')),
       clientJs: size(path.join(root, 'dist/client.js')),
       webviewJs: size(path.join(root, 'dist/webview.js')),
-      vsix: vsixSize(),
+      ...vsixSizes(),
     },
     core: await measureCore(),
   };

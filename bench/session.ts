@@ -20,8 +20,6 @@ export interface ServerUnderTest {
   languageId: string;
   /** Sent after initialize (the peer takes its schema association this way). */
   settings?: unknown;
-  /** Validation waits for a pause in typing (the servers as shipped). */
-  debounced?: boolean;
   /** Measure diagnostics with `textDocument/diagnostic` requests instead of waiting for pushes. */
   pull?: boolean;
 }
@@ -53,6 +51,8 @@ export interface SessionResult {
   diagnostics: Summary;
   /** Per placement; one CPU is missing where processes could not be pinned. */
   queries: Partial<Record<Placement, QueryResult>>;
+  /** The same pulls timed inside the server (bench/serverClock.cjs), for servers asked by pull. */
+  diagnosticsInServer: Summary;
   /** Longest time a trivial request waited on the server during the edit phase. */
   maxBlockedMs: number;
   peakRssMiB: number;
@@ -64,12 +64,13 @@ export interface SessionResult {
 type Timed = 'hover' | 'completion' | 'roundTrip';
 const timed = (op: Timed, placement: Placement) => ({ zeroLensBench: clockLabel(op, placement) });
 const clockLabel = (op: Timed, placement: Placement) => `${op}@${placement}`;
+const diagnosticsLabel = 'diagnostics';
 const serverClock = path.join(__dirname, 'serverClock.cjs');
 
 /** The subject's server started with the clock loaded, writing its samples to `clockFile` when it exits. */
 export function withServerClock(start: StartOptions, clockFile: string): StartOptions {
   const command = start.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
-  return { ...start, command: { path: command.path, args: ['--require', serverClock, ...command.args] }, env: { ZERO_LENS_BENCH_CLOCK: clockFile } };
+  return { ...start, command: { path: command.path, args: ['--require', serverClock, ...command.args] }, env: { ...start.env, ZERO_LENS_BENCH_CLOCK: clockFile } };
 }
 
 /** The server's timings by the label their requests carried; the file is removed once read. */
@@ -127,11 +128,11 @@ function peakRssMiB(pid: number | undefined): number {
   }
 }
 
-async function waitDiagnostics(server: RawServer, uri: string, pull: boolean, send: () => void): Promise<number> {
+async function waitDiagnostics(server: RawServer, uri: string, pull: boolean, send: () => void, label?: object): Promise<number> {
   const t0 = performance.now();
   if (pull) {
     send();
-    await server.request('textDocument/diagnostic', { textDocument: { uri } });
+    await server.request('textDocument/diagnostic', { textDocument: { uri }, ...label });
   } else {
     const published = server.diagnostics(uri, () => true, 60_000);
     send();
@@ -154,8 +155,7 @@ const warmUpQueryRounds = 400;
  */
 const warmUpTwinQueryRounds = 20;
 const settleRounds = 25;
-/** Edits are warmed where they are fast; the debounced servers would spend 120 or 500 ms on each. */
-const warmUpEditRounds = (subject: ServerUnderTest) => (subject.debounced ? 20 : 200);
+const warmUpEditRounds = 200;
 const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
 /** Up to this size the edit warm-up runs on a copy of the measured text, so validation meets the same sections. */
 const twinMaxLength = 128 * 1024;
@@ -179,7 +179,7 @@ async function warmUp(server: RawServer, subject: ServerUnderTest, text: string)
     }
   }
   const digit = editOffset(twin.getText());
-  for (let round = 0; round < warmUpEditRounds(subject); round++) {
+  for (let round = 0; round < warmUpEditRounds; round++) {
     const change = { range: { start: twin.positionAt(digit), end: twin.positionAt(digit + 1) }, text: String(1 + (round % 9)) };
     TextDocument.update(twin, [change], twin.version + 1);
     await waitDiagnostics(server, twin.uri, !!subject.pull, () =>
@@ -258,8 +258,23 @@ export async function settle(sessions: LiveSession[]): Promise<void> {
   for (const { server } of sessions) await probeQueries(server, settleRounds);
 }
 
-/** 200 keystrokes, each waited for until its diagnostics arrive, while a prober measures blocking. */
-export async function measureEdits(session: LiveSession): Promise<void> {
+/**
+ * The 200 keystrokes, the servers taking turns: ten rounds of 20 each, the server that goes first moving along
+ * by one each round, so a burst of host noise falls on every server alike rather than on whichever was editing
+ * at the time (run server after server, the first server's p95 was twice the others' in two runs of three).
+ */
+export async function measureEditsInTurns(sessions: LiveSession[]): Promise<void> {
+  const rounds = 10;
+  for (let round = 0; round < rounds; round++) {
+    for (const session of turnOrder(sessions, round)) {
+      await wakeUp(session);
+      await measureEdits(session, editCount / rounds);
+    }
+  }
+}
+
+/** `count` keystrokes, each waited for until its diagnostics arrive, while a prober measures blocking. */
+export async function measureEdits(session: LiveSession, count = editCount): Promise<void> {
   const { server, subject, uri, document, samples } = session;
   // Each edit flips one digit of steps_per_print, an incremental change like a keystroke.
   const digit = editOffset(document.getText());
@@ -272,14 +287,18 @@ export async function measureEdits(session: LiveSession): Promise<void> {
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
-  for (let i = 0; i < editCount; i++) {
+  for (let i = 0; i < count; i++) {
     const version = document.version + 1;
     const range = { start: document.positionAt(digit), end: document.positionAt(digit + 1) };
     const change = { range, text: String(i % 10) };
     TextDocument.update(document, [change], version);
     samples.diagnostics.push(
-      await waitDiagnostics(server, uri, !!subject.pull, () =>
-        server.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
+      await waitDiagnostics(
+        server,
+        uri,
+        !!subject.pull,
+        () => server.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
+        { zeroLensBench: diagnosticsLabel },
       ),
     );
   }
@@ -373,6 +392,7 @@ export async function finishSession(session: LiveSession): Promise<SessionResult
   return {
     coldStartToDiagnosticsMs: session.coldStartToDiagnosticsMs,
     diagnostics: summarize(samples.diagnostics),
+    diagnosticsInServer: clock[diagnosticsLabel] ?? summarize([]),
     queries,
     maxBlockedMs: Math.max(0, ...samples.blocked),
     ...(process.env.BENCH_SAMPLES ? { samples } : {}),

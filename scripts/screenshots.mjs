@@ -1,8 +1,8 @@
-// `npm run screenshots`: regenerates the README's pictures, docs/images/overview.png and docs/images/sidebar.png,
+// `npm run screenshots`: regenerates the README's pictures, docs/images/overview.webp and docs/images/sidebar.webp,
 // in code-server the way the e2e suite drives it (scripts/e2e.mjs): packages the VSIX, installs it into a fresh
 // profile, opens a temp copy of examples/ with the training context in the user settings, and screenshots.
 // Runs through tsx (`node --import tsx`) to reuse the e2e helpers in test/e2e/support/.
-import { cpSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { installExtension, startCodeServer } from './lib/codeServer.mjs';
@@ -12,6 +12,7 @@ import { chromiumPath, fromRoot } from './lib/paths.mjs';
 import { profilePaths, seedUserSettings } from './lib/profile.mjs';
 import { setup } from './lib/setup.mjs';
 import { packageVsix } from './lib/vsix.mjs';
+import { pngToWebp } from './lib/webp.mjs';
 import { launchBrowser } from '../test/e2e/support/browser.ts';
 import { webviewContent } from '../test/e2e/support/webview.ts';
 import { Workbench } from '../test/e2e/support/workbench.ts';
@@ -34,7 +35,7 @@ const context = (model) => ({
 const shots = [
   {
     // The stage hover table over a ZeRO-2 config, the inline estimate after "stage", and the sidebar.
-    out: 'overview.png',
+    out: 'overview.webp',
     viewport: { width: 1600, height: 1000 },
     model: 'Qwen/Qwen3-8B',
     file: 'ds_config.json',
@@ -47,7 +48,7 @@ const shots = [
     // The sidebar next to the ZeRO-2 example, with the tooltip of ZeRO-1's optimizer states. The workspace's
     // scripts/deepspeed_launcher_hf.sh launches this config, so it supplies the context: Llama-3.1-8B-Instruct,
     // micro-batch 2, gradient accumulation 8, sequence 4096, checkpointing, 4 GPUs.
-    out: 'sidebar.png',
+    out: 'sidebar.webp',
     viewport: { width: 1000, height: 900 },
     model: 'meta-llama/Llama-3.1-8B',
     file: 'configs/ds_config_zero2.json',
@@ -60,7 +61,7 @@ const shots = [
 ];
 
 async function take(shot, { tmp, extensionsDir, browser }) {
-  const name = path.basename(shot.out, '.png');
+  const name = path.basename(shot.out, '.webp');
   const profile = { ...profilePaths(path.join(tmp, `profile-${name}`)), extensionsDir };
   seedUserSettings(profile, { ...e2eEditorSettings, ...context(shot.model) });
   const workspace = path.join(tmp, name, 'examples');
@@ -82,7 +83,11 @@ async function take(shot, { tmp, extensionsDir, browser }) {
     // Let the hover finish fading in.
     await wb.page.waitForTimeout(500);
     const file = fromRoot('docs', 'images', shot.out);
-    await wb.page.screenshot({ path: file });
+    const png = await wb.page.screenshot();
+    // Encoded in a blank page of the same browser: the workbench's content policy is not ours to rely on.
+    const encoder = await browser.newPage();
+    writeFileSync(file, await pngToWebp(encoder, png));
+    await encoder.close();
     log.info(`wrote ${path.relative(fromRoot(), file)}`);
     await wb.close();
   } finally {

@@ -23,8 +23,10 @@ export const documentSelector = [
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  // The server's V8 code cache (server/src/boot/codeCache.ts) for the editor's own Node, kept with the extension.
+  const env = { ZERO_LENS_CACHE_DIR: path.join(context.globalStorageUri.fsPath, 'code-cache') };
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
+    run: { module, transport: TransportKind.ipc, options: { env } },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {

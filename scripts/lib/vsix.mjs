@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { packagedReadme } from './packagedReadme.mjs';
+import { coreInputs, formatSizes, measureVsix, overBudget } from './sizeBudget.mjs';
 import { repoRoot } from './paths.mjs';
 import { run } from './run.mjs';
 import { zipEntries } from './zipEntries.mjs';
@@ -41,13 +42,22 @@ export function vsixFiles(vsixPath) {
   return files;
 }
 
-/** Builds and packs, with the README the installed extension's page can show; returns { path, bytes, files }. */
+/**
+ * Builds and packs, with the README the installed extension's page can show; returns { path, bytes, files, sizes }.
+ * Fails when the package is over its size budget or a component over its own (sizeBudget.mjs).
+ */
 export async function packageVsix({ out = defaultVsixPath() } = {}) {
   await buildProduction();
   // vsce takes the README only from inside the package folder; it ships as extension/readme.md.
   const readme = path.join('.cache', 'vsix', 'README.md');
   mkdirSync(path.join(repoRoot, path.dirname(readme)), { recursive: true });
-  writeFileSync(path.join(repoRoot, readme), packagedReadme(readFileSync(path.join(repoRoot, 'README.md'), 'utf8'), repoRoot));
+  const readmeText = packagedReadme(readFileSync(path.join(repoRoot, 'README.md'), 'utf8'), repoRoot);
+  writeFileSync(path.join(repoRoot, readme), readmeText);
   await run(process.execPath, [vsce, 'package', ...vsceFlags, '--readme-path', readme, '--out', out], { cwd: repoRoot });
-  return { path: out, bytes: statSync(out).size, files: vsixFiles(out) };
+  const files = vsixFiles(out);
+  const sizes = measureVsix(out, { coreInputs: coreInputs(repoRoot), readme: readmeText, root: repoRoot });
+  console.log(formatSizes(sizes));
+  const over = overBudget(sizes);
+  if (over.length) throw new Error(`over the size budget (scripts/lib/sizeBudget.mjs):\n  ${over.join('\n  ')}`);
+  return { path: out, bytes: statSync(out).size, files, sizes };
 }

@@ -1,4 +1,5 @@
-// Lists the entry names of a zip (a VSIX) from its central directory; enough to check what a package ships.
+// Lists the entries of a zip (a VSIX) from its central directory: names and sizes, enough to check what a
+// package ships and what each file takes in it.
 import { readFileSync } from 'node:fs';
 
 export function zipEntries(file) {
@@ -20,7 +21,7 @@ export function zipEntries(file) {
     const nameLength = zip.readUInt16LE(offset + 28);
     const extraLength = zip.readUInt16LE(offset + 30);
     const commentLength = zip.readUInt16LE(offset + 32);
-    entries.push({ name: zip.toString('utf8', offset + 46, offset + 46 + nameLength), size: zip.readUInt32LE(offset + 24) });
+    entries.push({ name: zip.toString('utf8', offset + 46, offset + 46 + nameLength), size: zip.readUInt32LE(offset + 24), compressedSize: zip.readUInt32LE(offset + 20) });
     offset += 46 + nameLength + extraLength + commentLength;
   }
   return entries;

@@ -7,7 +7,9 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   FileChangeType,
+  LSPErrorCodes,
   ProposedFeatures,
+  ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -33,6 +35,7 @@ import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { resolveLocale, translator, type Locale } from './l10n';
 import { DependentsRefresh } from './dependentsRefresh';
+import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 import { settingsEdit } from './settingsEdit';
 
@@ -74,6 +77,8 @@ let validationDelayMs = 120;
 const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
 /** Cancels the validation scheduled for a URI. */
 const pendingValidation = new Map<string, () => void>();
+/** Set when the editor pulls diagnostics (pullDiagnostics.ts); otherwise they are pushed after a debounce. */
+let pulled: PullDiagnostics | undefined;
 
 /** How much of a completion list the editor lets us leave out (see completionList.ts). */
 function completionSupportOf(capabilities: ClientCapabilities): CompletionClientSupport {
@@ -105,9 +110,14 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
   workspace.setFolders(folders);
   disk.setFolders(folders);
+  const pullSupport = pullSupportOf(params.capabilities);
+  if (pullSupport.pull) pulled = new PullDiagnostics({ refresh: () => connection.languages.diagnostics.refresh(), reportError: reportRefreshError }, pullSupport.refresh);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
+      // Scripts and configs feed each other's diagnostics; an editor that takes refresh requests is told which
+      // changed, others re-pull open documents themselves.
+      ...(pulled && { diagnosticProvider: { interFileDependencies: !pullSupport.refresh, workspaceDiagnostics: false } }),
       completionProvider: { triggerCharacters: ['"', ':', ' ', '-', '=', '/'], resolveProvider: true },
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, 'source.fixAll.zeroLens'] },
@@ -130,6 +140,7 @@ connection.onInitialized(() => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
     disk.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
+    pulled?.changedAll();
   });
 });
 
@@ -153,7 +164,8 @@ function refreshAll(): void {
   settingsByUri.clear();
   workspace.invalidate();
   service.invalidateWorkspace();
-  for (const document of documents.all()) scheduleValidation(document, 0);
+  if (pulled) pulled.changedAll();
+  else for (const document of documents.all()) scheduleValidation(document, 0);
   void connection.languages.inlayHint.refresh().catch(() => undefined);
 }
 
@@ -170,14 +182,22 @@ connection.onDidChangeWatchedFiles((params) => {
   // A file created or deleted changes the workspace's listing; a changed one only what was read from it.
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();
   const affected = service.filesChanged(params.changes.map((c) => c.uri));
-  for (const uri of affected) {
-    const document = documents.get(uri);
-    if (document) scheduleValidation(document, 0);
-  }
+  revalidate(affected);
   if (affected.length) void connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 
+/** Open documents whose diagnostics may have changed: pushed again, or the editor is asked to pull them. */
+function revalidate(uris: string[]): void {
+  if (pulled) return pulled.changed(uris);
+  for (const uri of uris) {
+    const document = documents.get(uri);
+    if (document) scheduleValidation(document, 0);
+  }
+}
+
+/** Push only: validate and publish once typing pauses (at once for a document just opened). */
 function scheduleValidation(document: TextDocument, delay = validationDelayMs): void {
+  if (pulled) return;
   pendingValidation.get(document.uri)?.();
   const run = (): void => {
     pendingValidation.delete(document.uri);
@@ -206,13 +226,46 @@ async function validate(uri: string, version: number): Promise<void> {
   warmUpOnce();
 }
 
+connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResultId }, token) => {
+  const document = documents.get(uri);
+  if (!document || !pulled) return { kind: 'full', items: [] };
+  const version = document.version;
+  // Stops at its next checkpoint when the editor cancels the pull or a newer version arrives. Such a pull is
+  // answered "cancelled", never with an empty list that would read as "no problems".
+  const stale = timeBudget(Infinity, () => token.isCancellationRequested || documents.get(uri)?.version !== version);
+  const report = await pulled.report(uri, version, previousResultId, async () => {
+    try {
+      return await service.doValidation(document, await settingsFor(uri), stale);
+    } catch (error) {
+      if (error instanceof Cancelled) throw new ResponseError(LSPErrorCodes.ServerCancelled, error.message, { retriggerRequest: !token.isCancellationRequested });
+      connection.console.error(`ZeRO Lens validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return [];
+    }
+  });
+  warmUpOnce();
+  return report;
+});
+
 let warmedUp = false;
+/** Told once the warm-up is over (boot/server.ts saves the code cache then); undefined once it is. */
+let warmUpListeners: (() => void)[] | undefined = [];
 
 /** Once the first diagnostics are out, compile the hot paths in idle time (see dsconfig/warmUp.ts). */
 function warmUpOnce(): void {
   if (warmedUp) return;
   warmedUp = true;
-  void warmUpDsConfig(yieldToEventLoop).catch(() => undefined);
+  void warmUpDsConfig(yieldToEventLoop)
+    .catch(() => undefined)
+    .then(() => {
+      const listeners = warmUpListeners ?? [];
+      warmUpListeners = undefined;
+      for (const listener of listeners) listener();
+    });
+}
+
+export function afterWarmUp(listener: () => void): void {
+  if (warmUpListeners) warmUpListeners.push(listener);
+  else listener();
 }
 
 /** The document a request names; undefined when its params (from any client) name none. */
@@ -249,10 +302,7 @@ const reportRefreshError = (error: unknown): void => connection.console.error(`Z
 const dependents = new DependentsRefresh({
   delayMs: () => validationDelayMs,
   changed: (uris) => service.filesChanged(uris),
-  revalidate: (uri) => {
-    const document = documents.get(uri);
-    if (document) scheduleValidation(document, 0);
-  },
+  revalidate: (uri) => revalidate([uri]),
   refreshInlayHints: () => void connection.languages.inlayHint.refresh().catch(() => undefined),
   reportError: reportRefreshError,
 });
@@ -262,10 +312,12 @@ function contextSourceTouched(document: TextDocument): void {
   dependents.touched(document.uri);
 }
 
-documents.onDidOpen((event) => scheduleValidation(event.document, 0));
-// Also fires when a document opens (a script restored unsaved arrives that way).
+/** Documents just opened, validated at once rather than after the typing debounce. */
+const justOpened = new Set<string>();
+documents.onDidOpen((event) => justOpened.add(event.document.uri));
+// Also fires when a document opens (a script restored unsaved arrives that way), right after onDidOpen.
 documents.onDidChangeContent((event) => {
-  scheduleValidation(event.document);
+  scheduleValidation(event.document, justOpened.delete(event.document.uri) ? 0 : validationDelayMs);
   contextSourceTouched(event.document);
 });
 documents.onDidClose((event) => {
@@ -275,7 +327,9 @@ documents.onDidClose((event) => {
   contextSourceTouched(event.document);
   service.documentClosed(event.document.uri);
   settingsByUri.delete(event.document.uri);
-  void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  // An editor that pulls drops a closed document's diagnostics itself.
+  if (pulled) pulled.closed(event.document.uri);
+  else void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
 connection.onCompletion((p, token) => withSettings(requestedUri(p), (d, s) => service.doComplete(d, p.position, s), null, token));

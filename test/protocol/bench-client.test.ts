@@ -25,6 +25,24 @@ test('the bench client initializes the bundled server, gets diagnostics and hove
   assert.equal(server.process.exitCode, 0);
 });
 
+// The bench asks every server for diagnostics as VS Code does, by pull; the floor answers at once with none.
+test('the bench client pulls diagnostics from the bundled server and from the floor server', async () => {
+  const floor = { path: process.execPath, args: [path.resolve(__dirname, '../../bench/floorServer.mjs'), '--stdio'] };
+  const uri = 'file:///tmp/zero-lens-bench-client/pull/ds_config.json';
+  for (const [name, command] of [['ZeRO Lens', undefined], ['floor', floor]] as const) {
+    const server = await startRawServer({ command, pull: true });
+    try {
+      server.open(uri, name === 'ZeRO Lens' ? 'ds-config' : 'json', '{\n  "fp16": { "enabled": true },\n  "bf16": { "enabled": true }\n}\n');
+      const report = await server.request<{ kind: string; items: { code?: unknown }[] }>('textDocument/diagnostic', { textDocument: { uri } });
+      assert.equal(report.kind, 'full', name);
+      if (name === 'floor') assert.deepEqual(report.items, []);
+      else assert.ok(report.items.some((d) => d.code === 'fp16-and-bf16'), JSON.stringify(report.items));
+    } finally {
+      await server.stop();
+    }
+  }
+});
+
 // The bench's clock inside each server: a labelled request is timed from the server reading it to its answer.
 test('the server clock times labelled requests inside the bundled server and the peer, and nothing else', async () => {
   const peer = { path: process.execPath, args: [path.resolve(__dirname, '../../node_modules/vscode-langservers-extracted/bin/vscode-json-language-server'), '--stdio'] };

@@ -16,6 +16,7 @@ import {
   type InitializeParams,
   type InitializeResult,
   type ServerCapabilities,
+  type DocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
 
 export const serverPath = path.resolve(__dirname, '../../dist/server.js');
@@ -29,6 +30,12 @@ export interface TestServer {
   diagnostics(uri: string, accept?: (d: Diagnostic[]) => boolean, timeoutMs?: number): Promise<PublishDiagnosticsParams>;
   open(uri: string, languageId: string, text: string, version?: number): Promise<void>;
   change(uri: string, version: number, text: string): Promise<void>;
+  /** `textDocument/diagnostic` (servers started with `pull`). */
+  pull(uri: string, previousResultId?: string): Promise<DocumentDiagnosticReport>;
+  /** Resolves at the next `workspace/diagnostic/refresh` the server sends. */
+  nextRefresh(timeoutMs?: number): Promise<void>;
+  /** How many `textDocument/publishDiagnostics` notifications arrived so far. */
+  pushes(): number;
   stop(): Promise<void>;
   stderr(): string;
 }
@@ -46,6 +53,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** `InitializeParams.locale`: the editor's display language. */
   locale?: string;
+  /** Announce pull diagnostics and `workspace/diagnostic/refresh`, as VS Code's client does. */
+  pull?: boolean;
 }
 
 export function fileUri(file: string): string {
@@ -63,9 +72,15 @@ export function initializeParams(options: StartOptions): InitializeParams {
     rootUri: options.rootPath ? fileUri(options.rootPath) : null,
     workspaceFolders: workspaceFolders(options),
     capabilities: {
-      workspace: { configuration: true, workspaceFolders: true, inlayHint: { refreshSupport: true } },
+      workspace: {
+        configuration: true,
+        workspaceFolders: true,
+        inlayHint: { refreshSupport: true },
+        ...(options.pull && { diagnostics: { refreshSupport: true } }),
+      },
       textDocument: {
         publishDiagnostics: { versionSupport: true },
+        ...(options.pull && { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } }),
         codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source'] } } },
         completion: { completionItem: { snippetSupport: true } },
         hover: { contentFormat: ['markdown', 'plaintext'] },
@@ -124,7 +139,16 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const diagnostics = diagnosticsWaiters(() => stderr);
-  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => diagnostics.published(params));
+  let pushes = 0;
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    pushes++;
+    diagnostics.published(params);
+  });
+  const refreshWaiters: (() => void)[] = [];
+  connection.onRequest('workspace/diagnostic/refresh', () => {
+    for (const resolve of refreshWaiters.splice(0)) resolve();
+    return null;
+  });
   for (const method of ['workspace/configuration', 'client/registerCapability', 'workspace/inlayHint/refresh', 'workspace/workspaceFolders']) {
     connection.onRequest(method, (params: unknown) => answerServerRequest(options, method, params));
   }
@@ -143,6 +167,17 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } }),
     change: (uri, version, text) =>
       connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] }),
+    pull: (uri, previousResultId) =>
+      connection.sendRequest<DocumentDiagnosticReport>('textDocument/diagnostic', { textDocument: { uri }, ...(previousResultId !== undefined && { previousResultId }) }),
+    nextRefresh: (timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no workspace/diagnostic/refresh within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+        refreshWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+    pushes: () => pushes,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       const kill = setTimeout(() => child.kill('SIGKILL'), 3000);

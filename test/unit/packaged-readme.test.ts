@@ -32,5 +32,5 @@ test('the real README packs with every picture found', () => {
   const root = path.resolve(__dirname, '../..');
   const packed = (packagedReadme as (m: string, r: string) => string)(readFileSync(path.join(root, 'README.md'), 'utf8'), root);
   assert.equal(/\]\((?!https?:|#|data:)[^)]+\)/.test(packed), false, 'no relative link is left');
-  assert.ok((packed.match(/!\[[^\]]*\]\(data:image\/png;base64,/g) ?? []).length >= 2);
+  assert.ok((packed.match(/!\[[^\]]*\]\(data:image\/webp;base64,/g) ?? []).length >= 2);
 });

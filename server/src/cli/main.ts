@@ -57,14 +57,15 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
   }
 }
 
-if (require.main === module) {
+/** Runs `zero-lens` on this process's arguments and streams, and sets its exit status. */
+export function runInProcess(): Promise<void> {
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     cwd: process.cwd(),
     env: process.env,
   };
-  main(process.argv.slice(2), io).then(
+  return main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
     },
@@ -74,3 +75,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) void runInProcess();

@@ -437,9 +437,12 @@ export function propertiesOf(node: SchemaNode, instance?: unknown): Record<strin
 }
 
 /** The node's `x-deepspeed` keyword (empty when absent). */
+/** Shared by every node without `x-deepspeed`: validation asks each key of every keystroke's config. */
+const noMeta: DeepSpeedMeta = Object.freeze({});
+
 export function metaOf(node: SchemaNode): DeepSpeedMeta {
   const meta = node['x-deepspeed'];
-  return isNode(meta) ? (meta as DeepSpeedMeta) : {};
+  return isNode(meta) ? (meta as DeepSpeedMeta) : noMeta;
 }
 
 /** `additionalProperties: false` on the object or on the object alternative of an anyOf/oneOf/allOf. */
@@ -447,11 +450,13 @@ function closedObject(view: SchemaNode, depth = 0): boolean {
   if (view.additionalProperties === false) return true;
   if (depth > 4) return false;
   const index = schemaIndex();
-  return [...(view.anyOf ?? []), ...(view.oneOf ?? []), ...(view.allOf ?? [])].some((branch) => {
+  const closedBranch = (branch: SchemaNode): boolean => {
     const b = index.view(branch);
-    const types = typeof b.type === 'string' ? [b.type] : (b.type ?? ['object']);
-    return types.includes('object') && closedObject(b, depth + 1);
-  });
+    const objectType = typeof b.type === 'string' ? b.type === 'object' : (b.type?.includes('object') ?? true);
+    return objectType && closedObject(b, depth + 1);
+  };
+  // Each list in turn rather than one spread copy: this runs for every object of every keystroke's config.
+  return !!(view.anyOf?.some(closedBranch) || view.oneOf?.some(closedBranch) || view.allOf?.some(closedBranch));
 }
 
 /** Whether DeepSpeed refuses unknown keys in this object: a pydantic model, or a closed set of constructor arguments. */

@@ -29,7 +29,8 @@ const pythonBooleans: Record<string, string> = { True: 'true', False: 'false' };
  * no typographic quote (`„` opens a nested span in parse_string.py).
  */
 function plainSingleQuoted(body: string): boolean {
-  return body !== '' && !/["'\\\u0000-\u001f{}[\],:„“”]/.test(body);
+  // „ “ ” as escapes: a bundle with any non-ASCII character is held as a two-byte string, twice its size.
+  return body !== '' && !/["'\\\u0000-\u001f{}[\],:\u201e\u201c\u201d]/.test(body);
 }
 
 /**

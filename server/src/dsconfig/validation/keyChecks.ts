@@ -83,10 +83,15 @@ export interface KeyCheck {
 }
 
 /** Deprecated keys, long/short aliases set together, and keys the configured ZeRO stage does not read. */
+const noKeyProblem: KeyCheck = Object.freeze({ diagnostics: Object.freeze([]) as unknown as Diagnostic[], ignored: false });
+
 export function checkKey(config: ConfigView, site: PropertySite, underIgnored: boolean): KeyCheck {
-  const out: Diagnostic[] = [];
   const meta = metaOf(site.schema);
-  // Only a key with a problem needs its range and parent path; most keys have none.
+  const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
+  // Most keys have no problem: they are checked on every keystroke without allocating anything.
+  if (!meta.deprecated && !meta.aliasOf && !(stages && site.path[0] === 'zero_optimization')) return noKeyProblem;
+  const out: Diagnostic[] = [];
+  // Only a key with a problem needs its range and parent path.
   const keyRange = () => config.rangeOfNode(site.keyNode);
   const parentPath = () => site.path.slice(0, -1);
 
@@ -154,7 +159,6 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     );
   }
 
-  const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
   const stage = site.path[0] === 'zero_optimization' && stages ? config.knownStage() : undefined;
   const ignored = stage !== undefined && !!stages && !stages.includes(stage);
   if (ignored && stages && !underIgnored && !ruleExplains(config, site)) {

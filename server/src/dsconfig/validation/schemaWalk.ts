@@ -56,6 +56,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
   const strict = refusesUnknownKeys(view);
   // The top level is loose by convention even if the schema forgets to say so.
   const loose = !strict && (meta.unknownKeys === 'warning' || isRoot);
+  const parentStrict = parsedByPydantic(view, strict);
   const children = node.children ?? [];
   const lastIndex = new Map<string, number>();
   children.forEach((property, i) => {
@@ -88,13 +89,13 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
       value: instance[key],
       schema: index.view(childSchema),
       parentSchema: view,
-      parentStrict: parsedByPydantic(view, strict),
+      parentStrict,
       siblings: instance,
     };
     const keyCheck = checkKey(config, site, underIgnored);
-    result.diagnostics.push(...keyCheck.diagnostics);
+    if (keyCheck.diagnostics.length) result.diagnostics.push(...keyCheck.diagnostics);
     const valueCheck = checkValue(config, site);
-    result.diagnostics.push(...valueCheck);
+    if (valueCheck.length) result.diagnostics.push(...valueCheck);
     if (valueCheck.length > 0 || site.value === 'auto') result.handledPointers.add(pointerOf(childPath));
     if (valueNode) walkValue(config, valueNode, childPath, site.value, site.schema, underIgnored || keyCheck.ignored, result, owned);
   });
