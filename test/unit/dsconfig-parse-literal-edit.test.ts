@@ -50,6 +50,12 @@ test('editing a number, string or keyword value in place parses like a fresh par
   ]);
 });
 
+test('a digit typed before a number\'s first digit belongs to the number, which keeps its start', () => {
+  // Found by the property below (seed 1673549980): `0` → `10` was patched as the literal moved one to the right.
+  const text = '{\n  "x y": [\n    false,\n    0\n  ]\n}';
+  assertEditParsesLikeScratch(text, [{ at: text.indexOf('0'), remove: 0, insert: '1' }]);
+});
+
 test('property: any single edit of a config parses like a fresh parse', () => {
   const config = fc.dictionary(fc.constantFrom('a', 'b', 'stage', 'lr', 'x y'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 });
   const edit = fc.record({ at: fc.nat(400), remove: fc.nat(3), insert: fc.stringMatching(/^[0-9a-z".,:{}\[\] \-]{0,3}$/) });

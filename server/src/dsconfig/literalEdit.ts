@@ -83,7 +83,7 @@ export class LiteralEditCopy {
   private copyOf(node: Node, parent: Node | undefined): MutableNode {
     const { oldEnd, delta } = this;
     // Built with parseTree's property order, so copies share its object shapes.
-    const offset = shiftedOffset(node.offset, oldEnd, delta);
+    const offset = movedOffset(node, this.edited, oldEnd, delta);
     const length = shiftedLength(node, this.edited, oldEnd, delta);
     if (node === this.edited) return { type: typeOf(this.value), offset, length, parent, value: this.value };
     if (!node.children) {
@@ -134,6 +134,14 @@ function shiftedOffset(offset: number, oldEnd: number, delta: number): number {
   return offset >= oldEnd ? offset + delta : offset;
 }
 
+/**
+ * Where a node starts after the edit. The edited literal holds the edit, so its start never moves: text put
+ * right before its first character (`0` → `10`) belongs to it, though that offset is the edit's end.
+ */
+function movedOffset(node: Node, edited: Node, oldEnd: number, delta: number): number {
+  return node === edited ? node.offset : shiftedOffset(node.offset, oldEnd, delta);
+}
+
 /** The previous version's comments and trailing commas, moved with the text after the edit. */
 function shiftedTrivia(previous: PreviousParse, oldEnd: number, delta: number): Pick<EditedTree, 'comments' | 'trailingCommas'> {
   return {
@@ -165,7 +173,7 @@ export function patchLiteralEdit(previous: PreviousParse, text: string): (Edited
       if (node.offset + node.length < oldEnd) continue; // ends before the edit: unchanged, and so are its children
       const mutable = node as MutableNode;
       mutable.length = shiftedLength(node, edited, oldEnd, delta);
-      mutable.offset = shiftedOffset(node.offset, oldEnd, delta);
+      mutable.offset = movedOffset(node, edited, oldEnd, delta);
       if (node.colonOffset !== undefined) mutable.colonOffset = shiftedOffset(node.colonOffset, oldEnd, delta);
       if (node.children && node !== edited) pending.push(...node.children);
     }
