@@ -237,7 +237,11 @@ connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResu
     try {
       return await service.doValidation(document, await settingsFor(uri), stale);
     } catch (error) {
-      if (error instanceof Cancelled) throw new ResponseError(LSPErrorCodes.ServerCancelled, error.message, { retriggerRequest: !token.isCancellationRequested });
+      if (error instanceof Cancelled) {
+        // The editor gave up (RequestCancelled), or a newer version came: the editor asks again (ServerCancelled).
+        if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, error.message);
+        throw new ResponseError(LSPErrorCodes.ServerCancelled, error.message, { retriggerRequest: true });
+      }
       connection.console.error(`ZeRO Lens validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return [];
     }

@@ -43,3 +43,29 @@ test('a cancelled code action on a 3.9 MB config is answered RequestCancelled, a
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a pull made stale by the next edit is answered ServerCancelled with a retrigger, and the new version is pulled in full', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'zero-lens-cancel-'));
+  const server = await startServer({ rootPath: dir, pull: true });
+  try {
+    const uri = fileUri(path.join(dir, 'ds_config.json'));
+    const text = bigConfig(3_900_000, 50);
+    await server.open(uri, 'ds-config', text);
+    const stale = server.pull(uri).then(
+      (report) => ({ report }),
+      (error: unknown) => ({ error }),
+    );
+    const edited = text.replace('"stage": 2', '"stage": 3');
+    setTimeout(() => void server.change(uri, 2, edited), 5);
+    const outcome = await stale;
+    assert.ok('error' in outcome, 'the stale pull was answered with a report');
+    assert.ok(outcome.error instanceof ResponseError && outcome.error.code === LSPErrorCodes.ServerCancelled, String(outcome.error));
+    assert.deepEqual(outcome.error.data, { retriggerRequest: true });
+    const fresh = await server.pull(uri);
+    assert.equal(fresh.kind, 'full');
+    assert.ok(fresh.kind === 'full' && fresh.items.length >= 40, 'the new version has its diagnostics');
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -12,7 +12,7 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),
     hover: (document, position, settings) => hover(parses, document, position, settings, hosts),
-    validate: (document, settings) => validateConfigAsync(parses, document, settings),
+    validate: (document, settings, budget) => validateConfigAsync(parses, document, settings, budget),
     codeActions: (document, range, context, settings, budget) => codeActions(document, range, context, settings, budget, parses, snippetEdits),
   };
 }

@@ -3,6 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import type { ConfigParses } from '../parse';
 import { Pacer, yieldToEventLoop } from '../../util/pacer';
+import { unlimited, type Budget } from '../../util/budget';
 import { ConfigView } from './configView';
 import { allRules, ruleOwnedPaths } from './rules';
 import { maxWalkDiagnostics, pointerOf, walkWithSchema } from './schemaWalk';
@@ -24,17 +25,25 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
 
 /**
  * validateConfig for the server: the same checks, but a huge document yields to the event loop between
- * phases (parse, key walk, schema, rules) so other requests are answered meanwhile, and the work stops as
- * soon as a newer version arrives (its own run will report; this one resolves with nothing).
+ * phases (parse, key walk, schema, rules) so other requests are answered meanwhile, and the work stops at the
+ * budget's next checkpoint once it is stale (a newer version, a cancelled pull): `Cancelled` is thrown, so no
+ * caller mistakes a stopped run for "no problems". Without a budget, a stale run resolves with nothing.
  */
-export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, budget: Budget = unlimited): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
-  const parsed = await parses.parseAsync(document, yieldToEventLoop);
+  const parsed = await parses.parseAsync(document, async () => {
+    await yieldToEventLoop();
+    await budget.checkpoint();
+  });
+  await budget.checkpoint();
   if (!parsed) return [];
   const out: Diagnostic[] = [];
   for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings)), settings, out)) {
-    if ((await pacer.pause()) && document.version !== version) return [];
+    if (await pacer.pause()) {
+      await budget.checkpoint();
+      if (document.version !== version) return [];
+    }
     phase();
   }
   return out;
