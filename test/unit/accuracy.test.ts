@@ -16,7 +16,7 @@ function compared(r: AccuracyReport, split: 'fit' | 'holdout'): RunResult[] {
   return r.results.filter((x) => x.run.split === split && x.comparison === 'two-sided' && x.unmodelled.length === 0);
 }
 
-test('acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90 of the measured peak', { todo: 'not met yet: holdout median 13.1%, 10 runs below 0.90 (see docs/memory-model.md §12)' }, async () => {
+test('acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90 of the measured peak', { todo: 'not met yet: holdout median 13.1%, 10 runs below 0.90 (fit 11.4%, 10 below); Qwen-1 remote code, ZeRO-3 offload residue, vLLM sleep residue and ms-swift LoRA headers unexplained (docs/memory-model.md §12)' }, async () => {
   const s = summarize(compared(await accuracy(), 'holdout'))!;
   assert.ok(s.medianAbsError <= 0.1, `median ${s.medianAbsError}`);
   assert.equal(s.below090, 0, `worst ${s.worstRatio} (${s.worstId})`);
@@ -27,10 +27,11 @@ test('guard: neither half gets worse than it is (median |err|, worst under-estim
   const fit = summarize(compared(r, 'fit'))!;
   const holdout = summarize(compared(r, 'holdout'))!;
   assert.ok(fit.count >= 20 && holdout.count >= 20);
-  assert.ok(fit.medianAbsError <= 0.13, `fit median ${fit.medianAbsError}`);
+  assert.ok(fit.medianAbsError <= 0.12, `fit median ${fit.medianAbsError}`);
   assert.ok(holdout.medianAbsError <= 0.14, `holdout median ${holdout.medianAbsError}`);
   assert.ok(fit.worstRatio >= 0.68, `fit worst ${fit.worstRatio} (${fit.worstId})`);
   assert.ok(holdout.worstRatio >= 0.59, `holdout worst ${holdout.worstRatio} (${holdout.worstId})`);
+  assert.ok(fit.below090 <= 10 && holdout.below090 <= 10, `below 0.90: fit ${fit.below090}, holdout ${holdout.below090}`);
 });
 
 test('one-sided runs (data length unknown): the estimate at max_length is not below the measurement on the fit half', async () => {

@@ -269,3 +269,13 @@ test('--grad-accum, else the config\'s gradient_accumulation_steps or what DeepS
   assert.equal(zero.code, 2);
   assert.match(zero.err, /--grad-accum '0' must be a whole number ≥ 1/);
 });
+
+test("--rlhf gkd counts GKD's divergence over the full vocabulary: 32 bytes per token and vocabulary entry, against the chunked loss's 7", async () => {
+  const base = ['--model', 'Qwen/Qwen2.5-7B', '--gpus-per-node', '4', '--stage', '3', '--seq-len', '1024', '--micro-batch', '2', '--gradient-checkpointing', '--fixed-length', '--rlhf', 'gkd', '--teacher-model', 'Qwen/Qwen2.5-14B'];
+  const early = (j: { phases: Array<{ phase: string; activations: number }> }) => j.phases.find((p) => p.phase === 'forward-backward')!.activations;
+  const gkd = await json(base);
+  // The same run with a chunked loss stated (2 + 4 + 4/8 forward, 4/8 backward): only the loss differs.
+  const chunked = await json([...base, '--chunked-loss']);
+  const V = findCatalogModel('Qwen/Qwen2.5-7B')!.architecture!.vocabSize;
+  assert.equal(early(gkd) - early(chunked), (32 - 7) * 2 * 1024 * V);
+});

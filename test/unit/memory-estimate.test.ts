@@ -97,6 +97,20 @@ test('logits: 16-bit logits + fp32 upcast + fp32 log-softmax (2+4+4)·s·b·V in
   assert.equal(logprobs.logitsForward - head + logprobs.logitsBackward, 6 * t * arch.vocabSize);
 });
 
+test("GKD's generalized JSD: 16 logits-sized 16-bit tensors per token at the end of the forward pass, none more in backward", () => {
+  const arch = qwen3_8b.architecture!;
+  const t = 1024;
+  const head = (4 + 2) * t * arch.hiddenSize;
+  const jsd = activationBytes({ architecture: arch, microBatch: 2, seqLen: t, bytes: 2, attention: 'sdpa', gradientCheckpointing: true, loss: 'jsd', trainableNorms: true, trainableHead: true });
+  // Student and teacher logits, their masked copies, ÷ temperature, log_softmax (2 each), the stack (2), the mixture,
+  // the two kl_div, the two weighted terms and their sum: 16 × 2 bytes × tokens × V.
+  assert.equal(jsd.logitsForward - 2 * head, 16 * 2 * 2 * t * arch.vocabSize);
+  assert.equal(jsd.logitsBackward, 0);
+  const standard = activationBytes({ architecture: arch, microBatch: 2, seqLen: t, bytes: 2, attention: 'sdpa', gradientCheckpointing: true, trainableNorms: true, trainableHead: true });
+  // More than cross-entropy's peak (10 + 4 bytes) by 18 bytes per token and vocabulary entry.
+  assert.equal(jsd.backwardPeak - standard.backwardPeak, 18 * 2 * t * arch.vocabSize);
+});
+
 test('GQA shrinks K and V; a gated MLP saves four I-wide tensors; RMSNorm saves its fp32 input', () => {
   const dense: ModelArchitecture = { ...gpt, mlp: 'gated', dropout: false, intermediateSize: 2048 };
   const gqa: ModelArchitecture = { ...dense, numKvHeads: 4 };

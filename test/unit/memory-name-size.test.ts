@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCatalogModel } from '../../server/src/memory';
+import { defaultEstimateInput, estimate, findCatalogModel } from '../../server/src/memory';
+import { GENERIC_VOCAB } from '../../server/src/memory/genericShape';
+import { countParams } from '../../server/src/memory/paramCount';
 import { modelFromNameSize, NAME_SIZE_LABEL, statedSize } from '../../server/src/memory/nameSize';
 
 test('sizes the names state: 13B, 0.5B, 135M, 30B-A3B, E2B, 8x7B, 17B-16E', () => {
@@ -33,11 +35,32 @@ test('an unknown id with a size in its name gets that size, its family shape, an
   assert.match(info.approximate!.howToExact, /cache/);
 });
 
-test('without a family in the catalog the size still counts, without a layer shape', () => {
+test('without a family in the catalog the size still counts, and activations come from a generic shape', () => {
   const info = modelFromNameSize('nobody/Zorblax-7B')!;
   assert.equal(info.totalParams, 7e9);
-  assert.equal(info.architecture, undefined);
+  const arch = info.architecture!;
+  // The generic shape's own count is near the stated size (within 15%), and its width follows from that size.
+  assert.ok(Math.abs(countParams(arch).total / 7e9 - 1) < 0.15, `${countParams(arch).total}`);
+  assert.ok(arch.hiddenSize >= 3584 && arch.hiddenSize <= 4608, `${arch.hiddenSize}`);
+  assert.equal(arch.vocabSize, GENERIC_VOCAB);
   assert.ok(info.largestLayerParams > 0 && info.largestLayerParams < 7e9);
-  assert.match(info.approximate!.howToExact, /activations are not counted/);
+  assert.equal(info.largestLayerParams, GENERIC_VOCAB * arch.hiddenSize);
+  assert.match(info.approximate!.howToExact, /generic Llama-like shape/);
   assert.equal(modelFromNameSize('nobody/zorblax'), undefined);
+  // A bigger stated size gets a wider shape.
+  assert.ok(modelFromNameSize('nobody/Zorblax-70B')!.architecture!.hiddenSize > arch.hiddenSize);
+});
+
+test('the name-size fallback counts activations: more tokens cost more, by the generic shape\'s own per-token bytes', () => {
+  const info = modelFromNameSize('nobody/Zorblax-7B')!;
+  // LoRA: the adapters' gradients are small, so forward + backward shows the activations of early backward.
+  const run = (seqLen: number) => estimate({ ...defaultEstimateInput(info), gpusPerNode: 1, seqLen, microBatch: 1, gradientCheckpointing: false, lora: { rank: 8, targetModules: ['all-linear'] } });
+  const fb = (r: ReturnType<typeof run>) => r.phases.find((p) => p.phase === 'forward-backward')!;
+  const short = fb(run(1024));
+  const long = fb(run(2048));
+  assert.ok(short.activations > 0, 'activations are counted');
+  // Activations without checkpointing are linear in tokens here (SDPA, no s² term): twice the tokens, twice the bytes.
+  assert.ok(Math.abs(long.activations / short.activations - 2) < 0.01, `${long.activations / short.activations}`);
+  // At least the logits of a 128k vocabulary: 2 bytes per token and vocabulary entry.
+  assert.ok(short.activations >= 2 * 1024 * GENERIC_VOCAB);
 });

@@ -97,7 +97,7 @@ export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
 function workloadWords(i: EstimateInput): string {
   const words: string[] = [];
   if (i.attention) words.push(`${i.attention} attention`);
-  if (i.loss && i.loss !== 'standard') words.push({ liger: 'liger fused loss', chunked: 'chunked loss', logprobs: 'per-token log-probs loss' }[i.loss]);
+  if (i.loss && i.loss !== 'standard') words.push({ liger: 'liger fused loss', chunked: 'chunked loss', logprobs: 'per-token log-probs loss', jsd: 'GKD divergence over the full vocabulary' }[i.loss]);
   if (i.packing) words.push('packing');
   if (i.paddingFree) words.push('padding-free');
   if (i.sequenceParallel && i.sequenceParallel > 1) words.push(`sequence parallel ${i.sequenceParallel}`);

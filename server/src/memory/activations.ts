@@ -158,6 +158,17 @@ export function activationBytes(i: ActivationInput): ActivationBreakdown {
       logitsForward = p * tv + (p < 4 ? p * tv : 0);
       logitsBackward = p * tv;
       break;
+    case 'jsd':
+      // GKD (TRL's GKDTrainer.generalized_jsd_loss, which ms-swift's GKD trainer called until its chunked JSD of
+      // Dec 2025, #7164): the student's and the teacher's 16-bit logits (2p), their masked copies (`logits[mask]`,
+      // 2p), the division by the temperature (2p), both log_softmax (2p), the stack of the two shifted log-probs
+      // for the mixture's logsumexp (2p), the mixture (p), both kl_div (2p) and the two weighted terms with their
+      // sum (3p), all live when the sum is taken: 16p per token and vocabulary entry, every token counted as a
+      // completion token (the prompt's are masked out, so this errs high). Backward starts from what is saved
+      // (the log-probs, the stack, the mixture), below that forward peak.
+      logitsForward = 16 * p * tv;
+      logitsBackward = 0;
+      break;
     case 'liger': {
       // liger's fused linear cross-entropy never builds the logits: chunks of ≈ tokens·h/V rows (rounded up to a
       // power of two) are projected, turned into their gradient in place and folded into grad_input (p·tokens·h,

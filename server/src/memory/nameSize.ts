@@ -1,11 +1,13 @@
 import { catalogEntries, type CatalogEntry } from './catalog';
+import { genericArchitecture } from './genericShape';
+import { countParams } from './paramCount';
 import type { ModelInfo } from './types';
 
 /**
  * The size a model's name states, for ids the catalog does not know: `Qwen3.5-35B-A3B`, `gemma-4-E2B-it`,
  * `Mixtral-8x22B`, `SmolLM2-135M`, `Llama-4-Scout-17B-16E`. The estimate then takes that count and the layer
- * shape of the nearest catalog model of the same family (for activations and LoRA), and says everywhere that
- * it is approximate and how to get an exact one.
+ * shape of the nearest catalog model of the same family (for activations and LoRA), or a generic Llama-like shape
+ * when the family is unknown (genericShape.ts), and says everywhere that it is approximate and how to get an exact one.
  */
 export interface StatedSize {
   /** Total parameters as the name states them (experts × size for `8x7B`, the effective count for `E2B`). */
@@ -79,11 +81,6 @@ function nearest(family: CatalogEntry[], size: StatedSize): CatalogEntry | undef
   return [...family].sort((a, b) => distance(a) - distance(b) || a.id.localeCompare(b.id))[0];
 }
 
-/** A rough largest layer without a shape: the embedding of a 128k vocabulary at a 32-layer model's width. */
-function roughLargestLayer(total: number): number {
-  return Math.round(128_000 * Math.sqrt(total / (12 * 32)));
-}
-
 export const NAME_SIZE_LABEL = 'size from the name';
 
 /**
@@ -94,10 +91,13 @@ export function modelFromNameSize(id: string): ModelInfo | undefined {
   const size = statedSize(id);
   if (!size) return undefined;
   const sibling = nearest(familyOf(size.stem), size);
-  const architecture = sibling?.info.architecture;
+  // Without a family the shape is generic (genericShape.ts): activations and adapters are still counted.
+  const architecture = sibling?.info.architecture ?? genericArchitecture(size.total);
   const howToExact =
     'For an exact count, point `--model` (or the `zeroLens.model` setting) at a local model folder with its config.json, or download the model into the Hugging Face or ModelScope cache.';
-  const shape = sibling ? `layer shape of ${sibling.id}` : 'no catalog model of its family, so activations are not counted';
+  const shape = sibling
+    ? `layer shape of ${sibling.id}`
+    : `no catalog model of its family, so activations come from a generic Llama-like shape: width ${architecture.hiddenSize}, ${architecture.numLayers} layers, a ${architecture.vocabSize} vocabulary`;
   const caveat = size.caveat ? `; ${size.caveat}` : '';
   return {
     id,
@@ -105,7 +105,7 @@ export function modelFromNameSize(id: string): ModelInfo | undefined {
     displayName: `${id.slice(id.lastIndexOf('/') + 1)} (${NAME_SIZE_LABEL})`,
     totalParams: size.total,
     activeParams: size.active,
-    largestLayerParams: sibling ? Math.min(sibling.counts.largestLayer, size.total) : roughLargestLayer(size.total),
+    largestLayerParams: Math.min(sibling ? sibling.counts.largestLayer : countParams(architecture).largestLayer, size.total),
     architecture,
     source: { kind: 'name-size', family: sibling?.family, statedParams: size.total, statedActiveParams: size.active, shapeFrom: sibling?.id },
     approximate: {

@@ -14,10 +14,11 @@ export type OptimizerKernel = 'fused' | 'foreach';
 export type AttentionImpl = 'eager' | 'sdpa' | 'flash';
 /**
  * How the loss is computed from the last hidden state: full logits upcast to fp32 (transformers' ForCausalLMLoss),
- * liger's fused linear cross-entropy, chunked cross-entropy, or the per-token log-probabilities of TRL's preference
- * and RL trainers (selective_log_softmax: log-softmax row by row in the logits' dtype).
+ * liger's fused linear cross-entropy, chunked cross-entropy, the per-token log-probabilities of TRL's preference
+ * and RL trainers (selective_log_softmax: log-softmax row by row in the logits' dtype), or GKD's generalized
+ * Jensen-Shannon divergence between the student's and the teacher's full-vocabulary distributions.
  */
-export type LossKernel = 'standard' | 'liger' | 'chunked' | 'logprobs';
+export type LossKernel = 'standard' | 'liger' | 'chunked' | 'logprobs' | 'jsd';
 /** Who owns the weights the optimizer updates: DeepSpeed's engine, or plain PyTorch (one process, or DDP). */
 export type TrainingEngine = 'deepspeed' | 'torch';
 

@@ -273,7 +273,7 @@ function estimateInputFor(
     flashAttention: true,
     attention: workload.attention?.value,
     // TRL's preference and RL trainers take per-token log-probabilities, not transformers' upcast loss.
-    loss: workload.loss?.value ?? (rlhf && logprobTrainers.has(rlhf.type) ? 'logprobs' : undefined),
+    loss: workload.loss?.value ?? (rlhf && logprobTrainers.has(rlhf.type) ? 'logprobs' : rlhf?.type === 'gkd' ? 'jsd' : undefined),
     packing: workload.packing?.value,
     paddingFree: workload.paddingFree?.value,
     fixedLength: workload.fixedLength?.value,
