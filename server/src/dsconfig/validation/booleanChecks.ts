@@ -1,4 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../diagnostics/upstream';
 import { metaOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
 import type { PropertySite } from './schemaWalk';
@@ -25,6 +26,7 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
   const range = () => (site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode));
   const docs = metaOf(site.schema).docs;
   const write = (meant: boolean) => fix(`Write it as ${meant}`, [{ op: 'set', path: site.path, value: meant }], true);
+  const checked = boolChecked(site);
   if (value === 0 || value === 1) {
     const meant = value === 1;
     if (site.parentStrict) {
@@ -33,7 +35,7 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
     }
     // Some plain-dict readers test the value, others assert isinstance(x, bool) (the pipeline's partition flags).
     const message = `"${site.key}" is the number ${value}. DeepSpeed reads this key as a plain Python value, not through pydantic, so it gets ${value}, not ${meant}, and a check for a bool refuses it. Write ${meant}.`;
-    return [config.diagnostic('boolean-as-number', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+    return [config.diagnostic('boolean-as-number', checked ? 'error' : 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs, checked)];
   }
   if (typeof value !== 'string') return [];
   const meant = pydanticBoolOf(value);
@@ -45,6 +47,18 @@ export function checkBoolean(config: ConfigView, site: PropertySite): Diagnostic
       `config, such as the Hugging Face Trainer's checks, gets a string, and Python counts every non-empty string as true. Write ${meant} without quotes.`;
     return [config.diagnostic('boolean-as-string', 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
   }
+  // Most readers test the string's truth (any non-empty string is true) and nothing raises: a warning. Where
+  // DeepSpeed asserts a bool (x-deepspeed.exactBool), the string fails there: an error citing that line.
   const message = `"${site.key}" is the string ${shown}. DeepSpeed reads this key as a plain Python value, not through pydantic, so it gets the string itself, not ${meant}. Write ${meant} without quotes.`;
-  return [config.diagnostic('boolean-as-string', 'error', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs)];
+  return [config.diagnostic('boolean-as-string', checked ? 'error' : 'warning', range(), message, { path: site.path, value, fixes: [write(meant)] }, docs, checked)];
+}
+
+/**
+ * The DeepSpeed line that asserts this key is a bool, when DeepSpeed reads it here: the schema's exactBool, in a
+ * section that is enabled if it has an "enabled" switch.
+ */
+function boolChecked(site: PropertySite): string | undefined {
+  const line = metaOf(site.schema).exactBool;
+  const read = !('enabled' in (site.parentSchema.properties ?? {})) || site.siblings.enabled === true;
+  return line && read ? `${DS}:${line}` : undefined;
 }

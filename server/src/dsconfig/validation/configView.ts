@@ -145,9 +145,12 @@ export class ConfigView {
     return root ? this.rangeOfOffsets(root.offset, Math.min(1, root.length)) : this.rangeOfOffsets(0, 0);
   }
 
-  /** A ds_config diagnostic: the rule chooses its severity per case, and may link a more precise page. */
-  diagnostic(code: CodeOf<'ds-config'>, severity: Severity, range: Range, message: string, details: DsConfigDetails, href?: string): Diagnostic {
-    return makeDiagnostic(code, range, message, diagnosticData(this.document, details), { severity: severities[severity], href });
+  /**
+   * A ds_config diagnostic: the rule chooses its severity per case, and may link a more precise page or, for an
+   * error, the upstream line this case fails at where it is not the code's registered one (`raises`).
+   */
+  diagnostic(code: CodeOf<'ds-config'>, severity: Severity, range: Range, message: string, details: DsConfigDetails, href?: string, raises?: string): Diagnostic {
+    return makeDiagnostic(code, range, message, diagnosticData(this.document, details), { severity: severities[severity], href, raises });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../diagnostics/upstream';
 import { metaOf, schemaIndex, typesOf, type SchemaNode } from '../schemaIndex';
 import { fix, showPath, type ConfigView } from './configView';
 import { didYouMean } from './didYouMean';
@@ -40,6 +41,14 @@ function unknownKeyMessage(key: string, where: string, strict: boolean, keywords
 }
 
 /**
+ * Where a keyword argument the class does not take raises TypeError: DeepSpeed builds the scheduler, or the
+ * optimizer, with `**params` (the registry's citation is pydantic's refusal of an extra key).
+ */
+function constructorRaises(keywordsOf: string): string {
+  return /\(optimizer, \*\*params\)/.test(keywordsOf) ? `${DS}:deepspeed/runtime/engine.py#L1610` : `${DS}:deepspeed/runtime/engine.py#L2104-2178`;
+}
+
+/**
  * A key the schema does not know: error in pydantic sections (DeepSpeed refuses), warning elsewhere (silently
  * ignored, or passed to a constructor whose other forms may take it).
  */
@@ -73,7 +82,7 @@ export function unknownKey(
     candidates,
     elsewhere,
     fixes,
-  });
+  }, undefined, keywordsOf ? constructorRaises(keywordsOf) : undefined);
 }
 
 export interface KeyCheck {

@@ -5,6 +5,7 @@ import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type Schem
 import { showPath, showValue, type ConfigView } from './configView';
 import { enumFixes } from './enumFixes';
 import { loadSchemaValidator } from './schemaValidator';
+import { requiredKeyRaises } from './requiredKeyRaises';
 
 let compiled: ValidateFunction | undefined;
 let compileError: string | undefined;
@@ -139,7 +140,7 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     const missing = [...new Set(group.map((e) => (e.params as { missingProperty: string }).missingProperty))];
     const where = path.length === 0 ? 'The config' : `"${showPath(path)}"`;
     const range = path.length === 0 ? config.rootRange() : config.keyRange(path);
-    return config.diagnostic('missing-key', 'error', range, `${where} needs ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`, { ...data, missing }, meta.docs);
+    return config.diagnostic('missing-key', 'error', range, `${where} needs ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`, { ...data, missing }, meta.docs, requiredKeyRaises(path));
   }
   const range = config.valueRange(path);
   const types = [...new Set(group.filter((e) => e.keyword === 'type').flatMap((e) => String((e.params as { type: string }).type).split(',')))];

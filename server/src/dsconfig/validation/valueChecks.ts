@@ -1,5 +1,6 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../diagnostics/upstream';
 import { acceptsAuto, enumValuesOf, metaOf, schemaIndex, typesOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
 import type { FixSpec } from './fixTypes';
@@ -147,16 +148,20 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
     if (Number.isInteger(value) && metaOf(site.schema).exactInt) return site.valueNode ? writtenAsFloat(config, site.valueNode, site.path, site.key, docs) : [];
     if (Number.isInteger(value) || !Number.isFinite(value)) return [];
     const rounded = Math.round(value);
+    // Pydantic refuses the fraction (int_from_float), and so does a reader that tests isinstance(value, int)
+    // (exactInt); other plain-dict readers take the float as it is and nothing raises.
+    const exactInt = metaOf(site.schema).exactInt;
     return [
       config.diagnostic(
         'integer-fraction',
-        'error',
+        site.parentStrict || exactInt ? 'error' : 'warning',
         range(),
         site.parentStrict
           ? `"${site.key}" must be a whole number; DeepSpeed's pydantic config refuses ${value} (int_from_float: fractional part).`
           : `"${site.key}" must be a whole number: DeepSpeed expects a Python int here, and ${value} is not one.`,
         { path: site.path, value, rounded, fixes: [fix(`Round to ${rounded}`, [{ op: 'set', path: site.path, value: rounded }], true)] },
         docs,
+        exactInt && !site.parentStrict ? `${DS}:${exactInt}` : undefined,
       ),
     ];
   }

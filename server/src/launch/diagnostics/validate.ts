@@ -5,7 +5,7 @@ import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
 import { launcherDiagnostics } from './launcherDiagnostics';
 import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
-import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspeedReference';
+import { checkDeepSpeedReference, fileNotFound, firstExisting, missingFileRaises } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
@@ -43,7 +43,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
-        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory'));
+        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory', {}, '', missingFileRaises['LLaMA-Factory config']));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
     }

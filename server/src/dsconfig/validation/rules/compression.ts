@@ -1,3 +1,4 @@
+import { DS } from '../../../diagnostics/upstream';
 import type { Rule } from './rule';
 
 /** SPARSE_PRUNING_SCHEDULE_OFFSET_DEFAULT (compression/constants.py). */
@@ -22,7 +23,7 @@ export const sparsePruningScheduleEnd: Rule = (config) => {
       path: endPath,
       comparison: '>=',
       limit: offset,
-    }),
+    }, undefined, `${DS}:deepspeed/compression/config.py#L260-261`),
   ];
 };
 
