@@ -5,13 +5,19 @@ import { complete } from './completion/complete';
 import { hover } from './hover/hover';
 import { validateConfigAsync } from './validation/validate';
 import { codeActions } from './codeActions/codeActions';
+import { findDeepSpeedRelease } from './deepspeedRelease';
+import { mayDependOnRelease } from './releaseChecks';
 
 /** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
 export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses): FeatureContributor {
   return {
     complete: (document, position, settings) => complete(parses, document, position, settings),
     hover: (document, position, settings) => hover(parses, document, position, settings, hosts),
-    validate: (document, settings) => validateConfigAsync(parses, document, settings),
+    // The release is looked up only when the config has a check whose truth depends on it.
+    validate: async (document, settings) => {
+      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion) : undefined;
+      return validateConfigAsync(parses, document, settings, release);
+    },
     codeActions,
   };
 }

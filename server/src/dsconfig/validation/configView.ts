@@ -8,6 +8,8 @@ import type { FixKind } from '../../diagnostics/fixKinds';
 import { findProperty, findValue, type ParsedConfig } from '../parse';
 import type { DsConfigDetails, FixOp, FixSpec } from './fixTypes';
 import { valueAt } from '../../util/valueAt';
+import type { DeepSpeedRelease } from '../deepspeedRelease';
+import { holdsUnder, type ReleaseCheck } from '../releaseChecks';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -23,7 +25,8 @@ export type StageValue = 0 | 1 | 2 | 3 | 'auto' | undefined;
 
 /**
  * Read-only view of one parsed config for rules: values by path (last duplicate wins, as in DeepSpeed),
- * ranges by path, and a diagnostic builder that fills source, code, docs link and data.
+ * ranges by path, the DeepSpeed release it runs under when known, and a diagnostic builder that fills source,
+ * code, docs link and data.
  */
 export class ConfigView {
   readonly root: Record<string, unknown>;
@@ -31,9 +34,15 @@ export class ConfigView {
   constructor(
     readonly document: TextDocument,
     readonly parsed: ParsedConfig,
+    readonly release?: DeepSpeedRelease,
   ) {
     const value = parsed.value;
     this.root = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  }
+
+  /** Whether a check whose truth changed between releases holds under this config's release (releaseChecks.ts). */
+  holds(check: ReleaseCheck): boolean {
+    return holdsUnder(check, this.release);
   }
 
   get(path: JSONPath): unknown {

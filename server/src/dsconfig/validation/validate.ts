@@ -2,6 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import type { ConfigParses } from '../parse';
+import type { DeepSpeedRelease } from '../deepspeedRelease';
 import { Pacer, yieldToEventLoop } from '../../util/pacer';
 import { ConfigView } from './configView';
 import { allRules, ruleOwnedPaths } from './rules';
@@ -13,12 +14,13 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
 
 /**
  * All ds_config diagnostics for one document: text level (syntax, duplicates, JSONC), schema (types, enums,
- * unknown keys, "auto", integers, deprecations, aliases, stage-only keys) and the cross-key rules.
+ * unknown keys, "auto", integers, deprecations, aliases, stage-only keys) and the cross-key rules; checks whose
+ * truth changed between DeepSpeed releases follow `release` (the workspace's, when known).
  * Each check is isolated so one failing check cannot hide the others' results.
  */
-export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Diagnostic[] {
+export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document)), settings, out)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), release), settings, out)) phase();
   return out;
 }
 
@@ -27,13 +29,13 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
  * phases (parse, key walk, schema, rules) so other requests are answered meanwhile, and the work stops as
  * soon as a newer version arrives (its own run will report; this one resolves with nothing).
  */
-export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
   const parsed = await parses.parseAsync(document, yieldToEventLoop);
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed), settings, out)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, release), settings, out)) {
     if ((await pacer.pause()) && document.version !== version) return [];
     phase();
   }

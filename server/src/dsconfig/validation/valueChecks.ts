@@ -1,6 +1,7 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { DS } from '../../diagnostics/upstream';
+import { exactIntSince } from '../releaseChecks';
 import { acceptsAuto, enumValuesOf, metaOf, schemaIndex, typesOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
 import type { FixSpec } from './fixTypes';
@@ -149,8 +150,9 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
     if (Number.isInteger(value) || !Number.isFinite(value)) return [];
     const rounded = Math.round(value);
     // Pydantic refuses the fraction (int_from_float), and so does a reader that tests isinstance(value, int)
-    // (exactInt); other plain-dict readers take the float as it is and nothing raises.
-    const exactInt = metaOf(site.schema).exactInt;
+    // (exactInt, in the releases that have the test); other plain-dict readers take the float as it is.
+    const exactLine = metaOf(site.schema).exactInt;
+    const exactInt = exactLine && (!exactIntSince[exactLine] || config.holds(exactIntSince[exactLine])) ? exactLine : undefined;
     return [
       config.diagnostic(
         'integer-fraction',
@@ -221,8 +223,9 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
 function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: boolean): Diagnostic[] {
   const number = value ? 1 : 0;
   const dotted = site.path.join('.');
-  if (dotted === 'fp16.loss_scale_window' || dotted === 'fp16.min_loss_scale') {
-    // A field validator runs before pydantic's coercion, whether or not fp16 is enabled.
+  if ((dotted === 'fp16.loss_scale_window' || dotted === 'fp16.min_loss_scale') && config.holds('lossScaleBool')) {
+    // A field validator runs before pydantic's coercion, whether or not fp16 is enabled (from DeepSpeed 0.19.3 on;
+    // before, pydantic's lax reading below applies).
     return [
       config.diagnostic(
         'boolean-as-integer',

@@ -25,7 +25,7 @@ function reduceScatterStrict(config: ConfigView): number | undefined {
   const stage = config.knownStage();
   const path = [ZERO, 'reduce_scatter'];
   const reduceScatter = config.has(path) ? config.isTrue(path) : true;
-  const mean = (config.lowerString(['gradient_allreduce_op']) ?? 'mean') === 'mean';
+  const mean = !config.holds('gradientAllreduceOp') || (config.lowerString(['gradient_allreduce_op']) ?? 'mean') === 'mean';
   if (!reduceScatter) return undefined;
   if (stage === 3 || (stage === 2 && mean)) return stage;
   return undefined;
@@ -61,10 +61,13 @@ export const prescaleWithReduceScatter: Rule = (config) => {
   return out;
 };
 
-/** gradient_allreduce_op: "mean" or "sum" (case-insensitive); "sum" is refused with ZeRO-3, ZenFlow and DeepCompile (§2). */
+/**
+ * gradient_allreduce_op: "mean" or "sum" (case-insensitive); "sum" is refused with ZeRO-3, ZenFlow and DeepCompile
+ * (§2). The key exists after DeepSpeed 0.19.5 (#8232); an older release ignores it.
+ */
 export const allreduceOp: Rule = (config) => {
   const path = ['gradient_allreduce_op'];
-  if (!config.has(path)) return [];
+  if (!config.has(path) || !config.holds('gradientAllreduceOp')) return [];
   const value = config.get(path);
   const op = config.lowerString(path);
   const toMean = fix('Use "mean"', [{ op: 'set', path, value: 'mean' }], true);
@@ -80,7 +83,8 @@ export const allreduceOp: Rule = (config) => {
 /** managed_gradient_accumulation: false cannot be combined with several features (§2.2). */
 export const unmanagedGradAccumulation: Rule = (config) => {
   const path = ['managed_gradient_accumulation'];
-  if (!config.has(path) || config.get(path) !== false) return [];
+  // The key exists from DeepSpeed 0.19.4 on; an older release ignores it.
+  if (!config.has(path) || config.get(path) !== false || !config.holds('managedGradientAccumulation')) return [];
   const stage = config.knownStage();
   const conflicts: string[] = [];
   if (config.isTrue([ZERO, 'overlap_comm']) && stage !== undefined && stage < 2) conflicts.push('"overlap_comm" below ZeRO stage 2');
