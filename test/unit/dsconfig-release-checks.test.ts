@@ -68,3 +68,25 @@ test('keys a release does not have are ignored by it: param_dtype (0.19.2), mana
   assert.equal(await severityOf('allreduce-op-invalid', op, '0.19.5'), undefined);
   assert.equal(await severityOf('allreduce-op-invalid', op, '0.19.6'), DiagnosticSeverity.Error);
 });
+
+test("gradient_clipping's default decides the Trainer's clipping where the config leaves it out: 0 before 0.19.3, 1.0 from then on (#8068)", async () => {
+  const files = { 'ds_config.json': config({ train_micro_batch_size_per_gpu: 'auto', zero_optimization: { stage: 2 } }) };
+  const script = (norm: string) => `torchrun --nproc_per_node 2 train.py --max_grad_norm ${norm} --deepspeed ds_config.json\n`;
+  const warning = async (norm: string, version?: string) => {
+    const found = (await validate('train.sh', script(norm), version, files)).filter((d) => d.code === 'max-grad-norm-not-applied');
+    assert.ok(found.length <= 1);
+    return found[0];
+  };
+  const old = await warning('1.0', '0.19.2');
+  assert.equal(old?.severity, DiagnosticSeverity.Warning);
+  assert.match(String(old?.message), /--max_grad_norm is 1, but the DeepSpeed config has no "gradient_clipping": .* no clipping in DeepSpeed 0\.19\.2 \(zeroLens\.deepspeedVersion\)/);
+  assert.equal(await warning('1.0', '0.19.3'), undefined);
+  assert.match(String((await warning('0', '0.19.3'))?.message), /clipping at 1 in DeepSpeed 0\.19\.3/);
+  assert.equal(await warning('0', '0.19.2'), undefined);
+  // The release unknown: only a value neither default is.
+  assert.equal(await warning('1.0'), undefined);
+  assert.match(String((await warning('0.5'))?.message), /clipping at 1 from DeepSpeed 0\.19\.3 on \(#8068\), no clipping before/);
+  // A config that sets it (or "auto") clips as it says.
+  const set = { 'ds_config.json': config({ gradient_clipping: 'auto', zero_optimization: { stage: 2 } }) };
+  assert.deepEqual((await validate('train.sh', script('1.0'), '0.19.2', set)).filter((d) => d.code === 'max-grad-norm-not-applied'), []);
+});

@@ -155,6 +155,8 @@ export const diagnosticRegistry = {
   'quant-bits-without-method': { domain: 'launch', severity: Warning, href: launchDocs.swift },
   // launch scripts: the Hugging Face Trainer, launchers, accelerate, LLaMA-Factory
   'hf-script-single-process': { domain: 'launch', severity: Warning, href: huggingFaceDocs.trainer },
+  /** Under the HF Trainer, a config without gradient_clipping clips at DeepSpeed's default, not --max_grad_norm. */
+  'max-grad-norm-not-applied': { domain: 'launch', severity: Warning, href: huggingFaceDocs.auto },
   'hf-trainer-config-mismatch': { domain: 'launch', severity: Error, href: huggingFaceDocs.auto, raises: `${TRANSFORMERS}:src/transformers/integrations/deepspeed.py#L277-282` },
   'launcher-num-with-include': { domain: 'launch', severity: Error, href: deepspeedDocs.launcher, raises: `${DS}:deepspeed/launcher/runner.py#L462-464` },
   'launcher-include-with-exclude': { domain: 'launch', severity: Error, href: deepspeedDocs.launcher, raises: `${DS}:deepspeed/launcher/runner.py#L325-326` },

@@ -24,7 +24,7 @@ export interface LaunchFeatureInputs {
 export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
   const { hosts, parse } = inputs;
   return {
-    validate: (document) => launchDiagnostics(parse(document), hosts),
+    validate: (document, settings) => launchDiagnostics(parse(document), hosts, settings.deepspeedVersion),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

@@ -8,6 +8,7 @@ import { readReferencedConfig } from '../referencedConfig';
 import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
 import { trainBatchAgreement } from './hfTrainerBatch';
+import { maxGradNormNotApplied } from './maxGradNorm';
 import { replaceText } from '../../diagnostics/textOps';
 import type { LaunchFacts } from '../facts';
 import { launchFactsOfText } from '../references';
@@ -53,7 +54,8 @@ function at(value: unknown, path: string[]): unknown {
 
 const refusal = 'The Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values")';
 
-export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+/** `deepspeedVersion`: the zeroLens.deepspeedVersion setting, for what DeepSpeed does by default (maxGradNorm.ts). */
+export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, deepspeedVersion?: string): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];
   const config = await readReferencedConfig((p) => hosts.fs.readFile(p), ref).catch(() => undefined);
@@ -114,6 +116,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
     );
   }
   if (!autoFindBatchSize) out.push(...trainBatchAgreement(ctx, launch, reader, config.value as Record<string, unknown>));
+  out.push(...(await maxGradNormNotApplied(ctx, hosts, reader, config.value as Record<string, unknown>, deepspeedVersion)));
   return out;
 }
 

@@ -12,7 +12,7 @@ import { heredocConfigDiagnostics } from './heredocConfig';
 import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
+export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts, deepspeedVersion?: string): Promise<Diagnostic[]> {
   const { ctx } = analysis;
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
@@ -36,7 +36,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
-      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer)));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, deepspeedVersion)));
       out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer)));
       const single = hfSingleProcessDiagnostic(ctx, launch);
       if (single) out.push(single);
