@@ -5,6 +5,7 @@ import { minimalEdit } from '../../util/jsonEdits';
 import { dataFixActions } from '../../diagnostics/fixActions';
 import { fixAllText } from './fixAll';
 import { isOwnDiagnostic } from './ownDiagnostics';
+import { translator } from '../../l10n';
 
 export const fixAllKind = 'source.fixAll.zeroLens';
 
@@ -24,7 +25,8 @@ export async function codeActions(document: TextDocument, _range: Range, context
   if (wants(context, fixAllKind, false)) {
     const after = fixAllText(document, settings);
     if (after !== text) {
-      actions.push({ title: 'Fix all auto-fixable ZeRO Lens problems', kind: fixAllKind, edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } } });
+      const t = translator(settings.locale);
+      actions.push({ title: t('Fix all auto-fixable ZeRO Lens problems'), kind: fixAllKind, edit: { changes: { [document.uri]: [minimalEdit(document, text, after)] } } });
     }
   }
   return actions;

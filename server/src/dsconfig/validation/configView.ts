@@ -10,6 +10,7 @@ import type { DsConfigDetails, FixOp, FixSpec } from './fixTypes';
 import { valueAt } from '../../util/valueAt';
 import type { DeepSpeedRelease } from '../deepspeedRelease';
 import { holdsUnder, type ReleaseCheck } from '../releaseChecks';
+import { translator, type Locale, type Translate } from '../../l10n';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -25,17 +26,21 @@ export type StageValue = 0 | 1 | 2 | 3 | 'auto' | undefined;
 
 /**
  * Read-only view of one parsed config for rules: values by path (last duplicate wins, as in DeepSpeed),
- * ranges by path, the DeepSpeed release it runs under when known, and a diagnostic builder that fills source,
- * code, docs link and data.
+ * ranges by path, the DeepSpeed release it runs under when known, the reader's language (`locale`, from
+ * settings.locale, and its translator `t`) for every text a rule writes, and a diagnostic builder that fills source, code, docs link and data.
  */
 export class ConfigView {
   readonly root: Record<string, unknown>;
+  /** The reader's translator: every text a rule writes goes through it. */
+  readonly t: Translate;
 
   constructor(
     readonly document: TextDocument,
     readonly parsed: ParsedConfig,
     readonly release?: DeepSpeedRelease,
+    readonly locale: Locale = 'en',
   ) {
+    this.t = translator(locale);
     const value = parsed.value;
     this.root = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   }

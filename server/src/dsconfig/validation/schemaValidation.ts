@@ -154,7 +154,7 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     const values = choices.map(showValue);
     if (choices.includes('auto')) autoNote = '';
     if (meta.caseInsensitive && typeof value === 'string' && choices.includes(value.toLowerCase())) return undefined;
-    const fixes = enumFixes(path, value, choices);
+    const fixes = enumFixes(path, value, choices, config.t);
     // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
     if (meta.fallback !== undefined && (value === null || typeof value !== 'object')) {
       const message = `${name} should be one of ${values.join(', ')}; DeepSpeed does not know ${describeValue(value)} and uses ${showValue(meta.fallback)} instead.`;

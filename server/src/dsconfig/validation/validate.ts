@@ -20,7 +20,7 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
  */
 export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), release), settings, out)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), release, settings.locale), settings, out)) phase();
   return out;
 }
 
@@ -35,7 +35,7 @@ export async function validateConfigAsync(parses: ConfigParses, document: TextDo
   const parsed = await parses.parseAsync(document, yieldToEventLoop);
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed, release), settings, out)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, release, settings.locale), settings, out)) {
     if ((await pacer.pause()) && document.version !== version) return [];
     phase();
   }
@@ -51,7 +51,7 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
       return run();
     } catch (error) {
       // A bug in one check must not hide the others' results; say so instead of failing silently.
-      const message = `ZeRO Lens could not finish its "${name}" check: ${error instanceof Error ? error.message : String(error)}. Please report this.`;
+      const message = config.t('ZeRO Lens could not finish its "{0}" check: {1}. Please report this.', name, error instanceof Error ? error.message : String(error));
       out.push(config.diagnostic('internal-error', 'information', config.rootRange(), message, { path: [] }));
       return fallback;
     }
@@ -59,11 +59,12 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
   let handledPointers = new Set<string>();
   return [
     () => {
+      // l10n-ignore: a check's name, quoted in a bug report
       const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers), { diagnostics: [], handledPointers: new Set<string>() });
       handledPointers = walk.handledPointers;
       out.push(...walk.diagnostics);
       if (walk.diagnostics.length >= maxWalkDiagnostics) {
-        out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
+        out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens stopped checking keys after {0} problems; fix these first.', maxWalkDiagnostics), { path: [] }));
       }
     },
     () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers), [])),
