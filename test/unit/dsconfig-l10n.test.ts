@@ -34,3 +34,22 @@ test('syntax errors, duplicate keys and their quick fixes in Chinese under zh-cn
   assert.equal(byCode(en, 'json-syntax')?.message, "Expected ',' between two entries.");
   assert.match(String(byCode(en, 'duplicate-key')?.message), /^Duplicate key "train_batch_size" \(first set on line 2\)/);
 });
+
+test('unknown keys, types, enums, deprecated keys and their fixes in Chinese, with the schema\'s own Chinese where it has it', async () => {
+  const text = JSON.stringify({
+    train_micro_batch_size_per_gpu: 1,
+    zero_optimization: { stage: 3, overlap_com: true, cpu_offload: true, offload_optimizer: { device: 'gpu' } },
+    gradient_clipping: 'high',
+  });
+  const zh = await diagnose(text, 'zh-cn');
+  const unknown = byCode(zh, 'unknown-key');
+  assert.match(String(unknown?.message), /^未知键 "overlap_com"：DeepSpeed 拒绝 "zero_optimization" 中的未知键.*是不是想写 "overlap_comm"？$/);
+  assert.equal(fixesOf(unknown!)[0].title, '重命名为 "overlap_comm"');
+  assert.match(String(byCode(zh, 'invalid-type')?.message), /^"gradient_clipping" 必须是数字 或 "auto"，不能是字符串 "high"。$/);
+  assert.match(String(byCode(zh, 'invalid-value')?.message), /^"device" 必须是 .* 之一；实际是 字符串 "gpu"。$/);
+  // The reason is the schema's own Chinese (x-deepspeed.deprecated.message-zh-cn).
+  assert.match(String(byCode(zh, 'deprecated-with-replacement')?.message), /^"cpu_offload" 已弃用，同时还设置了 "zero_optimization.offload_optimizer"：DeepSpeed 不接受.*（AssertionError）。请改用 "offload_optimizer"/);
+  const en = await diagnose(text, 'en');
+  assert.match(String(byCode(en, 'unknown-key')?.message), /^Unknown key "overlap_com": DeepSpeed rejects unknown keys in "zero_optimization"/);
+  assert.match(String(byCode(en, 'invalid-type')?.message), /^"gradient_clipping" must be a number or "auto", not the string "high"\.$/);
+});
