@@ -53,3 +53,12 @@ test('unknown keys, types, enums, deprecated keys and their fixes in Chinese, wi
   assert.match(String(byCode(en, 'unknown-key')?.message), /^Unknown key "overlap_com": DeepSpeed rejects unknown keys in "zero_optimization"/);
   assert.match(String(byCode(en, 'invalid-type')?.message), /^"gradient_clipping" must be a number or "auto", not the string "high"\.$/);
 });
+
+test('cross-key rules in Chinese: the batch triple and its fixes', async () => {
+  const text = JSON.stringify({ train_batch_size: 30, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 4 });
+  const zh = await diagnose(text, 'zh-cn');
+  const batch = zh.find((d) => /不是 16 的倍数/.test(String(d.message)));
+  assert.ok(batch, JSON.stringify(zh.map((d) => d.message)));
+  assert.match(String(batch.message), /^train_batch_size（30）必须等于 train_micro_batch_size_per_gpu × gradient_accumulation_steps × 数据并行规模/);
+  assert.deepEqual(fixesOf(batch).map((f) => f.title), ['把 train_batch_size 设为 32（2 张 GPU）', '三个批大小键都改为 "auto"（由 Hugging Face Trainer / accelerate 填入）']);
+});

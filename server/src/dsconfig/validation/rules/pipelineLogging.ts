@@ -15,14 +15,16 @@ export const pipelineTimersWithoutStepsPerPrint: Rule = (config) => {
   if (!cause || (steps !== undefined && steps !== null)) return [];
   if (steps === undefined && !config.holds('stepsPerPrintNone')) return [];
   const path = cause === 'wall_clock_breakdown' ? ['wall_clock_breakdown'] : ['flops_profiler', 'enabled'];
-  const why = cause === 'wall_clock_breakdown' ? '"wall_clock_breakdown": true' : '"flops_profiler" (which turns wall_clock_breakdown on)';
+  const why = cause === 'wall_clock_breakdown' ? '"wall_clock_breakdown": true' : config.t('"flops_profiler" (which turns wall_clock_breakdown on)');
   return [
     config.diagnostic(
       'pipeline-timers-without-steps-per-print',
       'warning',
       config.keyRange(path),
-      `With a pipeline model, ${why} needs "steps_per_print": the PipelineEngine computes global_steps % steps_per_print to log its timers, and steps_per_print ${steps === null ? 'is null' : 'defaults to null'}, so the first optimizer step fails with TypeError.`,
-      { path, fixes: [fix('Set "steps_per_print": 10', [{ op: 'set', path: ['steps_per_print'], value: 10 }], true)] },
+      steps === null
+        ? config.t('With a pipeline model, {0} needs "steps_per_print": the PipelineEngine computes global_steps % steps_per_print to log its timers, and steps_per_print is null, so the first optimizer step fails with TypeError.', why)
+        : config.t('With a pipeline model, {0} needs "steps_per_print": the PipelineEngine computes global_steps % steps_per_print to log its timers, and steps_per_print defaults to null, so the first optimizer step fails with TypeError.', why),
+      { path, fixes: [fix(config.t('Set "steps_per_print": 10'), [{ op: 'set', path: ['steps_per_print'], value: 10 }], true)] },
     ),
   ];
 };
