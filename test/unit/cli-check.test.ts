@@ -175,3 +175,26 @@ test('a memory verdict for CI: --gpu-memory and --cpu-memory make "does not fit"
   assert.ok(sarif.runs[0].tool.driver.rules.some((r) => r.id === 'estimate-exceeds-gpu-memory'));
   assert.equal((await check(['ds_config.json', '--gpu-memory', 'lots'], dir)).code, 2);
 });
+
+test("check reads the workspace's .vscode/settings.json as the editor does: its GPU count decides the batch check; a capacity on the command line replaces the workspace's", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zl-settings-'));
+  // 32 = 4 × 4 × 2 GPUs: true for some GPU count, false on the 4 GPUs the workspace says it has (64).
+  writeFileSync(path.join(dir, 'ds_config.json'), '{\n  "train_batch_size": 32,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 4,\n  "zero_optimization": {"stage": 0}\n}\n');
+  const codes = async (args: string[] = []) => {
+    const r = await check(['ds_config.json', '--format', 'json', ...args], dir);
+    return { code: r.code, diagnostics: (JSON.parse(r.out) as { diagnostics: { code: string; severity: string }[] }[])[0].diagnostics };
+  };
+  const without = await codes();
+  assert.equal(without.code, 0);
+  assert.ok(!without.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(without.diagnostics));
+  mkdirSync(path.join(dir, '.vscode'));
+  // JSON with comments and trailing commas, flat dotted keys, as VS Code writes it.
+  writeFileSync(path.join(dir, '.vscode', 'settings.json'), '{\n  // the cluster\n  "zeroLens.gpusPerNode": 4,\n  "zeroLens.model": "Qwen/Qwen2.5-7B",\n  "zeroLens.gpuMemoryGiB": 16,\n}\n');
+  const withSettings = await codes();
+  assert.equal(withSettings.code, 1);
+  assert.ok(withSettings.diagnostics.some((d) => d.code === 'batch-size-mismatch' && d.severity === 'error'), JSON.stringify(withSettings.diagnostics));
+  // The workspace's GPU memory gives the editor's fit warning; only a capacity given to check makes it an error.
+  assert.ok(withSettings.diagnostics.some((d) => d.code === 'estimate-exceeds-gpu-memory' && d.severity === 'warning'), JSON.stringify(withSettings.diagnostics));
+  const verdict = await codes(['--gpu-memory', '4096']);
+  assert.ok(!verdict.diagnostics.some((d) => d.code === 'estimate-exceeds-gpu-memory'), JSON.stringify(verdict.diagnostics));
+});

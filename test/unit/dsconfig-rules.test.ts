@@ -97,7 +97,8 @@ const cases: RuleCase[] = [
   { rule: 'optimizer offload with ZeRO off', code: 'optimizer-offload-at-stage-0', severity: 'error', bad: Z({ stage: 0, offload_optimizer: { device: 'cpu' } }), good: Z({ stage: 0, offload_optimizer: { device: 'none' } }) },
   // Bools written as text or numbers
   { rule: 'pydantic bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: Z({ overlap_comm: 'No' }), good: Z({ overlap_comm: false }) },
-  { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'error', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },
+  { rule: 'plain-dict bool written as a word', code: 'boolean-as-string', severity: 'warning', bad: { wall_clock_breakdown: 'false' }, good: { wall_clock_breakdown: false } },
+  { rule: 'plain-dict bool DeepSpeed asserts, written as a word', code: 'boolean-as-string', severity: 'error', bad: { expert_parallel: { enabled: true, validate_folding_routing: 'false' } }, good: { expert_parallel: { enabled: true, validate_folding_routing: false } } },
   { rule: 'pydantic bool written as 0 or 1', code: 'boolean-as-number', severity: 'hint', bad: Z({ contiguous_gradients: 1 }), good: Z({ contiguous_gradients: true }) },
   { rule: 'plain-dict bool written as 0 or 1', code: 'boolean-as-number', severity: 'warning', bad: { wall_clock_breakdown: 1 }, good: { wall_clock_breakdown: true } },
 ];

@@ -151,9 +151,17 @@ test('unknown scheduler and optimizer params: keyword arguments of a constructor
   // A "_comment" would reach the constructor too.
   const comment = diagnose(configWith({ optimizer: { type: 'AdamW', params: { lr: 1e-3, _comment: 'tuned' } } }));
   assert.match(String(withCode(comment, 'unknown-key')[0]?.message), /^Unknown key "_comment" in "optimizer\.params": DeepSpeed passes these keys to FusedAdam/);
-  // Nor is a fraction a pydantic refusal there.
+  // Nor is a fraction a pydantic refusal there: WarmupLR's own isinstance(int) check raises (lr_schedules.py:708-709).
   const [fraction] = withCode(diagnose(configWith({ scheduler: { type: 'WarmupLR', params: { warmup_num_steps: 100.5 } } })), 'integer-fraction');
   assert.equal(fraction.message, '"warmup_num_steps" must be a whole number: DeepSpeed expects a Python int here, and 100.5 is not one.');
+  assert.equal(fraction.severity, DiagnosticSeverity.Error);
+  assert.match(String(fraction.codeDescription?.href), /\/deepspeed\/runtime\/lr_schedules\.py#L708-L709$/);
+});
+
+test('a fraction where a plain-dict reader takes the float as it is: a warning, nothing raises', () => {
+  const [fraction] = withCode(diagnose(configWith({ steps_per_print: 10.5 })), 'integer-fraction');
+  assert.equal(fraction.severity, DiagnosticSeverity.Warning);
+  assert.match(String(fraction.codeDescription?.href), /^https:\/\/www\.deepspeed\.ai\//);
 });
 
 test('unknown keys that belong elsewhere say where', () => {
@@ -247,11 +255,31 @@ test('bools as text: pydantic reads its own words, a plain-dict key gets the str
   assert.equal(byText.get('"maybe"')?.code, 'invalid-type');
   assert.equal(byText.get('0')?.code, 'boolean-as-number');
   assert.equal(byText.get('0')?.severity, DiagnosticSeverity.Hint);
+  // wall_clock_breakdown's reader tests the string's truth: it misreads "no" as on, but nothing raises.
   const plain = byText.get('"no"');
   assert.equal(plain?.code, 'boolean-as-string');
-  assert.equal(plain?.severity, DiagnosticSeverity.Error);
+  assert.equal(plain?.severity, DiagnosticSeverity.Warning);
   assert.match(String(plain?.message), /plain Python value, not through pydantic, so it gets the string itself, not false/);
   assert.equal(byText.get('2')?.code, 'invalid-type');
+});
+
+test('bools as text where DeepSpeed asserts a bool: an error citing that line, once the section is read', () => {
+  const diagnostics = (enabled: boolean) => {
+    const text = JSON.stringify(configWith({ expert_parallel: { enabled, validate_folding_routing: 'true', has_shared_experts: 1 } }), null, 2);
+    const document = docOf(text);
+    return new Map(validateConfig(parses, document, defaultSettings).map((d) => [textAt(document, d), d]));
+  };
+  const on = diagnostics(true);
+  assert.equal(on.get('"true"')?.code, 'boolean-as-string');
+  assert.equal(on.get('"true"')?.severity, DiagnosticSeverity.Error);
+  assert.match(String(on.get('"true"')?.codeDescription?.href), /\/deepspeed\/module_inject\/auto_ep_config\.py#L115-L116$/);
+  assert.equal(on.get('1')?.code, 'boolean-as-number');
+  assert.equal(on.get('1')?.severity, DiagnosticSeverity.Error);
+  assert.match(String(on.get('1')?.codeDescription?.href), /auto_ep_config\.py#L212-L213$/);
+  // Disabled, the engine never reads the section.
+  const off = diagnostics(false);
+  assert.equal(off.get('"true"')?.severity, DiagnosticSeverity.Warning);
+  assert.equal(off.get('1')?.severity, DiagnosticSeverity.Warning);
 });
 
 test('a value outside an enum DeepSpeed falls back from is a warning that names the fallback', () => {

@@ -37,7 +37,7 @@ test('launch side: an error at the value for ms-swift, the HF Trainer, LLaMA-Fac
   }
 });
 
-test('launch side: silent for deepspeed.initialize (--deepspeed_config), presets, a config with the section, autotp, the teacher', async () => {
+test('launch side: silent for deepspeed.initialize (--deepspeed_config), presets, a config with the section, autotp, --autotuning, the teacher', async () => {
   for (const text of [
     'deepspeed train.py --deepspeed --deepspeed_config ../configs/no_zero.json\n',
     'deepspeed train.py --deepspeed_config ../configs/no_zero.json\n',
@@ -46,6 +46,8 @@ test('launch side: silent for deepspeed.initialize (--deepspeed_config), presets
     'python train.py --deepspeed "$DS"\n',
     // ms-swift adds zero_optimization itself for AutoTP (swift/arguments/sft_args.py:275-279).
     'swift sft --model m --tuner_type full --deepspeed ../configs/no_zero.json --deepspeed_autotp_size 2\n',
+    // The autotuner writes its own ZeRO section into each experiment it starts (autotuning/autotuner.py).
+    'deepspeed --autotuning run train.py --deepspeed ../configs/no_zero.json\n',
   ]) {
     assert.deepEqual(codes((await check(text)).diagnostics), [], text);
   }

@@ -8,17 +8,18 @@ import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { translator, type Translate } from '../l10n';
-import { defaultSettings } from '../settings';
 import { ExitCode, type CliIO } from './io';
 import { formatJson, formatSarif, formatText, type FileReport } from './formatReport';
 import { decodeFile } from './decodeFile';
 import { helpRows } from './help';
 import { shellExtensions } from '../classify';
+import { readWorkspaceSettings } from './workspaceSettings';
 
 function help(t: Translate): string {
   return (
     `${t('Usage: {0}', 'zero-lens check <paths…> [--format text|json|sarif] [--gpu-memory GIB] [--cpu-memory GIB]')}\n\n` +
-    `${t("Checks DeepSpeed configs (ds_config.json), launch scripts (.sh, .slurm) and launcher configs (YAML, or\nJSON argument files such as ms-swift's --config sft.json), each recognised by its name and content.\nA file that is none of these is reported as skipped. A folder argument checks the files found in it.")}\n\n` +
+    `${t("Checks DeepSpeed configs (ds_config.json), launch scripts (.sh, .slurm) and launcher configs (YAML, or\nJSON argument files such as ms-swift's --config sft.json), each recognised by its name and content.\nA file that is none of these is reported as skipped. A folder argument checks the files found in it.")}\n` +
+    `${t('zeroLens.* in .vscode/settings.json of the current folder apply, as in the editor.')}\n\n` +
     `${t('Options:')}\n` +
     helpRows(
       [
@@ -138,8 +139,12 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     return ExitCode.usage;
   }
   const service = getLanguageService({ fs: nodeFileSystem, workspace: new NodeWorkspace([io.cwd]) });
-  // Giving a capacity asks for the memory verdict: the estimate's "does not fit" becomes an error for CI.
-  const settings = { ...defaultSettings, locale, gpuMemoryGiB: options.gpuMemoryGiB, cpuMemoryGiB: options.cpuMemoryGiB };
+  // The workspace's zeroLens.* settings, as the editor reads them (GPUs per node, the DeepSpeed release, …).
+  // Giving a capacity asks for the memory verdict: the estimate's "does not fit" becomes an error for CI, and
+  // the capacity given replaces the workspace's.
+  const workspaceSettings = await readWorkspaceSettings(nodeFileSystem, io.cwd);
+  const capacities = { ...(options.gpuMemoryGiB ? { gpuMemoryGiB: options.gpuMemoryGiB } : {}), ...(options.cpuMemoryGiB ? { cpuMemoryGiB: options.cpuMemoryGiB } : {}) };
+  const settings = { ...workspaceSettings, locale, ...capacities };
   const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);
   const reports: FileReport[] = [];
   const skipped: { file: string; reason: string }[] = [];

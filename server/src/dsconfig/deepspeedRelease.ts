@@ -1,5 +1,6 @@
 import { missing, textOf, type FileSystemHost } from '../host';
 import { joinPath } from '../util/paths';
+import { english, type Translate } from '../l10n';
 
 /**
  * The DeepSpeed release a workspace runs, and the defaults that changed between releases. The schema reflects
@@ -47,16 +48,17 @@ export const changedDefaults: Record<string, ChangedDefault> = {
 };
 
 /** The default of a key under a release, with the words that say which release it belongs to. */
-export function releaseDefault(path: string, schemaDefault: unknown, release: DeepSpeedRelease | undefined): { value: unknown; note?: string } {
+export function releaseDefault(path: string, schemaDefault: unknown, release: DeepSpeedRelease | undefined, t: Translate = english): { value: unknown; note?: string } {
   const changed = changedDefaults[path];
   if (!changed) return { value: schemaDefault };
   const show = (v: unknown) => `\`${JSON.stringify(v)}\``;
   if (!release || !parseRelease(release.version)) {
-    return { value: changed.value, note: `${show(changed.value)} from DeepSpeed ${changed.since} on (${changed.change}); ${show(changed.before)} before. Set \`zeroLens.deepspeedVersion\` or pin deepspeed in requirements.txt to see yours.` };
+    return { value: changed.value, note: t('{0} from DeepSpeed {1} on ({2}); {3} before. Set `zeroLens.deepspeedVersion` or pin deepspeed in requirements.txt to see yours.', show(changed.value), changed.since, changed.change, show(changed.before)) };
   }
   const newer = compareReleases(release.version, changed.since) >= 0;
   const value = newer ? changed.value : changed.before;
-  return { value, note: `${show(value)} in DeepSpeed ${release.version} (${release.source}); ${newer ? `since ${changed.since}` : `${show(changed.value)} only from ${changed.since} on`} (${changed.change}).` };
+  const since = newer ? t('since {0}', changed.since) : t('{0} only from {1} on', show(changed.value), changed.since);
+  return { value, note: t('{0} in DeepSpeed {1} ({2}); {3} ({4}).', show(value), release.version, release.source, since, changed.change) };
 }
 
 /** `deepspeed==0.14.4`, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files). */

@@ -5,6 +5,8 @@ import { complete } from './completion/complete';
 import { hover } from './hover/hover';
 import { validateConfigAsync } from './validation/validate';
 import { codeActions } from './codeActions/codeActions';
+import { findDeepSpeedRelease } from './deepspeedRelease';
+import { mayDependOnRelease } from './releaseChecks';
 
 /** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
 export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false): FeatureContributor {
@@ -12,7 +14,11 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),
     hover: (document, position, settings) => hover(parses, document, position, settings, hosts),
-    validate: (document, settings, budget) => validateConfigAsync(parses, document, settings, budget),
+    // The release is looked up only when the config has a check whose truth depends on it.
+    validate: async (document, settings, budget) => {
+      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion) : undefined;
+      return validateConfigAsync(parses, document, settings, release, budget);
+    },
     codeActions: (document, range, context, settings, budget) => codeActions(document, range, context, settings, budget, parses, snippetEdits),
   };
 }

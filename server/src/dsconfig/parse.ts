@@ -11,6 +11,20 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
 import { ParseErrorCode, Token } from '../util/jsoncTokens';
 import { LiteralEditCopy, patchLiteralEdit } from './literalEdit';
+import { english, type Translate } from '../l10n';
+
+/**
+ * A parser message in English (`message`, for logs and tests) and in the reader's language (`say(t)`): one parse
+ * serves every reader, so the text is put into words when a diagnostic is made.
+ */
+export interface ParseMessage {
+  message: string;
+  say: (t: Translate) => string;
+}
+
+function parseMessage(say: (t: Translate) => string): ParseMessage {
+  return { message: say(english), say };
+}
 
 /** One parse of a ds_config document, shared by every feature for that document version. */
 export interface ParsedConfig {
@@ -19,13 +33,13 @@ export interface ParsedConfig {
   root: Node | undefined;
   /** getNodeValue(root); for duplicate keys the LAST wins, like Python dicts. */
   value: unknown;
-  syntaxErrors: { message: string; offset: number; length: number }[];
+  syntaxErrors: (ParseMessage & { offset: number; length: number })[];
   duplicateKeys: { path: JSONPath; keyNode: Node; firstKeyNode: Node }[];
   comments: { offset: number; length: number }[];
   trailingCommas: { offset: number }[];
   hasBom: boolean;
   /** Why parsing was skipped or cut short (file too large, nesting too deep); empty for normal files. */
-  limits: { kind: 'too-large' | 'too-deep'; message: string; offset: number; length: number }[];
+  limits: (ParseMessage & { kind: 'too-large' | 'too-deep'; offset: number; length: number })[];
   /**
    * The bare tokens `NaN`, `Infinity` and `-Infinity`: not JSON, but Python's json module (the HF Trainer,
    * accelerate) reads them as float('nan') / float('inf'), so they are values here (NaN / ±Infinity in the tree),
@@ -182,7 +196,7 @@ class ParseJob {
       const mb = (text.length / (1024 * 1024)).toFixed(1);
       this.result.limits.push({
         kind: 'too-large',
-        message: `This file has ${mb} MB of text; ZeRO Lens checks configs up to ${maxParsedLength / (1024 * 1024)} MB and skipped it. A DeepSpeed config is normally a few KB.`,
+        ...parseMessage((t) => t('This file has {0} MB of text; ZeRO Lens checks configs up to {1} MB and skipped it. A DeepSpeed config is normally a few KB.', mb, maxParsedLength / (1024 * 1024))),
         offset: 0,
         length: 0,
       });
@@ -235,7 +249,7 @@ class ParseJob {
     if (deepAt !== undefined) {
       this.result.limits.push({
         kind: 'too-deep',
-        message: `Nesting deeper than ${maxNestingDepth} levels; ZeRO Lens does not parse this file further. A DeepSpeed config nests only a few levels.`,
+        ...parseMessage((t) => t('Nesting deeper than {0} levels; ZeRO Lens does not parse this file further. A DeepSpeed config nests only a few levels.', maxNestingDepth)),
         offset: deepAt,
         length: 1,
       });
@@ -258,8 +272,8 @@ class ParseJob {
     const { result, source } = this;
     result.value = result.root ? getNodeValue(result.root) : undefined;
     result.syntaxErrors = source.trim()
-      ? this.errors.map((e) => ({ message: syntaxMessage(e, source), offset: e.offset, length: e.length }))
-      : [{ message: 'The file is empty. A DeepSpeed config is one JSON object: { ... }.', offset: 0, length: 0 }];
+      ? this.errors.map((e) => ({ ...parseMessage((t) => syntaxMessage(e, source, t)), offset: e.offset, length: e.length }))
+      : [{ ...parseMessage((t) => t('The file is empty. A DeepSpeed config is one JSON object: { ... }.')), offset: 0, length: 0 }];
     return true;
   }
 
@@ -273,7 +287,7 @@ const Unknown = 16;
 
 /** `NaN`, `Infinity` and `-Infinity` written as bare words, the three Python's json.loads reads as floats. */
 function pythonNumberTokens(text: string): ParsedConfig['pythonNumbers'] {
-  if (!text.includes('NaN') && !text.includes('Infinity')) return [];
+  if (!text.includes('NaN') && !text.includes('Infinity')) return []; // l10n-ignore: JSON tokens, not words
   const found: ParsedConfig['pythonNumbers'] = [];
   const scanner = createScanner(text, false);
   let minusAt: number | undefined;
@@ -407,45 +421,45 @@ function collectDuplicates(node: Node, path: JSONPath, out: ParsedConfig['duplic
   }
 }
 
-function syntaxMessage(error: ParseError, text: string): string {
+function syntaxMessage(error: ParseError, text: string, t: Translate): string {
   const found = text.substr(error.offset, Math.min(error.length, 20));
   switch (error.error as number) {
     case ParseErrorCode.InvalidSymbol:
       return found.trim()
-        ? `Unexpected '${found}'. JSON needs a value here: a number, "string", true, false, null, { } or [ ].`
-        : 'Unexpected character. JSON needs a value here.';
+        ? t('Unexpected \'{0}\'. JSON needs a value here: a number, "string", true, false, null, { } or [ ].', found)
+        : t('Unexpected character. JSON needs a value here.');
     case ParseErrorCode.InvalidNumberFormat:
-      return `'${found}' is not a valid JSON number (write 0.5 not .5, 5 not 5., and no leading +).`;
+      return t("'{0}' is not a valid JSON number (write 0.5 not .5, 5 not 5., and no leading +).", found);
     case ParseErrorCode.PropertyNameExpected:
-      return 'Expected a key in double quotes, like "train_batch_size".';
+      return t('Expected a key in double quotes, like "train_batch_size".');
     case ParseErrorCode.ValueExpected:
-      return 'Expected a value: a number, "string", true, false, null, { } or [ ].';
+      return t('Expected a value: a number, "string", true, false, null, { } or [ ].');
     case ParseErrorCode.ColonExpected:
-      return "Expected ':' between the key and its value.";
+      return t("Expected ':' between the key and its value.");
     case ParseErrorCode.CommaExpected:
-      return "Expected ',' between two entries.";
+      return t("Expected ',' between two entries.");
     case ParseErrorCode.CloseBraceExpected:
-      return "Expected '}' to close the object.";
+      return t("Expected '}' to close the object.");
     case ParseErrorCode.CloseBracketExpected:
-      return "Expected ']' to close the list.";
+      return t("Expected ']' to close the list.");
     case ParseErrorCode.EndOfFileExpected:
-      return 'Unexpected text after the end of the JSON value. A config is a single { } object.';
+      return t('Unexpected text after the end of the JSON value. A config is a single { } object.');
     case ParseErrorCode.InvalidCommentToken:
-      return 'Comments are not allowed here.';
+      return t('Comments are not allowed here.');
     case ParseErrorCode.UnexpectedEndOfComment:
-      return "Unterminated comment: a '/*' comment needs a closing '*/'.";
+      return t("Unterminated comment: a '/*' comment needs a closing '*/'.");
     case ParseErrorCode.UnexpectedEndOfString:
-      return 'Unterminated string: add the closing double quote.';
+      return t('Unterminated string: add the closing double quote.');
     case ParseErrorCode.UnexpectedEndOfNumber:
-      return 'The number ends too early (for example "5e" needs digits after the e).';
+      return t('The number ends too early (for example "5e" needs digits after the e).');
     case ParseErrorCode.InvalidUnicode:
-      return 'Invalid \\u escape: it needs four hex digits, like \\u00e9.';
+      return t('Invalid \\u escape: it needs four hex digits, like \\u00e9.');
     case ParseErrorCode.InvalidEscapeCharacter:
-      return 'Invalid escape in a string: use \\\\, \\", \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX.';
+      return t('Invalid escape in a string: use \\\\, \\", \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX.');
     case ParseErrorCode.InvalidCharacter:
-      return 'Invalid character in a string: control characters such as tabs and line breaks must be escaped.';
+      return t('Invalid character in a string: control characters such as tabs and line breaks must be escaped.');
     default:
-      return 'Invalid JSON.';
+      return t('Invalid JSON.');
   }
 }
 

@@ -77,10 +77,16 @@ export interface DeepSpeedMeta {
   /** A number that must be a whole number (DeepSpeed checks the Python type). */
   integer?: boolean;
   /**
-   * DeepSpeed tests isinstance(value, int): 1000.0 is refused too. DeepSpeed's own loader turns `1e3` into an
-   * int, but json.load (the HF Trainer, accelerate) gives a float.
+   * DeepSpeed tests isinstance(value, int) and raises: 1000.0 is refused too. DeepSpeed's own loader turns `1e3`
+   * into an int, but json.load (the HF Trainer, accelerate) gives a float. The line that raises, `path#Lline` in
+   * DeepSpeed at the schema's commit.
    */
-  exactInt?: boolean;
+  exactInt?: string;
+  /**
+   * DeepSpeed tests isinstance(value, bool) and raises on anything else, where it reads the section (an
+   * "enabled" section only when enabled): the line, `path#Lline` in DeepSpeed at the schema's commit.
+   */
+  exactBool?: string;
   /** A value outside `enum` is not refused: DeepSpeed uses this value instead (warmup_type also logs a warning). */
   fallback?: unknown;
   /** DeepSpeed lower-cases the text before it compares it with the allowed values (`enum` lists them in lower case). */

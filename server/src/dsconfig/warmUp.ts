@@ -8,6 +8,7 @@ import { validateConfigAsync } from './validation/validate';
 import { ConfigParses } from './parse';
 
 /** A small ZeRO-3 config with the sections people edit most. */
+// l10n-ignore: a config, not prose
 const sample = `{
   "train_micro_batch_size_per_gpu": "auto",
   "gradient_accumulation_steps": 8,

@@ -25,7 +25,7 @@ export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContri
   const { hosts, parse } = inputs;
   return {
     name: 'launch',
-    validate: (document, _settings, budget) => launchDiagnostics(parse(document), hosts, budget),
+    validate: (document, settings, budget) => launchDiagnostics(parse(document), hosts, budget, settings.deepspeedVersion),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

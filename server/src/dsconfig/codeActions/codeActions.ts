@@ -11,6 +11,7 @@ import { fixAllText } from './fixAll';
 import { isOwnDiagnostic } from './ownDiagnostics';
 import type { ConfigParses } from '../parse';
 import { unlimited, type Budget } from '../../util/budget';
+import { translator } from '../../l10n';
 
 export const fixAllKind = 'source.fixAll.zeroLens';
 
@@ -50,7 +51,8 @@ export async function codeActions(
       text.length >= fixAllInOnePassFrom
         ? fixAllFromDiagnostics(document, context.diagnostics.filter(isOwnDiagnostic), parses?.parse(document).root)
         : await fixAllEdits(document, settings, budget);
-    if (edits.length > 0) actions.push({ title: 'Fix all auto-fixable ZeRO Lens problems', kind: fixAllKind, edit: { changes: { [document.uri]: edits } } });
+    const t = translator(settings.locale);
+    if (edits.length > 0) actions.push({ title: t('Fix all auto-fixable ZeRO Lens problems'), kind: fixAllKind, edit: { changes: { [document.uri]: edits } } });
   }
   return actions;
 }

@@ -8,6 +8,7 @@ import { describeKey, describeValue } from './describe';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
 import { missing, type FileSystemHost, type Hosts } from '../../host';
 import { changedDefaults, findDeepSpeedRelease, releaseDefault } from '../deepspeedRelease';
+import { translator } from '../../l10n';
 
 const noFiles: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
 
@@ -39,7 +40,7 @@ async function hoverAt(parses: ConfigParses, document: TextDocument, position: P
   let defaultNote: string | undefined;
   if (isKey && changedDefaults[dotted]) {
     const release = await findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion);
-    defaultNote = releaseDefault(dotted, undefined, release).note;
+    defaultNote = releaseDefault(dotted, undefined, release, translator(settings.locale)).note;
   }
   const value = isKey
     ? describeKey(path, schema, parsed.value, settings.locale, defaultNote)

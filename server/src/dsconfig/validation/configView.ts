@@ -8,6 +8,9 @@ import type { FixKind } from '../../diagnostics/fixKinds';
 import { findProperty, findValue, type ParsedConfig } from '../parse';
 import type { DsConfigDetails, FixOp, FixSpec } from './fixTypes';
 import { valueAt } from '../../util/valueAt';
+import type { DeepSpeedRelease } from '../deepspeedRelease';
+import { holdsUnder, type ReleaseCheck } from '../releaseChecks';
+import { translator, type Locale, type Translate } from '../../l10n';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -23,19 +26,30 @@ export type StageValue = 0 | 1 | 2 | 3 | 'auto' | undefined;
 
 /**
  * Read-only view of one parsed config for rules: values by path (last duplicate wins, as in DeepSpeed),
- * ranges by path, and a diagnostic builder that fills source, code, docs link and data.
+ * ranges by path, the DeepSpeed release it runs under when known, the reader's language (`locale`, from
+ * settings.locale, and its translator `t`) for every text a rule writes, and a diagnostic builder that fills source, code, docs link and data.
  */
 export class ConfigView {
   readonly root: Record<string, unknown>;
+  /** The reader's translator: every text a rule writes goes through it. */
+  readonly t: Translate;
 
   constructor(
     readonly document: TextDocument,
     readonly parsed: ParsedConfig,
     /** The data-parallel world size the settings give (zeroLens.gpusPerNode × nodes), when they give one. */
     readonly worldSize?: number,
+    readonly release?: DeepSpeedRelease,
+    readonly locale: Locale = 'en',
   ) {
+    this.t = translator(locale);
     const value = parsed.value;
     this.root = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  }
+
+  /** Whether a check whose truth changed between releases holds under this config's release (releaseChecks.ts). */
+  holds(check: ReleaseCheck): boolean {
+    return holdsUnder(check, this.release);
   }
 
   get(path: JSONPath): unknown {
@@ -147,9 +161,12 @@ export class ConfigView {
     return root ? this.rangeOfOffsets(root.offset, Math.min(1, root.length)) : this.rangeOfOffsets(0, 0);
   }
 
-  /** A ds_config diagnostic: the rule chooses its severity per case, and may link a more precise page. */
-  diagnostic(code: CodeOf<'ds-config'>, severity: Severity, range: Range, message: string, details: DsConfigDetails, href?: string): Diagnostic {
-    return makeDiagnostic(code, range, message, diagnosticData(this.document, details), { severity: severities[severity], href });
+  /**
+   * A ds_config diagnostic: the rule chooses its severity per case, and may link a more precise page or, for an
+   * error, the upstream line this case fails at where it is not the code's registered one (`raises`).
+   */
+  diagnostic(code: CodeOf<'ds-config'>, severity: Severity, range: Range, message: string, details: DsConfigDetails, href?: string, raises?: string): Diagnostic {
+    return makeDiagnostic(code, range, message, diagnosticData(this.document, details), { severity: severities[severity], href, raises });
   }
 }
 

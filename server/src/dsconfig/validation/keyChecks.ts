@@ -1,14 +1,16 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../diagnostics/upstream';
 import { metaOf, schemaIndex, typesOf, type SchemaNode } from '../schemaIndex';
 import { fix, showPath, type ConfigView } from './configView';
+import { localizedField, type Translate } from '../../l10n';
 import { didYouMean } from './didYouMean';
 import type { FixSpec } from './fixTypes';
 import { pipelineLoadingFails, stage0OffloadFails } from './rules/zero';
 import type { PropertySite } from './schemaWalk';
 
-function sectionName(path: JSONPath): string {
-  return path.length <= 1 ? 'the top level' : `"${showPath(path.slice(0, -1))}"`;
+function sectionName(path: JSONPath, t: Translate): string {
+  return path.length <= 1 ? t('the top level') : `"${showPath(path.slice(0, -1))}"`;
 }
 
 let keyHomes: Map<string, string[]> | undefined;
@@ -32,11 +34,19 @@ function homesOf(key: string): string[] {
 }
 
 /** Why DeepSpeed minds an unknown key in `where`. */
-function unknownKeyMessage(key: string, where: string, strict: boolean, keywordsOf: string | undefined): string {
-  if (keywordsOf) return `Unknown key "${key}" in ${where}: DeepSpeed passes these keys to ${keywordsOf} as keyword arguments, and one it does not take stops the run with a TypeError.`;
+function unknownKeyMessage(t: Translate, key: string, where: string, strict: boolean, keywordsOf: string | undefined): string {
+  if (keywordsOf) return t('Unknown key "{0}" in {1}: DeepSpeed passes these keys to {2} as keyword arguments, and one it does not take stops the run with a TypeError.', key, where, keywordsOf);
   return strict
-    ? `Unknown key "${key}": DeepSpeed rejects unknown keys in ${where} (pydantic: "Extra inputs are not permitted") and will not start.`
-    : `Unknown key "${key}" in ${where}: it is ignored by DeepSpeed.`;
+    ? t('Unknown key "{0}": DeepSpeed rejects unknown keys in {1} (pydantic: "Extra inputs are not permitted") and will not start.', key, where)
+    : t('Unknown key "{0}" in {1}: it is ignored by DeepSpeed.', key, where);
+}
+
+/**
+ * Where a keyword argument the class does not take raises TypeError: DeepSpeed builds the scheduler, or the
+ * optimizer, with `**params` (the registry's citation is pydantic's refusal of an extra key).
+ */
+function constructorRaises(keywordsOf: string): string {
+  return /\(optimizer, \*\*params\)/.test(keywordsOf) ? `${DS}:deepspeed/runtime/engine.py#L1610` : `${DS}:deepspeed/runtime/engine.py#L2104-2178`;
 }
 
 /**
@@ -50,22 +60,27 @@ export function unknownKey(
   known: string[],
   present: Record<string, unknown>,
   strict: boolean,
-  keywordsOf?: string,
+  /** The schema's x-deepspeed of the section when DeepSpeed passes its keys to a constructor (`keywordsOf`). */
+  constructorMeta?: { keywordsOf?: string },
 ): Diagnostic {
+  const keywordsOf = constructorMeta?.keywordsOf;
+  const { t } = config;
   const key = String(path[path.length - 1]);
   const candidates = didYouMean(key, known);
-  const where = sectionName(path);
+  const where = sectionName(path, t);
   const elsewhere = homesOf(key).filter((home) => home !== showPath(path));
-  let message = unknownKeyMessage(key, where, strict, keywordsOf);
-  if (candidates.length > 0) message += ` Did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`;
+  const constructor = constructorMeta && localizedField(constructorMeta, 'keywordsOf', config.locale);
+  let message = unknownKeyMessage(t, key, where, strict, constructor);
+  const or = t(' or ');
+  if (candidates.length > 0) message += t(' Did you mean {0}?', candidates.map((c) => `"${c}"`).join(or));
   else if (elsewhere.length > 0) {
     const parents = elsewhere.slice(0, 2).map((home) => home.split('.').slice(0, -1).join('.'));
-    message += ` "${key}" belongs ${parents.map((p) => (p ? `in "${p}"` : 'at the top level')).join(' or ')}.`;
+    message += t(' "{0}" belongs {1}.', key, parents.map((p) => (p ? t('in "{0}"', p) : t('at the top level'))).join(or));
   }
   const fixes: FixSpec[] = candidates
     .filter((c) => !(c in present))
-    .map((c, i) => fix(`Rename to "${c}"`, [{ op: 'rename', path, newKey: c }], i === 0 && candidates.length === 1));
-  fixes.push(fix(`Remove "${key}"`, [{ op: 'remove', path }]));
+    .map((c, i) => fix(t('Rename to "{0}"', c), [{ op: 'rename', path, newKey: c }], i === 0 && candidates.length === 1));
+  fixes.push(fix(t('Remove "{0}"', key), [{ op: 'remove', path }]));
   // Only a key DeepSpeed never reads is "ignored"; a constructor's other forms may take it, hence a warning.
   const code = strict || keywordsOf ? 'unknown-key' : 'ignored-key';
   return config.diagnostic(code, strict ? 'error' : 'warning', config.rangeOfNode(keyNode), message, {
@@ -73,7 +88,7 @@ export function unknownKey(
     candidates,
     elsewhere,
     fixes,
-  });
+  }, undefined, keywordsOf ? constructorRaises(keywordsOf) : undefined);
 }
 
 export interface KeyCheck {
@@ -86,6 +101,7 @@ export interface KeyCheck {
 const noKeyProblem: KeyCheck = Object.freeze({ diagnostics: Object.freeze([]) as unknown as Diagnostic[], ignored: false });
 
 export function checkKey(config: ConfigView, site: PropertySite, underIgnored: boolean): KeyCheck {
+  const { t } = config;
   const meta = metaOf(site.schema);
   const stages = meta.stages ?? (site.key.startsWith('stage3_') ? [3] : undefined);
   // Most keys have no problem: they are checked on every keystroke without allocating anything.
@@ -99,7 +115,10 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     const replacement = meta.deprecated.replacement;
     const replacementPath = replacement ? (replacement.includes('.') ? replacement.split('.') : [...parentPath(), replacement]) : undefined;
     // Schema messages often start with "Deprecated:"; the diagnostic already says so.
-    const reason = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
+    const english = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
+    const said = (meta.deprecated.message ? localizedField(meta.deprecated, 'message', config.locale) : localizedField(site.schema, 'deprecationMessage', config.locale)) ?? '';
+    // The Chinese says 已弃用 where the English says "Deprecated:"; the diagnostic already says so.
+    const reason = config.locale === 'en' ? english : said.replace(/^\s*(deprecated[:.]?|已弃用[：:，,。]?)\s*/i, '');
     // The replacement may be written under its other name (gather_16bit_… for stage3_gather_16bit_…).
     const setReplacement = replacementPath && (config.has(replacementPath) ? replacementPath : aliasInUse(site, replacementPath));
     if (setReplacement && !site.parentStrict) {
@@ -109,8 +128,8 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
           'deprecated-key',
           'warning',
           keyRange(),
-          `"${site.key}" is deprecated and "${showPath(setReplacement)}" is also set: DeepSpeed reads "${showPath(setReplacement)}" and ignores this key.`,
-          { path: site.path, replacement: showPath(setReplacement), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
+          t('"{0}" is deprecated and "{1}" is also set: DeepSpeed reads "{1}" and ignores this key.', site.key, showPath(setReplacement)),
+          { path: site.path, replacement: showPath(setReplacement), fixes: [fix(t('Remove the deprecated "{0}"', site.key), [{ op: 'remove', path: site.path }], true)] },
           meta.docs,
         ),
       );
@@ -120,18 +139,18 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
           'deprecated-with-replacement',
           'error',
           keyRange(),
-          `"${site.key}" is deprecated and "${showPath(setReplacement)}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
-          { path: site.path, replacement: showPath(setReplacement), fixes: [fix(`Remove the deprecated "${site.key}"`, [{ op: 'remove', path: site.path }], true)] },
+          t('"{0}" is deprecated and "{1}" is also set: DeepSpeed refuses a deprecated key together with its replacement (AssertionError). {2}', site.key, showPath(setReplacement), `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`),
+          { path: site.path, replacement: showPath(setReplacement), fixes: [fix(t('Remove the deprecated "{0}"', site.key), [{ op: 'remove', path: site.path }], true)] },
           meta.docs,
         ),
       );
     } else {
       out.push(
         // "Deprecated and ignored: …" continues the sentence rather than explaining it.
-        config.diagnostic('deprecated-key', 'warning', keyRange(), `"${site.key}" is deprecated${reason ? `${/^and\b/i.test(reason) ? ' ' : ': '}${reason}` : '.'}`, {
+        config.diagnostic('deprecated-key', 'warning', keyRange(), !reason ? t('"{0}" is deprecated.', site.key) : /^and\b/i.test(reason) ? `${t('"{0}" is deprecated', site.key)} ${reason}` : t('"{0}" is deprecated: {1}', site.key, reason), {
           path: site.path,
           replacement: replacementPath ? showPath(replacementPath) : null,
-          fixes: deprecatedFixes(site, replacementPath),
+          fixes: deprecatedFixes(t, site, replacementPath),
         }, meta.docs),
       );
     }
@@ -144,14 +163,14 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
         'alias-both-set',
         'error',
         keyRange(),
-        `"${site.key}" and "${meta.aliasOf}" are two names of the same setting and both are set: pydantic refuses the pair as an extra input, and DeepSpeed will not start.`,
+        t('"{0}" and "{1}" are two names of the same setting and both are set: pydantic refuses the pair as an extra input, and DeepSpeed will not start.', site.key, meta.aliasOf),
         {
           path: site.path,
           longKey: meta.aliasOf,
           shortKey: site.key,
           fixes: [
-            fix(`Keep "${meta.aliasOf}" (remove "${site.key}")`, [{ op: 'remove', path: site.path }], true),
-            fix(`Keep "${site.key}" (remove "${meta.aliasOf}")`, [{ op: 'remove', path: longPath }]),
+            fix(t('Keep "{0}" (remove "{1}")', meta.aliasOf, site.key), [{ op: 'remove', path: site.path }], true),
+            fix(t('Keep "{0}" (remove "{1}")', site.key, meta.aliasOf), [{ op: 'remove', path: longPath }]),
           ],
         },
         meta.docs,
@@ -164,14 +183,14 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   if (ignored && stages && !underIgnored && !ruleExplains(config, site)) {
     // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
     const severity = stage === 0 ? 'hint' : 'warning';
-    const used = stages.length === 1 ? `stage ${stages[0]}` : `stages ${stages.join(', ')}`;
+    const used = stages.length === 1 ? t('stage {0}', stages[0]) : t('stages {0}', stages.join(', '));
     out.push(
       config.diagnostic(
         'ignored-at-stage',
         severity,
         keyRange(),
-        `"${site.key}" is only read by ZeRO ${used}; with "stage": ${stage} DeepSpeed ignores it.`,
-        { path: site.path, stage, stages, fixes: [fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }])] },
+        t('"{0}" is only read by ZeRO {1}; with "stage": {2} DeepSpeed ignores it.', site.key, used, stage),
+        { path: site.path, stage, stages, fixes: [fix(t('Remove "{0}"', site.key), [{ op: 'remove', path: site.path }])] },
         meta.docs,
       ),
     );
@@ -218,8 +237,8 @@ function aliasInUse(site: PropertySite, replacementPath: JSONPath): JSONPath | u
 }
 
 /** Rename when the value fits the replacement; `cpu_offload: true` becomes `offload_*: {"device": "cpu"}`. */
-function deprecatedFixes(site: PropertySite, replacementPath: JSONPath | undefined): FixSpec[] {
-  const remove = fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }]);
+function deprecatedFixes(t: Translate, site: PropertySite, replacementPath: JSONPath | undefined): FixSpec[] {
+  const remove = fix(t('Remove "{0}"', site.key), [{ op: 'remove', path: site.path }]);
   if (!replacementPath) return [remove];
   const replacement = String(replacementPath[replacementPath.length - 1]);
   const target = schemaIndex().schemaForPath(replacementPath);
@@ -227,10 +246,10 @@ function deprecatedFixes(site: PropertySite, replacementPath: JSONPath | undefin
   const valueType = site.value === null ? 'null' : Array.isArray(site.value) ? 'array' : typeof site.value;
   const sameParent = replacementPath.length === site.path.length && replacementPath.slice(0, -1).every((s, i) => s === site.path[i]);
   if (sameParent && (types.length === 0 || types.includes(valueType) || (valueType === 'number' && types.includes('integer')))) {
-    return [fix(`Rename to "${replacement}"`, [{ op: 'rename', path: site.path, newKey: replacement }], true), remove];
+    return [fix(t('Rename to "{0}"', replacement), [{ op: 'rename', path: site.path, newKey: replacement }], true), remove];
   }
   if (typeof site.value === 'boolean' && types.includes('object')) {
-    if (!site.value) return [fix(`Remove "${site.key}" (false is the default)`, [{ op: 'remove', path: site.path }], true)];
+    if (!site.value) return [fix(t('Remove "{0}" (false is the default)', site.key), [{ op: 'remove', path: site.path }], true)];
     // The block takes the flag's place, so a comment above or beside it stays with it.
     const ops: FixSpec['ops'] = sameParent && !(replacement in site.siblings)
       ? [
@@ -241,7 +260,7 @@ function deprecatedFixes(site: PropertySite, replacementPath: JSONPath | undefin
           { op: 'remove', path: site.path },
           { op: 'set', path: replacementPath, value: { device: 'cpu' } },
         ];
-    return [fix(`Replace with "${replacement}": {"device": "cpu"}`, ops, true)];
+    return [fix(t('Replace with "{0}": {"device": "cpu"}', replacement), ops, true)];
   }
   return [remove];
 }

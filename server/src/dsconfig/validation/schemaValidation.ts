@@ -5,6 +5,8 @@ import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type Schem
 import { showPath, showValue, type ConfigView } from './configView';
 import { enumFixes } from './enumFixes';
 import { loadSchemaValidator } from './schemaValidator';
+import { requiredKeyRaises } from './requiredKeyRaises';
+import { localizedField, type Translate } from '../../l10n';
 
 let compiled: ValidateFunction | undefined;
 let compileError: string | undefined;
@@ -27,6 +29,7 @@ export function schemaCompileError(): string | undefined {
 }
 
 /** Keywords whose errors are noise here: other checks report them with better words, or their sub-errors say it. */
+// l10n-ignore: ajv's keywords
 const dropped = new Set(['additionalProperties', 'not', 'if', 'then', 'else', 'false schema', 'propertyNames']);
 
 /** The value at a JSON pointer of ajv's instancePath. */
@@ -105,22 +108,24 @@ function pathOf(config: ConfigView, pointer: string): JSONPath {
   return path;
 }
 
-const typeWords: Record<string, string> = {
-  integer: 'a whole number',
-  number: 'a number',
-  string: 'a string',
-  boolean: 'true or false',
-  object: 'an object { }',
-  array: 'a list [ ]',
-  null: 'null',
-};
+function typeWords(t: Translate): Record<string, string> {
+  return {
+    integer: t('a whole number'),
+    number: t('a number'),
+    string: t('a string'),
+    boolean: t('true or false'),
+    object: t('an object { }'),
+    array: t('a list [ ]'),
+    null: 'null',
+  };
+}
 
 /** A value in words for messages: "a list", "the string \"5e8\"", "5.5". */
-function describeValue(value: unknown): string {
+function describeValue(t: Translate, value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the string ${showValue(value)}`;
+  if (Array.isArray(value)) return t('a list');
+  if (typeof value === 'object') return t('an object');
+  if (typeof value === 'string') return t('the string {0}', showValue(value));
   return showValue(value);
 }
 
@@ -129,17 +134,17 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   if (!first) return undefined;
   const path = pathOf(config, first.instancePath);
   const value = config.get(path);
-  const name = path.length > 0 ? `"${String(path[path.length - 1])}"` : 'The config';
+  const name = path.length > 0 ? `"${String(path[path.length - 1])}"` : config.t('The config');
   const schema = schemaForPath(path, config.root);
   const meta = schema ? metaOf(schema) : {};
-  let autoNote = schema && acceptsAuto(schema) ? ' or "auto"' : '';
+  let autoNote = schema && acceptsAuto(schema) ? config.t(' or "auto"') : '';
   const data = { path, value };
 
   if (first.keyword === 'required') {
     const missing = [...new Set(group.map((e) => (e.params as { missingProperty: string }).missingProperty))];
-    const where = path.length === 0 ? 'The config' : `"${showPath(path)}"`;
+    const where = path.length === 0 ? config.t('The config') : `"${showPath(path)}"`;
     const range = path.length === 0 ? config.rootRange() : config.keyRange(path);
-    return config.diagnostic('missing-key', 'error', range, `${where} needs ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`, { ...data, missing }, meta.docs);
+    return config.diagnostic('missing-key', 'error', range, missing.length > 1 ? config.t('{0} needs {1}, which are missing.', where, missing.map((m) => `"${m}"`).join(', ')) : config.t('{0} needs {1}, which is missing.', where, `"${missing[0]}"`), { ...data, missing }, meta.docs, requiredKeyRaises(path));
   }
   const range = config.valueRange(path);
   const types = [...new Set(group.filter((e) => e.keyword === 'type').flatMap((e) => String((e.params as { type: string }).type).split(',')))];
@@ -153,29 +158,29 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     const values = choices.map(showValue);
     if (choices.includes('auto')) autoNote = '';
     if (meta.caseInsensitive && typeof value === 'string' && choices.includes(value.toLowerCase())) return undefined;
-    const fixes = enumFixes(path, value, choices);
+    const fixes = enumFixes(path, value, choices, config.t);
     // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
     if (meta.fallback !== undefined && (value === null || typeof value !== 'object')) {
-      const message = `${name} should be one of ${values.join(', ')}; DeepSpeed does not know ${describeValue(value)} and uses ${showValue(meta.fallback)} instead.`;
+      const message = config.t('{0} should be one of {1}; DeepSpeed does not know {2} and uses {3} instead.', name, values.join(', '), describeValue(config.t, value), showValue(meta.fallback));
       return config.diagnostic('invalid-value', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
     if (meta.uncheckedEnum && typeof value === 'string') {
-      const message = `${name} should be one of ${values.join(', ')}; got ${describeValue(value)}. DeepSpeed does not check it: ${meta.uncheckedEnum}.`;
+      const message = config.t('{0} should be one of {1}; got {2}. DeepSpeed does not check it: {3}.', name, values.join(', '), describeValue(config.t, value), localizedField(meta, 'uncheckedEnum', config.locale) ?? meta.uncheckedEnum);
       return config.diagnostic('invalid-value', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
-    return config.diagnostic('invalid-value', 'error', range, `${name} must be one of ${values.join(', ')}${autoNote}; got ${describeValue(value)}.`, { ...data, allowed: choices, fixes }, meta.docs);
+    return config.diagnostic('invalid-value', 'error', range, config.t('{0} must be one of {1}{2}; got {3}.', name, values.join(', '), autoNote, describeValue(config.t, value)), { ...data, allowed: choices, fixes }, meta.docs);
   }
   if (types.length > 0) {
-    const words = types.map((t) => typeWords[t] ?? t);
-    return config.diagnostic('invalid-type', 'error', range, `${name} must be ${words.join(' or ')}${autoNote}, not ${describeValue(value)}.`, { ...data, expected: types }, meta.docs);
+    const words = types.map((type) => typeWords(config.t)[type] ?? type);
+    return config.diagnostic('invalid-type', 'error', range, config.t('{0} must be {1}{2}, not {3}.', name, words.join(config.t(' or ')), autoNote, describeValue(config.t, value)), { ...data, expected: types }, meta.docs);
   }
   const bound = group.find((e) => ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword));
   if (bound) {
     const { comparison, limit } = bound.params as { comparison: string; limit: number };
     if (meta.uncheckedBounds) {
-      return config.diagnostic('out-of-range', 'warning', range, `${name} should be ${comparison} ${limit}; got ${showValue(value)}. DeepSpeed does not check it and runs: ${meta.uncheckedBounds}.`, { ...data, comparison, limit }, meta.docs);
+      return config.diagnostic('out-of-range', 'warning', range, config.t('{0} should be {1} {2}; got {3}. DeepSpeed does not check it and runs: {4}.', name, comparison, limit, showValue(value), localizedField(meta, 'uncheckedBounds', config.locale) ?? meta.uncheckedBounds), { ...data, comparison, limit }, meta.docs);
     }
-    return config.diagnostic('out-of-range', 'error', range, `${name} must be ${comparison} ${limit}; got ${showValue(value)}.`, { ...data, comparison, limit }, meta.docs);
+    return config.diagnostic('out-of-range', 'error', range, config.t('{0} must be {1} {2}; got {3}.', name, comparison, limit, showValue(value)), { ...data, comparison, limit }, meta.docs);
   }
   const messages = [...new Set(group.map((e) => e.message ?? e.keyword))];
   return config.diagnostic('schema', 'error', range, `${name} ${messages.join('; ')}.`, data, meta.docs);

@@ -78,7 +78,7 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
       const annotation = key.startsWith('_') && !strict && !meta.keywordsOf;
       // An open object with no declared keys (kwargs of a torch scheduler, say) has nothing to compare against.
       const freeForm = !strict && Object.keys(properties).length === 0;
-      if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict, meta.keywordsOf));
+      if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict, meta.keywordsOf ? meta : undefined));
       return;
     }
     const site: PropertySite = {

@@ -24,33 +24,34 @@ export const maxTextDiagnosticsPerKind = 100;
 function firstOf<T>(config: ConfigView, items: T[], what: string, out: Diagnostic[]): T[] {
   if (items.length <= maxTextDiagnosticsPerKind) return items;
   out.push(
-    config.diagnostic('too-many-problems', 'information', config.rootRange(), `ZeRO Lens lists the first ${maxTextDiagnosticsPerKind} of ${items.length} ${what}; fix these first.`, { path: [] }),
+    config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens lists the first {0} of {1} {2}; fix these first.', maxTextDiagnosticsPerKind, items.length, what), { path: [] }),
   );
   return items.slice(0, maxTextDiagnosticsPerKind);
 }
 
-const jsonLoadNote = 'DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.';
 
 /** Syntax errors, duplicate keys, JSONC extensions, BOM and the parser's size/depth limits. */
 export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings): Diagnostic[] {
   const { parsed } = config;
   const builtIn = builtInReports(config.document.languageId);
   const out: Diagnostic[] = [];
+  const { t } = config;
+  const jsonLoadNote = t('DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.');
 
   for (const limit of parsed.limits) {
     const tooLarge = limit.kind === 'too-large';
     out.push(
-      config.diagnostic(tooLarge ? 'file-too-large' : 'nesting-too-deep', tooLarge ? 'information' : 'warning', config.rangeOfOffsets(limit.offset, limit.length), limit.message, { path: [] }),
+      config.diagnostic(tooLarge ? 'file-too-large' : 'nesting-too-deep', tooLarge ? 'information' : 'warning', config.rangeOfOffsets(limit.offset, limit.length), limit.say(t), { path: [] }),
     );
   }
 
   if (!builtIn.syntax) {
-    for (const error of firstOf(config, parsed.syntaxErrors, 'syntax errors', out)) {
-      out.push(config.diagnostic('json-syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.message, { path: [] }));
+    for (const error of firstOf(config, parsed.syntaxErrors, t('syntax errors'), out)) {
+      out.push(config.diagnostic('json-syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.say(t), { path: [] }));
     }
   }
 
-  for (const duplicate of builtIn.duplicates ? [] : firstOf(config, parsed.duplicateKeys, 'duplicate keys', out)) {
+  for (const duplicate of builtIn.duplicates ? [] : firstOf(config, parsed.duplicateKeys, t('duplicate keys'), out)) {
     const first = config.document.positionAt(duplicate.firstKeyNode.offset);
     const key = String(duplicate.path[duplicate.path.length - 1]);
     out.push(
@@ -58,11 +59,11 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
         'duplicate-key',
         'error',
         config.rangeOfNode(duplicate.keyNode),
-        `Duplicate key "${showPath(duplicate.path)}" (first set on line ${first.line + 1}). DeepSpeed refuses a config file with repeated keys (ValueError); a plain dict would silently keep only the last one.`,
+        t('Duplicate key "{0}" (first set on line {1}). DeepSpeed refuses a config file with repeated keys (ValueError); a plain dict would silently keep only the last one.', showPath(duplicate.path), first.line + 1),
         {
           path: duplicate.path,
           firstOffset: duplicate.firstKeyNode.offset,
-          fixes: [fix(`Remove the first "${key}" (keep the last, as Python would)`, [{ op: 'remove', path: duplicate.path }])],
+          fixes: [fix(t('Remove the first "{0}" (keep the last, as Python would)', key), [{ op: 'remove', path: duplicate.path }])],
         },
       ),
     );
@@ -74,24 +75,24 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
         'utf8-bom',
         'warning',
         config.rangeOfOffsets(0, 1),
-        'The file starts with a UTF-8 byte order mark (BOM). Python\'s json.load (Hugging Face Trainer, accelerate) rejects it with "Unexpected UTF-8 BOM".',
-        { path: [], fixes: [fix('Remove the byte order mark', [{ op: 'deleteText', offset: 0, length: 1, expect: '\ufeff' }], true)] },
+        t('The file starts with a UTF-8 byte order mark (BOM). Python\'s json.load (Hugging Face Trainer, accelerate) rejects it with "Unexpected UTF-8 BOM".'),
+        { path: [], fixes: [fix(t('Remove the byte order mark'), [{ op: 'deleteText', offset: 0, length: 1, expect: '\ufeff' }], true)] },
       ),
     );
   }
 
   if (settings.warnOnJsonc) {
     if (!builtIn.comments) {
-      for (const comment of firstOf(config, parsed.comments, 'comments', out)) {
-        out.push(config.diagnostic('jsonc-comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), `Comment in a JSON config. ${jsonLoadNote}`, { path: [] }));
+      for (const comment of firstOf(config, parsed.comments, t('comments'), out)) {
+        out.push(config.diagnostic('jsonc-comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), t('Comment in a JSON config. {0}', jsonLoadNote), { path: [] }));
       }
     }
     if (!builtIn.trailingCommas) {
-      for (const comma of firstOf(config, parsed.trailingCommas, 'trailing commas', out)) {
+      for (const comma of firstOf(config, parsed.trailingCommas, t('trailing commas'), out)) {
         out.push(
-          config.diagnostic('jsonc-trailing-comma', 'warning', config.rangeOfOffsets(comma.offset, 1), `Trailing comma. ${jsonLoadNote}`, {
+          config.diagnostic('jsonc-trailing-comma', 'warning', config.rangeOfOffsets(comma.offset, 1), t('Trailing comma. {0}', jsonLoadNote), {
             path: [],
-            fixes: [fix('Remove the trailing comma', [{ op: 'deleteText', offset: comma.offset, length: 1, expect: ',' }], true)],
+            fixes: [fix(t('Remove the trailing comma'), [{ op: 'deleteText', offset: comma.offset, length: 1, expect: ',' }], true)],
           }),
         );
       }
@@ -101,7 +102,7 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   const root = parsed.root;
   if (root && root.type !== 'object') {
     out.push(
-      config.diagnostic('config-not-object', 'error', config.rangeOfNode(root), `A DeepSpeed config must be a JSON object { ... }, not ${root.type === 'array' ? 'a list' : `a ${root.type}`}.`, { path: [] }),
+      config.diagnostic('config-not-object', 'error', config.rangeOfNode(root), root.type === 'array' ? t('A DeepSpeed config must be a JSON object { ... }, not a list.') : t('A DeepSpeed config must be a JSON object { ... }, not a {0}.', root.type), { path: [] }),
     );
   }
   return out;

@@ -2,6 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import type { ConfigParses } from '../parse';
+import type { DeepSpeedRelease } from '../deepspeedRelease';
 import { Pacer, yieldToEventLoop } from '../../util/pacer';
 import { unlimited, type Budget } from '../../util/budget';
 import { ConfigView } from './configView';
@@ -14,12 +15,13 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
 
 /**
  * All ds_config diagnostics for one document: text level (syntax, duplicates, JSONC), schema (types, enums,
- * unknown keys, "auto", integers, deprecations, aliases, stage-only keys) and the cross-key rules.
+ * unknown keys, "auto", integers, deprecations, aliases, stage-only keys) and the cross-key rules; checks whose
+ * truth changed between DeepSpeed releases follow `release` (the workspace's, when known).
  * Each check is isolated so one failing check cannot hide the others' results.
  */
-export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Diagnostic[] {
+export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings)), settings, out)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings), release, settings.locale), settings, out)) phase();
   return out;
 }
 
@@ -29,7 +31,7 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
  * budget's next checkpoint once it is stale (a newer version, a cancelled pull): `Cancelled` is thrown, so no
  * caller mistakes a stopped run for "no problems". Without a budget, a stale run resolves with nothing.
  */
-export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, budget: Budget = unlimited): Promise<Diagnostic[]> {
+export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
   const parsed = await parses.parseAsync(document, async () => {
@@ -39,7 +41,7 @@ export async function validateConfigAsync(parses: ConfigParses, document: TextDo
   await budget.checkpoint();
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings)), settings, out)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings), release, settings.locale), settings, out)) {
     if (await pacer.pause()) {
       await budget.checkpoint();
       if (document.version !== version) return [];
@@ -63,7 +65,7 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
       return run();
     } catch (error) {
       // A bug in one check must not hide the others' results; say so instead of failing silently.
-      const message = `ZeRO Lens could not finish its "${name}" check: ${error instanceof Error ? error.message : String(error)}. Please report this.`;
+      const message = config.t('ZeRO Lens could not finish its "{0}" check: {1}. Please report this.', name, error instanceof Error ? error.message : String(error));
       out.push(config.diagnostic('internal-error', 'information', config.rootRange(), message, { path: [] }));
       return fallback;
     }
@@ -71,11 +73,12 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
   let handledPointers = new Set<string>();
   return [
     () => {
+      // l10n-ignore: a check's name, quoted in a bug report
       const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers), { diagnostics: [], handledPointers: new Set<string>() });
       handledPointers = walk.handledPointers;
       out.push(...walk.diagnostics);
       if (walk.diagnostics.length >= maxWalkDiagnostics) {
-        out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), `ZeRO Lens stopped checking keys after ${maxWalkDiagnostics} problems; fix these first.`, { path: [] }));
+        out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens stopped checking keys after {0} problems; fix these first.', maxWalkDiagnostics), { path: [] }));
       }
     },
     () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers), [])),

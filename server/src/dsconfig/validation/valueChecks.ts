@@ -1,5 +1,7 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../diagnostics/upstream';
+import { exactIntSince } from '../releaseChecks';
 import { acceptsAuto, enumValuesOf, metaOf, schemaIndex, typesOf } from '../schemaIndex';
 import { fix, showValue, type ConfigView } from './configView';
 import type { FixSpec } from './fixTypes';
@@ -28,28 +30,29 @@ export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[]
   return [];
 }
 
-function defaultFix(site: PropertySite): FixSpec[] {
+function defaultFix(config: ConfigView, site: PropertySite): FixSpec[] {
   const fixes: FixSpec[] = [];
   const fallback = site.schema.default;
   if (fallback !== undefined && (typeof fallback !== 'number' || Number.isSafeInteger(fallback) || !Number.isInteger(fallback))) {
-    fixes.push(fix(`Use the default ${showValue(fallback)}`, [{ op: 'set', path: site.path, value: fallback }]));
+    fixes.push(fix(config.t('Use the default {0}', showValue(fallback)), [{ op: 'set', path: site.path, value: fallback }]));
   }
-  fixes.push(fix(`Remove "${site.key}"`, [{ op: 'remove', path: site.path }]));
+  fixes.push(fix(config.t('Remove "{0}"', site.key), [{ op: 'remove', path: site.path }]));
   return fixes;
 }
 
 function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (acceptsAuto(site.schema)) return [];
   const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
-  const fallback = site.schema.default === undefined ? '' : ` (${showValue(site.schema.default)})`;
   if (site.parentStrict) {
     return [
       config.diagnostic(
         'auto-dropped',
         'warning',
         range,
-        `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed drops it silently and uses the default${fallback}.`,
-        { path: site.path, fixes: defaultFix(site) },
+        site.schema.default === undefined
+          ? config.t('"auto" is not filled in for "{0}" by the Hugging Face Trainer or accelerate. DeepSpeed drops it silently and uses the default.', site.key)
+          : config.t('"auto" is not filled in for "{0}" by the Hugging Face Trainer or accelerate. DeepSpeed drops it silently and uses the default ({1}).', site.key, showValue(site.schema.default)),
+        { path: site.path, fixes: defaultFix(config, site) },
         metaOf(site.schema).docs,
       ),
     ];
@@ -61,8 +64,8 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
         'auto-not-filled',
         'warning',
         range,
-        `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate. DeepSpeed does not know the value and uses ${showValue(meta.fallback)} instead.`,
-        { path: site.path, fixes: defaultFix(site) },
+        config.t('"auto" is not filled in for "{0}" by the Hugging Face Trainer or accelerate. DeepSpeed does not know the value and uses {1} instead.', site.key, showValue(meta.fallback)),
+        { path: site.path, fixes: defaultFix(config, site) },
         meta.docs,
       ),
     ];
@@ -75,8 +78,8 @@ function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
       'auto-not-filled',
       'error',
       range,
-      `"auto" is not filled in for "${site.key}" by the Hugging Face Trainer or accelerate, and DeepSpeed reads this key as a plain value: it gets the string "auto" and fails (expected ${types.join(' or ')}).`,
-      { path: site.path, fixes: defaultFix(site) },
+      config.t('"auto" is not filled in for "{0}" by the Hugging Face Trainer or accelerate, and DeepSpeed reads this key as a plain value: it gets the string "auto" and fails (expected {1}).', site.key, types.join(config.t(' or '))),
+      { path: site.path, fixes: defaultFix(config, site) },
       meta.docs,
     ),
   ];
@@ -113,25 +116,25 @@ function checkNonFinite(config: ConfigView, site: PropertySite, value: number): 
   const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
   const docs = metaOf(site.schema).docs;
   const dotted = site.path.join('.');
-  const fixes = defaultFix(site);
+  const fixes = defaultFix(config, site);
   const raisedAt = refusesNonFinite.get(dotted);
   const integer = metaOf(site.schema).integer || typesOf(site.schema).includes('integer');
   if (raisedAt || integer) {
     const why = raisedAt
-      ? `DeepSpeed refuses it: "${dotted} must be a finite number (not inf/-inf/nan)" (ValidationError, ${raisedAt})`
+      ? config.t('DeepSpeed refuses it: "{0} must be a finite number (not inf/-inf/nan)" (ValidationError, {1})', dotted, raisedAt)
       : site.parentStrict
-        ? 'this is a whole-number field, and pydantic refuses it (finite_number: "Input should be a finite number")'
-        : 'DeepSpeed expects a whole number here and fails on it';
-    return [config.diagnostic('non-finite-number', 'error', range, `"${site.key}" is ${written}, which Python's json module reads as ${python}; ${why}.`, { path: site.path, written, fixes }, docs)];
+        ? config.t('this is a whole-number field, and pydantic refuses it (finite_number: "Input should be a finite number")')
+        : config.t('DeepSpeed expects a whole number here and fails on it');
+    return [config.diagnostic('non-finite-number', 'error', range, config.t('"{0}" is {1}, which Python\'s json module reads as {2}; {3}.', site.key, written, python, why), { path: site.path, written, fixes }, docs)];
   }
   const token = /^-?(NaN|Infinity)$/.test(written);
-  const what = token ? `${written}: not JSON, but Python's json module reads it as ${python}` : `${written}, which overflows a double: Python's json module reads ${python}`;
+  const what = token ? config.t('{0}: not JSON, but Python\'s json module reads it as {1}', written, python) : config.t('{0}, which overflows a double: Python\'s json module reads {1}', written, python);
   return [
     config.diagnostic(
       'non-finite-number',
       'warning',
       range,
-      `"${site.key}" is ${what}, and DeepSpeed takes it as it is here.${token ? ' Strict JSON readers refuse the token.' : ''} Write a finite number.`,
+      token ? config.t('"{0}" is {1}, and DeepSpeed takes it as it is here. Strict JSON readers refuse the token. Write a finite number.', site.key, what) : config.t('"{0}" is {1}, and DeepSpeed takes it as it is here. Write a finite number.', site.key, what),
       { path: site.path, written, fixes },
       docs,
     ),
@@ -147,16 +150,21 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
     if (Number.isInteger(value) && metaOf(site.schema).exactInt) return site.valueNode ? writtenAsFloat(config, site.valueNode, site.path, site.key, docs) : [];
     if (Number.isInteger(value) || !Number.isFinite(value)) return [];
     const rounded = Math.round(value);
+    // Pydantic refuses the fraction (int_from_float), and so does a reader that tests isinstance(value, int)
+    // (exactInt, in the releases that have the test); other plain-dict readers take the float as it is.
+    const exactLine = metaOf(site.schema).exactInt;
+    const exactInt = exactLine && (!exactIntSince[exactLine] || config.holds(exactIntSince[exactLine])) ? exactLine : undefined;
     return [
       config.diagnostic(
         'integer-fraction',
-        'error',
+        site.parentStrict || exactInt ? 'error' : 'warning',
         range(),
         site.parentStrict
-          ? `"${site.key}" must be a whole number; DeepSpeed's pydantic config refuses ${value} (int_from_float: fractional part).`
-          : `"${site.key}" must be a whole number: DeepSpeed expects a Python int here, and ${value} is not one.`,
-        { path: site.path, value, rounded, fixes: [fix(`Round to ${rounded}`, [{ op: 'set', path: site.path, value: rounded }], true)] },
+          ? config.t('"{0}" must be a whole number; DeepSpeed\'s pydantic config refuses {1} (int_from_float: fractional part).', site.key, value)
+          : config.t('"{0}" must be a whole number: DeepSpeed expects a Python int here, and {1} is not one.', site.key, value),
+        { path: site.path, value, rounded, fixes: [fix(config.t('Round to {0}', rounded), [{ op: 'set', path: site.path, value: rounded }], true)] },
         docs,
+        exactInt && !site.parentStrict ? `${DS}:${exactInt}` : undefined,
       ),
     ];
   }
@@ -169,14 +177,14 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const asNumber = Number(value.trim());
   if (exponentString.test(value)) {
     const fixes = Number.isInteger(asNumber)
-      ? [fix(`Write it as the number ${asNumber} (no quotes)`, [{ op: 'set', path: site.path, value: asNumber }], true)]
+      ? [fix(config.t('Write it as the number {0} (no quotes)', asNumber), [{ op: 'set', path: site.path, value: asNumber }], true)]
       : [];
     return [
       config.diagnostic(
         'integer-exponent-string',
         'error',
         range(),
-        `"${site.key}" is the string "${value}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: ${value.trim()}.`,
+        config.t('"{0}" is the string "{1}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: {2}.', site.key, value, value.trim()),
         { path: site.path, value, number: asNumber, fixes },
         docs,
       ),
@@ -188,8 +196,8 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
         'integer-as-string',
         'hint',
         range(),
-        `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
-        { path: site.path, value, number: asNumber, fixes: [fix(`Write it as the number ${asNumber}`, [{ op: 'set', path: site.path, value: asNumber }], true)] },
+        config.t('"{0}" is a number in quotes. Pydantic accepts "{1}", but a plain number is clearer and is what other tools expect.', site.key, value),
+        { path: site.path, value, number: asNumber, fixes: [fix(config.t('Write it as the number {0}', asNumber), [{ op: 'set', path: site.path, value: asNumber }], true)] },
         docs,
       ),
     ];
@@ -200,8 +208,8 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
         'integer-fraction',
         'error',
         range(),
-        `"${site.key}" must be a whole number; pydantic refuses "${value}".`,
-        { path: site.path, value, rounded: Math.round(asNumber), fixes: [fix(`Use ${Math.round(asNumber)}`, [{ op: 'set', path: site.path, value: Math.round(asNumber) }], true)] },
+        config.t('"{0}" must be a whole number; pydantic refuses "{1}".', site.key, value),
+        { path: site.path, value, rounded: Math.round(asNumber), fixes: [fix(config.t('Use {0}', Math.round(asNumber)), [{ op: 'set', path: site.path, value: Math.round(asNumber) }], true)] },
         docs,
       ),
     ];
@@ -216,15 +224,16 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
 function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: boolean): Diagnostic[] {
   const number = value ? 1 : 0;
   const dotted = site.path.join('.');
-  if (dotted === 'fp16.loss_scale_window' || dotted === 'fp16.min_loss_scale') {
-    // A field validator runs before pydantic's coercion, whether or not fp16 is enabled.
+  if ((dotted === 'fp16.loss_scale_window' || dotted === 'fp16.min_loss_scale') && config.holds('lossScaleBool')) {
+    // A field validator runs before pydantic's coercion, whether or not fp16 is enabled (from DeepSpeed 0.19.3 on;
+    // before, pydantic's lax reading below applies).
     return [
       config.diagnostic(
         'boolean-as-integer',
         'error',
         site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
-        `"${site.key}" is ${value}; DeepSpeed refuses a bool here, enabled or not: "${dotted} must be an integer, not bool" (ValidationError, runtime/precision_config.py:173).`,
-        { path: site.path, value, fixes: defaultFix(site) },
+        config.t('"{0}" is {1}; DeepSpeed refuses a bool here, enabled or not: "{2} must be an integer, not bool" (ValidationError, runtime/precision_config.py:173).', site.key, value, dotted),
+        { path: site.path, value, fixes: defaultFix(config, site) },
         metaOf(site.schema).docs,
       ),
     ];
@@ -237,8 +246,8 @@ function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: bo
       'boolean-as-integer',
       'warning',
       site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
-      `"${site.key}" is ${value}, not a number. DeepSpeed's pydantic config reads it as ${number}, but tools that read the raw config see a bool; write ${number}.`,
-      { path: site.path, value, number, fixes: [fix(`Write it as ${number}`, [{ op: 'set', path: site.path, value: number }], true)] },
+      config.t('"{0}" is {1}, not a number. DeepSpeed\'s pydantic config reads it as {2}, but tools that read the raw config see a bool; write {2}.', site.key, value, number),
+      { path: site.path, value, number, fixes: [fix(config.t('Write it as {0}', number), [{ op: 'set', path: site.path, value: number }], true)] },
       metaOf(site.schema).docs,
     ),
   ];
@@ -258,8 +267,8 @@ function checkNumberString(config: ConfigView, site: PropertySite): Diagnostic[]
       'number-as-string',
       'hint',
       range,
-      `"${site.key}" is a number in quotes. Pydantic accepts "${value}", but a plain number is clearer and is what other tools expect.`,
-      { path: site.path, value, number: asNumber, fixes: [fix(`Write it as the number ${asNumber}`, [{ op: 'set', path: site.path, value: asNumber }], true)] },
+      config.t('"{0}" is a number in quotes. Pydantic accepts "{1}", but a plain number is clearer and is what other tools expect.', site.key, value),
+      { path: site.path, value, number: asNumber, fixes: [fix(config.t('Write it as the number {0}', asNumber), [{ op: 'set', path: site.path, value: asNumber }], true)] },
       metaOf(site.schema).docs,
     ),
   ];
@@ -291,14 +300,14 @@ export function writtenAsFloat(config: ConfigView, node: Node, path: JSONPath, n
   if (typeof value !== 'number' || !Number.isInteger(value)) return [];
   const written = config.parsed.text.substr(node.offset, node.length);
   if (!/[.eE]/.test(written)) return [];
-  const what = typeof path[path.length - 1] === 'number' ? `An entry of "${name}"` : `"${name}"`;
+  const what = typeof path[path.length - 1] === 'number' ? config.t('An entry of "{0}"', name) : `"${name}"`;
   return [
     config.diagnostic(
       'integer-written-as-float',
       'warning',
       config.rangeOfNode(node),
-      `${what} is written ${written}. DeepSpeed's own loader reads that as the integer ${value}, but the Hugging Face Trainer and accelerate load the file with json.load, which gives the float ${value}.0, and DeepSpeed refuses a float here (isinstance(x, int): ${raises}). Write ${value}.`,
-      { path, value, fixes: [fix(`Write it as ${value}`, [{ op: 'set', path, value }], true)] },
+      config.t('{0} is written {1}. DeepSpeed\'s own loader reads that as the integer {2}, but the Hugging Face Trainer and accelerate load the file with json.load, which gives the float {2}.0, and DeepSpeed refuses a float here (isinstance(x, int): {3}). Write {2}.', what, written, value, raises),
+      { path, value, fixes: [fix(config.t('Write it as {0}', value), [{ op: 'set', path, value }], true)] },
       docs,
     ),
   ];

@@ -11,9 +11,26 @@ import { replaceText } from '../../diagnostics/textOps';
 import { suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
 import { maxNestingDepth } from '../../util/nesting';
+import { ACCELERATE, LLAMA_FACTORY, SWIFT } from '../../diagnostics/upstream';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
 export type ReferenceReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
+
+/**
+ * Where each reader fails on a value that is no file and no JSON. ms-swift's json_parse_to_dict repairs it with
+ * json_repair, which makes '' of a bare word or path, and json.loads('') raises; the others hand it to
+ * accelerate's HfDeepSpeedConfig (the registry's citation).
+ */
+const swiftParseRaises = `${SWIFT}:swift/utils/utils.py#L432-435`;
+function unreadableRaises(reader: string): string | undefined {
+  return reader === 'ms-swift' ? swiftParseRaises : undefined;
+}
+
+/** Where a config file named on the command line that does not exist fails, for readers other than DeepSpeed's. */
+export const missingFileRaises = {
+  'LLaMA-Factory config': `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L119`,
+  'accelerate config': `${ACCELERATE}:src/accelerate/commands/config/config_args.py#L45-51`,
+} as const;
 
 export async function firstExisting(fs: FileSystemHost, candidates: string[]): Promise<string | undefined> {
   for (const c of candidates) if (await fs.exists(c)) return c;
@@ -47,12 +64,13 @@ export function fileNotFound(
   reader: string,
   details: Record<string, unknown> = {},
   hint = '',
+  raises = unreadableRaises(reader),
 ): Diagnostic {
   const relative = !isAbsolutePath(written.trim()) && !written.trim().startsWith('~');
   const message = relative
     ? `${what} '${written}' is ${placesTried(ctx, written.trim())}: ${reader} opens a relative path from the working directory, which this file does not set, so it fails unless started where the file is.${hint}`
     : `${what} '${written}' does not exist; ${reader} fails at start.${hint}`;
-  return launchDiagnostic(ctx, 'deepspeed-config-not-found', start, end, message, { path: written, candidates, ...details }, relative ? { severity: DiagnosticSeverity.Warning } : {});
+  return launchDiagnostic(ctx, 'deepspeed-config-not-found', start, end, message, { path: written, candidates, ...details }, relative ? { severity: DiagnosticSeverity.Warning } : { raises });
 }
 
 /** Workspace JSON files with the same or a nearly equal name, as paths relative to this file (best first). */
@@ -123,7 +141,7 @@ export async function checkDeepSpeedReference(
       }
       if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson)];
       if (ref.json !== undefined && typeof ref.json === 'object' && ref.json !== null) return [];
-      return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config is not a JSON object; ${reader} cannot parse it.`)];
+      return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config is not a JSON object; ${reader} cannot parse it.`, {}, { raises: unreadableRaises(reader) })];
     default:
       return [];
   }

@@ -2,36 +2,46 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { missing, textOf, type Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
-import { valueRange } from '../command/options';
+import { valueRange, type Option } from '../command/options';
 import { configReader } from '../deepspeedPlugin';
 import { readReferencedConfig } from '../referencedConfig';
 import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
+import { trainBatchAgreement } from './hfTrainerBatch';
+import { maxGradNormNotApplied } from './maxGradNorm';
 import { replaceText } from '../../diagnostics/textOps';
 import type { LaunchFacts } from '../facts';
 import { launchFactsOfText } from '../references';
 
 /**
- * The Hugging Face Trainer checks the DeepSpeed config against its own arguments: every key it maps that is not
- * "auto" must equal the argument (transformers integrations/deepspeed.py, HfTrainerDeepSpeedConfig
- * trainer_config_process → fill_match; trainer_config_finalize raises ValueError "Please correct the following
- * DeepSpeed config values that mismatch TrainingArguments values"). Numbers are compared where the script writes
- * the argument (scripts may change its default); fp16 and bf16 also against TrainingArguments' default, False.
+ * The Hugging Face Trainer checks the DeepSpeed config against its own arguments: every key it compares that is
+ * not "auto" must equal the argument (transformers integrations/deepspeed.py @3a80c166, HfTrainerDeepSpeedConfig
+ * trainer_config_process :152-208 and trainer_config_finalize :266-275 → fill_match :136; the ValueError "Please
+ * correct the following DeepSpeed config values that mismatch TrainingArguments values" at :277-282).
+ * warmup_min_lr is only filled (fill_only, :180), never compared. Numbers are compared where the script writes the
+ * argument (scripts may change its default); fp16 and bf16 also against TrainingArguments' default, False.
+ * train_batch_size, the Trainer's world size × per-device batch × accumulation, is in hfTrainerBatch.ts.
  */
 interface Mapping {
   key: string[];
   args: string[];
-  kind: 'number' | 'bool';
+  /** `pair`: a list compared with the arguments in order (betas with adam_beta1, adam_beta2). */
+  kind: 'number' | 'bool' | 'pair' | 'warmup';
+  /** Not compared under --auto_find_batch_size (fill_match's must_match is `not auto_find_batch_size`). */
+  batchSize?: true;
 }
 
 const mappings: Mapping[] = [
-  { key: ['train_micro_batch_size_per_gpu'], args: ['per_device_train_batch_size'], kind: 'number' },
+  { key: ['train_micro_batch_size_per_gpu'], args: ['per_device_train_batch_size'], kind: 'number', batchSize: true },
   { key: ['gradient_accumulation_steps'], args: ['gradient_accumulation_steps'], kind: 'number' },
   { key: ['gradient_clipping'], args: ['max_grad_norm'], kind: 'number' },
   { key: ['optimizer', 'params', 'lr'], args: ['learning_rate'], kind: 'number' },
+  { key: ['optimizer', 'params', 'betas'], args: ['adam_beta1', 'adam_beta2'], kind: 'pair' },
   { key: ['optimizer', 'params', 'weight_decay'], args: ['weight_decay'], kind: 'number' },
   { key: ['optimizer', 'params', 'eps'], args: ['adam_epsilon'], kind: 'number' },
   { key: ['scheduler', 'params', 'warmup_max_lr'], args: ['learning_rate'], kind: 'number' },
+  // get_warmup_steps: warmup_steps itself from 1 up; below 1 (a ratio) or with warmup_ratio it depends on the run's length.
+  { key: ['scheduler', 'params', 'warmup_num_steps'], args: ['warmup_steps'], kind: 'warmup' },
   { key: ['fp16', 'enabled'], args: ['fp16', 'fp16_full_eval'], kind: 'bool' },
   { key: ['bf16', 'enabled'], args: ['bf16', 'bf16_full_eval'], kind: 'bool' },
 ];
@@ -42,34 +52,47 @@ function at(value: unknown, path: string[]): unknown {
   return v;
 }
 
-export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+const refusal = 'The Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values")';
+
+/** `deepspeedVersion`: the zeroLens.deepspeedVersion setting, for what DeepSpeed does by default (maxGradNorm.ts). */
+export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, deepspeedVersion?: string): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];
   const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), ref).catch(() => undefined);
   if (!config || !config.value || typeof config.value !== 'object') return [];
   const reader = new OptionReader(ctx, launch.env, trainer.parsed);
+  const autoFindBatchSize = reader.bool('auto_find_batch_size')?.value === true;
   const out: Diagnostic[] = [];
   const text = ctx.document.getText();
+  const numberArgument = (name: string) => {
+    const option = reader.option(name);
+    const given = option ? Number(reader.text(option)) : undefined;
+    return option && given !== undefined && Number.isFinite(given) ? { option, given } : undefined;
+  };
+  const mismatch = (option: Option, given: number, dotted: string, written: number) => {
+    const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
+    return launchDiagnostic(ctx, 'hf-trainer-config-mismatch', r.start, r.end, `${option.written} is ${given} but the DeepSpeed config sets "${dotted}": ${written}. ${refusal}; write the same value, or "auto" in the config.`, {
+      key: dotted,
+      fixes: [{ id: 'change-value', title: `Change to ${written}`, ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }],
+    });
+  };
   for (const m of mappings) {
     const written = at(config.value, m.key);
-    if (written === undefined || written === null || written === 'auto') continue;
+    if (written === undefined || written === null || written === 'auto' || (m.batchSize && autoFindBatchSize)) continue;
     const dotted = m.key.join('.');
-    if (m.kind === 'number') {
-      if (typeof written !== 'number') continue;
-      const option = reader.option(m.args[0]);
-      const given = option ? Number(reader.text(option)) : undefined;
-      if (!option || given === undefined || !Number.isFinite(given) || given === written) continue;
-      const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
-      out.push(
-        launchDiagnostic(
-          ctx,
-          'hf-trainer-config-mismatch',
-          r.start,
-          r.end,
-          `${option.written} is ${given} but the DeepSpeed config sets "${dotted}": ${written}. The Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"); write the same value, or "auto" in the config.`,
-          { key: dotted, fixes: [{ id: 'change-value', title: `Change to ${written}`, ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }] },
-        ),
-      );
+    if (m.kind === 'number' || m.kind === 'warmup') {
+      const arg = typeof written === 'number' ? numberArgument(m.args[0]) : undefined;
+      if (!arg || arg.given === written || (m.kind === 'warmup' && (arg.given < 1 || !Number.isInteger(arg.given) || reader.option('warmup_ratio')))) continue;
+      out.push(mismatch(arg.option, arg.given, dotted, written as number));
+      continue;
+    }
+    if (m.kind === 'pair') {
+      // One written argument that differs from its element makes the lists differ, whatever the other is.
+      if (!Array.isArray(written)) continue;
+      m.args.forEach((name, i) => {
+        const arg = numberArgument(name);
+        if (arg && typeof written[i] === 'number' && written[i] !== arg.given) out.push(mismatch(arg.option, arg.given, `${dotted}[${i}]`, written[i] as number));
+      });
       continue;
     }
     if (typeof written !== 'boolean') continue;
@@ -92,6 +115,8 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
       ),
     );
   }
+  if (!autoFindBatchSize) out.push(...trainBatchAgreement(ctx, launch, reader, config.value as Record<string, unknown>));
+  out.push(...(await maxGradNormNotApplied(ctx, hosts, reader, config.value as Record<string, unknown>, deepspeedVersion)));
   return out;
 }
 

@@ -10,7 +10,7 @@ import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { DiagnosticCode } from '../../diagnostics/registry';
-import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspeedReference';
+import { checkDeepSpeedReference, fileNotFound, firstExisting, missingFileRaises } from './deepspeedReference';
 
 function textOf(launch: LaunchCommand, option: Option): string | undefined {
   if (option.inline) {
@@ -146,7 +146,7 @@ async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchC
   const facts = launch.facts.configFile;
   if (yaml && facts && !(await firstExisting(hosts.fs, facts.candidates))) {
     const r = valueRange(yaml)!;
-    out.push(fileNotFound(ctx, r.start, r.end, 'accelerate config', facts.value, facts.candidates, 'accelerate'));
+    out.push(fileNotFound(ctx, r.start, r.end, 'accelerate config', facts.value, facts.candidates, 'accelerate', {}, '', missingFileRaises['accelerate config']));
   }
   return out;
 }

@@ -64,16 +64,16 @@ function scriptConfigFile(ctx: SourceContext, editor: ScriptEditor, launch: Laun
     : `ms-swift stops with ValueError: remaining_argv: ['${config.text}'] (swift/pipelines/base.py:35-40)`;
   const python = launch.launcher ? undefined : trainer.python;
   const fixes: FixSpec[] = python ? [{ id: 'run-with-swift', title: `Run with ${command}`, ops: [editor.replace(python.word.start, script.end, command)], preferred: true }] : [];
-  const d = launchDiagnostic(
+  // With --ignore_args_error nothing raises: a warning, linked to the docs rather than to the raise.
+  return launchDiagnostic(
     ctx,
     'swift-script-config-file',
     config.word.start,
     config.word.end,
     `${script.value} does not read a config file: only the ${trainer.kind} command (swift/cli/main.py, parse_yaml_args) turns ${config.text} into flags. Here it is a stray argument and ${what}. Use ${command} ${config.text}${python ? '' : ' (with NPROC_PER_NODE for several GPUs)'}.`,
     { fixes },
+    ignored ? { severity: DiagnosticSeverity.Warning } : {},
   );
-  if (ignored) d.severity = DiagnosticSeverity.Warning;
-  return d;
 }
 
 export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {

@@ -8,6 +8,7 @@ import type { DeepSpeedReference } from '../facts';
 import { readReferencedConfig } from '../referencedConfig';
 import { lacksZeroSection, pluginRaises } from '../deepspeedPlugin';
 import { launchDiagnostic } from './launchDiagnostic';
+import { ACCELERATE } from '../../diagnostics/upstream';
 import type { FixSpec } from '../../diagnostics/fixData';
 
 /** What `swift rlhf … --teacher_deepspeed X` needs to know about the rest of its command. */
@@ -94,7 +95,9 @@ export async function teacherDeepSpeedDiagnostics(ctx: SourceContext, hosts: Hos
       found === 'no-section'
         ? `has no zero_optimization section: ${pluginRaises}`
         : 'has no zero_optimization.stage: prepare_deepspeed reads it and raises KeyError (swift/rlhf_trainers/utils.py:341)';
-    return [launchDiagnostic(ctx, 'teacher-deepspeed-without-stage', vs, ve, `The teacher's DeepSpeed config ${what} when ms-swift prepares the teacher model.`)];
+    // The registry cites prepare_deepspeed's read of the stage; without the section accelerate's plugin raises first.
+    const raises = found === 'no-section' ? `${ACCELERATE}:src/accelerate/utils/dataclasses.py#L1276-1277` : undefined;
+    return [launchDiagnostic(ctx, 'teacher-deepspeed-without-stage', vs, ve, `The teacher's DeepSpeed config ${what} when ms-swift prepares the teacher model.`, {}, { raises })];
   }
   if (!found || found.stage === 3) return [];
   const fixes: FixSpec[] =

@@ -6,7 +6,7 @@ import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
 import { launcherDiagnostics } from './launcherDiagnostics';
 import { yamlDiagnostics, yamlSyntaxDiagnostic } from './yamlDiagnostics';
-import { checkDeepSpeedReference, fileNotFound, firstExisting } from './deepspeedReference';
+import { checkDeepSpeedReference, fileNotFound, firstExisting, missingFileRaises } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
@@ -34,7 +34,7 @@ function readingOnce(hosts: Hosts): Hosts {
 }
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited): Promise<Diagnostic[]> {
+export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, deepspeedVersion?: string): Promise<Diagnostic[]> {
   const hosts = readingOnce(disk);
   const { ctx } = analysis;
   if (analysis.kind === 'yaml') {
@@ -61,14 +61,14 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, b
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
-      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer)));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, deepspeedVersion)));
       out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer)));
       const single = hfSingleProcessDiagnostic(ctx, launch);
       if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
-        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory'));
+        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory', {}, '', missingFileRaises['LLaMA-Factory config']));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
     }

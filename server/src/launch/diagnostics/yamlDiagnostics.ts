@@ -3,6 +3,7 @@ import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
+import { LLAMA_FACTORY } from '../../diagnostics/upstream';
 import { llamaFactoryZero3 } from './llamaFactoryZero3';
 import type { TextOp } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
@@ -72,6 +73,9 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   return out;
 }
 
+/** Where quantization.py refuses each method's other widths (the registry cites finetuning_type's choices). */
+const quantizationWidthLines: Record<string, string> = { bnb: '#L191-192', hqq: '#L207-208', eetq: '#L219-220' };
+
 function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   const out: Diagnostic[] = [];
   const ft = yaml.top.get('finetuning_type');
@@ -85,7 +89,8 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   const allowed = widths[method];
   if (qb && qb.value !== null && allowed && !allowed.includes(qb.value as number)) {
     const name = method === 'bnb' ? 'bitsandbytes (the default quantization_method)' : method.toUpperCase();
-    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit ${String(qb.value)} is not a width ${name} takes: ${allowed.join(', ')}. LLaMA-Factory raises ValueError when it loads the model.`));
+    const raises = `${LLAMA_FACTORY}:src/llamafactory/model/model_utils/quantization.py${quantizationWidthLines[method]}`;
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit ${String(qb.value)} is not a width ${name} takes: ${allowed.join(', ')}. LLaMA-Factory raises ValueError when it loads the model.`, {}, { raises }));
   }
   return out;
 }

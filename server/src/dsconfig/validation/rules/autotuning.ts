@@ -14,8 +14,8 @@ export const autotuningMetricFlops: Rule = (config) => {
       'autotuning-metric-unsupported',
       'warning',
       config.valueRange(path),
-      '"metric": "flops" is listed by DeepSpeed but does not work: each experiment records only "latency", "FLOPS_per_gpu" and "throughput", so the autotuner fails with KeyError \'flops\' when it reads the results.',
-      { path, fixes: [fix('Use "throughput" (the default)', [{ op: 'set', path, value: 'throughput' }], true), fix('Use "latency"', [{ op: 'set', path, value: 'latency' }])] },
+      config.t('"metric": "flops" is listed by DeepSpeed but does not work: each experiment records only "latency", "FLOPS_per_gpu" and "throughput", so the autotuner fails with KeyError \'flops\' when it reads the results.'),
+      { path, fixes: [fix(config.t('Use "throughput" (the default)'), [{ op: 'set', path, value: 'throughput' }], true), fix(config.t('Use "latency"'), [{ op: 'set', path, value: 'latency' }])] },
     ),
   ];
 };

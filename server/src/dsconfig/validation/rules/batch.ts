@@ -12,8 +12,8 @@ function positiveInt(config: ConfigView, key: string): number | undefined {
   return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-const allAuto = (): FixSpec =>
-  fix('Use "auto" for all three batch keys (filled by the Hugging Face Trainer / accelerate)', [TB, MICRO, GAS].map((k) => ({ op: 'set' as const, path: [k], value: 'auto' })));
+const allAuto = (config: ConfigView): FixSpec =>
+  fix(config.t('Use "auto" for all three batch keys (filled by the Hugging Face Trainer / accelerate)'), [TB, MICRO, GAS].map((k) => ({ op: 'set' as const, path: [k], value: 'auto' })));
 
 /** Nearest multiple of `unit` to `value`, at least `unit`. */
 function nearestMultiple(value: number, unit: number): number {
@@ -36,12 +36,12 @@ export const batchTriple: Rule = (config) => {
         'batch-size-missing',
         'error',
         range,
-        `Neither "${TB}" nor "${MICRO}" is set. DeepSpeed needs at least one of them (AssertionError at start); "${GAS}" alone is not enough.`,
+        config.t('Neither "{0}" nor "{1}" is set. DeepSpeed needs at least one of them (AssertionError at start); "{2}" alone is not enough.', TB, MICRO, GAS),
         {
           path: [],
           fixes: [
-            fix(`Add "${MICRO}": "auto" (filled by the Hugging Face Trainer)`, [{ op: 'set', path: [MICRO], value: 'auto' }]),
-            fix(`Add "${MICRO}": 1`, [{ op: 'set', path: [MICRO], value: 1 }]),
+            fix(config.t('Add "{0}": "auto" (filled by the Hugging Face Trainer)', MICRO), [{ op: 'set', path: [MICRO], value: 'auto' }]),
+            fix(config.t('Add "{0}": 1', MICRO), [{ op: 'set', path: [MICRO], value: 1 }]),
           ],
         },
       ),
@@ -62,7 +62,9 @@ export const batchTriple: Rule = (config) => {
           'batch-size-world-size',
           'hint',
           range,
-          `${TB} ${tb} = ${micro} (micro batch) × ${gas} (accumulation) × ${worldSize}: DeepSpeed only starts with a data-parallel world size of ${worldSize} GPU${worldSize === 1 ? '' : 's'}.`,
+          worldSize === 1
+            ? config.t('{0} {1} = {2} (micro batch) × {3} (accumulation) × {4}: DeepSpeed only starts with a data-parallel world size of {4} GPU.', TB, tb, micro, gas, worldSize)
+            : config.t('{0} {1} = {2} (micro batch) × {3} (accumulation) × {4}: DeepSpeed only starts with a data-parallel world size of {4} GPUs.', TB, tb, micro, gas, worldSize),
           { path: [TB], trainBatchSize: tb, micro, gas, worldSize },
         ),
       ];
@@ -75,14 +77,14 @@ export const batchTriple: Rule = (config) => {
         'batch-size-mismatch',
         'error',
         range,
-        `${TB} (${tb}) must equal ${MICRO} × ${GAS} × data-parallel world size = ${micro} × ${gas} × N. ${tb} is not a multiple of ${unit}, so DeepSpeed fails at start for every GPU count (AssertionError).`,
+        config.t('{0} ({1}) must equal {2} × {3} × data-parallel world size = {4} × {5} × N. {1} is not a multiple of {6}, so DeepSpeed fails at start for every GPU count (AssertionError).', TB, tb, MICRO, GAS, micro, gas, unit),
         {
           path: [TB],
           trainBatchSize: tb,
           micro,
           gas,
           suggested,
-          fixes: [fix(`Set ${TB} to ${suggested} (${micro} × ${gas} × ${gpus} GPU${gpus === 1 ? '' : 's'})`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
+          fixes: [fix(gpus === 1 ? config.t('Set {0} to {1} ({2} × {3} × {4} GPU)', TB, suggested, micro, gas, gpus) : config.t('Set {0} to {1} ({2} × {3} × {4} GPUs)', TB, suggested, micro, gas, gpus), [{ op: 'set', path: [TB], value: suggested }], true), allAuto(config)],
         },
       ),
     ];
@@ -95,13 +97,13 @@ export const batchTriple: Rule = (config) => {
       'batch-size-mismatch',
       'error',
       range,
-      `${TB} (${tb}) is not a multiple of ${divisor.key} (${divisor.value}). DeepSpeed derives ${divisor.derived} by integer division and then finds ${TB} ≠ ${MICRO} × ${GAS} × world size (AssertionError).`,
+      config.t('{0} ({1}) is not a multiple of {2} ({3}). DeepSpeed derives {4} by integer division and then finds {0} ≠ {5} × {6} × world size (AssertionError).', TB, tb, divisor.key, divisor.value, divisor.derived, MICRO, GAS),
       {
         path: [TB],
         trainBatchSize: tb,
         [divisor.key === MICRO ? 'micro' : 'gas']: divisor.value,
         suggested,
-        fixes: [fix(`Set ${TB} to ${suggested}`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
+        fixes: [fix(config.t('Set {0} to {1}', TB, suggested), [{ op: 'set', path: [TB], value: suggested }], true), allAuto(config)],
       },
     ),
   ];
@@ -136,19 +138,19 @@ export function batchWorldChecks(config: ConfigView, world: { gpus: number; labe
   const shown = `${micro ?? `${m} (derived)`} × ${gas ?? `${g} (derived)`} × ${n}`;
   // A plain deepspeed.initialize script may split the GPUs with its own mpu (Megatron, a PipelineModule): the
   // data-parallel size is then smaller than the GPU count, which the config does not show.
-  const caveat = maybeModelParallel ? ' (unless the training script splits the GPUs with tensor or pipeline parallelism, which makes the data-parallel size smaller)' : '';
+  const caveat = maybeModelParallel ? config.t(' (unless the training script splits the GPUs with tensor or pipeline parallelism, which makes the data-parallel size smaller)') : '';
   return [
     config.diagnostic(
       'batch-size-mismatch',
       maybeModelParallel ? 'warning' : 'error',
       config.keyRange([TB]),
-      `${TB} (${tb}) must equal ${MICRO} × ${GAS} × the data-parallel world size, here ${shown} GPUs (${world.label}) = ${m * g * n}: DeepSpeed asserts at start${caveat}.`,
+      config.t('{0} ({1}) must equal {2} × {3} × the data-parallel world size, here {4} GPUs ({5}) = {6}: DeepSpeed asserts at start{7}.', TB, tb, MICRO, GAS, shown, world.label, m * g * n, caveat),
       {
         path: [TB],
         trainBatchSize: tb,
         world: n,
         suggested,
-        fixes: [fix(`Set ${TB} to ${suggested}`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
+        fixes: [fix(config.t('Set {0} to {1}', TB, suggested), [{ op: 'set', path: [TB], value: suggested }], true), allAuto(config)],
       },
     ),
   ];

@@ -1,3 +1,4 @@
+import { DS } from '../../../diagnostics/upstream';
 import type { Rule } from './rule';
 
 /** SPARSE_PRUNING_SCHEDULE_OFFSET_DEFAULT (compression/constants.py). */
@@ -16,13 +17,13 @@ export const sparsePruningScheduleEnd: Rule = (config) => {
   if (end === undefined) return [];
   const offset = config.has([...shared, 'schedule_offset']) ? config.number([...shared, 'schedule_offset']) : scheduleOffsetDefault;
   if (offset === undefined || end >= offset) return [];
-  const from = config.has([...shared, 'schedule_offset']) ? `"schedule_offset" ${offset}` : `the default "schedule_offset" ${offset}`;
+  const from = config.has([...shared, 'schedule_offset']) ? `"schedule_offset" ${offset}` : config.t('the default "schedule_offset" {0}', offset);
   return [
-    config.diagnostic('out-of-range', 'error', config.valueRange(endPath), `"schedule_offset_end" ${end} is below ${from}; DeepSpeed asserts schedule_offset <= schedule_offset_end for snip_momentum (compression/config.py:260), so deepspeed.initialize stops with an AssertionError. Leave it out to end at "schedule_offset".`, {
+    config.diagnostic('out-of-range', 'error', config.valueRange(endPath), config.t('"schedule_offset_end" {0} is below {1}; DeepSpeed asserts schedule_offset <= schedule_offset_end for snip_momentum (compression/config.py:260), so deepspeed.initialize stops with an AssertionError. Leave it out to end at "schedule_offset".', end, from), {
       path: endPath,
       comparison: '>=',
       limit: offset,
-    }),
+    }, undefined, `${DS}:deepspeed/compression/config.py#L260-261`),
   ];
 };
 

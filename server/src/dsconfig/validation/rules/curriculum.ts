@@ -1,5 +1,6 @@
 import type { JSONPath } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../../diagnostics/upstream';
 import { fix, showPath, type ConfigView } from '../configView';
 import type { Rule } from './rule';
 
@@ -50,6 +51,10 @@ function words(keys: string[]): string {
 /** Asserted for every scheduler before it looks at the schedule (curriculum_scheduler.py:16-21). */
 const basicKeys = ['min_difficulty', 'max_difficulty', 'schedule_type'];
 
+const scheduler = `${DS}:deepspeed/runtime/data_pipeline/curriculum_scheduler.py`;
+/** Where the scheduler reads each schedule type's schedule_config (a missing one is a KeyError there). */
+const scheduleReads: Record<string, string> = { fixed_discrete: '#L40-43', fixed_root: '#L68-73', fixed_linear: '#L88-91' };
+
 function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagnostic[] {
   const section = config.section(path);
   if (!section) return [];
@@ -59,7 +64,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
       config.diagnostic('missing-key', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missingBasics)}; DeepSpeed's CurriculumScheduler asserts ${missingBasics.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
         path,
         missing: missingBasics,
-      }),
+      }, undefined, `${scheduler}#L16-21`),
     ];
   }
   const type = section.schedule_type;
@@ -71,7 +76,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
       config.diagnostic('missing-key', 'error', config.keyRange(path), `With "schedule_type": "${type}", "${showPath(path)}" needs a "schedule_config" with ${words(needed)}. DeepSpeed's CurriculumScheduler reads it without a default, so ${when} stops with KeyError: 'schedule_config'.`, {
         path,
         missing: ['schedule_config'],
-      }),
+      }, undefined, `${scheduler}${scheduleReads[type as string]}`),
     ];
   }
   const schedule = config.section(schedulePath);
@@ -84,7 +89,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
         path: schedulePath,
         missing,
         fixes: fillable ? [fix(`Add ${missing.map((k) => `"${k}": ${genericValues[k]}`).join(', ')}`, missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
-      }),
+      }, undefined, `${scheduler}${scheduleReads[type as string]}`),
     ];
   }
   return type === 'fixed_discrete' ? checkDiscreteLevels(config, schedulePath, schedule, when) : [];
@@ -119,7 +124,7 @@ export const legacyCurriculumType: Rule = (config) => {
       path,
       missing: ['curriculum_type'],
       fixes: [fix('Add "curriculum_type": "seqlen"', [{ op: 'set', path: [...path, 'curriculum_type'], value: 'seqlen' }])],
-    }),
+    }, undefined, `${DS}:deepspeed/runtime/engine.py#L2756`),
   ];
 };
 
@@ -140,7 +145,7 @@ function metricKeysMissing(config: ConfigView, path: JSONPath): Diagnostic[] {
     config.diagnostic('missing-key', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missing)}: DeepSpeed's data sampler reads ${missing.length > 1 ? 'them' : 'it'} without a default${why}, so ${dataLoaderBuild} stops with KeyError: '${missing[0]}'.`, {
       path,
       missing,
-    }),
+    }, undefined, `${DS}:deepspeed/runtime/data_pipeline/data_sampling/data_sampler.py#L89-103`),
   ];
 }
 

@@ -28,25 +28,25 @@ function stage3Conflicts(config: ConfigView): Diagnostic[] {
   const optStates = config.isTrue(['compile', 'offload_opt_states']);
   const activation = config.isTrue(['compile', 'offload_activation']);
   const parameters = offloadParameters(config);
-  const paramsWord = parameters.implicit ? '"offload_parameters" (turned on by the engine because ZeRO offloads both parameters and optimizer to "cpu")' : '"offload_parameters"';
+  const paramsWord = parameters.implicit ? config.t('"offload_parameters" (turned on by the engine because ZeRO offloads both parameters and optimizer to "cpu")') : '"offload_parameters"';
   const out: Diagnostic[] = [];
   const conflict = (key: string, message: string, fixes: ReturnType<typeof fix>[]) =>
-    out.push(config.diagnostic('deepcompile-offload-conflict', 'error', config.keyRange(['compile', key]), `${message} When the model is compiled, DeepSpeed raises ValueError.`, { path: ['compile', key], fixes }, DOCS));
-  const turnOff = (key: string, preferred = false) => fix(`Set "${key}": false`, [{ op: 'set', path: ['compile', key], value: false }], preferred);
+    out.push(config.diagnostic('deepcompile-offload-conflict', 'error', config.keyRange(['compile', key]), config.t('{0} When the model is compiled, DeepSpeed raises ValueError.', message), { path: ['compile', key], fixes }, DOCS));
+  const turnOff = (key: string, preferred = false) => fix(config.t('Set "{0}": false', key), [{ op: 'set', path: ['compile', key], value: false }], preferred);
 
   const zeroOptimizerOffload = optStates && config.optimizerOffloaded();
   if (zeroOptimizerOffload) {
-    conflict('offload_opt_states', 'DeepCompile\'s "offload_opt_states" cannot be combined with ZeRO\'s optimizer offload to "cpu" or "nvme": both manage the same optimizer states.', [
+    conflict('offload_opt_states', config.t('DeepCompile\'s "offload_opt_states" cannot be combined with ZeRO\'s optimizer offload to "cpu" or "nvme": both manage the same optimizer states.'), [
       turnOff('offload_opt_states', true),
     ]);
   }
   if (activation && (parameters.on || optStates)) {
     const others = [parameters.on ? paramsWord : undefined, optStates ? '"offload_opt_states"' : undefined].filter(Boolean).join(' and ');
-    conflict('offload_activation', `DeepCompile's "offload_activation" cannot be combined with ${others}: choose one offloading target.`, [turnOff('offload_activation', true)]);
+    conflict('offload_activation', config.t('DeepCompile\'s "offload_activation" cannot be combined with {0}: choose one offloading target.', others), [turnOff('offload_activation', true)]);
   }
   // init_z3 checks this pair only after the two checks above, so it adds nothing when the first one fired.
   if (parameters.on && optStates && !zeroOptimizerOffload) {
-    conflict('offload_opt_states', `DeepCompile's ${paramsWord} and "offload_opt_states" cannot be on together: choose one offloading target.`, [turnOff('offload_opt_states', true)]);
+    conflict('offload_opt_states', config.t('DeepCompile\'s {0} and "offload_opt_states" cannot be on together: choose one offloading target.', paramsWord), [turnOff('offload_opt_states', true)]);
   }
   return out;
 }
@@ -58,8 +58,8 @@ function unusedBelowStage3(config: ConfigView, stage: number): Diagnostic[] {
       'ignored-at-stage',
       'warning',
       config.keyRange(['compile', key]),
-      `"${key}" is only read by DeepCompile's ZeRO stage 3 backend; with "stage": ${stage} DeepSpeed ignores it.`,
-      { path: ['compile', key], stage, stages: [3], fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path: ['compile', key] }])] },
+      config.t('"{0}" is only read by DeepCompile\'s ZeRO stage 3 backend; with "stage": {1} DeepSpeed ignores it.', key, stage),
+      { path: ['compile', key], stage, stages: [3], fixes: [fix(config.t('Remove "{0}"', key), [{ op: 'remove', path: ['compile', key] }])] },
       DOCS,
     ),
   );

@@ -1,4 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../../diagnostics/upstream';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { FixSpec } from '../fixTypes';
 import type { Rule } from './rule';
@@ -114,6 +115,8 @@ export const muonRules: Rule = (config) => {
         config.has(reduceScatterPath) ? config.keyRange(reduceScatterPath) : config.valueRange(TYPE),
         `Muon ${why} needs "reduce_scatter": false (it is ${config.has(reduceScatterPath) ? 'true' : 'true by default'}); DeepSpeed raises ValueError at start.`,
         { path: reduceScatterPath, stage, fixes: [fix('Set "reduce_scatter": false', [{ op: 'set', path: reduceScatterPath, value: false }], true)] },
+        undefined,
+        stage === 3 ? undefined : `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L230-231`,
       ),
     );
   }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../../diagnostics/upstream';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { Rule } from './rule';
 
@@ -24,7 +25,7 @@ function reduceScatterStrict(config: ConfigView): number | undefined {
   const stage = config.knownStage();
   const path = [ZERO, 'reduce_scatter'];
   const reduceScatter = config.has(path) ? config.isTrue(path) : true;
-  const mean = (config.lowerString(['gradient_allreduce_op']) ?? 'mean') === 'mean';
+  const mean = !config.holds('gradientAllreduceOp') || (config.lowerString(['gradient_allreduce_op']) ?? 'mean') === 'mean';
   if (!reduceScatter) return undefined;
   if (stage === 3 || (stage === 2 && mean)) return stage;
   return undefined;
@@ -36,13 +37,15 @@ export const prescaleWithReduceScatter: Rule = (config) => {
   if (stage === undefined) return [];
   const out: Diagnostic[] = [];
   const why = `ZeRO-${stage} with reduce-scatter${config.has([ZERO, 'reduce_scatter']) ? '' : ' (on by default)'}`;
+  // The registry cites ZeRO-3's asserts (stage3.py:388-389); ZeRO-2 has the same pair.
+  const zero2 = (line: number) => (stage === 2 ? `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L${line}` : undefined);
   if (config.isTrue(['prescale_gradients'])) {
     out.push(
       config.diagnostic('prescale-with-reduce-scatter', 'error', config.keyRange(['prescale_gradients']), `"prescale_gradients": true is not supported by ${why}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
         path: ['prescale_gradients'],
         stage,
         fixes: [fix('Set "prescale_gradients": false', [{ op: 'set', path: ['prescale_gradients'], value: false }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
-      }),
+      }, undefined, zero2(311)),
     );
   }
   const factor = config.number(['gradient_predivide_factor']);
@@ -52,16 +55,19 @@ export const prescaleWithReduceScatter: Rule = (config) => {
         path: ['gradient_predivide_factor'],
         stage,
         fixes: [fix('Set "gradient_predivide_factor": 1.0', [{ op: 'set', path: ['gradient_predivide_factor'], value: 1.0 }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
-      }),
+      }, undefined, zero2(310)),
     );
   }
   return out;
 };
 
-/** gradient_allreduce_op: "mean" or "sum" (case-insensitive); "sum" is refused with ZeRO-3, ZenFlow and DeepCompile (§2). */
+/**
+ * gradient_allreduce_op: "mean" or "sum" (case-insensitive); "sum" is refused with ZeRO-3, ZenFlow and DeepCompile
+ * (§2). The key exists after DeepSpeed 0.19.5 (#8232); an older release ignores it.
+ */
 export const allreduceOp: Rule = (config) => {
   const path = ['gradient_allreduce_op'];
-  if (!config.has(path)) return [];
+  if (!config.has(path) || !config.holds('gradientAllreduceOp')) return [];
   const value = config.get(path);
   const op = config.lowerString(path);
   const toMean = fix('Use "mean"', [{ op: 'set', path, value: 'mean' }], true);
@@ -77,7 +83,8 @@ export const allreduceOp: Rule = (config) => {
 /** managed_gradient_accumulation: false cannot be combined with several features (§2.2). */
 export const unmanagedGradAccumulation: Rule = (config) => {
   const path = ['managed_gradient_accumulation'];
-  if (!config.has(path) || config.get(path) !== false) return [];
+  // The key exists from DeepSpeed 0.19.4 on; an older release ignores it.
+  if (!config.has(path) || config.get(path) !== false || !config.holds('managedGradientAccumulation')) return [];
   const stage = config.knownStage();
   const conflicts: string[] = [];
   if (config.isTrue([ZERO, 'overlap_comm']) && stage !== undefined && stage < 2) conflicts.push('"overlap_comm" below ZeRO stage 2');
@@ -170,7 +177,7 @@ export const zenflowRequirements: Rule = (config) => {
       config.diagnostic('zenflow-needs-overlap-comm', 'error', config.keyRange([...base, 'offload']), `ZenFlow's "offload": true needs "overlap_comm": true, and ${why}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").`, {
         path: [...base, 'offload'],
         fixes: [fix('Turn "overlap_comm" on', [{ op: 'set', path: overlapPath, value: true }], true), fix('Turn ZenFlow "offload" off', [{ op: 'set', path: [...base, 'offload'], value: false }])],
-      }),
+      }, undefined, stage === 3 ? `${DS}:deepspeed/runtime/zenflow/engine_stage3.py#L101` : undefined),
     );
   }
   return out;

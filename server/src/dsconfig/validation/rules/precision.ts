@@ -141,8 +141,9 @@ function precisionMode(config: ConfigView): 'fp16' | 'bf16' | 'fp32' | undefined
   return 'fp32';
 }
 
-/** data_types.param_dtype must match the precision mode (§3.3). */
+/** data_types.param_dtype must match the precision mode (§3.3); DeepSpeed reads it from 0.19.2 on. */
 export const paramDtype: Rule = (config) => {
+  if (!config.holds('paramDtype')) return [];
   const path = ['data_types', 'param_dtype'];
   const value = config.get(path);
   const mode = precisionMode(config);

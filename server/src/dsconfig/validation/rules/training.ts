@@ -1,3 +1,4 @@
+import { DS } from '../../../diagnostics/upstream';
 import { fix } from '../configView';
 import type { Rule } from './rule';
 
@@ -63,7 +64,7 @@ export const pldSettingsRequired: Rule = (config) => {
       path: ['progressive_layer_drop'],
       missing,
       fixes: [fix(`Add ${keys} (the tutorial's ${missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')).join(', ')})`, missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
-    }),
+    }, undefined, `${DS}:deepspeed/runtime/engine.py#L1018`),
   ];
 };
 

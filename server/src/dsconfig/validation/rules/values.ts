@@ -18,6 +18,7 @@ interface CaseInsensitiveSetting {
 
 const settings: CaseInsensitiveSetting[] = [
   { path: ['log_level'], allowed: ['debug', 'info', 'warning', 'error', 'critical'], code: 'log-level-invalid', raises: 'ValueError', nullable: true },
+  // l10n-ignore: DeepSpeed's values
   { path: ['checkpoint', 'tag_validation'], allowed: ['Ignore', 'Warn', 'Fail'], code: 'tag-validation-invalid', raises: 'DeepSpeedConfigError' },
   { path: ['communication_data_type'], allowed: ['fp32', 'fp16', 'bf16'], code: 'communication-data-type-invalid', raises: 'ValueError', nullable: true },
   // null: DeepSpeed picks the type from the precision settings, as for communication_data_type (config.py:212).
@@ -32,10 +33,10 @@ function check(config: ConfigView, setting: CaseInsensitiveSetting) {
   const key = String(setting.path[setting.path.length - 1]);
   const list = setting.allowed.map((a) => `"${a}"`).join(', ');
   return [
-    config.diagnostic(setting.code, 'error', config.valueRange(setting.path), `"${key}" must be one of ${list} (any case)${setting.nullable ? ' or null' : ''}; DeepSpeed raises ${setting.raises} on ${showValue(value)}.`, {
+    config.diagnostic(setting.code, 'error', config.valueRange(setting.path), config.t('"{0}" must be one of {1} (any case){2}; DeepSpeed raises {3} on {4}.', key, list, setting.nullable ? config.t(' or null') : '', setting.raises, showValue(value)), {
       path: setting.path,
       allowed: setting.allowed,
-      fixes: setting.allowed.map((a) => fix(`Use "${a}"`, [{ op: 'set', path: setting.path, value: a }])),
+      fixes: setting.allowed.map((a) => fix(config.t('Use "{0}"', a), [{ op: 'set', path: setting.path, value: a }])),
     }),
   ];
 }
@@ -48,7 +49,7 @@ export const vocabularySize: Rule = (config) => {
   if (size === undefined || !Number.isInteger(size) || size % 8 === 0) return [];
   const padded = Math.ceil(size / 8) * 8;
   return [
-    config.diagnostic('vocabulary-size-not-multiple-of-8', 'information', config.valueRange(['vocabulary_size']), `"vocabulary_size" ${size} is not a multiple of 8; DeepSpeed warns, since padded sizes (${padded}) run faster on tensor cores.`, {
+    config.diagnostic('vocabulary-size-not-multiple-of-8', 'information', config.valueRange(['vocabulary_size']), config.t('"vocabulary_size" {0} is not a multiple of 8; DeepSpeed warns, since padded sizes ({1}) run faster on tensor cores.', size, padded), {
       path: ['vocabulary_size'],
     }),
   ];

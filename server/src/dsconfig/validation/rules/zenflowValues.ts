@@ -14,17 +14,17 @@ export const zenflowUnusualValues: Rule = (config) => {
   const select = config.number([...ZENFLOW, 'select_interval']);
   if (select !== undefined && select < 1) {
     const path = [...ZENFLOW, 'select_interval'];
-    const effect = select === 0 ? 'turns periodic re-selection of the important columns off' : 're-selects every ' + -select + ' steps, as a Python modulo by a negative number still hits 0';
-    out.push(config.diagnostic('out-of-range', 'warning', config.valueRange(path), `"select_interval": ${select} ${effect}. DeepSpeed accepts it; write a positive interval if you meant one.`, { path, value: select }));
+    const effect = select === 0 ? config.t('turns periodic re-selection of the important columns off') : config.t('re-selects every {0} steps, as a Python modulo by a negative number still hits 0', -select);
+    out.push(config.diagnostic('out-of-range', 'warning', config.valueRange(path), config.t('"select_interval": {0} {1}. DeepSpeed accepts it; write a positive interval if you meant one.', select, effect), { path, value: select }));
   }
   const warmUp = config.number([...ZENFLOW, 'full_warm_up_rounds']);
   if (warmUp !== undefined && warmUp < 0) {
     const path = [...ZENFLOW, 'full_warm_up_rounds'];
     out.push(
-      config.diagnostic('out-of-range', 'warning', config.valueRange(path), `"full_warm_up_rounds": ${warmUp} means no warm-up, and DeepSpeed also shifts the update schedule by it. Use 0 for no warm-up.`, {
+      config.diagnostic('out-of-range', 'warning', config.valueRange(path), config.t('"full_warm_up_rounds": {0} means no warm-up, and DeepSpeed also shifts the update schedule by it. Use 0 for no warm-up.', warmUp), {
         path,
         value: warmUp,
-        fixes: [fix('Use 0', [{ op: 'set', path, value: 0 }], true)],
+        fixes: [fix(config.t('Use 0'), [{ op: 'set', path, value: 0 }], true)],
       }),
     );
   }

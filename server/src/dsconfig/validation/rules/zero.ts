@@ -1,4 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { DS } from '../../../diagnostics/upstream';
 import { fix, type ConfigView } from '../configView';
 import { builtOptimizer } from './optimizer';
 import type { Rule } from './rule';
@@ -71,7 +72,10 @@ export const nvmeWithoutPath: Rule = (config) => {
         'error',
         config.valueRange(devicePath),
         `"${block}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.`,
-        { path: devicePath, fixes: [fix('Add "nvme_path" (fill in your NVMe mount)', [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme', placeholder: true }])] },
+        { path: devicePath, fixes: [fix(config.t('Add "nvme_path" (fill in your NVMe mount)'), [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme', placeholder: true }])] },
+        undefined,
+        // The registry cites the optimizer's swap folder (stage3.py:791); parameters are swapped here.
+        block === 'offload_param' ? `${DS}:deepspeed/runtime/swap_tensor/partitioned_param_swapper.py#L86` : undefined,
       ),
     );
   }

@@ -24,8 +24,8 @@ function missingKeys(config: ConfigView): Diagnostic[] {
         'missing-key',
         'warning',
         config.keyRange(LOCO),
-        `"zeropp_loco_param" has no "${key}", and DeepSpeed has no default for it: qgZ's LoCo reduce reads loco_param['${key}'] and fails with KeyError at the first gradient reduction across nodes.`,
-        { path: LOCO, missing: [key], fixes: [fix(`Add "${key}": ${documented[key]} (the documented value)`, [{ op: 'set', path: [...LOCO, key], value: documented[key] }], true)] },
+        config.t('"zeropp_loco_param" has no "{0}", and DeepSpeed has no default for it: qgZ\'s LoCo reduce reads loco_param[\'{0}\'] and fails with KeyError at the first gradient reduction across nodes.', key),
+        { path: LOCO, missing: [key], fixes: [fix(config.t('Add "{0}": {1} (the documented value)', key, documented[key]), [{ op: 'set', path: [...LOCO, key], value: documented[key] }], true)] },
       ),
     );
 }
@@ -36,12 +36,12 @@ function outsideDocumentedRange(config: ConfigView): Diagnostic[] {
   const beta = config.number([...LOCO, 'err_beta']);
   if (beta !== undefined && (beta < 0 || beta > 1)) {
     const path = [...LOCO, 'err_beta'];
-    out.push(config.diagnostic('out-of-range', 'warning', config.valueRange(path), `"err_beta" is a moving-average coefficient, documented between 0 and 1; DeepSpeed does not check it and uses ${beta} as given.`, { path, value: beta }));
+    out.push(config.diagnostic('out-of-range', 'warning', config.valueRange(path), config.t('"err_beta" is a moving-average coefficient, documented between 0 and 1; DeepSpeed does not check it and uses {0} as given.', beta), { path, value: beta }));
   }
   const resetT = config.number([...LOCO, 'reset_T']);
   if (resetT !== undefined && resetT < 1) {
     const path = [...LOCO, 'reset_T'];
-    out.push(config.diagnostic('out-of-range', 'warning', config.valueRange(path), `"reset_T" counts gradient reductions between resets of the error buffer, documented as about 1024; with ${resetT} DeepSpeed clears the buffer at nearly every reduction, so LoCo's error feedback does little.`, { path, value: resetT }));
+    out.push(config.diagnostic('out-of-range', 'warning', config.valueRange(path), config.t('"reset_T" counts gradient reductions between resets of the error buffer, documented as about 1024; with {0} DeepSpeed clears the buffer at nearly every reduction, so LoCo\'s error feedback does little.', resetT), { path, value: resetT }));
   }
   return out;
 }

@@ -1,0 +1,43 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { Hosts } from '../../host';
+import type { SourceContext } from '../command/context';
+import { changedDefaults, compareReleases, findDeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
+import { valueRange } from '../command/options';
+import type { OptionReader } from '../launchers/trainerArgs';
+import { launchDiagnostic } from './launchDiagnostic';
+
+/**
+ * Under DeepSpeed the Hugging Face Trainer does not clip gradients itself: accelerate's clip_grad_norm_ only
+ * returns DeepSpeed's norm (accelerator.py:2982-2986 @16cb6eb8), and DeepSpeed clips with the config's
+ * gradient_clipping. The Trainer fills that key from --max_grad_norm only where it says "auto" (fill_match), so a
+ * config without it clips at DeepSpeed's default, which changed: 0 (no clipping) before 0.19.3, 1.0 from then on
+ * (#8068). Said where the script writes --max_grad_norm and that default, under the workspace's release
+ * (zeroLens.deepspeedVersion, a pin, an environment), is another value; with the release unknown, only when the
+ * value is neither default. Nothing raises: a warning.
+ */
+export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, reader: OptionReader, config: Record<string, unknown>, deepspeedVersion: string | undefined): Promise<Diagnostic[]> {
+  if ('gradient_clipping' in config) return [];
+  const option = reader.option('max_grad_norm');
+  const text = option && reader.text(option);
+  const given = text ? Number(text) : NaN;
+  if (!option || !Number.isFinite(given)) return [];
+  const { since, change, value, before } = changedDefaults.gradient_clipping;
+  const release = await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion);
+  const clipping = release ? ((compareReleases(release.version, since) >= 0 ? value : before) as number) : undefined;
+  if (clipping === given || (clipping === undefined && (given === value || given === before))) return [];
+  const uses = (v: unknown) => (v === 0 ? 'no clipping' : `clipping at ${String(v)}`);
+  const which = release
+    ? `its default, ${uses(clipping)} in DeepSpeed ${release.version} (${release.source})`
+    : `its default: ${uses(value)} from DeepSpeed ${since} on (${change}), ${uses(before)} before`;
+  const end = valueRange(option)?.end ?? option.nameEnd;
+  return [
+    launchDiagnostic(
+      ctx,
+      'max-grad-norm-not-applied',
+      option.nameStart,
+      end,
+      `${option.written} is ${given}, but the DeepSpeed config has no "gradient_clipping": under DeepSpeed the Hugging Face Trainer leaves clipping to DeepSpeed, which uses ${which}, so ${option.written} ${given} is not applied. Write "gradient_clipping": "auto" in the config (the Trainer fills it with ${option.written}).`,
+      { given, deepspeedDefault: clipping ?? null, release: release?.version ?? null },
+    ),
+  ];
+}
