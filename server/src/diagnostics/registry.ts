@@ -1,5 +1,5 @@
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { deepspeedDocs, huggingFaceDocs, launchDocs, pythonDocs } from './docsLinks';
+import { deepspeedDocs, fsdpDocs, huggingFaceDocs, launchDocs, parallelDocs, pythonDocs } from './docsLinks';
 
 const { Error, Warning, Information, Hint } = DiagnosticSeverity;
 
@@ -23,10 +23,13 @@ export interface CodeInfo {
 const DS = 'deepspeedai/DeepSpeed@edaa7221267243c7be7fb49c5d5f5c4fb97b4641';
 const ACCELERATE = 'huggingface/accelerate@16cb6eb8';
 const LLAMA_FACTORY = 'hiyouga/LLaMA-Factory@ff6d4d12';
+const MS_SWIFT = 'modelscope/ms-swift@3602360a562313afbf2ef6065fdf61f271a2c5b9';
+/** Read from the published v4.57.6 package (the last 4.x; ms-swift allows <5.17): its tag pins the lines. */
+const TRANSFORMERS = 'huggingface/transformers@v4.57.6';
 
-/** `owner/repo@commit:path#L12` → the GitHub page of that line. */
+/** `owner/repo@commit:path#L12` (or a release tag, `@v4.57.6`) → the GitHub page of that line. */
 export function upstreamLink(raises: string): string {
-  const m = /^([^@]+)@([0-9a-f]+):([^#]+)(#L[\d-]+)?$/.exec(raises);
+  const m = /^([^@]+)@([0-9a-f]+|v\d[\w.-]*):([^#]+)(#L[\d-]+)?$/.exec(raises);
   if (!m) return raises;
   const lines = m[4] ? m[4].replace(/-(\d+)$/, '-L$1') : '';
   return `https://github.com/${m[1]}/blob/${m[2]}/${m[3]}${lines}`;
@@ -154,7 +157,7 @@ export const diagnosticRegistry = {
   'teacher-deepspeed-not-zero3': { domain: 'launch', severity: Information, href: launchDocs.swift },
   'preset-not-valid-here': { domain: 'launch', severity: Error, href: huggingFaceDocs.trainer },
   // launch scripts: ms-swift
-  'deepspeed-with-fsdp': { domain: 'launch', severity: Error, href: launchDocs.swift },
+  'deepspeed-with-fsdp': { domain: 'launch', severity: Error, href: launchDocs.swift, raises: `${MS_SWIFT}:swift/arguments/sft_args.py#L293-294` },
   'cuda-devices-without-nproc': { domain: 'launch', severity: Error, href: launchDocs.swift },
   'nproc-visible-devices-mismatch': { domain: 'launch', severity: Error, href: launchDocs.swift },
   'swift-script-single-process': { domain: 'launch', severity: Error, href: launchDocs.swift },
@@ -180,6 +183,23 @@ export const diagnosticRegistry = {
   'llamafactory-invalid-value': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory },
   'llamafactory-zero3-incompatible': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory, raises: `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L532-533` },
   'yaml-syntax-error': { domain: 'launch', severity: Warning, href: launchDocs.yaml },
+  // FSDP (accelerate's fsdp_config, the Trainer's --fsdp/--fsdp_config, ms-swift's --fsdp): errors without a
+  // registered `raises` link the line that raises in each case (launch/fsdp/, launch/parallel/)
+  'fsdp-unknown-key': { domain: 'launch', severity: Warning, href: fsdpDocs.accelerate },
+  'fsdp-invalid-value': { domain: 'launch', severity: Error, href: fsdpDocs.accelerate },
+  'fsdp-ignored-by-version': { domain: 'launch', severity: Warning, href: fsdpDocs.versions },
+  'fsdp-conflicting-options': { domain: 'launch', severity: Error, href: fsdpDocs.trainer },
+  'fsdp-ram-efficient-loading-without-sync': { domain: 'launch', severity: Error, href: fsdpDocs.accelerate },
+  'fsdp-offload-without-sharding': { domain: 'launch', severity: Warning, href: fsdpDocs.trainer },
+  'fsdp-with-deepspeed': { domain: 'launch', severity: Error, href: fsdpDocs.accelerate },
+  'fsdp-section-ignored': { domain: 'launch', severity: Warning, href: fsdpDocs.accelerate },
+  'fsdp-activation-and-gradient-checkpointing': { domain: 'launch', severity: Error, href: fsdpDocs.trainer, raises: `${TRANSFORMERS}:src/transformers/trainer.py#L5530-5535` },
+  'fsdp-config-without-fsdp': { domain: 'launch', severity: Warning, href: fsdpDocs.trainer },
+  'fsdp-config-not-found': { domain: 'launch', severity: Error, href: fsdpDocs.trainer },
+  // tensor, pipeline, context and expert parallel sizes against the GPUs and the model (launch/parallel/)
+  'parallel-sizes-gpu-mismatch': { domain: 'launch', severity: Error, href: parallelDocs.megatronSwift },
+  'parallel-size-model-mismatch': { domain: 'launch', severity: Error, href: parallelDocs.megatronSwift },
+  'autotp-exceeds-kv-heads': { domain: 'launch', severity: Warning, href: deepspeedDocs.autotp },
   // the memory estimate, on a config's stage and on a script's DeepSpeed value
   'estimate-exceeds-gpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.zeroTutorial },
   'estimate-exceeds-cpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.offloadOptimizer },

@@ -8,6 +8,7 @@ import { launchHover } from './features/hover';
 import { launchDefinition, launchDocumentLinks } from './features/links';
 import { launchCodeActions } from './features/codeActions';
 import type { FactsOfFile } from './references';
+import { translator } from '../l10n';
 
 /** What the launch domain gets from the layers above it: the parses, cached file facts and estimates. */
 export interface LaunchFeatureInputs {
@@ -24,9 +25,9 @@ export interface LaunchFeatureInputs {
 export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
   const { hosts, parse } = inputs;
   return {
-    validate: (document) => launchDiagnostics(parse(document), hosts),
+    validate: (document, settings) => launchDiagnostics(parse(document), hosts, translator(settings.locale)),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
-    hover: (document, position) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile),
+    hover: (document, position, settings) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile, settings.locale),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),
     documentLinks: (document) => launchDocumentLinks(hosts.fs, factsOf(parse(document))),
     definition: (document, position) => launchDefinition(hosts.fs, factsOf(parse(document)), document.offsetAt(position)),

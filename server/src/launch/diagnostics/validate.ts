@@ -10,16 +10,20 @@ import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
 import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
+import { english, type Translate } from '../../l10n';
+import { fsdpTrainerDiagnostics } from './fsdpTrainer';
+import { fsdpLaunchDiagnostics } from './fsdpLaunch';
+import { parallelSizeDiagnostics } from './parallelSizes';
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts): Promise<Diagnostic[]> {
+export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts, t: Translate = english): Promise<Diagnostic[]> {
   const { ctx } = analysis;
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
-    if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml) : [];
+    if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml, t) : [];
     // Past the error the recovered values are the parser's guesses (an unclosed quote swallows the lines
     // after it into one value), so only what ends before it is reported.
-    const checked = yaml ? await yamlDiagnostics(ctx, hosts, yaml) : [];
+    const checked = yaml ? await yamlDiagnostics(ctx, hosts, yaml, t) : [];
     const before = checked.filter((d) => ctx.document.offsetAt(d.range.end) < syntaxError.start);
     return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined), ...before];
   }
@@ -28,6 +32,9 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts):
   for (const launch of analysis.commands) {
     out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
     out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
+    out.push(...(await fsdpTrainerDiagnostics(ctx, hosts, launch, t)));
+    out.push(...(await fsdpLaunchDiagnostics(ctx, hosts, launch, t)));
+    out.push(...(await parallelSizeDiagnostics(ctx, hosts, launch, t)));
     const trainer = launch.trainer;
     if (!trainer) continue;
     if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer)));

@@ -9,6 +9,8 @@ import { replaceText } from '../../diagnostics/textOps';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
+import { accelerateFsdpDiagnostics } from './accelerateFsdp';
+import { english, type Translate } from '../../l10n';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
 const excludedYamlKeys = [
@@ -100,8 +102,8 @@ export function yamlSyntaxDiagnostic(ctx: SourceContext, error: YamlSyntaxError,
   return launchDiagnostic(ctx, 'yaml-syntax-error', error.start, error.end, `ZeRO Lens ${what}: ${error.message} (line ${line + 1}, column ${character + 1}).`);
 }
 
-export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch): Promise<Diagnostic[]> {
-  const out = yaml.kind === 'accelerate-yaml' ? accelerateYaml(ctx, yaml) : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml) : [];
+export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch, t: Translate = english): Promise<Diagnostic[]> {
+  const out = yaml.kind === 'accelerate-yaml' ? [...accelerateYaml(ctx, yaml), ...accelerateFsdpDiagnostics(ctx, yaml, t)] : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml) : [];
   const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
   // teacher_deepspeed: only an ms-swift config sets it.
   for (const ref of [yaml.facts.deepspeed, yaml.facts.teacherDeepspeed]) {

@@ -12,6 +12,8 @@ import { locate } from '../locate';
 import { flagTable } from './flagTables';
 import { accelerateFlags } from '../flagDocs';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
+import { translator } from '../../l10n';
+import { fsdpYamlCompletions } from './fsdpYaml';
 
 /** ms-swift flags (and config-file keys) that take a preset name, a JSON path or inline JSON. */
 const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
@@ -117,6 +119,8 @@ const yamlValueKeys: Record<string, { value: string; doc: string }[] | undefined
 
 async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' }>, offset: number, hosts: Hosts, settings: ZeroLensSettings): Promise<CompletionItem[]> {
   const { ctx } = analysis;
+  const fsdp = fsdpYamlCompletions(ctx, analysis.yaml, offset, translator(settings.locale), settings.locale);
+  if (fsdp) return fsdp;
   const text = ctx.document.getText();
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));

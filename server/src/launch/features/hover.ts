@@ -11,6 +11,8 @@ import { flagTable } from './flagTables';
 import { accelerateFlags, llamaFactoryKeys, swiftFlags } from '../flagDocs';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
 import type { SourceContext } from '../command/context';
+import { translator, type Locale } from '../../l10n';
+import { fsdpYamlHover } from './fsdpYaml';
 
 function presetMarkdown(name: keyof typeof swiftPresets): string {
   const p = swiftPresets[name];
@@ -68,7 +70,7 @@ const teacherNote = [
  * What a reference to a DeepSpeed config, a flag or a launcher-YAML key means. The memory table for a
  * reference is the training layer's (estimates/launchEstimates.ts), joined to this hover by the facade.
  */
-export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: FileSystemHost, factsOfFile: FactsOfFile): Promise<Hover | null> {
+export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: FileSystemHost, factsOfFile: FactsOfFile, locale?: Locale): Promise<Hover | null> {
   const { ctx } = analysis;
   const all = analysis.kind === 'script' ? analysis.commands.map((c) => c.facts) : analysis.yaml ? [analysis.yaml.facts] : [];
   const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
@@ -89,7 +91,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
     if (ref.span.uri !== written.uri) markdown += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
     return { contents: { kind: 'markdown', value: markdown }, range: anchor!.range };
   }
-  if (analysis.kind !== 'script') return analysis.yaml ? yamlKeyHover(analysis.yaml, offset, ctx) : null;
+  if (analysis.kind !== 'script') return analysis.yaml ? (fsdpYamlHover(ctx, analysis.yaml, offset, translator(locale), locale) ?? yamlKeyHover(analysis.yaml, offset, ctx)) : null;
   const target = locate(analysis, offset);
   if (target?.kind !== 'name') return null;
   const table = flagTable(target.launch, target.owner);
