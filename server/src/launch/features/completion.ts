@@ -14,6 +14,8 @@ import { accelerateFlags } from '../flagDocs';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
 import { translator } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
+import { documentedFlagItems, documentedFlags } from './parallelFlags';
+import { documentedValueCompletions } from './fsdpScript';
 
 /** ms-swift flags (and config-file keys) that take a preset name, a JSON path or inline JSON. */
 const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
@@ -48,17 +50,20 @@ function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = [
 /** Per-GPU estimates of a command with each ms-swift preset, in `swiftPresetNames` order (the training layer's). */
 export type PresetEstimates = (written: LaunchFacts, settings: ZeroLensSettings) => Promise<(EstimateResult | undefined)[]>;
 
-function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string): CompletionItem[] {
+function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string, settings: ZeroLensSettings): CompletionItem[] {
+  const t = translator(settings.locale);
+  const documented = documentedFlags(launch, owner, t);
+  const items = documentedFlagItems(documented, range, dashes, t, settings.locale);
   const table = flagTable(launch, owner);
-  if (!table) return [];
-  return Object.entries(table.flags).map(([name, doc]) => ({
+  if (!table) return items;
+  return items.concat(Object.entries(table.flags).filter(([name]) => !documented.has(name)).map(([name, doc]) => ({
     label: `--${name}`,
     kind: CompletionItemKind.Property,
     detail: table.program,
     documentation: doc.doc,
     filterText: `${dashes}${name}`,
     textEdit: { range, newText: `--${name}` },
-  }));
+  })));
 }
 
 /** The launch command whose lines hold `offset`, and whether the offset is in the launcher's part. */
@@ -91,6 +96,8 @@ export async function scriptCompletions(
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
       return jsonConfigItems(hosts, ctx.fileDir, range, settings);
     }
+    const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
+    if (documented) return documented;
     const values = flagTable(target.launch, target.owner)?.flags[name]?.values;
     return (values ?? []).map((v, i) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value }, sortText: String(i).padStart(3, '0') }));
   }
@@ -102,7 +109,7 @@ export async function scriptCompletions(
     const at = commandAt(analysis, offset);
     if (!at) return [];
     const range = ctx.span(offset - typed[1].length, offset).range;
-    return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-');
+    return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-', settings);
   }
   return [];
 }

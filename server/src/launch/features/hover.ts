@@ -13,6 +13,8 @@ import type { YamlLaunch } from '../yaml/analyzeYaml';
 import type { SourceContext } from '../command/context';
 import { translator, type Locale } from '../../l10n';
 import { fsdpYamlHover } from './fsdpYaml';
+import { documentedFlagHover, documentedFlags } from './parallelFlags';
+import { fsdpValueHover } from './fsdpScript';
 
 function presetMarkdown(name: keyof typeof swiftPresets): string {
   const p = swiftPresets[name];
@@ -93,7 +95,11 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
   }
   if (analysis.kind !== 'script') return analysis.yaml ? (fsdpYamlHover(ctx, analysis.yaml, offset, translator(locale), locale) ?? yamlKeyHover(analysis.yaml, offset, ctx)) : null;
   const target = locate(analysis, offset);
+  const t = translator(locale);
+  if (target?.kind === 'value') return fsdpValueHover(ctx, target, offset, t, locale);
   if (target?.kind !== 'name') return null;
+  const documented = documentedFlags(target.launch, target.owner, t).get(target.option.name);
+  if (documented) return documentedFlagHover(ctx, documented, target.option, t, locale);
   const table = flagTable(target.launch, target.owner);
   const doc = table?.flags[target.option.name];
   if (!doc) return null;

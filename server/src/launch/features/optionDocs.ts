@@ -12,9 +12,9 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** The markdown for one option: `title` (the name as written), its documentation and its facts. */
-export function optionMarkdown(entry: OptionEntry, title: string, t: Translate, locale: Locale | undefined): string {
-  const lines = [`**${title}**`, '', optionDoc(entry, locale) ?? ''];
+/** The markdown for one option: `title` (the name as written, with the program that reads it), its documentation and its facts. */
+export function optionMarkdown(entry: OptionEntry, title: string, t: Translate, locale: Locale | undefined, program?: string): string {
+  const lines = [`**${title}**${program ? ` (${program})` : ''}`, '', optionDoc(entry, locale) ?? ''];
   const versions = entry.meta.versions;
   if (versions && versions.length === 1) lines.push('', t('Read by FSDP{0} only.', versions[0]));
   const values = optionValues(entry, locale);
