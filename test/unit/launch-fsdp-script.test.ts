@@ -107,3 +107,33 @@ test('ms-swift --fsdp: the preset, a misspelt preset, and save_only_model with s
   assert.ok(codes(ds.diagnostics).includes('deepspeed-with-fsdp'));
   assert.match(String(ds.diagnostics.find((d) => d.code === 'deepspeed-with-fsdp')?.codeDescription?.href), /sft_args\.py#L293-L294$/);
 });
+
+test('ms-swift --fsdp file: keys the version it sets does not read', async () => {
+  const swift = (file: string) => `NPROC_PER_NODE=2 swift sft --model Qwen/Qwen2.5-7B-Instruct --fsdp ${file}\n`;
+  const fsdp2 = { fsdp: 'full_shard auto_wrap', fsdp_config: { fsdp_version: 2, use_orig_params: false, forward_prefetch: true, reshard_after_forward: true } };
+  const two = await check(swift('fsdp2_own.json'), { 'scripts/fsdp2_own.json': JSON.stringify(fsdp2) });
+  assert.deepEqual(codes(two.diagnostics), ['fsdp-ignored-by-version', 'fsdp-ignored-by-version']);
+  assert.ok(two.diagnostics.every((d) => d.severity === DiagnosticSeverity.Information));
+  assert.match(String(two.diagnostics[0].message), /`use_orig_params` is an FSDP1 option/);
+  const fsdp1 = { fsdp: 'full_shard auto_wrap', fsdp_config: { fsdp_version: 1, reshard_after_forward: false } };
+  const one = await check(swift('fsdp1_own.json'), { 'scripts/fsdp1_own.json': JSON.stringify(fsdp1) });
+  assert.deepEqual(codes(one.diagnostics), ['fsdp-ignored-by-version']);
+  assert.equal(one.diagnostics[0].severity, DiagnosticSeverity.Warning);
+  assert.match(String(one.diagnostics[0].message), /`reshard_after_forward` is read by FSDP2 only/);
+});
+
+test('LoRA under FSDP1 with use_orig_params false: a script of its own is warned, a Trainer script is not', async () => {
+  const fsdp1 = 'distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 1\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_use_orig_params: false\nnum_processes: 2\n';
+  const files = { 'scripts/fsdp1.yaml': fsdp1 };
+  const own = await check('accelerate launch --config_file fsdp1.yaml my_loop.py --model_name_or_path meta-llama/Llama-2-7b-hf --lora_r 16\n', files);
+  assert.deepEqual(codes(own.diagnostics), ['fsdp-orig-params-with-lora']);
+  assert.equal(own.diagnostics[0].severity, DiagnosticSeverity.Warning);
+  assert.match(String(own.diagnostics[0].message), /uniform requires_grad/);
+  assert.match(String(own.diagnostics[0].codeDescription?.href), /huggingface\.co\/docs\/peft\/accelerate\/fsdp/);
+  const trainer = await check('accelerate launch --config_file fsdp1.yaml train.py --model_name_or_path meta-llama/Llama-2-7b-hf --lora_r 16 --per_device_train_batch_size 1\n', files);
+  assert.deepEqual(codes(trainer.diagnostics), []);
+  const orig = await check('accelerate launch --config_file fsdp1.yaml my_loop.py --model_name_or_path meta-llama/Llama-2-7b-hf --lora_r 16\n', { 'scripts/fsdp1.yaml': fsdp1.replace('false', 'true') });
+  assert.deepEqual(codes(orig.diagnostics), []);
+  const flags = await check('accelerate launch --use_fsdp --fsdp_use_orig_params false --num_processes 2 my_loop.py --lora_r 16\n');
+  assert.deepEqual(codes(flags.diagnostics), ['fsdp-orig-params-with-lora']);
+});

@@ -46,6 +46,7 @@ export const fsdpDocs = {
   accelerate: 'https://huggingface.co/docs/accelerate/usage_guides/fsdp',
   versions: 'https://huggingface.co/docs/accelerate/concept_guides/fsdp1_vs_fsdp2',
   trainer: 'https://huggingface.co/docs/transformers/fsdp',
+  peft: 'https://huggingface.co/docs/peft/accelerate/fsdp',
 } as const;
 
 /** Tensor, pipeline and expert parallelism: Megatron-SWIFT's parameters. */

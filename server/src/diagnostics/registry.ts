@@ -196,6 +196,7 @@ export const diagnosticRegistry = {
   'fsdp-activation-and-gradient-checkpointing': { domain: 'launch', severity: Error, href: fsdpDocs.trainer, raises: `${TRANSFORMERS}:src/transformers/trainer.py#L5530-5535` },
   'fsdp-config-without-fsdp': { domain: 'launch', severity: Warning, href: fsdpDocs.trainer },
   'fsdp-config-not-found': { domain: 'launch', severity: Error, href: fsdpDocs.trainer },
+  'fsdp-orig-params-with-lora': { domain: 'launch', severity: Warning, href: fsdpDocs.peft },
   // tensor, pipeline, context and expert parallel sizes against the GPUs and the model (launch/parallel/)
   'parallel-sizes-gpu-mismatch': { domain: 'launch', severity: Error, href: parallelDocs.megatronSwift },
   'parallel-size-model-mismatch': { domain: 'launch', severity: Error, href: parallelDocs.megatronSwift },

@@ -52,6 +52,21 @@ export function checkpointingTwice(ctx: SourceContext, launch: LaunchCommand, wh
   return launchDiagnostic(ctx, 'fsdp-activation-and-gradient-checkpointing', anchor.start, anchor.end, message, { fixes: gradientCheckpointingOff(ctx, launch, t) });
 }
 
+/**
+ * LoRA under FSDP1 with `use_orig_params` false: every FSDP unit must then be all frozen or all trainable
+ * (torch's FlatParameter), which a decoder layer with LoRA adapters is not. The Hugging Face Trainer wraps the
+ * adapters apart for a PEFT LoRA model (trainer.py `_fsdp_qlora_plugin_updates`, PEFT's `fsdp_auto_wrap_policy`),
+ * so only a script of its own is at risk: one that takes no TrainingArguments flag.
+ */
+function origParamsWithLora(ctx: SourceContext, launch: LaunchCommand, fsdp: FsdpSettings, where: string, t: Translate): Diagnostic | undefined {
+  const trainer = launch.trainer;
+  const lora = launch.facts.tuner?.value === 'lora' ? launch.facts.tuner : undefined;
+  if (!lora || trainer?.kind !== 'python' || fsdp.version !== 1 || fsdp.useOrigParams !== false) return undefined;
+  if (lastOption(trainer.parsed, 'per_device_train_batch_size')) return undefined;
+  const message = t("LoRA under FSDP1 with `use_orig_params` false ({0}): each FSDP unit must be all trainable or all frozen, and a decoder layer with LoRA adapters is both. The Hugging Face Trainer wraps the adapters apart; a training loop of its own must do the same (PEFT's `fsdp_auto_wrap_policy`), else PyTorch raises ValueError (\"Must flatten tensors with uniform requires_grad\"). Or set `fsdp_use_orig_params: true`.", where);
+  return launchDiagnostic(ctx, 'fsdp-orig-params-with-lora', lora.span.start, lora.span.end, message);
+}
+
 /** A script under an accelerate FSDP config (or `--use_fsdp`) that starts DeepSpeed or checkpoints twice. */
 async function underAccelerateFsdp(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, t: Translate): Promise<Diagnostic[]> {
   if (launch.launcher?.kind !== 'accelerate' || !launch.trainer) return [];
@@ -63,6 +78,8 @@ async function underAccelerateFsdp(ctx: SourceContext, hosts: Hosts, launch: Lau
   const out: Diagnostic[] = [];
   const twice = fsdp.activationCheckpointing?.value && checkpointingTwice(ctx, launch, where, t);
   if (twice) out.push(twice);
+  const lora = origParamsWithLora(ctx, launch, fsdp, where, t);
+  if (lora) out.push(lora);
   const ds = launch.trainer.kind === 'python' ? lastOption(launch.trainer.parsed, 'deepspeed') : undefined;
   const dsRange = ds && valueRange(ds);
   if (ds && dsRange) {

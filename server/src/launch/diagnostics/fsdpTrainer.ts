@@ -84,6 +84,25 @@ function checkConfig(c: Check, config: Record<string, unknown>, at: { start: num
   }
 }
 
+/**
+ * Keys of an FSDP config that the version ms-swift sets (`fsdp_version`, default 2, exported as FSDP_VERSION)
+ * does not read: FSDP1's prefetch, `use_orig_params` and `limit_all_gathers` under FSDP2 (accelerate drops or
+ * ignores them), FSDP2's `reshard_after_forward` under FSDP1 (the strategy words of `fsdp` decide).
+ */
+function checkVersion(c: Check, config: Record<string, unknown>, version: 1 | 2, at: { start: number; end: number }): void {
+  const { ctx, t, out } = c;
+  const options = trainerFsdpConfigOptions();
+  for (const [name, { written }] of trainerConfigKeys(config)) {
+    const versions = options.get(name)?.meta.versions;
+    if (!versions || versions.includes(version)) continue;
+    const message = version === 2
+      ? t('`{0}` is an FSDP1 option and this FSDP config runs FSDP2 (`fsdp_version` {1}), so it has no effect.', written, version)
+      : t('`{0}` is read by FSDP2 only and this FSDP config runs FSDP1 (`fsdp_version` {1}): the strategy words of `fsdp` decide how it shards.', written, version);
+    const severity = version === 2 ? DiagnosticSeverity.Information : DiagnosticSeverity.Warning;
+    out.push(launchDiagnostic(ctx, 'fsdp-ignored-by-version', at.start, at.end, message, { key: written, version }, { severity }));
+  }
+}
+
 /** The JSON a config value holds: inline, a preset, or read from the first file that exists. */
 async function configJson(hosts: Hosts, value: FsdpConfigValue, preset: (name: string) => unknown): Promise<{ json?: Record<string, unknown>; found: boolean; file?: string }> {
   if (value.kind === 'inline') return { json: value.json, found: true };
@@ -181,6 +200,7 @@ async function swiftTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, train
   checkWords({ ...c, out: wordChecks }, option, words);
   out.push(...wordChecks.map((d) => ({ ...d, data: { ...(d.data as object), fixes: [] } })));
   checkConfig(c, parts.config ?? {}, value, true);
+  checkVersion(c, parts.config ?? {}, parts.version, value);
   const saveOnly = reader.bool('save_only_model');
   const stateDict = String(parts.config?.state_dict_type ?? 'SHARDED_STATE_DICT').toUpperCase();
   if (saveOnly?.value && stateDict.includes('SHARDED')) {
