@@ -7,6 +7,7 @@ import { configReader } from '../deepspeedPlugin';
 import { readReferencedConfig } from '../referencedConfig';
 import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
+import type { Translate } from '../../l10n';
 import { replaceText } from '../../diagnostics/textOps';
 import type { LaunchFacts } from '../facts';
 import { launchFactsOfText } from '../references';
@@ -42,7 +43,11 @@ function at(value: unknown, path: string[]): unknown {
   return v;
 }
 
-export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+/** The Trainer's own words when it refuses (transformers integrations/deepspeed.py, trainer_config_finalize). */
+// l10n-ignore: the Trainer's own error text, as its log shows it
+const mismatchMessage = '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values"';
+
+export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];
   const config = await readReferencedConfig((p) => hosts.fs.readFile(p), ref).catch(() => undefined);
@@ -66,8 +71,8 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
           'hf-trainer-config-mismatch',
           r.start,
           r.end,
-          `${option.written} is ${given} but the DeepSpeed config sets "${dotted}": ${written}. The Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"); write the same value, or "auto" in the config.`,
-          { key: dotted, fixes: [{ id: 'change-value', title: `Change to ${written}`, ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }] },
+          t('{0} is {1} but the DeepSpeed config sets {2}. The Hugging Face Trainer refuses the mismatch at start ({3}); write the same value, or "auto" in the config.', option.written, given, `"${dotted}": ${written}`, mismatchMessage),
+          { key: dotted, fixes: [{ id: 'change-value', title: t('Change to {0}', written), ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }] },
         ),
       );
       continue;
@@ -86,8 +91,8 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
         span.start,
         span.end,
         written
-          ? `The DeepSpeed config enables ${m.key[0]} ("${dotted}": true), and the script does not pass ${args}: the Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"). Pass ${args}, or write "auto" in the config.`
-          : `${args} is on, and the DeepSpeed config sets "${dotted}": false: the Hugging Face Trainer refuses the mismatch at start. Write "auto" (or true) in the config, or drop ${args}.`,
+          ? t('The DeepSpeed config enables {0} ({1}), and the script does not pass {2}: the Hugging Face Trainer refuses the mismatch at start ({3}). Pass {2}, or write "auto" in the config.', m.key[0], `"${dotted}": true`, args, mismatchMessage)
+          : t('{0} is on, and the DeepSpeed config sets {1}: the Hugging Face Trainer refuses the mismatch at start. Write "auto" (or true) in the config, or drop {0}.', args, `"${dotted}": false`),
         { key: dotted },
       ),
     );
@@ -101,7 +106,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
  * plugin writes the YAML's value into the config it builds (utils/dataclasses.py:1297-1300), and the Trainer's
  * fill_match then finds it differs from its argument and refuses to start (transformers trainer_config_process).
  */
-export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate): Promise<Diagnostic[]> {
   const file = launch.facts.configFile;
   if (!launch.facts.chain.includes('accelerate') || !file || launch.facts.deepspeed) return [];
   let yamlFacts: LaunchFacts | undefined;
@@ -123,8 +128,8 @@ export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, 
       'hf-trainer-config-mismatch',
       given.span.start,
       given.span.end,
-      `--gradient_accumulation_steps is ${given.value}, but ${file.value} sets gradient_accumulation_steps: ${yamlSteps.value} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.`,
-      { key: 'gradient_accumulation_steps', fixes: [{ id: 'change-value', title: `Change to ${yamlSteps.value}`, ops: [replaceText(text, given.span.start, given.span.end, String(yamlSteps.value))], preferred: true }] },
+      t('{0} is {1}, but {2} sets {3} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.', '--gradient_accumulation_steps', given.value, file.value, `gradient_accumulation_steps: ${yamlSteps.value}`),
+      { key: 'gradient_accumulation_steps', fixes: [{ id: 'change-value', title: t('Change to {0}', yamlSteps.value), ops: [replaceText(text, given.span.start, given.span.end, String(yamlSteps.value))], preferred: true }] },
     ),
   ];
 }

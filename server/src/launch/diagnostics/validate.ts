@@ -25,34 +25,34 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts, 
     // after it into one value), so only what ends before it is reported.
     const checked = yaml ? await yamlDiagnostics(ctx, hosts, yaml, t) : [];
     const before = checked.filter((d) => ctx.document.offsetAt(d.range.end) < syntaxError.start);
-    return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined), ...before];
+    return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined, t), ...before];
   }
-  const out = shellDiagnostics(ctx, analysis.script);
-  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands));
+  const out = shellDiagnostics(ctx, analysis.script, t);
+  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands, t));
   for (const launch of analysis.commands) {
-    out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
-    out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
+    out.push(...(await launcherDiagnostics(ctx, hosts, launch, t)));
+    out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts, t)));
     out.push(...(await fsdpTrainerDiagnostics(ctx, hosts, launch, t)));
     out.push(...(await fsdpLaunchDiagnostics(ctx, hosts, launch, t)));
     out.push(...(await parallelSizeDiagnostics(ctx, hosts, launch, t)));
     const trainer = launch.trainer;
     if (!trainer) continue;
-    if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer)));
+    if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer, t)));
     else if (trainer.kind === 'python') {
       // Only the script's own --deepspeed; a reference from accelerate's flags is checked with the launcher.
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
-      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
-      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer)));
-      out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer)));
-      const single = hfSingleProcessDiagnostic(ctx, launch);
+      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t)));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t)));
+      out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer, t)));
+      const single = hfSingleProcessDiagnostic(ctx, launch, t);
       if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
-        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory'));
+        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t));
       }
-      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
+      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t)));
     }
   }
   return out;
