@@ -28,3 +28,15 @@ test('launch diagnostics and their fixes come out in Chinese under zh-cn', async
   assert.equal(nvme.code, 'accelerate-nvme-without-path');
   assert.match(String(nvme.message), /^offload_param_device 是 nvme 但没有设置 offload_param_nvme_path/);
 });
+
+test('launch hovers and completion details come out in Chinese under zh-cn', async () => {
+  const { ls } = service({ 'configs/ds_config_zero2.json': '{ "zero_optimization": { "stage": 2 } }' });
+  const script = doc('scripts/t.sh', 'swift sft --model Qwen/Qwen3-8B --deepspeed zero3\n');
+  const hover = await ls.doHover(script, { line: 0, character: 46 }, zh);
+  const value = hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+  assert.match(value, /\*\*ms-swift 预设 `zero3`\*\* — ZeRO-3：权重、梯度和优化器状态都分片。/);
+  assert.match(value, /"auto"（由 Hugging Face Trainer 根据命令行参数填入）/);
+  const list = await ls.doComplete(doc('scripts/t.sh', 'torchrun train.py --deepspeed '), { line: 0, character: 30 }, zh);
+  const file = await ls.resolveCompletion(doc('scripts/t.sh', 'torchrun train.py --deepspeed '), list.items[0], zh);
+  assert.equal(file.detail, '工作区中的 DeepSpeed 配置');
+});

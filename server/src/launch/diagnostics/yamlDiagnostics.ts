@@ -101,9 +101,10 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): D
  */
 export function yamlSyntaxDiagnostic(ctx: SourceContext, error: YamlSyntaxError, partly: boolean, t: Translate): Diagnostic {
   const { line, character } = ctx.span(error.start, error.start).range.start;
+  const detail = error.multipleDocuments ? t('a second YAML document starts here, and the file may hold only one') : error.message;
   const message = partly
-    ? t('ZeRO Lens could not read this file from here on, so its DeepSpeed settings after this point are not checked: {0} (line {1}, column {2}).', error.message, line + 1, character + 1)
-    : t('ZeRO Lens could not read this file, so its DeepSpeed settings are not checked: {0} (line {1}, column {2}).', error.message, line + 1, character + 1);
+    ? t('ZeRO Lens could not read this file from here on, so its DeepSpeed settings after this point are not checked: {0} (line {1}, column {2}).', detail, line + 1, character + 1)
+    : t('ZeRO Lens could not read this file, so its DeepSpeed settings are not checked: {0} (line {1}, column {2}).', detail, line + 1, character + 1);
   return launchDiagnostic(ctx, 'yaml-syntax-error', error.start, error.end, message);
 }
 

@@ -7,7 +7,7 @@ import { relativePath } from '../../util/paths';
 import type { LaunchAnalysis } from '../analysis';
 import type { LaunchCommand } from '../command/launchCommand';
 import { swiftPresetNames, type LaunchFacts } from '../facts';
-import { swiftPresets } from '../swiftPresets';
+import { presetProse } from '../swiftPresets';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
 import { accelerateFlags } from '../flagDocs';
@@ -22,20 +22,22 @@ const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
 
 /** Workspace JSON files that look like DeepSpeed configs, relative to the file being edited. */
 async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  const t = translator(settings.locale);
   const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
   return files.slice(0, 200).map((file, i) => {
     let rel = relativePath(fromDir, file);
     if (!rel.startsWith('.')) rel = `./${rel}`;
-    return { label: rel, kind: CompletionItemKind.File, detail: 'DeepSpeed config in the workspace', textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
+    return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
   });
 }
 
 /** The six presets; with `estimates` (one per preset), each shows what this command would need with it. */
-function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = []): CompletionItem[] {
+function presetItems(range: Range, settings: ZeroLensSettings, estimates: (EstimateResult | undefined)[] = []): CompletionItem[] {
+  const t = translator(settings.locale);
   return swiftPresetNames.map((name, i) => {
-    const preset = swiftPresets[name];
+    const preset = presetProse(name, t);
     const estimate = estimates[i];
-    const fit = estimate?.fits === false ? ' (does not fit)' : '';
+    const fit = estimate?.fits === false ? ` ${t('(does not fit)')}` : '';
     return {
       label: name,
       kind: CompletionItemKind.EnumMember,
@@ -91,7 +93,7 @@ export async function scriptCompletions(
     if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
       // Never for --teacher_deepspeed: the teacher is another model.
       const estimates = name === 'deepspeed' && presetEstimates ? await presetEstimates(target.launch.facts, settings) : [];
-      return [...presetItems(range, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
       return jsonConfigItems(hosts, ctx.fileDir, range, settings);
@@ -134,7 +136,7 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   if (!m) return [];
   const range = ctx.span(offset - m[2].length, offset).range;
   if (swiftDeepSpeedKeys.includes(m[1]) && analysis.yaml?.kind === 'swift-yaml') {
-    return [...presetItems(range), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
   }
   if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
   return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value } }));

@@ -41,8 +41,9 @@ export function documentedFlags(launch: LaunchCommand, owner: 'launcher' | 'trai
   const add = (program: string, entry: OptionEntry) => out.set(entry.name, { name: entry.name, program, entry });
   if (owner === 'launcher') {
     if (launch.launcher?.kind !== 'accelerate') return out;
-    add('accelerate launch', useFsdpFlag(t));
-    for (const entry of accelerateFsdpOptions().values()) add('accelerate launch', entry);
+    const program = 'accelerate launch'; // l10n-ignore: the program's name
+    add(program, useFsdpFlag(t));
+    for (const entry of accelerateFsdpOptions().values()) add(program, entry);
     return out;
   }
   const trainer = launch.trainer;

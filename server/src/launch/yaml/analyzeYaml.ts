@@ -32,7 +32,10 @@ export interface YamlLaunch {
 export interface YamlSyntaxError {
   start: number;
   end: number;
+  /** The parser's own words (English), or undefined where ZeRO Lens says it in the reader's language. */
   message: string;
+  /** A second document: yaml.safe_load and OmegaConf.load read one. */
+  multipleDocuments?: boolean;
 }
 
 /** A launch YAML as far as it parses, and the first syntax error when there is one. */
@@ -89,6 +92,7 @@ function kindOf(top: Map<string, YamlEntry>): YamlLaunch['kind'] | undefined {
 
 /** Python's str() of a YAML scalar, which is what ms-swift puts in os.environ. */
 function pythonStr(value: unknown): string | undefined {
+  // l10n-ignore: Python's spelling of a boolean, not words
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number' || typeof value === 'string') return String(value);
   return undefined;
@@ -133,8 +137,8 @@ function firstError(document: Document, text: string): YamlSyntaxError | undefin
   const end = Math.max(start, Math.min(error.pos[1], lineEnd < 0 ? text.length : lineEnd));
   // The library's own wording names its JS API; yaml.safe_load (ms-swift, accelerate) and OmegaConf.load
   // (LLaMA-Factory) read one document.
-  const message = error.code === 'MULTIPLE_DOCS' ? 'a second YAML document starts here, and the file may hold only one' : error.message;
-  return { start, end, message };
+  if (error.code === 'MULTIPLE_DOCS') return { start, end, message: error.message, multipleDocuments: true };
+  return { start, end, message: error.message };
 }
 
 function launchOf(ctx: SourceContext, text: string, document: Document): YamlLaunch | undefined {
