@@ -208,6 +208,17 @@ export const lintModes: readonly [prefix: string, mode: 'fail' | 'report'][] = [
   ['server/src/dsconfig/completion/', 'fail'],
   ['server/src/languageService.ts', 'fail'],
   ['server/src/server.ts', 'fail'],
+  // FSDP and model parallelism were written with the catalog from the start (issue 27).
+  ['server/src/launch/fsdp/', 'fail'],
+  ['server/src/launch/parallel/', 'fail'],
+  ['server/src/launch/optionSchema.ts', 'fail'],
+  ['server/src/launch/upstream.ts', 'fail'],
+  ['server/src/launch/features/', 'fail'],
+  ['server/src/launch/swiftPresets.ts', 'fail'],
+  ['server/src/launch/yaml/', 'fail'],
+  // Every launch check's message and fix title (phase 2, issue 27).
+  ['server/src/launch/diagnostics/', 'fail'],
+  ['server/src/launch/deepspeedPlugin.ts', 'fail'],
   ['server/src/', 'report'],
 ];
 
@@ -230,10 +241,21 @@ export function bundleLocales(): string[] {
 /** The schema's prose: what people read in hovers, completion, diagnostics and fixes. */
 export const schemaProseFields = ['markdownDescription', 'description', 'title', 'deprecationMessage', 'errorMessage', 'markdownEnumDescriptions', 'enumDescriptions', 'message', 'uncheckedBounds', 'uncheckedEnum', 'keywordsOf', 'label', 'from'];
 
-/** Every prose text of the schema with its translation, walking keywords (not property names). */
+/** The schemas whose prose people read: ds_config's keys, the FSDP options, Megatron's parallel sizes. */
+export const schemaFiles = ['schemas/ds_config.schema.json', 'schemas/fsdp.schema.json', 'schemas/megatron.schema.json'];
+
+/** Every prose text of the schemas with its translation, walking keywords (not property names). */
 export function schemaTexts(): { where: string; field: string; english: string | string[]; chinese: unknown }[] {
-  const schema = JSON.parse(readFileSync(path.join(repoRoot, 'schemas/ds_config.schema.json'), 'utf8')) as unknown;
   const out: { where: string; field: string; english: string | string[]; chinese: unknown }[] = [];
+  for (const file of schemaFiles) out.push(...schemaFileTexts(file));
+  return out;
+}
+
+function schemaFileTexts(file: string): { where: string; field: string; english: string | string[]; chinese: unknown }[] {
+  const schema = JSON.parse(readFileSync(path.join(repoRoot, file), 'utf8')) as unknown;
+  const out: { where: string; field: string; english: string | string[]; chinese: unknown }[] = [];
+  // ds_config's places read as before (`/properties/…`); the others carry their file's name.
+  const root = file === schemaFiles[0] ? '' : path.basename(file);
   const walk = (node: unknown, where: string, names: boolean) => {
     if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`, false));
     if (!node || typeof node !== 'object') return;
@@ -251,7 +273,7 @@ export function schemaTexts(): { where: string; field: string; english: string |
       walk(value, `${where}/${key}`, !names && ['properties', 'patternProperties', 'definitions'].includes(key));
     }
   };
-  walk(schema, '', false);
+  walk(schema, root, false);
   return out;
 }
 

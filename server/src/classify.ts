@@ -34,11 +34,15 @@ const argumentFilePattern = /"(deepspeed|model|model_name_or_path|dataset|output
 export const shellExtensions = /\.(sh|bash|zsh|slurm|sbatch|pbs)$/i;
 const yamlExtensions = /\.ya?ml$/i;
 const jsonExtensions = /\.jsonc?$/i;
-const yamlDeepSpeedPattern = /^(\s*deepspeed\s*:|\s*distributed_type\s*:\s*['"]?DEEPSPEED\b|\s*deepspeed_config_file\s*:)/im;
+/** A launcher YAML of ours: it names a DeepSpeed config, or is an accelerate config for DeepSpeed or FSDP. */
+const yamlDeepSpeedPattern = /^(\s*deepspeed\s*:|\s*distributed_type\s*:\s*['"]?(DEEPSPEED|FSDP)\b|\s*deepspeed_config_file\s*:|\s*fsdp_config\s*:)/im;
 /** `#!/bin/bash`, `#!/usr/bin/env bash`, `#SBATCH`, `#PBS`: a shell script whatever its name. */
 const shellContent = /^(#!\s*\S*(\/|\s)(ba|z|k|da)?sh\b|#!\s*\/bin\/sh\b|#SBATCH\b|#PBS\b)/;
-/** A JSON object that names a DeepSpeed config (`"deepspeed": "zero2"`): an ms-swift or LLaMA-Factory argument file. */
-const jsonArgumentsWithDeepSpeed = /"(deepspeed)"\s*:/;
+/**
+ * A JSON object that names a DeepSpeed config (`"deepspeed": "zero2"`): an ms-swift or LLaMA-Factory argument file;
+ * or an accelerate config written as JSON (`"distributed_type": "FSDP"`, which accelerate reads too).
+ */
+const jsonArgumentsWithDeepSpeed = /"deepspeed"\s*:|"distributed_type"\s*:\s*"(DEEPSPEED|FSDP)"/;
 
 function matchesConfiguredGlob(path: string, globs: string[]): boolean {
   for (const glob of globs) {

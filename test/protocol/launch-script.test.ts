@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CodeAction, CompletionItem, CompletionList, Diagnostic, DocumentLink, Hover, InlayHint, MarkupContent } from 'vscode-languageserver-types';
-import { fileUri, openedDiagnostics, quickFixes, startServer, type TestServer } from './lspClient';
+import { fileUri, inEmptyWorkspace, openedDiagnostics, quickFixes, startServer, type TestServer } from './lspClient';
 
 /** The label of the first inlay hint on a one-line script (the estimate after its DeepSpeed value). */
 async function firstLineHint(server: TestServer, uri: string): Promise<InlayHint['label'] | undefined> {
@@ -13,18 +13,6 @@ async function firstLineHint(server: TestServer, uri: string): Promise<InlayHint
     range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
   });
   return hints[0]?.label;
-}
-
-/** A server over an empty temporary workspace, stopped and the folder removed after `run`. */
-async function inEmptyWorkspace(run: (server: TestServer, root: string) => Promise<void>): Promise<void> {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
-  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
-  try {
-    await run(server, root);
-  } finally {
-    await server.stop();
-    rmSync(root, { recursive: true, force: true });
-  }
 }
 
 // An ms-swift launch script through the real bundled server over stdio: diagnostics with fixes,

@@ -3,6 +3,8 @@
  * Shared by every protocol test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -214,4 +216,16 @@ export function quickFixes(server: TestServer, uri: string, diagnostic: Diagnost
     range: diagnostic.range,
     context: { diagnostics: [diagnostic], only: ['quickfix'] },
   });
+}
+
+/** A server over an empty temporary workspace (80 GiB GPUs), stopped and the folder removed after `run`. */
+export async function inEmptyWorkspace(run: (server: TestServer, root: string) => Promise<void>): Promise<void> {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
+  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  try {
+    await run(server, root);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
 }

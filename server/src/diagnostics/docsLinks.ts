@@ -41,6 +41,19 @@ export const huggingFaceDocs = {
   accelerate: 'https://huggingface.co/docs/accelerate/usage_guides/deepspeed',
 } as const;
 
+/** PyTorch FSDP as accelerate and the Hugging Face Trainer configure it. */
+export const fsdpDocs = {
+  accelerate: 'https://huggingface.co/docs/accelerate/usage_guides/fsdp',
+  versions: 'https://huggingface.co/docs/accelerate/concept_guides/fsdp1_vs_fsdp2',
+  trainer: 'https://huggingface.co/docs/transformers/fsdp',
+  peft: 'https://huggingface.co/docs/peft/accelerate/fsdp',
+} as const;
+
+/** Tensor, pipeline and expert parallelism: Megatron-SWIFT's parameters. */
+export const parallelDocs = {
+  megatronSwift: 'https://swift.readthedocs.io/en/latest/Megatron-SWIFT/Command-line-parameters.html',
+} as const;
+
 /** Launchers, shells and file formats the launch checks cite. */
 export const launchDocs = {
   swift: 'https://swift.readthedocs.io/en/latest/Instruction/Command-line-parameters.html',

@@ -1,6 +1,6 @@
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { deepspeedDocs, fileDocs, huggingFaceDocs, launchDocs, pythonDocs } from './docsLinks';
-import { ACCELERATE, BASH, DS, LLAMA_FACTORY, SWIFT, TRANSFORMERS } from './upstream';
+import { deepspeedDocs, fileDocs, fsdpDocs, huggingFaceDocs, launchDocs, parallelDocs, pythonDocs } from './docsLinks';
+import { ACCELERATE, BASH, DS, LLAMA_FACTORY, MEGATRON, SWIFT, TRANSFORMERS, TRANSFORMERS_4_57 } from './upstream';
 
 export { upstreamLink } from './upstream';
 
@@ -172,6 +172,25 @@ export const diagnosticRegistry = {
   'llamafactory-invalid-value': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory, raises: `${LLAMA_FACTORY}:src/llamafactory/hparams/finetuning_args.py#L464` },
   'llamafactory-zero3-incompatible': { domain: 'launch', severity: Error, href: launchDocs.llamaFactory, raises: `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L532-533` },
   'yaml-syntax-error': { domain: 'launch', severity: Warning, href: launchDocs.yaml },
+  // FSDP (accelerate's fsdp_config, the Trainer's --fsdp/--fsdp_config, ms-swift's --fsdp) and parallel sizes: the
+  // registered `raises` is the Trainer's or Megatron's line; each check links the line that raises in its own case
+  // (accelerate's, ms-swift's; launch/upstream.ts)
+  'fsdp-unknown-key': { domain: 'launch', severity: Warning, href: fsdpDocs.accelerate },
+  'fsdp-invalid-value': { domain: 'launch', severity: Error, href: fsdpDocs.accelerate, raises: `${TRANSFORMERS_4_57}:src/transformers/training_args.py#L1919-1920` },
+  'fsdp-ignored-by-version': { domain: 'launch', severity: Warning, href: fsdpDocs.versions },
+  'fsdp-conflicting-options': { domain: 'launch', severity: Error, href: fsdpDocs.trainer, raises: `${TRANSFORMERS_4_57}:src/transformers/training_args.py#L1927-1928` },
+  'fsdp-ram-efficient-loading-without-sync': { domain: 'launch', severity: Error, href: fsdpDocs.accelerate, raises: `${TRANSFORMERS_4_57}:src/transformers/training_args.py#L2032-2038` },
+  'fsdp-offload-without-sharding': { domain: 'launch', severity: Warning, href: fsdpDocs.trainer },
+  'fsdp-with-deepspeed': { domain: 'launch', severity: Error, href: fsdpDocs.accelerate, raises: `${TRANSFORMERS_4_57}:src/transformers/trainer.py#L571-575` },
+  'fsdp-section-ignored': { domain: 'launch', severity: Warning, href: fsdpDocs.accelerate },
+  'fsdp-activation-and-gradient-checkpointing': { domain: 'launch', severity: Error, href: fsdpDocs.trainer, raises: `${TRANSFORMERS_4_57}:src/transformers/trainer.py#L5530-5535` },
+  'fsdp-config-without-fsdp': { domain: 'launch', severity: Warning, href: fsdpDocs.trainer },
+  'fsdp-config-not-found': { domain: 'launch', severity: Error, href: fsdpDocs.trainer, raises: `${TRANSFORMERS_4_57}:src/transformers/training_args.py#L1942-1946` },
+  'fsdp-orig-params-with-lora': { domain: 'launch', severity: Warning, href: fsdpDocs.peft },
+  // tensor, pipeline, context and expert parallel sizes against the GPUs and the model (launch/parallel/)
+  'parallel-sizes-gpu-mismatch': { domain: 'launch', severity: Error, href: parallelDocs.megatronSwift, raises: `${MEGATRON}:megatron/core/parallel_state.py#L815-823` },
+  'parallel-size-model-mismatch': { domain: 'launch', severity: Error, href: parallelDocs.megatronSwift, raises: `${MEGATRON}:megatron/core/transformer/transformer_config.py#L1446-1450` },
+  'autotp-exceeds-kv-heads': { domain: 'launch', severity: Warning, href: deepspeedDocs.autotp },
   // the memory estimate, on a config's stage and on a script's DeepSpeed value
   'estimate-exceeds-gpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.zeroTutorial },
   'estimate-exceeds-cpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.offloadOptimizer },

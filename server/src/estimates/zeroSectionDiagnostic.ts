@@ -3,6 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
 import type { LaunchFacts } from '../launch/facts';
 import { addZeroSection, lacksZeroSection, pluginPath, pluginRaises, pluginReader } from '../launch/deepspeedPlugin';
+import { english } from '../l10n';
 import { diagnosticData } from '../diagnostics/fixData';
 import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import type { DiagnosticCode } from '../diagnostics/registry';
@@ -35,7 +36,7 @@ export function zeroSectionDiagnostic(document: TextDocument, parsed: ParsedConf
   return makeDiagnostic(
     zeroSectionCode,
     range,
-    `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!)}, and ${pluginRaises}. ${addZeroSection}`,
+    `This config has no zero_optimization section, and ${where(first)}${others} trains with it: ${pluginPath(pluginReader(first)!, english)}, and ${pluginRaises(english)}. ${addZeroSection(english)}`,
     data,
   );
 }

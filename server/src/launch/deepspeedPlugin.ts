@@ -1,4 +1,5 @@
 import type { DeepSpeedReference, LaunchFacts } from './facts';
+import type { Translate } from '../l10n';
 
 /**
  * accelerate's DeepSpeedPlugin: the HF Trainer (TrainingArguments.deepspeed → DeepSpeedPlugin(hf_ds_config=…)),
@@ -7,24 +8,28 @@ import type { DeepSpeedReference, LaunchFacts } from './facts';
  * refuses one without a zero_optimization key. deepspeed.initialize alone runs such a config at stage 0
  * (DeepSpeedZeroConfig.stage defaults to 0, deepspeed/runtime/zero/config.py:95).
  */
-export const pluginRaises =
-  'accelerate\'s DeepSpeedPlugin raises "Please specify the ZeRO optimization config in the DeepSpeed config." (accelerate utils/dataclasses.py:1276-1277)';
+export function pluginRaises(t: Translate): string {
+  // l10n-ignore: accelerate's own error text, as its log shows it
+  return t("accelerate's DeepSpeedPlugin raises {0} (accelerate utils/dataclasses.py:1276-1277)", '"Please specify the ZeRO optimization config in the DeepSpeed config."');
+}
 
 /** What to do about it, in the script's message and the config's alike. */
-export const addZeroSection = 'Add "zero_optimization": { "stage": 0 } for no ZeRO (what plain deepspeed.initialize assumes), or the stage you want.';
+export function addZeroSection(t: Translate): string {
+  return t('Add {0} for no ZeRO (what plain deepspeed.initialize assumes), or the stage you want.', '`"zero_optimization": { "stage": 0 }`');
+}
 
 /** Who hands a config to the plugin. */
 export type PluginReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
 
 /** How the config reaches the plugin, for messages. */
-export function pluginPath(reader: PluginReader): string {
+export function pluginPath(reader: PluginReader, t: Translate): string {
   switch (reader) {
     case 'accelerate':
-      return 'accelerate launch hands it to accelerate through deepspeed_config_file';
+      return t('accelerate launch hands it to accelerate through {0}', 'deepspeed_config_file');
     case 'the Hugging Face Trainer':
-      return 'the Hugging Face Trainer hands it to accelerate (TrainingArguments.deepspeed)';
+      return t('the Hugging Face Trainer hands it to accelerate ({0})', 'TrainingArguments.deepspeed');
     default:
-      return `${reader} hands it to accelerate through the Hugging Face Trainer (TrainingArguments.deepspeed)`;
+      return t('{0} hands it to accelerate through the Hugging Face Trainer ({1})', reader, 'TrainingArguments.deepspeed');
   }
 }
 

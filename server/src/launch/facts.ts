@@ -76,6 +76,37 @@ export type DeepSpeedReference = {
   | { kind: 'unresolved' }
 );
 
+/**
+ * How a launch runs FSDP, as the plugin will see it (defaults filled in as the launcher or the Trainer fills
+ * them): for the checks across files and, later, the FSDP memory terms.
+ */
+export interface FsdpSettings {
+  /** What turned FSDP on: `distributed_type`, `--fsdp`, `--use_fsdp`. */
+  via: string;
+  span: SourceSpan;
+  version: 1 | 2;
+  /** FSDP1's strategy, or FSDP2's `reshard_after_forward` as one (true: FULL_SHARD, false: SHARD_GRAD_OP). */
+  strategy: 'FULL_SHARD' | 'SHARD_GRAD_OP' | 'NO_SHARD' | 'HYBRID_SHARD' | 'HYBRID_SHARD_ZERO2';
+  /** Parameters and gradients in CPU RAM, the optimizer step on the CPU. */
+  offloadParams: boolean;
+  autoWrap: 'TRANSFORMER_BASED_WRAP' | 'SIZE_BASED_WRAP' | 'NO_WRAP';
+  /** FSDP's own activation checkpointing, where the launch file turns it on (with where it says so). */
+  activationCheckpointing?: Fact<boolean>;
+  /** FSDP1 only: frozen and trainable parameters may share a unit. */
+  useOrigParams?: boolean;
+}
+
+/** Model-parallel sizes a launch sets (Megatron-SWIFT), each where it is written. */
+export interface ParallelSizes {
+  tp?: Fact<number>;
+  pp?: Fact<number>;
+  cp?: Fact<number>;
+  ep?: Fact<number>;
+  etp?: Fact<number>;
+  /** `decoder_first/last_pipeline_num_layers`: the stages are uneven, so the layers need not divide by PP. */
+  unevenPipeline?: boolean;
+}
+
 /** One training launch, from a shell command or a launcher YAML file. */
 export interface LaunchFacts {
   uri: string;
@@ -157,6 +188,10 @@ export interface LaunchFacts {
   maxCompletionLength?: Fact<number>;
   /** ms-swift `--deepspeed_autotp_size`, which adds `zero_optimization` to the config (sft_args.py:275-279). */
   deepspeedAutotpSize?: Fact<number>;
+  /** FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`. */
+  fsdp?: FsdpSettings;
+  /** Megatron's tensor, pipeline, context and expert parallel sizes. */
+  parallel?: ParallelSizes;
   /**
    * `ENV:` of a ms-swift config file: variables ms-swift sets before it starts torchrun, each only where the
    * shell left it unset (swift/cli/main.py, parse_yaml_args). Values as Python's str() writes them.

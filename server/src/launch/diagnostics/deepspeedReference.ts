@@ -12,9 +12,20 @@ import { suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
 import { maxNestingDepth } from '../../util/nesting';
 import { ACCELERATE, LLAMA_FACTORY, SWIFT } from '../../diagnostics/upstream';
+import type { Translate } from '../../l10n';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
 export type ReferenceReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
+
+/** The reader as a message names it: product names stay, the Trainer is said in the reader's language. */
+export function readerName(reader: ReferenceReader, t: Translate): string {
+  return reader === 'the Hugging Face Trainer' ? t('the Hugging Face Trainer') : reader;
+}
+
+/** " Did you mean 'x'?" after a message, or nothing. */
+export function didYouMean(suggestion: string | undefined, t: Translate): string {
+  return suggestion ? ` ${t("Did you mean '{0}'?", suggestion)}` : '';
+}
 
 /**
  * Where each reader fails on a value that is no file and no JSON. ms-swift's json_parse_to_dict repairs it with
@@ -38,15 +49,16 @@ export async function firstExisting(fs: FileSystemHost, candidates: string[]): P
 }
 
 /** Where a relative path was looked for, in words: next to this file, and at each workspace folder's root. */
-export function placesTried(ctx: SourceContext, written: string): string {
+export function placesTried(ctx: SourceContext, written: string, t: Translate): string {
   const places = new Map<string, string>();
-  places.set(joinPath(ctx.fileDir, written), 'next to this file');
+  places.set(joinPath(ctx.fileDir, written), t('next to this file'));
   for (const folder of ctx.folders) {
     const path = joinPath(folder, written);
-    if (!places.has(path)) places.set(path, 'at the workspace root');
+    if (!places.has(path)) places.set(path, t('at the workspace root'));
   }
-  const words = [...places].map(([path, where]) => `${where} (${path})`);
-  return words.length > 1 ? `neither ${words.slice(0, -1).join(', ')} nor ${words[words.length - 1]}` : `not ${words[0]}`;
+  const words = [...places].map(([path, where]) => t('{0} ({1})', where, path));
+  if (words.length === 1) return t('not {0}', words[0]);
+  return t('neither {0} nor {1}', words.slice(0, -1).reduce((a, b) => t('{0}, {1}', a, b)), words[words.length - 1]);
 }
 
 /**
@@ -62,14 +74,15 @@ export function fileNotFound(
   written: string,
   candidates: string[],
   reader: string,
+  t: Translate,
   details: Record<string, unknown> = {},
   hint = '',
   raises = unreadableRaises(reader),
 ): Diagnostic {
   const relative = !isAbsolutePath(written.trim()) && !written.trim().startsWith('~');
   const message = relative
-    ? `${what} '${written}' is ${placesTried(ctx, written.trim())}: ${reader} opens a relative path from the working directory, which this file does not set, so it fails unless started where the file is.${hint}`
-    : `${what} '${written}' does not exist; ${reader} fails at start.${hint}`;
+    ? t("{0} '{1}' is {2}: {3} opens a relative path from the working directory, which this file does not set, so it fails unless started where the file is.", what, written, placesTried(ctx, written.trim(), t), reader) + hint
+    : t("{0} '{1}' does not exist; {2} fails at start.", what, written, reader) + hint;
   return launchDiagnostic(ctx, 'deepspeed-config-not-found', start, end, message, { path: written, candidates, ...details }, relative ? { severity: DiagnosticSeverity.Warning } : { raises });
 }
 
@@ -87,9 +100,9 @@ async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: strin
 }
 
 /** "Change to '<value>'" fixes for the written value, the first (best) one preferred. */
-function changeTo(ctx: SourceContext, start: number, end: number, values: string[]): FixSpec[] {
+function changeTo(ctx: SourceContext, start: number, end: number, values: string[], t: Translate): FixSpec[] {
   const text = ctx.document.getText();
-  return values.map((value, i) => ({ id: 'change-value', title: `Change to '${value}'`, ops: [replaceText(text, start, end, value)], preferred: i === 0 }));
+  return values.map((value, i) => ({ id: 'change-value', title: t("Change to '{0}'", value), ops: [replaceText(text, start, end, value)], preferred: i === 0 }));
 }
 
 export async function checkDeepSpeedReference(
@@ -97,8 +110,10 @@ export async function checkDeepSpeedReference(
   hosts: Hosts,
   ref: DeepSpeedReference,
   reader: ReferenceReader,
+  t: Translate,
 ): Promise<Diagnostic[]> {
   const { start, end } = ref.span;
+  const name = readerName(reader, t);
   switch (ref.kind) {
     case 'preset':
       if (reader === 'ms-swift') return [];
@@ -108,7 +123,7 @@ export async function checkDeepSpeedReference(
           'preset-not-valid-here',
           start,
           end,
-          `'${ref.name}' is an ms-swift preset name; ${reader} needs the path of a DeepSpeed JSON config here. Write the JSON file (ms-swift's ${ref.name}.json is a good start) and pass its path.`,
+          t("'{0}' is an ms-swift preset name; {1} needs the path of a DeepSpeed JSON config here. Write the JSON file (ms-swift's {0}.json is a good start) and pass its path.", ref.name, name),
           { preset: ref.name },
         ),
       ];
@@ -116,8 +131,8 @@ export async function checkDeepSpeedReference(
       if (await firstExisting(hosts.fs, ctx.candidates(ref.text))) return [];
       const suggestions = suggestPresets(ref.text);
       return [
-        withSuggestions(ctx, 'unknown-deepspeed-preset', start, end, suggestions, { value: ref.text, suggestions }, (hint) =>
-          `'${ref.text}' is neither an ms-swift preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload) nor an existing JSON file; ms-swift fails at startup.${hint}`,
+        withSuggestions(ctx, 'unknown-deepspeed-preset', start, end, suggestions, { value: ref.text, suggestions }, t, (hint) =>
+          t("'{0}' is neither an ms-swift preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload) nor an existing JSON file; ms-swift fails at startup.", ref.text) + hint,
         ),
       ];
     }
@@ -128,20 +143,19 @@ export async function checkDeepSpeedReference(
         const read = await hosts.fs.readFile(candidate, 'config');
         if ('text' in read) return [];
         if (read.unread.reason !== 'missing') {
-          return [launchDiagnostic(ctx, 'file-not-read', start, end, `ZeRO Lens did not read '${ref.path}': ${describeUnread(read.unread)}. Its settings are not checked and not estimated.`, { path: candidate, unread: read.unread.reason })];
+          return [launchDiagnostic(ctx, 'file-not-read', start, end, t("ZeRO Lens did not read '{0}': {1}. Its settings are not checked and not estimated.", ref.path, describeUnread(read.unread)), { path: candidate, unread: read.unread.reason })];
         }
       }
       const suggestions = await similarJsonFiles(hosts, ctx, ref.path);
-      const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
-      return [fileNotFound(ctx, start, end, 'DeepSpeed config', ref.path, ref.candidates, reader, { fixes: changeTo(ctx, start, end, suggestions) }, hint)];
+      return [fileNotFound(ctx, start, end, t('DeepSpeed config'), ref.path, ref.candidates, name, t, { fixes: changeTo(ctx, start, end, suggestions, t) }, didYouMean(suggestions[0], t))];
     }
     case 'inline':
       if (ref.tooDeep) {
-        return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config nests deeper than ${maxNestingDepth} levels; ZeRO Lens does not read it. A DeepSpeed config nests a few levels.`)];
+        return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, t('The inline DeepSpeed config nests deeper than {0} levels; ZeRO Lens does not read it. A DeepSpeed config nests a few levels.', maxNestingDepth))];
       }
-      if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson)];
+      if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson, t)];
       if (ref.json !== undefined && typeof ref.json === 'object' && ref.json !== null) return [];
-      return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config is not a JSON object; ${reader} cannot parse it.`, {}, { raises: unreadableRaises(reader) })];
+      return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, t('The inline DeepSpeed config is not a JSON object; {0} cannot parse it.', name), {}, { raises: unreadableRaises(reader) })];
     default:
       return [];
   }
@@ -155,8 +169,8 @@ function withSuggestions(
   end: number,
   suggestions: string[],
   details: Record<string, unknown>,
+  t: Translate,
   message: (hint: string) => string,
 ) {
-  const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
-  return launchDiagnostic(ctx, code, start, end, message(hint), { ...details, fixes: changeTo(ctx, start, end, suggestions) });
+  return launchDiagnostic(ctx, code, start, end, message(didYouMean(suggestions[0], t)), { ...details, fixes: changeTo(ctx, start, end, suggestions, t) });
 }

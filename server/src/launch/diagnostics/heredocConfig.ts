@@ -11,6 +11,7 @@ import type { LaunchCommand } from '../command/launchCommand';
 import type { ShellScript } from '../shell/types';
 import { heredocConfigs, type HeredocConfig } from '../heredocConfigs';
 import { configReader } from '../deepspeedPlugin';
+import type { Translate } from '../../l10n';
 
 /**
  * A DeepSpeed config a script writes with a here-document is checked as a config, inside the script: the ds_config
@@ -19,11 +20,11 @@ import { configReader } from '../deepspeedPlugin';
  * out (the value is not known), as are whole-config checks then. When a launch of the script uses the file, its GPU
  * count checks the batch triple too. Fixes are not offered: they edit JSON by path, and this is a script.
  */
-export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript, launches: LaunchCommand[]): Diagnostic[] {
+export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript, launches: LaunchCommand[], t: Translate): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const config of heredocConfigs(script)) {
     try {
-      out.push(...checkOne(ctx, config, launches));
+      out.push(...checkOne(ctx, config, launches, t));
     } catch {
       // One odd here-document must not hide the other checks.
     }
@@ -31,7 +32,7 @@ export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript
   return out;
 }
 
-function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCommand[]): Diagnostic[] {
+function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCommand[], t: Translate): Diagnostic[] {
   const virtual = TextDocument.create(`${ctx.uri}#heredoc-${config.heredoc.start}`, 'ds-config', 1, config.text);
   const parses = new ConfigParses();
   const found = validateConfig(parses, virtual, defaultSettings);
@@ -40,7 +41,7 @@ function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCom
   if (gpus) {
     const world = gpus * (user.facts.nodes?.value ?? 1);
     // A plain deepspeed script may split the GPUs with model parallelism of its own: a warning then.
-    found.push(...batchWorldChecks(new ConfigView(virtual, parses.parse(virtual)), { gpus: world, label: `${world} GPUs (line ${user.facts.span.line})` }, !configReader(user.facts)));
+    found.push(...batchWorldChecks(new ConfigView(virtual, parses.parse(virtual)), { gpus: world, label: t('{0} GPUs (line {1})', world, user.facts.span.line) }, !configReader(user.facts)));
   }
   const mapped: Diagnostic[] = [];
   for (const d of found) {
@@ -56,7 +57,7 @@ function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCom
     mapped.push({
       ...d,
       range: { start: ctx.document.positionAt(from), end: ctx.document.positionAt(Math.max(from, to)) },
-      message: `In the DeepSpeed config this script writes: ${String(d.message)}`,
+      message: t('In the DeepSpeed config this script writes: {0}', String(d.message)),
       data: diagnosticData(ctx.document, { path: Array.isArray(path) ? path : [], heredoc: true }),
     });
   }

@@ -9,6 +9,7 @@ import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
 import { trainBatchAgreement } from './hfTrainerBatch';
 import { maxGradNormNotApplied } from './maxGradNorm';
+import type { Translate } from '../../l10n';
 import { replaceText } from '../../diagnostics/textOps';
 import type { LaunchFacts } from '../facts';
 import { launchFactsOfText } from '../references';
@@ -52,10 +53,12 @@ function at(value: unknown, path: string[]): unknown {
   return v;
 }
 
-const refusal = 'The Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values")';
+/** The Trainer's own words when it refuses (transformers integrations/deepspeed.py, trainer_config_finalize). */
+// l10n-ignore: the Trainer's own error text, as its log shows it
+const mismatchMessage = '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values"';
 
 /** `deepspeedVersion`: the zeroLens.deepspeedVersion setting, for what DeepSpeed does by default (maxGradNorm.ts). */
-export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, deepspeedVersion?: string): Promise<Diagnostic[]> {
+export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate, deepspeedVersion?: string): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];
   const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), ref).catch(() => undefined);
@@ -71,9 +74,10 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
   };
   const mismatch = (option: Option, given: number, dotted: string, written: number) => {
     const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
-    return launchDiagnostic(ctx, 'hf-trainer-config-mismatch', r.start, r.end, `${option.written} is ${given} but the DeepSpeed config sets "${dotted}": ${written}. ${refusal}; write the same value, or "auto" in the config.`, {
+    const message = t('{0} is {1} but the DeepSpeed config sets {2}. The Hugging Face Trainer refuses the mismatch at start ({3}); write the same value, or "auto" in the config.', option.written, given, `"${dotted}": ${written}`, mismatchMessage);
+    return launchDiagnostic(ctx, 'hf-trainer-config-mismatch', r.start, r.end, message, {
       key: dotted,
-      fixes: [{ id: 'change-value', title: `Change to ${written}`, ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }],
+      fixes: [{ id: 'change-value', title: t('Change to {0}', written), ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }],
     });
   };
   for (const m of mappings) {
@@ -109,14 +113,14 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
         span.start,
         span.end,
         written
-          ? `The DeepSpeed config enables ${m.key[0]} ("${dotted}": true), and the script does not pass ${args}: the Hugging Face Trainer refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"). Pass ${args}, or write "auto" in the config.`
-          : `${args} is on, and the DeepSpeed config sets "${dotted}": false: the Hugging Face Trainer refuses the mismatch at start. Write "auto" (or true) in the config, or drop ${args}.`,
+          ? t('The DeepSpeed config enables {0} ({1}), and the script does not pass {2}: the Hugging Face Trainer refuses the mismatch at start ({3}). Pass {2}, or write "auto" in the config.', m.key[0], `"${dotted}": true`, args, mismatchMessage)
+          : t('{0} is on, and the DeepSpeed config sets {1}: the Hugging Face Trainer refuses the mismatch at start. Write "auto" (or true) in the config, or drop {0}.', args, `"${dotted}": false`),
         { key: dotted },
       ),
     );
   }
-  if (!autoFindBatchSize) out.push(...trainBatchAgreement(ctx, launch, reader, config.value as Record<string, unknown>));
-  out.push(...(await maxGradNormNotApplied(ctx, hosts, reader, config.value as Record<string, unknown>, deepspeedVersion)));
+  if (!autoFindBatchSize) out.push(...trainBatchAgreement(ctx, launch, reader, config.value as Record<string, unknown>, t));
+  out.push(...(await maxGradNormNotApplied(ctx, hosts, reader, config.value as Record<string, unknown>, deepspeedVersion, t)));
   return out;
 }
 
@@ -126,7 +130,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
  * plugin writes the YAML's value into the config it builds (utils/dataclasses.py:1297-1300), and the Trainer's
  * fill_match then finds it differs from its argument and refuses to start (transformers trainer_config_process).
  */
-export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
+export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate): Promise<Diagnostic[]> {
   const file = launch.facts.configFile;
   if (!launch.facts.chain.includes('accelerate') || !file || launch.facts.deepspeed) return [];
   let yamlFacts: LaunchFacts | undefined;
@@ -148,8 +152,8 @@ export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, 
       'hf-trainer-config-mismatch',
       given.span.start,
       given.span.end,
-      `--gradient_accumulation_steps is ${given.value}, but ${file.value} sets gradient_accumulation_steps: ${yamlSteps.value} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.`,
-      { key: 'gradient_accumulation_steps', fixes: [{ id: 'change-value', title: `Change to ${yamlSteps.value}`, ops: [replaceText(text, given.span.start, given.span.end, String(yamlSteps.value))], preferred: true }] },
+      t('{0} is {1}, but {2} sets {3} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.', '--gradient_accumulation_steps', given.value, file.value, `gradient_accumulation_steps: ${yamlSteps.value}`),
+      { key: 'gradient_accumulation_steps', fixes: [{ id: 'change-value', title: t('Change to {0}', yamlSteps.value), ops: [replaceText(text, given.span.start, given.span.end, String(yamlSteps.value))], preferred: true }] },
     ),
   ];
 }

@@ -4,6 +4,7 @@ import type { LaunchCommand } from '../command/launchCommand';
 import { lastOption } from '../command/options';
 import type { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
+import type { Translate } from '../../l10n';
 
 /**
  * The Hugging Face Trainer fills and compares train_batch_size with world_size × per_device_train_batch_size ×
@@ -13,12 +14,12 @@ import { launchDiagnostic } from './launchDiagnostic';
  * change their defaults). With sequence parallelism the Trainer counts data-parallel ranks only, which the
  * launch does not tell: nothing is said.
  */
-export function trainBatchAgreement(ctx: SourceContext, launch: LaunchCommand, reader: OptionReader, config: Record<string, unknown>): Diagnostic[] {
+export function trainBatchAgreement(ctx: SourceContext, launch: LaunchCommand, reader: OptionReader, config: Record<string, unknown>, t: Translate): Diagnostic[] {
   const written = config.train_batch_size;
   if (typeof written !== 'number') return [];
   const sequenceParallel = config.sequence_parallel_size;
   if (typeof sequenceParallel === 'number' && sequenceParallel > 1) return [];
-  const world = worldSize(launch);
+  const world = worldSize(launch, t);
   const micro = reader.integer('per_device_train_batch_size');
   const steps = reader.integer('gradient_accumulation_steps');
   if (world === undefined || !micro || !steps) return [];
@@ -30,14 +31,17 @@ export function trainBatchAgreement(ctx: SourceContext, launch: LaunchCommand, r
       'hf-trainer-config-mismatch',
       micro.span.start,
       micro.span.end,
-      `The Hugging Face Trainer computes train_batch_size as ${world.words} × ${micro.value} per GPU × ${steps.value} accumulation steps = ${computed}, and the DeepSpeed config sets "train_batch_size": ${written}: it refuses the mismatch at start ("Please correct the following DeepSpeed config values that mismatch TrainingArguments values"). Write "auto" in the config, or a batch that multiplies out.`,
+      t('The Hugging Face Trainer computes train_batch_size as {0} × {1} per GPU × {2} accumulation steps = {3}, and the DeepSpeed config sets "train_batch_size": {4}: it refuses the mismatch at start ({5}). Write "auto" in the config, or a batch that multiplies out.', world.words, micro.value, steps.value, computed, written, refusalText),
       { key: 'train_batch_size', computed, written, worldSize: world.value },
     ),
   ];
 }
 
+// l10n-ignore: the Trainer's own error text, as its log shows it
+const refusalText = '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values"';
+
 /** The processes the launch starts, where it fixes them: GPUs per node × nodes. */
-function worldSize(launch: LaunchCommand): { value: number; words: string } | undefined {
+function worldSize(launch: LaunchCommand, t: Translate): { value: number; words: string } | undefined {
   const { gpusPerNode, nodes } = launch.facts;
   if (!gpusPerNode) return undefined;
   // The deepspeed launcher with a hostfile and no --num_nodes runs on every host the file lists.
@@ -45,6 +49,6 @@ function worldSize(launch: LaunchCommand): { value: number; words: string } | un
   if (!nodes && launcher?.kind === 'deepspeed' && lastOption(launcher.parsed, 'hostfile')) return undefined;
   const n = nodes?.value ?? 1;
   const value = gpusPerNode.value * n;
-  const words = n > 1 ? `${value} processes (${gpusPerNode.value} per node × ${n} nodes)` : `${value} ${value === 1 ? 'process' : 'processes'}`;
+  const words = n > 1 ? t('{0} processes ({1} per node × {2} nodes)', value, gpusPerNode.value, n) : value === 1 ? t('1 process') : t('{0} processes', value);
   return { value, words };
 }

@@ -5,6 +5,7 @@ import { changedDefaults, compareReleases, findDeepSpeedRelease } from '../../ds
 import { valueRange } from '../command/options';
 import type { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
+import type { Translate } from '../../l10n';
 
 /**
  * Under DeepSpeed the Hugging Face Trainer does not clip gradients itself: accelerate's clip_grad_norm_ only
@@ -15,7 +16,7 @@ import { launchDiagnostic } from './launchDiagnostic';
  * (zeroLens.deepspeedVersion, a pin, an environment), is another value; with the release unknown, only when the
  * value is neither default. Nothing raises: a warning.
  */
-export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, reader: OptionReader, config: Record<string, unknown>, deepspeedVersion: string | undefined): Promise<Diagnostic[]> {
+export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, reader: OptionReader, config: Record<string, unknown>, deepspeedVersion: string | undefined, t: Translate): Promise<Diagnostic[]> {
   if ('gradient_clipping' in config) return [];
   const option = reader.option('max_grad_norm');
   const text = option && reader.text(option);
@@ -25,10 +26,10 @@ export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, re
   const release = await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion);
   const clipping = release ? ((compareReleases(release.version, since) >= 0 ? value : before) as number) : undefined;
   if (clipping === given || (clipping === undefined && (given === value || given === before))) return [];
-  const uses = (v: unknown) => (v === 0 ? 'no clipping' : `clipping at ${String(v)}`);
+  const uses = (v: unknown) => (v === 0 ? t('no clipping') : t('clipping at {0}', String(v)));
   const which = release
-    ? `its default, ${uses(clipping)} in DeepSpeed ${release.version} (${release.source})`
-    : `its default: ${uses(value)} from DeepSpeed ${since} on (${change}), ${uses(before)} before`;
+    ? t('its default, {0} in DeepSpeed {1} ({2})', uses(clipping), release.version, release.source)
+    : t('its default: {0} from DeepSpeed {1} on ({2}), {3} before', uses(value), since, change, uses(before));
   const end = valueRange(option)?.end ?? option.nameEnd;
   return [
     launchDiagnostic(
@@ -36,7 +37,7 @@ export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, re
       'max-grad-norm-not-applied',
       option.nameStart,
       end,
-      `${option.written} is ${given}, but the DeepSpeed config has no "gradient_clipping": under DeepSpeed the Hugging Face Trainer leaves clipping to DeepSpeed, which uses ${which}, so ${option.written} ${given} is not applied. Write "gradient_clipping": "auto" in the config (the Trainer fills it with ${option.written}).`,
+      t('{0} is {1}, but the DeepSpeed config has no "gradient_clipping": under DeepSpeed the Hugging Face Trainer leaves clipping to DeepSpeed, which uses {2}, so {0} {1} is not applied. Write "gradient_clipping": "auto" in the config (the Trainer fills it with {0}).', option.written, given, which),
       { given, deepspeedDefault: clipping ?? null, release: release?.version ?? null },
     ),
   ];

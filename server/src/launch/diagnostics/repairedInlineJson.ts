@@ -5,6 +5,7 @@ import { isYamlDocument } from '../analysis';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { FixSpec } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
+import type { Translate } from '../../l10n';
 
 /** The shell word as written is one quoted literal holding `value`: replacing it changes nothing else. */
 function isQuotedLiteral(raw: string, value: string): boolean {
@@ -26,15 +27,15 @@ function quotedJson(ctx: SourceContext, span: SourceSpan, value: string, json: s
  * ms-swift reads inline JSON that `json.loads` rejects through json_repair (swift/utils/utils.py:422-432),
  * so the run works, with a warning in its log; the same value fails anywhere else.
  */
-export function repairedInlineJsonDiagnostic(ctx: SourceContext, span: SourceSpan, value: string, repairedJson: string): Diagnostic {
+export function repairedInlineJsonDiagnostic(ctx: SourceContext, span: SourceSpan, value: string, repairedJson: string, t: Translate): Diagnostic {
   const newText = quotedJson(ctx, span, value, repairedJson);
-  const fixes: FixSpec[] = newText === undefined ? [] : [{ id: 'rewrite-json', title: 'Rewrite as valid JSON', ops: [replaceText(ctx.document.getText(), span.start, span.end, newText)], preferred: true }];
+  const fixes: FixSpec[] = newText === undefined ? [] : [{ id: 'rewrite-json', title: t('Rewrite as valid JSON'), ops: [replaceText(ctx.document.getText(), span.start, span.end, newText)], preferred: true }];
   return launchDiagnostic(
     ctx,
     'inline-deepspeed-json-repaired',
     span.start,
     span.end,
-    'This inline DeepSpeed config is not valid JSON (single quotes, a trailing comma or Python True/False). ms-swift repairs it with json_repair and logs a warning; the Hugging Face Trainer, accelerate and DeepSpeed would reject it.',
+    t('This inline DeepSpeed config is not valid JSON (single quotes, a trailing comma or Python True/False). ms-swift repairs it with json_repair and logs a warning; the Hugging Face Trainer, accelerate and DeepSpeed would reject it.'),
     { repairedJson, fixes },
   );
 }

@@ -12,17 +12,18 @@ import { visibleDevices } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { FixSpec } from '../../diagnostics/fixData';
+import type { Translate } from '../../l10n';
 
 /**
  * Replace `python [flags]` in front of `target` (a script, or the module after a separate `-m`) with
  * `torchrun --nproc_per_node n [-m]`: what swift's main.py runs (main.py:95-98), and torchrun's own `-m`
  * (torch/distributed/run.py). `-mpkg.train` in one word leaves no place to cut, so no fix there.
  */
-export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n: number): FixSpec[] {
+export function torchrunFixes(ctx: SourceContext, python: Word, target: Word, n: number, t: Translate): FixSpec[] {
   const module = !/\.py$/i.test(target.value);
   if (module && target.raw.startsWith('-m')) return [];
   const launcher = `torchrun --nproc_per_node ${n} ${module ? '-m ' : ''}`;
-  return [{ id: 'use-torchrun', title: `Start with torchrun --nproc_per_node ${n}`, ops: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
+  return [{ id: 'use-torchrun', title: t('Start with {0}', `torchrun --nproc_per_node ${n}`), ops: [new ScriptEditor(ctx).replace(python.start, target.start, launcher)], preferred: true }];
 }
 
 /**
@@ -42,7 +43,7 @@ export function gpusMeantFor(visibleCount: number | undefined, nproc: string | u
  * (or the Ascend list), or from NPROC_PER_NODE ≥ 2 in the script, which only launchers read (torchrun's own
  * variable is PET_NPROC_PER_NODE). A warning: at best most of the GPUs sit idle.
  */
-export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchCommand): Diagnostic | undefined {
+export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchCommand, t: Translate): Diagnostic | undefined {
   const trainer = launch.trainer;
   const python = launch.launcher ? undefined : trainer?.python;
   if (!trainer || trainer.kind !== 'python' || !python || !launch.facts.deepspeed) return undefined;
@@ -52,13 +53,15 @@ export function hfSingleProcessDiagnostic(ctx: SourceContext, launch: LaunchComm
   const n = gpusMeantFor(devices?.ids.length, launch.env.envBinding('NPROC_PER_NODE')?.value);
   if (n < 2) return undefined;
   const runner = ctx.document.getText().slice(python.word.start, python.runs.end);
-  const sees = devices ? `${devices.name} lists ${n} GPUs, but ${runner} runs one process` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process (only a launcher reads NPROC_PER_NODE)`;
+  const sees = devices
+    ? t('{0} lists {1} GPUs, but {2} runs one process', devices.name, n, runner)
+    : t('{0} asks for {1} processes, but {2} runs one process (only a launcher reads {3})', `NPROC_PER_NODE=${n}`, n, runner, 'NPROC_PER_NODE');
   return launchDiagnostic(
     ctx,
     'hf-script-single-process',
     python.word.start,
     python.word.end,
-    `${sees}: no launcher sets RANK and WORLD_SIZE, so with ${ds.written} DeepSpeed looks for an MPI world through mpi4py (deepspeed/comm/comm.py:837-845, mpi_discovery) and either stops there or trains with world size 1 on one GPU while the others sit idle. Start ${python.runs.value} with torchrun --nproc_per_node ${n} (or the deepspeed launcher) for one process per GPU.`,
-    { gpus: n, fixes: torchrunFixes(ctx, python.word, python.runs, n) },
+    t('{0}: no launcher sets RANK and WORLD_SIZE, so with {1} DeepSpeed looks for an MPI world through mpi4py (deepspeed/comm/comm.py:837-845, mpi_discovery) and either stops there or trains with world size 1 on one GPU while the others sit idle. Start {2} with {3} (or the deepspeed launcher) for one process per GPU.', sees, ds.written, python.runs.value, `torchrun --nproc_per_node ${n}`),
+    { gpus: n, fixes: torchrunFixes(ctx, python.word, python.runs, n, t) },
   );
 }

@@ -14,6 +14,7 @@ import { ScriptEditor } from '../edits/textEdits';
 import type { FixSpec } from '../../diagnostics/fixData';
 import { launchDiagnostic } from './launchDiagnostic';
 import { gpusMeantFor, torchrunFixes } from './singleProcess';
+import type { Translate } from '../../l10n';
 
 export interface SwiftDeviceInputs {
   /** `--deepspeed` is on the command line. */
@@ -52,27 +53,29 @@ function listedAs(devices: SeenDevices): string {
  * --deepspeed fails as under `swift sft` without NPROC_PER_NODE. With no CUDA_VISIBLE_DEVICES the count is
  * unknown and, as for `swift sft`, nothing is said, unless NPROC_PER_NODE ≥ 2 tells that many GPUs are there.
  */
-function scriptRunDiagnostic(ctx: SourceContext, launch: LaunchCommand, python: Word, devices: SeenDevices | undefined, nproc: SeenVariable | undefined, deepspeed: string): Diagnostic | undefined {
+function scriptRunDiagnostic(ctx: SourceContext, launch: LaunchCommand, python: Word, devices: SeenDevices | undefined, nproc: SeenVariable | undefined, deepspeed: string, t: Translate): Diagnostic | undefined {
   const target = launch.trainer?.subcommandWord;
   if (!target) return undefined;
   const runner = ctx.document.getText().slice(python.start, target.end);
   const n = gpusMeantFor(devices?.ids.length, nproc?.value);
   const at = devices?.variable ?? nproc;
   if (n < 2 || !at) return undefined;
-  const sees = devices ? `${listedAs(devices)} lists ${n} GPUs, and ${runner} runs one process that sees them all` : `NPROC_PER_NODE=${n} asks for ${n} processes, but ${runner} runs one process, which sees every GPU of the machine (${n} or more)`;
+  const sees = devices
+    ? t('{0} lists {1} GPUs, and {2} runs one process that sees them all', listedAs(devices), n, runner)
+    : t('{0} asks for {1} processes, but {2} runs one process, which sees every GPU of the machine ({1} or more)', `NPROC_PER_NODE=${n}`, n, runner);
   // What swift's main.py runs for it: python -m torch.distributed.run --nproc_per_node N <script> (main.py:95-98).
-  const fixes = torchrunFixes(ctx, python, target, n);
+  const fixes = torchrunFixes(ctx, python, target, n, t);
   return launchDiagnostic(
     ctx,
     'swift-script-single-process',
     at.start,
     at.end,
-    `${sees}: only the swift command reads NPROC_PER_NODE and starts torchrun. ms-swift then loads the model with device_map across the GPUs and ${deepspeed} fails: "DeepSpeed is not compatible with device_map". Use swift ${launch.trainer?.subcommand ?? 'sft'} with NPROC_PER_NODE=${n}, or start ${target.value} with torchrun --nproc_per_node ${n}.`,
+    t('{0}: only the swift command reads {1} and starts torchrun. ms-swift then loads the model with device_map across the GPUs and {2} fails: "DeepSpeed is not compatible with device_map". Use {3} with {4}, or start {5} with {6}.', sees, 'NPROC_PER_NODE', deepspeed, `swift ${launch.trainer?.subcommand ?? 'sft'}`, `NPROC_PER_NODE=${n}`, target.value, `torchrun --nproc_per_node ${n}`),
     { gpus: n, fixes },
   );
 }
 
-export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand, inputs: SwiftDeviceInputs): Diagnostic[] {
+export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand, inputs: SwiftDeviceInputs, t: Translate): Diagnostic[] {
   const out: Diagnostic[] = [];
   const editor = new ScriptEditor(ctx);
   const programStart = launch.command.words[0].start;
@@ -91,10 +94,10 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
       return { value: binding.value, start: a.start, end: a.end, scriptValue: a.value, where: name };
     }
     const fromConfig: Fact<string> | undefined = config?.configEnv?.[name];
-    return fromConfig && configArg ? { value: fromConfig.value, start: configArg.span.start, end: configArg.span.end, where: `ENV.${name} in ${configName}` } : undefined;
+    return fromConfig && configArg ? { value: fromConfig.value, start: configArg.span.start, end: configArg.span.end, where: t('{0} in {1}', `ENV.${name}`, configName) } : undefined;
   };
 
-  const deepspeed = inputs.deepspeedFlag ? '--deepspeed' : config?.deepspeed ? `DeepSpeed (deepspeed: ${config.deepspeed.text} in ${configName})` : undefined;
+  const deepspeed = inputs.deepspeedFlag ? '--deepspeed' : config?.deepspeed ? t('DeepSpeed ({0} in {1})', `deepspeed: ${config.deepspeed.text}`, configName) : undefined;
   if (!deepspeed) return out;
   let devices: SeenDevices | undefined;
   for (const name of visibleDeviceVariables) {
@@ -108,7 +111,7 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
   if (seen('SWIFT_SINGLE_DEVICE_MODE')?.value === '1') return out;
   const nproc = seen('NPROC_PER_NODE');
   if (python) {
-    const one = scriptRunDiagnostic(ctx, launch, python.word, devices, nproc, deepspeed);
+    const one = scriptRunDiagnostic(ctx, launch, python.word, devices, nproc, deepspeed, t);
     return one ? [one] : out;
   }
   if (!devices) return out;
@@ -125,8 +128,8 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
         'cuda-devices-without-nproc',
         devices.variable.start,
         devices.variable.end,
-        `${listed} lists ${n} GPUs but NPROC_PER_NODE is not set, so ms-swift starts one process that sees ${n} GPUs (device_map model parallel), and ${deepspeed} then fails: "DeepSpeed is not compatible with device_map". Set NPROC_PER_NODE=${n}.`,
-        { gpus: n, fixes: [{ id: 'add-nproc-per-node', title: `Add NPROC_PER_NODE=${n}`, ops: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
+        t('{0} lists {1} GPUs but {2} is not set, so ms-swift starts one process that sees {1} GPUs (device_map model parallel), and {3} then fails: "DeepSpeed is not compatible with device_map". Set {4}.', listed, n, 'NPROC_PER_NODE', deepspeed, `NPROC_PER_NODE=${n}`),
+        { gpus: n, fixes: [{ id: 'add-nproc-per-node', title: t('Add {0}', `NPROC_PER_NODE=${n}`), ops: [editor.insertBeforeProgram(programStart, `NPROC_PER_NODE=${n}`)], preferred: true }] },
       ),
     );
   }
@@ -141,13 +144,15 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
   if (tooMany || n === p || (n % p === 0 && n / p < 2)) return out;
   const why =
     n % p !== 0
-      ? `ms-swift asserts that the GPUs divide evenly among the processes (n_gpu % local_world_size) and stops`
-      : `each process sees ${n / p} GPUs, so ms-swift loads the model with device_map across them and ${deepspeed} fails: "DeepSpeed is not compatible with device_map"`;
-  const processesVia = processes.via.startsWith('ENV.') ? `${processes.via} in ${configName}` : processes.via;
+      ? t('ms-swift asserts that the GPUs divide evenly among the processes ({0}) and stops', 'n_gpu % local_world_size')
+      : t('each process sees {0} GPUs, so ms-swift loads the model with device_map across them and {1} fails: "DeepSpeed is not compatible with device_map"', n / p, deepspeed);
+  const processesVia = processes.via.startsWith('ENV.') ? t('{0} in {1}', processes.via, configName) : processes.via;
   const literal = nproc?.scriptValue && /^\d+$/.test(nproc.scriptValue.raw) ? nproc.scriptValue : undefined;
-  const fixes: FixSpec[] = literal ? [{ id: 'set-nproc-per-node', title: `Set NPROC_PER_NODE=${n}`, ops: [editor.replace(literal.start, literal.end, String(n))], preferred: true }] : [];
+  const fixes: FixSpec[] = literal ? [{ id: 'set-nproc-per-node', title: t('Set {0}', `NPROC_PER_NODE=${n}`), ops: [editor.replace(literal.start, literal.end, String(n))], preferred: true }] : [];
   out.push(
-    launchDiagnostic(ctx, 'nproc-visible-devices-mismatch', devices.variable.start, devices.variable.end, `${listed} lists ${n} GPUs for ${p} process${p === 1 ? '' : 'es'} per node (${processesVia}): ${why}. Start one process per visible GPU.`, {
+    launchDiagnostic(ctx, 'nproc-visible-devices-mismatch', devices.variable.start, devices.variable.end, p === 1
+        ? t('{0} lists {1} GPUs for 1 process per node ({2}): {3}. Start one process per visible GPU.', listed, n, processesVia, why)
+        : t('{0} lists {1} GPUs for {2} processes per node ({3}): {4}. Start one process per visible GPU.', listed, n, p, processesVia, why), {
       gpus: n,
       processes: p,
       fixes,

@@ -11,6 +11,10 @@ import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
 import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
+import { english, type Translate } from '../../l10n';
+import { fsdpTrainerDiagnostics } from './fsdpTrainer';
+import { fsdpLaunchDiagnostics } from './fsdpLaunch';
+import { parallelSizeDiagnostics } from './parallelSizes';
 
 /**
  * The hosts for one validation run, reading each path once: a script may name the same config in thousands
@@ -34,43 +38,46 @@ function readingOnce(hosts: Hosts): Hosts {
 }
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, deepspeedVersion?: string): Promise<Diagnostic[]> {
+export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, deepspeedVersion?: string, t: Translate = english): Promise<Diagnostic[]> {
   const hosts = readingOnce(disk);
   const { ctx } = analysis;
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
-    if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml) : [];
+    if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml, t) : [];
     // Past the error the recovered values are the parser's guesses (an unclosed quote swallows the lines
     // after it into one value), so only what ends before it is reported.
-    const checked = yaml ? await yamlDiagnostics(ctx, hosts, yaml) : [];
+    const checked = yaml ? await yamlDiagnostics(ctx, hosts, yaml, t) : [];
     const before = checked.filter((d) => ctx.document.offsetAt(d.range.end) < syntaxError.start);
-    return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined), ...before];
+    return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined, t), ...before];
   }
-  const out = shellDiagnostics(ctx, analysis.script);
-  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands));
+  const out = shellDiagnostics(ctx, analysis.script, t);
+  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands, t));
   for (const launch of analysis.commands) {
     // A long script yields between commands, and stale work stops.
     await budget.checkpoint();
-    out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
-    out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
+    out.push(...(await launcherDiagnostics(ctx, hosts, launch, t)));
+    out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts, t)));
+    out.push(...(await fsdpTrainerDiagnostics(ctx, hosts, launch, t)));
+    out.push(...(await fsdpLaunchDiagnostics(ctx, hosts, launch, t)));
+    out.push(...(await parallelSizeDiagnostics(ctx, hosts, launch, t)));
     const trainer = launch.trainer;
     if (!trainer) continue;
-    if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer)));
+    if (trainer.kind === 'swift' || trainer.kind === 'megatron') out.push(...(await swiftDiagnostics(ctx, hosts, launch, trainer, t)));
     else if (trainer.kind === 'python') {
       // Only the script's own --deepspeed; a reference from accelerate's flags is checked with the launcher.
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
-      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer')));
-      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, deepspeedVersion)));
-      out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer)));
-      const single = hfSingleProcessDiagnostic(ctx, launch);
+      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t)));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, deepspeedVersion)));
+      out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer, t)));
+      const single = hfSingleProcessDiagnostic(ctx, launch, t);
       if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {
       const cfg = launch.facts.configFile;
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
-        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, 'LLaMA-Factory config', cfg.value, cfg.candidates, 'LLaMA-Factory', {}, '', missingFileRaises['LLaMA-Factory config']));
+        out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t, {}, '', missingFileRaises['LLaMA-Factory config']));
       }
-      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory')));
+      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t)));
     }
   }
   return out;

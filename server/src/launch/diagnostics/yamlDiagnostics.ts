@@ -10,6 +10,8 @@ import { replaceText } from '../../diagnostics/textOps';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
+import { accelerateFsdpDiagnostics } from './accelerateFsdp';
+import { english, type Translate } from '../../l10n';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
 const excludedYamlKeys = [
@@ -17,17 +19,20 @@ const excludedYamlKeys = [
   'offload_optimizer_nvme_path', 'offload_param_nvme_path', 'zero3_save_16bit_model',
 ];
 
+// l10n-ignore: accelerate's own warning, as its log shows it
+const acceleratesWords = '"the following accelerate config variables will be ignored"';
+
 function removeEntry(ctx: SourceContext, e: YamlEntry): TextOp {
   return replaceText(ctx.document.getText(), e.pairStart, e.pairEnd, '');
 }
 
-function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
+function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Diagnostic[] {
   const out: Diagnostic[] = [];
   const ds = yaml.deepspeedConfig;
   for (const [key, choices] of Object.entries(accelerateChoices)) {
     const e = key === 'mixed_precision' ? undefined : ds.get(key);
     if (e && e.value !== null && e.value !== undefined && !choices.includes(accelerateValueForm(key, String(e.value)))) {
-      out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes ${choices.join(' | ')}, not '${String(e.value)}'.`));
+      out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, t("{0} takes {1}, not '{2}'.", key, choices.join(' | '), String(e.value))));
     }
   }
   // NVMe offload without a path: accelerate's plugin fills nvme_path with the string "none" (utils/dataclasses.py
@@ -42,19 +47,19 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
           'accelerate-nvme-without-path',
           device!.valueStart,
           device!.valueEnd,
-          `offload_${what}_device is nvme and offload_${what}_nvme_path is not set: accelerate passes the string "none" as nvme_path, so DeepSpeed swaps into a folder named "none" under the working directory instead of the NVMe drive. Set offload_${what}_nvme_path to the drive's mount point.`,
+          t('{0} is nvme and {1} is not set: accelerate passes the string "none" as nvme_path, so DeepSpeed swaps into a folder named "none" under the working directory instead of the NVMe drive. Set {1} to the drive\'s mount point.', `offload_${what}_device`, `offload_${what}_nvme_path`),
         ),
       );
     }
   }
   const mp = yaml.top.get('mixed_precision');
   if (mp && mp.value !== null && !['no', 'fp16', 'bf16', 'fp8'].includes(String(mp.value))) {
-    out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, `mixed_precision takes no | fp16 | bf16 | fp8, not '${String(mp.value)}'.`));
+    out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, t("{0} takes {1}, not '{2}'.", 'mixed_precision', 'no | fp16 | bf16 | fp8', String(mp.value))));
   }
   for (const key of ['num_processes', 'num_machines']) {
     const e = yaml.top.get(key);
     if (e && !(typeof e.value === 'number' && Number.isInteger(e.value) && e.value >= 1)) {
-      out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, `${key} takes a whole number ≥ 1.`));
+      out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', e.valueStart, e.valueEnd, t('{0} takes a whole number ≥ 1.', key)));
     }
   }
   if (ds.get('deepspeed_config_file')?.text) {
@@ -63,9 +68,9 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
     if (mp && mp.value !== null) excluded.push(mp);
     for (const e of excluded) {
       out.push(
-        launchDiagnostic(ctx, 'accelerate-config-file-excludes', e.keyStart, e.keyEnd, `With deepspeed_config_file, accelerate refuses '${e.key}' ("the following accelerate config variables will be ignored"); set it in the JSON config instead.`, {
+        launchDiagnostic(ctx, 'accelerate-config-file-excludes', e.keyStart, e.keyEnd, t("With {0}, accelerate refuses '{1}' ({2}); set it in the JSON config instead.", 'deepspeed_config_file', e.key, acceleratesWords), {
           key: e.key,
-          fixes: [{ id: 'remove-entry', title: `Remove '${e.key}'`, ops: [removeEntry(ctx, e)] }],
+          fixes: [{ id: 'remove-entry', title: t("Remove '{0}'", e.key), ops: [removeEntry(ctx, e)] }],
         }),
       );
     }
@@ -76,11 +81,11 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
 /** Where quantization.py refuses each method's other widths (the registry cites finetuning_type's choices). */
 const quantizationWidthLines: Record<string, string> = { bnb: '#L191-192', hqq: '#L207-208', eetq: '#L219-220' };
 
-function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
+function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Diagnostic[] {
   const out: Diagnostic[] = [];
   const ft = yaml.top.get('finetuning_type');
   if (ft?.text && !['lora', 'oft', 'freeze', 'full'].includes(ft.text)) {
-    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', ft.valueStart, ft.valueEnd, `finetuning_type takes lora | oft | freeze | full, not '${ft.text}'.`));
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', ft.valueStart, ft.valueEnd, t("{0} takes {1}, not '{2}'.", 'finetuning_type', 'lora | oft | freeze | full', ft.text)));
   }
   // The widths each on-the-fly method takes (model/model_utils/quantization.py); bitsandbytes is the default.
   const qb = yaml.top.get('quantization_bit');
@@ -88,9 +93,9 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
   const widths: Record<string, number[]> = { bnb: [4, 8], hqq: [1, 2, 3, 4, 5, 6, 8], eetq: [8] };
   const allowed = widths[method];
   if (qb && qb.value !== null && allowed && !allowed.includes(qb.value as number)) {
-    const name = method === 'bnb' ? 'bitsandbytes (the default quantization_method)' : method.toUpperCase();
+    const name = method === 'bnb' ? t('bitsandbytes (the default {0})', 'quantization_method') : method.toUpperCase();
     const raises = `${LLAMA_FACTORY}:src/llamafactory/model/model_utils/quantization.py${quantizationWidthLines[method]}`;
-    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, `quantization_bit ${String(qb.value)} is not a width ${name} takes: ${allowed.join(', ')}. LLaMA-Factory raises ValueError when it loads the model.`, {}, { raises }));
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, t('{0} {1} is not a width {2} takes: {3}. LLaMA-Factory raises ValueError when it loads the model.', 'quantization_bit', String(qb.value), name, allowed.join(', ')), {}, { raises }));
   }
   return out;
 }
@@ -99,20 +104,23 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch): Diagnostic[] {
  * One warning at the parser's first error, whatever follows: the YAML extension lists the details, and the
  * point here is that our checks stop there (or, when nothing before it reads, do not run).
  */
-export function yamlSyntaxDiagnostic(ctx: SourceContext, error: YamlSyntaxError, partly: boolean): Diagnostic {
+export function yamlSyntaxDiagnostic(ctx: SourceContext, error: YamlSyntaxError, partly: boolean, t: Translate): Diagnostic {
   const { line, character } = ctx.span(error.start, error.start).range.start;
-  const what = partly ? 'could not read this file from here on, so its DeepSpeed settings after this point are not checked' : 'could not read this file, so its DeepSpeed settings are not checked';
-  return launchDiagnostic(ctx, 'yaml-syntax-error', error.start, error.end, `ZeRO Lens ${what}: ${error.message} (line ${line + 1}, column ${character + 1}).`);
+  const detail = error.multipleDocuments ? t('a second YAML document starts here, and the file may hold only one') : error.message;
+  const message = partly
+    ? t('ZeRO Lens could not read this file from here on, so its DeepSpeed settings after this point are not checked: {0} (line {1}, column {2}).', detail, line + 1, character + 1)
+    : t('ZeRO Lens could not read this file, so its DeepSpeed settings are not checked: {0} (line {1}, column {2}).', detail, line + 1, character + 1);
+  return launchDiagnostic(ctx, 'yaml-syntax-error', error.start, error.end, message);
 }
 
-export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch): Promise<Diagnostic[]> {
-  const out = yaml.kind === 'accelerate-yaml' ? accelerateYaml(ctx, yaml) : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml) : [];
+export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch, t: Translate = english): Promise<Diagnostic[]> {
+  const out = yaml.kind === 'accelerate-yaml' ? [...accelerateYaml(ctx, yaml, t), ...accelerateFsdpDiagnostics(ctx, yaml, t)] : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml, t) : [];
   const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
   // teacher_deepspeed: only an ms-swift config sets it.
   for (const ref of [yaml.facts.deepspeed, yaml.facts.teacherDeepspeed]) {
-    if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader)));
+    if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader, t)));
   }
-  out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts)));
-  out.push(...(await llamaFactoryZero3(ctx, hosts, yaml)));
+  out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts, t)));
+  out.push(...(await llamaFactoryZero3(ctx, hosts, yaml, t)));
   return out;
 }

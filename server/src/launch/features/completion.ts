@@ -7,31 +7,37 @@ import { relativePath } from '../../util/paths';
 import type { LaunchAnalysis } from '../analysis';
 import type { LaunchCommand } from '../command/launchCommand';
 import { swiftPresetNames, type LaunchFacts } from '../facts';
-import { swiftPresets } from '../swiftPresets';
+import { presetProse } from '../swiftPresets';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
 import { accelerateFlags } from '../flagDocs';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
+import { translator } from '../../l10n';
+import { fsdpYamlCompletions } from './fsdpYaml';
+import { documentedFlagItems, documentedFlags } from './parallelFlags';
+import { documentedValueCompletions } from './fsdpScript';
 
 /** ms-swift flags (and config-file keys) that take a preset name, a JSON path or inline JSON. */
 const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
 
 /** Workspace JSON files that look like DeepSpeed configs, relative to the file being edited. */
 async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+  const t = translator(settings.locale);
   const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
   return files.slice(0, 200).map((file, i) => {
     let rel = relativePath(fromDir, file);
     if (!rel.startsWith('.')) rel = `./${rel}`;
-    return { label: rel, kind: CompletionItemKind.File, detail: 'DeepSpeed config in the workspace', textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
+    return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
   });
 }
 
 /** The six presets; with `estimates` (one per preset), each shows what this command would need with it. */
-function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = []): CompletionItem[] {
+function presetItems(range: Range, settings: ZeroLensSettings, estimates: (EstimateResult | undefined)[] = []): CompletionItem[] {
+  const t = translator(settings.locale);
   return swiftPresetNames.map((name, i) => {
-    const preset = swiftPresets[name];
+    const preset = presetProse(name, t);
     const estimate = estimates[i];
-    const fit = estimate?.fits === false ? ' (does not fit)' : '';
+    const fit = estimate?.fits === false ? ` ${t('(does not fit)')}` : '';
     return {
       label: name,
       kind: CompletionItemKind.EnumMember,
@@ -46,17 +52,20 @@ function presetItems(range: Range, estimates: (EstimateResult | undefined)[] = [
 /** Per-GPU estimates of a command with each ms-swift preset, in `swiftPresetNames` order (the training layer's). */
 export type PresetEstimates = (written: LaunchFacts, settings: ZeroLensSettings) => Promise<(EstimateResult | undefined)[]>;
 
-function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string): CompletionItem[] {
+function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: Range, dashes: string, settings: ZeroLensSettings): CompletionItem[] {
+  const t = translator(settings.locale);
+  const documented = documentedFlags(launch, owner, t);
+  const items = documentedFlagItems(documented, range, dashes, t, settings.locale);
   const table = flagTable(launch, owner);
-  if (!table) return [];
-  return Object.entries(table.flags).map(([name, doc]) => ({
+  if (!table) return items;
+  return items.concat(Object.entries(table.flags).filter(([name]) => !documented.has(name)).map(([name, doc]) => ({
     label: `--${name}`,
     kind: CompletionItemKind.Property,
     detail: table.program,
     documentation: doc.doc,
     filterText: `${dashes}${name}`,
     textEdit: { range, newText: `--${name}` },
-  }));
+  })));
 }
 
 /** The launch command whose lines hold `offset`, and whether the offset is in the launcher's part. */
@@ -84,11 +93,13 @@ export async function scriptCompletions(
     if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
       // Never for --teacher_deepspeed: the teacher is another model.
       const estimates = name === 'deepspeed' && presetEstimates ? await presetEstimates(target.launch.facts, settings) : [];
-      return [...presetItems(range, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
       return jsonConfigItems(hosts, ctx.fileDir, range, settings);
     }
+    const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
+    if (documented) return documented;
     const values = flagTable(target.launch, target.owner)?.flags[name]?.values;
     return (values ?? []).map((v, i) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value }, sortText: String(i).padStart(3, '0') }));
   }
@@ -100,7 +111,7 @@ export async function scriptCompletions(
     const at = commandAt(analysis, offset);
     if (!at) return [];
     const range = ctx.span(offset - typed[1].length, offset).range;
-    return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-');
+    return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-', settings);
   }
   return [];
 }
@@ -117,13 +128,15 @@ const yamlValueKeys: Record<string, { value: string; doc: string }[] | undefined
 
 async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' }>, offset: number, hosts: Hosts, settings: ZeroLensSettings): Promise<CompletionItem[]> {
   const { ctx } = analysis;
+  const fsdp = fsdpYamlCompletions(ctx, analysis.yaml, offset, translator(settings.locale), settings.locale);
+  if (fsdp) return fsdp;
   const text = ctx.document.getText();
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));
   if (!m) return [];
   const range = ctx.span(offset - m[2].length, offset).range;
   if (swiftDeepSpeedKeys.includes(m[1]) && analysis.yaml?.kind === 'swift-yaml') {
-    return [...presetItems(range), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
   }
   if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
   return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value } }));

@@ -6,10 +6,12 @@ export function flagTable(launch: LaunchCommand, owner: 'launcher' | 'trainer'):
   if (owner === 'launcher') {
     switch (launch.launcher?.kind) {
       case 'deepspeed':
+        // l10n-ignore: the program's name
         return { program: 'deepspeed launcher', flags: deepspeedLauncherFlags };
       case 'torchrun':
         return { program: 'torchrun', flags: torchrunFlags };
       case 'accelerate':
+        // l10n-ignore: the program's name
         return { program: 'accelerate launch', flags: accelerateFlags };
       default:
         return undefined;

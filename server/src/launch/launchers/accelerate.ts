@@ -9,6 +9,8 @@ import { parseOptions, valueRange, type OptionSpec } from '../command/options';
 import type { Word } from '../shell/types';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { OptionReader } from './trainerArgs';
+import { accelerateFsdpSettings } from '../fsdp/accelerateFsdp';
+import type { KeyValueEntry } from '../keyValueEntry';
 
 export const accelerateBooleans = new Set([
   'quiet', 'cpu', 'multi_gpu', 'tpu', 'use_deepspeed', 'use_fsdp', 'use_parallelism_config', 'use_megatron_lm', 'same_network', 'module',
@@ -74,6 +76,7 @@ export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment,
   const config = reader.string('config_file');
   if (config) facts.configFile = { ...config, candidates: ctx.candidates(config.value) };
 
+  readFsdpFlags(ctx, reader, facts);
   const file = reader.option('deepspeed_config_file');
   const fileText = file && reader.text(file);
   if (file && fileText !== undefined && fileText !== '') {
@@ -101,4 +104,20 @@ export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment,
     };
     if (stage && !(stage.value >= 0 && stage.value <= 3)) facts.deepspeed.invalidStage = true;
   }
+}
+
+/** `--use_fsdp` with `--fsdp_*` flags: read as the same options of an accelerate config (defaults included). */
+function readFsdpFlags(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
+  const use = reader.option('use_fsdp');
+  if (!use) return;
+  const entries = new Map<string, KeyValueEntry>();
+  for (const option of reader.parsed.options) {
+    if (!option.name.startsWith('fsdp_')) continue;
+    const r = valueRange(option) ?? { start: option.nameEnd, end: option.nameEnd };
+    const text = reader.text(option);
+    entries.set(option.name, { key: option.name, value: text, text, keyStart: option.nameStart, keyEnd: option.nameEnd, valueStart: r.start, valueEnd: r.end, pairStart: option.word.start, pairEnd: r.end });
+  }
+  const flag: KeyValueEntry = { key: '--use_fsdp', value: 'FSDP', text: 'FSDP', keyStart: use.nameStart, keyEnd: use.nameEnd, valueStart: use.nameStart, valueEnd: use.nameEnd, pairStart: use.nameStart, pairEnd: use.nameEnd };
+  const settings = accelerateFsdpSettings(flag, entries, (start, end) => ctx.span(start, end));
+  if (settings) facts.fsdp = { ...settings, via: use.written };
 }

@@ -6,6 +6,7 @@ import type { Word } from '../shell/types';
 import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
 import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
+import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
 
 /** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
 export function pythonTrainer(scriptArgs: Word[]): TrainerPart {
@@ -48,6 +49,7 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     facts.tuner = { ...rank, value: 'lora' };
   }
   facts.quantBits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits');
+  readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   if (ds && (ds.inline || ds.values.length > 0)) {
     const r = valueRange(ds)!;
@@ -56,4 +58,17 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // HF takes a path (or a dict): a bare word is a file name, not a preset.
     if (facts.deepspeed.kind === 'unknown') facts.deepspeed = { ...facts.deepspeed, kind: 'file', path: facts.deepspeed.text, candidates: ctx.candidates(facts.deepspeed.text) };
   }
+}
+
+/** `--fsdp "full_shard auto_wrap"` (with an inline `--fsdp_config`; a file's keys are read by the checks). */
+function readTrainerFsdp(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
+  const option = reader.option('fsdp');
+  const text = option && reader.text(option);
+  const words = option ? fsdpWords(ctx, option, text).map((w) => w.word) : [];
+  if (!option || words.length === 0 || words.every((w) => ['false', 'none', ''].includes(w.toLowerCase()))) return;
+  const configOption = reader.option('fsdp_config');
+  const config = configOption ? fsdpConfigValue(ctx, configOption, reader.text(configOption)) : undefined;
+  const json = config?.kind === 'inline' ? config.json : undefined;
+  const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
+  facts.fsdp = trainerFsdpSettings(words, json, { via: option.written, span: ctx.span(r.start, r.end) }, 1);
 }

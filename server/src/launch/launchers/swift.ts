@@ -7,6 +7,9 @@ import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerA
 import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
 import { visibleDevices } from './devices';
+import { fsdpConfigValue, swiftFsdpParts, trainerFsdpSettings } from '../fsdp/trainerFsdp';
+import { swiftFsdpPreset } from '../fsdp/options';
+import { readMegatronSizes } from './megatron';
 
 /** `swift` subcommands (ROUTE_MAPPING, 3.x/4.x; `_` normalised to `-`). */
 export const swiftSubcommands = ['pt', 'sft', 'infer', 'merge-lora', 'web-ui', 'deploy', 'rollout', 'rlhf', 'sample', 'export', 'eval', 'app'];
@@ -99,6 +102,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   }
 
   facts.deepspeedAutotpSize = reader.integer('deepspeed_autotp_size');
+  readSwiftFsdp(ctx, reader, facts);
+  if (trainer.kind === 'megatron') readMegatronSizes(reader, facts);
   for (const flag of swiftDeepSpeedFlags) {
     const ds = lastOption(trainer.parsed, flag.name);
     if (!ds) continue;
@@ -125,4 +130,15 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
       facts.gpusPerNode = ctx.fact(1, a.start, a.end, `${devices.name} (one GPU, one process)`);
     }
   }
+}
+
+/** ms-swift's `--fsdp`: its preset or inline JSON (a file's content is read by the checks). */
+function readSwiftFsdp(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
+  const option = reader.option('fsdp');
+  if (!option) return;
+  const value = fsdpConfigValue(ctx, option, reader.text(option), true);
+  if (!value || (value.kind !== 'preset' && value.kind !== 'inline')) return;
+  const file = value.kind === 'preset' ? swiftFsdpPreset(value.name) : value.json;
+  const parts = swiftFsdpParts(file as Record<string, unknown> | undefined);
+  facts.fsdp = trainerFsdpSettings(parts.words, parts.config, { via: option.written, span: ctx.span(value.start, value.end) }, parts.version);
 }

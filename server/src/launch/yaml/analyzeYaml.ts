@@ -8,20 +8,11 @@ import { offloadDeviceOf } from '../launchers/accelerate';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
+import { accelerateFsdpSettings } from '../fsdp/accelerateFsdp';
+import type { KeyValueEntry } from '../keyValueEntry';
 
-/** A `key: value` entry with the offsets of both sides. */
-export interface YamlEntry {
-  key: string;
-  value: unknown;
-  /** Text of a scalar value as written (for strings: the string). */
-  text: string | undefined;
-  keyStart: number;
-  keyEnd: number;
-  valueStart: number;
-  valueEnd: number;
-  /** Start of the whole line holding the key, and the end of the entry (for deletions). */
-  pairStart: number;
-  pairEnd: number;
+/** A `key: value` entry with the offsets of both sides, and the value's YAML node. */
+export interface YamlEntry extends KeyValueEntry {
   node: Node | null;
 }
 
@@ -31,6 +22,10 @@ export interface YamlLaunch {
   top: Map<string, YamlEntry>;
   /** accelerate `deepspeed_config:` entries. */
   deepspeedConfig: Map<string, YamlEntry>;
+  /** accelerate `fsdp_config:` entries, as written (fsdp/accelerateFsdp.ts reads them). */
+  fsdpConfig: Map<string, YamlEntry>;
+  /** accelerate `parallelism_config:` entries (FSDP2's tensor and context parallel sizes). */
+  parallelismConfig: Map<string, YamlEntry>;
   facts: LaunchFacts;
 }
 
@@ -38,7 +33,10 @@ export interface YamlLaunch {
 export interface YamlSyntaxError {
   start: number;
   end: number;
+  /** The parser's own words (English), or undefined where ZeRO Lens says it in the reader's language. */
   message: string;
+  /** A second document: yaml.safe_load and OmegaConf.load read one. */
+  multipleDocuments?: boolean;
 }
 
 /** A launch YAML as far as it parses, and the first syntax error when there is one. */
@@ -86,7 +84,7 @@ const swiftKeys = ['tuner_type', 'train_type', 'torch_dtype', 'model', 'max_leng
 /** Which tool reads a YAML file, from its keys; undefined when it is none of ours. */
 function kindOf(top: Map<string, YamlEntry>): YamlLaunch['kind'] | undefined {
   // Any accelerate config: one without DeepSpeed still gives the process count to a script's --deepspeed.
-  if (top.has('distributed_type') || top.has('deepspeed_config')) return 'accelerate-yaml';
+  if (top.has('distributed_type') || top.has('deepspeed_config') || top.has('fsdp_config')) return 'accelerate-yaml';
   if (llamaFactoryKeys.some((k) => top.has(k))) return 'llamafactory-yaml';
   if (swiftKeys.some((k) => top.has(k))) return 'swift-yaml';
   if (top.has('deepspeed')) return 'llamafactory-yaml';
@@ -95,6 +93,7 @@ function kindOf(top: Map<string, YamlEntry>): YamlLaunch['kind'] | undefined {
 
 /** Python's str() of a YAML scalar, which is what ms-swift puts in os.environ. */
 function pythonStr(value: unknown): string | undefined {
+  // l10n-ignore: Python's spelling of a boolean, not words
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number' || typeof value === 'string') return String(value);
   return undefined;
@@ -185,8 +184,8 @@ function firstError(document: Document, text: string): YamlSyntaxError | undefin
   const end = Math.max(start, Math.min(error.pos[1], lineEnd < 0 ? text.length : lineEnd));
   // The library's own wording names its JS API; yaml.safe_load (ms-swift, accelerate) and OmegaConf.load
   // (LLaMA-Factory) read one document.
-  const message = error.code === 'MULTIPLE_DOCS' ? 'a second YAML document starts here, and the file may hold only one' : error.message;
-  return { start, end, message };
+  if (error.code === 'MULTIPLE_DOCS') return { start, end, message: error.message, multipleDocuments: true };
+  return { start, end, message: error.message };
 }
 
 function launchOf(ctx: SourceContext, text: string, document: Document): YamlLaunch | undefined {
@@ -194,6 +193,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   const kind = kindOf(top);
   if (!kind) return undefined;
   const deepspeedConfig = entriesOf(top.get('deepspeed_config')?.node, text);
+  const fsdpConfig = entriesOf(top.get('fsdp_config')?.node, text);
+  const parallelismConfig = entriesOf(top.get('parallelism_config')?.node, text);
   const facts: LaunchFacts = { uri: ctx.uri, launcher: kind, chain: [kind], span: ctx.span(0, text.length) };
   const at = <T>(e: YamlEntry, value: T) => ctx.fact(value, e.valueStart, e.valueEnd, e.key);
   const int = (e: YamlEntry | undefined) => (e && typeof e.value === 'number' && Number.isInteger(e.value) ? at(e, e.value) : undefined);
@@ -228,7 +229,9 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
       };
       if (stage && stageValue !== stage.value) facts.deepspeed.invalidStage = true;
     }
-    return { kind, document, top, deepspeedConfig, facts };
+    const fsdp = accelerateFsdpSettings(top.get('distributed_type'), fsdpConfig, (start, end) => ctx.span(start, end));
+    if (fsdp) facts.fsdp = fsdp;
+    return { kind, document, top, deepspeedConfig, fsdpConfig, parallelismConfig, facts };
   }
 
   facts.model = str(top.get('model_name_or_path')) ?? str(top.get('model'));
@@ -278,5 +281,5 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     const ref = classifyDeepSpeedValue(ctx, ds.text, ds.text, ds.valueStart, ds.valueEnd, flag.name, { repairsJson: kind === 'swift-yaml' });
     facts[flag.fact] = ref.kind === 'unknown' && kind === 'llamafactory-yaml' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
   }
-  return { kind, document, top, deepspeedConfig, facts };
+  return { kind, document, top, deepspeedConfig, fsdpConfig, parallelismConfig, facts };
 }
