@@ -2,8 +2,9 @@
  * The pseudo-locale run: every text is asked for in `qps-ploc`, where the catalog accents every letter, so any
  * plain English word left on screen did not go through the catalog. Surfaces migrated in phase 1 (the client,
  * the sidebar and its webview strings, the language status, the CLI's own texts, ds_config hovers and
- * completion) must show none; the server's domain texts (diagnostics, quick-fix titles, estimate hovers and
- * inline hints) are phase 2 and are only reported here.
+ * completion) must show none, and so must the estimate surfaces of phase 2 (inline hints and their tooltips, the
+ * estimate diagnostics and quick-fix titles, over l10n-estimates-surfaces.ts); the other domain texts still being
+ * migrated are only reported here.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { buildViewModel, statusSummary } from '../../client/src/sidebar/viewMode
 import { webviewStrings } from '../../client/src/sidebar/webviewStrings';
 import { buildSidebarHtml } from '../../client/src/sidebar/html';
 import { sampleView } from '../fixtures/sidebar/estimateView';
+import { estimateSurfaces } from './l10n-estimates-surfaces';
 
 const pseudo = translator('qps-ploc');
 
@@ -129,6 +131,16 @@ test('server texts in qps-ploc: ds_config hovers and completion show no English;
     assert.ok(surface.texts.some((text) => text.trim()), `${surface.name}: something to look at`);
     const words = leftovers(surface.texts);
     if (surface.name.includes('phase 2')) t.diagnostic(`${surface.name}: ${words.length} English words left (${words.slice(0, 12).join(' ')}…)`);
+    else assert.deepEqual(words, [], surface.name);
+  }
+});
+
+test('the estimate surfaces in qps-ploc: hints and tooltips, estimate diagnostics and their quick-fix titles show no English', async (t: TestContext) => {
+  for (const surface of await estimateSurfaces('qps-ploc')) {
+    assert.ok(surface.texts.some((text) => text.trim()), `${surface.name}: something to look at`);
+    // "zero1 (ms-swift preset)" names a config as its path would (launch/referencedConfig.ts): data, not prose.
+    const words = leftovers(surface.texts.map((text) => text.replace(/\S+ \(ms-swift preset\)/g, ' ')));
+    if (surface.name === 'estimate hover tables') t.diagnostic(`${surface.name}: ${words.length} English words left, from the estimator's notes (${words.slice(0, 12).join(' ')}…)`);
     else assert.deepEqual(words, [], surface.name);
   }
 });
