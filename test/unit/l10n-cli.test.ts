@@ -28,10 +28,27 @@ test('zero-lens estimate under LANG=zh_CN.UTF-8: the report around the table is 
   assert.match(lines[1], /^模型：Llama-3\.1-8B — 参数量 8\.03B（8,030,261,248），最大单层 525M$/);
   assert.match(lines[2], /^环境：1 个节点 × 5 张 GPU = 5；bf16，adamw；单卡显存 24\.0 GiB$/);
   assert.match(lines[3], /^训练负载：微批次 1，梯度累积 4，序列长度 2048，梯度检查点 开，全参数微调；flash 注意力、样本拼接（packing）$/);
-  assert.ok(lines.some((line) => /^\* 所选阶段：.*峰值在.*每卡合计 = 保留显存 \+ CUDA 上下文和 NCCL/.test(line)), chinese.out);
+  // The stage table: its rows in Chinese, its columns lined up by terminal width (a Chinese character takes two).
+  const table = lines.slice(lines.indexOf('') + 1, lines.findIndex((line) => line.startsWith('* ')) - 1);
+  assert.match(table[2], /^峰值阶段 +优化器更新 +前向 \+ 反向 +优化器更新 +前向 \+ 反向$/);
+  for (const row of ['参数', '梯度', '优化器状态', '分配器缓存', '每卡合计', '已分配（峰值）', '保留（峰值）', '每节点内存']) assert.ok(table.some((line) => line.startsWith(row + ' ')), row);
+  assert.match(table[table.length - 1], /^能否放下 +✗ 放不下 +✗ 放不下 +✗ 放不下 +✗ 放不下$/);
+  const width = (line: string) => [...line].reduce((w, c) => w + (/[\u3000-\u9fff\uff00-\uffef]/.test(c) ? 2 : 1), 0);
+  assert.equal(new Set(table.filter((line) => !line.startsWith('-')).map(width)).size, 1, table.join('\n'));
+  assert.ok(lines.some((line) => /^\* 所选阶段：✗ 放不下，峰值在优化器更新；每卡合计 = 保留显存 \+ CUDA 上下文和 NCCL/.test(line)), chinese.out);
   // Same numbers in both languages.
   const numbers = (text: string) => text.match(/\d+\.\d+/g);
   assert.deepEqual(numbers(chinese.out), numbers(english.out));
+});
+
+test('zero-lens estimate under LANG=zh_CN.UTF-8: the notes, a size read off the name and the legend of offloaded options', async () => {
+  const { code, out } = await run(['estimate', '--model', 'acme/Foo-13B-A2B', '--gpus-per-node', '4', '--stage', '2', '--offload-optimizer', 'cpu', '--grad-accum', '4'], zh);
+  assert.equal(code, 0);
+  assert.match(out, /^模型：Foo-13B-A2B（由名称推断的规模） — 参数量 13B/m);
+  assert.match(out, /^ZeRO-2: ZeRO-2 \+ CPU 卸载（优化器状态）$/m);
+  assert.match(out, /^说明：\n  - 近似值：13B-A2B 是从名称推断的（内置模型表里没有同系列模型，所以没有计入激活值）。/m);
+  assert.match(out, /^  - 梯度累积（4 步）配合 ZeRO-2 优化器卸载：/m);
+  assert.match(out, /^  - 卸载用的 CPU 内存是锁页内存（pin_memory: true，默认值）。$/m);
 });
 
 test('zero-lens estimate\'s usage errors and missing context under LANG=zh_CN.UTF-8', async () => {

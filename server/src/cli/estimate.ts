@@ -39,7 +39,7 @@ export async function runEstimate(args: string[], io: CliIO, fs: FileSystemHost 
       return ExitCode.ok;
     }
     const result = await estimateFor(parsed, io, fs, t);
-    io.stdout(parsed.format === 'json' ? jsonReport(parsed, result) : textReport(parsed, result, t));
+    io.stdout(parsed.format === 'json' ? jsonReport(parsed, result, t) : textReport(parsed, result, t));
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -20,12 +20,12 @@ export const estimateSchemaVersion = 2;
 
 const stages: ZeroStage[] = [0, 1, 2, 3];
 
-function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage): EstimateResult | undefined {
+function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage, t: Translate): EstimateResult | undefined {
   // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns are what DeepSpeed would hold.
   const at: EstimateInput = { ...input, stage, engine: stage === input.stage || stage === 0 ? input.engine : 'deepspeed' };
   return args.mode === 'deepspeed'
-    ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value })
-    : estimate(at);
+    ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value }, t)
+    : estimate(at, t);
 }
 
 /** Every input the estimate used, with where it came from. */
@@ -54,14 +54,15 @@ function reportedInputs(args: EstimateArgs, run: EstimateRun, input: EstimateInp
   return inputs;
 }
 
-export function jsonReport(args: EstimateArgs, run: EstimateRun): string {
-  return JSON.stringify(jsonReportObject(args, run), null, 2) + '\n';
+/** The JSON document; its notes (prose for people) are in the reader's language (`t`), its data as always. */
+export function jsonReport(args: EstimateArgs, run: EstimateRun, t: Translate = english): string {
+  return JSON.stringify(jsonReportObject(args, run, t), null, 2) + '\n';
 }
 
 /** The JSON document `--format json` prints, as an object. */
-export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
+export function jsonReportObject(args: EstimateArgs, run: EstimateRun, t: Translate = english) {
   const input = run.analysis.input!;
-  const selected = resultAt(args, input, input.stage)!;
+  const selected = resultAt(args, input, input.stage, t)!;
   return {
     schemaVersion: estimateSchemaVersion,
     mode: args.mode,
@@ -73,7 +74,7 @@ export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
     nvme: selected.nvme,
     fits: selected.fits,
     stages: stages.map((stage) => {
-      const result = resultAt(args, input, stage);
+      const result = resultAt(args, input, stage, t);
       return {
         stage,
         label: optionLabel({ ...input, stage }),
@@ -146,7 +147,7 @@ function workloadLine(i: EstimateInput, t: Translate): string {
 export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = english): string {
   const i = run.analysis.input!;
   const m = i.model;
-  const selected = resultAt(args, i, i.stage)!;
+  const selected = resultAt(args, i, i.stage, t)!;
   const out: string[] = [];
   if (run.file) out.push(t('File: {0}', run.file));
   out.push(t('Model: {0} — {1} params ({2}), largest layer {3}', m.displayName, formatCount(m.totalParams), m.totalParams.toLocaleString('en-US'), formatCount(m.largestLayerParams)));
@@ -157,12 +158,12 @@ export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = 
       out.push(formatDeepSpeedTable({ totalParams: m.totalParams, largestLayerParams: m.largestLayerParams, gpusPerNode: i.gpusPerNode, nodes: i.nodes, stage, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value }));
     }
     const zeroInit = `zero_init=${args.deepspeed.zeroInit.value ? 1 : 0}`;
-    out.push(t('Selected ({0}, {1}): {2} per GPU, {3} per CPU — {4}', optionLabel(i, t), zeroInit, formatGiB(selected.perGpu.total), formatGiB(selected.perCpu.total), fitMark(selected.fits)));
+    out.push(t('Selected ({0}, {1}): {2} per GPU, {3} per CPU — {4}', optionLabel(i, t), zeroInit, formatGiB(selected.perGpu.total), formatGiB(selected.perCpu.total), fitMark(selected.fits, t)));
   } else {
     out.push(workloadLine(i, t), '');
-    const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i) : optionLabel({ ...i, stage }, t), result: resultAt(args, i, stage) }));
-    out.push(formatStageTable(columns, i.stage).trimEnd());
-    const mark = fitMark(selected.fits);
+    const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i, t) : optionLabel({ ...i, stage }, t), result: resultAt(args, i, stage, t) }));
+    out.push(formatStageTable(columns, i.stage, t).trimEnd());
+    const mark = fitMark(selected.fits, t);
     out.push(
       '',
       selected.perGpu.peakPhase

@@ -1,4 +1,4 @@
-import { describeSource, formatCount, GiB, normalizeOption, optionLabel, type Source, type Sourced, type Translate, type ZeroOption } from '../protocol';
+import { describeSource, formatCount, GiB, normalizeOption, type Source, type Sourced, type Translate, type ZeroOption } from '../protocol';
 import { translator } from '../l10n';
 import { estimate, estimateAllOptions } from '../memory/estimate';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../memory/configFacts';
 import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
 import { optimizerFromName } from '../memory/optimizers';
+import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import type { LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
@@ -100,7 +101,9 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   sources.offloadParam = chosen.offloadParam?.source ?? fromConfig(facts.offloadParam);
 
   const given = input.estimate?.model;
-  const model = given ?? (context.model ? await input.resolveModel(context.model.value, context.modelBaseDir) : undefined);
+  const resolved = given ?? (context.model ? await input.resolveModel(context.model.value, context.modelBaseDir) : undefined);
+  // The resolver's model is shared by every locale: a size read off the name is labelled in this one.
+  const model = resolved?.approximate ? { ...resolved, displayName: modelDisplayName(resolved, t) } : resolved;
   const missing = [...context.missing];
   if (given) dropMissing(missing, 'model');
   let modelProblem: string | undefined;
@@ -115,15 +118,12 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   const gpuMemoryBytes = context.gpuMemoryGiB ? Math.round(context.gpuMemoryGiB.value * GiB) : undefined;
   const notes = [...context.notes, ...unfilledAutoNotes(facts, context, t)];
   // A size read off the name is never shown silently: every surface that lists the notes says how to get an exact one.
-  if (model?.approximate) notes.push(model.approximate.howToExact);
+  if (model?.approximate) notes.push(approximateNote(model.approximate, t));
   const extras = model && context.gpusPerNode ? await extraModelsFor(context, model, input, notes, t) : [];
   const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes, extras, t) : undefined;
 
   const options: OptionEstimate[] = base
-    ? estimateAllOptions(base).map((o) => {
-        const target = { stage: o.stage, offloadOptimizer: o.offloadOptimizer, offloadParam: o.offloadParam };
-        return { target, label: o.stage === 0 && base.engine === 'torch' ? o.label : optionLabel(target, t), result: o.result };
-      })
+    ? estimateAllOptions(base, t).map((o) => ({ target: { stage: o.stage, offloadOptimizer: o.offloadOptimizer, offloadParam: o.offloadParam }, label: o.label, result: o.result }))
     : [];
   const extra = new Map<string, EstimateResult>();
   const estimateOf = (target: ZeroOption): EstimateResult | undefined => {
@@ -134,7 +134,7 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
     const key = `${option.stage}/${option.offloadOptimizer}/${option.offloadParam}`;
     let result = extra.get(key);
     if (!result) {
-      result = estimate({ ...base, ...option });
+      result = estimate({ ...base, ...option }, t);
       extra.set(key, result);
     }
     return result;
