@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 const intervalMs = 100;
 
 /** The worker's code: runs in its own thread, so a busy main thread cannot delay it. */
+// l10n-ignore: JavaScript source, not text for people
 const watchdog = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { parentPid, intervalMs } = workerData;

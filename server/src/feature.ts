@@ -13,6 +13,7 @@ import type {
 import type { ZeroLensSettings } from './settings';
 import type { CompletionDraft } from './completionList';
 import type { Budget } from './util/budget';
+import type { Translate } from './protocol/l10n';
 
 /**
  * One domain's contribution to a kind of document. The facade asks every contributor registered for a
@@ -20,8 +21,11 @@ import type { Budget } from './util/budget';
  * independent of each other and of the LSP.
  */
 export interface FeatureContributor {
-  /** What its checks are about, for the diagnostic that says one of them failed ("launch script"). */
-  name?: string;
+  /**
+   * What its checks are about, for the diagnostic that says one of them failed ("launch script"); a function of
+   * the reader's translator where the name is words to translate.
+   */
+  name?: string | ((t: Translate) => string);
   /** `budget`: the long steps call its checkpoint, so a huge document yields and stops when the work is stale. */
   validate?(document: TextDocument, settings: ZeroLensSettings, budget?: Budget): Promise<Diagnostic[]>;
   complete?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionDraft[]>;

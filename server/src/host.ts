@@ -1,3 +1,5 @@
+import { english, type Translate } from './protocol/l10n';
+
 /**
  * What a file is read as. Each kind has its own size cap: a cloned repository may name a log, a data set, a
  * device or a sparse file where a config is expected, and nothing larger than the cap is read into memory.
@@ -74,28 +76,39 @@ export function textOf(result: ReadResult): string | undefined {
 /** Results of a host that has no such file. */
 export const missing: { unread: Unread } = { unread: { reason: 'missing' } };
 
-/** Why a file was not read, in words for a hover note or a diagnostic ("it is a named pipe"). */
-export function describeUnread(unread: Unread): string {
+/** Why a file was not read, in words for a hover note or a diagnostic ("it is a named pipe"), in the reader's language (`t`). */
+export function describeUnread(unread: Unread, t: Translate = english): string {
   switch (unread.reason) {
     case 'missing':
-      return 'it does not exist';
+      return t('it does not exist');
     case 'not-a-file':
-      return unread.what === 'other' ? 'it is not a regular file' : `it is a ${unread.what}, not a regular file`;
+      switch (unread.what) {
+        case 'folder':
+          return t('it is a folder, not a regular file');
+        case 'named pipe':
+          return t('it is a named pipe, not a regular file');
+        case 'device':
+          return t('it is a device, not a regular file');
+        case 'socket':
+          return t('it is a socket, not a regular file');
+        default:
+          return t('it is not a regular file');
+      }
     case 'too-large':
-      return `it is ${formatBytes(unread.size)}, over the ${formatBytes(unread.limit)} ZeRO Lens reads of such a file`;
+      return t('it is {0}, over the {1} ZeRO Lens reads of such a file', formatBytes(unread.size, t), formatBytes(unread.limit, t));
     case 'link-loop':
-      return 'it is a link that leads back to itself';
+      return t('it is a link that leads back to itself');
     case 'untrusted':
-      return 'it is outside the workspace, and the workspace is not trusted';
+      return t('it is outside the workspace, and the workspace is not trusted');
     case 'unreadable':
-      return 'it cannot be read';
+      return t('it cannot be read');
   }
 }
 
-function formatBytes(bytes: number): string {
+function formatBytes(bytes: number, t: Translate): string {
   if (bytes >= MiB) return `${(bytes / MiB).toFixed(bytes >= 100 * MiB ? 0 : 1)} MiB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
+  return t('{0} bytes', bytes);
 }
 
 /** What the core knows of the workspace: which folders it has, and which files are scripts or configs. */

@@ -163,7 +163,9 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
       } catch (error) {
         // Stale or cancelled work reports nothing; a bug in one domain's checks must not hide the others'.
         if (error instanceof Cancelled) throw error;
-        out.push(checkFailedDiagnostic(document, contributor.name ?? 'these', error, translator(settings.locale)));
+        const t = translator(settings.locale);
+        const what = typeof contributor.name === 'function' ? contributor.name(t) : (contributor.name ?? 'these');
+        out.push(checkFailedDiagnostic(document, what, error, t));
       }
     }
     return out;
@@ -190,7 +192,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getApplyOptionEdit: async (d, p, s) => {
       const kind = classifyDocument(d, s);
       const t = translator(s.locale);
-      return kind ? applyOptionEdit(training, configParses, d, kind, p) : { edit: null, reason: t('ZeRO Lens does not handle this file.') };
+      return kind ? applyOptionEdit(training, configParses, d, kind, p, t) : { edit: null, reason: t('ZeRO Lens does not handle this file.') };
     },
     filesChanged: (uris) => {
       lastList = undefined; // a list for the same version may differ now

@@ -19,6 +19,7 @@ export async function withBudget<T>(what: string, token: CancellationToken | und
   } catch (error) {
     if (error instanceof Cancelled) {
       if (error.why === 'cancelled') throw new ResponseError(LSPErrorCodes.RequestCancelled, error.message);
+      // l10n-ignore: a line of the server's log, for whoever reports a problem
       log(`ZeRO Lens ${what} stopped after ${requestTimeMs} ms and answered with nothing.`);
       return fallback;
     }

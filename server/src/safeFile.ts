@@ -17,6 +17,7 @@ function unreadOf(error: unknown): Unread {
 
 function notRegular(stats: Stats): Unread | undefined {
   if (stats.isFile()) return undefined;
+  // l10n-ignore: a kind of file as data (`Unread.what`); describeUnread words it
   const what = stats.isDirectory() ? 'folder' : stats.isFIFO() ? 'named pipe' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'device' : stats.isSocket() ? 'socket' : 'other';
   return { reason: 'not-a-file', what };
 }

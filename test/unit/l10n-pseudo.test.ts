@@ -2,8 +2,9 @@
  * The pseudo-locale run: every text is asked for in `qps-ploc`, where the catalog accents every letter, so any
  * plain English word left on screen did not go through the catalog. Surfaces migrated in phase 1 (the client,
  * the sidebar and its webview strings, the language status, the CLI's own texts, ds_config hovers and
- * completion) must show none; the server's domain texts (diagnostics, quick-fix titles, estimate hovers and
- * inline hints) are phase 2 and are only reported here.
+ * completion) must show none, and so must the estimate surfaces of phase 2 (inline hints and their tooltips, the
+ * estimate diagnostics and quick-fix titles, over l10n-estimates-surfaces.ts); the other domain texts still being
+ * migrated are only reported here.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { buildViewModel, statusSummary } from '../../client/src/sidebar/viewMode
 import { webviewStrings } from '../../client/src/sidebar/webviewStrings';
 import { buildSidebarHtml } from '../../client/src/sidebar/html';
 import { sampleView } from '../fixtures/sidebar/estimateView';
+import { estimateSurfaces } from './l10n-estimates-surfaces';
 
 const pseudo = translator('qps-ploc');
 
@@ -131,4 +133,33 @@ test('server texts in qps-ploc: ds_config hovers and completion show no English;
     if (surface.name.includes('phase 2')) t.diagnostic(`${surface.name}: ${words.length} English words left (${words.slice(0, 12).join(' ')}…)`);
     else assert.deepEqual(words, [], surface.name);
   }
+});
+
+test('the estimate surfaces in qps-ploc: hover tables with their notes, hints and tooltips, estimate diagnostics and their quick-fix titles show no English', async () => {
+  for (const surface of await estimateSurfaces('qps-ploc')) {
+    assert.ok(surface.texts.some((text) => text.trim()), `${surface.name}: something to look at`);
+    // "zero1 (ms-swift preset)" names a config as its path would (launch/referencedConfig.ts): data, not prose.
+    assert.deepEqual(leftovers(surface.texts.map((text) => text.replace(/\S+ \(ms-swift preset\)/g, ' '))), [], surface.name);
+  }
+});
+
+test('zero-lens estimate in qps-ploc: the text report, its stage table and its notes show no English', async () => {
+  const texts: string[] = [];
+  const runs = [
+    ['estimate', 'examples/scripts/worked_8b_5gpus.sh', '--gpu-memory', '24'],
+    // A size read off the name, optimizer offload with accumulation, LoRA, a 16-bit DDP run and RLHF extras: every note.
+    ['estimate', '--model', 'acme/Foo-13B-A2B', '--gpus-per-node', '4', '--stage', '2', '--offload-optimizer', 'cpu', '--grad-accum', '4'],
+    ['estimate', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--lora-rank', '16', '--qlora', '--use-liger-kernel', '--sequence-parallel', '2', '--optimizer', 'paged_adamw_8bit'],
+    ['estimate', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '2', '--ddp', '--torch-dtype', 'fp32', '--dtype', 'bf16'],
+    ['estimate', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--rlhf', 'grpo', '--ref-model', 'Qwen/Qwen3-8B', '--vllm-gpu-memory-utilization', '0.4', '--attn-impl', 'eager', '--packing'],
+    ['estimate', '--params', '7B', '--gpus-per-node', '8', '--stage', '3', '--offload-param', 'nvme', '--offload-optimizer', 'nvme', '--gpu-memory', '80'],
+  ];
+  for (const args of runs) {
+    const { out, err } = await cli(args);
+    assert.equal(err, '', args.join(' '));
+    texts.push(out);
+  }
+  // Option labels of the legend and the table's GiB header are written as is; model names and flags are names.
+  const words = leftovers(texts.map((text) => text.replace(/Qwen3-8B|Llama-3\.1-8B|Foo-13B-A2B|worked_8b_5gpus\.sh|adamw|bf16|fp32|paged_adamw_8bit|flash|eager|liger/g, ' ')));
+  assert.deepEqual(words, []);
 });

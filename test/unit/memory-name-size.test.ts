@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { defaultEstimateInput, estimate, findCatalogModel } from '../../server/src/memory';
 import { GENERIC_VOCAB } from '../../server/src/memory/genericShape';
 import { countParams } from '../../server/src/memory/paramCount';
-import { modelFromNameSize, NAME_SIZE_LABEL, statedSize } from '../../server/src/memory/nameSize';
+import { caveatText, modelFromNameSize, NAME_SIZE_LABEL, statedSize } from '../../server/src/memory/nameSize';
 
 test('sizes the names state: 13B, 0.5B, 135M, 30B-A3B, E2B, 8x7B, 17B-16E', () => {
   const s = (id: string) => statedSize(id);
@@ -13,7 +13,9 @@ test('sizes the names state: 13B, 0.5B, 135M, 30B-A3B, E2B, 8x7B, 17B-16E', () =
   assert.deepEqual([s('Qwen/Qwen3.5-35B-A3B')!.total, s('Qwen/Qwen3.5-35B-A3B')!.active], [35e9, 3e9]);
   assert.equal(s('Qwen/Qwen3.5-35B-A3B')!.stem, 'qwen3.5-');
   assert.equal(s('google/gemma-4-E2B-it')!.total, 2e9);
-  assert.match(s('google/gemma-4-E2B-it')!.caveat!, /effective/);
+  assert.match(caveatText(s('google/gemma-4-E2B-it')!.caveat!), /effective/);
+  assert.equal(caveatText(s('meta-llama/Llama-4-Scout-17B-16E-Instruct')!.caveat!), '17B is the active size of 16 experts; the total is larger');
+  assert.equal(caveatText(s('mistralai/Mixtral-8x22B-v0.1')!.caveat!), '8 experts × 22B, an upper bound');
   assert.equal(s('mistralai/Mixtral-8x22B-v0.1')!.total, 176e9);
   assert.deepEqual([s('meta-llama/Llama-4-Scout-17B-16E-Instruct')!.active, s('meta-llama/Llama-4-Scout-17B-16E-Instruct')!.text], [17e9, '17B-16E']);
   assert.equal(s('nv-community/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16')!.text, '30B-A3B');

@@ -32,8 +32,10 @@ export interface LoadedBundle<T> {
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string | undefined {
   if (env.ZERO_LENS_CACHE_DIR !== undefined) return env.ZERO_LENS_CACHE_DIR || undefined;
   if (!home) return undefined;
+  // l10n-ignore-start: folder names of the platforms
   if (platform === 'win32') return env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'zero-lens', 'Cache') : undefined;
   if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'zero-lens');
+  // l10n-ignore-end
   return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'zero-lens');
 }
 
@@ -43,6 +45,7 @@ const builtHash = typeof ZERO_LENS_CORE_HASH === 'string' ? ZERO_LENS_CORE_HASH 
  * How a CommonJS module's code is wrapped to run it. A production build writes dist/core.js wrapped already
  * (scripts/build.mjs), so the 1.4 MB source is not copied into a second string just to add these.
  */
+// l10n-ignore: JavaScript source
 const wrapperHead = '(function (exports, require, module, __filename, __dirname) {';
 
 /**

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileSystemHost, WorkspaceHost } from '../host';
 import { getLanguageService } from '../languageService';
-import { describeSource, formatCount, type MissingInput, type Source } from '../protocol';
+import { describeSource, english, formatCount, type MissingInput, type Source, type Translate } from '../protocol';
 import { parseConfigText } from '../dsconfig/parse';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
@@ -31,18 +31,18 @@ import { readWorkspaceSettings } from './workspaceSettings';
 const flagsOnlyDefaults: ContextDefaults = { sequenceLength: 2048, microBatchSize: 1, gradientCheckpointing: false, dtype: 'bf16', nodes: 1, gpusPerNode: 1 };
 
 export async function runEstimate(args: string[], io: CliIO, fs: FileSystemHost = nodeFileSystem): Promise<number> {
+  const t = translator(io.locale);
   try {
-    const parsed = parseEstimateArgs(args);
+    const parsed = parseEstimateArgs(args, t);
     if (parsed.help) {
-      io.stdout(estimateHelp(translator(io.locale)));
+      io.stdout(estimateHelp(t));
       return ExitCode.ok;
     }
-    const result = await estimateFor(parsed, io, fs);
-    io.stdout(parsed.format === 'json' ? jsonReport(parsed, result) : textReport(parsed, result));
+    const result = await estimateFor(parsed, io, fs, t);
+    io.stdout(parsed.format === 'json' ? jsonReport(parsed, result, t) : textReport(parsed, result, t));
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const t = translator(io.locale);
     io.stderr(`zero-lens estimate: ${error.message}\n${t("Run 'zero-lens estimate --help' for the options.")}\n`);
     return ExitCode.usage;
   }
@@ -69,13 +69,13 @@ interface ModelCounts {
  */
 export async function estimateFromArgs(argv: string[], cwd: string, fs: FileSystemHost = nodeFileSystem, given?: ModelInfo): Promise<{ args: EstimateArgs; run: EstimateRun }> {
   const args = parseEstimateArgs(argv);
-  return { args, run: await estimateFor(args, { cwd }, fs, given) };
+  return { args, run: await estimateFor(args, { cwd }, fs, english, given) };
 }
 
-async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>, fs: FileSystemHost, given?: ModelInfo): Promise<EstimateRun> {
-  if (args.file && args.config) throw new UsageError('give a file or --config, not both (a script names its own config).');
+async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>, fs: FileSystemHost, t: Translate, given?: ModelInfo): Promise<EstimateRun> {
+  if (args.file && args.config) throw new UsageError(t('give a file or --config, not both (a script names its own config).'));
   const notes: string[] = [];
-  const counts = given ? { info: given, sources: { totalParams: given.source, largestLayerParams: given.source } } : await modelOverride(args, fs, io.cwd, notes);
+  const counts = given ? { info: given, sources: { totalParams: given.source, largestLayerParams: given.source } } : await modelOverride(args, fs, io.cwd, notes, t);
   const model = counts?.info;
   const caller = { context: args.context, estimate: { ...args.estimate, model } };
   let document: TextDocument;
@@ -83,30 +83,31 @@ async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>
   let settings: ZeroLensSettings;
   if (args.file) {
     const file = path.resolve(io.cwd, args.file);
-    document = TextDocument.create(pathToFileURL(file).toString(), languageOf(file), 1, await readText(`'${args.file}'`, file, fs));
+    document = TextDocument.create(pathToFileURL(file).toString(), languageOf(file), 1, await readText(`'${args.file}'`, file, fs, t));
     // The file's own context as the editor sees it: the workspace is the current folder, with its settings.
     workspace = new NodeWorkspace([io.cwd]);
     settings = { ...(await readWorkspaceSettings(fs, io.cwd)), locale: io.locale ?? 'en' };
   } else {
     const file = args.config ? resolvePath(args.config, io.cwd, fs.homeDir) ?? args.config : undefined;
-    const text = file ? await readText(`config '${args.config}'`, file, fs) : '{}';
+    const text = file ? await readText(t("config '{0}'", args.config!), file, fs, t) : '{}';
     document = TextDocument.create(file ? pathToFileURL(file).toString() : 'untitled:command-line', 'ds-config', 1, text);
     // No workspace search: a config given with --config is estimated from the flags alone.
     workspace = { folders: () => [io.cwd], launchFiles: async () => [], jsonFiles: async () => [] };
     settings = { ...defaultSettings, locale: io.locale ?? 'en' };
-    if (!args.context.model && !model) throw new UsageError('say which model: --model <id|folder> or --params <N>.');
+    if (!args.context.model && !model) throw new UsageError(t('say which model: --model <id|folder> or --params <N>.'));
     Object.assign(caller, { defaults: flagsOnlyDefaults });
   }
   const service = getLanguageService({ fs, workspace });
   const kind = service.classify(document, settings);
-  if (!kind) throw new UsageError(`'${args.file}' is not a DeepSpeed config, launch script or launcher YAML ZeRO Lens can read.`);
-  if (kind === 'ds-config') rejectBrokenConfig(args.file ?? args.config, document.getText());
+  const notOurs = () => new UsageError(t("'{0}' is not a DeepSpeed config, launch script or launcher YAML ZeRO Lens can read.", args.file ?? ''));
+  if (!kind) throw notOurs();
+  if (kind === 'ds-config') rejectBrokenConfig(args.file ?? args.config, document.getText(), t);
   const found = await service.getDocumentAnalysis(document, settings, caller);
-  if (!found) throw new UsageError(`'${args.file}' is not a DeepSpeed config, launch script or launcher YAML ZeRO Lens can read.`);
+  if (!found) throw notOurs();
   const { analysis } = found;
-  if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd));
+  if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd, t));
   if (args.mode === 'deepspeed' && analysis.current.stage === 0) {
-    throw new UsageError('--mode deepspeed: DeepSpeed has estimators for ZeRO-2 and ZeRO-3 only (stage 1 uses the ZeRO-2 one); choose --stage 1, 2 or 3.');
+    throw new UsageError(t('--mode deepspeed: DeepSpeed has estimators for ZeRO-2 and ZeRO-3 only (stage 1 uses the ZeRO-2 one); choose --stage 1, 2 or 3.'));
   }
   return { file: args.file, analysis, countSources: counts?.sources, notes: [...notes, ...analysis.notes] };
 }
@@ -118,33 +119,40 @@ function languageOf(file: string): string {
   return 'json';
 }
 
-async function readText(shown: string, file: string, fs: FileSystemHost): Promise<string> {
+async function readText(shown: string, file: string, fs: FileSystemHost, t: Translate): Promise<string> {
   let bytes: Uint8Array;
   try {
     bytes = await fsp.readFile(file);
   } catch {
-    throw new UsageError(`cannot read ${shown}: ${await unreadableReason(fs, file)}.`);
+    throw new UsageError(t('cannot read {0}: {1}.', shown, await unreadableReason(fs, file, t)));
   }
   const decoded = decodeFile(bytes);
-  if (decoded.kind !== 'text') throw new UsageError(`cannot read ${shown}: ${decoded.kind === 'binary' ? 'it is a binary file, not text' : 'it is UTF-16 text; save it as UTF-8'}.`);
+  if (decoded.kind !== 'text') throw new UsageError(t('cannot read {0}: {1}.', shown, decoded.kind === 'binary' ? t('it is a binary file, not text') : t('it is UTF-16 text; save it as UTF-8')));
   return decoded.text;
 }
 
 /** Why a path cannot be read as a file, in words: missing, a folder, or unreadable. */
-async function unreadableReason(fs: FileSystemHost, file: string): Promise<string> {
-  if (!(await fs.exists(file))) return 'no such file';
-  if ((await fs.listDir(file)) !== undefined) return 'it is a folder; give the ds_config.json inside it';
-  return 'it cannot be read';
+async function unreadableReason(fs: FileSystemHost, file: string, t: Translate): Promise<string> {
+  if (!(await fs.exists(file))) return t('no such file');
+  if ((await fs.listDir(file)) !== undefined) return t('it is a folder; give the ds_config.json inside it');
+  return t('it cannot be read');
 }
 
 /** Where `offset` is in `text`, as the editor and `zero-lens check` show it: "line 3, column 7". */
-function lineColumn(text: string, offset: number): string {
+function lineColumn(text: string, offset: number, t: Translate): string {
   const before = text.slice(0, offset);
-  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+  return t('line {0}, column {1}', before.split('\n').length, offset - before.lastIndexOf('\n'));
+}
+
+/** What a parsed value is, for "not a list": the JSON type's name as written. */
+function jsonKind(value: unknown, t: Translate): string {
+  if (Array.isArray(value)) return t('a list');
+  if (value === null) return 'null';
+  return t('a {0}', typeof value);
 }
 
 /** A config DeepSpeed would not read is not estimated: the estimate would be of something else. */
-function rejectBrokenConfig(shown: string | undefined, text: string): void {
+function rejectBrokenConfig(shown: string | undefined, text: string, t: Translate): void {
   if (shown === undefined) return;
   const parsed = parseConfigText(text);
   const limit = parsed.limits[0];
@@ -152,24 +160,24 @@ function rejectBrokenConfig(shown: string | undefined, text: string): void {
   const why = limit
     ? limit.message
     : error
-      ? `${lineColumn(text, error.offset)}: ${error.message} ('zero-lens check ${shown}' lists every problem.)`
+      ? t("{0}: {1} ('zero-lens check {2}' lists every problem.)", lineColumn(text, error.offset, t), error.message, shown)
       : typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)
-        ? `a DeepSpeed config is one JSON object { ... }, not ${Array.isArray(parsed.value) ? 'a list' : typeof parsed.value === 'object' ? 'null' : `a ${typeof parsed.value}`}.`
-        : stageProblem(parsed.value);
-  if (why) throw new UsageError(`config '${shown}' is not a valid ds_config: ${why}`);
+        ? t('a DeepSpeed config is one JSON object { ... }, not {0}.', jsonKind(parsed.value, t))
+        : stageProblem(parsed.value, t);
+  if (why) throw new UsageError(t("config '{0}' is not a valid ds_config: {1}", shown, why));
 }
 
 /**
  * A `zero_optimization.stage` the estimate cannot take as written: anything but the number 0, 1, 2 or 3 would
  * otherwise be estimated as ZeRO-0 without a word.
  */
-function stageProblem(config: unknown): string | undefined {
+function stageProblem(config: unknown, t: Translate): string | undefined {
   const zero = (config as Record<string, unknown>).zero_optimization;
   if (!zero || typeof zero !== 'object' || Array.isArray(zero) || !('stage' in zero)) return undefined;
   const stage = (zero as Record<string, unknown>).stage;
   return stage === 0 || stage === 1 || stage === 2 || stage === 3
     ? undefined
-    : `zero_optimization.stage is ${JSON.stringify(stage)}; ZeRO Lens estimates stage 0, 1, 2 or 3 written as a number ('zero-lens check' explains what DeepSpeed does with it).`;
+    : t("zero_optimization.stage is {0}; ZeRO Lens estimates stage 0, 1, 2 or 3 written as a number ('zero-lens check' explains what DeepSpeed does with it).", JSON.stringify(stage));
 }
 
 /** A rough largest layer when only a count is known: vocab 128k × hidden size of a 32-layer model that size. */
@@ -181,14 +189,14 @@ function guessLargestLayer(totalParams: number): number {
  * `--params` (and `--largest-layer-params`) give the model directly, over `--model`'s counts when both are
  * given; `--model` alone is resolved by the training layer like any model name.
  */
-async function modelOverride(args: EstimateArgs, fs: FileSystemHost, cwd: string, notes: string[]): Promise<ModelCounts | undefined> {
+async function modelOverride(args: EstimateArgs, fs: FileSystemHost, cwd: string, notes: string[], t: Translate): Promise<ModelCounts | undefined> {
   const { spec, params, largestLayer } = args.model;
   if (!params && !largestLayer) return undefined;
   const named = spec ? await resolveModel(spec, fs, cwd) : undefined;
-  if (spec && !named && !params) throw new UsageError(await unknownModelMessage(spec, fs, cwd));
-  if (!named && !params) throw new UsageError('--largest-layer-params needs --model or --params.');
+  if (spec && !named && !params) throw new UsageError(await unknownModelMessage(spec, fs, cwd, t));
+  if (!named && !params) throw new UsageError(t('--largest-layer-params needs --model or --params.'));
   const total = params?.count ?? named!.totalParams;
-  const base: ModelInfo = named ?? { id: 'custom', displayName: `${formatCount(total)} params`, totalParams: total, largestLayerParams: 0, source: { kind: 'cli', flag: '--params' } };
+  const base: ModelInfo = named ?? { id: 'custom', displayName: t('{0} params', formatCount(total)), totalParams: total, largestLayerParams: 0, source: { kind: 'cli', flag: '--params' } };
   const sources: ModelCounts['sources'] = { totalParams: params ? { kind: 'cli', flag: '--params' } : base.source, largestLayerParams: base.source };
   let largest = largestLayer?.count;
   if (largest !== undefined) sources.largestLayerParams = { kind: 'cli', flag: '--largest-layer-params' };
@@ -196,35 +204,48 @@ async function modelOverride(args: EstimateArgs, fs: FileSystemHost, cwd: string
   else {
     largest = guessLargestLayer(total);
     sources.largestLayerParams = { kind: 'default' };
-    notes.push(`Largest layer guessed as ${formatCount(largest)} params; give --largest-layer-params for ZeRO-3 and ZeRO-1/2 offload precision.`);
+    notes.push(t('Largest layer guessed as {0} params; give --largest-layer-params for ZeRO-3 and ZeRO-1/2 offload precision.', formatCount(largest)));
   }
   return { info: { ...base, totalParams: total, largestLayerParams: largest }, sources };
 }
 
 /** Why `--model` named nothing ZeRO Lens can size: a folder or file it cannot read a model from, or an unknown id. */
-async function unknownModelMessage(spec: string, fs: FileSystemHost, cwd: string): Promise<string> {
+async function unknownModelMessage(spec: string, fs: FileSystemHost, cwd: string, t: Translate): Promise<string> {
   const file = resolvePath(spec, cwd, fs.homeDir);
-  const unreadable = "ZeRO Lens found neither a config.json with the model's sizes (hidden_size, num_hidden_layers, …) nor *.safetensors weights";
   if (file && (await fs.exists(file))) {
-    if ((await fs.listDir(file)) !== undefined) return `model folder '${spec}': ${unreadable} in it. Give --params (e.g. --params 7B).`;
-    return `model '${spec}' is a file, and ${unreadable} next to it. Give --params (e.g. --params 7B).`;
+    if ((await fs.listDir(file)) !== undefined) {
+      return t("model folder '{0}': ZeRO Lens found neither a config.json with the model's sizes (hidden_size, num_hidden_layers, …) nor *.safetensors weights in it. Give --params (e.g. --params 7B).", spec);
+    }
+    return t("model '{0}' is a file, and ZeRO Lens found neither a config.json with the model's sizes (hidden_size, num_hidden_layers, …) nor *.safetensors weights next to it. Give --params (e.g. --params 7B).", spec);
   }
-  return `unknown model '${spec}': not a local folder, not in the built-in catalog, not in the Hugging Face or ModelScope cache. Give --params (e.g. --params 7B).`;
+  return t("unknown model '{0}': not a local folder, not in the built-in catalog, not in the Hugging Face or ModelScope cache. Give --params (e.g. --params 7B).", spec);
 }
 
-const flagFor: Record<MissingInput, string> = { model: '--model or --params', gpusPerNode: '--gpus-per-node', gpuMemoryGiB: '--gpu-memory', deepspeed: '--config' };
+/** What is missing and the flag that gives it: "the GPU count (--gpus-per-node)". */
+function missingWords(missing: MissingInput, t: Translate): string {
+  switch (missing) {
+    case 'gpusPerNode':
+      return t('the GPU count ({0})', '--gpus-per-node');
+    case 'deepspeed':
+      return t('a DeepSpeed config ({0})', '--config');
+    case 'gpuMemoryGiB':
+      return t('the GPU memory ({0})', '--gpu-memory');
+    case 'model':
+      return t('the model ({0} or {1})', '--model', '--params');
+  }
+}
 
 /** What the file's context lacks for numbers, and the flag that gives it. */
-async function whatIsMissing(args: EstimateArgs, found: DocumentAnalysis, fs: FileSystemHost, cwd: string): Promise<string> {
+async function whatIsMissing(args: EstimateArgs, found: DocumentAnalysis, fs: FileSystemHost, cwd: string, t: Translate): Promise<string> {
   const { analysis } = found;
   if (analysis.modelProblem) {
     const spec = analysis.context.model!.value;
-    return args.context.model ? await unknownModelMessage(spec, fs, cwd) : `${analysis.modelProblem}. Give --model or --params.`;
+    return args.context.model ? await unknownModelMessage(spec, fs, cwd, t) : t('{0}. Give --model or --params.', analysis.modelProblem);
   }
   const blocking = analysis.missing.filter((m) => m !== 'gpuMemoryGiB');
-  const source = args.file ? `'${args.file}'` : 'the command line';
-  const words = blocking.map((m) => `${m === 'gpusPerNode' ? 'the GPU count' : m === 'deepspeed' ? 'a DeepSpeed config' : 'the model'} (${flagFor[m]})`);
-  const from = analysis.context.script ? ` (context from ${path.basename(analysis.context.script)})` : '';
-  return `${source}${from} does not say ${words.join(' or ')}; no launch script in ${cwd} names it and no setting gives it.` +
-    (analysis.context.model ? ` Model: ${analysis.context.model.value} (${describeSource(analysis.context.model.source)}).` : '');
+  const source = args.file ? `'${args.file}'` : t('the command line');
+  const words = blocking.map((m) => missingWords(m, t));
+  const from = analysis.context.script ? t(' (context from {0})', path.basename(analysis.context.script)) : '';
+  const model = analysis.context.model ? t(' Model: {0} ({1}).', analysis.context.model.value, describeSource(analysis.context.model.source, t)) : '';
+  return t('{0}{1} does not say {2}; no launch script in {3} names it and no setting gives it.', source, from, words.join(t({ message: ' or ', comment: 'between two facts a file does not say' })), cwd) + model;
 }

@@ -9,7 +9,7 @@ import { parseCount } from '../memory/units';
 import type { ContextOverrides, LoraContext, RlhfContext, WorkloadContext } from '../training/context';
 import type { AttentionImpl, OptimizerKernel } from '../memory/types';
 import type { EstimateOverrides } from '../training/analyze';
-import { GiB } from '../protocol';
+import { english, GiB, type Translate } from '../protocol';
 
 export class UsageError extends Error {}
 
@@ -45,7 +45,7 @@ export interface EstimateArgs {
 const cli = (flag: string) => ({ kind: 'cli', flag }) as const;
 const sourced = <T>(value: T | undefined, flag: string): Sourced<T> | undefined => (value === undefined ? undefined : { value, source: cli(flag) });
 
-function parseOptions(args: string[]): { options: Map<string, Option>; positional: string[] } {
+function parseOptions(args: string[], t: Translate): { options: Map<string, Option>; positional: string[] } {
   const options = new Map<string, Option>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -53,17 +53,17 @@ function parseOptions(args: string[]): { options: Map<string, Option>; positiona
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     if (booleanFlags.has(flag)) {
-      if (eq > 0) throw new UsageError(`${flag} takes no value.`);
+      if (eq > 0) throw new UsageError(t('{0} takes no value.', flag));
       options.set(flag, { flag, value: 'true' });
     } else if (valueFlags.has(flag)) {
       const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined || value.trim() === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
+      if (value === undefined || value.trim() === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(t('{0} needs a value.', flag));
       options.set(flag, { flag, value });
     } else if (arg === '--') {
       positional.push(...args.slice(i + 1));
       break;
     } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(`unknown option '${arg}'.`);
+      throw new UsageError(t("unknown option '{0}'.", arg));
     } else {
       positional.push(arg);
     }
@@ -71,77 +71,86 @@ function parseOptions(args: string[]): { options: Map<string, Option>; positiona
   return { options, positional };
 }
 
-function count(o: Option | undefined, min: number): (Option & { count: number }) | undefined {
+function count(o: Option | undefined, min: number, t: Translate): (Option & { count: number }) | undefined {
   if (!o) return undefined;
   const n = parseCount(o.value);
-  if (n === undefined || n < min) throw new UsageError(`${o.flag} '${o.value}' is not a number${min > 0 ? ` ≥ ${min}` : ''} (forms like 7e9, 7B, 7000M work).`);
+  if (n === undefined || n < min) {
+    throw new UsageError(
+      min > 0
+        ? t("{0} '{1}' is not a number ≥ {2} (forms like 7e9, 7B, 7000M work).", o.flag, o.value, min)
+        : t("{0} '{1}' is not a number (forms like 7e9, 7B, 7000M work).", o.flag, o.value),
+    );
+  }
   return { ...o, count: n };
 }
 
-function integer(o: Option | undefined, min: number): number | undefined {
+function integer(o: Option | undefined, min: number, t: Translate): number | undefined {
   if (!o) return undefined;
   const n = Number(o.value);
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${o.flag} '${o.value}' must be a whole number ≥ ${min}.`);
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(t("{0} '{1}' must be a whole number ≥ {2}.", o.flag, o.value, min));
   return n;
 }
 
-function real(o: Option | undefined, min: number, max = Infinity): number | undefined {
+function real(o: Option | undefined, t: Translate, min: number, max = Infinity): number | undefined {
   if (!o) return undefined;
   const n = Number(o.value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`${o.flag} '${o.value}' must be a number between ${min} and ${max}.`);
+  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(
+      max === Infinity ? t("{0} '{1}' must be a number ≥ {2}.", o.flag, o.value, min) : t("{0} '{1}' must be a number between {2} and {3}.", o.flag, o.value, min, max),
+    );
   return n;
 }
 
-function choice<T extends string>(o: Option | undefined, allowed: readonly T[]): T | undefined {
+function choice<T extends string>(o: Option | undefined, allowed: readonly T[], t: Translate): T | undefined {
   if (!o) return undefined;
   const v = o.value.toLowerCase() as T;
-  if (!allowed.includes(v)) throw new UsageError(`${o.flag} '${o.value}' must be one of: ${allowed.join(', ')}.`);
+  if (!allowed.includes(v)) throw new UsageError(t("{0} '{1}' must be one of: {2}.", o.flag, o.value, allowed.join(', ')));
   return v;
 }
 
 const devices = ['none', 'cpu', 'nvme'] as const;
 
-export function parseEstimateArgs(args: string[]): EstimateArgs {
-  const { options: o, positional } = parseOptions(args);
-  if (positional.length > 1) throw new UsageError(`one file at a time (got ${positional.length}: ${positional.join(', ')}).`);
+/** The command line; its usage errors in the reader's language (`t`). */
+export function parseEstimateArgs(args: string[], t: Translate = english): EstimateArgs {
+  const { options: o, positional } = parseOptions(args, t);
+  if (positional.length > 1) throw new UsageError(t('one file at a time (got {0}: {1}).', positional.length, positional.join(', ')));
   const help = o.has('--help') || o.has('-h');
-  const format = choice(o.get('--format'), ['text', 'json'] as const) ?? 'text';
-  const mode = choice(o.get('--mode'), ['full', 'deepspeed'] as const) ?? 'full';
+  const format = choice(o.get('--format'), ['text', 'json'] as const, t) ?? 'text';
+  const mode = choice(o.get('--mode'), ['full', 'deepspeed'] as const, t) ?? 'full';
 
   const optimizerOption = o.get('--optimizer');
   const optimizer = optimizerOption ? optimizerFromName(optimizerOption.value) : undefined;
-  if (optimizerOption && !optimizer) throw new UsageError(`--optimizer '${optimizerOption.value}' is not known; use one of: ${optimizerNames.join(', ')}.`);
-  const stage = integer(o.get('--stage'), 0);
-  if (stage !== undefined && stage > 3) throw new UsageError('--stage must be 0, 1, 2 or 3.');
+  if (optimizerOption && !optimizer) throw new UsageError(t("--optimizer '{0}' is not known; use one of: {1}.", optimizerOption.value, optimizerNames.join(', ')));
+  const stage = integer(o.get('--stage'), 0, t);
+  if (stage !== undefined && stage > 3) throw new UsageError(t('--stage must be 0, 1, 2 or 3.'));
   const gc = o.has('--gradient-checkpointing') ? true : o.has('--no-gradient-checkpointing') ? false : undefined;
-  const gpuMemory = real(o.get('--gpu-memory'), 0.001);
-  const cudaContext = real(o.get('--cuda-context'), 0);
+  const gpuMemory = real(o.get('--gpu-memory'), t, 0.001);
+  const cudaContext = real(o.get('--cuda-context'), t, 0);
 
   const option: EstimateOverrides['option'] = {};
   if (stage !== undefined) option.stage = { value: stage as ZeroOption['stage'], source: cli('--stage') };
-  const offloadOptimizer = choice(o.get('--offload-optimizer'), devices);
+  const offloadOptimizer = choice(o.get('--offload-optimizer'), devices, t);
   if (offloadOptimizer) option.offloadOptimizer = { value: offloadOptimizer, source: cli('--offload-optimizer') };
-  const offloadParam = choice(o.get('--offload-param'), devices);
+  const offloadParam = choice(o.get('--offload-param'), devices, t);
   if (offloadParam) option.offloadParam = { value: offloadParam, source: cli('--offload-param') };
 
   const context: ContextOverrides = {
     model: sourced(o.get('--model')?.value, '--model'),
-    gpusPerNode: sourced(integer(o.get('--gpus-per-node'), 1), '--gpus-per-node'),
-    nodes: sourced(integer(o.get('--nodes'), 1), '--nodes'),
+    gpusPerNode: sourced(integer(o.get('--gpus-per-node'), 1, t), '--gpus-per-node'),
+    nodes: sourced(integer(o.get('--nodes'), 1, t), '--nodes'),
     gpuMemoryGiB: sourced(gpuMemory, '--gpu-memory'),
-    sequenceLength: sourced(integer(o.get('--seq-len'), 1), '--seq-len'),
-    microBatchSize: sourced(integer(o.get('--micro-batch'), 1), '--micro-batch'),
-    gradientAccumulationSteps: sourced(integer(o.get('--grad-accum'), 1), '--grad-accum'),
+    sequenceLength: sourced(integer(o.get('--seq-len'), 1, t), '--seq-len'),
+    microBatchSize: sourced(integer(o.get('--micro-batch'), 1, t), '--micro-batch'),
+    gradientAccumulationSteps: sourced(integer(o.get('--grad-accum'), 1, t), '--grad-accum'),
     gradientCheckpointing: sourced(gc, gc ? '--gradient-checkpointing' : '--no-gradient-checkpointing'),
-    dtype: sourced(choice(o.get('--dtype'), ['bf16', 'fp16', 'fp32'] as const) as Precision | undefined, '--dtype'),
-    lora: loraOverride(o),
-    workload: workloadOverride(o),
+    dtype: sourced(choice(o.get('--dtype'), ['bf16', 'fp16', 'fp32'] as const, t) as Precision | undefined, '--dtype'),
+    lora: loraOverride(o, t),
+    workload: workloadOverride(o, t),
   };
   const estimate: EstimateOverrides = {
     option,
     optimizer: sourced<OptimizerName>(optimizer, '--optimizer'),
     cudaContextBytes: sourced(cudaContext === undefined ? undefined : Math.round(cudaContext * GiB), '--cuda-context'),
-    fragmentation: sourced(real(o.get('--fragmentation'), 0, 1), '--fragmentation'),
+    fragmentation: sourced(real(o.get('--fragmentation'), t, 0, 1), '--fragmentation'),
     engine: o.has('--ddp') ? { value: 'torch', source: cli('--ddp') } : undefined,
     optimizerKernel: optimizerOption ? sourced<OptimizerKernel>(kernelOf(optimizerOption.value), '--optimizer') : undefined,
   };
@@ -154,9 +163,9 @@ export function parseEstimateArgs(args: string[]): EstimateArgs {
     deepspeed: {
       zeroInit: { value: !o.has('--no-zero-init'), source: o.has('--no-zero-init') ? cli('--no-zero-init') : o.has('--zero-init') ? cli('--zero-init') : { kind: 'default' } },
       legacyZero2: { value: o.has('--legacy-zero2'), source: o.has('--legacy-zero2') ? cli('--legacy-zero2') : { kind: 'default' } },
-      additionalBufferFactor: sourced(real(o.get('--additional-buffer-factor'), 0), '--additional-buffer-factor') ?? { value: 1.5, source: { kind: 'default' } },
+      additionalBufferFactor: sourced(real(o.get('--additional-buffer-factor'), t, 0), '--additional-buffer-factor') ?? { value: 1.5, source: { kind: 'default' } },
     },
-    model: { spec: o.get('--model')?.value, params: count(o.get('--params'), 1), largestLayer: count(o.get('--largest-layer-params'), 0) },
+    model: { spec: o.get('--model')?.value, params: count(o.get('--params'), 1, t), largestLayer: count(o.get('--largest-layer-params'), 0, t) },
     context,
     estimate,
   };
@@ -173,28 +182,28 @@ function kernelOf(name: string): OptimizerKernel | undefined {
 const rlhfTypes = ['dpo', 'orpo', 'simpo', 'kto', 'cpo', 'rm', 'ppo', 'grpo', 'gkd'] as const;
 
 /** The workload facts of the run, each flag its own source (`--use-liger-kernel`, `--attn-impl`, …, `--rlhf`). */
-function workloadOverride(o: Map<string, Option>): WorkloadContext {
+function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext {
   const w: WorkloadContext = {};
   const flag = (name: string) => o.has(name);
-  if (flag('--use-liger-kernel') && flag('--chunked-loss')) throw new UsageError('--use-liger-kernel and --chunked-loss are two ways to compute the loss; give one.');
+  if (flag('--use-liger-kernel') && flag('--chunked-loss')) throw new UsageError(t('--use-liger-kernel and --chunked-loss are two ways to compute the loss; give one.'));
   if (flag('--use-liger-kernel')) w.loss = { value: 'liger', source: cli('--use-liger-kernel') };
   if (flag('--chunked-loss')) w.loss = { value: 'chunked', source: cli('--chunked-loss') };
-  const attn = choice(o.get('--attn-impl'), ['eager', 'sdpa', 'flash'] as const);
+  const attn = choice(o.get('--attn-impl'), ['eager', 'sdpa', 'flash'] as const, t);
   if (attn) w.attention = { value: attn as AttentionImpl, source: cli('--attn-impl') };
   if (flag('--packing')) w.packing = { value: true, source: cli('--packing') };
   if (flag('--padding-free')) w.paddingFree = { value: true, source: cli('--padding-free') };
   if (flag('--fixed-length')) w.fixedLength = { value: true, source: cli('--fixed-length') };
-  const sp = integer(o.get('--sequence-parallel'), 1);
+  const sp = integer(o.get('--sequence-parallel'), 1, t);
   if (sp !== undefined) w.sequenceParallel = { value: sp, source: cli('--sequence-parallel') };
-  const torchDtype = choice(o.get('--torch-dtype'), ['bf16', 'fp16', 'fp32'] as const);
+  const torchDtype = choice(o.get('--torch-dtype'), ['bf16', 'fp16', 'fp32'] as const, t);
   if (torchDtype) w.torchDtype = { value: torchDtype, source: cli('--torch-dtype') };
   if (flag('--freeze-vit') || flag('--no-freeze-vit')) w.freezeVit = { value: flag('--freeze-vit'), source: cli(flag('--freeze-vit') ? '--freeze-vit' : '--no-freeze-vit') };
   if (flag('--ddp')) w.ddp = { value: true, source: cli('--ddp') };
   const optimizer = o.get('--optimizer');
   if (optimizer) w.optimizer = { value: optimizer.value, source: cli('--optimizer') };
-  const type = choice(o.get('--rlhf'), rlhfTypes);
+  const type = choice(o.get('--rlhf'), rlhfTypes, t);
   const extras = ['--ref-model', '--reward-model', '--value-model', '--teacher-model', '--vllm-gpu-memory-utilization', '--num-generations'].filter(flag);
-  if (!type && extras.length) throw new UsageError(`${extras[0]} needs --rlhf (${rlhfTypes.join(', ')}).`);
+  if (!type && extras.length) throw new UsageError(t('{0} needs --rlhf ({1}).', extras[0], rlhfTypes.join(', ')));
   if (type) {
     const rlhf: RlhfContext = { type };
     rlhf.referenceModel = o.get('--ref-model')?.value;
@@ -202,16 +211,16 @@ function workloadOverride(o: Map<string, Option>): WorkloadContext {
     rlhf.valueModel = o.get('--value-model')?.value ?? (type === 'ppo' ? rlhf.rewardModel : undefined);
     rlhf.teacherModel = o.get('--teacher-model')?.value;
     if (flag('--teacher-offload')) Object.assign(rlhf, { teacherSharded: true, teacherOffloaded: true });
-    const util = real(o.get('--vllm-gpu-memory-utilization'), 0.01, 1);
+    const util = real(o.get('--vllm-gpu-memory-utilization'), t, 0.01, 1);
     if (['grpo', 'ppo', 'gkd'].includes(type)) {
       rlhf.rollout = {
         engine: util !== undefined ? 'vllm-colocate' : 'generate',
         gpuMemoryUtilization: util,
-        sleepLevel: integer(o.get('--vllm-sleep-level'), 0),
+        sleepLevel: integer(o.get('--vllm-sleep-level'), 0, t),
         offloadModel: flag('--rollout-offload') || undefined,
         offloadOptimizer: flag('--rollout-offload') || undefined,
-        completionLength: integer(o.get('--max-completion-length'), 1) ?? 512,
-        generations: integer(o.get('--num-generations'), 1),
+        completionLength: integer(o.get('--max-completion-length'), 1, t) ?? 512,
+        generations: integer(o.get('--num-generations'), 1, t),
       };
     }
     for (const key of Object.keys(rlhf) as Array<keyof RlhfContext>) if (rlhf[key] === undefined) delete rlhf[key];
@@ -221,15 +230,15 @@ function workloadOverride(o: Map<string, Option>): WorkloadContext {
 }
 
 /** `--lora-rank N [--lora-targets a,b] [--qlora]`; a rank of 0 means full fine-tuning, also over a script's LoRA. */
-function loraOverride(o: Map<string, Option>): Sourced<LoraContext> | undefined {
-  const rank = integer(o.get('--lora-rank'), 0);
+function loraOverride(o: Map<string, Option>, t: Translate): Sourced<LoraContext> | undefined {
+  const rank = integer(o.get('--lora-rank'), 0, t);
   if (rank === undefined) {
-    if (o.has('--qlora')) throw new UsageError('--qlora needs --lora-rank.');
+    if (o.has('--qlora')) throw new UsageError(t('--qlora needs --lora-rank.'));
     return undefined;
   }
   const targetModules = (o.get('--lora-targets')?.value ?? 'all-linear').split(',').map((t) => t.trim()).filter(Boolean);
   const lora: LoraContext = { rank, targetModules };
-  const dropout = real(o.get('--lora-dropout'), 0, 1);
+  const dropout = real(o.get('--lora-dropout'), t, 0, 1);
   if (dropout) lora.dropout = dropout;
   if (o.has('--qlora')) Object.assign(lora, { quantBits: 4, doubleQuant: true });
   return { value: lora, source: cli('--lora-rank') };

@@ -1,5 +1,5 @@
 /** What `zero-lens estimate` prints: the JSON document and the text tables. */
-import { formatCount, formatGiB, optionLabel, phaseLabel, type Source, type ZeroStage } from '../protocol';
+import { english, formatCount, formatGiB, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
 import { estimate, torchLabel } from '../memory/estimate';
 import { estimateDeepSpeedResult } from '../memory/deepspeedResult';
 import { formatDeepSpeedTable } from '../memory/deepspeed';
@@ -20,12 +20,12 @@ export const estimateSchemaVersion = 2;
 
 const stages: ZeroStage[] = [0, 1, 2, 3];
 
-function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage): EstimateResult | undefined {
+function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage, t: Translate): EstimateResult | undefined {
   // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns are what DeepSpeed would hold.
   const at: EstimateInput = { ...input, stage, engine: stage === input.stage || stage === 0 ? input.engine : 'deepspeed' };
   return args.mode === 'deepspeed'
-    ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value })
-    : estimate(at);
+    ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value }, t)
+    : estimate(at, t);
 }
 
 /** Every input the estimate used, with where it came from. */
@@ -54,14 +54,15 @@ function reportedInputs(args: EstimateArgs, run: EstimateRun, input: EstimateInp
   return inputs;
 }
 
-export function jsonReport(args: EstimateArgs, run: EstimateRun): string {
-  return JSON.stringify(jsonReportObject(args, run), null, 2) + '\n';
+/** The JSON document; its notes (prose for people) are in the reader's language (`t`), its data as always. */
+export function jsonReport(args: EstimateArgs, run: EstimateRun, t: Translate = english): string {
+  return JSON.stringify(jsonReportObject(args, run, t), null, 2) + '\n';
 }
 
 /** The JSON document `--format json` prints, as an object. */
-export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
+export function jsonReportObject(args: EstimateArgs, run: EstimateRun, t: Translate = english) {
   const input = run.analysis.input!;
-  const selected = resultAt(args, input, input.stage)!;
+  const selected = resultAt(args, input, input.stage, t)!;
   return {
     schemaVersion: estimateSchemaVersion,
     mode: args.mode,
@@ -73,7 +74,7 @@ export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
     nvme: selected.nvme,
     fits: selected.fits,
     stages: stages.map((stage) => {
-      const result = resultAt(args, input, stage);
+      const result = resultAt(args, input, stage, t);
       return {
         stage,
         label: optionLabel({ ...input, stage }),
@@ -93,53 +94,85 @@ export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
   };
 }
 
-/** The workload facts that change the estimate, in a few words. */
-function workloadWords(i: EstimateInput): string {
-  const words: string[] = [];
-  if (i.attention) words.push(`${i.attention} attention`);
-  if (i.loss && i.loss !== 'standard') words.push({ liger: 'liger fused loss', chunked: 'chunked loss', logprobs: 'per-token log-probs loss', jsd: 'GKD divergence over the full vocabulary' }[i.loss]);
-  if (i.packing) words.push('packing');
-  if (i.paddingFree) words.push('padding-free');
-  if (i.sequenceParallel && i.sequenceParallel > 1) words.push(`sequence parallel ${i.sequenceParallel}`);
-  if (i.frozenParams) words.push(`${formatCount(i.frozenParams)} frozen (vision tower)`);
-  for (const m of i.extraModels ?? []) words.push(`${m.role} model ${m.model.displayName}${m.trainable ? ' (trained)' : ''}`);
-  if (i.rollout) words.push(i.rollout.engine === 'vllm-colocate' ? `vLLM colocated (${i.rollout.gpuMemoryUtilization ?? 0.9} of the GPU)` : i.rollout.engine === 'generate' ? 'rollouts with generate' : 'vLLM server');
-  return words.length ? `; ${words.join(', ')}` : '';
+/** The models a run holds besides the trained one, by their role: "reference model Qwen3-8B". */
+function extraModelWords(role: string, name: string, t: Translate): string {
+  switch (role) {
+    case 'reference':
+      return t('reference model {0}', name);
+    case 'reward':
+      return t('reward model {0}', name);
+    case 'value':
+      return t('value model {0}', name);
+    case 'teacher':
+      return t('teacher model {0}', name);
+    default:
+      return `${role} ${name}`;
+  }
 }
 
-export function textReport(args: EstimateArgs, run: EstimateRun): string {
+/** The workload facts that change the estimate, in a few words. */
+function workloadWords(i: EstimateInput, t: Translate): string {
+  const words: string[] = [];
+  if (i.attention) words.push(t('{0} attention', i.attention));
+  if (i.loss && i.loss !== 'standard') words.push({ liger: t('liger fused loss'), chunked: t('chunked loss'), logprobs: t('per-token log-probs loss'), jsd: t('GKD divergence over the full vocabulary') }[i.loss]);
+  if (i.packing) words.push(t('packing'));
+  if (i.paddingFree) words.push(t('padding-free'));
+  if (i.sequenceParallel && i.sequenceParallel > 1) words.push(t('sequence parallel {0}', i.sequenceParallel));
+  if (i.frozenParams) words.push(t('{0} frozen (vision tower)', formatCount(i.frozenParams)));
+  for (const m of i.extraModels ?? []) words.push(extraModelWords(m.role, m.model.displayName, t) + (m.trainable ? t(' (trained)') : ''));
+  if (i.rollout) {
+    const engine = i.rollout.engine;
+    words.push(engine === 'vllm-colocate' ? t('vLLM colocated ({0} of the GPU)', i.rollout.gpuMemoryUtilization ?? 0.9) : engine === 'generate' ? t('rollouts with generate') : t('vLLM server'));
+  }
+  return words.length ? t({ message: '; ', comment: 'between the clauses of a list' }) + words.join(t({ message: ', ', comment: 'between the items of a list' })) : '';
+}
+
+/** The training setup in one line: nodes, GPUs, precision, optimizer and the GPU's size. */
+function setupLine(i: EstimateInput, t: Translate): string {
+  const nodes = i.nodes > 1 ? t('{0} nodes', i.nodes) : t('1 node');
+  const gpus = i.gpusPerNode > 1 ? t('{0} GPUs', i.gpusPerNode) : t('1 GPU');
+  const memory = i.gpuMemoryBytes ? t('; {0} per GPU', formatGiB(i.gpuMemoryBytes)) : t('; GPU size unknown (--gpu-memory)');
+  return t('Setup: {0} × {1} = {2}; {3}, {4}', nodes, gpus, i.gpusPerNode * i.nodes, i.precision, i.optimizer) + memory;
+}
+
+/** What the run trains on and how: batch, sequence, checkpointing, LoRA, the engine and the workload facts. */
+function workloadLine(i: EstimateInput, t: Translate): string {
+  const checkpointing = i.gradientCheckpointing ? t('on') : t('off');
+  const lora = i.lora ? t(', LoRA rank {0}', i.lora.rank) + (i.lora.quantBits ? t(' (QLoRA 4-bit)') : '') : t(', full fine-tuning');
+  const torch = i.engine !== 'torch' ? '' : i.ddp ? t('; plain PyTorch DDP, weights in {0}', i.torchDtype ?? i.precision) : t('; plain PyTorch, weights in {0}', i.torchDtype ?? i.precision);
+  return t('Workload: micro-batch {0}, gradient accumulation {1}, sequence {2}, gradient checkpointing {3}', i.microBatch, i.gradientAccumulationSteps, i.seqLen, checkpointing) + lora + torch + workloadWords(i, t);
+}
+
+/** The text report, in the reader's language (`t`); the numbers are the JSON report's. */
+export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = english): string {
   const i = run.analysis.input!;
   const m = i.model;
-  const selected = resultAt(args, i, i.stage)!;
+  const selected = resultAt(args, i, i.stage, t)!;
   const out: string[] = [];
-  const gpus = i.gpusPerNode * i.nodes;
-  if (run.file) out.push(`File: ${run.file}`);
-  out.push(`Model: ${m.displayName} — ${formatCount(m.totalParams)} params (${m.totalParams.toLocaleString('en-US')}), largest layer ${formatCount(m.largestLayerParams)}`);
-  out.push(
-    `Setup: ${i.nodes} node${i.nodes > 1 ? 's' : ''} × ${i.gpusPerNode} GPU${i.gpusPerNode > 1 ? 's' : ''} = ${gpus}; ${i.precision}, ${i.optimizer}` +
-      (i.gpuMemoryBytes ? `; ${formatGiB(i.gpuMemoryBytes)} per GPU` : '; GPU size unknown (--gpu-memory)'),
-  );
+  if (run.file) out.push(t('File: {0}', run.file));
+  out.push(t('Model: {0} — {1} params ({2}), largest layer {3}', m.displayName, formatCount(m.totalParams), m.totalParams.toLocaleString('en-US'), formatCount(m.largestLayerParams)));
+  out.push(setupLine(i, t));
   if (args.mode === 'deepspeed') {
-    out.push('', "DeepSpeed's estimator (model states only: no activations, buffers or CUDA context):", '');
+    out.push('', t("DeepSpeed's estimator (model states only: no activations, buffers or CUDA context):"), '');
     for (const stage of [2, 3] as const) {
       out.push(formatDeepSpeedTable({ totalParams: m.totalParams, largestLayerParams: m.largestLayerParams, gpusPerNode: i.gpusPerNode, nodes: i.nodes, stage, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value }));
     }
-    out.push(`Selected (${optionLabel(i)}, zero_init=${args.deepspeed.zeroInit.value ? 1 : 0}): ${formatGiB(selected.perGpu.total)} per GPU, ${formatGiB(selected.perCpu.total)} per CPU — ${fitMark(selected.fits)}`);
+    const zeroInit = `zero_init=${args.deepspeed.zeroInit.value ? 1 : 0}`;
+    out.push(t('Selected ({0}, {1}): {2} per GPU, {3} per CPU — {4}', optionLabel(i, t), zeroInit, formatGiB(selected.perGpu.total), formatGiB(selected.perCpu.total), fitMark(selected.fits, t)));
   } else {
+    out.push(workloadLine(i, t), '');
+    const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i, t) : optionLabel({ ...i, stage }, t), result: resultAt(args, i, stage, t) }));
+    out.push(formatStageTable(columns, i.stage, t).trimEnd());
+    const mark = fitMark(selected.fits, t);
     out.push(
-      `Workload: micro-batch ${i.microBatch}, gradient accumulation ${i.gradientAccumulationSteps}, sequence ${i.seqLen}, gradient checkpointing ${i.gradientCheckpointing ? 'on' : 'off'}` +
-        (i.lora ? `, LoRA rank ${i.lora.rank}${i.lora.quantBits ? ' (QLoRA 4-bit)' : ''}` : ', full fine-tuning') +
-        (i.engine === 'torch' ? `; plain PyTorch${i.ddp ? ' DDP' : ''}, weights in ${i.torchDtype ?? i.precision}` : '') +
-        workloadWords(i),
       '',
+      selected.perGpu.peakPhase
+        ? t('* selected stage: {0}, peak in the {1}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.', mark, phaseLabel(selected.perGpu.peakPhase, t))
+        : t('* selected stage: {0}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.', mark),
     );
-    const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i) : optionLabel({ ...i, stage }), result: resultAt(args, i, stage) }));
-    out.push(formatStageTable(columns, i.stage).trimEnd());
-    const peak = selected.perGpu.peakPhase ? `, peak in the ${phaseLabel(selected.perGpu.peakPhase)}` : '';
-    out.push('', `* selected stage: ${fitMark(selected.fits)}${peak}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.`);
   }
   const notes = [...new Set([...run.notes, ...selected.notes])];
-  if (notes.length) out.push('', 'Notes:', ...notes.map((n) => `  - ${n}`));
-  if (args.mode !== 'deepspeed' && selected.errsHigh.length) out.push('', 'Errs high where unsure:', ...selected.errsHigh.map((n) => `  - ${n}`));
+  if (notes.length) out.push('', t('Notes:'), ...notes.map((n) => `  - ${n}`));
+  if (args.mode !== 'deepspeed' && selected.errsHigh.length) out.push('', t('Errs high where unsure:'), ...selected.errsHigh.map((n) => `  - ${n}`));
   return out.join('\n') + '\n';
 }

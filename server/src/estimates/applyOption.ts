@@ -1,7 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocument as TextDocuments } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { optionLabel, readOption, sameOption, type ApplyOptionParams, type ApplyOptionResult } from '../protocol';
+import { english, optionLabel, readOption, sameOption, type ApplyOptionParams, type ApplyOptionResult, type Translate } from '../protocol';
 import type { DocumentKind } from '../feature';
 import { parseConfigText, type ConfigParses } from '../dsconfig/parse';
 import { currentOption } from '../training/analyze';
@@ -9,9 +9,6 @@ import { pathOf } from '../util/paths';
 import type { TrainingService } from '../training/service';
 import { presetSwitchEdit } from './presetSwitch';
 import { stageSwitchEdit } from './stageActions';
-
-const notAnOption =
-  'Not a ZeRO option: stage must be 0, 1, 2 or 3, and offloadOptimizer (stages 1–3) and offloadParam (stage 3) "none", "cpu" or "nvme".';
 
 /**
  * The same edit as the quick fix, for the sidebar's Apply and the "Switch ZeRO stage…" quick pick: in the
@@ -23,32 +20,35 @@ export async function applyOptionEdit(
   document: TextDocument,
   kind: DocumentKind,
   params: ApplyOptionParams,
+  t: Translate = english,
 ): Promise<ApplyOptionResult> {
   // Params come off the wire: any client may send anything.
   const target = readOption(params);
-  if (!target) return { edit: null, reason: notAnOption };
+  if (!target) {
+    return { edit: null, reason: t('Not a ZeRO option: stage must be 0, 1, 2 or 3, and offloadOptimizer (stages 1–3) and offloadParam (stage 3) "none", "cpu" or "nvme".') };
+  }
   if (kind === 'ds-config') {
     const parsed = parses.parse(document);
-    if (sameOption(currentOption(parsed.value), target)) return { edit: null, reason: `The config already uses ${optionLabel(target)}.` };
+    if (sameOption(currentOption(parsed.value), target)) return { edit: null, reason: t('The config already uses {0}.', optionLabel(target, t)) };
     const switched = stageSwitchEdit(document, parsed, target);
-    return switched ? { edit: switched.edit } : { edit: null, reason: 'The config has JSON errors; fix them first so the edit cannot land in the wrong place.' };
+    return switched ? { edit: switched.edit } : { edit: null, reason: t('The config has JSON errors; fix them first so the edit cannot land in the wrong place.') };
   }
   const [launch] = await training.launchesOf(document);
   const config = launch && (await training.configOf(launch.deepspeed));
-  if (!launch || !config) return { edit: null, reason: 'This script launches no DeepSpeed config (no --deepspeed or deepspeed: value ZeRO Lens can read).' };
-  if (sameOption(currentOption(config.value), target)) return { edit: null, reason: `The launch already uses ${optionLabel(target)}.` };
+  if (!launch || !config) return { edit: null, reason: t('This script launches no DeepSpeed config (no --deepspeed or deepspeed: value ZeRO Lens can read).') };
+  if (sameOption(currentOption(config.value), target)) return { edit: null, reason: t('The launch already uses {0}.', optionLabel(target, t)) };
   const ref = launch.deepspeed;
   if (ref.kind === 'preset') {
     // The preset may be written in the YAML the command names (`swift sft sft.yaml`): the edit goes there.
-    if (ref.span.uri === document.uri) return presetSwitchEdit(document, ref, target);
+    if (ref.span.uri === document.uri) return presetSwitchEdit(document, ref, target, t);
     const text = await training.readText(pathOf(ref.span.uri), 'yaml');
-    if (text === undefined) return { edit: null, reason: `${pathOf(ref.span.uri)} cannot be read.` };
-    return presetSwitchEdit(TextDocuments.create(ref.span.uri, 'yaml', 0, text), ref, target);
+    if (text === undefined) return { edit: null, reason: t('{0} cannot be read.', pathOf(ref.span.uri)) };
+    return presetSwitchEdit(TextDocuments.create(ref.span.uri, 'yaml', 0, text), ref, target, t);
   }
   if (ref.kind === 'file' && config.file) {
     const configDocument = TextDocuments.create(URI.file(config.file.path).toString(), 'ds-config', 0, config.file.text);
     const switched = stageSwitchEdit(configDocument, parseConfigText(config.file.text), target);
-    return switched ? { edit: switched.edit } : { edit: null, reason: `${config.file.path} has JSON errors; fix them first.` };
+    return switched ? { edit: switched.edit } : { edit: null, reason: t('{0} has JSON errors; fix them first.', config.file.path) };
   }
-  return { edit: null, reason: `The DeepSpeed settings here are written inline (${ref.via}); change them by hand.` };
+  return { edit: null, reason: t('The DeepSpeed settings here are written inline ({0}); change them by hand.', ref.via) };
 }

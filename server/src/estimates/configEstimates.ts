@@ -3,7 +3,8 @@ import { InlayHintKind, MarkupKind, type Diagnostic, type InlayHint, type Range 
 import type { Node } from 'jsonc-parser';
 import type { FeatureContributor } from '../feature';
 import { findProperty, type ConfigParses, type ParsedConfig } from '../dsconfig/parse';
-import { describeSource, formatGpuCount } from '../protocol';
+import { describeSource, formatGpuCount, type Translate } from '../protocol';
+import { translator } from '../l10n';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
@@ -58,22 +59,23 @@ function lineTouches(document: TextDocument, node: Node, range: Range): boolean 
 /** The memory estimates of a ds_config: the stage hint, hover table, fit warning and stage fixes. */
 export function createConfigEstimates(training: TrainingService, parses: ConfigParses): FeatureContributor {
   return {
-    name: 'memory estimate',
+    name: (t) => t('memory estimate'),
     async validate(document, settings) {
       const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
+      const t = translator(settings.locale);
       const out: Diagnostic[] = [];
-      const missing = zeroSectionDiagnostic(document, parsed, await training.referencesTo(pathOf(document.uri)));
+      const missing = zeroSectionDiagnostic(document, parsed, await training.referencesTo(pathOf(document.uri)), t);
       if (missing) out.push(missing);
-      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document) : undefined;
+      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, t) : undefined;
       if (fit) out.push(fit);
       const host = anchor && stageIsKnown(parsed) && settings.cpuMemoryGiB ? hostMemoryDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, settings) : undefined;
       if (host) out.push(host);
       // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
       const view = new ConfigView(document, parsed);
       // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
-      const world = worldSizeOf((await training.analyzeConfig(document, settings)).context);
+      const world = worldSizeOf((await training.analyzeConfig(document, settings)).context, t);
       const launches = await training.referencesTo(pathOf(document.uri));
       if (world) {
         // The HF Trainer, accelerate, ms-swift and LLaMA-Factory run data-parallel over every GPU; a plain
@@ -82,7 +84,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
         out.push(...batchWorldChecks(view, world, plain), ...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
       // What fails under the consumers the workspace's launches are (HF Trainer / accelerate, or plain DeepSpeed).
-      out.push(...consumerDiagnostics(view, launches, launches.length ? (await training.analyzeConfig(document, settings)).model : undefined));
+      out.push(...consumerDiagnostics(view, launches, launches.length ? (await training.analyzeConfig(document, settings)).model : undefined, t));
       return out;
     },
 
@@ -94,7 +96,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (offset < stage.offset || offset > stage.offset + stage.length) return null;
       const analysis = await training.analyzeConfig(document, settings);
       return {
-        contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri) },
+        contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri, translator(settings.locale)) },
         range: rangeOf(document, stage),
       };
     },
@@ -107,7 +109,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode), parsed.root);
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;
-      return [...missing, ...stageCodeActions(document, parsed, await training.analyzeConfig(document, settings), ours)];
+      return [...missing, ...stageCodeActions(document, parsed, await training.analyzeConfig(document, settings), ours, translator(settings.locale))];
     },
 
     async inlayHints(document, range, settings) {
@@ -117,15 +119,16 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const start = document.offsetAt(range.start);
       const end = document.offsetAt(range.end);
       const analysis = await training.analyzeConfig(document, settings);
+      const t = translator(settings.locale);
       const hints: InlayHint[] = [];
-      if (stage.offset + stage.length >= start && stage.offset <= end) hints.push(stageHint(document, stage, analysis));
+      if (stage.offset + stage.length >= start && stage.offset <= end) hints.push(stageHint(document, stage, analysis, t));
       for (const [kind, path] of [
         ['optimizer', ['zero_optimization', 'offload_optimizer', 'device']],
         ['param', ['zero_optimization', 'offload_param', 'device']],
       ] as const) {
         const device = findProperty(parsed.root, [...path])?.children?.[1];
         if (!device || device.offset > end || device.offset + device.length < start) continue;
-        const hint = offloadHint(document, device, kind, analysis);
+        const hint = offloadHint(document, device, kind, analysis, t);
         if (hint) hints.push(hint);
       }
       return hints;
@@ -134,50 +137,51 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
 }
 
 /** The world size of the training context with where it came from; undefined when the GPU count is unknown. */
-function worldSizeOf(context: TrainingContext): WorldSize | undefined {
+function worldSizeOf(context: TrainingContext, t: Translate): WorldSize | undefined {
   const { gpusPerNode, nodes } = context;
   if (!gpusPerNode) return undefined;
-  const sources = [...new Set([describeSource(gpusPerNode.source), ...(nodes.value > 1 ? [describeSource(nodes.source)] : [])])].join('; ');
-  return { gpus: gpusPerNode.value * nodes.value, label: `${formatGpuCount(gpusPerNode.value, nodes.value)} (${sources})` };
+  const sources = [...new Set([describeSource(gpusPerNode.source, t), ...(nodes.value > 1 ? [describeSource(nodes.source, t)] : [])])].join(t({ message: '; ', comment: 'between the clauses of a list' }));
+  return { gpus: gpusPerNode.value * nodes.value, label: t('{0} ({1})', formatGpuCount(gpusPerNode.value, nodes.value, t), sources) };
 }
 
-function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis): InlayHint {
+function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis, t: Translate): InlayHint {
   const position = document.positionAt(stage.offset + stage.length);
   const result = analysis.estimate(analysis.current);
   if (!hasNumbers(analysis) || !result) {
     // Never an invented number: say what is missing and offer to set it.
-    const command = setTrainingContextCommandFor(document.uri, analysis.missing);
+    const command = setTrainingContextCommandFor(document.uri, analysis.missing, t);
     return {
       position,
-      label: [{ value: missingLabel(analysis), command, tooltip: whatIsMissing(analysis) }],
+      label: [{ value: missingLabel(analysis, t), command, tooltip: whatIsMissing(analysis, t) }],
       kind: InlayHintKind.Type,
       paddingLeft: true,
     };
   }
-  const text = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
+  const text = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t);
   return {
     position,
     label: text,
     kind: InlayHintKind.Type,
     paddingLeft: true,
-    tooltip: { kind: MarkupKind.Markdown, value: `${peakTooltip(result)}\n\n${contextLine(analysis)}` },
+    tooltip: { kind: MarkupKind.Markdown, value: `${peakTooltip(result, t)}\n\n${contextLine(analysis, t)}` },
   };
 }
 
 /** What the hint asks for instead of a number. */
-function missingLabel(analysis: ConfigAnalysis): string {
-  if (analysis.modelProblem) return 'unknown model · set the model for a memory estimate…';
+function missingLabel(analysis: ConfigAnalysis, t: Translate): string {
+  if (analysis.modelProblem) return t('unknown model · set the model for a memory estimate…');
   const model = analysis.missing.includes('model');
   const gpus = analysis.missing.includes('gpusPerNode');
-  return `set ${model && gpus ? 'model & GPUs' : model ? 'the model' : 'the GPU count'} for a memory estimate…`;
+  if (model && gpus) return t('set model & GPUs for a memory estimate…');
+  return model ? t('set the model for a memory estimate…') : t('set the GPU count for a memory estimate…');
 }
 
-function offloadHint(document: TextDocument, device: Node, kind: 'optimizer' | 'param', analysis: ConfigAnalysis): InlayHint | undefined {
+function offloadHint(document: TextDocument, device: Node, kind: 'optimizer' | 'param', analysis: ConfigAnalysis, t: Translate): InlayHint | undefined {
   const value = kind === 'optimizer' ? analysis.current.offloadOptimizer : analysis.current.offloadParam;
   if (value === 'none' || device.value !== value) return undefined;
   const result = analysis.estimate(analysis.current);
   if (!hasNumbers(analysis) || !result) return undefined;
-  const text = offloadHintText(kind, value, result);
+  const text = offloadHintText(kind, value, result, t);
   if (!text) return undefined;
   return { position: document.positionAt(device.offset + device.length), label: text, kind: InlayHintKind.Type, paddingLeft: true };
 }

@@ -1,6 +1,7 @@
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { formatGiB, formatGpuCount, GiB, optionLabel, type ZeroOption } from '../protocol';
+import { english, formatGiB, formatGpuCount, GiB, optionLabel, type Translate, type ZeroOption } from '../protocol';
+import { translator } from '../l10n';
 import type { EstimateResult } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
@@ -28,25 +29,35 @@ export interface FitDetails {
 export type FitDiagnosticData = DiagnosticData & FitDetails;
 
 /** A warning on `stage` when the current option's estimate exceeds the GPU; undefined when it fits or is unknown. */
-export function fitDiagnostic(analysis: ConfigAnalysis, range: Range, document: TextDocument): Diagnostic | undefined {
+export function fitDiagnostic(analysis: ConfigAnalysis, range: Range, document: TextDocument, t: Translate = english): Diagnostic | undefined {
   if (!hasNumbers(analysis) || !analysis.gpuMemoryBytes) return undefined;
   const result = analysis.estimate(analysis.current);
   if (!result || result.fits !== false) return undefined;
   const memory = analysis.gpuMemoryBytes;
   const over = result.perGpu.total - memory;
-  const context = `${analysis.model!.displayName}, ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}, micro-batch ${analysis.context.microBatchSize.value}, sequence ${analysis.context.sequenceLength.value}`;
+  const context = t(
+    '{0}, {1}, micro-batch {2}, sequence {3}',
+    analysis.model!.displayName,
+    formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value, t),
+    analysis.context.microBatchSize.value,
+    analysis.context.sequenceLength.value,
+  );
   const fitting = smallestChangeThatFits(analysis);
   const fittingResult = fitting && analysis.estimate(fitting);
-  const advice = fitting && fittingResult
-    ? `Smallest change that fits: ${optionLabel(fitting)} (≈ ${formatGiB(fittingResult.perGpu.total)}/GPU).`
-    : `No ZeRO option fits: even the most offloaded one needs ≈ ${formatGiB(Math.min(...analysis.options.map((o) => o.result.perGpu.total)))}/GPU. Lower the micro-batch or sequence length, turn on gradient checkpointing, train LoRA adapters, or add GPUs.`;
+  const advice =
+    fitting && fittingResult
+      ? t('Smallest change that fits: {0} (≈ {1}/GPU).', optionLabel(fitting, t), formatGiB(fittingResult.perGpu.total))
+      : t(
+          'No ZeRO option fits: even the most offloaded one needs ≈ {0}/GPU. Lower the micro-batch or sequence length, turn on gradient checkpointing, train LoRA adapters, or add GPUs.',
+          formatGiB(Math.min(...analysis.options.map((o) => o.result.perGpu.total))),
+        );
   const details: FitDetails = {
     current: analysis.current,
     perGpuBytes: result.perGpu.total,
     gpuMemoryBytes: memory,
     suggestion: fitting && fittingResult ? { ...fitting, perGpuBytes: fittingResult.perGpu.total } : null,
   };
-  const message = `${optionLabel(analysis.current)} needs ≈ ${formatGiB(result.perGpu.total)} per GPU, ${formatGiB(over)} more than the ${formatGiB(memory)} GPU (${context}). ${advice}`;
+  const message = t('{0} needs ≈ {1} per GPU, {2} more than the {3} GPU ({4}). {5}', optionLabel(analysis.current, t), formatGiB(result.perGpu.total), formatGiB(over), formatGiB(memory), context, advice);
   return makeDiagnostic(estimateExceedsCode, range, message, diagnosticData(document, { ...details }));
 }
 
@@ -59,9 +70,15 @@ export function hostMemoryExcess(result: EstimateResult, settings: ZeroLensSetti
   if (!capacity || !(capacity > 0) || result.perCpu.total <= 0) return undefined;
   const bytes = capacity * GiB;
   if (result.perCpu.total <= bytes) return undefined;
+  const t = translator(settings.locale);
   return {
     needed: result.perCpu.total,
-    message: `The offloaded states need ≈ ${formatGiB(result.perCpu.total)} of host memory per node (${formatGiB(result.perCpu.pinned)} pinned), more than the ${formatGiB(bytes)} the node has (zeroLens.cpuMemoryGiB): the run is killed for lack of memory or swaps. Offload less, or use more nodes.`,
+    message: t(
+      'The offloaded states need ≈ {0} of host memory per node ({1} pinned), more than the {2} the node has (zeroLens.cpuMemoryGiB): the run is killed for lack of memory or swaps. Offload less, or use more nodes.',
+      formatGiB(result.perCpu.total),
+      formatGiB(result.perCpu.pinned),
+      formatGiB(bytes),
+    ),
   };
 }
 

@@ -4,6 +4,7 @@ import type { FeatureContributor } from '../feature';
 import { unlimited } from '../util/budget';
 import type { ZeroLensSettings } from '../settings';
 import { formatGiB, type EstimateResult } from '../protocol';
+import { translator } from '../l10n';
 import { swiftPresetNames, type LaunchFacts, type SwiftPresetName } from '../launch/facts';
 import { launchDiagnostic } from '../launch/diagnostics/launchDiagnostic';
 import { dataFixActions, quickFixActions } from '../diagnostics/fixActions';
@@ -14,7 +15,7 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { EffectiveLaunch } from '../training/launches';
 import type { TrainingService } from '../training/service';
 import { hostMemoryExcess } from './fitDiagnostic';
-import { peakTooltip, stageHintText } from './present';
+import { peakTooltip, stageHintText, switchTitle } from './present';
 import { stageHoverMarkdown } from './stageHover';
 
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
@@ -46,12 +47,14 @@ async function presetSwitches(training: TrainingService, launch: EffectiveLaunch
   if (!canSwitchPreset(launch)) return [];
   const ref = launch.deepspeed;
   const current = ref.kind === 'preset' ? ref.name : undefined;
+  const t = translator(settings.locale);
   const switches: PresetSwitch[] = [];
   for (const preset of switchTargets) {
     if (preset === current) continue;
     const analysis = await training.analyzeWithPreset(launch.facts, settings, preset);
     const result = analysis && hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
-    const title = result ? `Switch to ${preset} (≈ ${formatGiB(result.perGpu.total)}/GPU${result.fits === false ? ', does not fit' : ''})` : `Switch to ${preset}`;
+    const estimate = !result ? '' : result.fits === false ? t('≈ {0}/GPU, does not fit', formatGiB(result.perGpu.total)) : t('≈ {0}/GPU', formatGiB(result.perGpu.total));
+    const title = switchTitle(preset, estimate, t);
     switches.push({ fits: result?.fits ?? null, fix: { id: 'switch-preset', title, ops: [replaceText(text, ref.span.start, ref.span.end, preset)] } });
   }
   const firstFit = switches.find((s) => s.fits === true);
@@ -77,9 +80,10 @@ export interface LaunchEstimates extends FeatureContributor {
 export function createLaunchEstimates(training: TrainingService, launchParse: (document: TextDocument) => LaunchAnalysis): LaunchEstimates {
   const launches = (document: TextDocument) => training.launchesOf(document);
   return {
-    name: 'memory estimate',
+    name: (t) => t('memory estimate'),
     async validate(document, settings, budget = unlimited) {
       if (!settings.gpuMemoryGiB && !settings.cpuMemoryGiB) return [];
+      const t = translator(settings.locale);
       const ctx = launchParse(document).ctx;
       const out: Diagnostic[] = [];
       for (const launch of await launches(document)) {
@@ -89,13 +93,14 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         if (host) out.push(launchDiagnostic(ctx, 'estimate-exceeds-cpu-memory', launch.anchor.start, launch.anchor.end, host.message, { perNodeCpuBytes: host.needed, cpuMemoryGiB: settings.cpuMemoryGiB }));
         if (!current || current.result.fits !== false || !settings.gpuMemoryGiB) continue;
         const fixes = (await presetSwitches(training, launch, document.getText(), settings)).filter((s) => s.fits !== false).map((s) => s.fix);
-        const message = `Estimated ≈ ${formatGiB(current.result.perGpu.total)} per GPU for ${current.analysis.model!.displayName}, more than the ${settings.gpuMemoryGiB} GiB GPU (zeroLens.gpuMemoryGiB).`;
+        const message = t('Estimated ≈ {0} per GPU for {1}, more than the {2} GiB GPU (zeroLens.gpuMemoryGiB).', formatGiB(current.result.perGpu.total), current.analysis.model!.displayName, settings.gpuMemoryGiB);
         out.push(launchDiagnostic(ctx, 'estimate-exceeds-gpu-memory', launch.anchor.start, launch.anchor.end, message, { perGpuBytes: current.result.perGpu.total, gpuMemoryGiB: settings.gpuMemoryGiB, fixes }));
       }
       return out;
     },
 
     async inlayHints(document, range, settings): Promise<InlayHint[]> {
+      const t = translator(settings.locale);
       const hints: InlayHint[] = [];
       const [from, to] = [document.offsetAt(range.start), document.offsetAt(range.end)];
       for (const launch of await launches(document)) {
@@ -104,8 +109,8 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         const current = await currentEstimate(training, launch, settings);
         if (!current) continue;
         const { analysis, result } = current;
-        const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
-        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}. ${peakTooltip(result)}` });
+        const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t);
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: t('Per-GPU memory estimate for {0}. {1}', analysis.configPath, peakTooltip(result, t)) });
       }
       return hints;
     },
@@ -116,7 +121,7 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         const { start, end } = launch.anchor;
         if (start >= end || offset < start || offset > end) continue;
         const analysis = await training.analyzeLaunch(launch.facts, settings);
-        return analysis ? { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri) }, range: launch.anchor.range } : null;
+        return analysis ? { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri, translator(settings.locale)) }, range: launch.anchor.range } : null;
       }
       return null;
     },

@@ -1,4 +1,5 @@
 import type { Command } from 'vscode-languageserver-types';
+import { english, type Translate } from '../protocol';
 
 /**
  * The client command that asks for the model and GPU count and writes them to zeroLens.* settings.
@@ -13,13 +14,13 @@ export interface SetTrainingContextArgs {
   missing: string[];
 }
 
-export function setTrainingContextCommandFor(uri: string, missing: string[], title = 'Set model and GPUs for memory estimates…'): Command {
+export function setTrainingContextCommandFor(uri: string, missing: string[], t: Translate = english): Command {
   const args: SetTrainingContextArgs = { uri, missing };
-  return { title, command: setTrainingContextCommand, arguments: [args] };
+  return { title: t('Set model and GPUs for memory estimates…'), command: setTrainingContextCommand, arguments: [args] };
 }
 
 /** A markdown link that runs the command (hovers are rendered trusted for command links by the client). */
-export function setContextCommandLink(uri: string, missing: string[]): string {
+export function setContextCommandLink(uri: string, missing: string[], t: Translate = english): string {
   const args: SetTrainingContextArgs = { uri, missing };
-  return `[Set model and GPUs…](command:${setTrainingContextCommand}?${encodeURIComponent(JSON.stringify([args]))})`;
+  return t('[Set model and GPUs…]({0})', `command:${setTrainingContextCommand}?${encodeURIComponent(JSON.stringify([args]))}`);
 }

@@ -1,7 +1,7 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import { formatGiB, normalizeOption, optionLabel, sameOption, type ZeroOption } from '../protocol';
+import { english, formatGiB, normalizeOption, optionLabel, sameOption, type Translate, type ZeroOption } from '../protocol';
 import { extractConfigFacts } from '../memory/configFacts';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { currentOption } from '../training/analyze';
@@ -10,6 +10,7 @@ import { isFitDiagnostic } from './fitDiagnostic';
 import { stageSwitchOps, type SwitchScope } from './stageSwitch';
 import { applyJsonOpsScoped } from '../diagnostics/applyFix';
 import { setTrainingContextCommandFor } from './setContextCommand';
+import { switchTitle } from './present';
 import { originOf, type FixSpec } from '../diagnostics/fixData';
 import { quickFixActions } from '../diagnostics/fixActions';
 
@@ -46,12 +47,13 @@ export function stageCodeActions(
   config: ParsedConfig,
   analysis: ConfigAnalysis | undefined,
   diagnostics: Diagnostic[],
+  t: Translate = english,
 ): CodeAction[] {
   const current = analysis?.current ?? currentOption(config.value);
   const numbers = analysis && hasNumbers(analysis) ? analysis : undefined;
   const estimateText = (target: ZeroOption): string => {
     const result = numbers?.estimate(target);
-    return result ? `≈ ${formatGiB(result.perGpu.total)}/GPU` : '';
+    return result ? t('≈ {0}/GPU', formatGiB(result.perGpu.total)) : '';
   };
   // A stage switch keeps the offload the file writes, so its target is the new stage with those devices.
   const facts = extractConfigFacts(config.value);
@@ -59,7 +61,7 @@ export function stageCodeActions(
     normalizeOption({ stage, offloadOptimizer: facts.offloadOptimizer?.value ?? 'none', offloadParam: facts.offloadParam?.value ?? 'none' });
   const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => {
     const moved = kind === 'switch' ? kept(target.stage) : target;
-    return { kind: fixKindOf[kind], target: moved, title: offerTitle(kind, moved, estimateText(moved)) };
+    return { kind: fixKindOf[kind], target: moved, title: offerTitle(kind, moved, estimateText(moved), t) };
   });
 
   const fit = diagnostics.filter(isFitDiagnostic);
@@ -67,42 +69,43 @@ export function stageCodeActions(
   // The smallest fitting change may combine a stage switch with offload: offer it as one move.
   if (suggestion && !offers.some((o) => sameOption(o.target, suggestion))) {
     const estimate = estimateText(suggestion);
-    offers.push({ kind: 'switch-option', target: suggestion, title: `Switch to ${optionLabel(suggestion)}${estimate ? ` (${estimate})` : ''}` });
+    offers.push({ kind: 'switch-option', target: suggestion, title: switchTitle(optionLabel(suggestion, t), estimate, t) });
   }
   const preferred = preferredTarget(offers, numbers, suggestion);
-  const fixes = editable(config) ? offers.map((offer) => stageFix(config, offer, !!preferred && sameOption(preferred, offer.target))) : [];
+  const fixes = editable(config) ? offers.map((offer) => stageFix(config, offer, !!preferred && sameOption(preferred, offer.target), t)) : [];
   // The document's own parse: each fix re-parses only the object it edits, not the whole file.
   const actions = quickFixActions(document, { origin: originOf(document), fixes, diagnostics: fit, tree: config.root });
   if (analysis && !hasNumbers(analysis) && (analysis.missing.includes('model') || analysis.missing.includes('gpusPerNode') || analysis.modelProblem)) {
-    actions.push({ title: 'Set model and GPUs for memory estimates…', kind: CodeActionKind.QuickFix, command: setTrainingContextCommandFor(document.uri, analysis.missing) });
+    const command = setTrainingContextCommandFor(document.uri, analysis.missing, t);
+    actions.push({ title: command.title, kind: CodeActionKind.QuickFix, command });
   }
   return actions;
 }
 
 /** An offer as a fix: the JSON ops of the move, and in the title every ZeRO-3-only setting it removes, by name. */
-function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean): FixSpec {
+function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean, t: Translate): FixSpec {
   const scope: SwitchScope = offer.kind === 'switch-stage' ? 'stage' : 'option';
   const { ops, dropped } = stageSwitchOps(config.value, offer.target, scope);
   // What the move turns off that the file turns on: said in the title, so no offload choice goes unnamed.
   const turnsOff = (block: string, legacy: string): boolean =>
     ops.some((op) => op.op === 'set' && ((op.path[1] === block && op.path[2] === 'device' && op.value === 'none') || (op.path[1] === legacy && op.value === false)));
   const off = [
-    ...(turnsOff('offload_optimizer', 'cpu_offload') ? ['optimizer offload off'] : []),
-    ...(turnsOff('offload_param', 'cpu_offload_param') ? ['parameter offload off'] : []),
+    ...(turnsOff('offload_optimizer', 'cpu_offload') ? [t('optimizer offload off')] : []),
+    ...(turnsOff('offload_param', 'cpu_offload_param') ? [t('parameter offload off')] : []),
   ];
-  const removing = dropped.length ? [`removing ${dropped.map((d) => d.split('.').pop()).join(', ')} (read only by ZeRO-3)`] : [];
-  const title = [offer.title, ...off, ...removing].join(', ');
+  const removing = dropped.length ? [t('removing {0} (read only by ZeRO-3)', dropped.map((d) => d.split('.').pop()).join(', '))] : [];
+  const title = [offer.title, ...off, ...removing].join(t({ message: ', ', comment: 'between the parts of a quick-fix title' }));
   return preferred ? { id: offer.kind, title, ops, preferred } : { id: offer.kind, title, ops };
 }
 
-function offerTitle(kind: OfferKind, target: ZeroOption, estimate: string): string {
+function offerTitle(kind: OfferKind, target: ZeroOption, estimate: string, t: Translate): string {
   switch (kind) {
     case 'switch':
-      return `Switch to ZeRO-${target.stage}${estimate ? ` (${estimate})` : ''}`;
+      return switchTitle(`ZeRO-${target.stage}`, estimate, t);
     case 'offload-optimizer':
-      return `Offload optimizer states to CPU${estimate ? ` (${estimate})` : ''}`;
+      return estimate ? t('Offload optimizer states to CPU ({0})', estimate) : t('Offload optimizer states to CPU');
     case 'offload-param':
-      return `Offload parameters to CPU (ZeRO-3${estimate ? `, ${estimate}` : ''})`;
+      return estimate ? t('Offload parameters to CPU (ZeRO-3, {0})', estimate) : t('Offload parameters to CPU (ZeRO-3)');
   }
 }
 

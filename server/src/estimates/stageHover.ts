@@ -1,4 +1,4 @@
-import { describeSource, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type ZeroOption, type ZeroStage } from '../protocol';
+import { describeSource, english, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
 import { communicationOf, deviceName, fitMark, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
@@ -6,35 +6,39 @@ import { markdownText } from '../util/markdown';
 
 /**
  * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
- * volume and what it shards, with the current option marked, and the context the numbers assume.
+ * volume and what it shards, with the current option marked, and the context the numbers assume; in the reader's
+ * language (`t`).
  */
-export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string): string {
+export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string, t: Translate = english): string {
   // The costliest hover to build (an estimate per option); an analysis belongs to one version and never changes.
-  let byUri = built.get(analysis);
-  if (!byUri) built.set(analysis, (byUri = new Map()));
+  let byLanguage = built.get(analysis);
+  if (!byLanguage) built.set(analysis, (byLanguage = new Map()));
+  let byUri = byLanguage.get(t);
+  if (!byUri) byLanguage.set(t, (byUri = new Map()));
   let markdown = byUri.get(uri);
-  if (markdown === undefined) byUri.set(uri, (markdown = buildStageHover(analysis, uri)));
+  if (markdown === undefined) byUri.set(uri, (markdown = buildStageHover(analysis, uri, t)));
   return markdown;
 }
 
-const built = new WeakMap<ConfigAnalysis, Map<string, string>>();
+/** Per analysis, per translator (one per locale), per URI. */
+const built = new WeakMap<ConfigAnalysis, Map<Translate, Map<string, string>>>();
 
-function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
+function buildStageHover(analysis: ConfigAnalysis, uri: string, t: Translate): string {
   const lines: string[] = [];
   if (hasNumbers(analysis)) {
-    lines.push(`**ZeRO options for ${markdownText(analysis.model!.displayName)}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
-    lines.push('', ...numbersTable(analysis));
+    lines.push(t('**ZeRO options for {0}** on {1}', markdownText(analysis.model!.displayName), formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value, t)));
+    lines.push('', ...numbersTable(analysis, t));
     const current = analysis.estimate(analysis.current);
-    if (current) lines.push('', ...peakBreakdown(optionLabel(analysis.current), current));
+    if (current) lines.push('', ...peakBreakdown(optionLabel(analysis.current, t), current, t));
   } else {
-    lines.push('**ZeRO stages**', '', ...shapeTable(analysis.current));
-    lines.push('', `No memory estimate yet: ${markdownText(whatIsMissing(analysis))} ${setContextCommandLink(uri, analysis.missing)}`);
+    lines.push(t('**ZeRO stages**'), '', ...shapeTable(analysis.current, t));
+    lines.push('', t('No memory estimate yet: {0} {1}', markdownText(whatIsMissing(analysis, t)), setContextCommandLink(uri, analysis.missing, t)));
   }
-  lines.push('', contextLine(analysis));
+  lines.push('', contextLine(analysis, t));
   if (hasNumbers(analysis)) {
-    lines.push('', 'Per GPU: what the GPU must hold, judged against its size — reserved memory (the allocator keeps freed blocks) plus the CUDA context and NCCL, as nvidia-smi shows it. Allocated: live tensors at the peak (torch.cuda.max_memory_allocated).');
+    lines.push('', t('Per GPU: what the GPU must hold, judged against its size — reserved memory (the allocator keeps freed blocks) plus the CUDA context and NCCL, as nvidia-smi shows it. Allocated: live tensors at the peak (torch.cuda.max_memory_allocated).'));
   }
-  lines.push('', 'Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).');
+  lines.push('', t('Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).'));
   const notes = [...analysis.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
   if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownText(n)}`));
   return lines.join('\n');
@@ -45,61 +49,76 @@ function cell(size: string): string {
   return size.replace(/ /g, '\u00a0');
 }
 
-function numbersTable(analysis: ConfigAnalysis): string[] {
+function numbersTable(analysis: ConfigAnalysis, t: Translate): string[] {
   const memory = analysis.gpuMemoryBytes;
   const rows = [...analysis.options];
   // The current option may be one the standard list lacks (parameter offload without optimizer offload, NVMe).
   const currentResult = analysis.estimate(analysis.current);
   if (!rows.some((o) => sameOption(o.target, analysis.current)) && currentResult) {
-    rows.push({ target: analysis.current, label: optionLabel(analysis.current), result: currentResult });
+    rows.push({ target: analysis.current, label: optionLabel(analysis.current, t), result: currentResult });
   }
   rows.sort((a, b) => a.target.stage - b.target.stage || offloadCount(a.target) - offloadCount(b.target));
+  const fits = memory ? t('Fits {0}', formatGiB(memory)) : t({ message: 'Fits', comment: 'table column' });
   const out = [
-    `| | Option | Per GPU | Allocated | Peak | CPU RAM / node | Fits${memory ? ` ${formatGiB(memory)}` : ''} | Comm. / step | Shards |`,
+    `| | ${t('Option')} | ${t('Per GPU')} | ${t('Allocated')} | ${t('Peak')} | ${t('CPU RAM / node')} | ${fits} | ${t('Comm. / step')} | ${t('Shards')} |`,
     '|:-:|---|--:|--:|---|--:|:-:|:-:|---|',
   ];
-  for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current)));
+  for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current), t));
   return out;
 }
 
-function row(option: OptionEstimate, current: boolean): string {
+function row(option: OptionEstimate, current: boolean, t: Translate): string {
   const { target, result } = option;
   const bold = (s: string): string => (current ? `**${s}**` : s);
   const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
   const nvme = result.nvme > 0 ? ` + NVMe ${cell(formatGiB(result.nvme))}` : '';
-  const peak = result.perGpu.peakPhase ? phaseLabel(result.perGpu.peakPhase) : '—';
-  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
+  const peak = result.perGpu.peakPhase ? phaseLabel(result.perGpu.peakPhase, t) : '—';
+  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target, t))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target, t)} |`;
 }
 
 /**
  * What the current option's peak is made of: the phase, its live tensors by kind, the allocator's cache and the
  * CUDA context; then where the estimate is unsure and errs high.
  */
-function peakBreakdown(label: string, result: EstimateResult): string[] {
+function peakBreakdown(label: string, result: EstimateResult, t: Translate): string[] {
   const g = result.perGpu;
   if (!g.peakPhase) return [];
   const parts: Array<[string, number]> = [
-    ['weights', g.params],
-    ['gradients', g.gradients],
-    ['optimizer states', g.optimizerStates],
-    ['activations', g.activations],
-    ['buffers', g.buffers],
-    ['step workspaces', g.temporaries],
-    ['other models', g.extraModels],
+    [t('weights'), g.params],
+    [t('gradients'), g.gradients],
+    [t('optimizer states'), g.optimizerStates],
+    [t('activations'), g.activations],
+    [t('buffers'), g.buffers],
+    [t('step workspaces'), g.temporaries],
+    [t('other models'), g.extraModels],
   ];
   const shown = parts.filter(([, bytes]) => bytes >= 0.05 * 2 ** 30).map(([name, bytes]) => `${name} ${formatGiBValue(bytes)}`);
   const out = [
-    `**${label}** peaks in the ${phaseLabel(g.peakPhase)}: ${cell(formatGiB(g.total - g.allocatorCache - g.cudaContext))} allocated (${shown.join(', ') || 'nothing large'}) + ${cell(formatGiB(g.allocatorCache))} allocator cache + ${cell(formatGiB(g.cudaContext))} CUDA context and NCCL = ${cell(formatGiB(g.total))}.`,
+    t(
+      '**{0}** peaks in the {1}: {2} allocated ({3}) + {4} allocator cache + {5} CUDA context and NCCL = {6}.',
+      label,
+      phaseLabel(g.peakPhase, t),
+      cell(formatGiB(g.total - g.allocatorCache - g.cudaContext)),
+      shown.join(listSeparator(t)) || t('nothing large'),
+      cell(formatGiB(g.allocatorCache)),
+      cell(formatGiB(g.cudaContext)),
+      cell(formatGiB(g.total)),
+    ),
   ];
-  if (result.errsHigh.length) out.push('', `Errs high where unsure: ${result.errsHigh.join('; ')}.`);
+  if (result.errsHigh.length) out.push('', t('Errs high where unsure: {0}.', result.errsHigh.join(t({ message: '; ', comment: 'between the clauses of a list' }))));
   return out;
 }
 
-function shards(target: ZeroOption): string {
+/** ", " between the items of a list, "、" in Chinese. */
+function listSeparator(t: Translate): string {
+  return t({ message: ', ', comment: 'between the items of a list' });
+}
+
+function shards(target: ZeroOption, t: Translate): string {
   const moved: string[] = [];
-  if (target.offloadOptimizer !== 'none' && target.stage > 0) moved.push(`optimizer → ${deviceName(target.offloadOptimizer)}`);
-  if (target.offloadParam !== 'none' && target.stage === 3) moved.push(`parameters → ${deviceName(target.offloadParam)}`);
-  return shardsOf(target.stage) + (moved.length ? `; ${moved.join(', ')}` : '');
+  if (target.offloadOptimizer !== 'none' && target.stage > 0) moved.push(t('optimizer → {0}', deviceName(target.offloadOptimizer)));
+  if (target.offloadParam !== 'none' && target.stage === 3) moved.push(t('parameters → {0}', deviceName(target.offloadParam)));
+  return shardsOf(target.stage, t) + (moved.length ? t({ message: '; ', comment: 'between the clauses of a list' }) + moved.join(listSeparator(t)) : '');
 }
 
 function offloadCount(t: ZeroOption): number {
@@ -107,41 +126,44 @@ function offloadCount(t: ZeroOption): number {
 }
 
 /** Without a model or GPU count: what each stage does, with no numbers. */
-function shapeTable(current: ZeroOption): string[] {
-  const out = ['| | Stage | Comm. / step | Shards |', '|:-:|---|:-:|---|'];
+function shapeTable(current: ZeroOption, t: Translate): string[] {
+  const out = [`| | ${t({ message: 'Stage', comment: 'table column' })} | ${t('Comm. / step')} | ${t('Shards')} |`, '|:-:|---|:-:|---|'];
   for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
-    out.push(`| ${stage === current.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage)} |`);
+    out.push(`| ${stage === current.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage, t)} |`);
   }
   return out;
 }
 
-export function whatIsMissing(analysis: ConfigAnalysis): string {
-  if (analysis.modelProblem) return `${analysis.modelProblem}.`;
-  const needs: string[] = [];
-  if (analysis.missing.includes('model')) needs.push('the model');
-  if (analysis.missing.includes('gpusPerNode')) needs.push('the number of GPUs');
-  return needs.length
-    ? `ZeRO Lens does not know ${needs.join(' or ')} for this config (no launch script in the workspace references it, and zeroLens.${needs[0] === 'the model' ? 'model' : 'gpusPerNode'} is not set).`
-    : 'the estimate is not available.';
+export function whatIsMissing(analysis: ConfigAnalysis, t: Translate = english): string {
+  if (analysis.modelProblem) return t('{0}.', analysis.modelProblem);
+  const model = analysis.missing.includes('model');
+  const gpus = analysis.missing.includes('gpusPerNode');
+  if (model && gpus) return t('ZeRO Lens does not know the model or the number of GPUs for this config (no launch script in the workspace references it, and zeroLens.model is not set).');
+  if (model) return t('ZeRO Lens does not know the model for this config (no launch script in the workspace references it, and zeroLens.model is not set).');
+  if (gpus) return t('ZeRO Lens does not know the number of GPUs for this config (no launch script in the workspace references it, and zeroLens.gpusPerNode is not set).');
+  return t('the estimate is not available.');
 }
 
 /** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ..." (Markdown; names and paths escaped). */
-export function contextLine(analysis: ConfigAnalysis): string {
+export function contextLine(analysis: ConfigAnalysis, t: Translate = english): string {
   const c = analysis.context;
-  const from = (source: Sourced<unknown>['source']): string => ` _(${markdownText(describeSource(source))})_`;
+  const from = (source: Sourced<unknown>['source']): string => ` _(${markdownText(describeSource(source, t))})_`;
   const item = <T>(label: string, value: Sourced<T> | undefined, show: (v: T) => string = String): string | undefined =>
     value ? `${label} ${markdownText(show(value.value))}${from(value.source)}` : undefined;
+  const model = c.model
+    ? t('model {0}', markdownText(analysis.model?.displayName ?? c.model.value)) + (analysis.model ? t(' ({0} params)', formatCount(analysis.model.totalParams)) : '') + from(c.model.source)
+    : t('model unknown');
   const parts = [
-    c.model ? `model ${markdownText(analysis.model?.displayName ?? c.model.value)}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''}${from(c.model.source)}` : 'model unknown',
-    c.gpusPerNode ? item('GPUs/node', c.gpusPerNode) : 'GPUs unknown',
-    c.nodes.value > 1 || c.nodes.source.kind !== 'default' ? item('nodes', c.nodes) : undefined,
-    c.gpuMemoryGiB ? item('GPU memory', c.gpuMemoryGiB, (v) => `${v} GiB`) : 'GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)',
-    item('micro-batch', c.microBatchSize),
-    item('gradient accumulation', c.gradientAccumulationSteps),
-    item('sequence', c.sequenceLength),
-    item('gradient checkpointing', c.gradientCheckpointing, (v) => (v ? 'on' : 'off')),
-    c.lora ? item('LoRA rank', c.lora, (v) => `${v.rank}${v.quantBits ? ` (${v.quantBits}-bit base)` : ''}`) : 'full fine-tuning',
-    item('precision', c.dtype),
+    model,
+    c.gpusPerNode ? item(t('GPUs/node'), c.gpusPerNode) : t('GPUs unknown'),
+    c.nodes.value > 1 || c.nodes.source.kind !== 'default' ? item(t('nodes'), c.nodes) : undefined,
+    c.gpuMemoryGiB ? item(t('GPU memory'), c.gpuMemoryGiB, (v) => `${v} GiB`) : t('GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)'),
+    item(t('micro-batch'), c.microBatchSize),
+    item(t('gradient accumulation'), c.gradientAccumulationSteps),
+    item(t('sequence'), c.sequenceLength),
+    item(t('gradient checkpointing'), c.gradientCheckpointing, (v) => (v ? t('on') : t('off'))),
+    c.lora ? item(t('LoRA rank'), c.lora, (v) => `${v.rank}${v.quantBits ? t(' ({0}-bit base)', v.quantBits) : ''}`) : t('full fine-tuning'),
+    item(t('precision'), c.dtype),
   ];
-  return `Context: ${parts.filter((p) => !!p).join(' · ')}`;
+  return t('Context: {0}', parts.filter((p) => !!p).join(' · '));
 }

@@ -150,7 +150,12 @@ export function deepSpeedTableRows(o: DeepSpeedTableOptions): DeepSpeedTableRow[
   return rows;
 }
 
-/** The whole table as `estimate_zero{2,3}_model_states_mem_needs_all_cold` prints it. */
+/**
+ * The whole table as `estimate_zero{2,3}_model_states_mem_needs_all_cold` prints it: DeepSpeed's own English, line
+ * for line, so `--mode deepspeed` can be compared with DeepSpeed's output (the report's own lines around it are
+ * in the reader's language).
+ */
+// l10n-ignore-start: DeepSpeed's printout, reproduced as DeepSpeed prints it
 export function formatDeepSpeedTable(o: DeepSpeedTableOptions): string {
   const millions = (n: number) => Math.trunc(n / 1e6);
   const software =
@@ -166,3 +171,4 @@ export function formatDeepSpeedTable(o: DeepSpeedTableOptions): string {
   ];
   return lines.join('\n') + '\n';
 }
+// l10n-ignore-end

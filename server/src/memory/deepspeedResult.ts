@@ -1,5 +1,6 @@
 import { estimateDeepSpeed } from './deepspeed';
 import type { EstimateInput, EstimateResult } from './types';
+import { english, type Translate } from '../protocol/l10n';
 
 export interface DeepSpeedModeOptions {
   zeroInit?: boolean;
@@ -14,7 +15,7 @@ export interface DeepSpeedModeOptions {
  * term as its comment does: 2 (16-bit params, stage 3) + 2+4 (16-bit and fp32 grads) + 4+8 (fp32 master,
  * Adam moments), with truncation landing in `gradients` so the parts add up to the total.
  */
-export function estimateDeepSpeedResult(input: EstimateInput, options: DeepSpeedModeOptions = {}): EstimateResult | undefined {
+export function estimateDeepSpeedResult(input: EstimateInput, options: DeepSpeedModeOptions = {}, t: Translate = english): EstimateResult | undefined {
   if (input.stage === 0) return undefined;
   const stage = input.stage === 3 ? 3 : 2;
   const P = input.model.totalParams;
@@ -33,9 +34,9 @@ export function estimateDeepSpeedResult(input: EstimateInput, options: DeepSpeed
     additionalBufferFactor: options.additionalBufferFactor ?? 1.5,
     legacyZero2: options.legacyZero2 ?? false,
   });
-  const notes = ['DeepSpeed mode: model states only, as DeepSpeed\'s estimator computes them (no activations, buffers or overhead).'];
-  if (input.stage === 1) notes.push('DeepSpeed has no ZeRO-1 estimator; the ZeRO-2 formula is used.');
-  if (input.stage === 3 && input.offloadParam !== 'none' && !offloadOptimizer) notes.push('DeepSpeed\'s estimator has no row for parameter offload without optimizer offload; counted without it.');
+  const notes = [t("DeepSpeed mode: model states only, as DeepSpeed's estimator computes them (no activations, buffers or overhead).")];
+  if (input.stage === 1) notes.push(t('DeepSpeed has no ZeRO-1 estimator; the ZeRO-2 formula is used.'));
+  if (input.stage === 3 && input.offloadParam !== 'none' && !offloadOptimizer) notes.push(t("DeepSpeed's estimator has no row for parameter offload without optimizer offload; counted without it."));
 
   const largest = r.largestLayerMemory ?? 0;
   let params = 0;

@@ -7,6 +7,7 @@ import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
 import type { EstimateInput, EstimateResult, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
 import { optionLabel } from '../protocol/options';
+import { english, type Translate } from '../protocol/l10n';
 import { GiB } from './units';
 
 /**
@@ -52,7 +53,8 @@ function foreachWorkspacePerElement(optimizer: EstimateInput['optimizer'], state
   }
 }
 
-export function estimate(input: EstimateInput): EstimateResult {
+/** `t`: the language of the notes (English by default); the numbers do not depend on it. */
+export function estimate(input: EstimateInput, t: Translate = english): EstimateResult {
   const notes: string[] = [];
   const errsHigh: string[] = [];
   const model = input.model;
@@ -65,7 +67,7 @@ export function estimate(input: EstimateInput): EstimateResult {
   const p = bytesOf(input.precision); // compute / activation bytes
   const mixed = input.precision !== 'fp32';
   const zero = stage > 0;
-  if (torchEngine && input.stage > 0) notes.push('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.');
+  if (torchEngine && input.stage > 0) notes.push(t('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.'));
 
   // ---- What the optimizer holds, per precision path -------------------------------------------------------
   // DeepSpeed casts the module to the 16-bit dtype of its config (engine.py, _configure_distributed_model:
@@ -93,18 +95,18 @@ export function estimate(input: EstimateInput): EstimateResult {
   const fp32Accum = !torchEngine && mixed && input.fp32GradAccum === true;
   const gradAccumBytes = zero && fp32Accum ? 4 : p;
   if (!torchEngine && !zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
-    notes.push('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.');
+    notes.push(t('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.'));
   }
   if (!torchEngine && !zero && fp32Accum) {
-    notes.push(`DeepSpeed refuses ${input.precision} with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with ${input.precision} accumulation.`);
+    notes.push(t('DeepSpeed refuses {0} with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with {0} accumulation.', input.precision));
   }
-  const accumNote = zero && fp32Accum && !bf16Path ? fp32AccumulationNote(stage, input.offloadOptimizer !== 'none') : undefined;
+  const accumNote = zero && fp32Accum && !bf16Path ? fp32AccumulationNote(stage, input.offloadOptimizer !== 'none', t) : undefined;
   if (accumNote) notes.push(accumNote);
   if (torchEngine) {
     notes.push(
       amp
-        ? `Plain PyTorch with ${input.precision} autocast on fp32 weights: weights, gradients and optimizer states in fp32, no separate master copy.`
-        : `Plain PyTorch in ${input.torchDtype ?? input.precision}: weights, gradients and optimizer states in the model's dtype, no fp32 master copy.`,
+        ? t('Plain PyTorch with {0} autocast on fp32 weights: weights, gradients and optimizer states in fp32, no separate master copy.', input.precision)
+        : t("Plain PyTorch in {0}: weights, gradients and optimizer states in the model's dtype, no fp32 master copy.", input.torchDtype ?? input.precision),
     );
   }
 
@@ -116,7 +118,7 @@ export function estimate(input: EstimateInput): EstimateResult {
   if (lora) {
     counts = arch ? countParams(arch) : undefined;
     trainable = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
-    if (!arch) notes.push('LoRA adapter size is a rough guess: the model has no architecture facts.');
+    if (!arch) notes.push(t('LoRA adapter size is a rough guess: the model has no architecture facts.'));
     weightBytes = frozenWeightBytes(counts, model.totalParams, storage, lora) + trainable * trainableBytes;
   }
   // PPO trains a value model with the policy, in one optimizer (TRL's PolicyAndValueWrapper).
@@ -145,16 +147,16 @@ export function estimate(input: EstimateInput): EstimateResult {
   const buffers = resolveBuffers(stage, input.buffers);
   const offloadOptimizer: OffloadDevice = zero ? input.offloadOptimizer : 'none';
   const offloadParam: OffloadDevice = stage === 3 ? input.offloadParam : 'none';
-  if (!torchEngine && !zero && input.offloadOptimizer !== 'none') notes.push('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.');
-  if (!torchEngine && stage !== 3 && input.offloadParam !== 'none') notes.push('Parameter offload exists only at ZeRO stage 3; ignored.');
-  if (bf16Path && input.offloadOptimizer === 'nvme') notes.push('BF16_Optimizer has no offload (DeepSpeed keeps the ZeRO optimizer only for offload device cpu); NVMe offload ignored.');
-  else if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push('NVMe offload needs ZeRO stage 3; counted as CPU offload.');
-  if (bf16Path) notes.push('bf16 with fp32 gradient accumulation uses DeepSpeed BF16_Optimizer: a full fp32 gradient buffer per GPU.');
+  if (!torchEngine && !zero && input.offloadOptimizer !== 'none') notes.push(t('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.'));
+  if (!torchEngine && stage !== 3 && input.offloadParam !== 'none') notes.push(t('Parameter offload exists only at ZeRO stage 3; ignored.'));
+  if (bf16Path && input.offloadOptimizer === 'nvme') notes.push(t('BF16_Optimizer has no offload (DeepSpeed keeps the ZeRO optimizer only for offload device cpu); NVMe offload ignored.'));
+  else if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push(t('NVMe offload needs ZeRO stage 3; counted as CPU offload.'));
+  if (bf16Path) notes.push(t('bf16 with fp32 gradient accumulation uses DeepSpeed BF16_Optimizer: a full fp32 gradient buffer per GPU.'));
 
   // bitsandbytes' paged optimizers keep their states in CUDA unified memory (cudaMallocManaged), which the driver
   // pages out to CPU memory under pressure: outside torch's pool and never the cause of an OOM. Counted in CPU RAM.
   const pagedStates = input.pagedOptimizer === true && offloadOptimizerFor(input, stage) === 'none' ? optimizerStates / (torchEngine || stage === 0 ? 1 : gpus) : 0;
-  if (pagedStates > 0) notes.push('Paged optimizer: its states live in CUDA unified memory and page out to CPU when the GPU is full; counted in CPU RAM, not on the GPU.');
+  if (pagedStates > 0) notes.push(t('Paged optimizer: its states live in CUDA unified memory and page out to CPU when the GPU is full; counted in CPU RAM, not on the GPU.'));
   const states = modelStates({
     stage,
     precision: input.precision,
@@ -196,7 +198,7 @@ export function estimate(input: EstimateInput): EstimateResult {
       loraInputs: lora ? loraInputsOf(arch, lora, trainableBytes) : undefined,
     });
   } else {
-    notes.push('Activations not counted: give a model id or folder so its layers are known.');
+    notes.push(t('Activations not counted: give a model id or folder so its layers are known.'));
   }
   // A trained value model (PPO) runs its own forward on the same sequences.
   const activationScale = 1 + (arch ? trainedExtras.reduce((s, m) => s + m.model.totalParams / model.totalParams, 0) : 0);
@@ -206,11 +208,11 @@ export function estimate(input: EstimateInput): EstimateResult {
   // save it for backward (aten/src/ATen/autocast_mode.cpp, cached_casts): one 16-bit copy of the weights.
   const autocastCopies = amp ? model.totalParams * p : 0;
   if (arch && !input.packing && input.seqLenIsUpperBound !== false) {
-    errsHigh.push(`every sample is assumed to fill ${input.seqLen} tokens (max_length); shorter data need less activation memory`);
+    errsHigh.push(t('every sample is assumed to fill {0} tokens (max_length); shorter data need less activation memory', input.seqLen));
   }
-  if (input.loss === 'chunked') notes.push('Chunked cross-entropy: the fp32 upcast of the logits exists one chunk at a time (torchtune CEWithChunkedOutputLoss, 8 chunks).');
-  if (input.loss === 'liger') notes.push("liger's fused linear cross-entropy: the logits are never materialised.");
-  if (sequenceParallel > 1) notes.push(`Sequence parallel ${sequenceParallel}: each GPU holds 1/${sequenceParallel} of every sequence's activations.`);
+  if (input.loss === 'chunked') notes.push(t('Chunked cross-entropy: the fp32 upcast of the logits exists one chunk at a time (torchtune CEWithChunkedOutputLoss, 8 chunks).'));
+  if (input.loss === 'liger') notes.push(t("liger's fused linear cross-entropy: the logits are never materialised."));
+  if (sequenceParallel > 1) notes.push(t("Sequence parallel {0}: each GPU holds 1/{0} of every sequence's activations.", sequenceParallel));
 
   // ---- Buffers ----------------------------------------------------------------------------------------------
   const buffer = bufferBytes({
@@ -254,10 +256,10 @@ export function estimate(input: EstimateInput): EstimateResult {
   if (rollout?.engine === 'vllm-colocate') {
     const util = rollout.gpuMemoryUtilization ?? 0.9;
     if (cardBytes) vllmRollout = util * cardBytes;
-    else notes.push("vLLM's share of the GPU is not counted: the GPU size is unknown (--gpu-memory).");
+    else notes.push(t("vLLM's share of the GPU is not counted: the GPU size is unknown (--gpu-memory)."));
     // Sleep level 1 offloads the weights to CPU and discards the KV cache; level 2 discards both (vLLM CuMemAllocator).
     vllmResidue = rollout.sleepLevel && rollout.sleepLevel > 0 ? 0 : vllmRollout;
-    if (vllmResidue > 0) notes.push("vLLM is not put to sleep between rollouts: its share of the GPU stays reserved while the trainer runs.");
+    if (vllmResidue > 0) notes.push(t('vLLM is not put to sleep between rollouts: its share of the GPU stays reserved while the trainer runs.'));
   }
 
   // ---- Phases -----------------------------------------------------------------------------------------------
@@ -274,7 +276,7 @@ export function estimate(input: EstimateInput): EstimateResult {
   const stepElements = torchEngine ? trainable : states.stepElements;
   const optimizerWorkspace = fused ? 0 : stepWorkspacePerElement * stepElements;
   if (input.optimizerKernel === undefined && optimizerWorkspace > 0) {
-    errsHigh.push("the optimizer's kernel is unknown: counted as torch's foreach AdamW, whose step needs a state-sized temporary (fused kernels need none)");
+    errsHigh.push(t("the optimizer's kernel is unknown: counted as torch's foreach AdamW, whose step needs a state-sized temporary (fused kernels need none)"));
   }
 
   const largestLayerBytes = model.largestLayerParams * p;
@@ -382,8 +384,11 @@ export function estimate(input: EstimateInput): EstimateResult {
   const room = input.gpuMemoryBytes !== undefined && required <= input.gpuMemoryBytes ? input.gpuMemoryBytes - required : Infinity;
   const cycleGrowth = Math.min(growth, room);
   if (growth > 0) {
+    const about = Math.round((growth / 2 ** 30) * 10) / 10;
     notes.push(
-      `Variable-length data: the allocator's pool grows past one step's needs as longer batches arrive (about ${Math.round(growth / 2 ** 30 * 10) / 10} GiB here${cycleGrowth < growth ? ', up to the card: it frees that cache before an allocation could fail' : ''}); packing or PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoid most of it.`,
+      cycleGrowth < growth
+        ? t("Variable-length data: the allocator's pool grows past one step's needs as longer batches arrive (about {0} GiB here, up to the card: it frees that cache before an allocation could fail); packing or PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoid most of it.", about)
+        : t("Variable-length data: the allocator's pool grows past one step's needs as longer batches arrive (about {0} GiB here); packing or PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoid most of it.", about),
     );
   }
   const phases: PhaseEstimate[] = named.map(([phase, terms]) => {
@@ -410,12 +415,27 @@ export function estimate(input: EstimateInput): EstimateResult {
   const cpuSteady = cpuParams + cpuGradients + cpuOptimizer + Math.round((extraCpu + pagedStates) * perNode);
   const alwaysPinned = Math.round(states.cpuAlwaysPinned * perNode);
   if (states.cpuAccumulationBuffer > 0) {
-    notes.push(`Gradient accumulation (${input.gradientAccumulationSteps} steps) with ZeRO-${stage} optimizer offload: each rank keeps its partition's gradients in a CPU buffer between micro-steps (accumulated_grads_in_cpu), ${p} bytes/param.`);
+    notes.push(
+      t(
+        "Gradient accumulation ({0} steps) with ZeRO-{1} optimizer offload: each rank keeps its partition's gradients in a CPU buffer between micro-steps (accumulated_grads_in_cpu), {2} bytes/param.",
+        input.gradientAccumulationSteps,
+        stage,
+        p,
+      ),
+    );
   }
   // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
   const pinMemory = input.pinMemory ?? true;
   const pinned = pinMemory ? cpuSteady : alwaysPinned;
-  if (cpuSteady > 0 && !torchEngine) notes.push(pinMemory ? `Offloaded CPU memory is pinned (pin_memory: true${input.pinMemory === undefined ? ', the default' : ''}).` : 'Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.');
+  if (cpuSteady > 0 && !torchEngine) {
+    notes.push(
+      !pinMemory
+        ? t('Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.')
+        : input.pinMemory === undefined
+          ? t('Offloaded CPU memory is pinned (pin_memory: true, the default).')
+          : t('Offloaded CPU memory is pinned (pin_memory: true).'),
+    );
+  }
   // Loading: without zero.Init every process materialises the whole model in CPU memory before it moves to the GPU
   // (DeepSpeed's estimators count this as 4Ψ per GPU for zero_init=0); under zero.Init a process reads one
   // checkpoint shard at a time (transformers' default max_shard_size, 5 GB).
@@ -498,10 +518,12 @@ function offloadOptimizerFor(input: EstimateInput, stage: ZeroStage): OffloadDev
 }
 
 /** Why fp32 gradient accumulation outside BF16_Optimizer costs what it does at this stage (undefined: nothing). */
-function fp32AccumulationNote(stage: ZeroStage, offloaded: boolean): string | undefined {
-  if (stage === 1) return 'fp32 gradient accumulation at ZeRO-1: every gradient is kept as an fp32 copy on the GPU until the step (param.grad_accum), 4 bytes/param instead of 2.';
-  if (stage === 3) return `fp32 gradient accumulation at ZeRO-3: the gradient partition is fp32, 4 bytes/param instead of 2 (${offloaded ? 'in CPU memory under optimizer offload' : 'on the GPU'}).`;
-  return undefined;
+function fp32AccumulationNote(stage: ZeroStage, offloaded: boolean, t: Translate): string | undefined {
+  if (stage === 1) return t('fp32 gradient accumulation at ZeRO-1: every gradient is kept as an fp32 copy on the GPU until the step (param.grad_accum), 4 bytes/param instead of 2.');
+  if (stage !== 3) return undefined;
+  return offloaded
+    ? t('fp32 gradient accumulation at ZeRO-3: the gradient partition is fp32, 4 bytes/param instead of 2 (in CPU memory under optimizer offload).')
+    : t('fp32 gradient accumulation at ZeRO-3: the gradient partition is fp32, 4 bytes/param instead of 2 (on the GPU).');
 }
 
 const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
@@ -519,23 +541,23 @@ const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
  * The same setup at every stage: stages 0–3, CPU optimizer offload at 1–3, CPU param offload at 3. A run without
  * DeepSpeed (engine torch) keeps its own engine in the stage-0 row; the other rows are what DeepSpeed would hold.
  */
-export function estimateAllOptions(input: EstimateInput): StageOption[] {
+export function estimateAllOptions(input: EstimateInput, t: Translate = english): StageOption[] {
   return stageChoices.map(([stage, offloadOptimizer, offloadParam]) => {
     const engine = stage === 0 ? input.engine : 'deepspeed';
     return {
       stage,
       offloadOptimizer,
       offloadParam,
-      label: stage === 0 && engine === 'torch' ? torchLabel(input) : optionLabel({ stage, offloadOptimizer, offloadParam }),
+      label: stage === 0 && engine === 'torch' ? torchLabel(input, t) : optionLabel({ stage, offloadOptimizer, offloadParam }, t),
       // overlap_comm's default depends on the stage, so a user's explicit value is kept and the rest re-derived.
-      result: estimate({ ...input, stage, offloadOptimizer, offloadParam, engine }),
+      result: estimate({ ...input, stage, offloadOptimizer, offloadParam, engine }, t),
     };
   });
 }
 
 /** The stage-0 row of a run without DeepSpeed. */
-export function torchLabel(input: Pick<EstimateInput, 'ddp' | 'gpusPerNode' | 'nodes'>): string {
-  return input.gpusPerNode * input.nodes > 1 ? 'DDP (no DeepSpeed)' : 'One GPU (no DeepSpeed)';
+export function torchLabel(input: Pick<EstimateInput, 'ddp' | 'gpusPerNode' | 'nodes'>, t: Translate = english): string {
+  return input.gpusPerNode * input.nodes > 1 ? t('DDP (no DeepSpeed)') : t('One GPU (no DeepSpeed)');
 }
 
 export { GiB };

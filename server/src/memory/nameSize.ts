@@ -1,7 +1,8 @@
 import { catalogEntries, type CatalogEntry } from './catalog';
 import { genericArchitecture } from './genericShape';
 import { countParams } from './paramCount';
-import type { ModelInfo } from './types';
+import type { ModelInfo, NameSizeCaveat } from './types';
+import { english, type Translate } from '../protocol/l10n';
 
 /**
  * The size a model's name states, for ids the catalog does not know: `Qwen3.5-35B-A3B`, `gemma-4-E2B-it`,
@@ -18,8 +19,8 @@ export interface StatedSize {
   stem: string;
   /** The size as written (`35B-A3B`). */
   text: string;
-  /** What the name's number means when it is not the total. */
-  caveat?: string;
+  /** What the name's number means when it is not the total (worded by `caveatText`). */
+  caveat?: NameSizeCaveat;
 }
 
 const units: Record<string, number> = { k: 1e3, m: 1e6, b: 1e9, t: 1e12 };
@@ -32,12 +33,12 @@ const patterns: Array<{ re: RegExp; read: (m: RegExpExecArray) => Omit<StatedSiz
   // 17B-16E (Llama 4): active size and the number of experts; the total is not stated.
   {
     re: /(\d+(?:\.\d+)?)([bm])-(\d+)e(?![a-z0-9])/i,
-    read: (m) => ({ total: amount(m[1], m[2]), active: amount(m[1], m[2]), caveat: `${m[1]}${m[2].toUpperCase()} is the active size of ${m[3]} experts; the total is larger` }),
+    read: (m) => ({ total: amount(m[1], m[2]), active: amount(m[1], m[2]), caveat: { kind: 'active-of-experts', size: `${m[1]}${m[2].toUpperCase()}`, experts: Number(m[3]) } }),
   },
   // 8x7B, 8x22B: experts × size (the shared layers are counted once per expert, so this is an upper bound).
-  { re: /(\d+)x(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: Number(m[1]) * amount(m[2], m[3]), caveat: `${m[1]} experts × ${m[2]}${m[3].toUpperCase()}, an upper bound` }) },
+  { re: /(\d+)x(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: Number(m[1]) * amount(m[2], m[3]), caveat: { kind: 'experts-times-size', size: `${m[2]}${m[3].toUpperCase()}`, experts: Number(m[1]) } }) },
   // E2B, E4B (Gemma 3n/4): effective parameters; embeddings per layer and towers come on top.
-  { re: /(?:^|[-_])e(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]), caveat: `E${m[1]}${m[2].toUpperCase()} counts effective parameters; the checkpoint holds more` }) },
+  { re: /(?:^|[-_])e(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]), caveat: { kind: 'effective', size: `E${m[1]}${m[2].toUpperCase()}` } }) },
   // 13B, 0.5B, 1.5b, 135M, 1T.
   { re: /(?:^|[-_.])(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
 ];
@@ -81,11 +82,51 @@ function nearest(family: CatalogEntry[], size: StatedSize): CatalogEntry | undef
   return [...family].sort((a, b) => distance(a) - distance(b) || a.id.localeCompare(b.id))[0];
 }
 
-export const NAME_SIZE_LABEL = 'size from the name';
+/** The label beside the name of a model sized from its name, in the reader's language. */
+export function nameSizeLabel(t: Translate = english): string {
+  return t('size from the name');
+}
+
+export const NAME_SIZE_LABEL = nameSizeLabel();
+
+/** What a name's number means when it is not the total, in words. */
+export function caveatText(caveat: NameSizeCaveat, t: Translate = english): string {
+  switch (caveat.kind) {
+    case 'active-of-experts':
+      return t('{0} is the active size of {1} experts; the total is larger', caveat.size, caveat.experts ?? 0);
+    case 'experts-times-size':
+      return t('{0} experts × {1}, an upper bound', caveat.experts ?? 0, caveat.size);
+    case 'effective':
+      return t('{0} counts effective parameters; the checkpoint holds more', caveat.size);
+  }
+}
+
+/** How a model sized from its name was sized, and how to get an exact count: the note every surface lists. */
+export function approximateNote(approximate: NonNullable<ModelInfo['approximate']>, t: Translate = english): string {
+  const generic = approximate.genericShape;
+  const shape = approximate.shapeFrom
+    ? t('layer shape of {0}', approximate.shapeFrom)
+    : generic
+      ? t('no catalog model of its family, so activations come from a generic Llama-like shape: width {0}, {1} layers, a {2} vocabulary', generic.hiddenSize, generic.numLayers, generic.vocabSize)
+      : t('no catalog model of its family, so activations are not counted');
+  const caveat = approximate.caveat ? t({ message: '; ', comment: 'between the clauses of a list' }) + caveatText(approximate.caveat, t) : '';
+  return t(
+    'Approximate: {0} from the name ({1}{2}). For an exact count, point `--model` (or the `zeroLens.model` setting) at a local model folder with its config.json, or download the model into the Hugging Face or ModelScope cache.',
+    approximate.stated,
+    shape,
+    caveat,
+  );
+}
+
+/** The name a model is shown by: an approximate size says so beside it. */
+export function modelDisplayName(model: ModelInfo, t: Translate = english): string {
+  return model.approximate ? t('{0} ({1})', model.id.slice(model.id.lastIndexOf('/') + 1), nameSizeLabel(t)) : model.displayName;
+}
 
 /**
  * ModelInfo for an id the catalog does not know, from the size its name states; undefined when the name
- * states none. Never silent: `approximate` carries the label and how to get an exact count.
+ * states none. Never silent: `approximate` carries the label, what the name says and how to get an exact count
+ * (in English; `approximateNote` and `modelDisplayName` word them in the reader's language).
  */
 export function modelFromNameSize(id: string): ModelInfo | undefined {
   const size = statedSize(id);
@@ -93,24 +134,20 @@ export function modelFromNameSize(id: string): ModelInfo | undefined {
   const sibling = nearest(familyOf(size.stem), size);
   // Without a family the shape is generic (genericShape.ts): activations and adapters are still counted.
   const architecture = sibling?.info.architecture ?? genericArchitecture(size.total);
-  const howToExact =
-    'For an exact count, point `--model` (or the `zeroLens.model` setting) at a local model folder with its config.json, or download the model into the Hugging Face or ModelScope cache.';
-  const shape = sibling
-    ? `layer shape of ${sibling.id}`
-    : `no catalog model of its family, so activations come from a generic Llama-like shape: width ${architecture.hiddenSize}, ${architecture.numLayers} layers, a ${architecture.vocabSize} vocabulary`;
-  const caveat = size.caveat ? `; ${size.caveat}` : '';
-  return {
+  const genericShape = sibling ? undefined : { hiddenSize: architecture.hiddenSize, numLayers: architecture.numLayers, vocabSize: architecture.vocabSize };
+  const approximate: NonNullable<ModelInfo['approximate']> = { label: NAME_SIZE_LABEL, howToExact: '', stated: size.text, shapeFrom: sibling?.id, genericShape, caveat: size.caveat };
+  approximate.howToExact = approximateNote(approximate);
+  const info: ModelInfo = {
     id,
-    // Every place that shows the name shows the label with it, until presentation uses `approximate`.
-    displayName: `${id.slice(id.lastIndexOf('/') + 1)} (${NAME_SIZE_LABEL})`,
+    displayName: '',
     totalParams: size.total,
     activeParams: size.active,
     largestLayerParams: Math.min(sibling ? sibling.counts.largestLayer : countParams(architecture).largestLayer, size.total),
     architecture,
     source: { kind: 'name-size', family: sibling?.family, statedParams: size.total, statedActiveParams: size.active, shapeFrom: sibling?.id },
-    approximate: {
-      label: NAME_SIZE_LABEL,
-      howToExact: `Approximate: ${size.text} from the name (${shape}${caveat}). ${howToExact}`,
-    },
+    approximate,
   };
+  // Every place that shows the name shows the label with it.
+  info.displayName = modelDisplayName(info);
+  return info;
 }

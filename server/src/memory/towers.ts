@@ -42,6 +42,8 @@ function tower(kind: ModelPart['kind'], name: string, layers: number, block: Blo
   return { kind, name, params: layers * b.params + stem, largestLayer: Math.max(b.largest, stemLargest) };
 }
 
+// l10n-ignore-start: a part's `name` is data kept in the catalog (catalogCodec.ts), in English like the ids it sits
+// beside; no surface shows it yet, and one that does words the part by its `kind` and numbers in the reader's language.
 const visionName = (layers: number, width: number) => `vision tower (${layers} blocks, width ${width})`;
 
 /**
@@ -237,4 +239,4 @@ export function mtpPart(c: Json, arch: ModelArchitecture, field = 'mtp_num_hidde
   const layer = countParams(one).total - h;
   return { kind: 'mtp', name: `${layers} multi-token-prediction layer${layers > 1 ? 's' : ''}`, params: layers * (3 * h + 2 * h * h + layer), largestLayer: 2 * h * h, loaded: false };
 }
-
+// l10n-ignore-end

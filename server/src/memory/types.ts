@@ -128,7 +128,26 @@ export interface ModelInfo {
    * Set when the size is not exact (`source.kind` 'name-size'): the words every place that shows the size puts
    * next to it, and how to get an exact count.
    */
-  approximate?: { label: string; howToExact: string };
+  approximate?: {
+    label: string;
+    /** The note in English; `approximateNote` words it in the reader's language. */
+    howToExact: string;
+    /** The size as the name writes it (`35B-A3B`). */
+    stated: string;
+    /** The catalog model whose layer shape is used; none: a generic Llama-like shape (`genericShape`). */
+    shapeFrom?: string;
+    /** The generic shape's width, layers and vocabulary, when no catalog model lends its shape. */
+    genericShape?: { hiddenSize: number; numLayers: number; vocabSize: number };
+    caveat?: NameSizeCaveat;
+  };
+}
+
+/** What a name's number means when it is not the total: `17B-16E`, `8x7B`, `E2B`. */
+export interface NameSizeCaveat {
+  kind: 'active-of-experts' | 'experts-times-size' | 'effective';
+  /** The size as written (`17B`, `7B`, `E2B`). */
+  size: string;
+  experts?: number;
 }
 
 export interface LoraSpec {

@@ -29,6 +29,7 @@ export type SettingDefinition = Declared &
   );
 
 /** Keys under `zeroLens.`, in the order the settings editor lists them; a dot nests (`inlayHints.enabled`). */
+// l10n-ignore-start: the English of package.nls.json (test/unit/settings-definition.test.ts checks they agree); VS Code shows package.nls.zh-cn.json's Chinese
 export const settingDefinitions = {
   configFiles: {
     type: 'array',
@@ -165,6 +166,7 @@ export const settingDefinitions = {
     description: 'Traces the communication between VS Code and the ZeRO Lens language server.',
   },
 } as const satisfies Record<string, SettingDefinition>;
+// l10n-ignore-end
 
 export type SettingName = keyof typeof settingDefinitions;
 
@@ -217,7 +219,11 @@ export function settingProblem(definition: SettingDefinition, value: unknown): S
   }
 }
 
-/** A problem in English words, for logs ("must be between 1 and 1024"). */
+/**
+ * A problem in English words, for logs ("must be between 1 and 1024"); people read `SettingProblem` worded by the
+ * webview in their language (`webviewStrings.ts`).
+ */
+// l10n-ignore-start: English for the log by design
 export function describeSettingProblem(problem: SettingProblem): string {
   switch (problem.kind) {
     case 'notNumber':
@@ -242,3 +248,4 @@ export function describeSettingProblem(problem: SettingProblem): string {
       return 'must be a list of text';
   }
 }
+// l10n-ignore-end

@@ -1,4 +1,5 @@
-import { describeSource, formatCount, GiB, normalizeOption, type Source, type Sourced, type ZeroOption } from '../protocol';
+import { describeSource, formatCount, GiB, normalizeOption, type Source, type Sourced, type Translate, type ZeroOption } from '../protocol';
+import { translator } from '../l10n';
 import { estimate, estimateAllOptions } from '../memory/estimate';
 import {
   derivableBatchTotal,
@@ -10,6 +11,7 @@ import {
 } from '../memory/configFacts';
 import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
 import { optimizerFromName } from '../memory/optimizers';
+import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import type { LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
@@ -43,7 +45,7 @@ export interface AnalysisInput {
   /** Sizes the model the context names (spec as written, folder of the script). */
   resolveModel: (spec: string, baseDir: string | undefined) => Promise<ModelInfo | undefined>;
   /** Why a model `resolveModel` did not size has no size, beyond "unknown" (restricted mode, a file not read). */
-  whyUnsized?: (spec: string, baseDir: string | undefined) => string | undefined;
+  whyUnsized?: (spec: string, baseDir: string | undefined, t: Translate) => string | undefined;
 }
 
 /** What the config says about the context: explicit values, or "auto" for the launcher to fill. */
@@ -74,6 +76,8 @@ function optionFromFacts(facts: ConfigFacts): ZeroOption {
 
 /** The estimate for every option of one config in one context; only the model resolver does I/O. */
 export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
+  // Every text of an analysis is in the reader's language: analyses are cached per settings, locale included.
+  const t = translator(input.settings.locale);
   const facts = extractConfigFacts(input.config);
   const context = resolveTrainingContext({
     configPath: input.configPath,
@@ -97,26 +101,29 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   sources.offloadParam = chosen.offloadParam?.source ?? fromConfig(facts.offloadParam);
 
   const given = input.estimate?.model;
-  const model = given ?? (context.model ? await input.resolveModel(context.model.value, context.modelBaseDir) : undefined);
+  const resolved = given ?? (context.model ? await input.resolveModel(context.model.value, context.modelBaseDir) : undefined);
+  // The resolver's model is shared by every locale: a size read off the name is labelled in this one.
+  const model = resolved?.approximate ? { ...resolved, displayName: modelDisplayName(resolved, t) } : resolved;
   const missing = [...context.missing];
   if (given) dropMissing(missing, 'model');
   let modelProblem: string | undefined;
   if (context.model && !model) {
-    const why = input.whyUnsized?.(context.model.value, context.modelBaseDir);
+    const why = input.whyUnsized?.(context.model.value, context.modelBaseDir, t);
+    const from = describeSource(context.model.source, t);
     modelProblem = why
-      ? `ZeRO Lens did not size the model "${context.model.value}" (from ${describeSource(context.model.source)}): ${why}`
-      : `ZeRO Lens cannot size the model "${context.model.value}" (from ${describeSource(context.model.source)}): it is not in the built-in catalog and no local folder or cache has its config.json`;
+      ? t('ZeRO Lens did not size the model "{0}" (from {1}): {2}', context.model.value, from, why)
+      : t('ZeRO Lens cannot size the model "{0}" (from {1}): it is not in the built-in catalog and no local folder or cache has its config.json', context.model.value, from);
     if (!missing.includes('model')) missing.unshift('model');
   }
   const gpuMemoryBytes = context.gpuMemoryGiB ? Math.round(context.gpuMemoryGiB.value * GiB) : undefined;
-  const notes = [...context.notes, ...unfilledAutoNotes(facts, context)];
+  const notes = [...context.notes, ...unfilledAutoNotes(facts, context, t)];
   // A size read off the name is never shown silently: every surface that lists the notes says how to get an exact one.
-  if (model?.approximate) notes.push(model.approximate.howToExact);
-  const extras = model && context.gpusPerNode ? await extraModelsFor(context, model, input, notes) : [];
-  const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes, extras) : undefined;
+  if (model?.approximate) notes.push(approximateNote(model.approximate, t));
+  const extras = model && context.gpusPerNode ? await extraModelsFor(context, model, input, notes, t) : [];
+  const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes, extras, t) : undefined;
 
   const options: OptionEstimate[] = base
-    ? estimateAllOptions(base).map((o) => ({ target: { stage: o.stage, offloadOptimizer: o.offloadOptimizer, offloadParam: o.offloadParam }, label: o.label, result: o.result }))
+    ? estimateAllOptions(base, t).map((o) => ({ target: { stage: o.stage, offloadOptimizer: o.offloadOptimizer, offloadParam: o.offloadParam }, label: o.label, result: o.result }))
     : [];
   const extra = new Map<string, EstimateResult>();
   const estimateOf = (target: ZeroOption): EstimateResult | undefined => {
@@ -127,7 +134,7 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
     const key = `${option.stage}/${option.offloadOptimizer}/${option.offloadParam}`;
     let result = extra.get(key);
     if (!result) {
-      result = estimate({ ...base, ...option });
+      result = estimate({ ...base, ...option }, t);
       extra.set(key, result);
     }
     return result;
@@ -136,10 +143,10 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
 }
 
 /** "auto" values nothing in this context fills: the estimate assumes a default, and says so. */
-function unfilledAutoNotes(facts: ConfigFacts, context: TrainingContext): string[] {
+function unfilledAutoNotes(facts: ConfigFacts, context: TrainingContext, t: Translate): string[] {
   const notes: string[] = [];
   const unfilled = (value: Sourced<unknown>) => value.source.kind === 'default' && value.source.forAuto;
-  const say = (path: string, value: unknown) => notes.push(`${path} is "auto" and nothing here fills it (the trainer does at launch); the estimate assumes ${String(value)}.`);
+  const say = (path: string, value: unknown) => notes.push(t('{0} is "auto" and nothing here fills it (the trainer does at launch); the estimate assumes {1}.', path, String(value)));
   if (unfilled(context.microBatchSize)) say('train_micro_batch_size_per_gpu', context.microBatchSize.value);
   if (unfilled(context.gradientAccumulationSteps)) say('gradient_accumulation_steps', context.gradientAccumulationSteps.value);
   if (unfilled(context.dtype)) say(facts.auto.find((p) => p.endsWith('.enabled')) ?? 'bf16.enabled', context.dtype.value);
@@ -163,6 +170,7 @@ function estimateInputFor(
   fromConfig: (fact: Fact<unknown> | undefined) => Source,
   notes: string[],
   extraModels: ExtraModel[],
+  t: Translate,
 ): EstimateInput {
   const settings = input.settings;
   const over = input.estimate ?? {};
@@ -179,7 +187,7 @@ function estimateInputFor(
       if (!path) continue;
       buffers[key] = auto[key];
       sources[key] = { kind: 'config', file: input.configPath, key: path };
-      notes.push(`${path} is "auto": the HF Trainer fills ${formatCount(auto[key]!)} from hidden_size ${hidden}.`);
+      notes.push(t('{0} is "auto": the HF Trainer fills {1} from hidden_size {2}.', path, formatCount(auto[key]!), hidden));
     }
   }
   for (const key of ['bf16MasterWeightsAndGrads', 'bf16OptimizerStates', 'fp32GradAccum', 'pinMemory'] as const) {
@@ -211,7 +219,7 @@ function estimateInputFor(
   const engine: Sourced<TrainingEngine> =
     over.engine ??
     (workload.ddp?.value ? { value: 'torch', source: workload.ddp.source } : undefined) ??
-    (input.config === undefined && context.script ? { value: 'torch', source: { kind: 'launcher-default', file: context.script, rule: 'no DeepSpeed config: plain PyTorch' } } : { value: 'deepspeed', source: { kind: 'default' } });
+    (input.config === undefined && context.script ? { value: 'torch', source: { kind: 'launcher-default', file: context.script, rule: t('no DeepSpeed config: plain PyTorch') } } : { value: 'deepspeed', source: { kind: 'default' } });
   // ms-swift freezes the towers and the aligner by default (--freeze_vit, --freeze_aligner); MTP layers are not loaded.
   const towerParams = (model.architecture?.parts ?? []).filter((p) => p.loaded !== false && ['vision', 'audio', 'projector'].includes(p.kind)).reduce((sum, p) => sum + p.params, 0);
   const frozenParams = workload.freezeVit?.value && towerParams > 0 ? towerParams : undefined;
@@ -298,14 +306,14 @@ function estimateInputFor(
 const logprobTrainers = new Set(['dpo', 'kto', 'orpo', 'simpo', 'cpo', 'ppo', 'grpo']);
 
 /** The models an RLHF or distillation command holds besides the trained one, sized by the same resolver. */
-async function extraModelsFor(context: TrainingContext, model: ModelInfo, input: AnalysisInput, notes: string[]): Promise<ExtraModel[]> {
+async function extraModelsFor(context: TrainingContext, model: ModelInfo, input: AnalysisInput, notes: string[], t: Translate): Promise<ExtraModel[]> {
   const rlhf = context.workload.rlhf?.value;
   if (!rlhf) return [];
   const sized = async (spec: string | undefined): Promise<ModelInfo | undefined> => {
     if (!spec) return undefined;
     if (spec === context.model?.value) return model;
     const found = await input.resolveModel(spec, context.modelBaseDir);
-    if (!found) notes.push(`ZeRO Lens cannot size "${spec}" (${rlhf.type}); it is left out of the estimate.`);
+    if (!found) notes.push(t('ZeRO Lens cannot size "{0}" ({1}); it is left out of the estimate.', spec, rlhf.type));
     return found;
   };
   const out: ExtraModel[] = [];

@@ -1,4 +1,4 @@
-import { describeSource, formatGpuCount, type ContextValues, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
+import { describeSource, english, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
 import type { AttentionImpl, LossKernel } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import type { Fact, LaunchFacts } from '../launch/facts';
@@ -6,6 +6,7 @@ import { baseName, dirName, pathOf } from '../util/paths';
 import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
 import { deepspeedSubcommands } from '../launch/launchers/swift';
 import { pluginReader } from '../launch/deepspeedPlugin';
+import { translator } from '../l10n';
 
 /**
  * The training context of one run: which model, how many GPUs, what batch and sequence. Resolved from, in
@@ -157,12 +158,18 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   const { settings, config, configPath } = inputs;
   const over = inputs.overrides ?? {};
   const defaults = inputs.defaults ?? editorDefaults;
+  const t = translator(settings.locale);
   const scripts = [...inputs.scripts].sort(byPathThenCommand);
   const script = scripts[0];
   const notes: string[] = [];
   if (scripts.length > 1) {
-    const others = [...new Set(scripts.slice(1).map((s) => where(s)))].filter((w) => w !== where(script));
-    notes.push(`${scripts.length} launch commands reference ${baseName(configPath)}; using ${where(script)} (first by path)${others.length ? `, not ${others.join(', ')}` : ''}.`);
+    const others = [...new Set(scripts.slice(1).map((s) => where(s, t)))].filter((w) => w !== where(script, t));
+    const args = [scripts.length, baseName(configPath), where(script, t)] as const;
+    notes.push(
+      others.length
+        ? t('{0} launch commands reference {1}; using {2} (first by path), not {3}.', ...args, others.join(t({ message: ', ', comment: 'between the items of a list' })))
+        : t('{0} launch commands reference {1}; using {2} (first by path).', ...args),
+    );
   }
 
   const model = over.model ?? fromScript(script, script?.model) ?? fromSetting('model', settings.model?.trim() || undefined);
@@ -177,12 +184,18 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     over.sequenceLength ?? fromScript(script, script?.seqLen) ?? fromSetting('sequenceLength', settings.sequenceLength) ?? byDefault(defaults.sequenceLength);
   const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
   const microBatchSize = over.microBatchSize ?? resolveMicroBatch(inputs, script, world, defaults);
-  const gradientAccumulationSteps = over.gradientAccumulationSteps ?? resolveAccumulation(config, configPath, script, microBatchSize.value, world);
+  const gradientAccumulationSteps = over.gradientAccumulationSteps ?? resolveAccumulation(config, configPath, script, microBatchSize.value, world, t);
   const ignored = script?.gradientAccumulation;
   if (!over.gradientAccumulationSteps && config.gradientAccumulationSteps === undefined && ignored && !ignored.isDefault && ignored.value !== gradientAccumulationSteps.value) {
     // accelerate writes 1 into a config without the key (utils/dataclasses.py:1274-1275); plain DeepSpeed never sees the flag.
     notes.push(
-      `${baseName(configPath)} has no gradient_accumulation_steps, so DeepSpeed accumulates ${gradientAccumulationSteps.value}, not the ${ignored.value} of ${describeSource(factSource(script!, ignored))}; "auto" would take the script's value.`,
+      t(
+        '{0} has no gradient_accumulation_steps, so DeepSpeed accumulates {1}, not the {2} of {3}; "auto" would take the script\'s value.',
+        baseName(configPath),
+        gradientAccumulationSteps.value,
+        ignored.value,
+        describeSource(factSource(script!, ignored), t),
+      ),
     );
   }
   const gradientCheckpointing =
@@ -197,7 +210,7 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
   const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings);
-  const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined);
+  const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
 
   const missing: MissingInput[] = [];
@@ -252,14 +265,14 @@ function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefine
  * flag, else its default); without the key, 1 where accelerate hands the config on, else what DeepSpeed derives
  * from train_batch_size, else its default 1.
  */
-function resolveAccumulation(config: ConfigContextFacts, configPath: string, script: LaunchFacts | undefined, micro: number, world: number | undefined): Sourced<number> {
+function resolveAccumulation(config: ConfigContextFacts, configPath: string, script: LaunchFacts | undefined, micro: number, world: number | undefined, t: Translate): Sourced<number> {
   const steps = config.gradientAccumulationSteps;
   if (typeof steps === 'number' && positiveInteger(steps)) return { value: steps, source: { kind: 'config', file: configPath, key: 'gradient_accumulation_steps' } };
-  if (steps === 'auto') return fromScript(script, script?.gradientAccumulation) ?? swiftDefaultAccumulation(script, world) ?? byDefault(1, true);
+  if (steps === 'auto') return fromScript(script, script?.gradientAccumulation) ?? swiftDefaultAccumulation(script, world, t) ?? byDefault(1, true);
   // accelerate's DeepSpeedPlugin writes 1 into a config without the key (utils/dataclasses.py:1274-1275) before
   // DeepSpeed could derive it: the HF Trainer, ms-swift, LLaMA-Factory and deepspeed_config_file go through it.
   if (steps === undefined && script && pluginReader(script)) {
-    return { value: 1, source: { kind: 'launcher-default', file: pathOf(script.uri), rule: "accelerate's 1 for a config without it" } };
+    return { value: 1, source: { kind: 'launcher-default', file: pathOf(script.uri), rule: t("accelerate's 1 for a config without it") } };
   }
   const derived = steps === undefined && world ? derivedGradientAccumulation(config.trainBatchSize, micro, world) : undefined;
   if (derived !== undefined) {
@@ -272,17 +285,17 @@ function resolveAccumulation(config: ConfigContextFacts, configPath: string, scr
  * ms-swift's default when its command gives no --gradient_accumulation_steps: max(1, ⌈16 ÷ per_device_train_batch_size
  * ÷ world size⌉) (swift/trainers/arguments.py:283-286, TrainArgumentsMixin). GRPO's 1 is a script fact already.
  */
-function swiftDefaultAccumulation(script: LaunchFacts | undefined, world: number | undefined): Sourced<number> | undefined {
+function swiftDefaultAccumulation(script: LaunchFacts | undefined, world: number | undefined, t: Translate): Sourced<number> | undefined {
   const swift = script?.chain.some((l) => l === 'swift' || l === 'swift-yaml');
   if (!script || !swift || !world || (script.subcommand !== undefined && !deepspeedSubcommands.includes(script.subcommand))) return undefined;
   const micro = script.microBatch?.value ?? 1;
-  const rule = `ms-swift default ⌈16 ÷ ${micro} ÷ ${formatGpuCount(world, 1)}⌉`;
+  const rule = t('ms-swift default ⌈16 ÷ {0} ÷ {1}⌉', micro, formatGpuCount(world, 1, t));
   return { value: Math.max(1, Math.ceil(16 / micro / world)), source: { kind: 'launcher-default', file: pathOf(script.uri), rule } };
 }
 
 /** "train.sh line 3": where a launch command starts. */
-export function where(launch: LaunchFacts): string {
-  return `${baseName(pathOf(launch.uri))} line ${launch.span.line}`;
+export function where(launch: LaunchFacts, t: Translate = english): string {
+  return t('{0} line {1}', baseName(pathOf(launch.uri)), launch.span.line);
 }
 
 export function byPathThenCommand(a: LaunchFacts, b: LaunchFacts): number {
@@ -333,7 +346,7 @@ export function sequencesPerSample(rlhf: RlhfContext | undefined): number {
  * The workload facts of the run: the caller's overrides (the CLI's flags), else the launch command's, each with
  * its source. The DeepSpeed config decides none of them; what is absent takes the estimator's default.
  */
-function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext, isLora: boolean): WorkloadContext {
+function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext, isLora: boolean, t: Translate): WorkloadContext {
   const from = <T>(fact: Fact<T> | undefined): Sourced<T> | undefined => fromScript(script, fact);
   const liger = from(script?.ligerKernel);
   const chunked = from(script?.chunkedLoss);
@@ -348,10 +361,10 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
     // (llamafactory/model/adapter.py, _setup_full_tuning with cast_trainable_params_to_fp32).
     torchDtype = pure?.value
       ? { value: 'bf16', source: pure.source }
-      : { value: 'fp32', source: { kind: 'launcher-default', file: pathOf(script!.uri), rule: 'LLaMA-Factory keeps trainable weights in fp32 unless pure_bf16' } };
+      : { value: 'fp32', source: { kind: 'launcher-default', file: pathOf(script!.uri), rule: t('LLaMA-Factory keeps trainable weights in fp32 unless pure_bf16') } };
   } else if (!torchDtype && swift && script) {
     // ms-swift loads the model in the dtype of its config.json (model_args.py, torch_dtype None → config's), bf16 for current models.
-    torchDtype = { value: 'bf16', source: { kind: 'launcher-default', file: pathOf(script.uri), rule: "ms-swift loads the model in its config's dtype" } };
+    torchDtype = { value: 'bf16', source: { kind: 'launcher-default', file: pathOf(script.uri), rule: t("ms-swift loads the model in its config's dtype") } };
   }
   const workload: WorkloadContext = {
     loss,

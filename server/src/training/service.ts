@@ -10,6 +10,7 @@ import { parsedPreset } from '../launch/swiftPresets';
 import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
+import { english, type Translate } from '../protocol';
 import { pathOf } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { analyze, type EstimateOverrides } from './analyze';
@@ -163,12 +164,13 @@ export class TrainingService {
    * Why a model the service tried to size has no size, when that is more than "unknown": restricted mode, or
    * a file of its folder that was not read (a named pipe, over the size cap). Undefined otherwise.
    */
-  whyUnsized(spec: string, baseDir: string | undefined): string | undefined {
+  whyUnsized(spec: string, baseDir: string | undefined, t: Translate = english): string | undefined {
     if (this.hosts.fs.restricted?.()) {
-      return 'this workspace is not trusted, and in restricted mode ZeRO Lens reads no model folder or cache (trust the workspace to size a local model)';
+      return t('this workspace is not trusted, and in restricted mode ZeRO Lens reads no model folder or cache (trust the workspace to size a local model)');
     }
     const skipped = this.models.get(`${baseDir ?? ''}\u0000${spec}`)?.notRead ?? [];
-    return skipped.length ? skipped.map((s) => `ZeRO Lens did not read ${s.path}: ${describeUnread(s.unread)}`).join('; ') : undefined;
+    const reasons = skipped.map((s) => t('ZeRO Lens did not read {0}: {1}', s.path, describeUnread(s.unread, t)));
+    return reasons.length ? reasons.join(t({ message: '; ', comment: 'between the clauses of a list' })) : undefined;
   }
 
   /** The config a launch names, read through the cache. */
@@ -272,7 +274,7 @@ export class TrainingService {
       settings,
       ...caller,
       resolveModel: (spec, baseDir) => this.model(spec, baseDir, reads),
-      whyUnsized: (spec, baseDir) => this.whyUnsized(spec, baseDir),
+      whyUnsized: (spec, baseDir, t) => this.whyUnsized(spec, baseDir, t),
     });
   }
 

@@ -12,6 +12,7 @@ export interface Budget {
 
 export class Cancelled extends Error {
   constructor(readonly why: 'cancelled' | 'out-of-time') {
+    // l10n-ignore: for the log and LSP's RequestCancelled answer, which editors do not show
     super(why === 'cancelled' ? 'The request was cancelled.' : 'The request ran out of time.');
   }
 }
