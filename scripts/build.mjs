@@ -4,7 +4,8 @@
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { buildCodiconSubset } from './lib/codiconSubset.mjs';
 import { generatedValidatorFile, precompileValidator, sourceValidatorFile } from './precompileValidator.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -78,9 +79,10 @@ const builds = [
 
 mkdirSync('dist', { recursive: true });
 if (!watch) precompileValidator();
-// Codicons are loaded by the webview from the extension's media, never from a CDN.
-cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css');
-cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf');
+// Codicons are loaded by the webview from the extension's media, never from a CDN: only the glyphs it shows.
+const codicons = await buildCodiconSubset();
+writeFileSync('dist/codicon.ttf', codicons.ttf);
+writeFileSync('dist/codicon.css', codicons.css);
 
 if (watch) {
   for (const options of [core, ...boots(), ...builds]) await (await esbuild.context(options)).watch();

@@ -16,6 +16,7 @@ export const totalBudgetKiB = 700;
  * The budgets add up to the whole less the zip's own headers (about 3 KiB), and leave room for what is on its
  * way: a catalog of 500+ models (200 models take 9 KiB with their code), the strings of a second language. A
  * wasm shell parser does not fit: its budget is 0, and it would have to take its room from the others.
+ * (The 58 KiB that cutting the codicon font down freed from the webview's budget is not given to any other yet.)
  */
 export const components = [
   {
@@ -25,7 +26,8 @@ export const components = [
     files: [/^dist\/(core|server|cli)\.js$/],
   },
   { name: 'client', budgetKiB: 112, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
-  { name: 'webview', budgetKiB: 100, what: 'dist/webview.js and .css, the codicon font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
+  // 38.4 KiB with the codicon font cut down to the icons the sidebar shows (101.7 with the whole font).
+  { name: 'webview', budgetKiB: 42, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
     name: 'catalog',
     budgetKiB: 50,

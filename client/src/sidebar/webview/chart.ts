@@ -4,7 +4,7 @@
  * Keyboard: Tab reaches each bar; arrow keys move between segments (←/→) and bars (↑/↓).
  */
 import type { BarVM, OptionKey, SegmentVM, SidebarViewModel, WebviewStrings } from '../messages';
-import { h, percent, themeColor } from './dom';
+import { button, h, icon, percent, themeColor, type WebviewIcon } from './dom';
 
 export interface ChartHandlers {
   apply(option: OptionKey, button: HTMLElement): void;
@@ -89,9 +89,8 @@ function renderOption(vm: SidebarViewModel, bar: BarVM, strings: WebviewStrings,
   });
   for (const segment of bar.offload.segments) offload.appendChild(renderSegment(segment, -1, 'zl-offload-segment'));
 
-  const fitIcon = bar.fit === 'fits' ? 'pass' : bar.fit === 'exceeds' ? 'warning' : 'question';
-  const apply = h(
-    'vscode-button',
+  const fitIcon: WebviewIcon = bar.fit === 'fits' ? 'pass' : bar.fit === 'exceeds' ? 'warning' : 'question';
+  const apply = button(
     {
       'data-testid': 'zl-apply',
       'data-key': bar.key,
@@ -110,7 +109,7 @@ function renderOption(vm: SidebarViewModel, bar: BarVM, strings: WebviewStrings,
     h('div', { class: 'zl-option-head' }, [
       h('span', { class: 'zl-option-label' }, [bar.label, bar.current ? h('span', { class: 'zl-current-badge' }, [strings.currentBadge]) : null]),
       h('span', { class: 'zl-option-total' }, [
-        h('span', { class: `codicon codicon-${fitIcon}`, 'aria-hidden': 'true' }),
+        icon(fitIcon),
         ` ${bar.total} · ${bar.fitLabel}`,
       ]),
     ]),

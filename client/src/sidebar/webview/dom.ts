@@ -2,6 +2,14 @@
  * A tiny element builder. Text always goes through textContent and attributes through setAttribute,
  * so no message can inject markup; `on*` attributes are refused (handlers are attached in code).
  */
+import type webviewIcons from './icons.json';
+
+/**
+ * A codicon the sidebar shows. The build ships a font holding only the glyphs that icons.json lists
+ * (scripts/lib/codiconSubset.mjs), so a name outside it would draw nothing.
+ */
+export type WebviewIcon = keyof typeof webviewIcons;
+
 export type Attrs = Record<string, string | number | boolean | null | undefined>;
 export type Child = Node | string | null | undefined | false;
 
@@ -25,8 +33,13 @@ export function append(parent: Node, children: Child[]): void {
   }
 }
 
-export function icon(name: string): HTMLElement {
+export function icon(name: WebviewIcon): HTMLElement {
   return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+}
+
+/** A vscode-button, whose `icon` the element draws with the codicon font too. */
+export function button(attrs: Attrs & { icon?: WebviewIcon }, children: Child[] = []): HTMLElement {
+  return h('vscode-button', attrs, children);
 }
 
 /** Only theme variables reach inline colour properties (set through the CSSOM, which the CSP allows). */

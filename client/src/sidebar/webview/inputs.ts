@@ -17,7 +17,7 @@ import {
   type WebviewStrings,
 } from '../messages';
 import { searchCatalog } from './catalogSearch';
-import { h } from './dom';
+import { button, h } from './dom';
 
 export interface FormHandlers {
   setSetting(key: SettingKey, value: SettingValue | null): void;
@@ -52,9 +52,9 @@ export class ContextForm {
     private readonly handlers: FormHandlers,
   ) {
     this.modelSlot = h('div', { class: 'zl-model-slot' });
-    const folder = h('vscode-button', { secondary: true, icon: 'folder-opened', 'aria-label': strings.useFolder, title: strings.useFolder }, [strings.folderButton]);
+    const folder = button({ secondary: true, icon: 'folder-opened', 'aria-label': strings.useFolder, title: strings.useFolder }, [strings.folderButton]);
     folder.addEventListener('click', () => handlers.pickModelFolder());
-    const settings = h('vscode-button', { secondary: true, icon: 'settings-gear', 'aria-label': strings.openSettings }, [strings.allSettings]);
+    const settings = button({ secondary: true, icon: 'settings-gear', 'aria-label': strings.openSettings }, [strings.allSettings]);
     settings.addEventListener('click', () => handlers.openSettings());
 
     this.element = h('form', { class: 'zl-form', 'aria-label': strings.trainingContext, novalidate: true }, [

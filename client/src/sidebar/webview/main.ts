@@ -12,7 +12,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './sidebar.css';
 import { parseHostMessage, parseWebviewStrings, type CatalogEntry, type HostUpdate, type WebviewMessage, type WebviewStrings } from '../messages';
 import { renderChart } from './chart';
-import { h } from './dom';
+import { button, h, icon } from './dom';
 import { ContextForm } from './inputs';
 import { renderTable } from './table';
 import { historyStepOf } from './historyKeys';
@@ -72,11 +72,11 @@ function render(update: HostUpdate): void {
   root.setAttribute('aria-busy', vm.status === 'loading' ? 'true' : 'false');
   if (vm.status === 'loading' && state.update?.vm.status === 'ready' && state.update.vm.uri === vm.uri) return;
 
-  const refresh = h('vscode-button', { secondary: true, icon: 'refresh', 'aria-label': strings.refresh, title: strings.refresh });
+  const refresh = button({ secondary: true, icon: 'refresh', 'aria-label': strings.refresh, title: strings.refresh });
   refresh.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
   heading.replaceChildren(
     h('div', { class: 'zl-file' }, [
-      h('span', { class: 'codicon codicon-file', 'aria-hidden': 'true' }),
+      icon('file'),
       h('strong', {}, [vm.fileName ?? strings.noFile]),
       vm.kindLabel ? h('span', { class: 'zl-kind' }, [vm.kindLabel]) : null,
     ]),
@@ -89,8 +89,8 @@ function render(update: HostUpdate): void {
   picture.replaceChildren(
     ...[
       renderChart(vm, strings, {
-        apply: (option, button) => {
-          button.setAttribute('disabled', '');
+        apply: (option, applyButton) => {
+          applyButton.setAttribute('disabled', '');
           vscode.postMessage({ type: 'apply', option });
         },
       }),
