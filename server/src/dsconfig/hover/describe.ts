@@ -1,3 +1,4 @@
+import { withoutDeprecatedPrefix } from '../deprecatedPrefix';
 import {
   acceptsAuto,
   docsOf,
@@ -135,7 +136,7 @@ function allowedLine(node: SchemaNode, t: Translate): string | undefined {
 /** `**Deprecated.** why. Use `x` instead.` in the reader's language. */
 function deprecatedLine(node: SchemaNode, meta: DeepSpeedMeta, locale: Locale, t: Translate): string {
   // The schema's message may open with "Deprecated:" itself; the line says it once.
-  const why = (proseOf(meta.deprecated, 'message', locale) ?? proseOf(node, 'deprecationMessage', locale) ?? '').replace(/^\s*(deprecated[:.]?|\u5df2\u5f03\u7528[\uff1a\u3002])\s*/i, '') // 已弃用：, escaped: the core bundle is ASCII;
+  const why = withoutDeprecatedPrefix(proseOf(meta.deprecated, 'message', locale) ?? proseOf(node, 'deprecationMessage', locale) ?? '');
   const replacement = meta.deprecated?.replacement ? t('Use `{0}` instead.', meta.deprecated.replacement) : '';
   return [t('**Deprecated.**'), why, replacement].filter(Boolean).join(' ');
 }

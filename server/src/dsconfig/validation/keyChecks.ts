@@ -1,3 +1,4 @@
+import { withoutDeprecatedPrefix } from '../deprecatedPrefix';
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { DS } from '../../diagnostics/upstream';
@@ -117,8 +118,8 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     // Schema messages often start with "Deprecated:"; the diagnostic already says so.
     const english = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
     const said = (meta.deprecated.message ? localizedField(meta.deprecated, 'message', config.locale) : localizedField(site.schema, 'deprecationMessage', config.locale)) ?? '';
-    // The Chinese says 已弃用 where the English says "Deprecated:"; the diagnostic already says so.
-    const reason = config.locale === 'en' ? english : said.replace(/^\s*(deprecated[:.]?|已弃用[：:，,。]?)\s*/i, '');
+    // The diagnostic already says the key is deprecated.
+    const reason = config.locale === 'en' ? english : withoutDeprecatedPrefix(said);
     // The replacement may be written under its other name (gather_16bit_… for stage3_gather_16bit_…).
     const setReplacement = replacementPath && (config.has(replacementPath) ? replacementPath : aliasInUse(site, replacementPath));
     if (setReplacement && !site.parentStrict) {
