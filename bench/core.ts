@@ -7,7 +7,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../server/src/languageService';
 import { defaultSettings } from '../server/src/settings';
 import { defaultEstimateInput, estimate, estimateAllOptions, findCatalogModel, GiB } from '../server/src/memory';
-import type { FileSystemHost } from '../server/src/host';
+import { missing, type FileSystemHost } from '../server/src/host';
 import { launchScript300, typicalConfig } from './documents';
 import { summarize, timeCalls, type Summary } from './stats';
 
@@ -15,8 +15,8 @@ export type CoreTimings = Record<string, Summary>;
 
 /** No disk: the bench measures computation, not the file system. */
 const memoryFs: FileSystemHost = {
-  readFile: async () => undefined,
-  readBytes: async () => undefined,
+  readFile: async () => missing,
+  readBytes: async () => missing,
   exists: async () => false,
   listDir: async () => undefined,
 };

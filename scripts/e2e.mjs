@@ -114,13 +114,15 @@ try {
   const workspace = path.join(tmp, 'workspace', 'examples');
   const untrustedWorkspace = path.join(tmp, 'untrusted', 'examples');
   const chineseWorkspace = path.join(tmp, 'zh-cn', 'examples');
+  const untrustedTrace = path.join(tmp, 'untrusted-fs-trace.log');
   cpSync(fromRoot('examples'), workspace, { recursive: true });
   cpSync(fromRoot('examples'), untrustedWorkspace, { recursive: true });
   cpSync(fromRoot('examples'), chineseWorkspace, { recursive: true });
 
   const [trusted, untrusted, chinese] = await log.step('start code-server (trusted + restricted + zh-cn)', () => Promise.all([
     startCodeServer({ ...trustedProfile, workspace }),
-    startCodeServer({ ...untrustedProfile, workspace: untrustedWorkspace, disableWorkspaceTrust: false }),
+    // Every path ZeRO Lens's server touches in restricted mode is logged: the test proves none is outside.
+    startCodeServer({ ...untrustedProfile, workspace: untrustedWorkspace, disableWorkspaceTrust: false, env: { ZERO_LENS_TRACE_FS: untrustedTrace } }),
     startCodeServer({ ...chineseProfile, workspace: chineseWorkspace, extraArgs: ['--locale', 'zh-cn'] }),
   ]));
   servers.push(trusted, untrusted, chinese);
@@ -137,6 +139,7 @@ try {
     ZL_E2E_UNTRUSTED_WORKSPACE: untrustedWorkspace,
     ZL_E2E_ZH_URL: chinese.url,
     ZL_E2E_ZH_WORKSPACE: chineseWorkspace,
+    ZL_E2E_UNTRUSTED_TRACE: untrustedTrace,
     ZL_E2E_RESULTS: resultsDir,
     ZL_E2E_CHROMIUM: chromiumPath,
   });

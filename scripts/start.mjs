@@ -1,6 +1,8 @@
 // `npm start`: installs what is missing, packages the VSIX, installs it into a private code-server
-// profile (.cache/profile) and opens examples/ in the browser. Ctrl+C stops it.
+// profile (.cache/profile) and opens a fresh copy of examples/ (.cache/demo/examples) in the browser, so
+// trying a quick fix never rewrites the tracked files. Ctrl+C stops it.
 import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { installExtension, startCodeServer } from './lib/codeServer.mjs';
 import { logger } from './lib/log.mjs';
@@ -27,20 +29,25 @@ try {
 
   const profile = profilePaths(path.join(cacheDir, 'profile'));
   await log.step('install the VSIX into .cache/profile', () => installExtension(vsix.path, profile));
-  // examples/README.md explains what each file shows: open it first.
-  if (seedUserSettings(profile, { 'workbench.startupEditor': 'readme' })) log.info('seeded .cache/profile/user-data/User/settings.json');
+  // examples/README.md explains what each file shows: open it first. No autosave, as in the e2e profile: a
+  // fix tried in the demo stays an unsaved edit until saved.
+  if (seedUserSettings(profile, { 'workbench.startupEditor': 'readme', 'files.autoSave': 'off' })) log.info('seeded .cache/profile/user-data/User/settings.json');
 
   const port = await freePort(Number(process.env.PORT) || 8080);
-  const workspace = path.join(repoRoot, 'examples');
+  // A scratch copy of examples/, fresh on every start: whatever is saved in the demo stays out of the repo.
+  const workspace = path.join(cacheDir, 'demo', 'examples');
+  rmSync(workspace, { recursive: true, force: true });
+  cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
   // Workspace trust stays on, as for any user: VS Code asks once whether to trust examples/.
-  // ZeRO Lens works in both modes (restricted mode checks the open file only).
+  // ZeRO Lens works in both modes (restricted mode reads no model folder, cache or file outside the workspace).
   const server = await startCodeServer({ ...profile, workspace, port, disableWorkspaceTrust: false });
   const url = `http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`;
 
   console.log('');
   console.log(`  ZeRO Lens in code-server:  ${url}`);
-  console.log('  examples/ is open. VS Code asks once whether to trust the folder: it is this repo\'s own');
-  console.log('  files, so "Yes" shows every feature; "No" shows restricted mode. Press Ctrl+C to stop.');
+  console.log(`  A fresh copy of examples/ is open (${path.relative(repoRoot, workspace)}): edits there never touch the repo.`);
+  console.log('  VS Code asks once whether to trust the folder: it is this repo\'s own files, so "Yes" shows');
+  console.log('  every feature; "No" shows restricted mode. Press Ctrl+C to stop.');
   console.log('');
   if (!openInBrowser(url)) log.info('no display here: open the URL above in a browser (forward the port when remote)');
 

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerSidebar } from './register';
+import { WorkspaceTrustNotification } from '../../server/src/protocol';
+import { sendServerNotification } from './serverRequests';
 
 let client: LanguageClient | undefined;
 
@@ -32,9 +34,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{sh,bash,zsh,yaml,yml,json}'),
     },
+    // Restricted mode: the server reads no model folder, no cache and nothing outside the workspace until trusted.
+    initializationOptions: { trusted: vscode.workspace.isTrusted },
   };
   client = new LanguageClient('zeroLens', 'ZeRO Lens', serverOptions, clientOptions);
   await client.start();
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (client?.isRunning()) void sendServerNotification(client, WorkspaceTrustNotification, { trusted: true });
+    }),
+  );
   context.subscriptions.push({ dispose: () => void client?.stop() });
   registerSidebar(context, client, documentSelector);
 }

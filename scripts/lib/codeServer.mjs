@@ -131,6 +131,7 @@ export function startCodeServer({
   disableWorkspaceTrust = true,
   extraArgs = [],
   timeoutMs = 60_000,
+  env = {},
 }) {
   const args = [
     ...baseArgs({ userDataDir, extensionsDir, configDir }),
@@ -143,7 +144,8 @@ export function startCodeServer({
     ...extraArgs,
     ...(workspace ? [workspace] : []),
   ];
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `env` reaches the extension host and the language servers it starts.
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   let exited = false;
   const exitedPromise = new Promise((resolve) => child.on('exit', () => { exited = true; resolve(); }));

@@ -17,9 +17,10 @@ export interface Analyses {
   training: TrainingService;
 }
 
-export function createAnalyses(hosts: Hosts): Analyses {
+/** `open`: the document the editor has open at a path, if any (the server knows; the CLI and tests need not). */
+export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocument | undefined): Analyses {
   const configParses = new ConfigParses();
   const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()));
-  const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d) };
+  const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d), open };
   return { configParses, launchParses, parses, training: new TrainingService(hosts, parses) };
 }

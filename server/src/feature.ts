@@ -12,6 +12,7 @@ import type {
 } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from './settings';
 import type { CompletionDraft } from './completionList';
+import type { Budget } from './util/budget';
 
 /**
  * One domain's contribution to a kind of document. The facade asks every contributor registered for a
@@ -19,10 +20,13 @@ import type { CompletionDraft } from './completionList';
  * independent of each other and of the LSP.
  */
 export interface FeatureContributor {
-  validate?(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]>;
+  /** What its checks are about, for the diagnostic that says one of them failed ("launch script"). */
+  name?: string;
+  /** `budget`: the long steps call its checkpoint, so a huge document yields and stops when the work is stale. */
+  validate?(document: TextDocument, settings: ZeroLensSettings, budget?: Budget): Promise<Diagnostic[]>;
   complete?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionDraft[]>;
   hover?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null>;
-  codeActions?(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]>;
+  codeActions?(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings, budget?: Budget): Promise<CodeAction[]>;
   inlayHints?(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
   documentLinks?(document: TextDocument, settings: ZeroLensSettings): Promise<DocumentLink[]>;
   definition?(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Location[]>;

@@ -30,13 +30,20 @@ import { createLaunchEstimates } from './estimates/launchEstimates';
 import { estimateView } from './estimates/estimateView';
 import { applyOptionEdit } from './estimates/applyOption';
 import { pathOf } from './util/paths';
-import { translator } from './l10n';
+import { translator, type Translate } from './l10n';
+import { Cancelled, unlimited, type Budget } from './util/budget';
+import { makeDiagnostic } from './diagnostics/makeDiagnostic';
+import { diagnosticData } from './diagnostics/fixData';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
   workspace?: WorkspaceHost;
   /** What the editor does with completion lists (defaults: documentation inline, no item defaults). */
   completion?: CompletionClientSupport;
+  /** Whether the editor applies snippet edits in workspace edits (LSP 3.18): fixes with a value to fill in need them. */
+  snippetEdits?: boolean;
+  /** The document open in the editor at an absolute path, if any: its parse is shared with what reads that path. */
+  openDocument?: (path: string) => TextDocument | undefined;
 }
 
 /**
@@ -45,12 +52,13 @@ export interface LanguageServiceParams {
  */
 export interface ZeroLensLanguageService {
   classify(document: TextDocument, settings: ZeroLensSettings): DocumentKind | null;
-  doValidation(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]>;
+  /** `budget` (default: none) lets the server yield and stop stale work; a failing check is reported, the others still run. */
+  doValidation(document: TextDocument, settings: ZeroLensSettings, budget?: Budget): Promise<Diagnostic[]>;
   doComplete(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<CompletionList>;
   /** Fills in what `doComplete` left for later (documentation), for an item of a list on `document`. */
   resolveCompletion(document: TextDocument, item: CompletionItem, settings: ZeroLensSettings): Promise<CompletionItem>;
   doHover(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null>;
-  getCodeActions(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings): Promise<CodeAction[]>;
+  getCodeActions(document: TextDocument, range: Range, context: CodeActionContext, settings: ZeroLensSettings, budget?: Budget): Promise<CodeAction[]>;
   getInlayHints(document: TextDocument, range: Range, settings: ZeroLensSettings): Promise<InlayHint[]>;
   getDocumentLinks(document: TextDocument, settings: ZeroLensSettings): Promise<DocumentLink[]>;
   getDefinition(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Location[]>;
@@ -79,8 +87,8 @@ export interface ZeroLensLanguageService {
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
-  const { configParses, launchParses, parses, training } = createAnalyses(hosts);
-  const dsConfig = createDsConfigFeatures(hosts, configParses);
+  const { configParses, launchParses, parses, training } = createAnalyses(hosts, params.openDocument);
+  const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);
   const launch = createLaunchFeatures({
@@ -147,19 +155,27 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
    * Validators run one after another, not interleaved: the first one parses a huge document in slices between
    * which the event loop runs, and the next must find that parse cached rather than redo it in one block.
    */
-  async function validateInTurn(document: TextDocument, settings: ZeroLensSettings): Promise<Diagnostic[]> {
+  async function validateInTurn(document: TextDocument, settings: ZeroLensSettings, budget: Budget): Promise<Diagnostic[]> {
     const out: Diagnostic[] = [];
-    for (const contributor of forDocument(document, settings)) out.push(...((await contributor.validate?.(document, settings)) ?? []));
+    for (const contributor of forDocument(document, settings)) {
+      try {
+        out.push(...((await contributor.validate?.(document, settings, budget)) ?? []));
+      } catch (error) {
+        // Stale or cancelled work reports nothing; a bug in one domain's checks must not hide the others'.
+        if (error instanceof Cancelled) throw error;
+        out.push(checkFailedDiagnostic(document, contributor.name ?? 'these', error, translator(settings.locale)));
+      }
+    }
     return out;
   }
 
   return {
     classify: classifyDocument,
-    doValidation: (d, s) => (s.validate ? validateInTurn(d, s) : Promise.resolve([])),
+    doValidation: (d, s, budget = unlimited) => (s.validate ? validateInTurn(d, s, budget) : Promise.resolve([])),
     doComplete: async (d, p, s) => shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
     resolveCompletion,
     doHover: hoverAll,
-    getCodeActions: (d, r, ctx, s) => collect(d, s, (c) => c.codeActions?.(d, r, ctx, s)),
+    getCodeActions: async (d, r, ctx, s, budget = unlimited) => (await collect(d, s, (c) => c.codeActions?.(d, r, ctx, s, budget))).filter((a) => kindWanted(ctx, a.kind)),
     getInlayHints: (d, r, s) => (s['inlayHints.enabled'] ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
@@ -191,6 +207,29 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     },
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams, aliases: e.aliases })),
   };
+}
+
+/**
+ * Whether the editor asked for actions of this kind (`context.only`: a kind matches itself and its sub-kinds).
+ * A request for `source.fixAll.zeroLens` gets no quick fixes, whichever contributor made them.
+ */
+function kindWanted(context: CodeActionContext, kind: string | undefined): boolean {
+  if (!context.only || context.only.length === 0) return true;
+  return !!kind && context.only.some((only) => only === '' || kind === only || kind.startsWith(only + '.'));
+}
+
+/**
+ * Says that one group of checks stopped with an internal error, at the top of the document, so a bug never
+ * passes for "no problems": the other groups' results are shown next to it.
+ */
+function checkFailedDiagnostic(document: TextDocument, what: string, error: unknown, t: Translate): Diagnostic {
+  const reason = error instanceof Error ? error.message : String(error);
+  return makeDiagnostic(
+    'check-failed',
+    { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    t('ZeRO Lens could not finish its {0} checks ({1}); the other checks ran. Please report this.', what, reason),
+    diagnosticData(document, { check: what }),
+  );
 }
 
 /** Several contributors may explain the same spot (key docs plus a memory table): join them in order. */

@@ -10,6 +10,7 @@ import {
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type ClientCapabilities,
   type Connection,
   type InitializeParams,
@@ -25,11 +26,15 @@ import { OneChunkMessageReader } from './stdioMessageReader';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
-import { nodeFileSystem, NodeWorkspace } from './nodeHost';
+import { fsTrace, NodeFileSystem, NodeWorkspace } from './nodeHost';
+import { startClientWatch, watchClientProcess } from './clientWatch';
+import { withBudget } from './requestBudget';
+import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { withDefaults, type ZeroLensSettings } from './settings';
 import { resolveLocale, translator, type Locale } from './l10n';
 import { DependentsRefresh } from './dependentsRefresh';
-import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, type RequestSpec } from './protocol';
+import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
+import { settingsEdit } from './settingsEdit';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -47,8 +52,12 @@ function stdioConnection(): Connection {
   process.stdin.on('close', exit);
   return createConnection(ProposedFeatures.all, new OneChunkMessageReader(process.stdin), new OneChunkMessageWriter(process.stdout));
 }
+// Started before any work: the server ends within a fraction of a second of its client, however busy.
+startClientWatch(() => process.exit(shutdownRequested ? 0 : 1));
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
+/** The disk; `ZERO_LENS_TRACE_FS` logs every path it touches (the restricted-mode tests read that log). */
+const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS));
 /** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
 let service: ZeroLensLanguageService;
 
@@ -81,15 +90,21 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  const fs = withOpenDocuments(nodeFileSystem, (file) => documents.get(URI.file(file).toString())?.getText());
-  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities) });
+  const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
+  const openDocument = (file: string) => documents.get(URI.file(file).toString());
+  const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
+  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
-  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown };
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
+  // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
+  disk.setTrusted(options.trusted !== false);
+  watchClientProcess(params.processId);
   globalSettings = options.settings ?? {};
   displayLocale = resolveLocale([typeof options.language === 'string' ? options.language : undefined], [params.locale]);
   if (typeof options.validationDelayMs === 'number') validationDelayMs = Math.max(0, options.validationDelayMs);
   const folders = params.workspaceFolders?.map((f) => URI.parse(f.uri).fsPath) ?? (params.rootUri ? [URI.parse(params.rootUri).fsPath] : []);
   workspace.setFolders(folders);
+  disk.setFolders(folders);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -114,6 +129,7 @@ connection.onInitialized(() => {
   connection.workspace.onDidChangeWorkspaceFolders(async () => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
+    disk.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
   });
 });
 
@@ -146,6 +162,10 @@ connection.onDidChangeConfiguration((change) => {
   refreshAll();
 });
 connection.onNotification(ConfigurationChangedNotification.method, refreshAll);
+connection.onNotification(WorkspaceTrustNotification.method, (params: WorkspaceTrustParams) => {
+  disk.setTrusted(params?.trusted === true);
+  refreshAll();
+});
 connection.onDidChangeWatchedFiles((params) => {
   // A file created or deleted changes the workspace's listing; a changed one only what was read from it.
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();
@@ -177,7 +197,9 @@ async function validate(uri: string, version: number): Promise<void> {
   const document = documents.get(uri);
   if (!document || document.version !== version) return;
   const settings = await settingsFor(uri);
-  const diagnostics = await guard('validation', () => service.doValidation(document, settings), []);
+  // Stale work stops at its next checkpoint: a newer version or a close schedules its own run.
+  const stale = timeBudget(Infinity, () => documents.get(uri)?.version !== version);
+  const diagnostics = await guard('validation', () => service.doValidation(document, settings, stale), []);
   // A newer edit arrived while we worked: its own run will publish.
   if (documents.get(uri)?.version !== version) return;
   await connection.sendDiagnostics({ uri, version, diagnostics });
@@ -200,11 +222,17 @@ function requestedUri(params: unknown): string | undefined {
   return typeof uri === 'string' ? uri : undefined;
 }
 
-async function withSettings<T>(uri: string | undefined, run: (document: TextDocument, settings: ZeroLensSettings) => Promise<T>, fallback: T): Promise<T> {
+/** A request on a document, with its settings, under a time budget that `$/cancelRequest` also ends. */
+async function withSettings<T>(
+  uri: string | undefined,
+  run: (document: TextDocument, settings: ZeroLensSettings, budget: Budget) => Promise<T>,
+  fallback: T,
+  token?: CancellationToken,
+): Promise<T> {
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
-  return guard('request', () => run(document, settings), fallback);
+  return withBudget('request', token, (budget) => run(document, settings, budget), fallback, (message) => connection.console.error(message));
 }
 
 /** A failing feature must never take the server down: log it and answer with nothing. */
@@ -212,7 +240,7 @@ async function guard<T>(what: string, run: () => Promise<T>, fallback: T): Promi
   try {
     return await run();
   } catch (error) {
-    connection.console.error(`ZeRO Lens ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (!(error instanceof Cancelled)) connection.console.error(`ZeRO Lens ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return fallback;
   }
 }
@@ -250,16 +278,16 @@ documents.onDidClose((event) => {
   void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
-connection.onCompletion((p) => withSettings(requestedUri(p), (d, s) => service.doComplete(d, p.position, s), null));
-connection.onCompletionResolve((item) => {
+connection.onCompletion((p, token) => withSettings(requestedUri(p), (d, s) => service.doComplete(d, p.position, s), null, token));
+connection.onCompletionResolve((item, token) => {
   const uri = completionOrigin(item)?.uri;
-  return uri ? withSettings(uri, (d, s) => service.resolveCompletion(d, item, s), item) : item;
+  return uri ? withSettings(uri, (d, s) => service.resolveCompletion(d, item, s), item, token) : item;
 });
-connection.onHover((p) => withSettings(requestedUri(p), (d, s) => service.doHover(d, p.position, s), null));
-connection.onCodeAction((p) => withSettings(requestedUri(p), (d, s) => service.getCodeActions(d, p.range, p.context, s), []));
-connection.languages.inlayHint.on((p) => withSettings(requestedUri(p), (d, s) => service.getInlayHints(d, p.range, s), []));
-connection.onDocumentLinks((p) => withSettings(requestedUri(p), (d, s) => service.getDocumentLinks(d, s), []));
-connection.onDefinition((p) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), []));
+connection.onHover((p, token) => withSettings(requestedUri(p), (d, s) => service.doHover(d, p.position, s), null, token));
+connection.onCodeAction((p, token) => withSettings(requestedUri(p), (d, s, budget) => service.getCodeActions(d, p.range, p.context, s, budget), [], token));
+connection.languages.inlayHint.on((p, token) => withSettings(requestedUri(p), (d, s) => service.getInlayHints(d, p.range, s), [], token));
+connection.onDocumentLinks((p, token) => withSettings(requestedUri(p), (d, s) => service.getDocumentLinks(d, s), [], token));
+connection.onDefinition((p, token) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), [], token));
 /** A custom request of the shared protocol, with the types it declares. */
 function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R> | R): void {
   connection.onRequest(spec.method, (params: unknown): Promise<unknown> => Promise.resolve(handler(params as P)));
@@ -270,6 +298,7 @@ handle(ApplyOptionRequest, (p) => {
   return withSettings(requestedUri(p), (d, s) => service.getApplyOptionEdit(d, p, s), { edit: null, reason: t('The document is not open.') });
 });
 handle(CatalogRequest, () => service.getModelCatalog());
+handle(SettingsEditRequest, settingsEdit);
 
 documents.listen(connection);
 connection.listen();

@@ -3,6 +3,8 @@
  * rendered with theme colours in dark and light themes.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { scenarios } from './scenarios';
 import { placeScenario, readText } from './support/files';
 import { screenshot } from './support/screenshots';
@@ -145,6 +147,33 @@ uiSuite('sidebar', (suite) => {
     await segment.hover();
     await option.locator('.zl-detail', { hasText: /\d+(\.\d+)? GiB/ }).waitFor({ state: 'visible' });
     assert.equal((await option.locator('.zl-detail').innerText()).trim(), label);
+  });
+
+  suite.test('a model id typed in the sidebar and confirmed with Enter is saved, and the comments above it stay', async (wb) => {
+    const settingsFile = path.join(wb.instance.workspace, '.vscode', 'settings.json');
+    const original = readText(settingsFile);
+    try {
+      placeScenario(wb.instance.workspace, { ...s, name: 'ds_config_e2e_sidebar_model.json' });
+      await wb.openFile('ds_config_e2e_sidebar_model.json');
+      const view = await showSidebar(wb);
+      // The catalog search (once the catalog is there): typing filters the list; Enter takes what was typed,
+      // not the empty selection the list would make of it.
+      const box = view.locator('vscode-single-select#zl-in-model');
+      await box.waitFor({ state: 'visible', timeout: 30_000 });
+      // Typed into the box itself (the workbench may take the page's keyboard back from a webview between
+      // keystrokes), then Enter on it.
+      const input = box.locator('input').first();
+      await input.click();
+      await input.fill('acme/Tiny-Model');
+      await input.press('Enter');
+      const saved = await poll(async () => readText(settingsFile), (text: string) => text.includes('"zeroLens.model": "acme/Tiny-Model"'), { timeoutMs: 15_000, pauseMs: 200 });
+      assert.match(saved, /"zeroLens\.model": "acme\/Tiny-Model"/, saved);
+      // The two comment lines above the key, and every other setting, are as they were.
+      assert.equal(saved, original.replace('"zeroLens.model": "Qwen/Qwen3-8B"', '"zeroLens.model": "acme/Tiny-Model"'));
+      await screenshot(wb.page, 'sidebar', 'model-typed');
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
   });
 
   suite.test('the language status item shows the estimate and opens the sidebar', async (wb) => {

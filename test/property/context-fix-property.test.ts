@@ -64,6 +64,16 @@ function checkSwitch(text: string, target: StageTarget): void {
   const expectedBefore = structuredClone(before.value);
   const actualAfter = structuredClone(parsedAfter.value);
   for (const change of plan.changes) {
+    if (change.renameTo) {
+      // The legacy key becomes the block in its place: gone under its old name, the value under the new one.
+      const renamed = [...change.path.slice(0, -1), change.renameTo];
+      assert.ok(!has(parsedAfter.value, change.path), `${change.path.join('.')} renamed`);
+      assert.deepEqual(get(parsedAfter.value, renamed), change.value, `${renamed.join('.')} set`);
+      remove(expectedBefore, change.path);
+      remove(actualAfter, renamed);
+      remove(expectedBefore, renamed);
+      continue;
+    }
     if (change.value === undefined) assert.ok(!has(parsedAfter.value, change.path), `${change.path.join('.')} removed`);
     else assert.deepEqual(get(parsedAfter.value, change.path), change.value, `${change.path.join('.')} set`);
     // Compare everything else: drop the changed path, or the outermost part of it that did not exist before.

@@ -42,7 +42,7 @@ export interface StartOptions {
   initializationOptions?: Record<string, unknown>;
   /** Extra client capabilities merged into textDocument (e.g. pull diagnostics for the peer). */
   textDocumentCapabilities?: Record<string, unknown>;
-  /** Extra environment for the server process (the bench client only). */
+  /** Extra environment for the server process. */
   env?: Record<string, string>;
   /** `InitializeParams.locale`: the editor's display language. */
   locale?: string;
@@ -119,7 +119,7 @@ export function diagnosticsWaiters(stderr: () => string) {
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const command = options.command ?? { path: process.execPath, args: [serverPath, '--stdio'] };
-  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command.path, command.args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ? { ...process.env, ...options.env } : process.env });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

@@ -47,7 +47,7 @@ test('the real server estimate view becomes bars, a capacity line, a current opt
     assert.equal(vm.table.rows.length, vm.bars.length);
     assert.equal(vm.context.find((r) => r.key === 'model')?.raw, 'Qwen/Qwen3-8B');
     const summary = statusSummary(vm);
-    assert.match(summary!.text, /^≈ \d+\.\d+ GiB\/GPU · (fits 80\.0 GiB|exceeds by \d+\.\d+ GiB)$/);
+    assert.match(summary!.text, /^≈ \d+\.\d+ GiB\/GPU \(\d+\.\d+ GiB allocated; peak: [a-z +()]+\) · (fits 80\.0 GiB|exceeds by \d+\.\d+ GiB)$/);
     // What the extension posts, after the structured clone, passes the webview's own validator.
     assert.ok(parseHostMessage(JSON.parse(JSON.stringify({ type: 'update', vm, settings: {} }))).ok);
 

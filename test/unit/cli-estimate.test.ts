@@ -22,12 +22,21 @@ async function json(args: string[]) {
 
 test('--format json has the documented shape, in bytes', async () => {
   const j = await json(['--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '3', '--gpu-memory', '80']);
-  assert.deepEqual(Object.keys(j.perGpu).sort(), ['activations', 'buffers', 'gradients', 'optimizerStates', 'overhead', 'params', 'total']);
+  assert.equal(j.schemaVersion, 2);
+  assert.deepEqual(Object.keys(j.perGpu).sort(), [
+    'activations', 'allocated', 'allocatorCache', 'buffers', 'cudaContext', 'extraModels', 'gradients', 'optimizerStates', 'overhead', 'params', 'peakPhase', 'reserved', 'temporaries', 'total',
+  ]);
+  // total is what 'fits' is judged on: reserved plus the CUDA context and NCCL; allocated stands beside it.
+  assert.equal(j.perGpu.total, j.perGpu.reserved + j.perGpu.cudaContext);
+  assert.ok(j.perGpu.allocated <= j.perGpu.reserved);
+  assert.deepEqual(j.phases.map((p: { phase: string }) => p.phase), ['load', 'optimizer-init', 'forward-backward', 'optimizer-step', 'checkpoint-save']);
+  assert.ok(j.phases.some((p: { phase: string; total: number }) => p.phase === j.perGpu.peakPhase && p.total === j.perGpu.total));
+  assert.ok(Array.isArray(j.errsHigh));
   assert.equal(typeof j.perCpu.total, 'number');
   assert.equal(typeof j.nvme, 'number');
   assert.equal(j.fits, true);
   assert.deepEqual(j.stages.map((s: { stage: number }) => s.stage), [0, 1, 2, 3]);
-  assert.ok(j.stages.every((s: { perGpuTotal: unknown }) => typeof s.perGpuTotal === 'number'));
+  assert.ok(j.stages.every((s: { perGpuTotal: unknown; allocated: unknown; peakPhase: unknown }) => typeof s.perGpuTotal === 'number' && typeof s.allocated === 'number' && typeof s.peakPhase === 'string'));
   assert.equal(j.stages[3].perGpuTotal, j.perGpu.total);
   // Same numbers as the core, given the same input.
   const model = findCatalogModel('Qwen/Qwen3-8B')!;
@@ -111,8 +120,11 @@ test('--config: stage, offload and buckets from the file, with file and key as s
   assert.deepEqual(j.inputs.precision, { value: 'bf16', source: { kind: 'default', forAuto: true } });
   assert.equal(j.inputs.reduceBucketSize.value, 4096 * 4096);
   assert.equal(j.inputs.pinMemory.value, true);
-  assert.equal(j.perCpu.pinned, j.perCpu.total);
-  assert.ok(j.perCpu.total > 0);
+  // The offloaded states are pinned; saving adds the 16-bit model in rank 0's pageable memory on top.
+  const training = j.phases.find((p: { phase: string }) => p.phase === 'optimizer-step').cpu;
+  assert.equal(j.perCpu.pinned, training);
+  assert.ok(j.perCpu.total > training);
+  assert.equal(j.perCpu.peakPhase, 'checkpoint-save');
   assert.ok(j.notes.some((n: string) => n.includes('"auto"')));
   // Flags win over the config.
   const overridden = await json(['--config', 'ds_zero3_offload.json', '--params', '7B', '--stage', '2']);

@@ -40,7 +40,7 @@ test('Switch to ZeRO-3 changes the stage value and nothing else; comments surviv
   assert.equal(apply('Switch to ZeRO-3'), fixture('ds_config_zero2.json').replace('"stage": 2, // fastest', '"stage": 3, // fastest'));
 });
 
-test('Offload optimizer states to CPU inserts the block after the last key, keeping its block comment', async () => {
+test('Offload optimizer states to CPU inserts the block after the last key, keeping its block comment; nothing the title does not name', async () => {
   const { apply } = await actionsFor('ds_config_zero2.json');
   assert.equal(
     apply('Offload optimizer states'),
@@ -55,8 +55,7 @@ test('Offload optimizer states to CPU inserts the block after the last key, keep
     "contiguous_gradients": true,
     "reduce_bucket_size": 5e8, /* tuned on A100 */
     "offload_optimizer": {
-      "device": "cpu",
-      "pin_memory": true
+      "device": "cpu"
     }
   }
 }
@@ -79,8 +78,7 @@ test('Offload parameters to CPU moves to ZeRO-3 and adds offload_param', async (
     "contiguous_gradients": true,
     "reduce_bucket_size": 5e8, /* tuned on A100 */
     "offload_param": {
-      "device": "cpu",
-      "pin_memory": true
+      "device": "cpu"
     }
   }
 }
@@ -88,9 +86,12 @@ test('Offload parameters to CPU moves to ZeRO-3 and adds offload_param', async (
   );
 });
 
-test('leaving ZeRO-3 removes offload_param and every ZeRO-3-only key (long and short names), keeps the rest', async () => {
+test('leaving ZeRO-3 removes every ZeRO-3-only key, each named in the title; the offload choices stay', async () => {
   const { apply, actions } = await actionsFor('ds_config_zero3.json');
-  assert.match(actions.find((a) => a.title.startsWith('Switch to ZeRO-2'))!.title, /, removing 7 ZeRO-3-only settings$/);
+  assert.match(
+    actions.find((a) => a.title.startsWith('Switch to ZeRO-2'))!.title,
+    /, removing sub_group_size, stage3_prefetch_bucket_size, stage3_param_persistence_threshold, max_live_parameters, stage3_max_reuse_distance, stage3_gather_16bit_weights_on_model_save \(read only by ZeRO-3\)$/,
+  );
   assert.equal(
     apply('Switch to ZeRO-2'),
     `{
@@ -105,6 +106,10 @@ test('leaving ZeRO-3 removes offload_param and every ZeRO-3-only key (long and s
       "device": "cpu",
       "pin_memory": true
     },
+    "offload_param": {
+      "device": "cpu", // host RAM is plentiful
+      "pin_memory": true
+    },
     "overlap_comm": true,
     "reduce_bucket_size": "auto"
   },
@@ -114,30 +119,28 @@ test('leaving ZeRO-3 removes offload_param and every ZeRO-3-only key (long and s
   );
 });
 
-test('Switch to ZeRO-0 turns optimizer offload off (device "none", the block and pin_memory stay)', async () => {
+test('Switch to ZeRO-0 changes the stage and keeps the offload the user chose (the checks then flag it)', async () => {
   const { apply } = await actionsFor('ds_config_zero3.json');
   const text = apply('Switch to ZeRO-0');
-  assert.match(text, /"stage": 0,\n {4}"offload_optimizer": \{\n {6}"device": "none",\n {6}"pin_memory": true\n {4}\},/);
-  assert.doesNotMatch(text, /offload_param|stage3_|sub_group_size|max_live_parameters/);
+  assert.match(text, /"stage": 0,\n {4}"offload_optimizer": \{\n {6}"device": "cpu",\n {6}"pin_memory": true\n {4}\},/);
+  assert.match(text, /"offload_param": \{\n {6}"device": "cpu", \/\/ host RAM is plentiful/);
+  assert.doesNotMatch(text, /stage3_|sub_group_size|max_live_parameters/);
 });
 
 test('one-line objects stay on one line', async () => {
   const { apply } = await actionsFor('ds_config_minimal.json');
-  assert.equal(
-    apply('Offload optimizer states'),
-    '{"zero_optimization": {"stage": 1, "offload_optimizer": {"device": "cpu", "pin_memory": true}}, "train_micro_batch_size_per_gpu": 4}\n',
-  );
+  assert.equal(apply('Offload optimizer states'), '{"zero_optimization": {"stage": 1, "offload_optimizer": {"device": "cpu"}}, "train_micro_batch_size_per_gpu": 4}\n');
   assert.equal(apply('Switch to ZeRO-2'), '{"zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": 4}\n');
 });
 
-test('trailing commas are kept; partial offload (ratio < 1) goes below stage 3, the NVMe path stays', async () => {
+test('trailing commas are kept; a stage switch keeps a partial offload ratio and the NVMe path (the user\'s choices)', async () => {
   const { apply } = await actionsFor('ds_config_trailing.json');
   assert.equal(
     apply('Switch to ZeRO-2'),
     `{
   "zero_optimization": {
     "stage": 2,
-    "offload_optimizer": {"device": "nvme", "nvme_path": "/nvme",},
+    "offload_optimizer": {"device": "nvme", "nvme_path": "/nvme", "ratio": 0.5,},
   },
 }
 `,
@@ -150,8 +153,7 @@ test('trailing commas are kept; partial offload (ratio < 1) goes below stage 3, 
     "stage3_max_live_parameters": 1e9, // trailing commas below
     "offload_optimizer": {"device": "nvme", "nvme_path": "/nvme", "ratio": 0.5,},
     "offload_param": {
-      "device": "cpu",
-      "pin_memory": true
+      "device": "cpu"
     },
   },
 }
@@ -159,17 +161,18 @@ test('trailing commas are kept; partial offload (ratio < 1) goes below stage 3, 
   );
 });
 
-test('the deprecated cpu_offload flag is replaced by an offload_optimizer block (DeepSpeed rejects both)', async () => {
+test('stage and offload moves keep the deprecated cpu_offload flag where it already says CPU', async () => {
   const { apply, actions } = await actionsFor('ds_config_legacy.json');
   assert.ok(!actions.some((a) => a.title.includes('removing')), 'replacing the flag is not dropping a setting');
+  assert.equal(apply('Switch to ZeRO-3'), fixture('ds_config_legacy.json').replace('"stage": 2,', '"stage": 3,'));
   assert.equal(
-    apply('Switch to ZeRO-3'),
+    apply('Offload parameters'),
     `{
   "zero_optimization": {
     "stage": 3,
-    "offload_optimizer": {
-      "device": "cpu",
-      "pin_memory": true
+    "cpu_offload": true,
+    "offload_param": {
+      "device": "cpu"
     }
   },
   "fp16": {"enabled": true}
@@ -207,18 +210,19 @@ test('ApplyOption: a config without zero_optimization gets one, in the file\'s t
   const result = await features.getApplyOptionEdit(document, { uri: document.uri, stage: 2, offloadOptimizer: 'cpu', offloadParam: 'none' }, known);
   assert.equal(
     applyWorkspaceEdit(document, result.edit as Parameters<typeof applyWorkspaceEdit>[1]),
-    '{\n\t"train_batch_size": 16,\n\t"fp16": {\n\t\t"enabled": true\n\t},\n\t"zero_optimization": {\n\t\t"stage": 2,\n\t\t"offload_optimizer": {\n\t\t\t"device": "cpu",\n\t\t\t"pin_memory": true\n\t\t}\n\t}\n}\n',
+    '{\n\t"train_batch_size": 16,\n\t"fp16": {\n\t\t"enabled": true\n\t},\n\t"zero_optimization": {\n\t\t"stage": 2,\n\t\t"offload_optimizer": {\n\t\t\t"device": "cpu"\n\t\t}\n\t}\n}\n',
   );
   const same = await features.getApplyOptionEdit(document, { uri: document.uri, stage: 0, offloadOptimizer: 'none', offloadParam: 'none' }, known);
   assert.deepEqual(same, { edit: null, reason: 'The config already uses ZeRO-0.' });
 });
 
-test('ApplyOption NVMe: adds DeepSpeed\'s example nvme_path so the config is complete', async () => {
+test('ApplyOption NVMe: sets the device and invents no nvme_path (the check then asks for the user\'s own)', async () => {
   const features = estimateFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') }));
   const document = configDocument('ds_config_zero2.json');
   const result = await features.getApplyOptionEdit(document, { uri: document.uri, stage: 3, offloadOptimizer: 'nvme', offloadParam: 'none' }, known);
   const text = applyWorkspaceEdit(document, result.edit as Parameters<typeof applyWorkspaceEdit>[1]);
-  assert.match(text, /"offload_optimizer": \{\n {6}"device": "nvme",\n {6}"pin_memory": true,\n {6}"nvme_path": "\/local_nvme"\n {4}\}/);
+  assert.match(text, /"offload_optimizer": \{\n {6}"device": "nvme"\n {4}\}/);
+  assert.doesNotMatch(text, /nvme_path|local_nvme/);
 });
 
 test('ApplyOption on a script: the ms-swift preset name changes; options without a preset say why', async () => {
@@ -284,5 +288,5 @@ test('when only a stage switch combined with offload fits, it is offered as one 
   assert.match(preferred[0].title, /^Switch to ZeRO-3 \+ CPU offload \(optimizer, params\) \(≈ \d+\.\d GiB\/GPU\)$/);
   const after = applyWorkspaceEdit(document, preferred[0].edit as Parameters<typeof applyWorkspaceEdit>[1]);
   assert.match(after, /"stage": 3, \/\/ fastest that fits\?/);
-  assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu",\n {6}"pin_memory": true\n {4}\},\n {4}"offload_param": \{\n {6}"device": "cpu",/);
+  assert.match(after, /"offload_optimizer": \{\n {6}"device": "cpu"\n {4}\},\n {4}"offload_param": \{\n {6}"device": "cpu"\n/);
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { FileSystemHost, Hosts, WorkspaceHost } from '../../server/src/host';
+import { missing, type FileSystemHost, type Hosts, type WorkspaceHost } from '../../server/src/host';
 import { createAnalyses } from '../../server/src/analyses';
 import { classifyDocument } from '../../server/src/classify';
 import { createConfigEstimates } from '../../server/src/estimates/configEstimates';
@@ -27,10 +27,11 @@ export function memoryHosts(files: Record<string, string>): Hosts & { reads: () 
   const fs: FileSystemHost = {
     async readFile(file) {
       reads++;
-      return byPath.get(path.normalize(file));
+      const text = byPath.get(path.normalize(file));
+      return text === undefined ? missing : { text };
     },
     async readBytes() {
-      return undefined;
+      return missing;
     },
     async exists(file) {
       return byPath.has(path.normalize(file));

@@ -5,9 +5,11 @@ import * as path from 'node:path';
 import type { CodeAction } from 'vscode-languageserver-types';
 import { codeActions, fixAllKind } from '../../server/src/dsconfig/codeActions/codeActions';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
-import { defaultSettings } from '../../server/src/settings';
+import { defaultSettings, withDefaults } from '../../server/src/settings';
 import { applyAction, docOf, fixed, quickFixes } from './dsconfig-validation-helpers';
 import { ConfigParses } from '../../server/src/dsconfig/parse';
+import { getLanguageService } from '../../server/src/languageService';
+import { missing } from '../../server/src/host';
 
 /** The parses these tests share, as one language service instance owns them. */
 const parses = new ConfigParses();
@@ -59,7 +61,7 @@ test('remove a key the stage ignores; the other comments stay', async () => {
 
 test('batch triple: compute train_batch_size, or hand all three to the Trainer', async () => {
   const text = lines('{', '  "train_batch_size": 30, // 8 GPUs?', '  "train_micro_batch_size_per_gpu": 4,', '  "gradient_accumulation_steps": 2', '}');
-  assert.equal(await fixed(text, 'Set train_batch_size to 32 (4 GPUs)'), text.replace('30,', '32,'));
+  assert.equal(await fixed(text, 'Set train_batch_size to 32 (4 × 2 × 4 GPUs)'), text.replace('30,', '32,'));
   assert.equal(
     await fixed(text, /Use "auto" for all three/),
     lines('{', '  "train_batch_size": "auto", // 8 GPUs?', '  "train_micro_batch_size_per_gpu": "auto",', '  "gradient_accumulation_steps": "auto"', '}'),
@@ -180,14 +182,14 @@ test('source.fixAll.zeroLens applies every preferred fix in one edit and keeps c
       '  },',
       '  "zero_optimization": {',
       '    "stage": 2,',
+      '    "offload_optimizer": {',
+      '      "device": "cpu"',
+      '    },',
       '    "offload_param": { "device": "cpu" },',
       '    "stage3_prefetch_bucket_size": 5e8,',
       '    "reduce_bucket_size": 500000000,',
       '    "allgather_bucket_size": 2e8,',
-      '    "overlap_comm": true,',
-      '    "offload_optimizer": {',
-      '      "device": "cpu"',
-      '    }',
+      '    "overlap_comm": true',
       '  }',
       '}',
       '',
@@ -205,4 +207,43 @@ test('warmup_num_steps written 1e3: a warning for the json.load path, fixed by w
   // Written as an integer, or in a field DeepSpeed does not type-check, it is fine.
   assert.deepEqual(validateConfig(parses, docOf(text.replace('1e3', '1000')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
   assert.deepEqual(validateConfig(parses, docOf(lines('{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}', '}')), defaultSettings).filter((d) => d.code === 'integer-written-as-float'), []);
+});
+
+test('the cpu_offload fix puts offload_optimizer where cpu_offload stood, so the comment above it stays with it', async () => {
+  const text = '{\n  "zero_optimization": {\n    "stage": 2,\n    // keep states in CPU RAM\n    "cpu_offload": true, // old key\n    "overlap_comm": true\n  }\n}\n';
+  const document = docOf(text);
+  const fixes = await quickFixes(document);
+  const replace = fixes.find((a) => a.title === 'Replace with "offload_optimizer": {"device": "cpu"}');
+  assert.ok(replace, fixes.map((a) => a.title).join(' | '));
+  assert.equal(
+    applyAction(document, replace),
+    '{\n  "zero_optimization": {\n    "stage": 2,\n    // keep states in CPU RAM\n    "offload_optimizer": {\n      "device": "cpu"\n    }, // old key\n    "overlap_comm": true\n  }\n}\n',
+  );
+});
+
+test('a value the user must fill in (nvme_path) is a snippet tab stop, offered only to editors that apply snippet edits', async () => {
+  const text = '{\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": {"device": "nvme"}\n  }\n}\n';
+  const fs = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
+  const document = docOf(text);
+  const titles = async (snippetEdits: boolean) => {
+    const service = getLanguageService({ fs, snippetEdits });
+    const diagnostics = (await service.doValidation(document, defaultSettings)).filter((d) => d.code === 'nvme-without-path');
+    assert.equal(diagnostics.length, 1);
+    return service.getCodeActions(document, diagnostics[0].range, { diagnostics, only: ['quickfix'] }, defaultSettings);
+  };
+  assert.deepEqual((await titles(false)).map((a) => a.title).filter((t) => t.includes('nvme_path')), [], 'no placeholder written as if it were the user\'s');
+  const [fill] = (await titles(true)).filter((a) => a.title.includes('nvme_path'));
+  assert.equal(fill.title, 'Add "nvme_path" (fill in your NVMe mount)');
+  assert.equal(fill.edit?.changes, undefined);
+  const [change] = fill.edit!.documentChanges as { edits: { snippet: { kind: string; value: string } }[] }[];
+  assert.deepEqual(change.edits.map((e) => e.snippet), [{ kind: 'snippet', value: ', "nvme_path": "${1:/local_nvme}"' }]);
+});
+
+test('batch triple with zeroLens.gpusPerNode set: the fix gives the batch of that many GPUs, not the nearest multiple', async () => {
+  const text = lines('{', '  "train_batch_size": 30,', '  "train_micro_batch_size_per_gpu": 2,', '  "gradient_accumulation_steps": 2', '}');
+  const document = docOf(text);
+  const titles = (await quickFixes(document, withDefaults({ gpusPerNode: 8 }))).map((a) => a.title);
+  assert.ok(titles.includes('Set train_batch_size to 32 (2 × 2 × 8 GPUs)'), titles.join(' | '));
+  const twoNodes = (await quickFixes(document, withDefaults({ gpusPerNode: 8, nodes: 2 }))).map((a) => a.title);
+  assert.ok(twoNodes.includes('Set train_batch_size to 64 (2 × 2 × 16 GPUs)'), twoNodes.join(' | '));
 });

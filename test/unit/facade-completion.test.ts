@@ -5,11 +5,11 @@ import type { CompletionItem, CompletionList, MarkupContent } from 'vscode-langu
 import { getLanguageService } from '../../server/src/languageService';
 import { inlineCompletion, type CompletionClientSupport } from '../../server/src/completionList';
 import { withDefaults } from '../../server/src/settings';
-import type { FileSystemHost } from '../../server/src/host';
+import { missing, type FileSystemHost } from '../../server/src/host';
 
 const noDisk: FileSystemHost = {
-  readFile: async () => undefined,
-  readBytes: async () => undefined,
+  readFile: async () => missing,
+  readBytes: async () => missing,
   exists: async () => false,
   listDir: async () => undefined,
 };

@@ -4,11 +4,11 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MarkupContent } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/languageService';
 import { withDefaults } from '../../server/src/settings';
-import type { FileSystemHost } from '../../server/src/host';
+import { missing, type FileSystemHost } from '../../server/src/host';
 
 const noDisk: FileSystemHost = {
-  readFile: async () => undefined,
-  readBytes: async () => undefined,
+  readFile: async () => missing,
+  readBytes: async () => missing,
   exists: async () => false,
   listDir: async () => undefined,
 };

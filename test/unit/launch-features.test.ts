@@ -90,25 +90,25 @@ test('inlay hint after the --deepspeed value with the per-GPU estimate', async (
   const { ls } = service(files);
   const hints = await ls.getInlayHints(doc('scripts/train.sh', script), { start: at(0, 0), end: at(9, 0) }, settings());
   assert.equal(hints.length, 1);
-  assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs$/);
+  assert.match(String(hints[0].label), /^≈ \d+\.\d GiB\/GPU · Qwen3-8B · 4 GPUs · \d+\.\d allocated, [a-z +()]+$/);
   assert.deepEqual(hints[0].position, at(7, 21));
   const none = await ls.getInlayHints(doc('scripts/t.sh', 'swift sft --deepspeed zero2'), { start: at(0, 0), end: at(1, 0) }, settings());
   assert.deepEqual(none, [], 'no model: no invented numbers');
   const accelerate = await ls.getInlayHints(doc('scripts/a.sh', 'accelerate launch --num_processes 8 --use_deepspeed --zero_stage 3 train.py --model_name_or_path Qwen/Qwen3-8B'), { start: at(0, 0), end: at(1, 0) }, settings());
-  assert.match(String(accelerate[0]?.label), /· Qwen3-8B · 8 GPUs$/);
+  assert.match(String(accelerate[0]?.label), /· Qwen3-8B · 8 GPUs · /);
 });
 
 test('one process when the command says so: torchrun without --nproc_per_node, ms-swift with one visible GPU', async () => {
   const { ls } = service(files);
   const label = async (text: string) => (await ls.getInlayHints(doc('scripts/one.sh', text), { start: at(0, 0), end: at(2, 0) }, settings({ gpusPerNode: 8 })))[0]?.label;
   // torchrun's --nproc-per-node defaults to 1; the zeroLens.gpusPerNode setting does not override the command.
-  assert.match(String(await label('torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· Qwen3-8B · 1 GPU$/);
-  assert.match(String(await label('PET_NPROC_PER_NODE=4 torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· 4 GPUs$/);
+  assert.match(String(await label('torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· Qwen3-8B · 1 GPU · /);
+  assert.match(String(await label('PET_NPROC_PER_NODE=4 torchrun train.py --model_name_or_path Qwen/Qwen3-8B --deepspeed ../configs/ds_config_zero2.json\n')), /· 4 GPUs · /);
   const [torchrun] = extractLaunchFacts(doc('scripts/one.sh', 'torchrun train.py --deepspeed ds.json\n'), [workspaceRoot]);
   assert.equal(describeSource(factSource(torchrun, torchrun.gpusPerNode!)), 'torchrun default (one.sh)');
   // ms-swift without NPROC_PER_NODE runs one process; with one visible GPU that is the run.
-  assert.match(String(await label('CUDA_VISIBLE_DEVICES=0 swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· Qwen3-8B · 1 GPU$/);
-  assert.match(String(await label('swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· 8 GPUs$/, 'nothing in the script: the setting');
+  assert.match(String(await label('CUDA_VISIBLE_DEVICES=0 swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· Qwen3-8B · 1 GPU · /);
+  assert.match(String(await label('swift sft --model Qwen/Qwen3-8B --deepspeed zero2\n')), /· 8 GPUs · /, 'nothing in the script: the setting');
 });
 
 test('a model folder changed on disk shows in launch estimates after invalidateWorkspace, not before', async () => {
@@ -117,12 +117,12 @@ test('a model folder changed on disk shows in launch estimates after invalidateW
   const document = doc('scripts/train.sh', script.replace('--model Qwen/Qwen3-8B', '--model ../models/local'));
   const label = async () => String((await ls.getInlayHints(document, { start: at(0, 0), end: at(9, 0) }, settings()))[0]?.label);
   const before = await label();
-  assert.match(before, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs$/);
+  assert.match(before, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs · \d+\.\d allocated, [a-z +()]+$/);
   hosts.write('models/local/config.json', model(64));
   assert.equal(await label(), before, 'model sizes are cached between keystrokes');
   ls.invalidateWorkspace();
   const after = await label();
-  assert.match(after, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs$/);
+  assert.match(after, /^≈ \d+\.\d GiB\/GPU · local · 4 GPUs · \d+\.\d allocated, [a-z +()]+$/);
   assert.ok(parseFloat(after.slice(2)) > parseFloat(before.slice(2)), `twice the layers weigh more: ${before} → ${after}`);
 });
 
@@ -154,7 +154,7 @@ test('accelerate --config_file: the estimate comes from the YAML\'s DeepSpeed se
   const document = doc('scripts/a.sh', 'accelerate launch --config_file accel/ds3.yaml --use_deepspeed train.py --model_name_or_path Qwen/Qwen3-8B\n');
   const hints = await ls.getInlayHints(document, { start: at(0, 0), end: at(1, 0) }, settings());
   assert.equal(hints.length, 1);
-  assert.match(String(hints[0].label), /· Qwen3-8B · 8 GPUs$/);
+  assert.match(String(hints[0].label), /· Qwen3-8B · 8 GPUs · /);
   assert.deepEqual(hints[0].position, at(0, 46));
   const hover = await ls.doHover(document, at(0, 35), settings());
   const value = (hover!.contents as MarkupContent).value;

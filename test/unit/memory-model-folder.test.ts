@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withTempDir } from './temp-dir';
-import type { FileSystemHost } from '../../server/src/host';
+import { missing, type FileSystemHost } from '../../server/src/host';
 import { nodeFileSystem } from '../../server/src/nodeHost';
 import { architectureFromConfig, countParams, findInHuggingFaceCache, findInModelScopeCache, readModelFolder, resolveModel } from '../../server/src/memory';
 import { parseSafetensorsHeader, readSafetensorsHeader } from '../../server/src/memory/safetensors';
@@ -210,8 +210,11 @@ test('an in-memory FileSystemHost works as well as the disk (no fs in the core)'
   const bytes = safetensors({ 'w.weight': { dtype: 'BF16', shape: [5, 7] } });
   files.set('/m/model.safetensors', new Uint8Array(bytes));
   const memoryFs: FileSystemHost = {
-    readFile: async () => undefined,
-    readBytes: async (path, offset, length) => files.get(path)?.subarray(offset, offset + length),
+    readFile: async () => missing,
+    readBytes: async (path, offset, length) => {
+      const bytes = files.get(path)?.subarray(offset, offset + length);
+      return bytes ? { bytes } : missing;
+    },
     exists: async (path) => files.has(path) || path === '/m',
     listDir: async (path) => (path === '/m' ? ['model.safetensors'] : undefined),
   };

@@ -22,7 +22,10 @@ const names = Object.keys(settingDefinitions) as SettingName[];
 function contributed(definition: SettingDefinition): Record<string, unknown> {
   const { markdown, description, languageClientOnly: _readByTheClient, ...schema } = definition as SettingDefinition & Record<string, unknown>;
   const items = schema.items === undefined ? {} : { items: { type: schema.items } };
-  return { ...schema, ...items, [markdown ? 'markdownDescription' : 'description']: description };
+  // No default: nullable with a null default, so VS Code does not invent the zero of the type.
+  const unset = 'default' in schema ? {} : { type: [schema.type, 'null'], default: null };
+  const { type, ...rest } = schema;
+  return { type, ...unset, ...rest, ...items, [markdown ? 'markdownDescription' : 'description']: description };
 }
 
 test('package.json contributes exactly the defined settings, in the same order, field for field', () => {

@@ -100,7 +100,9 @@ test('fit state and labels: fits the capacity, or exceeds it by how much', () =>
   const zero3 = vm.bars.find((b) => b.current)!;
   assert.equal(zero3.fit, 'fits');
   assert.equal(zero3.fitLabel, 'fits 80.0 GiB');
-  assert.equal(zero3.summary, '≈ 27.4 GiB/GPU · fits 80.0 GiB');
+  assert.equal(zero3.summary, '≈ 27.4 GiB/GPU (24.0 GiB allocated; peak: forward + backward) · fits 80.0 GiB');
+  assert.equal(zero3.allocated, '24.0 GiB');
+  assert.equal(zero3.peakPhase, 'forward + backward');
 });
 
 test('without a server verdict the fit is derived from the capacity, and unknown without one', () => {
@@ -137,7 +139,7 @@ test('segment labels carry their GiB (written as everywhere else) for tooltips a
   assert.equal(params.role, 'params');
   assert.equal(params.value, '15.2 GiB');
   assert.equal(params.description, 'Parameters: 15.2 GiB');
-  assert.match(vm.bars[0].ariaLabel, /^ZeRO-0: 141\.4 GiB per GPU, exceeds by 61\.4 GiB; no CPU RAM or NVMe needed$/);
+  assert.match(vm.bars[0].ariaLabel, /^ZeRO-0: 141\.4 GiB per GPU, 127\.6 GiB allocated; peak: forward \+ backward, exceeds by 61\.4 GiB; no CPU RAM or NVMe needed$/);
 });
 
 test('offload rows: CPU RAM and NVMe on their own axis, with labels', () => {
@@ -168,9 +170,11 @@ test('the table holds the same numbers as the bars', () => {
       const bytes = bar.segments.find((s) => s.role === role)?.bytes ?? 0;
       assert.equal(cells[1 + j], formatGiB(bytes));
     });
-    assert.equal(cells[7], formatGiB(bar.totalBytes));
-    assert.equal(cells[8], bar.fitLabel);
-    assert.equal(cells[9], formatGiB(bar.offload.cpuBytes));
+    assert.equal(cells[9], formatGiB(bar.totalBytes));
+    assert.equal(cells[10], bar.allocated);
+    assert.equal(cells[11], bar.peakPhase);
+    assert.equal(cells[12], bar.fitLabel);
+    assert.equal(cells[13], formatGiB(bar.offload.cpuBytes));
   });
 });
 
@@ -217,9 +221,9 @@ test('context rows keep each value with its source; file values are marked as wi
 });
 
 test('status summary: the current estimate and whether it fits; warning when it does not', () => {
-  assert.deepEqual(statusSummary(ready()), { text: '≈ 27.4 GiB/GPU · fits 80.0 GiB', detail: 'ZeRO-3', warning: false });
+  assert.deepEqual(statusSummary(ready()), { text: '≈ 27.4 GiB/GPU (24.0 GiB allocated; peak: forward + backward) · fits 80.0 GiB', detail: 'ZeRO-3', warning: false });
   const zero0 = statusSummary(ready(sampleView({ current: { stage: 0, offloadOptimizer: 'none', offloadParam: 'none' } })));
-  assert.deepEqual(zero0, { text: '≈ 141.4 GiB/GPU · exceeds by 61.4 GiB', detail: 'ZeRO-0', warning: true });
+  assert.deepEqual(zero0, { text: '≈ 141.4 GiB/GPU (127.6 GiB allocated; peak: forward + backward) · exceeds by 61.4 GiB', detail: 'ZeRO-0', warning: true });
   assert.equal(statusSummary(ready(sampleView({ current: null })))?.text, 'ZeRO Lens: no ZeRO stage set');
   assert.equal(statusSummary(buildViewModel({ kind: 'no-document' })), null);
 });

@@ -2,10 +2,10 @@
  * Writes the sidebar's inputs to settings, where the inline hints read them too, and tells the
  * server to re-read them at once.
  */
-import { sendServerNotification } from '../serverRequests';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ConfigurationChangedNotification } from '../../../server/src/protocol';
+import { ConfigurationChangedNotification, SettingsEditRequest } from '../../../server/src/protocol';
+import { sendServerNotification, sendServerRequest } from '../serverRequests';
 import { SETTING_KEYS, type SettingKey, type SettingValue } from './messages';
 
 /** Where the value was written, for the sidebar's confirmation line. */
@@ -29,9 +29,33 @@ export async function writeSetting(client: LanguageClient, scope: vscode.Uri | u
     target = vscode.ConfigurationTarget.Global;
     where = 'user';
   }
-  await config.update(key, value ?? undefined, target);
+  // One folder's .vscode/settings.json is edited like a config, through the server's comment-preserving JSONC
+  // edits: VS Code's own update drops comment lines next to a key it removes.
+  const written = !multiRoot && target === vscode.ConfigurationTarget.Workspace && client.isRunning() && (await writeFolderSettings(client, scope, key, value));
+  if (!written) await config.update(key, value ?? undefined, target);
   if (client.isRunning()) await sendServerNotification(client, ConfigurationChangedNotification);
   return where;
+}
+
+/** Sets (or, with null, removes) `zeroLens.<key>` in the folder's .vscode/settings.json; false when it could not. */
+async function writeFolderSettings(client: LanguageClient, scope: vscode.Uri | undefined, key: SettingKey, value: SettingValue | null): Promise<boolean> {
+  const folder = (scope && vscode.workspace.getWorkspaceFolder(scope)) ?? vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme !== 'file') return false;
+  const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+  // The text the user sees when the file is open (maybe unsaved), else the file on disk, else nothing yet.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.toString());
+  let text = open?.getText();
+  if (text === undefined) text = await vscode.workspace.fs.readFile(file).then((bytes) => new TextDecoder().decode(bytes), () => '');
+  const { edit } = await sendServerRequest(client, SettingsEditRequest, { text, key: `zeroLens.${key}`, value });
+  if (!edit) return value === null || text.includes(`"zeroLens.${key}"`);
+  if (open) {
+    const change = new vscode.WorkspaceEdit();
+    change.replace(file, new vscode.Range(open.positionAt(edit.start), open.positionAt(edit.end)), edit.newText);
+    return (await vscode.workspace.applyEdit(change)) && (await open.save());
+  }
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, '.vscode'));
+  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text.slice(0, edit.start) + edit.newText + text.slice(edit.end)));
+  return true;
 }
 
 /** The zeroLens.* values someone set for a document, for inputs shown without a server answer. */

@@ -11,6 +11,7 @@ import {
   formatGiB,
   GiB,
   normalizeOption,
+  phaseLabel,
   sameOption,
   settingCanChange,
   type EstimateView,
@@ -22,9 +23,9 @@ import {
 } from '../../../server/src/protocol';
 import { fileNameOf } from './format';
 
-export type SegmentRole = 'params' | 'gradients' | 'optimizerStates' | 'activations' | 'buffers' | 'overhead';
+export type SegmentRole = 'params' | 'gradients' | 'optimizerStates' | 'activations' | 'buffers' | 'temporaries' | 'extraModels' | 'overhead';
 export type OffloadRole = 'cpu' | 'nvme';
-export type Pattern = 'solid' | 'diagonal' | 'dots' | 'cross' | 'horizontal' | 'vertical';
+export type Pattern = 'solid' | 'diagonal' | 'diagonal-reverse' | 'dots' | 'cross' | 'grid' | 'horizontal' | 'vertical';
 export type FitState = 'fits' | 'exceeds' | 'unknown';
 
 export interface RoleStyle {
@@ -36,7 +37,7 @@ export interface RoleStyle {
   pattern: Pattern;
 }
 
-export const SEGMENT_ROLES: readonly SegmentRole[] = ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'overhead'];
+export const SEGMENT_ROLES: readonly SegmentRole[] = ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'temporaries', 'extraModels', 'overhead'];
 
 const roleStyleCache = new WeakMap<Translate, Readonly<Record<SegmentRole | OffloadRole, RoleStyle>>>();
 
@@ -50,7 +51,9 @@ export function roleStyles(t: Translate = english): Readonly<Record<SegmentRole 
       optimizerStates: { label: t('Optimizer states'), short: 'O', colorVar: '--vscode-charts-purple', pattern: 'cross' },
       activations: { label: t('Activations'), short: 'A', colorVar: '--vscode-charts-green', pattern: 'dots' },
       buffers: { label: t('Buffers'), short: 'B', colorVar: '--vscode-charts-yellow', pattern: 'horizontal' },
-      overhead: { label: t('Overhead (CUDA context, fragmentation)'), short: 'X', colorVar: '--vscode-charts-red', pattern: 'vertical' },
+      temporaries: { label: t('Step workspaces'), short: 'W', colorVar: '--vscode-charts-lines', pattern: 'grid' },
+      extraModels: { label: t('Other models (reference, teacher, vLLM)'), short: 'M', colorVar: '--vscode-charts-foreground', pattern: 'diagonal-reverse' },
+      overhead: { label: t('Overhead (allocator cache, CUDA context, NCCL)'), short: 'X', colorVar: '--vscode-charts-red', pattern: 'vertical' },
       cpu: { label: t('CPU RAM per node'), short: 'C', colorVar: '--vscode-charts-foreground', pattern: 'solid' },
       nvme: { label: 'NVMe', short: 'N', colorVar: '--vscode-charts-foreground', pattern: 'diagonal' },
     };
@@ -92,6 +95,11 @@ export interface BarVM {
   current: boolean;
   totalBytes: number;
   total: string;
+  /** Live tensors at the peak (torch's max_memory_allocated), beside the total the fit is judged on. */
+  allocatedBytes: number;
+  allocated: string;
+  /** The phase of the run that sets the peak ("optimizer step"); empty where none is modelled. */
+  peakPhase: string;
   fit: FitState;
   /** "fits 80 GiB", "exceeds by 3.1 GiB", "capacity unknown". */
   fitLabel: string;
@@ -315,6 +323,9 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
   const fit = fitOf(option.result.fits, total, capacity);
   const fitLabel = fitLabelOf(fit, total, capacity, t);
   const totalLabel = formatGiB(total);
+  const allocatedBytes = gpu.allocated ?? 0;
+  const allocatedLabel = formatGiB(allocatedBytes);
+  const peakPhase = gpu.peakPhase ? phaseLabel(gpu.peakPhase, t) : '';
   const offloadLabel =
     cpuBytes === 0 && nvmeBytes === 0
       ? t('no CPU RAM or NVMe needed')
@@ -327,17 +338,20 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
     current,
     totalBytes: total,
     total: totalLabel,
+    allocatedBytes,
+    allocated: allocatedLabel,
+    peakPhase,
     fit,
     fitLabel,
     applyLabel: current ? t('{0} is the current option', option.label) : t('Apply {0} to the file', option.label),
     applyTitle: current ? t('The file uses this option') : t('Edit the file to use this option (undoable)'),
-    summary: t('≈ {0}/GPU · {1}', totalLabel, fitLabel),
+    summary: peakPhase ? t('≈ {0}/GPU ({1} allocated; peak: {2}) · {3}', totalLabel, allocatedLabel, peakPhase, fitLabel) : t('≈ {0}/GPU ({1} allocated) · {2}', totalLabel, allocatedLabel, fitLabel),
     segments,
     offload: { segments: offloadSegments, label: offloadLabel, ariaLabel: t('{0}: {1}', option.label, offloadLabel), cpuBytes, nvmeBytes },
-    ariaLabel: current
-      ? t('{0} (current): {1} per GPU, {2}; {3}', option.label, totalLabel, fitLabel, offloadLabel)
-      : t('{0}: {1} per GPU, {2}; {3}', option.label, totalLabel, fitLabel, offloadLabel),
-    notes: option.result.notes,
+    ariaLabel: peakPhase
+      ? t('{0}: {1} per GPU, {2} allocated; peak: {3}, {4}; {5}', current ? t('{0} (current)', option.label) : option.label, totalLabel, allocatedLabel, peakPhase, fitLabel, offloadLabel)
+      : t('{0}: {1} per GPU, {2} allocated, {3}; {4}', current ? t('{0} (current)', option.label) : option.label, totalLabel, allocatedLabel, fitLabel, offloadLabel),
+    notes: [...option.result.notes, ...(option.result.errsHigh ?? []).map((e) => t('Errs high: {0}.', e))],
   };
 }
 
@@ -407,8 +421,12 @@ function tableHeaders(t: Translate): string[] {
     t('Optimizer states'),
     t('Activations'),
     t('Buffers'),
+    t('Step workspaces'),
+    t('Other models'),
     t({ message: 'Overhead', comment: 'table column' }),
     t('Total per GPU'),
+    t('Allocated'),
+    t('Peak phase'),
     t({ message: 'Fits', comment: 'table column' }),
     t('CPU RAM per node'),
     'NVMe',
@@ -424,6 +442,8 @@ function tableRow(bar: BarVM, t: Translate): TableVM['rows'][number] {
       bar.current ? t('{0} (current)', bar.label) : bar.label,
       ...SEGMENT_ROLES.map((role) => formatGiB(byRole.get(role) ?? 0)),
       formatGiB(bar.totalBytes),
+      bar.allocated,
+      bar.peakPhase || '—',
       bar.fitLabel,
       formatGiB(bar.offload.cpuBytes),
       formatGiB(bar.offload.nvmeBytes),

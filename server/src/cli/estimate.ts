@@ -62,10 +62,20 @@ interface ModelCounts {
   sources: { totalParams: Source; largestLayerParams: Source };
 }
 
-async function estimateFor(args: EstimateArgs, io: CliIO, fs: FileSystemHost): Promise<EstimateRun> {
+/**
+ * The estimate `zero-lens estimate ARGS` prints, as data: the parsed arguments and the training layer's analysis.
+ * `given` sizes the model directly (the accuracy bench passes architectures the catalog lacks); the flags still decide
+ * everything else. Throws UsageError for bad input.
+ */
+export async function estimateFromArgs(argv: string[], cwd: string, fs: FileSystemHost = nodeFileSystem, given?: ModelInfo): Promise<{ args: EstimateArgs; run: EstimateRun }> {
+  const args = parseEstimateArgs(argv);
+  return { args, run: await estimateFor(args, { cwd }, fs, given) };
+}
+
+async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>, fs: FileSystemHost, given?: ModelInfo): Promise<EstimateRun> {
   if (args.file && args.config) throw new UsageError('give a file or --config, not both (a script names its own config).');
   const notes: string[] = [];
-  const counts = await modelOverride(args, fs, io.cwd, notes);
+  const counts = given ? { info: given, sources: { totalParams: given.source, largestLayerParams: given.source } } : await modelOverride(args, fs, io.cwd, notes);
   const model = counts?.info;
   const caller = { context: args.context, estimate: { ...args.estimate, model } };
   let document: TextDocument;
@@ -145,8 +155,21 @@ function rejectBrokenConfig(shown: string | undefined, text: string): void {
       ? `${lineColumn(text, error.offset)}: ${error.message} ('zero-lens check ${shown}' lists every problem.)`
       : typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)
         ? `a DeepSpeed config is one JSON object { ... }, not ${Array.isArray(parsed.value) ? 'a list' : typeof parsed.value === 'object' ? 'null' : `a ${typeof parsed.value}`}.`
-        : undefined;
+        : stageProblem(parsed.value);
   if (why) throw new UsageError(`config '${shown}' is not a valid ds_config: ${why}`);
+}
+
+/**
+ * A `zero_optimization.stage` the estimate cannot take as written: anything but the number 0, 1, 2 or 3 would
+ * otherwise be estimated as ZeRO-0 without a word.
+ */
+function stageProblem(config: unknown): string | undefined {
+  const zero = (config as Record<string, unknown>).zero_optimization;
+  if (!zero || typeof zero !== 'object' || Array.isArray(zero) || !('stage' in zero)) return undefined;
+  const stage = (zero as Record<string, unknown>).stage;
+  return stage === 0 || stage === 1 || stage === 2 || stage === 3
+    ? undefined
+    : `zero_optimization.stage is ${JSON.stringify(stage)}; ZeRO Lens estimates stage 0, 1, 2 or 3 written as a number ('zero-lens check' explains what DeepSpeed does with it).`;
 }
 
 /** A rough largest layer when only a count is known: vocab 128k × hidden size of a 32-layer model that size. */

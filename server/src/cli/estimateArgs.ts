@@ -6,7 +6,8 @@ import type { Sourced, ZeroOption } from '../protocol';
 import type { OptimizerName, Precision } from '../memory/types';
 import { optimizerFromName, optimizerNames } from '../memory/optimizers';
 import { parseCount } from '../memory/units';
-import type { ContextOverrides, LoraContext } from '../training/context';
+import type { ContextOverrides, LoraContext, RlhfContext, WorkloadContext } from '../training/context';
+import type { AttentionImpl, OptimizerKernel } from '../memory/types';
 import type { EstimateOverrides } from '../training/analyze';
 import { GiB } from '../protocol';
 
@@ -18,8 +19,13 @@ const valueFlags = new Set([
   '--config', '--model', '--params', '--largest-layer-params', '--gpus-per-node', '--nodes', '--gpu-memory', '--stage',
   '--offload-optimizer', '--offload-param', '--dtype', '--optimizer', '--micro-batch', '--grad-accum', '--seq-len', '--lora-rank',
   '--lora-targets', '--mode', '--format', '--cuda-context', '--fragmentation', '--additional-buffer-factor',
+  '--attn-impl', '--sequence-parallel', '--lora-dropout', '--torch-dtype', '--rlhf', '--ref-model', '--reward-model', '--value-model', '--teacher-model',
+  '--vllm-gpu-memory-utilization', '--vllm-sleep-level', '--num-generations', '--max-completion-length',
 ]);
-const booleanFlags = new Set(['--gradient-checkpointing', '--no-gradient-checkpointing', '--zero-init', '--no-zero-init', '--legacy-zero2', '--qlora', '--help', '-h']);
+const booleanFlags = new Set([
+  '--gradient-checkpointing', '--no-gradient-checkpointing', '--zero-init', '--no-zero-init', '--legacy-zero2', '--qlora', '--help', '-h',
+  '--use-liger-kernel', '--chunked-loss', '--packing', '--padding-free', '--fixed-length', '--rollout-offload', '--freeze-vit', '--no-freeze-vit', '--ddp', '--teacher-offload',
+]);
 
 export interface EstimateArgs {
   /** The config, script or launcher YAML to estimate from, as written on the command line. */
@@ -129,12 +135,15 @@ export function parseEstimateArgs(args: string[]): EstimateArgs {
     gradientCheckpointing: sourced(gc, gc ? '--gradient-checkpointing' : '--no-gradient-checkpointing'),
     dtype: sourced(choice(o.get('--dtype'), ['bf16', 'fp16', 'fp32'] as const) as Precision | undefined, '--dtype'),
     lora: loraOverride(o),
+    workload: workloadOverride(o),
   };
   const estimate: EstimateOverrides = {
     option,
     optimizer: sourced<OptimizerName>(optimizer, '--optimizer'),
     cudaContextBytes: sourced(cudaContext === undefined ? undefined : Math.round(cudaContext * GiB), '--cuda-context'),
     fragmentation: sourced(real(o.get('--fragmentation'), 0, 1), '--fragmentation'),
+    engine: o.has('--ddp') ? { value: 'torch', source: cli('--ddp') } : undefined,
+    optimizerKernel: optimizerOption ? sourced<OptimizerKernel>(kernelOf(optimizerOption.value), '--optimizer') : undefined,
   };
   return {
     file: positional[0],
@@ -153,6 +162,64 @@ export function parseEstimateArgs(args: string[]): EstimateArgs {
   };
 }
 
+/** The kernel a trainer's optimizer name implies: torch's fused AdamW and bitsandbytes' 8-bit ones need no step workspace. */
+function kernelOf(name: string): OptimizerKernel | undefined {
+  const n = name.toLowerCase();
+  if (/fused|8bit|bnb/.test(n)) return 'fused';
+  if (/adamw_torch|adamw_hf|foreach/.test(n)) return 'foreach';
+  return undefined;
+}
+
+const rlhfTypes = ['dpo', 'orpo', 'simpo', 'kto', 'cpo', 'rm', 'ppo', 'grpo', 'gkd'] as const;
+
+/** The workload facts of the run, each flag its own source (`--use-liger-kernel`, `--attn-impl`, …, `--rlhf`). */
+function workloadOverride(o: Map<string, Option>): WorkloadContext {
+  const w: WorkloadContext = {};
+  const flag = (name: string) => o.has(name);
+  if (flag('--use-liger-kernel') && flag('--chunked-loss')) throw new UsageError('--use-liger-kernel and --chunked-loss are two ways to compute the loss; give one.');
+  if (flag('--use-liger-kernel')) w.loss = { value: 'liger', source: cli('--use-liger-kernel') };
+  if (flag('--chunked-loss')) w.loss = { value: 'chunked', source: cli('--chunked-loss') };
+  const attn = choice(o.get('--attn-impl'), ['eager', 'sdpa', 'flash'] as const);
+  if (attn) w.attention = { value: attn as AttentionImpl, source: cli('--attn-impl') };
+  if (flag('--packing')) w.packing = { value: true, source: cli('--packing') };
+  if (flag('--padding-free')) w.paddingFree = { value: true, source: cli('--padding-free') };
+  if (flag('--fixed-length')) w.fixedLength = { value: true, source: cli('--fixed-length') };
+  const sp = integer(o.get('--sequence-parallel'), 1);
+  if (sp !== undefined) w.sequenceParallel = { value: sp, source: cli('--sequence-parallel') };
+  const torchDtype = choice(o.get('--torch-dtype'), ['bf16', 'fp16', 'fp32'] as const);
+  if (torchDtype) w.torchDtype = { value: torchDtype, source: cli('--torch-dtype') };
+  if (flag('--freeze-vit') || flag('--no-freeze-vit')) w.freezeVit = { value: flag('--freeze-vit'), source: cli(flag('--freeze-vit') ? '--freeze-vit' : '--no-freeze-vit') };
+  if (flag('--ddp')) w.ddp = { value: true, source: cli('--ddp') };
+  const optimizer = o.get('--optimizer');
+  if (optimizer) w.optimizer = { value: optimizer.value, source: cli('--optimizer') };
+  const type = choice(o.get('--rlhf'), rlhfTypes);
+  const extras = ['--ref-model', '--reward-model', '--value-model', '--teacher-model', '--vllm-gpu-memory-utilization', '--num-generations'].filter(flag);
+  if (!type && extras.length) throw new UsageError(`${extras[0]} needs --rlhf (${rlhfTypes.join(', ')}).`);
+  if (type) {
+    const rlhf: RlhfContext = { type };
+    rlhf.referenceModel = o.get('--ref-model')?.value;
+    rlhf.rewardModel = o.get('--reward-model')?.value;
+    rlhf.valueModel = o.get('--value-model')?.value ?? (type === 'ppo' ? rlhf.rewardModel : undefined);
+    rlhf.teacherModel = o.get('--teacher-model')?.value;
+    if (flag('--teacher-offload')) Object.assign(rlhf, { teacherSharded: true, teacherOffloaded: true });
+    const util = real(o.get('--vllm-gpu-memory-utilization'), 0.01, 1);
+    if (['grpo', 'ppo', 'gkd'].includes(type)) {
+      rlhf.rollout = {
+        engine: util !== undefined ? 'vllm-colocate' : 'generate',
+        gpuMemoryUtilization: util,
+        sleepLevel: integer(o.get('--vllm-sleep-level'), 0),
+        offloadModel: flag('--rollout-offload') || undefined,
+        offloadOptimizer: flag('--rollout-offload') || undefined,
+        completionLength: integer(o.get('--max-completion-length'), 1) ?? 512,
+        generations: integer(o.get('--num-generations'), 1),
+      };
+    }
+    for (const key of Object.keys(rlhf) as Array<keyof RlhfContext>) if (rlhf[key] === undefined) delete rlhf[key];
+    w.rlhf = { value: rlhf, source: cli('--rlhf') };
+  }
+  return w;
+}
+
 /** `--lora-rank N [--lora-targets a,b] [--qlora]`; a rank of 0 means full fine-tuning, also over a script's LoRA. */
 function loraOverride(o: Map<string, Option>): Sourced<LoraContext> | undefined {
   const rank = integer(o.get('--lora-rank'), 0);
@@ -162,6 +229,8 @@ function loraOverride(o: Map<string, Option>): Sourced<LoraContext> | undefined 
   }
   const targetModules = (o.get('--lora-targets')?.value ?? 'all-linear').split(',').map((t) => t.trim()).filter(Boolean);
   const lora: LoraContext = { rank, targetModules };
+  const dropout = real(o.get('--lora-dropout'), 0, 1);
+  if (dropout) lora.dropout = dropout;
   if (o.has('--qlora')) Object.assign(lora, { quantBits: 4, doubleQuant: true });
   return { value: lora, source: cli('--lora-rank') };
 }

@@ -1,6 +1,6 @@
 /** What `zero-lens estimate` prints: the JSON document and the text tables. */
-import { formatCount, formatGiB, optionLabel, type Source, type ZeroStage } from '../protocol';
-import { estimate } from '../memory/estimate';
+import { formatCount, formatGiB, optionLabel, phaseLabel, type Source, type ZeroStage } from '../protocol';
+import { estimate, torchLabel } from '../memory/estimate';
 import { estimateDeepSpeedResult } from '../memory/deepspeedResult';
 import { formatDeepSpeedTable } from '../memory/deepspeed';
 import { resolveBuffers } from '../memory/buffers';
@@ -10,13 +10,19 @@ import { contextView } from '../training/contextView';
 import type { EstimateArgs } from './estimateArgs';
 import type { EstimateRun } from './estimate';
 
-/** The JSON output's version: a consumer that reads it can check it has the shape it expects. */
-export const estimateSchemaVersion = 1;
+/**
+ * The JSON output's version: a consumer that reads it can check it has the shape it expects.
+ * 2: `perGpu.total` is the device total 'fits' is judged on (reserved + CUDA context + NCCL), beside
+ * `perGpu.allocated` and `perGpu.reserved`; `perGpu.peakPhase` and `phases` (every phase of the run); `perCpu.peakPhase`;
+ * `errsHigh`; each `stages` entry gains `allocated`, `reserved` and `peakPhase`.
+ */
+export const estimateSchemaVersion = 2;
 
 const stages: ZeroStage[] = [0, 1, 2, 3];
 
 function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage): EstimateResult | undefined {
-  const at: EstimateInput = { ...input, stage };
+  // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns are what DeepSpeed would hold.
+  const at: EstimateInput = { ...input, stage, engine: stage === input.stage || stage === 0 ? input.engine : 'deepspeed' };
   return args.mode === 'deepspeed'
     ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value })
     : estimate(at);
@@ -49,28 +55,56 @@ function reportedInputs(args: EstimateArgs, run: EstimateRun, input: EstimateInp
 }
 
 export function jsonReport(args: EstimateArgs, run: EstimateRun): string {
+  return JSON.stringify(jsonReportObject(args, run), null, 2) + '\n';
+}
+
+/** The JSON document `--format json` prints, as an object. */
+export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
   const input = run.analysis.input!;
   const selected = resultAt(args, input, input.stage)!;
-  const output = {
+  return {
     schemaVersion: estimateSchemaVersion,
     mode: args.mode,
     file: run.file ?? null,
     model: { id: input.model.id, displayName: input.model.displayName },
     perGpu: selected.perGpu,
+    phases: selected.phases,
     perCpu: selected.perCpu,
     nvme: selected.nvme,
     fits: selected.fits,
     stages: stages.map((stage) => {
       const result = resultAt(args, input, stage);
-      return { stage, label: optionLabel({ ...input, stage }), perGpuTotal: result ? result.perGpu.total : null, fits: result ? result.fits : null };
+      return {
+        stage,
+        label: optionLabel({ ...input, stage }),
+        perGpuTotal: result ? result.perGpu.total : null,
+        allocated: result ? result.perGpu.allocated : null,
+        reserved: result ? result.perGpu.reserved : null,
+        peakPhase: result ? result.perGpu.peakPhase : null,
+        fits: result ? result.fits : null,
+      };
     }),
     /** The training context as the editor shows it, each value with where it came from. */
     context: contextView(run.analysis),
     current: run.analysis.current,
     inputs: reportedInputs(args, run, input),
     notes: [...new Set([...run.notes, ...selected.notes])],
+    errsHigh: selected.errsHigh,
   };
-  return JSON.stringify(output, null, 2) + '\n';
+}
+
+/** The workload facts that change the estimate, in a few words. */
+function workloadWords(i: EstimateInput): string {
+  const words: string[] = [];
+  if (i.attention) words.push(`${i.attention} attention`);
+  if (i.loss && i.loss !== 'standard') words.push({ liger: 'liger fused loss', chunked: 'chunked loss', logprobs: 'per-token log-probs loss' }[i.loss]);
+  if (i.packing) words.push('packing');
+  if (i.paddingFree) words.push('padding-free');
+  if (i.sequenceParallel && i.sequenceParallel > 1) words.push(`sequence parallel ${i.sequenceParallel}`);
+  if (i.frozenParams) words.push(`${formatCount(i.frozenParams)} frozen (vision tower)`);
+  for (const m of i.extraModels ?? []) words.push(`${m.role} model ${m.model.displayName}${m.trainable ? ' (trained)' : ''}`);
+  if (i.rollout) words.push(i.rollout.engine === 'vllm-colocate' ? `vLLM colocated (${i.rollout.gpuMemoryUtilization ?? 0.9} of the GPU)` : i.rollout.engine === 'generate' ? 'rollouts with generate' : 'vLLM server');
+  return words.length ? `; ${words.join(', ')}` : '';
 }
 
 export function textReport(args: EstimateArgs, run: EstimateRun): string {
@@ -94,14 +128,18 @@ export function textReport(args: EstimateArgs, run: EstimateRun): string {
   } else {
     out.push(
       `Workload: micro-batch ${i.microBatch}, gradient accumulation ${i.gradientAccumulationSteps}, sequence ${i.seqLen}, gradient checkpointing ${i.gradientCheckpointing ? 'on' : 'off'}` +
-        (i.lora ? `, LoRA rank ${i.lora.rank}${i.lora.quantBits ? ' (QLoRA 4-bit)' : ''}` : ', full fine-tuning'),
+        (i.lora ? `, LoRA rank ${i.lora.rank}${i.lora.quantBits ? ' (QLoRA 4-bit)' : ''}` : ', full fine-tuning') +
+        (i.engine === 'torch' ? `; plain PyTorch${i.ddp ? ' DDP' : ''}, weights in ${i.torchDtype ?? i.precision}` : '') +
+        workloadWords(i),
       '',
     );
-    const columns = stages.map((stage) => ({ stage, label: optionLabel({ ...i, stage }), result: resultAt(args, i, stage) }));
+    const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i) : optionLabel({ ...i, stage }), result: resultAt(args, i, stage) }));
     out.push(formatStageTable(columns, i.stage).trimEnd());
-    out.push('', `* selected stage: ${fitMark(selected.fits)}`);
+    const peak = selected.perGpu.peakPhase ? `, peak in the ${phaseLabel(selected.perGpu.peakPhase)}` : '';
+    out.push('', `* selected stage: ${fitMark(selected.fits)}${peak}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.`);
   }
   const notes = [...new Set([...run.notes, ...selected.notes])];
   if (notes.length) out.push('', 'Notes:', ...notes.map((n) => `  - ${n}`));
+  if (args.mode !== 'deepspeed' && selected.errsHigh.length) out.push('', 'Errs high where unsure:', ...selected.errsHigh.map((n) => `  - ${n}`));
   return out.join('\n') + '\n';
 }

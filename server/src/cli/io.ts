@@ -15,9 +15,10 @@ export interface CliIO {
 export const ExitCode = { ok: 0, problemsFound: 1, usage: 2 } as const;
 
 /**
- * Messages quote the file's text (`Unexpected '…'`), which may hold control characters: replaced, so a
- * binary or corrupt file cannot send escape sequences to the terminal. JSON output escapes them anyway.
+ * Messages quote the file's text (`Unexpected '…'`, a model name), which may hold control characters or
+ * bidirectional marks (U+202E reverses what follows): replaced, so a file cannot send escape sequences to the
+ * terminal or make it show text in another order than it is. JSON output escapes controls anyway.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
 }

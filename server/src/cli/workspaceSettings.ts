@@ -1,5 +1,5 @@
 import { parse } from 'jsonc-parser';
-import type { FileSystemHost } from '../host';
+import { textOf, type FileSystemHost } from '../host';
 import { withDefaults, type ZeroLensSettings } from '../settings';
 import { joinPath } from '../util/paths';
 
@@ -9,7 +9,7 @@ import { joinPath } from '../util/paths';
  * the file or a key is missing; the settings reader drops values of the wrong type.
  */
 export async function readWorkspaceSettings(fs: FileSystemHost, folder: string): Promise<ZeroLensSettings> {
-  const text = await fs.readFile(joinPath(folder, '.vscode', 'settings.json'));
+  const text = textOf(await fs.readFile(joinPath(folder, '.vscode', 'settings.json'), 'settings'));
   const all = text === undefined ? undefined : (parse(text, [], { allowTrailingComma: true }) as unknown);
   if (!all || typeof all !== 'object' || Array.isArray(all)) return withDefaults({});
   const ours: Record<string, unknown> = {};

@@ -69,3 +69,8 @@ export const launchDocs = {
 export const pythonDocs = {
   unicodeDecodeError: 'https://docs.python.org/3/library/exceptions.html#UnicodeDecodeError',
 } as const;
+
+/** What a file is to the operating system (regular file, named pipe, device): ZeRO Lens reads regular files only. */
+export const fileDocs = {
+  fileTypes: 'https://man7.org/linux/man-pages/man7/inode.7.html',
+} as const;

@@ -9,13 +9,17 @@ import type { FixKind } from './fixKinds';
  * to where that text is now, or dropped (`relocate.ts`).
  */
 export type JsonOp =
-  /** Set (or insert) the value at a path. */
-  | { op: 'set'; path: JSONPath; value: unknown }
   /**
-   * Remove the property at a path (the first one when a key repeats, so the ignored duplicate can go);
-   * `withLineComment` takes a comment on the key's own line with it.
+   * Set (or insert) the value at a path. `placeholder`: the value (a string) is only an example the user must
+   * replace; the fix is then offered as a snippet whose tab stop selects it, and only to editors that apply
+   * snippet edits (its title says to fill it in).
    */
-  | { op: 'remove'; path: JSONPath; withLineComment?: boolean }
+  | { op: 'set'; path: JSONPath; value: unknown; placeholder?: true }
+  /**
+   * Remove the property at a path (the first one when a key repeats, so the ignored duplicate can go; with
+   * `all`, every one); `withLineComment` takes a comment on the key's own line with it.
+   */
+  | { op: 'remove'; path: JSONPath; withLineComment?: boolean; all?: boolean }
   /** Rename the key at a path, keeping its value, comments and position. */
   | { op: 'rename'; path: JSONPath; newKey: string };
 

@@ -40,10 +40,13 @@ function readOp(value: unknown): FixOp | undefined {
       return isCount(offset) && isCount(length) && typeof expect === 'string' && expect.length === length ? { op: 'deleteText', offset, length, expect } : undefined;
     }
     case 'set':
-      return isPath(value.path) && value.value !== undefined ? { op: 'set', path: value.path, value: value.value } : undefined;
-    case 'remove':
-      if (!isPath(value.path) || (value.withLineComment !== undefined && typeof value.withLineComment !== 'boolean')) return undefined;
-      return value.withLineComment ? { op: 'remove', path: value.path, withLineComment: true } : { op: 'remove', path: value.path };
+      if (!isPath(value.path) || value.value === undefined || (value.placeholder !== undefined && !(value.placeholder === true && typeof value.value === 'string'))) return undefined;
+      return value.placeholder ? { op: 'set', path: value.path, value: value.value, placeholder: true } : { op: 'set', path: value.path, value: value.value };
+    case 'remove': {
+      const flag = (v: unknown) => v === undefined || typeof v === 'boolean';
+      if (!isPath(value.path) || !flag(value.withLineComment) || !flag(value.all)) return undefined;
+      return { op: 'remove', path: value.path, ...(value.withLineComment ? { withLineComment: true } : {}), ...(value.all ? { all: true } : {}) };
+    }
     case 'rename':
       return isPath(value.path) && typeof value.newKey === 'string' ? { op: 'rename', path: value.path, newKey: value.newKey } : undefined;
     default:

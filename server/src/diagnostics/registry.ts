@@ -1,5 +1,5 @@
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { deepspeedDocs, fsdpDocs, huggingFaceDocs, launchDocs, parallelDocs, pythonDocs } from './docsLinks';
+import { deepspeedDocs, fileDocs, fsdpDocs, huggingFaceDocs, launchDocs, parallelDocs, pythonDocs } from './docsLinks';
 
 const { Error, Warning, Information, Hint } = DiagnosticSeverity;
 
@@ -205,6 +205,10 @@ export const diagnosticRegistry = {
   'estimate-exceeds-cpu-memory': { domain: 'memory', severity: Warning, href: deepspeedDocs.offloadOptimizer },
   // reading a file (the CLI decodes files itself; the editor decodes them for the server)
   'not-utf8': { domain: 'file', severity: Error, href: pythonDocs.unicodeDecodeError },
+  /** A file the document names that ZeRO Lens did not read: a named pipe or device, over its size cap, outside an untrusted workspace. */
+  'file-not-read': { domain: 'file', severity: Warning, href: fileDocs.fileTypes },
+  /** One domain's checks failed with an internal error; the others still ran. */
+  'check-failed': { domain: 'file', severity: Information, href: fileDocs.fileTypes },
 } as const satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof diagnosticRegistry;

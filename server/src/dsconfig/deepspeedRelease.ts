@@ -1,4 +1,4 @@
-import type { FileSystemHost } from '../host';
+import { missing, textOf, type FileSystemHost } from '../host';
 import { joinPath } from '../util/paths';
 
 /**
@@ -79,7 +79,7 @@ export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[]
   if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
   for (const folder of folders) {
     for (const { file, pattern } of pinPatterns) {
-      const text = await fs.readFile(joinPath(folder, file)).catch(() => undefined);
+      const text = textOf(await fs.readFile(joinPath(folder, file), 'requirements').catch(() => missing));
       const m = text ? pattern.exec(text) : null;
       const version = m?.[1] ?? m?.[2];
       if (version) return { version, source: file };

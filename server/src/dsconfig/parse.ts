@@ -37,7 +37,8 @@ export interface ParsedConfig {
 /** Real configs are a few KB; beyond this the file is not a hand-written config and parsing it would stall the editor. */
 export const maxParsedLength = 4 * 1024 * 1024;
 /** jsonc-parser's parseTree (and every tree walk after it) recurses once per level; stay far below the stack limit. */
-export const maxNestingDepth = 256;
+import { maxNestingDepth } from '../util/nesting';
+export { maxNestingDepth };
 
 
 /**

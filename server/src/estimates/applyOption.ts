@@ -41,7 +41,7 @@ export async function applyOptionEdit(
   if (ref.kind === 'preset') {
     // The preset may be written in the YAML the command names (`swift sft sft.yaml`): the edit goes there.
     if (ref.span.uri === document.uri) return presetSwitchEdit(document, ref, target);
-    const text = await training.readText(pathOf(ref.span.uri));
+    const text = await training.readText(pathOf(ref.span.uri), 'yaml');
     if (text === undefined) return { edit: null, reason: `${pathOf(ref.span.uri)} cannot be read.` };
     return presetSwitchEdit(TextDocuments.create(ref.span.uri, 'yaml', 0, text), ref, target);
   }

@@ -8,7 +8,7 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
 import { fitDiagnostic, hostMemoryDiagnostic } from './fitDiagnostic';
-import { offloadHintText, stageHintText } from './present';
+import { offloadHintText, peakTooltip, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
@@ -58,6 +58,7 @@ function lineTouches(document: TextDocument, node: Node, range: Range): boolean 
 /** The memory estimates of a ds_config: the stage hint, hover table, fit warning and stage fixes. */
 export function createConfigEstimates(training: TrainingService, parses: ConfigParses): FeatureContributor {
   return {
+    name: 'memory estimate',
     async validate(document, settings) {
       const parsed = parses.parse(document);
       const anchor = stageAnchor(parsed);
@@ -103,7 +104,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
       // Its fix is data like every ds_config fix (JSON ops, found by path in the current text).
-      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode));
+      const missing = dataFixActions(document, context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === zeroSectionCode), parsed.root);
       const ours = context.diagnostics.filter((d) => d.source === 'zero-lens' && d.code === 'estimate-exceeds-gpu-memory');
       if (!ours.length && !(anchor && lineTouches(document, anchor, range))) return missing;
       return [...missing, ...stageCodeActions(document, parsed, await training.analyzeConfig(document, settings), ours)];
@@ -159,7 +160,7 @@ function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis
     label: text,
     kind: InlayHintKind.Type,
     paddingLeft: true,
-    tooltip: { kind: MarkupKind.Markdown, value: contextLine(analysis) },
+    tooltip: { kind: MarkupKind.Markdown, value: `${peakTooltip(result)}\n\n${contextLine(analysis)}` },
   };
 }
 

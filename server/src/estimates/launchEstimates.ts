@@ -1,6 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { InlayHintKind, type CodeAction, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { FeatureContributor } from '../feature';
+import { unlimited } from '../util/budget';
 import type { ZeroLensSettings } from '../settings';
 import { formatGiB, type EstimateResult } from '../protocol';
 import { swiftPresetNames, type LaunchFacts, type SwiftPresetName } from '../launch/facts';
@@ -13,7 +14,7 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { EffectiveLaunch } from '../training/launches';
 import type { TrainingService } from '../training/service';
 import { hostMemoryExcess } from './fitDiagnostic';
-import { stageHintText } from './present';
+import { peakTooltip, stageHintText } from './present';
 import { stageHoverMarkdown } from './stageHover';
 
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
@@ -76,11 +77,13 @@ export interface LaunchEstimates extends FeatureContributor {
 export function createLaunchEstimates(training: TrainingService, launchParse: (document: TextDocument) => LaunchAnalysis): LaunchEstimates {
   const launches = (document: TextDocument) => training.launchesOf(document);
   return {
-    async validate(document, settings) {
+    name: 'memory estimate',
+    async validate(document, settings, budget = unlimited) {
       if (!settings.gpuMemoryGiB && !settings.cpuMemoryGiB) return [];
       const ctx = launchParse(document).ctx;
       const out: Diagnostic[] = [];
       for (const launch of await launches(document)) {
+        await budget.checkpoint();
         const current = await currentEstimate(training, launch, settings);
         const host = current && hostMemoryExcess(current.result, settings);
         if (host) out.push(launchDiagnostic(ctx, 'estimate-exceeds-cpu-memory', launch.anchor.start, launch.anchor.end, host.message, { perNodeCpuBytes: host.needed, cpuMemoryGiB: settings.cpuMemoryGiB }));
@@ -92,14 +95,17 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
       return out;
     },
 
-    async inlayHints(document, _range, settings): Promise<InlayHint[]> {
+    async inlayHints(document, range, settings): Promise<InlayHint[]> {
       const hints: InlayHint[] = [];
+      const [from, to] = [document.offsetAt(range.start), document.offsetAt(range.end)];
       for (const launch of await launches(document)) {
+        // Only what the editor shows: a long script asks for the lines on screen.
+        if (launch.anchor.end < from || launch.anchor.start > to) continue;
         const current = await currentEstimate(training, launch, settings);
         if (!current) continue;
         const { analysis, result } = current;
         const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
-        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}` });
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}. ${peakTooltip(result)}` });
       }
       return hints;
     },

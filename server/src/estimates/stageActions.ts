@@ -1,14 +1,15 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import { formatGiB, optionLabel, sameOption, type ZeroOption } from '../protocol';
+import { formatGiB, normalizeOption, optionLabel, sameOption, type ZeroOption } from '../protocol';
+import { extractConfigFacts } from '../memory/configFacts';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { currentOption } from '../training/analyze';
 import { offeredTargets, smallestChangeThatFits, type OfferKind } from './offers';
 import { isFitDiagnostic } from './fitDiagnostic';
-import { applyStageSwitch, stageSwitchOps } from './stageSwitch';
+import { stageSwitchOps, type SwitchScope } from './stageSwitch';
+import { applyJsonOpsScoped } from '../diagnostics/applyFix';
 import { setTrainingContextCommandFor } from './setContextCommand';
-import { minimalEdit } from '../util/jsonEdits';
 import { originOf, type FixSpec } from '../diagnostics/fixData';
 import { quickFixActions } from '../diagnostics/fixActions';
 
@@ -32,9 +33,11 @@ function editable(config: ParsedConfig): boolean {
 /** The edit that moves the document to `target`, or null when it already is there (or cannot be edited safely). */
 export function stageSwitchEdit(document: TextDocument, config: ParsedConfig, target: ZeroOption): { edit: WorkspaceEdit; dropped: string[] } | null {
   if (!editable(config)) return null;
-  const switched = applyStageSwitch(config.text, config.value, target);
-  if (!switched || switched.text === config.text) return null;
-  return { edit: { changes: { [document.uri]: [minimalEdit(document, config.text, switched.text)] } }, dropped: switched.dropped };
+  const { ops, dropped } = stageSwitchOps(config.value, target, 'option');
+  const span = ops.length ? applyJsonOpsScoped(config.text, ops, config.root) : undefined;
+  if (!span || config.text.slice(span.start, span.end) === span.newText) return null;
+  const range = { start: document.positionAt(span.start), end: document.positionAt(span.end) };
+  return { edit: { changes: { [document.uri]: [{ range, newText: span.newText }] } }, dropped };
 }
 
 /** The stage and offload quick fixes for a config, with estimates in their titles when known. */
@@ -50,7 +53,14 @@ export function stageCodeActions(
     const result = numbers?.estimate(target);
     return result ? `≈ ${formatGiB(result.perGpu.total)}/GPU` : '';
   };
-  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => ({ kind: fixKindOf[kind], target, title: offerTitle(kind, target, estimateText(target)) }));
+  // A stage switch keeps the offload the file writes, so its target is the new stage with those devices.
+  const facts = extractConfigFacts(config.value);
+  const kept = (stage: ZeroOption['stage']): ZeroOption =>
+    normalizeOption({ stage, offloadOptimizer: facts.offloadOptimizer?.value ?? 'none', offloadParam: facts.offloadParam?.value ?? 'none' });
+  const offers: Offer[] = offeredTargets(current).map(({ kind, target }) => {
+    const moved = kind === 'switch' ? kept(target.stage) : target;
+    return { kind: fixKindOf[kind], target: moved, title: offerTitle(kind, moved, estimateText(moved)) };
+  });
 
   const fit = diagnostics.filter(isFitDiagnostic);
   const suggestion = numbers ? smallestChangeThatFits(numbers) : (fit[0]?.data.suggestion ?? undefined);
@@ -61,17 +71,27 @@ export function stageCodeActions(
   }
   const preferred = preferredTarget(offers, numbers, suggestion);
   const fixes = editable(config) ? offers.map((offer) => stageFix(config, offer, !!preferred && sameOption(preferred, offer.target))) : [];
-  const actions = quickFixActions(document, { origin: originOf(document), fixes, diagnostics: fit });
+  // The document's own parse: each fix re-parses only the object it edits, not the whole file.
+  const actions = quickFixActions(document, { origin: originOf(document), fixes, diagnostics: fit, tree: config.root });
   if (analysis && !hasNumbers(analysis) && (analysis.missing.includes('model') || analysis.missing.includes('gpusPerNode') || analysis.modelProblem)) {
     actions.push({ title: 'Set model and GPUs for memory estimates…', kind: CodeActionKind.QuickFix, command: setTrainingContextCommandFor(document.uri, analysis.missing) });
   }
   return actions;
 }
 
-/** An offer as a fix: the JSON ops of the move, and in the title how many ZeRO-3-only settings it removes. */
+/** An offer as a fix: the JSON ops of the move, and in the title every ZeRO-3-only setting it removes, by name. */
 function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean): FixSpec {
-  const { ops, dropped } = stageSwitchOps(config.value, offer.target);
-  const title = dropped.length ? `${offer.title}, removing ${dropped.length} ZeRO-3-only setting${dropped.length === 1 ? '' : 's'}` : offer.title;
+  const scope: SwitchScope = offer.kind === 'switch-stage' ? 'stage' : 'option';
+  const { ops, dropped } = stageSwitchOps(config.value, offer.target, scope);
+  // What the move turns off that the file turns on: said in the title, so no offload choice goes unnamed.
+  const turnsOff = (block: string, legacy: string): boolean =>
+    ops.some((op) => op.op === 'set' && ((op.path[1] === block && op.path[2] === 'device' && op.value === 'none') || (op.path[1] === legacy && op.value === false)));
+  const off = [
+    ...(turnsOff('offload_optimizer', 'cpu_offload') ? ['optimizer offload off'] : []),
+    ...(turnsOff('offload_param', 'cpu_offload_param') ? ['parameter offload off'] : []),
+  ];
+  const removing = dropped.length ? [`removing ${dropped.map((d) => d.split('.').pop()).join(', ')} (read only by ZeRO-3)`] : [];
+  const title = [offer.title, ...off, ...removing].join(', ');
   return preferred ? { id: offer.kind, title, ops, preferred } : { id: offer.kind, title, ops };
 }
 

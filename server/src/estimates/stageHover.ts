@@ -1,7 +1,8 @@
-import { describeSource, formatCount, formatGiB, formatGpuCount, optionLabel, sameOption, type Sourced, type ZeroOption, type ZeroStage } from '../protocol';
+import { describeSource, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
 import { communicationOf, deviceName, fitMark, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
+import { markdownText } from '../util/markdown';
 
 /**
  * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
@@ -21,16 +22,21 @@ const built = new WeakMap<ConfigAnalysis, Map<string, string>>();
 function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
   const lines: string[] = [];
   if (hasNumbers(analysis)) {
-    lines.push(`**ZeRO options for ${analysis.model!.displayName}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
+    lines.push(`**ZeRO options for ${markdownText(analysis.model!.displayName)}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
     lines.push('', ...numbersTable(analysis));
+    const current = analysis.estimate(analysis.current);
+    if (current) lines.push('', ...peakBreakdown(optionLabel(analysis.current), current));
   } else {
     lines.push('**ZeRO stages**', '', ...shapeTable(analysis.current));
-    lines.push('', `No memory estimate yet: ${whatIsMissing(analysis)} ${setContextCommandLink(uri, analysis.missing)}`);
+    lines.push('', `No memory estimate yet: ${markdownText(whatIsMissing(analysis))} ${setContextCommandLink(uri, analysis.missing)}`);
   }
   lines.push('', contextLine(analysis));
+  if (hasNumbers(analysis)) {
+    lines.push('', 'Per GPU: what the GPU must hold, judged against its size — reserved memory (the allocator keeps freed blocks) plus the CUDA context and NCCL, as nvidia-smi shows it. Allocated: live tensors at the peak (torch.cuda.max_memory_allocated).');
+  }
   lines.push('', 'Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).');
   const notes = [...analysis.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
-  if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownText(n)}`));
   return lines.join('\n');
 }
 
@@ -49,8 +55,8 @@ function numbersTable(analysis: ConfigAnalysis): string[] {
   }
   rows.sort((a, b) => a.target.stage - b.target.stage || offloadCount(a.target) - offloadCount(b.target));
   const out = [
-    `| | Option | Per GPU | CPU RAM / node | Fits${memory ? ` ${formatGiB(memory)}` : ''} | Comm. / step | Shards |`,
-    '|:-:|---|--:|--:|:-:|:-:|---|',
+    `| | Option | Per GPU | Allocated | Peak | CPU RAM / node | Fits${memory ? ` ${formatGiB(memory)}` : ''} | Comm. / step | Shards |`,
+    '|:-:|---|--:|--:|---|--:|:-:|:-:|---|',
   ];
   for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current)));
   return out;
@@ -61,7 +67,32 @@ function row(option: OptionEstimate, current: boolean): string {
   const bold = (s: string): string => (current ? `**${s}**` : s);
   const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
   const nvme = result.nvme > 0 ? ` + NVMe ${cell(formatGiB(result.nvme))}` : '';
-  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
+  const peak = result.perGpu.peakPhase ? phaseLabel(result.perGpu.peakPhase) : '—';
+  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target)} |`;
+}
+
+/**
+ * What the current option's peak is made of: the phase, its live tensors by kind, the allocator's cache and the
+ * CUDA context; then where the estimate is unsure and errs high.
+ */
+function peakBreakdown(label: string, result: EstimateResult): string[] {
+  const g = result.perGpu;
+  if (!g.peakPhase) return [];
+  const parts: Array<[string, number]> = [
+    ['weights', g.params],
+    ['gradients', g.gradients],
+    ['optimizer states', g.optimizerStates],
+    ['activations', g.activations],
+    ['buffers', g.buffers],
+    ['step workspaces', g.temporaries],
+    ['other models', g.extraModels],
+  ];
+  const shown = parts.filter(([, bytes]) => bytes >= 0.05 * 2 ** 30).map(([name, bytes]) => `${name} ${formatGiBValue(bytes)}`);
+  const out = [
+    `**${label}** peaks in the ${phaseLabel(g.peakPhase)}: ${cell(formatGiB(g.total - g.allocatorCache - g.cudaContext))} allocated (${shown.join(', ') || 'nothing large'}) + ${cell(formatGiB(g.allocatorCache))} allocator cache + ${cell(formatGiB(g.cudaContext))} CUDA context and NCCL = ${cell(formatGiB(g.total))}.`,
+  ];
+  if (result.errsHigh.length) out.push('', `Errs high where unsure: ${result.errsHigh.join('; ')}.`);
+  return out;
 }
 
 function shards(target: ZeroOption): string {
@@ -94,13 +125,14 @@ export function whatIsMissing(analysis: ConfigAnalysis): string {
     : 'the estimate is not available.';
 }
 
-/** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ...". */
+/** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ..." (Markdown; names and paths escaped). */
 export function contextLine(analysis: ConfigAnalysis): string {
   const c = analysis.context;
+  const from = (source: Sourced<unknown>['source']): string => ` _(${markdownText(describeSource(source))})_`;
   const item = <T>(label: string, value: Sourced<T> | undefined, show: (v: T) => string = String): string | undefined =>
-    value ? `${label} ${show(value.value)} _(${describeSource(value.source)})_` : undefined;
+    value ? `${label} ${markdownText(show(value.value))}${from(value.source)}` : undefined;
   const parts = [
-    c.model ? `model ${analysis.model?.displayName ?? c.model.value}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''} _(${describeSource(c.model.source)})_` : 'model unknown',
+    c.model ? `model ${markdownText(analysis.model?.displayName ?? c.model.value)}${analysis.model ? ` (${formatCount(analysis.model.totalParams)} params)` : ''}${from(c.model.source)}` : 'model unknown',
     c.gpusPerNode ? item('GPUs/node', c.gpusPerNode) : 'GPUs unknown',
     c.nodes.value > 1 || c.nodes.source.kind !== 'default' ? item('nodes', c.nodes) : undefined,
     c.gpuMemoryGiB ? item('GPU memory', c.gpuMemoryGiB, (v) => `${v} GiB`) : 'GPU memory unknown (set zeroLens.gpuMemoryGiB to check the fit)',

@@ -2,6 +2,7 @@ import type { DeepSpeedReference } from './facts';
 import { isSwiftPreset } from './facts';
 import type { SourceContext } from './command/context';
 import { swiftRepairedJson } from './swiftJsonRepair';
+import { jsonNestsDeeperThan } from '../util/nesting';
 
 export interface ClassifyOptions {
   /** The reader runs json_repair on JSON it cannot parse (ms-swift, not the HF Trainer or accelerate). */
@@ -31,6 +32,8 @@ export function classifyDeepSpeedValue(
   const text = resolved.trim();
   if (isSwiftPreset(text)) return { kind: 'preset', name: text, text, span, via };
   if (text.startsWith('{')) {
+    // Read no further than a config nests: every walk of the value after this would recurse once per level.
+    if (jsonNestsDeeperThan(text)) return { kind: 'inline', json: undefined, tooDeep: true, text, span, via };
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -1,5 +1,5 @@
 import type { Range } from 'vscode-languageserver-types';
-import type { OffloadDevice, Precision, ZeroStage } from '../memory/types';
+import type { AttentionImpl, OffloadDevice, Precision, ZeroStage } from '../memory/types';
 
 /** Where a fact was written: the document, its LSP range, offsets and 1-based line. */
 export interface SourceSpan {
@@ -58,7 +58,8 @@ export type DeepSpeedReference = {
    * `repairedJson`: the value is not JSON, but ms-swift repairs it into this (and `json` is what it reads).
    * `mapping`: written as a YAML mapping (ms-swift YAML), which swift/cli/main.py:66-67 passes on as JSON.
    */
-  | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true }
+  /** `tooDeep`: nested deeper than any config (util/nesting.ts), so not parsed; `json` is undefined. */
+  | { kind: 'inline'; json: unknown; repairedJson?: string; mapping?: true; tooDeep?: true }
   /** Stage/offload given directly (accelerate flags or config). */
   | {
       kind: 'settings';
@@ -150,6 +151,41 @@ export interface LaunchFacts {
    * written into the config (autotuning/autotuner.py), and `run` trains with the best one.
    */
   autotuning?: Fact<string>;
+  /** The dtype the model is loaded in (`--torch_dtype`), apart from the compute precision (`--bf16`). */
+  torchDtype?: Fact<Precision>;
+  /** LoRA's dropout rate (`--lora_dropout`; ms-swift's default 0.05). */
+  loraDropout?: Fact<number>;
+  /** Workload facts the memory estimate reads (docs/memory-model.md §7). */
+  ligerKernel?: Fact<boolean>;
+  /** A chunked cross-entropy (torchtune CEWithChunkedOutputLoss, ms-swift CELOSS_PARALLEL_SIZE). */
+  chunkedLoss?: Fact<boolean>;
+  attnImpl?: Fact<AttentionImpl>;
+  packing?: Fact<boolean>;
+  paddingFree?: Fact<boolean>;
+  sequenceParallel?: Fact<number>;
+  /** Vision tower frozen (ms-swift `--freeze_vit`, default true; LLaMA-Factory `freeze_vision_tower`). */
+  freezeVit?: Fact<boolean>;
+  /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */
+  optim?: Fact<string>;
+  /** LLaMA-Factory `pure_bf16`: bf16 weights and optimizer states, no fp32 copy of the trainable weights. */
+  pureBf16?: Fact<boolean>;
+  /** RLHF and distillation: the extra models the command holds. */
+  rlhfType?: Fact<string>;
+  beta?: Fact<number>;
+  refModel?: Fact<string>;
+  rewardModel?: Fact<string>;
+  /** A trained value/critic model (OpenRLHF `--critic_pretrain`); ms-swift PPO initialises it from the reward model. */
+  valueModel?: Fact<string>;
+  teacherModel?: Fact<string>;
+  useVllm?: Fact<boolean>;
+  vllmMode?: Fact<string>;
+  vllmGpuMemoryUtilization?: Fact<number>;
+  sleepLevel?: Fact<number>;
+  /** ms-swift `--offload_model` / `--offload_optimizer`: move the trained model / its optimizer to CPU during rollouts. */
+  offloadModelDuringRollout?: Fact<boolean>;
+  offloadOptimizerDuringRollout?: Fact<boolean>;
+  numGenerations?: Fact<number>;
+  maxCompletionLength?: Fact<number>;
   /** ms-swift `--deepspeed_autotp_size`, which adds `zero_optimization` to the config (sft_args.py:275-279). */
   deepspeedAutotpSize?: Fact<number>;
   /** FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`. */
@@ -180,6 +216,15 @@ export function precisionOf(value: string | undefined): Precision | undefined {
     default:
       return undefined;
   }
+}
+
+/** transformers / ms-swift / LLaMA-Factory spellings of the attention implementation. */
+export function attentionImplOf(value: string | undefined): AttentionImpl | undefined {
+  const v = (value ?? '').toLowerCase().replace(/-/g, '_');
+  if (v === 'eager' || v === 'disabled') return 'eager';
+  if (v === 'sdpa' || v === 'auto') return 'sdpa';
+  if (v.startsWith('flash') || v === 'fa2' || v === 'fa3') return 'flash';
+  return undefined;
 }
 
 export function isSwiftPreset(value: string): value is SwiftPresetName {

@@ -25,7 +25,8 @@ export interface LaunchFeatureInputs {
 export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
   const { hosts, parse } = inputs;
   return {
-    validate: (document, settings) => launchDiagnostics(parse(document), hosts, translator(settings.locale)),
+    name: 'launch',
+    validate: (document, settings, budget) => launchDiagnostics(parse(document), hosts, budget, translator(settings.locale)),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position, settings) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile, settings.locale),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

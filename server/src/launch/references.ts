@@ -1,6 +1,6 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { FileSystemHost } from '../host';
+import { textOf, type FileSystemHost } from '../host';
 import { launchFormat } from '../classify';
 import { samePath } from '../util/paths';
 import { analyzeDocument, factsOf } from './analysis';
@@ -33,7 +33,7 @@ export type FactsOfFile = (path: string) => Promise<LaunchFacts[] | undefined>;
 /** Facts of files read straight from a file system (the launch checks; the training layer caches its own). */
 export function factsOfFileIn(fs: FileSystemHost, folders: string[]): FactsOfFile {
   return async (path) => {
-    const text = await fs.readFile(path);
+    const text = textOf(await fs.readFile(path, /\.(ya?ml|json)$/i.test(path) ? 'yaml' : 'script'));
     return text === undefined ? undefined : launchFactsOfText(path, text, folders);
   };
 }

@@ -148,6 +148,8 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
   b.maxLiveParameters = firstNumber([...zero, 'stage3_max_live_parameters'], [...zero, 'max_live_parameters']);
   b.subGroupSize = number([...zero, 'sub_group_size']);
   b.maxParamsInCpu = number([...zero, 'offload_param', 'max_in_cpu']);
+  b.maxReuseDistance = firstNumber([...zero, 'stage3_max_reuse_distance'], [...zero, 'max_reuse_distance']);
+  b.gather16BitOnSave = bool([...zero, 'stage3_gather_16bit_weights_on_model_save']) ?? bool([...zero, 'gather_16bit_weights_on_model_save']) ?? bool([...zero, 'stage3_gather_fp16_weights_on_model_save']);
   for (const key of Object.keys(b) as Array<keyof BufferSettings>) if (b[key] === undefined) delete b[key];
   for (const key of Object.keys(facts) as Array<keyof ConfigFacts>) if (facts[key] === undefined) delete facts[key];
   return facts;

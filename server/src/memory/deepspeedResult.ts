@@ -52,12 +52,30 @@ export function estimateDeepSpeedResult(input: EstimateInput, options: DeepSpeed
   const sharded = r.gpu - largest;
   const gradients = stage === 2 && offloadOptimizer ? 0 : sharded - params - optimizerStates;
   return {
-    perGpu: { params, gradients, optimizerStates, activations: 0, buffers: largest, overhead: 0, total: r.gpu },
+    // DeepSpeed's figure is model states only: no phases, no allocator cache, no context; allocated = reserved = total.
+    perGpu: {
+      params,
+      gradients,
+      optimizerStates,
+      activations: 0,
+      buffers: largest,
+      temporaries: 0,
+      extraModels: 0,
+      allocated: r.gpu,
+      peakPhase: null,
+      reserved: r.gpu,
+      allocatorCache: 0,
+      cudaContext: 0,
+      overhead: 0,
+      total: r.gpu,
+    },
+    phases: [],
     perCpu: offloadOptimizer
-      ? { params: 0, gradients: 0, optimizerStates: r.cpu, total: r.cpu, pinned: 0 }
-      : { params: r.cpu, gradients: 0, optimizerStates: 0, total: r.cpu, pinned: 0 },
+      ? { params: 0, gradients: 0, optimizerStates: r.cpu, total: r.cpu, pinned: 0, peakPhase: null }
+      : { params: r.cpu, gradients: 0, optimizerStates: 0, total: r.cpu, pinned: 0, peakPhase: null },
     nvme: 0,
     fits: input.gpuMemoryBytes === undefined ? null : r.gpu <= input.gpuMemoryBytes,
     notes,
+    errsHigh: [],
   };
 }

@@ -1,5 +1,4 @@
 import type { EstimateInput, ModelInfo } from './types';
-import { GiB } from './units';
 
 /**
  * What the estimator assumes when nobody says otherwise. Each is a choice, stated in
@@ -23,9 +22,6 @@ export const estimateDefaults = {
   gradientCheckpointing: false,
   /** transformers uses SDPA (FlashAttention / memory-efficient kernels) by default: no s×s tensors kept. */
   flashAttention: true,
-  /** Same defaults as the zeroLens.cudaContextGiB / zeroLens.fragmentation settings. */
-  cudaContextBytes: 1 * GiB,
-  fragmentation: 0.1,
 } as const satisfies Omit<EstimateInput, 'model'>;
 
 export function defaultEstimateInput(model: ModelInfo): EstimateInput {

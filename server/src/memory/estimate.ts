@@ -1,15 +1,22 @@
-import { activationBytes } from './activations';
+import { activationBytes, type ActivationBreakdown } from './activations';
+import { CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
 import { bufferBytes, resolveBuffers } from './buffers';
-import { frozenWeightBytes, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
+import { frozenWeightBytes, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
-import type { EstimateInput, EstimateResult, OffloadDevice, StageOption, ZeroStage } from './types';
+import type { EstimateInput, EstimateResult, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
 import { optionLabel } from '../protocol/options';
+import { GiB } from './units';
 
 /**
- * The estimator: per-GPU, per-node CPU and NVMe bytes for one training setup. Pure arithmetic over the
- * input, no I/O, a few microseconds. docs/memory-model.md explains every term.
+ * The estimator: per-GPU, per-node CPU and NVMe bytes for one training setup, phase by phase. Pure arithmetic
+ * over the input, no I/O, a few microseconds. docs/memory-model.md explains every term and names its source.
+ *
+ * The peak is the largest phase: model loading, optimizer creation, forward + backward, the optimizer step,
+ * checkpoint saving (and the rollout of RLHF). Each phase sums what is live in it; `reserved` adds what the
+ * caching allocator keeps from the other phases (allocator.ts); `total` adds the CUDA context and NCCL, and is
+ * what 'fits' is judged on.
  */
 
 /**
@@ -18,55 +25,106 @@ import { optionLabel } from '../protocol/options';
  * only, so NVMe offload still gets BF16_Optimizer, which has no offload). grad_accum_dtype defaults to the model
  * dtype; without ZeRO, bf16 with bf16 accumulation uses the FP16_Optimizer wrapper and fp32 accumulation is refused.
  */
-export function usesBf16Optimizer(input: Pick<EstimateInput, 'precision' | 'stage' | 'fp32GradAccum' | 'offloadOptimizer'>): boolean {
-  return input.precision === 'bf16' && input.fp32GradAccum === true && input.stage === 1 && input.offloadOptimizer !== 'cpu';
+export function usesBf16Optimizer(input: Pick<EstimateInput, 'precision' | 'stage' | 'fp32GradAccum' | 'offloadOptimizer' | 'engine'>): boolean {
+  return (input.engine ?? 'deepspeed') === 'deepspeed' && input.precision === 'bf16' && input.fp32GradAccum === true && input.stage === 1 && input.offloadOptimizer !== 'cpu';
+}
+
+const bytesOf = (p: 'bf16' | 'fp16' | 'fp32'): number => (p === 'fp32' ? 4 : 2);
+
+const zeroTerms = (): GpuTerms => ({ params: 0, gradients: 0, optimizerStates: 0, activations: 0, buffers: 0, temporaries: 0, extraModels: 0, allocated: 0 });
+
+function withSum(t: Omit<GpuTerms, 'allocated'>): GpuTerms {
+  const allocated = t.params + t.gradients + t.optimizerStates + t.activations + t.buffers + t.temporaries + t.extraModels;
+  return { ...t, allocated };
+}
+
+/** Bytes an optimizer's foreach step needs besides its states: one state-sized temporary (torch `_multi_tensor_adamw`: `exp_avg_sq_sqrt = torch._foreach_sqrt(...)`). */
+function foreachWorkspacePerElement(optimizer: EstimateInput['optimizer'], stateBytes: number): number {
+  switch (optimizer) {
+    case 'adam':
+    case 'adamw':
+    case 'lion': // `_multi_tensor_lion`-style updates build sign(·) of a state-sized interpolation
+    case 'adagrad': // std = foreach_sqrt(state_sums)
+      return stateBytes;
+    default:
+      // SGD (in place), bitsandbytes 8-bit (fused kernels), Adafactor (factored, row/column sized), Muon (per matrix)
+      return 0;
+  }
 }
 
 export function estimate(input: EstimateInput): EstimateResult {
   const notes: string[] = [];
+  const errsHigh: string[] = [];
   const model = input.model;
   const arch = model.architecture;
-  const stage = input.stage;
+  const engine = input.engine ?? 'deepspeed';
+  const torchEngine = engine === 'torch';
+  const stage: ZeroStage = torchEngine ? 0 : input.stage;
   const gpus = Math.max(1, input.gpusPerNode) * Math.max(1, input.nodes);
+  const perNode = Math.max(1, input.gpusPerNode);
+  const p = bytesOf(input.precision); // compute / activation bytes
   const mixed = input.precision !== 'fp32';
-  const elementBytes = mixed ? 2 : 4;
   const zero = stage > 0;
+  if (torchEngine && input.stage > 0) notes.push('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.');
 
-  // Master weights and the gradient the optimizer steps with.
-  const bf16Master = input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
-  const statesIn16Bit = input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
-  const masterDtypeBytes = mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
+  // ---- What the optimizer holds, per precision path -------------------------------------------------------
+  // DeepSpeed casts the module to the 16-bit dtype of its config (engine.py, _configure_distributed_model:
+  // module.half()/.bfloat16()) and keeps fp32 master weights; plain PyTorch keeps weights, gradients and
+  // optimizer states in the dtype the model was loaded in (torch_dtype): pure bf16 when loaded in bf16, fp32
+  // weights with 16-bit autocast (AMP) when loaded in fp32.
+  const storage = torchEngine ? bytesOf(input.torchDtype ?? input.precision) : p;
+  const amp = torchEngine && storage === 4 && p === 2;
+  const lora = input.lora && input.lora.rank > 0 ? input.lora : undefined;
+  // PEFT keeps adapters in fp32 when the base is 16-bit (tuners_utils.py, _cast_adapter_dtype with
+  // autocast_adapter_dtype=True, get_peft_model's default); DeepSpeed casts them with the module.
+  const trainableBytes = torchEngine && lora ? 4 : storage;
+
+  const bf16Master = !torchEngine && input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
+  const statesIn16Bit = torchEngine ? trainableBytes === 2 : input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
+  const masterDtypeBytes = torchEngine ? 0 : mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
   // ZeRO-3 steps on the weight partition itself when it already has the master dtype and stays on the GPU
   // (stage3.py, _create_fp32_partitions): fp32 training, or bf16 master weights, without optimizer offload.
   const sharedMaster = stage === 3 && input.offloadOptimizer === 'none' && (input.precision === 'fp32' || bf16Master);
   const masterBytes = sharedMaster ? 0 : masterDtypeBytes;
-  // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy.
-  const optimizerGradBytes = zero ? masterDtypeBytes : mixed ? 4 : 0;
-  const bf16Path = usesBf16Optimizer(input);
+  // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy; torch on the gradient itself.
+  const optimizerGradBytes = torchEngine ? 0 : zero ? masterDtypeBytes : mixed ? 4 : 0;
+  const bf16Path = usesBf16Optimizer({ ...input, stage, engine });
   // fp32 accumulation of a 16-bit model; data_types.grad_accum_dtype defaults to the model dtype (engine.py, get_data_types).
-  const fp32Accum = mixed && input.fp32GradAccum === true;
-  const gradAccumBytes = zero && fp32Accum ? 4 : elementBytes;
-  if (!zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
+  const fp32Accum = !torchEngine && mixed && input.fp32GradAccum === true;
+  const gradAccumBytes = zero && fp32Accum ? 4 : p;
+  if (!torchEngine && !zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
     notes.push('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.');
   }
-  if (!zero && fp32Accum) {
+  if (!torchEngine && !zero && fp32Accum) {
     notes.push(`DeepSpeed refuses ${input.precision} with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with ${input.precision} accumulation.`);
   }
   const accumNote = zero && fp32Accum && !bf16Path ? fp32AccumulationNote(stage, input.offloadOptimizer !== 'none') : undefined;
   if (accumNote) notes.push(accumNote);
+  if (torchEngine) {
+    notes.push(
+      amp
+        ? `Plain PyTorch with ${input.precision} autocast on fp32 weights: weights, gradients and optimizer states in fp32, no separate master copy.`
+        : `Plain PyTorch in ${input.torchDtype ?? input.precision}: weights, gradients and optimizer states in the model's dtype, no fp32 master copy.`,
+    );
+  }
 
-  // Trainable vs frozen parameters.
+  // ---- Trainable vs frozen parameters ---------------------------------------------------------------------
   let counts: ParamCount | undefined;
-  let trainable = model.totalParams;
-  let weightBytes = model.totalParams * elementBytes;
-  const lora = input.lora && input.lora.rank > 0 ? input.lora : undefined;
+  const frozenExtra = Math.min(Math.max(0, input.frozenParams ?? 0), model.totalParams);
+  let trainable = model.totalParams - frozenExtra;
+  let weightBytes = model.totalParams * storage;
   if (lora) {
     counts = arch ? countParams(arch) : undefined;
     trainable = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
     if (!arch) notes.push('LoRA adapter size is a rough guess: the model has no architecture facts.');
-    weightBytes = frozenWeightBytes(counts, model.totalParams, elementBytes, lora) + trainable * elementBytes;
+    weightBytes = frozenWeightBytes(counts, model.totalParams, storage, lora) + trainable * trainableBytes;
   }
-  const totalParams = model.totalParams + (lora ? trainable : 0);
+  // PPO trains a value model with the policy, in one optimizer (TRL's PolicyAndValueWrapper).
+  const trainedExtras = (input.extraModels ?? []).filter((m) => m.trainable);
+  const extraTrainable = trainedExtras.reduce((sum, m) => sum + m.model.totalParams, 0);
+  trainable += extraTrainable;
+  weightBytes += extraTrainable * storage;
+  const totalParams = model.totalParams + (lora ? trainable - extraTrainable : 0) + extraTrainable;
   // The largest parameter the optimizer holds: ZeRO-1/2 take it over bit16_groups, the trainable params
   // (stage_1_and_2.py:379-385, 558-567). The largest layer's weight for full fine-tuning, an adapter with LoRA.
   let largestTrainable = Math.min(model.largestLayerParams, trainable);
@@ -82,29 +140,34 @@ export function estimate(input: EstimateInput): EstimateResult {
     loraRank: lora?.rank,
     embeddingParams: lora ? 0 : counts ? counts.embedding + counts.lmHead : 0,
   });
+  // torch keeps fp32 states for fp32 adapters: optimizerStateBytes with statesIn16Bit false already does.
 
   const buffers = resolveBuffers(stage, input.buffers);
-  const offloadOptimizer = zero ? input.offloadOptimizer : 'none';
-  const offloadParam = stage === 3 ? input.offloadParam : 'none';
-  if (!zero && input.offloadOptimizer !== 'none') notes.push('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.');
-  if (stage !== 3 && input.offloadParam !== 'none') notes.push('Parameter offload exists only at ZeRO stage 3; ignored.');
+  const offloadOptimizer: OffloadDevice = zero ? input.offloadOptimizer : 'none';
+  const offloadParam: OffloadDevice = stage === 3 ? input.offloadParam : 'none';
+  if (!torchEngine && !zero && input.offloadOptimizer !== 'none') notes.push('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.');
+  if (!torchEngine && stage !== 3 && input.offloadParam !== 'none') notes.push('Parameter offload exists only at ZeRO stage 3; ignored.');
   if (bf16Path && input.offloadOptimizer === 'nvme') notes.push('BF16_Optimizer has no offload (DeepSpeed keeps the ZeRO optimizer only for offload device cpu); NVMe offload ignored.');
   else if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push('NVMe offload needs ZeRO stage 3; counted as CPU offload.');
   if (bf16Path) notes.push('bf16 with fp32 gradient accumulation uses DeepSpeed BF16_Optimizer: a full fp32 gradient buffer per GPU.');
 
+  // bitsandbytes' paged optimizers keep their states in CUDA unified memory (cudaMallocManaged), which the driver
+  // pages out to CPU memory under pressure: outside torch's pool and never the cause of an OOM. Counted in CPU RAM.
+  const pagedStates = input.pagedOptimizer === true && offloadOptimizerFor(input, stage) === 'none' ? optimizerStates / (torchEngine || stage === 0 ? 1 : gpus) : 0;
+  if (pagedStates > 0) notes.push('Paged optimizer: its states live in CUDA unified memory and page out to CPU when the GPU is full; counted in CPU RAM, not on the GPU.');
   const states = modelStates({
     stage,
     precision: input.precision,
     weightBytes,
     trainable,
-    elementBytes,
+    elementBytes: torchEngine ? trainableBytes : p,
     gradAccumBytes,
     masterBytes,
     optimizerGradBytes,
-    optimizerStates,
+    optimizerStates: pagedStates > 0 ? 0 : optimizerStates,
     bf16OptimizerPath: bf16Path,
     gradientAccumulationSteps: input.gradientAccumulationSteps,
-    gpus,
+    gpus: torchEngine ? 1 : gpus,
     offloadOptimizer,
     offloadParam,
     subGroupSize: buffers.subGroupSize,
@@ -113,68 +176,325 @@ export function estimate(input: EstimateInput): EstimateResult {
     largestTrainableParam: largestTrainable,
   });
 
-  let activations = 0;
+  // ---- Activations ----------------------------------------------------------------------------------------
+  const attention = input.attention ?? (input.flashAttention ? 'sdpa' : 'eager');
+  const sequenceParallel = Math.max(1, input.sequenceParallel ?? 1);
+  let act: ActivationBreakdown | undefined;
   if (arch) {
-    activations = activationBytes({
+    act = activationBytes({
       architecture: arch,
       microBatch: input.microBatch,
       seqLen: input.seqLen,
-      bytes: elementBytes,
-      flashAttention: input.flashAttention,
+      bytes: p,
+      attention,
       gradientCheckpointing: input.gradientCheckpointing,
-    }).total;
+      loss: input.loss,
+      sequenceParallel,
+      sequencesPerSample: input.sequencesPerSample,
+      trainableNorms: !lora && frozenExtra === 0,
+      trainableHead: !lora,
+      loraInputs: lora ? loraInputsOf(arch, lora, trainableBytes) : undefined,
+    });
   } else {
     notes.push('Activations not counted: give a model id or folder so its layers are known.');
   }
+  // A trained value model (PPO) runs its own forward on the same sequences.
+  const activationScale = 1 + (arch ? trainedExtras.reduce((s, m) => s + m.model.totalParams / model.totalParams, 0) : 0);
+  const actBackward = (act?.backwardPeak ?? 0) * activationScale;
+  const actTail = (act?.tail ?? 0) * activationScale;
+  // torch.autocast caches the 16-bit copy of every weight it casts for the rest of the forward, and the matmuls
+  // save it for backward (aten/src/ATen/autocast_mode.cpp, cached_casts): one 16-bit copy of the weights.
+  const autocastCopies = amp ? model.totalParams * p : 0;
+  if (arch && !input.packing && input.seqLenIsUpperBound !== false) {
+    errsHigh.push(`every sample is assumed to fill ${input.seqLen} tokens (max_length); shorter data need less activation memory`);
+  }
+  if (input.loss === 'chunked') notes.push('Chunked cross-entropy: the fp32 upcast of the logits exists one chunk at a time (torchtune CEWithChunkedOutputLoss, 8 chunks).');
+  if (input.loss === 'liger') notes.push("liger's fused linear cross-entropy: the logits are never materialised.");
+  if (sequenceParallel > 1) notes.push(`Sequence parallel ${sequenceParallel}: each GPU holds 1/${sequenceParallel} of every sequence's activations.`);
 
+  // ---- Buffers ----------------------------------------------------------------------------------------------
   const buffer = bufferBytes({
     stage,
     buffers,
-    elementBytes,
+    elementBytes: p,
     trainable,
     totalParams,
     largestLayerParams: model.largestLayerParams,
-    paramElementBytes: elementBytes,
+    paramElementBytes: p,
     // BF16_Optimizer ignores NVMe offload (see above).
     offloadOptimizer: bf16Path ? 'none' : offloadOptimizer,
     largestTrainableParam: largestTrainable,
   });
+  // DistributedDataParallel's reducer allocates flat buckets for every gradient at construction and keeps them
+  // (torch/csrc/distributed/c10d/reducer.cpp, initialize_buckets; gradient_as_bucket_view defaults to False, so
+  // param.grad is a second copy).
+  const ddpBuckets = torchEngine && input.ddp && gpus > 1 ? trainable * trainableBytes : 0;
+  // DeepSpeed without ZeRO all-reduces the gradients after backward through flat buckets of
+  // reduce_bucket_size elements (engine.py, allreduce_gradients → buffered_allreduce_fallback).
+  const stage0Bucket = !torchEngine && stage === 0 && gpus > 1 ? Math.min(trainable, buffers.reduceBucketSize) * p : 0;
 
+  // ---- Extra models (RLHF, distillation) ----------------------------------------------------------------
+  let extraGpu = 0;
+  let extraCpu = 0;
+  for (const extra of input.extraModels ?? []) {
+    if (extra.trainable) continue;
+    // TRL prepares frozen models with the run's DeepSpeed config (trl/models/utils.py, prepare_deepspeed): under
+    // ZeRO-3 they are partitioned like the trained model; otherwise every GPU holds them whole, in 16-bit.
+    const w = extra.model.totalParams * p;
+    const sharded = extra.sharded ?? stage === 3;
+    if (extra.offloaded) extraCpu += sharded ? w / gpus : w;
+    else extraGpu += sharded ? w / gpus : w;
+  }
+  const rollout = input.rollout;
+  const cardBytes = input.gpuMemoryBytes;
+  // vLLM colocated on the training GPUs takes gpu_memory_utilization of the whole card for its weights and KV cache;
+  // with sleep mode it frees the KV cache (and offloads or drops its weights) while the trainer runs.
+  let vllmRollout = 0;
+  let vllmResidue = 0;
+  if (rollout?.engine === 'vllm-colocate') {
+    const util = rollout.gpuMemoryUtilization ?? 0.9;
+    if (cardBytes) vllmRollout = util * cardBytes;
+    else notes.push("vLLM's share of the GPU is not counted: the GPU size is unknown (--gpu-memory).");
+    // Sleep level 1 offloads the weights to CPU and discards the KV cache; level 2 discards both (vLLM CuMemAllocator).
+    vllmResidue = rollout.sleepLevel && rollout.sleepLevel > 0 ? 0 : vllmRollout;
+    if (vllmResidue > 0) notes.push("vLLM is not put to sleep between rollouts: its share of the GPU stays reserved while the trainer runs.");
+  }
+
+  // ---- Phases -----------------------------------------------------------------------------------------------
   const gpu = states.gpu;
-  const subtotal = gpu.params + gpu.gradients + gpu.optimizerStates + activations + buffer;
-  const overhead = input.cudaContextBytes + input.fragmentation * subtotal;
-  const total = Math.round(subtotal + overhead);
+  const persistentGradients = gpu.gradients;
+  const persistentParams = gpu.params;
+  const persistentOptimizer = gpu.optimizerStates;
+  const persistentBuffers = buffer.persistent + ddpBuckets;
+  const stepWorkspacePerElement = torchEngine ? foreachWorkspacePerElement(input.optimizer, statesIn16Bit ? 2 : 4) : foreachWorkspacePerElement(input.optimizer, masterDtypeBytes || p);
+  // DeepSpeed builds FusedAdam (or DeepSpeedCPUAdam under offload) from a config's optimizer block (engine.py:2095-2140);
+  // with no block the HF Trainer hands it torch's AdamW (integrations/deepspeed.py, deepspeed_optim_sched), whose
+  // implementation is foreach unless `--optim adamw_torch_fused` (the HF default from torch 2.8 on).
+  const fused = input.optimizerKernel === 'fused' || input.optimizer === 'adam8bit';
+  const stepElements = torchEngine ? trainable : states.stepElements;
+  const optimizerWorkspace = fused ? 0 : stepWorkspacePerElement * stepElements;
+  if (input.optimizerKernel === undefined && optimizerWorkspace > 0) {
+    errsHigh.push("the optimizer's kernel is unknown: counted as torch's foreach AdamW, whose step needs a state-sized temporary (fused kernels need none)");
+  }
 
-  const perNode = Math.max(1, input.gpusPerNode);
+  const largestLayerBytes = model.largestLayerParams * p;
+  const persistent = (): Omit<GpuTerms, 'allocated'> => ({
+    params: persistentParams,
+    gradients: persistentGradients,
+    optimizerStates: persistentOptimizer,
+    activations: 0,
+    buffers: persistentBuffers,
+    temporaries: 0,
+    extraModels: extraGpu,
+  });
+
+  // Loading. ZeRO-3 under zero.Init creates each parameter partitioned and gathers one module at a time to load
+  // its weights (transformers modeling_utils, _load_state_dict_into_zero3_model: GatheredParameters per module).
+  const zeroInit = input.zeroInit ?? true;
+  const loadParams = stage === 3 ? (offloadParam === 'none' ? weightBytes / gpus : 0) + largestLayerBytes : weightBytes;
+  const load = withSum({ ...zeroTerms(), params: loadParams, extraModels: extraGpu });
+
+  // Optimizer creation: ZeRO-1/2 build the flat 16-bit groups after moving the weights to CPU
+  // (stage_1_and_2.py:406, "move all the parameters to cpu to free up accelerator memory for creating flat buffer"),
+  // then the fp32 partition; initialize_optimizer_states adds a zero fp32 gradient for it (stage_1_and_2.py:837-853).
+  // Optimizer states themselves are created lazily in the first step (torch, FusedAdam).
+  const stateShare = offloadOptimizer === 'none' ? optimizerStates / (torchEngine ? 1 : gpus) : 0;
+  const init = withSum({ ...persistent(), optimizerStates: Math.max(0, persistentOptimizer - stateShare), temporaries: states.stepGradient });
+
+  // Forward + backward. Early in backward: every activation, the fp32 gradient of the logits and the output head's
+  // gradient (when it trains); late: every gradient plus one layer's activations.
+  const backwardGradients = torchEngine ? trainable * trainableBytes : states.backwardGradients;
+  const headGrad = !lora && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
+  const early = actBackward + autocastCopies + headGrad;
+  const late = backwardGradients + actTail + stage0Bucket;
+  const earlyWins = early >= late;
+  const forwardBackward = withSum({
+    ...persistent(),
+    gradients: persistentGradients + (earlyWins ? headGrad : backwardGradients),
+    activations: earlyWins ? actBackward + autocastCopies : actTail,
+    buffers: persistentBuffers + buffer.forwardBackward + (earlyWins ? 0 : stage0Bucket),
+  });
+
+  // Optimizer step: the gradients it steps with and its workspaces. ZeRO converts a flattened copy of the rank's
+  // 16-bit gradients to fp32 (one sub-group at a time at stage 3); torch steps on the gradients themselves.
+  const residual = torchEngine ? backwardGradients : bf16Path || stage === 3 ? 0 : stage === 1 ? states.backwardGradients / gpus : states.backwardGradients;
+  const stepGradients = persistentGradients + residual + states.stepGradient;
+  const stepTemporaries = Math.max(states.stepFlatten, optimizerWorkspace);
+  let step = withSum({ ...persistent(), gradients: stepGradients, temporaries: stepTemporaries });
+  // ZeRO-1/2 all-gather the updated partitions once the fp32 copy is gone (stage_1_and_2.py, all_gather_dp_groups).
+  const gatherAfter = withSum({ ...persistent(), buffers: persistentBuffers + buffer.afterStep });
+  if (gatherAfter.allocated > step.allocated) step = gatherAfter;
+
+  // Saving a checkpoint: ZeRO-3 with stage3_gather_16bit_weights_on_model_save gathers one module at a time
+  // (engine.py, _zero3_consolidated_16bit_state_dict: GatheredParameters per module, copied to rank 0's CPU).
+  const save = withSum({ ...persistent(), buffers: persistentBuffers + (stage === 3 ? largestLayerBytes : 0) });
+
+  const named: Array<[PhaseName, GpuTerms]> = [
+    ['load', load],
+    ['optimizer-init', init],
+    ['forward-backward', forwardBackward],
+    ['optimizer-step', step],
+    ['checkpoint-save', save],
+  ];
+
+  // Rollout: vLLM colocated takes its share of the card; transformers' generate keeps a KV cache, and under ZeRO-3
+  // TRL gathers the whole 16-bit model for it (trl/models/utils.py, unwrap_model_for_generation).
+  if (rollout) {
+    const r = persistent();
+    if (rollout.offloadModel) r.params = 0;
+    if (rollout.offloadOptimizer) r.optimizerStates = 0;
+    if (rollout.engine === 'generate' && arch) {
+      const kv = 2 * arch.numLayers * arch.numKvHeads * arch.headDim * p * rollout.sequences * rollout.sequenceLength;
+      // Everything the wrapped model holds, a trained value model too (TRL's PolicyAndValueWrapper).
+      const gathered = stage === 3 ? Math.max(0, totalParams * p - persistentParams) : 0;
+      r.activations = kv + rollout.sequences * arch.vocabSize * 4;
+      r.buffers = persistentBuffers + gathered;
+    }
+    named.push(['rollout', withSum(r)]);
+  }
+
+  // ---- Reserved, context, total -----------------------------------------------------------------------------
+  // vLLM's memory is its own pool (outside torch's caching allocator): live in the rollout, and between rollouts
+  // unless it sleeps.
+  const vllmIn = (phase: PhaseName): number => (phase === 'rollout' ? vllmRollout : phase === 'load' || phase === 'optimizer-init' ? 0 : vllmResidue);
+  // The pool the training cycle (forward + backward, step) builds; phases outside the cycle add to it only where
+  // they need more than it holds.
+  const cycleAllocated = Math.max(forwardBackward.allocated, step.allocated);
+  const reservedSteady = reservedBytes({
+    persistent: persistentParams + persistentGradients + persistentOptimizer + persistentBuffers + extraGpu,
+    backwardGradients,
+    activations: actBackward + autocastCopies,
+    forwardBackwardBuffers: buffer.forwardBackward + stage0Bucket,
+    stepTransient: stepGradients - persistentGradients - residual + stepTemporaries,
+    stepFitsInActivationBlocks: act ? stepFits(input, arch!, act, torchEngine, stage, trainableBytes, Math.max(states.stepGradient, states.stepFlatten, optimizerWorkspace)) : true,
+    gradientCheckpointing: input.gradientCheckpointing,
+    peakAllocated: cycleAllocated,
+    fragmentation: input.fragmentation,
+  });
+  // zeroLens.cudaContextGiB / --cuda-context override everything outside torch's pool (context, kernels, NCCL).
+  const nccl = input.ncclBytes ?? (gpus > 1 ? NCCL_BYTES : 0);
+  const outside = input.cudaContextBytes ?? CUDA_CONTEXT_BYTES + nccl;
+  // Variable-length data grow the pool beyond what one step needs; the allocator gives that back before it fails,
+  // so it counts up to the card (when the rest fits) and never decides 'fits'.
+  const fixedLength = input.fixedLength === true || input.packing === true || input.fragmentation !== undefined;
+  const growth = variableLengthBytes(actBackward + autocastCopies, input.gradientCheckpointing, fixedLength);
+  const required = reservedSteady + outside;
+  const room = input.gpuMemoryBytes !== undefined && required <= input.gpuMemoryBytes ? input.gpuMemoryBytes - required : Infinity;
+  const cycleGrowth = Math.min(growth, room);
+  if (growth > 0) {
+    notes.push(
+      `Variable-length data: the allocator's pool grows past one step's needs as longer batches arrive (about ${Math.round(growth / 2 ** 30 * 10) / 10} GiB here${cycleGrowth < growth ? ', up to the card: it frees that cache before an allocation could fail' : ''}); packing or PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoid most of it.`,
+    );
+  }
+  const phases: PhaseEstimate[] = named.map(([phase, terms]) => {
+    // max_memory_reserved never falls: once the first step has run, every phase sees the steady pool. Loading and
+    // optimizer creation come before it and hold what they allocate.
+    // A colocated vLLM that sleeps is woken after the trainer empties torch's cache (ms-swift rollout_mixin.py:1188-1191,
+    // aggressive_empty_cache() before engine.wake_up), so the rollout holds only what is live in it.
+    const emptied = phase === 'rollout' && rollout?.engine === 'vllm-colocate' && (rollout.sleepLevel ?? 0) > 0;
+    const torchReserved = phase === 'load' || phase === 'optimizer-init' || emptied ? terms.allocated : Math.max(terms.allocated, reservedSteady) + cycleGrowth;
+    const vllm = vllmIn(phase);
+    const rounded = {} as GpuTerms;
+    for (const key of ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'temporaries', 'extraModels', 'allocated'] as const) rounded[key] = Math.round(terms[key]);
+    rounded.extraModels += Math.round(vllm);
+    rounded.allocated += Math.round(vllm);
+    const reserved = Math.round(torchReserved + vllm);
+    return { phase, ...rounded, reserved, total: Math.round(reserved + outside), cpu: 0 };
+  });
+
+  // ---- CPU per node and NVMe ----------------------------------------------------------------------------------
   const cpu = states.cpu;
   const cpuParams = Math.round(cpu.params * perNode);
   const cpuGradients = Math.round(cpu.gradients * perNode);
   const cpuOptimizer = Math.round(cpu.optimizerStates * perNode);
-  const cpuTotal = cpuParams + cpuGradients + cpuOptimizer;
+  const cpuSteady = cpuParams + cpuGradients + cpuOptimizer + Math.round((extraCpu + pagedStates) * perNode);
   const alwaysPinned = Math.round(states.cpuAlwaysPinned * perNode);
   if (states.cpuAccumulationBuffer > 0) {
-    notes.push(`Gradient accumulation (${input.gradientAccumulationSteps} steps) with ZeRO-${stage} optimizer offload: each rank keeps its partition's gradients in a CPU buffer between micro-steps (accumulated_grads_in_cpu), ${elementBytes} bytes/param.`);
+    notes.push(`Gradient accumulation (${input.gradientAccumulationSteps} steps) with ZeRO-${stage} optimizer offload: each rank keeps its partition's gradients in a CPU buffer between micro-steps (accumulated_grads_in_cpu), ${p} bytes/param.`);
   }
   // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
   const pinMemory = input.pinMemory ?? true;
-  const pinned = pinMemory ? cpuTotal : alwaysPinned;
-  if (cpuTotal > 0) notes.push(pinMemory ? `Offloaded CPU memory is pinned (pin_memory: true${input.pinMemory === undefined ? ', the default' : ''}).` : 'Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.');
+  const pinned = pinMemory ? cpuSteady : alwaysPinned;
+  if (cpuSteady > 0 && !torchEngine) notes.push(pinMemory ? `Offloaded CPU memory is pinned (pin_memory: true${input.pinMemory === undefined ? ', the default' : ''}).` : 'Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.');
+  // Loading: without zero.Init every process materialises the whole model in CPU memory before it moves to the GPU
+  // (DeepSpeed's estimators count this as 4Ψ per GPU for zero_init=0); under zero.Init a process reads one
+  // checkpoint shard at a time (transformers' default max_shard_size, 5 GB).
+  const storageBytes = model.totalParams * (torchEngine ? storage : Math.max(storage, p));
+  const loadCpuPerRank = stage === 3 && zeroInit ? Math.min(storageBytes, 5e9) : storageBytes;
+  const cpuLoad = Math.round(loadCpuPerRank * perNode);
+  // Saving: the model's 16-bit weights pass through rank 0's CPU memory: save_pretrained's safetensors buffer below
+  // ZeRO-3, and under ZeRO-3 the consolidated 16-bit state dict when stage3_gather_16bit_weights_on_model_save is on
+  // (engine.py, _zero3_consolidated_16bit_state_dict); otherwise every rank saves its own partitions.
+  const consolidates = stage < 3 || buffers.gather16BitOnSave;
+  const cpuSave = cpuSteady + (consolidates ? Math.round(totalParams * p) : 0);
+  const cpuByPhase: Record<PhaseName, number> = {
+    load: cpuLoad,
+    'optimizer-init': cpuSteady,
+    'forward-backward': cpuSteady,
+    'optimizer-step': cpuSteady,
+    'checkpoint-save': cpuSave,
+    rollout: cpuSteady + (rollout?.offloadModel ? Math.round(persistentParams * perNode) : 0) + (rollout?.offloadOptimizer ? Math.round(persistentOptimizer * perNode) : 0),
+  };
+  for (const ph of phases) ph.cpu = cpuByPhase[ph.phase];
+  // The phase that sets the peak: the largest total; among equals (the pool of the cycle), the one that allocates most.
+  const peak = phases.reduce((best, ph) => (ph.total > best.total || (ph.total === best.total && ph.allocated > best.allocated) ? ph : best), phases[0]);
+  const cpuPeak = phases.reduce((best, ph) => (ph.cpu > best.cpu ? ph : best), phases[0]);
 
+  const total = peak.total;
+  const allocatedPeak = Math.max(...phases.map((ph) => ph.allocated));
+  const reserved = Math.max(...phases.map((ph) => ph.reserved));
   return {
     perGpu: {
-      params: Math.round(gpu.params),
-      gradients: Math.round(gpu.gradients),
-      optimizerStates: Math.round(gpu.optimizerStates),
-      activations: Math.round(activations),
-      buffers: Math.round(buffer),
-      overhead: Math.round(overhead),
+      params: peak.params,
+      gradients: peak.gradients,
+      optimizerStates: peak.optimizerStates,
+      activations: peak.activations,
+      buffers: peak.buffers,
+      temporaries: peak.temporaries,
+      extraModels: peak.extraModels,
+      allocated: allocatedPeak,
+      peakPhase: peak.phase,
+      reserved,
+      allocatorCache: Math.max(0, reserved - peak.allocated),
+      cudaContext: Math.round(outside),
+      overhead: Math.round(total - peak.allocated),
       total,
     },
-    perCpu: { params: cpuParams, gradients: cpuGradients, optimizerStates: cpuOptimizer, total: cpuTotal, pinned },
+    phases,
+    perCpu: { params: cpuParams, gradients: cpuGradients, optimizerStates: cpuOptimizer, total: cpuPeak.cpu, pinned, peakPhase: cpuPeak.cpu > 0 ? cpuPeak.phase : null },
     nvme: Math.round(states.nvme * perNode),
+    // The growth under variable lengths stops at the card (see above), so this judges what one step needs.
     fits: input.gpuMemoryBytes === undefined ? null : total <= input.gpuMemoryBytes,
     notes,
+    errsHigh,
   };
+}
+
+/**
+ * Whether the optimizer step's workspaces fit in blocks the activations leave cached (allocator.ts): a request
+ * reuses a cached block only when one block is large enough. torch's foreach temporaries come one per parameter
+ * (typically an MLP matrix, h·I elements); ZeRO's are flat, one per partition or sub-group. The gradients
+ * produced during backward take the freed logits blocks first where they are per-parameter tensors (plain
+ * PyTorch, ZeRO-0/1), so there only the layers' blocks remain: the saved layer inputs (s·b·h) under
+ * checkpointing, the MLP's s·b·I tensors without.
+ */
+function stepFits(input: EstimateInput, arch: NonNullable<EstimateInput['model']['architecture']>, act: ActivationBreakdown, torchEngine: boolean, stage: ZeroStage, storage: number, largestStepPiece: number): boolean {
+  const p = bytesOf(input.precision);
+  const inter = arch.moe ? arch.moe.moeIntermediateSize : arch.intermediateSize;
+  const layerBlock = input.gradientCheckpointing ? p * act.tokens * arch.hiddenSize : p * act.tokens * inter;
+  if (torchEngine) return arch.hiddenSize * inter * storage <= layerBlock;
+  const logitsBlock = (input.loss ?? 'standard') === 'standard' ? 4 * act.tokens * arch.vocabSize : (input.loss === 'chunked' ? (4 * act.tokens * arch.vocabSize) / 8 : 0);
+  const largestBlock = stage >= 2 ? Math.max(layerBlock, logitsBlock) : layerBlock;
+  return largestStepPiece <= largestBlock;
+}
+
+function loraInputsOf(arch: NonNullable<EstimateInput['model']['architecture']>, lora: NonNullable<EstimateInput['lora']>, adapterBytes: number) {
+  const widths = loraInputWidths(arch, lora);
+  return { perLinearWidth: widths.perLinear, uniqueWidth: widths.unique, castBytes: adapterBytes, dropout: (lora.dropout ?? 0) > 0 };
+}
+
+function offloadOptimizerFor(input: EstimateInput, stage: ZeroStage): OffloadDevice {
+  return stage > 0 ? input.offloadOptimizer : 'none';
 }
 
 /** Why fp32 gradient accumulation outside BF16_Optimizer costs what it does at this stage (undefined: nothing). */
@@ -195,14 +515,27 @@ const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
   [3, 'cpu', 'cpu'],
 ];
 
-/** The same setup at every stage: stages 0–3, CPU optimizer offload at 1–3, CPU param offload at 3. */
+/**
+ * The same setup at every stage: stages 0–3, CPU optimizer offload at 1–3, CPU param offload at 3. A run without
+ * DeepSpeed (engine torch) keeps its own engine in the stage-0 row; the other rows are what DeepSpeed would hold.
+ */
 export function estimateAllOptions(input: EstimateInput): StageOption[] {
-  return stageChoices.map(([stage, offloadOptimizer, offloadParam]) => ({
-    stage,
-    offloadOptimizer,
-    offloadParam,
-    label: optionLabel({ stage, offloadOptimizer, offloadParam }),
-    // overlap_comm's default depends on the stage, so a user's explicit value is kept and the rest re-derived.
-    result: estimate({ ...input, stage, offloadOptimizer, offloadParam }),
-  }));
+  return stageChoices.map(([stage, offloadOptimizer, offloadParam]) => {
+    const engine = stage === 0 ? input.engine : 'deepspeed';
+    return {
+      stage,
+      offloadOptimizer,
+      offloadParam,
+      label: stage === 0 && engine === 'torch' ? torchLabel(input) : optionLabel({ stage, offloadOptimizer, offloadParam }),
+      // overlap_comm's default depends on the stage, so a user's explicit value is kept and the rest re-derived.
+      result: estimate({ ...input, stage, offloadOptimizer, offloadParam, engine }),
+    };
+  });
 }
+
+/** The stage-0 row of a run without DeepSpeed. */
+export function torchLabel(input: Pick<EstimateInput, 'ddp' | 'gpusPerNode' | 'nodes'>): string {
+  return input.gpusPerNode * input.nodes > 1 ? 'DDP (no DeepSpeed)' : 'One GPU (no DeepSpeed)';
+}
+
+export { GiB };

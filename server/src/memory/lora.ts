@@ -188,3 +188,30 @@ export function frozenWeightBytes(counts: Pick<ParamCount, 'total' | 'decoderLin
   const linear = counts ? counts.decoderLinear : Math.round(totalParams * 0.9);
   return linear * perWeight + (totalParams - linear) * dtypeBytes;
 }
+
+/**
+ * Input elements per token of one (average) decoder layer's adapted linears: `perLinear` sums every adapted linear's
+ * input (what LoRA's own copies hold), `unique` counts each distinct input once (q, k and v share theirs, so do gate
+ * and up). Routed experts see only the tokens routed to them, so top-k of them count.
+ */
+export function loraInputWidths(a: ModelArchitecture, spec: LoraSpec): { perLinear: number; unique: number } {
+  const t = targetsOf(spec);
+  let perLinear = 0;
+  let unique = 0;
+  for (const kind of layerKinds(a)) {
+    const share = kind.layers / Math.max(1, a.numLayers);
+    const seen = new Set<string>();
+    for (const s of kind.shapes) {
+      if (!adapted(s, t)) continue;
+      const copies = s.copies > 1 && a.moe ? a.moe.expertsPerToken : s.copies;
+      perLinear += share * copies * s.dIn;
+      // Linears reading the block's input (q/k/v, gate/up) share one tensor; the others read their own.
+      const input = s.dIn === a.hiddenSize && !s.names.includes('o_proj') && !s.names.includes('down_proj') ? `h:${s.names.some((n) => /gate|up|fc1|w1|w3|dense_h_to_4h/.test(n)) ? 'mlp' : 'attn'}` : s.names[0];
+      if (!seen.has(input)) {
+        seen.add(input);
+        unique += share * copies * s.dIn;
+      }
+    }
+  }
+  return { perLinear, unique };
+}

@@ -1,4 +1,4 @@
-import type { FileSystemHost } from '../host';
+import { textOf, type FileSystemHost } from '../host';
 import { joinPath } from '../util/paths';
 
 /**
@@ -50,7 +50,7 @@ export async function findInHuggingFaceCache(fs: FileSystemHost, id: string): Pr
     const repo = await findEntry(fs, root, folderName);
     if (!repo) continue;
     const snapshots = joinPath(repo, 'snapshots');
-    const main = (await fs.readFile(joinPath(repo, 'refs', 'main')))?.trim();
+    const main = textOf(await fs.readFile(joinPath(repo, 'refs', 'main'), 'cache-ref'))?.trim();
     if (main && (await fs.exists(joinPath(snapshots, main, 'config.json')))) return joinPath(snapshots, main);
     for (const revision of (await fs.listDir(snapshots)) ?? []) {
       if (await fs.exists(joinPath(snapshots, revision, 'config.json'))) return joinPath(snapshots, revision);

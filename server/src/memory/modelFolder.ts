@@ -1,4 +1,4 @@
-import type { FileSystemHost } from '../host';
+import { textOf, type FileSystemHost } from '../host';
 import { architectureFromConfig } from './configJson';
 import { countParams } from './paramCount';
 import { baseName, joinPath } from '../util/paths';
@@ -13,7 +13,17 @@ import type { ModelInfo } from './types';
  * config.json, when present, also supplies the architecture (for activations and LoRA).
  */
 export async function readModelFolder(fs: FileSystemHost, folder: string, id?: string): Promise<ModelInfo | undefined> {
-  const configText = await fs.readFile(joinPath(folder, 'config.json'));
+  const info = await readCounts(fs, folder, id);
+  // Counts no model has (a crafted header or config.json: infinite, past 2^53, over a quadrillion) size nothing.
+  const sane = (n: number) => Number.isSafeInteger(n) && n >= 0 && n <= maxParams;
+  return info && sane(info.totalParams) && info.totalParams > 0 && sane(info.largestLayerParams) ? info : undefined;
+}
+
+/** More parameters than any model has (the largest are a few trillion). */
+const maxParams = 1e15;
+
+async function readCounts(fs: FileSystemHost, folder: string, id?: string): Promise<ModelInfo | undefined> {
+  const configText = textOf(await fs.readFile(joinPath(folder, 'config.json'), 'model-config'));
   const parsed = configText === undefined ? undefined : architectureFromConfig(safeJson(configText));
   const architecture = parsed?.architecture;
   const counted = architecture ? countParams(architecture) : undefined;
@@ -32,7 +42,7 @@ export async function readModelFolder(fs: FileSystemHost, folder: string, id?: s
     };
   }
 
-  const index = safeJson(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'))) as { metadata?: { total_size?: unknown } } | undefined;
+  const index = safeJson(textOf(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'), 'model-index'))) as { metadata?: { total_size?: unknown } } | undefined;
   const totalSize = index?.metadata?.total_size;
   if (typeof totalSize === 'number' && totalSize > 0) {
     const bytes = dtypeBytes[parsed?.dtype ?? 'bfloat16'] ?? 2;
@@ -64,16 +74,16 @@ export async function readModelFolder(fs: FileSystemHost, folder: string, id?: s
  * checkpoint's adapter_config.json (`base_model_name_or_path`), or ms-swift's args.json (`model`).
  */
 export async function trainedFrom(fs: FileSystemHost, folder: string): Promise<string | undefined> {
-  const adapter = safeJson(await fs.readFile(joinPath(folder, 'adapter_config.json'))) as { base_model_name_or_path?: unknown } | undefined;
+  const adapter = safeJson(textOf(await fs.readFile(joinPath(folder, 'adapter_config.json'), 'model-config'))) as { base_model_name_or_path?: unknown } | undefined;
   if (typeof adapter?.base_model_name_or_path === 'string' && adapter.base_model_name_or_path) return adapter.base_model_name_or_path;
-  const args = safeJson(await fs.readFile(joinPath(folder, 'args.json'))) as { model?: unknown; model_id_or_path?: unknown } | undefined;
+  const args = safeJson(textOf(await fs.readFile(joinPath(folder, 'args.json'), 'model-config'))) as { model?: unknown; model_id_or_path?: unknown } | undefined;
   const model = args?.model ?? args?.model_id_or_path;
   return typeof model === 'string' && model ? model : undefined;
 }
 
 /** Sums the headers of model.safetensors or of all shards the index names; undefined if any is unreadable. */
 async function readShardHeaders(fs: FileSystemHost, folder: string): Promise<{ summary: SafetensorsSummary } | undefined> {
-  const indexText = await fs.readFile(joinPath(folder, 'model.safetensors.index.json'));
+  const indexText = textOf(await fs.readFile(joinPath(folder, 'model.safetensors.index.json'), 'model-index'));
   let files: string[] | undefined;
   if (indexText !== undefined) {
     const map = (safeJson(indexText) as { weight_map?: unknown } | undefined)?.weight_map;

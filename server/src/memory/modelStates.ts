@@ -46,7 +46,16 @@ export interface Placement {
 }
 
 export interface ModelStates {
+  /** What stays on the GPU for the whole run: weights, persistent gradient buffers, master weights and optimizer states. */
   gpu: Placement;
+  /** Gradients that exist on the GPU at the end of the backward pass and are freed by the optimizer step (16-bit, or fp32 accumulation copies). */
+  backwardGradients: number;
+  /** The gradient copy the optimizer steps with, on the GPU during the step only (fp32 for mixed precision; one sub-group at a time under ZeRO-3). */
+  stepGradient: number;
+  /** The flattening copy of the 16-bit gradients the step makes before it converts them (`flatten(averaged_gradients)`). */
+  stepFlatten: number;
+  /** Elements the optimizer steps at once on the GPU (the rank's partition, or one ZeRO-3 sub-group); 0 when it steps on the CPU. */
+  stepElements: number;
   cpu: Placement;
   /** Part of `cpu` that is page-locked regardless of pin_memory (NVMe swap buffers, NVMe params kept in CPU). */
   cpuAlwaysPinned: number;
@@ -70,37 +79,60 @@ export function modelStates(i: ModelStateInput): ModelStates {
   let pinned = 0;
   let accumulationBuffer = 0;
 
+  const empty = { cpu, cpuAlwaysPinned: 0, cpuAccumulationBuffer: 0, nvme };
   if (i.bf16OptimizerPath) {
-    // bf16 weights, transient bf16 grads, a FULL fp32 accumulation buffer, master + states sharded over DP.
+    // bf16 weights, transient bf16 grads, a FULL fp32 accumulation buffer (allocated at init and kept,
+    // bf16_optimizer.py: fp32_groups_gradients_flat), master + states sharded over DP; the step works on views of it.
     gpu.params = i.weightBytes;
-    gpu.gradients = 2 * T + 4 * T;
+    gpu.gradients = 4 * T;
     gpu.optimizerStates = (4 * T + i.optimizerStates) / N;
-    return { gpu, cpu, cpuAlwaysPinned: 0, cpuAccumulationBuffer: 0, nvme };
+    return { gpu, backwardGradients: 2 * T, stepGradient: 0, stepFlatten: 0, stepElements: shardT, ...empty };
   }
 
   const master = i.masterBytes * T;
   const stage = i.stage;
   if (stage === 0) {
+    // FP16_Optimizer (and its bf16 wrapper): 16-bit gradients until the step, which converts each to fp32 and
+    // flattens the converted list into the fp32 master's gradient (fused_optimizer.py:288-294,
+    // `_flatten_dense_tensors([p.grad.to(data_type) ...])`): the per-parameter fp32 copies and the flat one coexist.
     gpu.params = i.weightBytes;
-    gpu.gradients = (i.elementBytes + i.optimizerGradBytes) * T;
     gpu.optimizerStates = master + i.optimizerStates;
-    return { gpu, cpu, cpuAlwaysPinned: 0, cpuAccumulationBuffer: 0, nvme };
+    return {
+      gpu,
+      backwardGradients: i.elementBytes * T,
+      stepGradient: i.optimizerGradBytes * T,
+      stepFlatten: i.optimizerGradBytes * T,
+      stepElements: T,
+      ...empty,
+    };
   }
 
   // Optimizer side of one rank: master + states of its shard, and the gradient copy it steps with.
   const optimizerShard = (master + i.optimizerStates) / N;
-  const optimizerGrad = stage === 3 && i.offloadOptimizer === 'none' ? i.optimizerGradBytes * Math.min(shardT, i.subGroupSize) : i.optimizerGradBytes * shardT;
+  // ZeRO-3 steps one sub-group at a time (stage3.py, _prepare_fp32_grad_for_sub_group / step): sub-groups hold up to
+  // sub_group_size partition elements; ZeRO-1/2 step the whole partition of a parameter group at once.
+  const stepElements = stage === 3 ? Math.min(shardT, i.subGroupSize) : shardT;
+  const optimizerGrad = i.optimizerGradBytes * shardT;
 
   gpu.params = stage === 3 ? i.weightBytes / N : i.weightBytes;
-  // The rank's gradient partition: ZeRO-2 keeps it in the model dtype (stage_1_and_2.py, grads_in_partition),
-  // ZeRO-3 in the accumulation dtype (stage3.py:742, grad_partitions_flat_buffer).
+  // The rank's gradient partition: ZeRO-2 keeps it in the model dtype (stage_1_and_2.py, grads_in_partition, allocated
+  // at the first reduction of every step and released after it), ZeRO-3 in the accumulation dtype, allocated at init
+  // and kept (stage3.py:742, grad_partitions_flat_buffer).
   const gradPartition = (stage === 3 ? i.gradAccumBytes : i.elementBytes) * shardT;
   // Stage 1 keeps every parameter's full gradient until the step, converted to the accumulation dtype when that
   // differs from the model's (stage_1_and_2.py:361-364 use_grad_accum_attribute, 1123-1129 param.grad_accum).
-  gpu.gradients = stage === 1 ? i.gradAccumBytes * T : gradPartition;
+  let backwardGradients = stage === 1 ? i.gradAccumBytes * T : stage === 2 ? gradPartition : 0;
+  if (stage === 3) gpu.gradients = gradPartition;
+  let stepGradient = 0;
+  let stepFlatten = 0;
+  let steppedOnGpu = 0;
 
   if (i.offloadOptimizer === 'none') {
-    gpu.gradients += optimizerGrad;
+    // The step flattens the rank's 16-bit gradients (a copy) and converts them to the master dtype
+    // (stage_1_and_2.py:2352-2367, `flatten(averaged_gradients).to(fp32)`; stage3.py the same per sub-group).
+    stepGradient = i.optimizerGradBytes * stepElements;
+    stepFlatten = i.optimizerGradBytes > 0 ? (stage === 3 ? i.gradAccumBytes : i.elementBytes) * stepElements : 0;
+    steppedOnGpu = stepElements;
     gpu.optimizerStates = optimizerShard;
   } else {
     // NVMe offload (stage 3) swaps the optimizer's gradient copy out with the states, sub-group by sub-group
@@ -111,8 +143,11 @@ export function modelStates(i: ModelStateInput): ModelStates {
     // Under offload no 16-bit gradient partition stays on the GPU: ZeRO-2 copies each reduced gradient straight
     // into the CPU fp32 buffer (stage_1_and_2.py, copy_grads_in_partition), and ZeRO-3 allocates its partition
     // on the offload device (stage3.py:328, self.device = cpu, also with NVMe), where it counts.
-    if (stage >= 2) gpu.gradients = 0;
-    if (stage === 3) cpu.gradients += gradPartition;
+    if (stage === 2) backwardGradients = 0;
+    if (stage === 3) {
+      gpu.gradients = 0;
+      cpu.gradients += gradPartition;
+    }
     // Stages 1 and 2 also keep a 16-bit CPU copy of the rank's weight partition to copy updated weights back.
     if (stage < 3) cpu.params = i.elementBytes * shardT;
     // And a CPU buffer the size of the largest trainable parameter in the param dtype, pinned with pin_memory,
@@ -157,5 +192,5 @@ export function modelStates(i: ModelStateInput): ModelStates {
       pinned += resident + buffers;
     }
   }
-  return { gpu, cpu, cpuAlwaysPinned: pinned, cpuAccumulationBuffer: accumulationBuffer, nvme };
+  return { gpu, backwardGradients, stepGradient, stepFlatten, stepElements: steppedOnGpu, cpu, cpuAlwaysPinned: pinned, cpuAccumulationBuffer: accumulationBuffer, nvme };
 }

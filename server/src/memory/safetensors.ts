@@ -13,8 +13,6 @@ export interface SafetensorsSummary {
   dtypes: Map<string, number>;
 }
 
-/** Headers above this size are not a safetensors file we want to parse (the format caps them at 100 MB). */
-const MAX_HEADER_BYTES = 100_000_000;
 
 export function parseSafetensorsHeader(json: string, into?: SafetensorsSummary): SafetensorsSummary | undefined {
   let header: unknown;
@@ -33,8 +31,11 @@ export function parseSafetensorsHeader(json: string, into?: SafetensorsSummary):
     for (const dim of tensor.shape) {
       if (typeof dim !== 'number' || !Number.isInteger(dim) || dim < 0) return undefined;
       count *= dim;
+      // A shape no checkpoint has (the count past 2^53, or infinite) is not a header to size a model from.
+      if (!Number.isSafeInteger(count)) return undefined;
     }
     summary.params += count;
+    if (!Number.isSafeInteger(summary.params)) return undefined;
     const module = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
     summary.modules.set(module, (summary.modules.get(module) ?? 0) + count);
     const dtype = typeof tensor.dtype === 'string' ? tensor.dtype : 'unknown';
@@ -45,14 +46,15 @@ export function parseSafetensorsHeader(json: string, into?: SafetensorsSummary):
 
 /** Reads and parses one file's header through the host; undefined when it is missing or not safetensors. */
 export async function readSafetensorsHeader(fs: FileSystemHost, file: string, into?: SafetensorsSummary): Promise<SafetensorsSummary | undefined> {
-  const prefix = await fs.readBytes(file, 0, 8);
-  if (!prefix || prefix.length < 8) return undefined;
-  const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
+  const prefix = await fs.readBytes(file, 0, 8, 'safetensors-header');
+  if (!('bytes' in prefix) || prefix.bytes.length < 8) return undefined;
+  const view = new DataView(prefix.bytes.buffer, prefix.bytes.byteOffset, 8);
   const length = Number(view.getBigUint64(0, true));
-  if (length < 2 || length > MAX_HEADER_BYTES) return undefined;
-  const bytes = await fs.readBytes(file, 8, length);
-  if (!bytes || bytes.length < length) return undefined;
-  return parseSafetensorsHeader(new TextDecoder().decode(bytes), into);
+  if (length < 2) return undefined;
+  // The host refuses a header over its cap (and says so); the format allows 100 MB, real ones are far smaller.
+  const header = await fs.readBytes(file, 8, length, 'safetensors-header');
+  if (!('bytes' in header) || header.bytes.length < length) return undefined;
+  return parseSafetensorsHeader(new TextDecoder().decode(header.bytes), into);
 }
 
 export function largestModule(summary: SafetensorsSummary): number {

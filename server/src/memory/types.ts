@@ -6,8 +6,20 @@
 import type { Source } from '../protocol/sources';
 import type { OffloadDevice, Precision, ZeroStage } from '../protocol/estimate';
 
-export type { EstimateResult, GpuBreakdown, OffloadDevice, Precision, StageOption, ZeroStage } from '../protocol/estimate';
+export type { EstimateResult, GpuBreakdown, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, Precision, StageOption, ZeroStage } from '../protocol/estimate';
 export type OptimizerName = 'adamw' | 'adam' | 'adam8bit' | 'sgd' | 'sgd-momentum' | 'lion' | 'adagrad' | 'adafactor' | 'muon';
+/** How the optimizer's step is computed: fused kernels need no workspace, torch's foreach path one state-sized temporary. */
+export type OptimizerKernel = 'fused' | 'foreach';
+/** Attention kernel (transformers `attn_implementation`): eager keeps the s×s scores, SDPA and FlashAttention do not. */
+export type AttentionImpl = 'eager' | 'sdpa' | 'flash';
+/**
+ * How the loss is computed from the last hidden state: full logits upcast to fp32 (transformers' ForCausalLMLoss),
+ * liger's fused linear cross-entropy, chunked cross-entropy, or the per-token log-probabilities of TRL's preference
+ * and RL trainers (selective_log_softmax: log-softmax row by row in the logits' dtype).
+ */
+export type LossKernel = 'standard' | 'liger' | 'chunked' | 'logprobs';
+/** Who owns the weights the optimizer updates: DeepSpeed's engine, or plain PyTorch (one process, or DDP). */
+export type TrainingEngine = 'deepspeed' | 'torch';
 
 /** Architecture facts, as a config.json states them. Enough to count parameters and activations. */
 export interface ModelArchitecture {
@@ -125,6 +137,8 @@ export interface LoraSpec {
   /** Base weights quantised to 4-bit NF4 (QLoRA) or 8-bit; undefined keeps the training dtype. */
   quantBits?: 4 | 8;
   doubleQuant?: boolean;
+  /** lora_dropout: with a rate > 0 every adapted linear saves a dropped copy of its input and the mask. */
+  dropout?: number;
 }
 
 /** DeepSpeed buffer and partition sizes, in elements; absent fields take DeepSpeed's defaults. */
@@ -137,6 +151,38 @@ export interface BufferSettings {
   subGroupSize?: number;
   /** offload_param.max_in_cpu: trainable elements per rank kept in CPU memory under NVMe param offload. */
   maxParamsInCpu?: number;
+  /** stage3_max_reuse_distance: a gathered parameter used again within this many elements of the trace stays gathered. */
+  maxReuseDistance?: number;
+  /** stage3_gather_16bit_weights_on_model_save: saving gathers the whole 16-bit model on rank 0's CPU. */
+  gather16BitOnSave?: boolean;
+}
+
+/** A model the run holds besides the one it trains (RLHF, distillation). */
+export interface ExtraModel {
+  role: 'reference' | 'reward' | 'value' | 'teacher';
+  model: ModelInfo;
+  /** Trained alongside the policy (PPO's value model): gradients and optimizer states too. */
+  trainable?: boolean;
+  /** Partitioned over the GPUs like ZeRO-3 parameters (TRL wraps it with the run's ZeRO-3 config). */
+  sharded?: boolean;
+  /** Its weights live in CPU memory (a ZeRO-3 offload config for a teacher). */
+  offloaded?: boolean;
+}
+
+/** Generation inside the training loop (GRPO, PPO, on-policy GKD). */
+export interface RolloutSpec {
+  /** vLLM on the training GPUs, vLLM on other GPUs (server mode), or transformers' generate. */
+  engine: 'vllm-colocate' | 'vllm-server' | 'generate';
+  /** vLLM's --gpu-memory-utilization: the share of the whole card vLLM takes for weights and KV cache. */
+  gpuMemoryUtilization?: number;
+  /** vLLM sleep mode: 1 offloads its weights and drops the KV cache between rollouts, 2 drops both; 0/undefined keeps them. */
+  sleepLevel?: number;
+  /** The training model's weights / optimizer states move to CPU during the rollout (ms-swift --offload_model / --offload_optimizer). */
+  offloadModel?: boolean;
+  offloadOptimizer?: boolean;
+  /** Sequences generated per micro-batch (prompts × generations) and their length (prompt + completion). */
+  sequences: number;
+  sequenceLength: number;
 }
 
 export interface EstimateInput {
@@ -162,14 +208,55 @@ export interface EstimateInput {
   gradientAccumulationSteps: number;
   seqLen: number;
   gradientCheckpointing: boolean;
+  /** Kept for callers that only know FlashAttention on/off; `attention` wins when given. */
   flashAttention: boolean;
+  /** Attention kernel; default from flashAttention (true: sdpa). */
+  attention?: AttentionImpl;
+  /** How the loss is computed; default 'standard' (full logits, upcast to fp32 by transformers' ForCausalLMLoss). */
+  loss?: LossKernel;
+  /** Samples are packed into sequences of exactly seqLen tokens: seqLen is then exact, not an upper bound. */
+  packing?: boolean;
+  /** Every step has exactly seqLen × microBatch tokens (packed or synthetic data); implied by packing. */
+  fixedLength?: boolean;
+  /** The micro-batch's samples are concatenated without padding (tokens = sum of lengths ≤ b × seqLen). */
+  paddingFree?: boolean;
+  /** Ulysses-style sequence parallelism: each GPU holds 1/N of every sequence's activations. */
+  sequenceParallel?: number;
+  /** Parameters frozen besides LoRA's base (a vision tower under --freeze_vit): stored, never trained. */
+  frozenParams?: number;
+  /** Who owns the trained weights; default 'deepspeed'. */
+  engine?: TrainingEngine;
+  /** torch DistributedDataParallel wraps the model (engine torch, more than one GPU): gradient buckets. */
+  ddp?: boolean;
+  /** dtype the weights are loaded in (torch_dtype); with engine torch it is what weights, gradients and states are held in. Default: precision. */
+  torchDtype?: Precision;
+  /** How the optimizer steps; undefined: unknown, counted as foreach (errs high). */
+  optimizerKernel?: OptimizerKernel;
+  /** bitsandbytes paged optimizer: states in CUDA unified memory, which pages to CPU under pressure (outside torch's pool). */
+  pagedOptimizer?: boolean;
+  /** ZeRO-3 parameters are created partitioned (zero.Init, as the HF Trainer does under ZeRO-3); default true. */
+  zeroInit?: boolean;
+  /** Extra models of RLHF and distillation. */
+  extraModels?: ExtraModel[];
+  /** Generation during training. */
+  rollout?: RolloutSpec;
+  /** Sequences per micro-batch relative to samples: 2 for preference pairs (chosen + rejected); default 1. */
+  sequencesPerSample?: number;
+  /** seqLen is max_length and the data may be shorter: the estimate assumes every sample fills it (errs high). */
+  seqLenIsUpperBound?: boolean;
   lora?: LoraSpec;
   buffers?: BufferSettings;
   /** offload_optimizer/offload_param `pin_memory`: offloaded CPU memory is page-locked. DeepSpeed default true (since 0.19.5). */
   pinMemory?: boolean;
-  cudaContextBytes: number;
-  /** Fraction of the subtotal added for allocator fragmentation. */
-  fragmentation: number;
+  /** CUDA context and kernels outside torch's allocator; undefined: the modelled default (cudaContextDefaultBytes). */
+  cudaContextBytes?: number;
+  /** NCCL communicator buffers outside torch's allocator; undefined: modelled (one communicator when more than one GPU). */
+  ncclBytes?: number;
+  /**
+   * Override of the modelled allocator cache: reserved = allocated × (1 + fragmentation). Undefined: the modelled
+   * cache (docs/memory-model.md, "Reserved memory").
+   */
+  fragmentation?: number;
 }
 
 /** DeepSpeed-compatible mode: what `estimate_zero{2,3}_model_states_mem_needs` returns, to the byte. */

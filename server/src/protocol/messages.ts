@@ -85,3 +85,29 @@ export const ApplyOptionRequest: RequestSpec<ApplyOptionParams, ApplyOptionResul
 export const CatalogRequest: RequestSpec<void, CatalogEntry[]> = { method: 'zeroLens/catalog' };
 /** The client changed zeroLens.* settings itself (sidebar inputs): re-read settings and refresh. */
 export const ConfigurationChangedNotification: NotificationSpec<void> = { method: 'zeroLens/configurationChanged' };
+
+/** Whether the user trusts the workspace (VS Code's workspace trust); also sent as `initializationOptions.trusted`. */
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+/**
+ * The user granted trust to the workspace. Until then (initialization option `trusted: false`) the server
+ * reads no model folder, no cache and nothing outside the workspace folders.
+ */
+export const WorkspaceTrustNotification: NotificationSpec<WorkspaceTrustParams> = { method: 'zeroLens/workspaceTrust' };
+
+/** A `.vscode/settings.json` text and one of its flat keys (`zeroLens.model`) to set, or to remove with null. */
+export interface SettingsEditParams {
+  text: string;
+  key: string;
+  value: string | number | boolean | null;
+}
+/** The one replacement that makes the edit, as offsets in the text; null when nothing changes or the file is not a JSON object. */
+export interface SettingsEditResult {
+  edit: { start: number; end: number; newText: string } | null;
+}
+/**
+ * The settings edit the sidebar writes, made by the server's comment-preserving JSONC edits (the same ones
+ * every fix uses), so a comment above or beside a key outlives the key's change.
+ */
+export const SettingsEditRequest: RequestSpec<SettingsEditParams, SettingsEditResult> = { method: 'zeroLens/settingsEdit' };

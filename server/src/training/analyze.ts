@@ -8,11 +8,12 @@ import {
   type ConfigFacts,
   type Fact,
 } from '../memory/configFacts';
-import type { EstimateInput, EstimateResult, LoraSpec, ModelInfo, OptimizerName } from '../memory/types';
+import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
+import { optimizerFromName } from '../memory/optimizers';
 import type { LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
-import { resolveTrainingContext, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type TrainingContext } from './context';
+import { resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type TrainingContext } from './context';
 
 /** What the caller decides beyond the training context: the CLI's --stage, --optimizer, --params, overheads. */
 export interface EstimateOverrides {
@@ -22,6 +23,10 @@ export interface EstimateOverrides {
   model?: ModelInfo;
   cudaContextBytes?: Sourced<number>;
   fragmentation?: Sourced<number>;
+  /** Plain PyTorch instead of DeepSpeed (the CLI's --ddp). */
+  engine?: Sourced<TrainingEngine>;
+  /** The optimizer's kernel (the CLI's --optimizer adamw_torch_fused); otherwise from the config or the trainer's --optim. */
+  optimizerKernel?: Sourced<OptimizerKernel>;
 }
 
 /** Everything an analysis is made from; the model is resolved by the caller's (cached) resolver. */
@@ -37,6 +42,8 @@ export interface AnalysisInput {
   defaults?: ContextDefaults;
   /** Sizes the model the context names (spec as written, folder of the script). */
   resolveModel: (spec: string, baseDir: string | undefined) => Promise<ModelInfo | undefined>;
+  /** Why a model `resolveModel` did not size has no size, beyond "unknown" (restricted mode, a file not read). */
+  whyUnsized?: (spec: string, baseDir: string | undefined) => string | undefined;
 }
 
 /** What the config says about the context: explicit values, or "auto" for the launcher to fill. */
@@ -95,14 +102,18 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   if (given) dropMissing(missing, 'model');
   let modelProblem: string | undefined;
   if (context.model && !model) {
-    modelProblem = `ZeRO Lens cannot size the model "${context.model.value}" (from ${describeSource(context.model.source)}): it is not in the built-in catalog and no local folder or cache has its config.json`;
+    const why = input.whyUnsized?.(context.model.value, context.modelBaseDir);
+    modelProblem = why
+      ? `ZeRO Lens did not size the model "${context.model.value}" (from ${describeSource(context.model.source)}): ${why}`
+      : `ZeRO Lens cannot size the model "${context.model.value}" (from ${describeSource(context.model.source)}): it is not in the built-in catalog and no local folder or cache has its config.json`;
     if (!missing.includes('model')) missing.unshift('model');
   }
   const gpuMemoryBytes = context.gpuMemoryGiB ? Math.round(context.gpuMemoryGiB.value * GiB) : undefined;
   const notes = [...context.notes, ...unfilledAutoNotes(facts, context)];
   // A size read off the name is never shown silently: every surface that lists the notes says how to get an exact one.
   if (model?.approximate) notes.push(model.approximate.howToExact);
-  const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes) : undefined;
+  const extras = model && context.gpusPerNode ? await extraModelsFor(context, model, input, notes) : [];
+  const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes, extras) : undefined;
 
   const options: OptionEstimate[] = base
     ? estimateAllOptions(base).map((o) => ({ target: { stage: o.stage, offloadOptimizer: o.offloadOptimizer, offloadParam: o.offloadParam }, label: o.label, result: o.result }))
@@ -151,6 +162,7 @@ function estimateInputFor(
   sources: Record<string, Source>,
   fromConfig: (fact: Fact<unknown> | undefined) => Source,
   notes: string[],
+  extraModels: ExtraModel[],
 ): EstimateInput {
   const settings = input.settings;
   const over = input.estimate ?? {};
@@ -174,9 +186,47 @@ function estimateInputFor(
     if (configured[key] !== undefined) sources[key] = fromConfig(facts[key]);
   }
   const lora = context.lora?.value;
-  const cudaContextBytes = over.cudaContextBytes ?? settingOrDefault(settings, 'cudaContextGiB', settings.cudaContextGiB * GiB, 1 * GiB);
-  const fragmentation = over.fragmentation ?? settingOrDefault(settings, 'fragmentation', settings.fragmentation, 0.1);
-  const optimizer: Sourced<OptimizerName> = over.optimizer ?? (facts.optimizer ? { value: facts.optimizer.value, source: fromConfig(facts.optimizer) } : { value: 'adamw', source: { kind: 'default' } });
+  // Both overrides of the modelled defaults: undefined unless the caller or a setting gives them.
+  const cudaContextBytes =
+    over.cudaContextBytes ?? (typeof settings.cudaContextGiB === 'number' ? { value: Math.max(0, settings.cudaContextGiB) * GiB, source: { kind: 'setting', name: 'cudaContextGiB' } as Source } : undefined);
+  const fragmentation =
+    over.fragmentation ?? (typeof settings.fragmentation === 'number' ? { value: Math.min(1, Math.max(0, settings.fragmentation)), source: { kind: 'setting', name: 'fragmentation' } as Source } : undefined);
+  const workload = context.workload;
+  const trainerOptim = workload.optimizer;
+  const trainerOptimizer = trainerOptim ? optimizerFromName(trainerOptim.value) : undefined;
+  const optimizer: Sourced<OptimizerName> =
+    over.optimizer ??
+    (facts.optimizer ? { value: facts.optimizer.value, source: fromConfig(facts.optimizer) } : undefined) ??
+    (trainerOptim && trainerOptimizer ? { value: trainerOptimizer, source: trainerOptim.source } : { value: 'adamw', source: { kind: 'default' } });
+  // DeepSpeed builds FusedAdam (DeepSpeedCPUAdam under offload) from a config's optimizer block (engine.py:2095-2140);
+  // without one the trainer's optimizer runs: torch's fused AdamW when named so, bitsandbytes' 8-bit kernels, else
+  // foreach (unknown: counted as foreach, which errs high).
+  const optimizerKernel: Sourced<OptimizerKernel> | undefined =
+    over.optimizerKernel ??
+    (facts.optimizer && !(input.config as { optimizer?: { params?: { torch_adam?: boolean } } } | undefined)?.optimizer?.params?.torch_adam
+      ? { value: 'fused', source: fromConfig(facts.optimizer) }
+      : trainerOptim
+        ? { value: /fused|8bit|bnb/i.test(trainerOptim.value) ? 'fused' : 'foreach', source: trainerOptim.source }
+        : undefined);
+  const engine: Sourced<TrainingEngine> =
+    over.engine ??
+    (workload.ddp?.value ? { value: 'torch', source: workload.ddp.source } : undefined) ??
+    (input.config === undefined && context.script ? { value: 'torch', source: { kind: 'launcher-default', file: context.script, rule: 'no DeepSpeed config: plain PyTorch' } } : { value: 'deepspeed', source: { kind: 'default' } });
+  // ms-swift freezes the towers and the aligner by default (--freeze_vit, --freeze_aligner); MTP layers are not loaded.
+  const towerParams = (model.architecture?.parts ?? []).filter((p) => p.loaded !== false && ['vision', 'audio', 'projector'].includes(p.kind)).reduce((sum, p) => sum + p.params, 0);
+  const frozenParams = workload.freezeVit?.value && towerParams > 0 ? towerParams : undefined;
+  const rlhf = workload.rlhf?.value;
+  const rollout: RolloutSpec | undefined = rlhf?.rollout
+    ? {
+        engine: rlhf.rollout.engine,
+        gpuMemoryUtilization: rlhf.rollout.gpuMemoryUtilization ?? (rlhf.rollout.engine === 'vllm-colocate' ? 0.9 : undefined),
+        sleepLevel: rlhf.rollout.sleepLevel,
+        offloadModel: rlhf.rollout.offloadModel,
+        offloadOptimizer: rlhf.rollout.offloadOptimizer,
+        sequences: context.microBatchSize.value,
+        sequenceLength: context.sequenceLength.value + rlhf.rollout.completionLength,
+      }
+    : undefined;
   Object.assign(sources, {
     precision: context.dtype.source,
     optimizer: optimizer.source,
@@ -187,12 +237,25 @@ function estimateInputFor(
     seqLen: context.sequenceLength.source,
     gradientCheckpointing: context.gradientCheckpointing.source,
     flashAttention: { kind: 'default' },
-    cudaContextBytes: cudaContextBytes.source,
-    fragmentation: fragmentation.source,
+    cudaContextBytes: cudaContextBytes?.source ?? { kind: 'default' },
+    fragmentation: fragmentation?.source ?? { kind: 'default' },
     gpuMemoryBytes: context.gpuMemoryGiB?.source ?? { kind: 'default' },
     model: model.source,
+    engine: engine.source,
   } satisfies Record<string, Source>);
   if (context.lora) sources.lora = context.lora.source;
+  if (optimizerKernel) sources.optimizerKernel = optimizerKernel.source;
+  const workloadKeys = { loss: 'loss', attention: 'attention', packing: 'packing', paddingFree: 'paddingFree', fixedLength: 'fixedLength', sequenceParallel: 'sequenceParallel', torchDtype: 'torchDtype' } as const;
+  for (const [key, field] of Object.entries(workloadKeys)) {
+    const value = workload[key as keyof typeof workloadKeys];
+    if (value) sources[field] = value.source;
+  }
+  if (workload.freezeVit && frozenParams) sources.frozenParams = workload.freezeVit.source;
+  if (workload.rlhf) {
+    sources.extraModels = workload.rlhf.source;
+    if (rollout) sources.rollout = workload.rlhf.source;
+    sources.sequencesPerSample = workload.rlhf.source;
+  }
   return {
     ...configured,
     model,
@@ -208,20 +271,60 @@ function estimateInputFor(
     gradientCheckpointing: context.gradientCheckpointing.value,
     // ms-swift, LLaMA-Factory and the HF Trainer use SDPA / FlashAttention kernels by default.
     flashAttention: true,
+    attention: workload.attention?.value,
+    // TRL's preference and RL trainers take per-token log-probabilities, not transformers' upcast loss.
+    loss: workload.loss?.value ?? (rlhf && logprobTrainers.has(rlhf.type) ? 'logprobs' : undefined),
+    packing: workload.packing?.value,
+    paddingFree: workload.paddingFree?.value,
+    fixedLength: workload.fixedLength?.value,
+    sequenceParallel: workload.sequenceParallel?.value,
+    torchDtype: engine.value === 'torch' ? workload.torchDtype?.value : undefined,
+    engine: engine.value,
+    ddp: engine.value === 'torch' && context.gpusPerNode!.value * context.nodes.value > 1,
+    optimizerKernel: optimizerKernel?.value,
+    pagedOptimizer: /paged/i.test(workload.optimizer?.value ?? '') || undefined,
+    frozenParams,
+    extraModels: extraModels.length ? extraModels : undefined,
+    rollout,
+    sequencesPerSample: sequencesPerSample(rlhf),
     lora: lora ? loraSpec(lora) : undefined,
     buffers: Object.keys(buffers).length ? buffers : undefined,
-    cudaContextBytes: cudaContextBytes.value,
-    fragmentation: fragmentation.value,
+    cudaContextBytes: cudaContextBytes?.value,
+    fragmentation: fragmentation?.value,
   };
+}
+
+/** Trainers whose loss works on per-token log-probabilities (trl/trainer/utils.py, selective_log_softmax). */
+const logprobTrainers = new Set(['dpo', 'kto', 'orpo', 'simpo', 'cpo', 'ppo', 'grpo']);
+
+/** The models an RLHF or distillation command holds besides the trained one, sized by the same resolver. */
+async function extraModelsFor(context: TrainingContext, model: ModelInfo, input: AnalysisInput, notes: string[]): Promise<ExtraModel[]> {
+  const rlhf = context.workload.rlhf?.value;
+  if (!rlhf) return [];
+  const sized = async (spec: string | undefined): Promise<ModelInfo | undefined> => {
+    if (!spec) return undefined;
+    if (spec === context.model?.value) return model;
+    const found = await input.resolveModel(spec, context.modelBaseDir);
+    if (!found) notes.push(`ZeRO Lens cannot size "${spec}" (${rlhf.type}); it is left out of the estimate.`);
+    return found;
+  };
+  const out: ExtraModel[] = [];
+  const reference = await sized(rlhf.referenceModel);
+  if (reference) out.push({ role: 'reference', model: reference });
+  const reward = await sized(rlhf.rewardModel);
+  if (reward) out.push({ role: 'reward', model: reward });
+  const value = await sized(rlhf.valueModel);
+  if (value) out.push({ role: 'value', model: value, trainable: true });
+  const teacher = await sized(rlhf.teacherModel);
+  if (teacher) out.push({ role: 'teacher', model: teacher, sharded: rlhf.teacherSharded, offloaded: rlhf.teacherOffloaded });
+  return out;
 }
 
 function loraSpec(lora: LoraContext): LoraSpec {
   const spec: LoraSpec = { rank: lora.rank, targetModules: lora.targetModules ?? ['all-linear'], quantBits: lora.quantBits };
   if (lora.doubleQuant) spec.doubleQuant = true;
+  if (lora.dropout) spec.dropout = lora.dropout;
   return spec;
 }
 
-/** A zeroLens.* overhead setting: from the settings when the user changed it, else the modelled default. */
-function settingOrDefault(settings: ZeroLensSettings, name: 'cudaContextGiB' | 'fragmentation', value: number, defaultValue: number): Sourced<number> {
-  return { value, source: value === defaultValue || settings[name] === undefined ? { kind: 'default' } : { kind: 'setting', name } };
-}
+

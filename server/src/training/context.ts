@@ -1,4 +1,5 @@
 import { describeSource, formatGpuCount, type ContextValues, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
+import type { AttentionImpl, LossKernel } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import type { Fact, LaunchFacts } from '../launch/facts';
 import { baseName, dirName, pathOf } from '../util/paths';
@@ -24,10 +25,51 @@ export interface ConfigContextFacts {
 
 export interface LoraContext {
   rank: number;
+  /** lora_dropout; a rate > 0 keeps dropped copies of the adapted linears' inputs. */
+  dropout?: number;
   quantBits?: 4 | 8;
   /** QLoRA's double quantisation of the NF4 scales. */
   doubleQuant?: boolean;
   targetModules?: string[];
+}
+
+/** The extra models and rollout of an RLHF or distillation command, as the command states them. */
+export interface RlhfContext {
+  /** dpo, kto, orpo, simpo, cpo, rm, ppo, grpo, gkd (ms-swift's names; TRL's trainers use the same). */
+  type: string;
+  /** The frozen reference model (the model itself for full-parameter DPO/KTO/PPO/GRPO in ms-swift). */
+  referenceModel?: string;
+  /** KL coefficient; GRPO with beta 0 keeps no reference model. */
+  beta?: number;
+  rewardModel?: string;
+  /** A trained value model (PPO: ms-swift starts it from the reward model; OpenRLHF --critic_pretrain). */
+  valueModel?: string;
+  teacherModel?: string;
+  /** The teacher's DeepSpeed config shards it (ZeRO-3) / offloads it to CPU (zero3_offload). */
+  teacherSharded?: boolean;
+  teacherOffloaded?: boolean;
+  /** Generation: vLLM colocated on the training GPUs, vLLM elsewhere, or transformers' generate. */
+  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; generations?: number };
+}
+
+/** What the run computes and how (docs/memory-model.md §7), each with its source; absent means the default. */
+export interface WorkloadContext {
+  loss?: Sourced<LossKernel>;
+  attention?: Sourced<AttentionImpl>;
+  packing?: Sourced<boolean>;
+  paddingFree?: Sourced<boolean>;
+  /** Every step has exactly the sequence length (synthetic or pre-packed data). */
+  fixedLength?: Sourced<boolean>;
+  sequenceParallel?: Sourced<number>;
+  /** The dtype the weights are loaded in, apart from the compute precision. */
+  torchDtype?: Sourced<Precision>;
+  /** The vision tower is frozen (multimodal models). */
+  freezeVit?: Sourced<boolean>;
+  /** Plain DistributedDataParallel, no DeepSpeed. */
+  ddp?: Sourced<boolean>;
+  /** The optimizer as the trainer names it (`adamw_torch_fused`, `paged_adamw_8bit`). */
+  optimizer?: Sourced<string>;
+  rlhf?: Sourced<RlhfContext>;
 }
 
 export interface TrainingContext extends ContextValues {
@@ -38,6 +80,8 @@ export interface TrainingContext extends ContextValues {
   gradientAccumulationSteps: Sourced<number>;
   /** Present when adapters are trained instead of the full model. */
   lora?: Sourced<LoraContext>;
+  /** Kernels, data layout, precision path and extra models; every value optional, with its source. */
+  workload: WorkloadContext;
   /** The script the context came from, when one launches the config. */
   script?: string;
   /** What is unknown: "model" and "gpusPerNode" block numbers, "gpuMemoryGiB" only the fit check. */
@@ -49,7 +93,7 @@ export interface TrainingContext extends ContextValues {
 /** Values that win over everything the files and settings say (the CLI's flags); a LoRA rank of 0 means full fine-tuning. */
 export type ContextOverrides = Partial<
   Pick<TrainingContext, 'model' | 'gpusPerNode' | 'nodes' | 'gpuMemoryGiB' | 'sequenceLength' | 'microBatchSize' | 'gradientAccumulationSteps' | 'gradientCheckpointing' | 'lora' | 'dtype'>
->;
+> & { workload?: WorkloadContext };
 
 /**
  * What is assumed when nothing says otherwise. Where no launcher is known the editor assumes gradient
@@ -153,6 +197,8 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
   const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings);
+  const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined);
+  if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
 
   const missing: MissingInput[] = [];
   if (!model) missing.push('model');
@@ -169,6 +215,7 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     gradientAccumulationSteps,
     gradientCheckpointing,
     lora,
+    workload,
     dtype,
     script: script ? pathOf(script.uri) : undefined,
     missing,
@@ -260,13 +307,116 @@ function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings
     const fact = script.loraRank ?? script.tuner;
     const rank = script.loraRank?.value ?? 8;
     const quantBits = quantBitsOf(script) ?? (script.tuner.value.toLowerCase() === 'qlora' ? 4 : undefined);
-    return { value: { rank, quantBits }, source: factSource(script, fact) };
+    const value: LoraContext = { rank, quantBits };
+    if (script.loraDropout) value.dropout = script.loraDropout.value;
+    return { value, source: factSource(script, fact) };
   }
   if (script?.loraRank && script.loraRank.value > 0) {
-    return { value: { rank: script.loraRank.value, quantBits: quantBitsOf(script) }, source: factSource(script, script.loraRank) };
+    const value: LoraContext = { rank: script.loraRank.value, quantBits: quantBitsOf(script) };
+    if (script.loraDropout) value.dropout = script.loraDropout.value;
+    return { value, source: factSource(script, script.loraRank) };
   }
   if (typeof settings.loraRank === 'number' && settings.loraRank > 0) {
     return { value: { rank: settings.loraRank }, source: { kind: 'setting', name: 'loraRank' } };
   }
   return undefined;
+}
+
+const preferenceTypes = new Set(['dpo', 'orpo', 'simpo', 'cpo', 'rm', 'ipo']);
+
+/** Sequences per sample: a preference pair runs chosen and rejected through the model (TRL concatenated_forward). */
+export function sequencesPerSample(rlhf: RlhfContext | undefined): number {
+  return rlhf && preferenceTypes.has(rlhf.type) ? 2 : 1;
+}
+
+/**
+ * The workload facts of the run: the caller's overrides (the CLI's flags), else the launch command's, each with
+ * its source. The DeepSpeed config decides none of them; what is absent takes the estimator's default.
+ */
+function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext, isLora: boolean): WorkloadContext {
+  const from = <T>(fact: Fact<T> | undefined): Sourced<T> | undefined => fromScript(script, fact);
+  const liger = from(script?.ligerKernel);
+  const chunked = from(script?.chunkedLoss);
+  const loss: Sourced<LossKernel> | undefined =
+    over.loss ?? (liger?.value ? { value: 'liger', source: liger.source } : chunked?.value ? { value: 'chunked', source: chunked.source } : undefined);
+  const swift = script?.chain.some((l) => l === 'swift' || l === 'swift-yaml') ?? false;
+  const llamaFactory = script?.chain.some((l) => l === 'llamafactory' || l === 'llamafactory-yaml') ?? false;
+  let torchDtype = over.torchDtype ?? from(script?.torchDtype);
+  const pure = from(script?.pureBf16);
+  if (!over.torchDtype && llamaFactory && !isLora) {
+    // LLaMA-Factory casts the trainable weights of full fine-tuning to fp32 unless pure_bf16
+    // (llamafactory/model/adapter.py, _setup_full_tuning with cast_trainable_params_to_fp32).
+    torchDtype = pure?.value
+      ? { value: 'bf16', source: pure.source }
+      : { value: 'fp32', source: { kind: 'launcher-default', file: pathOf(script!.uri), rule: 'LLaMA-Factory keeps trainable weights in fp32 unless pure_bf16' } };
+  } else if (!torchDtype && swift && script) {
+    // ms-swift loads the model in the dtype of its config.json (model_args.py, torch_dtype None → config's), bf16 for current models.
+    torchDtype = { value: 'bf16', source: { kind: 'launcher-default', file: pathOf(script.uri), rule: "ms-swift loads the model in its config's dtype" } };
+  }
+  const workload: WorkloadContext = {
+    loss,
+    attention: over.attention ?? from(script?.attnImpl),
+    packing: over.packing ?? from(script?.packing),
+    paddingFree: over.paddingFree ?? from(script?.paddingFree),
+    fixedLength: over.fixedLength,
+    sequenceParallel: over.sequenceParallel ?? from(script?.sequenceParallel),
+    torchDtype,
+    freezeVit: over.freezeVit ?? from(script?.freezeVit),
+    ddp: over.ddp,
+    optimizer: over.optimizer ?? from(script?.optim),
+    rlhf: over.rlhf ?? resolveRlhf(script),
+  };
+  for (const key of Object.keys(workload) as Array<keyof WorkloadContext>) if (workload[key] === undefined) delete workload[key];
+  return workload;
+}
+
+/**
+ * The reference model a command keeps when it names none: full-parameter DPO/KTO/PPO/GRPO compare against a frozen
+ * copy of the model; GRPO with beta 0 and every LoRA run do without (the adapters are switched off instead)
+ * (ms-swift swift/arguments/rlhf_args.py:289-295; TRL's trainers create the same copy when no ref_model is given).
+ */
+function withReference(rlhf: RlhfContext, model: string | undefined, isLora: boolean): RlhfContext {
+  const needsReference = ['dpo', 'kto', 'ppo', 'grpo'].includes(rlhf.type) && !(rlhf.type === 'grpo' && rlhf.beta === 0);
+  if (rlhf.referenceModel || !needsReference || isLora || !model) return rlhf;
+  return { ...rlhf, referenceModel: model };
+}
+
+/** The extra models of an RLHF or distillation command (ms-swift rlhf, TRL- and OpenRLHF-style arguments). */
+function resolveRlhf(script: LaunchFacts | undefined): Sourced<RlhfContext> | undefined {
+  if (!script) return undefined;
+  const typeFact = script.rlhfType;
+  const explicit = script.refModel ?? script.rewardModel ?? script.teacherModel ?? script.valueModel;
+  if (!typeFact && !explicit) return undefined;
+  const type = (typeFact?.value ?? (script.teacherModel ? 'gkd' : script.rewardModel ? 'ppo' : 'dpo')).toLowerCase();
+  const source = factSource(script, (typeFact ?? explicit)!);
+  const rlhf: RlhfContext = { type, beta: script.beta?.value };
+  if (script.refModel) rlhf.referenceModel = script.refModel.value;
+  if (script.rewardModel) rlhf.rewardModel = script.rewardModel.value;
+  // ms-swift's PPO trains a value model initialised from the reward model (TRL PPOTrainer, value_model).
+  if (script.valueModel) rlhf.valueModel = script.valueModel.value;
+  else if (type === 'ppo' && script.rewardModel) rlhf.valueModel = script.rewardModel.value;
+  if (script.teacherModel) {
+    rlhf.teacherModel = script.teacherModel.value;
+    const teacher = script.teacherDeepspeed;
+    if (teacher?.kind === 'preset') {
+      rlhf.teacherSharded = teacher.name.startsWith('zero3');
+      rlhf.teacherOffloaded = teacher.name === 'zero3_offload';
+    }
+  }
+  // GRPO and PPO generate every step; GKD generates on-policy for a share lmbda of the steps (default 0.5).
+  const generates = ['grpo', 'ppo', 'gkd'].includes(type);
+  if (generates) {
+    const vllm = script.useVllm?.value === true;
+    const colocate = vllm && (script.vllmMode?.value ?? 'colocate') === 'colocate';
+    rlhf.rollout = {
+      engine: vllm ? (colocate ? 'vllm-colocate' : 'vllm-server') : 'generate',
+      gpuMemoryUtilization: script.vllmGpuMemoryUtilization?.value,
+      sleepLevel: script.sleepLevel?.value,
+      offloadModel: script.offloadModelDuringRollout?.value,
+      offloadOptimizer: script.offloadOptimizerDuringRollout?.value,
+      completionLength: script.maxCompletionLength?.value ?? 512,
+      generations: script.numGenerations?.value,
+    };
+  }
+  return { value: rlhf, source };
 }

@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileSystemHost, Hosts } from '../host';
+import { delegating, describeUnread, type FileKind, type FileSystemHost, type Hosts, type ReadResult, type Unread } from '../host';
 import type { ZeroLensSettings } from '../settings';
 import type { ParsedConfig } from '../dsconfig/parse';
 import { factsOf, type LaunchAnalysis } from '../launch/analysis';
@@ -20,6 +20,8 @@ import { effectiveLaunch, type EffectiveLaunch } from './launches';
 export interface DocumentParses {
   config(document: TextDocument): ParsedConfig;
   launch(document: TextDocument): LaunchAnalysis;
+  /** The open document at a path, if the editor has it open (its launch parse is then shared, not redone). */
+  open?(path: string): TextDocument | undefined;
 }
 
 /** A launch script's run as the sidebar, the language status and "Switch stage" show it. */
@@ -58,10 +60,11 @@ const modelFilePattern = /(^|[\\/])(config\.json|[^\\/]*\.safetensors(\.index\.j
  * log) changes nothing.
  */
 export class TrainingService {
-  private readonly texts = new Map<string, Promise<string | undefined>>();
+  /** File reads by path, then by kind (each kind has its own size cap). */
+  private readonly texts = new Map<string, Map<FileKind, Promise<ReadResult>>>();
   private readonly fileFacts = new Map<string, Promise<LaunchFacts[] | undefined>>();
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
-  private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string> }>();
+  private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string>; notRead: NotRead[] }>();
   private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
   private readonly dependencies = new Map<string, Set<string>>();
@@ -73,23 +76,35 @@ export class TrainingService {
     private readonly parses: DocumentParses,
   ) {}
 
-  /** A file's text, read once until it changes; `reads` records the path for the asking document. */
-  readText(path: string, reads?: Set<string>): Promise<string | undefined> {
+  /** A file read as `kind`, once until it changes; `reads` records the path for the asking document. */
+  read(path: string, kind: FileKind, reads?: Set<string>): Promise<ReadResult> {
     reads?.add(path);
-    let text = this.texts.get(path);
-    if (!text) {
-      text = this.hosts.fs.readFile(path).catch(() => undefined);
-      this.texts.set(path, text);
+    let byKind = this.texts.get(path);
+    if (!byKind) this.texts.set(path, (byKind = new Map()));
+    let result = byKind.get(kind);
+    if (!result) {
+      result = this.hosts.fs.readFile(path, kind).catch((): ReadResult => ({ unread: { reason: 'unreadable' } }));
+      byKind.set(kind, result);
     }
-    return text;
+    return result;
+  }
+
+  /** A file's text (undefined when it was not read), read once until it changes. */
+  async readText(path: string, kind: FileKind, reads?: Set<string>): Promise<string | undefined> {
+    const result = await this.read(path, kind, reads);
+    return 'text' in result ? result.text : undefined;
   }
 
   /** Launch facts of a file that is not (necessarily) open: a workspace script, or a YAML a command names. */
   factsOfFile(path: string, reads?: Set<string>): Promise<LaunchFacts[] | undefined> {
     reads?.add(path);
+    // An open script or YAML: the facts of the parse its own features use for this version (a 1 MB script
+    // would otherwise be analysed twice per keystroke, and held twice).
+    const open = /\.(sh|bash|zsh|ya?ml)$/i.test(path) ? this.parses.open?.(path) : undefined;
+    if (open) return Promise.resolve(factsOf(this.parses.launch(open)));
     let facts = this.fileFacts.get(path);
     if (!facts) {
-      facts = this.readText(path).then((text) => (text === undefined ? undefined : launchFactsOfText(path, text, this.hosts.workspace.folders())));
+      facts = this.readText(path, launchFileKind(path)).then((text) => (text === undefined ? undefined : launchFactsOfText(path, text, this.hosts.workspace.folders())));
       this.fileFacts.set(path, facts);
     }
     return facts;
@@ -134,8 +149,9 @@ export class TrainingService {
     let entry = this.models.get(key);
     if (!entry) {
       const modelReads = new Set<string>();
-      const info = resolveModel(spec, recording(this.hosts.fs, modelReads), baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
-      entry = { info, reads: modelReads };
+      const notRead: NotRead[] = [];
+      const info = resolveModel(spec, recording(this.hosts.fs, modelReads, notRead), baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
+      entry = { info, reads: modelReads, notRead };
       this.models.set(key, entry);
     }
     const { info, reads: modelReads } = entry;
@@ -143,9 +159,21 @@ export class TrainingService {
     return reads ? info.then((found) => (modelReads.forEach((p) => reads.add(p)), found)) : info;
   }
 
+  /**
+   * Why a model the service tried to size has no size, when that is more than "unknown": restricted mode, or
+   * a file of its folder that was not read (a named pipe, over the size cap). Undefined otherwise.
+   */
+  whyUnsized(spec: string, baseDir: string | undefined): string | undefined {
+    if (this.hosts.fs.restricted?.()) {
+      return 'this workspace is not trusted, and in restricted mode ZeRO Lens reads no model folder or cache (trust the workspace to size a local model)';
+    }
+    const skipped = this.models.get(`${baseDir ?? ''}\u0000${spec}`)?.notRead ?? [];
+    return skipped.length ? skipped.map((s) => `ZeRO Lens did not read ${s.path}: ${describeUnread(s.unread)}`).join('; ') : undefined;
+  }
+
   /** The config a launch names, read through the cache. */
   configOf(deepspeed: LaunchFacts['deepspeed'], reads?: Set<string>): Promise<ReferencedConfig | undefined> {
-    return deepspeed ? readReferencedConfig((path) => this.readText(path, reads), deepspeed).catch(() => undefined) : Promise.resolve(undefined);
+    return deepspeed ? readReferencedConfig((path) => this.readText(path, 'config', reads), deepspeed).catch(() => undefined) : Promise.resolve(undefined);
   }
 
   /** One written command as it runs (its config file merged in); undefined when it launches no DeepSpeed config. */
@@ -237,7 +265,15 @@ export class TrainingService {
   }
 
   private analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
-    return analyze({ configPath: config.configPath, config: config.value, scripts, settings, ...caller, resolveModel: (spec, baseDir) => this.model(spec, baseDir, reads) });
+    return analyze({
+      configPath: config.configPath,
+      config: config.value,
+      scripts,
+      settings,
+      ...caller,
+      resolveModel: (spec, baseDir) => this.model(spec, baseDir, reads),
+      whyUnsized: (spec, baseDir) => this.whyUnsized(spec, baseDir),
+    });
   }
 
   /** A cached analysis; what it read is recorded for the document that asked. A failure is not cached. */
@@ -313,13 +349,30 @@ export class TrainingService {
   }
 }
 
-/** A file system that records every path asked for: the paths a model's size was read from. */
-function recording(fs: FileSystemHost, reads: Set<string>): FileSystemHost {
-  return {
-    ...fs,
-    readFile: (path) => (reads.add(path), fs.readFile(path)),
-    readBytes: (path, offset, length) => (reads.add(path), fs.readBytes(path, offset, length)),
+/** A file a model's size would have been read from, and why it was not. */
+interface NotRead {
+  path: string;
+  unread: Unread;
+}
+
+/** What a launch file is read as: launcher YAML (and JSON read as YAML) or a shell script. */
+function launchFileKind(path: string): FileKind {
+  return /\.(ya?ml|json)$/i.test(path) ? 'yaml' : 'script';
+}
+
+/**
+ * A file system that records every path asked for (the paths a model's size was read from), and every file
+ * that exists but was not read (a named pipe, a file over its cap), for the hover to say why.
+ */
+function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[]): FileSystemHost {
+  const note = <T extends object>(path: string, result: T): T => {
+    if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead.push({ path, unread: result.unread as Unread });
+    return result;
+  };
+  return delegating(fs, {
+    readFile: async (path, kind) => (reads.add(path), note(path, await fs.readFile(path, kind))),
+    readBytes: async (path, offset, length, kind) => (reads.add(path), note(path, await fs.readBytes(path, offset, length, kind))),
     exists: (path) => (reads.add(path), fs.exists(path)),
     listDir: (path) => (reads.add(path), fs.listDir(path)),
-  };
+  });
 }

@@ -31,6 +31,9 @@ export class VersionedCache<T> {
       this.latest = hit;
       return hit.value;
     }
+    // A stale version goes before the new one is computed: both of a huge document would not fit together.
+    if (hit) this.entries.delete(document.uri);
+    if (this.latest?.uri === document.uri) this.latest = undefined;
     const value = this.compute(document);
     const entry = { uri: document.uri, version: document.version, text: document.getText(), value };
     this.entries.delete(document.uri);

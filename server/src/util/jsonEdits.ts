@@ -23,7 +23,8 @@ export function formattingOf(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize, eol };
 }
 
-function parse(text: string): Node | undefined {
+/** The tree jsonEdits works on (a BOM reads as a space). */
+export function parseForEdit(text: string): Node | undefined {
   // A BOM is not JSON whitespace for jsonc-parser; a space keeps every offset the same.
   const source = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
   return parseTree(source, [], { allowTrailingComma: true, disallowComments: false });
@@ -98,9 +99,9 @@ export interface RemoveOptions {
  * DeepSpeed reads it (last of duplicate keys); within it the FIRST property with the key goes, so "remove the
  * ignored first duplicate" fixes work.
  */
-export function removeProperty(text: string, path: JSONPath, options: RemoveOptions = {}): string | undefined {
+export function removeProperty(text: string, path: JSONPath, options: RemoveOptions = {}, root: Node | undefined = parseForEdit(text)): string | undefined {
   const key = path[path.length - 1];
-  const object = path.length > 0 && typeof key === 'string' ? findValue(parse(text), path.slice(0, -1)) : undefined;
+  const object = path.length > 0 && typeof key === 'string' ? findValue(root, path.slice(0, -1)) : undefined;
   if (object?.type !== 'object') return undefined;
   const siblings = object.children ?? [];
   const property = siblings.find((p) => p.children?.[0]?.value === key);
@@ -147,11 +148,15 @@ export function removeProperty(text: string, path: JSONPath, options: RemoveOpti
  * Sets a value: replaces it in place when the key exists (the last one, which DeepSpeed reads), else inserts
  * it into the deepest object on the path that exists, nesting the rest of the path into the new value.
  */
-export function setValue(text: string, path: JSONPath, value: unknown, format: FormattingOptions = formattingOf(text)): string | undefined {
-  const root = parse(text);
+export function setValue(text: string, path: JSONPath, value: unknown, format: FormattingOptions = formattingOf(text), root: Node | undefined = parseForEdit(text)): string | undefined {
   if (!root || path.length === 0) return undefined;
   const existing = typeof path[path.length - 1] === 'string' ? findProperty(root, path)?.children?.[1] : findNodeAtLocation(root, path);
-  if (existing) return splice(text, existing.offset, existing.offset + existing.length, render(value, indentAt(text, existing.offset).indent, format));
+  if (existing) {
+    // A value inside a one-line object (its key does not start its line) stays on that line.
+    const key = existing.parent?.type === 'property' ? existing.parent : existing;
+    const { indent, alone } = indentAt(text, key.offset);
+    return splice(text, existing.offset, existing.offset + existing.length, alone ? render(value, indent, format) : renderInline(value));
+  }
   for (let depth = path.length - 1; depth >= 0; depth--) {
     const container = findValue(root, path.slice(0, depth));
     if (!container) continue;
@@ -164,8 +169,8 @@ export function setValue(text: string, path: JSONPath, value: unknown, format: F
 }
 
 /** Renames the key at `path` (the last duplicate); only the key token changes, so its value and comments stay. */
-export function renameKey(text: string, path: JSONPath, newKey: string): string | undefined {
-  const key = findProperty(parse(text), path)?.children?.[0];
+export function renameKey(text: string, path: JSONPath, newKey: string, root: Node | undefined = parseForEdit(text)): string | undefined {
+  const key = findProperty(root, path)?.children?.[0];
   return key && splice(text, key.offset, key.offset + key.length, JSON.stringify(newKey));
 }
 
@@ -203,6 +208,12 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
 
 /** One minimal TextEdit turning `before` into `after` (common prefix and suffix left alone), so undo is one step. */
 export function minimalEdit(document: TextDocument, before: string, after: string): TextEdit {
+  const span = minimalSpan(before, after);
+  return { range: { start: document.positionAt(span.start), end: document.positionAt(span.end) }, newText: span.newText };
+}
+
+/** The one span of `before` to replace to get `after`: [start, end) and its new text. */
+export function minimalSpan(before: string, after: string): { start: number; end: number; newText: string } {
   let start = 0;
   const max = Math.min(before.length, after.length);
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
@@ -212,8 +223,5 @@ export function minimalEdit(document: TextDocument, before: string, after: strin
   const splits = (offset: number) => offset > 0 && offset < before.length && ((before[offset - 1] === '\r' && before[offset] === '\n') || /[\ud800-\udbff]/.test(before[offset - 1]));
   while (splits(start)) start--;
   while (end > 0 && splits(before.length - end)) end--;
-  return {
-    range: { start: document.positionAt(start), end: document.positionAt(before.length - end) },
-    newText: after.slice(start, after.length - end),
-  };
+  return { start, end: before.length - end, newText: after.slice(start, after.length - end) };
 }

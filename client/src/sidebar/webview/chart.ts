@@ -114,6 +114,7 @@ function renderOption(vm: SidebarViewModel, bar: BarVM, strings: WebviewStrings,
         ` ${bar.total} · ${bar.fitLabel}`,
       ]),
     ]),
+    h('div', { class: 'zl-option-peak', 'data-testid': 'zl-peak' }, [`${bar.allocated} allocated${bar.peakPhase ? ` · peak: ${bar.peakPhase}` : ''}`]),
     track,
     offload,
     h('div', { class: 'zl-option-foot' }, [

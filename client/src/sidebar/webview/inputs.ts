@@ -82,6 +82,12 @@ export class ContextForm {
 
   setCatalog(entries: CatalogEntry[]): void {
     this.catalog = entries;
+    // Never swap the control under someone typing in it: the catalog search comes once they leave it.
+    const control = this.fields.get('model')?.control;
+    if (control && document.activeElement === control) {
+      control.addEventListener('blur', () => this.renderModelControl(this.lastModel, true), { once: true });
+      return;
+    }
     this.renderModelControl(this.lastModel, true);
   }
 
@@ -162,18 +168,40 @@ export class ContextForm {
     this.lastModel = value;
     let control: ValueControl;
     if (this.catalog.length) {
-      control = h('vscode-single-select', { id: 'zl-in-model', 'data-setting': 'model', combobox: true, creatable: true, filter: 'contains', 'aria-describedby': 'zl-src-model zl-err-model' }, this.modelOptions(value, '')) as ValueControl;
+      const select = h('vscode-single-select', { id: 'zl-in-model', 'data-setting': 'model', combobox: true, creatable: true, filter: 'contains', 'aria-describedby': 'zl-src-model zl-err-model' }, this.modelOptions(value, '')) as ValueControl;
+      control = select;
       // The select filters its options by label; relabel them by what the query matches (an alias, a
       // ModelScope id) so that every match stays visible.
-      control.addEventListener('input', (event) => {
+      select.addEventListener('input', (event) => {
         const input = event.composedPath()[0] as HTMLInputElement | undefined;
-        if (input && typeof input.value === 'string') control.replaceChildren(...this.modelOptions(this.lastModel, input.value));
+        if (input && typeof input.value === 'string') select.replaceChildren(...this.modelOptions(this.lastModel, input.value));
       });
-      control.addEventListener('change', () => this.submit('model', control.value || null));
-      control.addEventListener('vsc-single-select-create-option', (event) => {
+      // Only a confirmed value is written. The combobox reports "" when Enter follows typing that matches no
+      // option (it selects nothing), which would have removed the setting: an empty value is never written.
+      select.addEventListener('change', () => {
+        if (select.value) this.submit('model', select.value);
+      });
+      select.addEventListener('vsc-single-select-create-option', (event) => {
         const detail = (event as CustomEvent<{ value?: unknown }>).detail;
-        if (typeof detail?.value === 'string') this.submit('model', detail.value);
+        if (typeof detail?.value === 'string' && detail.value.trim()) this.submit('model', detail.value);
       });
+      // Enter on typed text takes the text: the catalog entry it names (by id or by name), else the text as a
+      // hub id or folder. Handled before the combobox sees the key, which would select nothing; an option the
+      // arrow keys picked (or its "Add …" line) is still the combobox's to take.
+      select.addEventListener(
+        'keydown',
+        (event) => {
+          if ((event as KeyboardEvent).key !== 'Enter') return;
+          const typed = select.shadowRoot?.querySelector<HTMLInputElement>('input')?.value.trim() ?? '';
+          if (!typed || typed === this.catalogLabel(select.value) || select.shadowRoot?.querySelector('li.option.active')) return;
+          event.stopPropagation();
+          event.preventDefault();
+          const entry = this.catalog.find((e) => e.id.toLowerCase() === typed.toLowerCase() || this.catalogLabel(e.id).toLowerCase() === typed.toLowerCase());
+          this.submit('model', entry?.id ?? typed);
+          (select as unknown as { open: boolean }).open = false;
+        },
+        { capture: true },
+      );
     } else {
       control = h('vscode-textfield', { id: 'zl-in-model', 'data-setting': 'model', placeholder: this.strings.modelPlaceholder, 'aria-describedby': 'zl-src-model zl-err-model' }) as ValueControl;
       control.value = value ?? '';
@@ -192,11 +220,17 @@ export class ContextForm {
     // The chosen model stays an option while the query hides it, so the select keeps its value.
     const chosen = value ? this.catalog.find((entry) => entry.id === value) : undefined;
     if (chosen && !options.some((o) => o.getAttribute('value') === value)) {
-      options.unshift(h('vscode-option', { value: chosen.id, description: chosen.id, selected: true }, [`${chosen.displayName} (${formatCount(chosen.totalParams)})`]));
+      options.unshift(h('vscode-option', { value: chosen.id, description: chosen.id, selected: true }, [this.catalogLabel(chosen.id)]));
     }
     if (value && !chosen) options.unshift(h('vscode-option', { value, selected: true }, [value]));
     if (!value) options.unshift(h('vscode-option', { value: '', selected: true }, [this.strings.notSetSearch]));
     return options;
+  }
+
+  /** How a catalog entry reads in the model list (what the combobox's input shows once one is chosen). */
+  private catalogLabel(id: string): string {
+    const entry = this.catalog.find((e) => e.id === id);
+    return entry ? `${entry.displayName} (${formatCount(entry.totalParams)})` : id;
   }
 
   private submit(key: SettingKey, value: unknown): void {

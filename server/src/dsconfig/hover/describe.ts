@@ -15,6 +15,7 @@ import {
 } from '../schemaIndex';
 import { NodeMemo } from './memo';
 import { translator, type Locale, type Translate } from '../../l10n';
+import { markdownCode } from '../../util/markdown';
 
 /**
  * Markdown that explains a key or a value from the schema, in the reader's language (the schema's
@@ -56,9 +57,9 @@ function elasticityOffLine(path: SchemaPath, rootValue: unknown, t: Translate): 
   return on ? undefined : t('**Elasticity is off** (`elasticity.enabled` is not true): DeepSpeed ignores this block, so neither this value nor a default here takes effect.');
 }
 
+/** A value from the file as inline code, written as JSON. */
 export function code(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
-  return '`' + text.replace(/`/g, "'") + '`';
+  return markdownCode(JSON.stringify(value) ?? String(value));
 }
 
 /** `integer`, `boolean | null`, … from the schema (with "integer" flagged by x-deepspeed.integer). */
@@ -154,7 +155,7 @@ function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number |
   const t = translator(locale);
   const meta = metaOf(node);
   const sections: string[] = [];
-  sections.push(`**\`${path.join('.')}\`**`);
+  sections.push(`**${markdownCode(path.join('.'))}**`);
   const docs = docsOf(node, locale);
   if (docs) sections.push(docs);
   const facts = [t('Type: {0}', `\`${typeLabel(node)}\``)];
@@ -224,7 +225,7 @@ function buildValueDescription(path: SchemaPath, node: SchemaNode, value: unknow
   const t = translator(locale);
   const meta = metaOf(node);
   const key = String(path[path.length - 1] ?? '');
-  const sections: string[] = [`**\`${path.join('.')}\`** = ${code(value)}`];
+  const sections: string[] = [`**${markdownCode(path.join('.'))}** = ${code(value)}`];
   if (value === 'auto' && acceptsAuto(node) && !enumValuesOf(node).some((e) => e.value === 'auto')) {
     const def = defaultOf(node);
     if (meta.auto) sections.push(t('Filled in by {0} before DeepSpeed reads the config.', autoFiller(meta.auto, t, locale)));

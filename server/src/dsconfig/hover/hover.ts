@@ -6,10 +6,10 @@ import type { ConfigParses } from '../parse';
 import { schemaForPath } from '../schemaIndex';
 import { describeKey, describeValue } from './describe';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
-import type { FileSystemHost, Hosts } from '../../host';
+import { missing, type FileSystemHost, type Hosts } from '../../host';
 import { changedDefaults, findDeepSpeedRelease, releaseDefault } from '../deepspeedRelease';
 
-const noFiles: FileSystemHost = { readFile: async () => undefined, readBytes: async () => undefined, exists: async () => false, listDir: async () => undefined };
+const noFiles: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
 export async function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts?: Hosts): Promise<Hover | null> {

@@ -31,6 +31,8 @@ export class ConfigView {
   constructor(
     readonly document: TextDocument,
     readonly parsed: ParsedConfig,
+    /** The data-parallel world size the settings give (zeroLens.gpusPerNode × nodes), when they give one. */
+    readonly worldSize?: number,
   ) {
     const value = parsed.value;
     this.root = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -226,9 +226,18 @@ function deprecatedFixes(site: PropertySite, replacementPath: JSONPath | undefin
     return [fix(`Rename to "${replacement}"`, [{ op: 'rename', path: site.path, newKey: replacement }], true), remove];
   }
   if (typeof site.value === 'boolean' && types.includes('object')) {
-    const ops: FixSpec['ops'] = [{ op: 'remove', path: site.path }];
-    if (site.value) ops.push({ op: 'set', path: replacementPath, value: { device: 'cpu' } });
-    return [fix(site.value ? `Replace with "${replacement}": {"device": "cpu"}` : `Remove "${site.key}" (false is the default)`, ops, true)];
+    if (!site.value) return [fix(`Remove "${site.key}" (false is the default)`, [{ op: 'remove', path: site.path }], true)];
+    // The block takes the flag's place, so a comment above or beside it stays with it.
+    const ops: FixSpec['ops'] = sameParent && !(replacement in site.siblings)
+      ? [
+          { op: 'rename', path: site.path, newKey: replacement },
+          { op: 'set', path: replacementPath, value: { device: 'cpu' } },
+        ]
+      : [
+          { op: 'remove', path: site.path },
+          { op: 'set', path: replacementPath, value: { device: 'cpu' } },
+        ];
+    return [fix(`Replace with "${replacement}": {"device": "cpu"}`, ops, true)];
   }
   return [remove];
 }

@@ -18,7 +18,7 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
  */
 export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document)), settings, out)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings)), settings, out)) phase();
   return out;
 }
 
@@ -33,11 +33,16 @@ export async function validateConfigAsync(parses: ConfigParses, document: TextDo
   const parsed = await parses.parseAsync(document, yieldToEventLoop);
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed), settings, out)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings)), settings, out)) {
     if ((await pacer.pause()) && document.version !== version) return [];
     phase();
   }
   return out;
+}
+
+/** GPUs of the whole run when the settings say how many per node. */
+function worldSizeOf(settings: ZeroLensSettings): number | undefined {
+  return settings.gpusPerNode ? settings.gpusPerNode * (settings.nodes ?? 1) : undefined;
 }
 
 /** The checks in order, each appending to `out`; text-level diagnostics are added right away. */

@@ -113,8 +113,22 @@ export function valueRange(option: Option): { start: number; end: number } | und
   return v ? { start: v.start, end: v.end } : undefined;
 }
 
-/** Offsets covering the flag and all its values. */
-export function optionExtent(option: Option): { start: number; end: number } {
-  const last = option.values[option.values.length - 1];
-  return { start: option.word.start, end: last ? last.end : option.word.end };
+/**
+ * Offsets covering the flag and its values (at most `maxValues`), for a fix that removes the flag: it stops
+ * at the end of the last value word, and never takes a word with an open quote (a typo that swallows the
+ * rest of the file into one word, which is not the flag's value).
+ */
+export function optionExtent(option: Option, maxValues = Infinity): { start: number; end: number } {
+  let end = option.word.end;
+  for (const value of option.values.slice(0, maxValues)) {
+    if (openQuote(value)) break;
+    end = value.end;
+  }
+  return { start: option.word.start, end };
+}
+
+/** A word that starts a quote it never closes: the parser ran it to the end of the text. */
+function openQuote(word: Word): boolean {
+  const quote = word.raw[0];
+  return (quote === "'" || quote === '"') && (word.raw.length < 2 || word.raw[word.raw.length - 1] !== quote);
 }

@@ -1,7 +1,7 @@
 import { baseName, isAbsolutePath, joinPath, relativePath } from '../../util/paths';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { FileSystemHost, Hosts } from '../../host';
+import { describeUnread, type FileSystemHost, type Hosts } from '../../host';
 import { editDistance } from '../../util/editDistance';
 import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
@@ -10,6 +10,7 @@ import type { FixSpec } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
 import { suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
+import { maxNestingDepth } from '../../util/nesting';
 
 /** Who reads the value decides what it may be: only ms-swift knows preset names. */
 export type ReferenceReader = 'ms-swift' | 'the Hugging Face Trainer' | 'LLaMA-Factory' | 'accelerate';
@@ -103,12 +104,23 @@ export async function checkDeepSpeedReference(
       ];
     }
     case 'file': {
-      if (ref.written || (await firstExisting(hosts.fs, ref.candidates))) return [];
+      if (ref.written) return [];
+      // Read rather than only looked for: a named pipe or a device by that name exists but is never read.
+      for (const candidate of ref.candidates) {
+        const read = await hosts.fs.readFile(candidate, 'config');
+        if ('text' in read) return [];
+        if (read.unread.reason !== 'missing') {
+          return [launchDiagnostic(ctx, 'file-not-read', start, end, `ZeRO Lens did not read '${ref.path}': ${describeUnread(read.unread)}. Its settings are not checked and not estimated.`, { path: candidate, unread: read.unread.reason })];
+        }
+      }
       const suggestions = await similarJsonFiles(hosts, ctx, ref.path);
       const hint = suggestions.length ? ` Did you mean '${suggestions[0]}'?` : '';
       return [fileNotFound(ctx, start, end, 'DeepSpeed config', ref.path, ref.candidates, reader, { fixes: changeTo(ctx, start, end, suggestions) }, hint)];
     }
     case 'inline':
+      if (ref.tooDeep) {
+        return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config nests deeper than ${maxNestingDepth} levels; ZeRO Lens does not read it. A DeepSpeed config nests a few levels.`)];
+      }
       if (ref.repairedJson !== undefined) return [repairedInlineJsonDiagnostic(ctx, ref.span, ref.text, ref.repairedJson)];
       if (ref.json !== undefined && typeof ref.json === 'object' && ref.json !== null) return [];
       return [launchDiagnostic(ctx, 'invalid-inline-deepspeed-json', start, end, `The inline DeepSpeed config is not a JSON object; ${reader} cannot parse it.`)];

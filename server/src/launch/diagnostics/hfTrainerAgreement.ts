@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { missing, textOf, type Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { valueRange } from '../command/options';
@@ -45,7 +45,7 @@ function at(value: unknown, path: string[]): unknown {
 export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];
-  const config = await readReferencedConfig((p) => hosts.fs.readFile(p), ref).catch(() => undefined);
+  const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), ref).catch(() => undefined);
   if (!config || !config.value || typeof config.value !== 'object') return [];
   const reader = new OptionReader(ctx, launch.env, trainer.parsed);
   const out: Diagnostic[] = [];
@@ -106,7 +106,7 @@ export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, 
   if (!launch.facts.chain.includes('accelerate') || !file || launch.facts.deepspeed) return [];
   let yamlFacts: LaunchFacts | undefined;
   for (const candidate of file.candidates) {
-    const text = await hosts.fs.readFile(candidate).catch(() => undefined);
+    const text = textOf(await hosts.fs.readFile(candidate, 'yaml').catch(() => missing));
     if (text === undefined) continue;
     yamlFacts = launchFactsOfText(candidate, text, ctx.folders)[0];
     break;

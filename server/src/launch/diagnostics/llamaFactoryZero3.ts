@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { textOf, type Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import { readReferencedConfig } from '../referencedConfig';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
@@ -31,7 +31,7 @@ export async function llamaFactoryZero3(ctx: SourceContext, hosts: Hosts, yaml: 
     return entry && r.when(entry.value, yaml);
   });
   if (hits.length === 0) return [];
-  const config = await readReferencedConfig((p) => hosts.fs.readFile(p), yaml.facts.deepspeed).catch(() => undefined);
+  const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), yaml.facts.deepspeed).catch(() => undefined);
   const zero = (config?.value as { zero_optimization?: { stage?: unknown } } | undefined)?.zero_optimization;
   if (!zero || (zero.stage !== 3 && zero.stage !== '3')) return [];
   return hits.map((r) => {

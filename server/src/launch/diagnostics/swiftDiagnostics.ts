@@ -29,7 +29,8 @@ function listed(names: readonly string[]): string {
 /** A DeepSpeed flag on a subcommand whose arguments class has no such field: parse_args leaves it over. */
 function unsupportedSubcommand(ctx: SourceContext, editor: ScriptEditor, trainer: TrainerPart, option: Option, flag: SwiftDeepSpeedFlag): Diagnostic {
   const sub = trainer.subcommand;
-  const extent = optionExtent(option);
+  // --deepspeed and --teacher_deepspeed take one value.
+  const extent = optionExtent(option, 1);
   const who = trainer.kind === 'megatron' ? `megatron ${sub ?? ''}`.trim() : `swift ${sub}`;
   const why =
     trainer.kind === 'megatron'

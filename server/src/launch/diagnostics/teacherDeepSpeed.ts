@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { textOf, type Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import { optionExtent, valueRange, type Option } from '../command/options';
@@ -60,7 +60,7 @@ function unusedBecause(launch: LaunchCommand, inputs: TeacherInputs): string | u
 
 /** `zero_optimization.stage` of the teacher config, or which of the two is missing; undefined when it cannot be read. */
 async function teacherStage(hosts: Hosts, ref: DeepSpeedReference): Promise<{ stage: unknown } | 'no-section' | 'no-stage' | undefined> {
-  const config = await readReferencedConfig((p) => hosts.fs.readFile(p), ref).catch(() => undefined);
+  const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), ref).catch(() => undefined);
   const value = config?.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   if (lacksZeroSection(value)) return 'no-section';
@@ -79,7 +79,7 @@ export async function teacherDeepSpeedDiagnostics(ctx: SourceContext, hosts: Hos
   const end = valueRange(option)?.end ?? option.nameEnd;
   const unused = unusedBecause(launch, inputs);
   if (unused) {
-    const extent = optionExtent(option);
+    const extent = optionExtent(option, 1);
     return [
       launchDiagnostic(ctx, 'teacher-deepspeed-unused', option.nameStart, end, unused, {
         fixes: [{ id: 'remove-flag', title: `Remove ${option.written}`, ops: [editor.removeWords(extent.start, extent.end)] }],

@@ -1,5 +1,6 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { delegating, type Hosts, type ReadResult } from '../../host';
+import { unlimited, type Budget } from '../../util/budget';
 import type { LaunchAnalysis } from '../analysis';
 import { shellDiagnostics } from './shellDiagnostics';
 import { swiftDiagnostics } from './swiftDiagnostics';
@@ -15,8 +16,30 @@ import { fsdpTrainerDiagnostics } from './fsdpTrainer';
 import { fsdpLaunchDiagnostics } from './fsdpLaunch';
 import { parallelSizeDiagnostics } from './parallelSizes';
 
+/**
+ * The hosts for one validation run, reading each path once: a script may name the same config in thousands
+ * of commands, and each would otherwise go to the disk again.
+ */
+function readingOnce(hosts: Hosts): Hosts {
+  const reads = new Map<string, Promise<ReadResult>>();
+  const found = new Map<string, Promise<boolean>>();
+  const memo = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
+    let hit = cache.get(key);
+    if (!hit) cache.set(key, (hit = read()));
+    return hit;
+  };
+  return {
+    ...hosts,
+    fs: delegating(hosts.fs, {
+      readFile: (path, kind) => memo(reads, `${kind}\u0000${path}`, () => hosts.fs.readFile(path, kind)),
+      exists: (path) => memo(found, path, () => hosts.fs.exists(path)),
+    }),
+  };
+}
+
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts, t: Translate = english): Promise<Diagnostic[]> {
+export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, t: Translate = english): Promise<Diagnostic[]> {
+  const hosts = readingOnce(disk);
   const { ctx } = analysis;
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
@@ -30,6 +53,8 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, hosts: Hosts, 
   const out = shellDiagnostics(ctx, analysis.script);
   out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands));
   for (const launch of analysis.commands) {
+    // A long script yields between commands, and stale work stops.
+    await budget.checkpoint();
     out.push(...(await launcherDiagnostics(ctx, hosts, launch)));
     out.push(...(await zeroSectionDiagnostics(ctx, hosts, launch.facts)));
     out.push(...(await fsdpTrainerDiagnostics(ctx, hosts, launch, t)));

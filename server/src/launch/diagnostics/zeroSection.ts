@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { textOf, type Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
 import type { LaunchFacts } from '../facts';
 import { readReferencedConfig } from '../referencedConfig';
@@ -15,7 +15,7 @@ export async function zeroSectionDiagnostics(ctx: SourceContext, hosts: Hosts, f
   const reader = pluginReader(facts);
   // A reference read from another file (a config file the command names) is reported there.
   if (!ref || !reader || (ref.kind !== 'file' && ref.kind !== 'inline') || ref.span.uri !== ctx.uri || ref.span.start === ref.span.end) return [];
-  const config = await readReferencedConfig((p) => hosts.fs.readFile(p), ref).catch(() => undefined);
+  const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), ref).catch(() => undefined);
   if (!config || !lacksZeroSection(config.value)) return [];
   const what = ref.kind === 'file' ? `DeepSpeed config '${ref.text}'` : ref.mapping ? `The DeepSpeed config under ${ref.via}:` : 'The inline DeepSpeed config';
   return [

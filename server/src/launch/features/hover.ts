@@ -1,6 +1,7 @@
 import type { Hover } from 'vscode-languageserver-types';
 import type { FileSystemHost } from '../../host';
 import { baseName, pathOf } from '../../util/paths';
+import { markdownCode, markdownText } from '../../util/markdown';
 import type { LaunchAnalysis } from '../analysis';
 import type { DeepSpeedReference } from '../facts';
 import { presetAutoKeys, swiftPresets } from '../swiftPresets';
@@ -44,26 +45,27 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, in
       return presetMarkdown(ref.name);
     case 'file': {
       const found = await firstExisting(fs, ref.candidates);
-      return found ? `**DeepSpeed config** \`${ref.path}\` → \`${found}\`` : `**DeepSpeed config** \`${ref.path}\` (not found)`;
+      return found ? `**DeepSpeed config** ${markdownCode(ref.path)} → ${markdownCode(found)}` : `**DeepSpeed config** ${markdownCode(ref.path)} (not found)`;
     }
     case 'inline':
-      if (ref.mapping) return `**DeepSpeed config** written as a YAML mapping under \`${ref.via}:\`; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)`;
+      if (ref.mapping) return `**DeepSpeed config** written as a YAML mapping under ${markdownCode(`${ref.via}:`)}; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)`;
       // What ms-swift reads after json_repair, so the reader sees the config the estimate is made for.
       return ref.repairedJson === undefined
-        ? `**Inline DeepSpeed config** (JSON in ${inYaml ? `the value of \`${ref.via}:\`` : 'the argument'})`
-        : `**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads \`${ref.repairedJson}\``;
+        ? `**Inline DeepSpeed config** (JSON in ${inYaml ? `the value of ${markdownCode(`${ref.via}:`)}` : 'the argument'})`
+        : `**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads ${markdownCode(ref.repairedJson)}`;
     case 'settings':
-      return `**DeepSpeed via ${ref.via}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${ref.offloadOptimizer ?? 'none'}, parameter offload ${ref.offloadParam ?? 'none'}`;
+      return `**DeepSpeed via ${markdownText(ref.via)}**: ZeRO-${ref.stage ?? 2}, optimizer offload ${markdownText(String(ref.offloadOptimizer ?? 'none'))}, parameter offload ${markdownText(String(ref.offloadParam ?? 'none'))}`;
     default:
-      return `\`${ref.text}\` is not a DeepSpeed preset or file ZeRO Lens can read.`;
+      return `${markdownCode(ref.text)} is not a DeepSpeed preset or file ZeRO Lens can read.`;
   }
 }
 
 const teacherNote = [
   "**Teacher model's DeepSpeed config** (ms-swift `--teacher_deepspeed`, GKD and GRPO distillation): the frozen teacher",
   'is prepared with it instead of `--deepspeed` (swift/rlhf_trainers/rollout_mixin.py:231-244). Below ZeRO-3 ms-swift',
-  'runs the teacher at stage 0, a whole copy on every GPU (rlhf_trainers/utils.py:360-361). The teacher is a separate',
-  'model: its memory is not part of the memory estimate, which is for the trained model.',
+  'runs the teacher at stage 0, a whole copy on every GPU (rlhf_trainers/utils.py:360-361). The memory estimate on',
+  '`--deepspeed` counts the teacher under "other models": a whole 16-bit copy below ZeRO-3, 1/N of it under ZeRO-3,',
+  'none on the GPU with `zero3_offload`; the options it compares are the trained model\'s.',
 ].join(' ');
 
 /**
@@ -88,7 +90,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
     const ref = (await effectiveFacts(written, factsOfFile))?.deepspeed;
     if (!ref) continue;
     let markdown = await referenceMarkdown(fs, ref, inYaml(ref));
-    if (ref.span.uri !== written.uri) markdown += ` _(from ${baseName(pathOf(ref.span.uri))})_`;
+    if (ref.span.uri !== written.uri) markdown += ` _(from ${markdownText(baseName(pathOf(ref.span.uri)))})_`;
     return { contents: { kind: 'markdown', value: markdown }, range: anchor!.range };
   }
   if (analysis.kind !== 'script') return analysis.yaml ? (fsdpYamlHover(ctx, analysis.yaml, offset, translator(locale), locale) ?? yamlKeyHover(analysis.yaml, offset, ctx)) : null;
@@ -98,7 +100,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
   const doc = table?.flags[target.option.name];
   if (!doc) return null;
   return {
-    contents: { kind: 'markdown', value: `**${target.option.written}** (${table!.program})\n\n${doc.doc}` },
+    contents: { kind: 'markdown', value: `**${markdownText(target.option.written)}** (${table!.program})\n\n${doc.doc}` },
     range: ctx.span(target.option.nameStart, target.option.nameEnd).range,
   };
 }
@@ -111,7 +113,7 @@ function yamlKeyHover(yaml: YamlLaunch, offset: number, ctx: SourceContext): Hov
     const doc = table[entry.key];
     if (!doc) return null;
     const values = doc.values?.length ? `\n\nValues: ${doc.values.map((v) => `\`${v.value}\``).join(', ')}` : '';
-    return { contents: { kind: 'markdown', value: `**${entry.key}**\n\n${doc.doc}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
+    return { contents: { kind: 'markdown', value: `**${markdownText(entry.key)}**\n\n${doc.doc}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
   }
   return null;
 }

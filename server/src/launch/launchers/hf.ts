@@ -28,11 +28,22 @@ export function hfDeepSpeedOption(trainer: TrainerPart): Option | undefined {
 
 export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts): void {
   const reader = new OptionReader(ctx, env, trainer.parsed);
-  facts.model = reader.string('model_name_or_path', 'model', 'model_id');
+  // OpenRLHF names its models --pretrain / --reward_pretrain / --critic_pretrain.
+  facts.model = reader.string('model_name_or_path', 'model', 'model_id', 'pretrain');
   readCommonTrainingFacts(reader, facts);
-  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length');
+  facts.microBatch ??= reader.integer('micro_train_batch_size');
+  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length', 'max_len');
+  facts.rewardModel = reader.string('reward_model_path', 'reward_pretrain');
+  facts.valueModel = reader.string('critic_pretrain');
+  facts.refModel = reader.string('ref_model', 'ref_pretrain');
+  facts.teacherModel = reader.string('teacher_model_name_or_path', 'teacher_model');
+  const flash = reader.bool('flash_attn');
+  if (flash?.value) facts.attnImpl ??= { ...flash, value: 'flash' };
+  facts.packing ??= reader.bool('packing_samples');
+  facts.sleepLevel ??= reader.bool('vllm_enable_sleep') ? { ...reader.bool('vllm_enable_sleep')!, value: 1 } : undefined;
   facts.gradientCheckpointing = reader.bool('gradient_checkpointing');
   const rank = reader.integer('lora_r', 'lora_rank');
+  facts.loraDropout = reader.real('lora_dropout');
   if (rank) {
     facts.loraRank = rank;
     facts.tuner = { ...rank, value: 'lora' };

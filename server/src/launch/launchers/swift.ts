@@ -55,7 +55,11 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
 
   facts.model = reader.string('model', 'model_id_or_path');
   facts.tuner = reader.string('tuner_type', 'train_type', 'sft_type') ?? defaultAt(trainer.kind === 'megatron' ? 'full' : 'lora', 'ms-swift default');
-  if (facts.tuner.value !== 'full') facts.loraRank = reader.integer('lora_rank') ?? defaultAt(8, 'ms-swift default');
+  if (facts.tuner.value !== 'full') {
+    facts.loraRank = reader.integer('lora_rank') ?? defaultAt(8, 'ms-swift default');
+    // swift/arguments/tuner_args.py:135, lora_dropout: float = 0.05.
+    facts.loraDropout = reader.real('lora_dropout') ?? defaultAt(0.05, 'ms-swift default');
+  }
   facts.quantBits = reader.integer('quant_bits', 'quantization_bit');
   facts.quantMethod = reader.string('quant_method');
   readCommonTrainingFacts(reader, facts);
@@ -69,6 +73,24 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   if (trainer.subcommand === 'rlhf' && reader.string('rlhf_type')?.value === 'grpo') facts.gradientAccumulation ??= defaultAt(1, 'ms-swift default');
   facts.seqLen = reader.integer('max_length', 'seq_length');
   facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, 'ms-swift default');
+  // Vision towers are frozen unless --freeze_vit false (swift/arguments/tuner_args.py:123, freeze_vit: bool = True).
+  facts.freezeVit = reader.bool('freeze_vit') ?? defaultAt(true, 'ms-swift default');
+  // ms-swift chunks the loss under sequence parallelism when CELOSS_PARALLEL_SIZE is set.
+  if (env.envBinding('CELOSS_PARALLEL_SIZE')) {
+    const b = env.envBinding('CELOSS_PARALLEL_SIZE')!;
+    facts.chunkedLoss = ctx.fact(true, b.assignment.start, b.assignment.end, 'CELOSS_PARALLEL_SIZE');
+  }
+  if (trainer.subcommand === 'rlhf') {
+    // swift/arguments/rlhf_args.py:232, rlhf_type defaults to dpo; the reference model is the model itself for
+    // full-parameter DPO/KTO/PPO/GRPO (rlhf_args.py:289-295).
+    facts.rlhfType = reader.string('rlhf_type') ?? defaultAt('dpo', 'ms-swift default');
+    facts.refModel = reader.string('ref_model');
+    facts.rewardModel = reader.string('reward_model');
+    facts.teacherModel = reader.string('teacher_model');
+    facts.sleepLevel = reader.integer('sleep_level');
+    facts.offloadModelDuringRollout = reader.bool('offload_model');
+    facts.offloadOptimizerDuringRollout = reader.bool('offload_optimizer');
+  }
   const dtype2x = reader.string('dtype');
   if (!facts.dtype && dtype2x && /^(bf16|fp16|fp32)$/.test(dtype2x.value)) facts.dtype = { ...dtype2x, value: dtype2x.value as 'bf16' | 'fp16' | 'fp32' };
 

@@ -1,7 +1,7 @@
 import type { Word } from '../shell/types';
 import type { CommandEnvironment } from '../shell/variables';
 import type { Fact, LaunchFacts } from '../facts';
-import { precisionOf } from '../facts';
+import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
 import { parseBool, parseInteger } from '../command/context';
 import type { Option, ParsedOptions } from '../command/options';
@@ -42,6 +42,14 @@ export class OptionReader {
     return o && t ? this.located(o, t) : undefined;
   }
 
+  /** A decimal number (`--vllm_gpu_memory_utilization 0.4`). */
+  real(...names: string[]): Fact<number> | undefined {
+    const o = this.option(...names);
+    const t = o ? this.text(o) : undefined;
+    const n = t !== undefined && t !== '' ? Number(t) : NaN;
+    return o && Number.isFinite(n) ? this.located(o, n) : undefined;
+  }
+
   integer(...names: string[]): Fact<number> | undefined {
     const o = this.option(...names);
     const n = o ? parseInteger(this.text(o)) : undefined;
@@ -72,7 +80,33 @@ export function readCommonTrainingFacts(reader: OptionReader, facts: LaunchFacts
   const fp16 = reader.bool('fp16');
   if (bf16?.value) facts.dtype ??= { ...bf16, value: 'bf16' };
   else if (fp16?.value) facts.dtype ??= { ...fp16, value: 'fp16' };
-  const dtype = reader.string('torch_dtype');
+  const dtype = reader.string('torch_dtype', 'dtype');
   const precision = precisionOf(dtype?.value);
-  if (dtype && precision) facts.dtype ??= { ...dtype, value: precision };
+  if (dtype && precision) {
+    facts.dtype ??= { ...dtype, value: precision };
+    facts.torchDtype ??= { ...dtype, value: precision };
+  }
+  readWorkloadFacts(reader, facts);
+}
+
+/**
+ * Workload facts HF TrainingArguments and the trainers built on it (TRL, ms-swift) name the same way:
+ * `--use_liger_kernel`, `--optim`, `--attn_implementation`, TRL's `--packing`, `--padding_free`, `--beta`,
+ * `--use_vllm`, `--vllm_mode`, `--vllm_gpu_memory_utilization`, `--num_generations`, `--max_completion_length`.
+ */
+export function readWorkloadFacts(reader: OptionReader, facts: LaunchFacts): void {
+  facts.ligerKernel ??= reader.bool('use_liger_kernel') ?? reader.bool('use_liger');
+  facts.optim ??= reader.string('optim');
+  const attn = reader.string('attn_implementation', 'attn_impl');
+  const impl = attentionImplOf(attn?.value);
+  if (attn && impl) facts.attnImpl ??= { ...attn, value: impl };
+  facts.packing ??= reader.bool('packing');
+  facts.paddingFree ??= reader.bool('padding_free');
+  facts.sequenceParallel ??= reader.integer('sequence_parallel_size');
+  facts.beta ??= reader.real('beta');
+  facts.useVllm ??= reader.bool('use_vllm');
+  facts.vllmMode ??= reader.string('vllm_mode');
+  facts.vllmGpuMemoryUtilization ??= reader.real('vllm_gpu_memory_utilization');
+  facts.numGenerations ??= reader.integer('num_generations');
+  facts.maxCompletionLength ??= reader.integer('max_completion_length');
 }

@@ -139,9 +139,12 @@ function inlineVariables(text: string, from: number, to: number, inline: (name: 
 
 /** The expanded text of every variable, assignment by assignment in script order. */
 export class ScriptExpansions {
-  /** For each command index, the variables' texts as they are just before it. */
-  private readonly before = new Map<number, Map<string, MappedText>>();
-  private readonly final: Map<string, MappedText>;
+  /**
+   * Each variable's texts in script order, with the command that assigned each. A command sees the last text
+   * assigned by an earlier command: looked up per name, not copied per command (a script of thousands of
+   * commands and variables would copy every variable once per command).
+   */
+  private readonly history = new Map<string, { commandIndex: number; value: MappedText }[]>();
   /** Whether a variable's text splits, asked once per text (this instance's: the core keeps no module state). */
   private readonly splitCache = new WeakMap<MappedText, boolean>();
   private readonly splits = (value: MappedText): boolean => {
@@ -154,14 +157,9 @@ export class ScriptExpansions {
     const splits = this.splits;
     const values = new Map<string, MappedText>();
     const { text } = script;
-    let index = -1;
     for (const a of script.assignments) {
       // A prefix (`A=1 cmd`) is the command's own environment: it never becomes a shell variable.
       if (a.kind === 'prefix') continue;
-      if (a.commandIndex !== index) {
-        index = a.commandIndex;
-        this.before.set(index, new Map(values));
-      }
       const content = valueContent(text, a);
       const inlined =
         content.quote === "'"
@@ -180,15 +178,15 @@ export class ScriptExpansions {
         append(joined, inlined);
         values.set(a.name, joined);
       } else values.set(a.name, inlined);
+      const versions = this.history.get(a.name) ?? [];
+      versions.push({ commandIndex: a.commandIndex, value: values.get(a.name)! });
+      this.history.set(a.name, versions);
     }
-    this.final = values;
   }
 
   /** The variables' texts as a command sees them: every assignment of an earlier command. */
-  valuesAt(command: Command): Map<string, MappedText> {
-    // `before` is recorded in command order: the first entry at or after this command holds what came before it.
-    for (const [index, values] of this.before) if (index >= command.index) return values;
-    return this.final;
+  valuesAt(command: Command): Variables {
+    return { get: (name) => lastBefore(this.history.get(name), command.index) };
   }
 
   /**
@@ -245,6 +243,24 @@ export class ScriptExpansions {
   }
 }
 
+/** The variables' texts a command sees, by name. */
+export interface Variables {
+  get(name: string): MappedText | undefined;
+}
+
+/** The last version assigned by a command before `commandIndex` (versions are in script order). */
+function lastBefore(versions: { commandIndex: number; value: MappedText }[] | undefined, commandIndex: number): MappedText | undefined {
+  if (!versions) return undefined;
+  let lo = 0;
+  let hi = versions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (versions[mid].commandIndex < commandIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? versions[lo - 1].value : undefined;
+}
+
 /** Job launchers that run the command after their own options: `srun -N 2 --jobid $ID python …`, `mpirun -np 8 …`. */
 export const jobLaunchers = new Set(['srun', 'mpirun', 'mpiexec', 'orterun', 'salloc']);
 
@@ -263,7 +279,7 @@ export function programIndex(words: Word[]): number {
 }
 
 /** `$X` / `${X}` / `${X[@]}` of a variable whose text holds several words. */
-function isListReference(part: WordPart & { kind: 'var' }, values: Map<string, MappedText>, splits: (value: MappedText) => boolean, quoted: boolean): boolean {
+function isListReference(part: WordPart & { kind: 'var' }, values: Variables, splits: (value: MappedText) => boolean, quoted: boolean): boolean {
   const value = values.get(part.name);
   if (!value || !splits(value)) return false;
   // "$X" is one word whatever X holds; "${ARR[@]}" is one word per element.

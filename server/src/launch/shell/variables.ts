@@ -13,20 +13,21 @@ export interface VariableBinding {
  */
 export class CommandEnvironment {
   constructor(
-    readonly shell: Map<string, VariableBinding>,
+    /** The script variable as it stands before the command (undefined: never set, or unset). */
+    private readonly shellBinding: (name: string) => VariableBinding | undefined,
     readonly prefix: Map<string, VariableBinding>,
   ) {}
 
   /** Value a variable has inside the command (prefix wins), or undefined when unknown. */
   value(name: string): string | undefined {
-    return (this.prefix.get(name) ?? this.shell.get(name))?.value;
+    return (this.prefix.get(name) ?? this.shellBinding(name))?.value;
   }
 
   /** Binding of an environment variable the launched process sees (prefix, or exported script variable). */
   envBinding(name: string): VariableBinding | undefined {
     const prefix = this.prefix.get(name);
     if (prefix) return prefix;
-    const shell = this.shell.get(name);
+    const shell = this.shellBinding(name);
     return shell?.exported ? shell : undefined;
   }
 
@@ -35,32 +36,103 @@ export class CommandEnvironment {
   }
 }
 
-export function environmentFor(script: ShellScript, command: Command): CommandEnvironment {
-  const shell = new Map<string, VariableBinding>();
-  const exportedNames = new Set<string>();
-  for (const other of script.commands) {
-    if (other.index >= command.index) break;
-    const first = other.words[0]?.value;
-    if (first === 'export') {
-      for (const w of other.words.slice(1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value)) exportedNames.add(w.value);
+/** One name's history through the script: what it is after each event, by where the event stands. */
+interface History {
+  /** Event positions, ascending (see `position`). */
+  at: number[];
+  /** The binding after each event (undefined after `unset`). */
+  bindings: (VariableBinding | undefined)[];
+}
+
+/**
+ * Where an event stands: assignments of command i (its own, or bare ones before it) come before what
+ * command i itself does (`export NAME`, `unset NAME`); command c sees every event before 2c.
+ */
+const position = (commandIndex: number, isCommand: boolean): number => commandIndex * 2 + (isCommand ? 1 : 0);
+
+/**
+ * Every variable's history in one pass over the script, so the environment of any command is a binary search
+ * per name it asks for: the work stays linear in the script's size however many commands and variables it has.
+ */
+function histories(script: ShellScript): Map<string, History> {
+  const byName = new Map<string, History>();
+  const current = new Map<string, VariableBinding | undefined>();
+  /** Names exported (by `export NAME` or an export assignment) since they were last unset. */
+  const exported = new Set<string>();
+  const record = (name: string, at: number, binding: VariableBinding | undefined): void => {
+    current.set(name, binding);
+    let history = byName.get(name);
+    if (!history) byName.set(name, (history = { at: [], bindings: [] }));
+    history.at.push(at);
+    history.bindings.push(binding);
+  };
+  type Event = { at: number; order: number; run: () => void };
+  const events: Event[] = [];
+  script.assignments.forEach((a, order) => {
+    if (a.kind === 'prefix') return;
+    events.push({
+      at: position(a.commandIndex, false),
+      order,
+      run: () => {
+        const value = resolveWord(a.value, (n) => current.get(n)?.value);
+        if (a.kind === 'export') exported.add(a.name);
+        record(a.name, position(a.commandIndex, false), { value, assignment: a, exported: exported.has(a.name) });
+      },
+    });
+  });
+  for (const command of script.commands) {
+    const first = command.words[0]?.value;
+    if (first !== 'export' && first !== 'unset') continue;
+    for (const w of command.words.slice(1)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value)) continue;
+      const name = w.value;
+      events.push({
+        at: position(command.index, true),
+        order: 0,
+        run: () => {
+          if (first === 'unset') {
+            exported.delete(name);
+            record(name, position(command.index, true), undefined);
+            return;
+          }
+          // `export NAME` after `NAME=…` exports the value it has; before it, the value it gets.
+          exported.add(name);
+          const binding = current.get(name);
+          if (binding) record(name, position(command.index, true), { ...binding, exported: true });
+        },
+      });
     }
-    if (first === 'unset') for (const w of other.words.slice(1)) shell.delete(w.value);
   }
-  for (const a of script.assignments) {
-    if (a.commandIndex >= command.index) break;
-    if (a.kind === 'prefix') continue;
-    const value = resolveWord(a.value, (n) => shell.get(n)?.value);
-    const exported = a.kind === 'export' || exportedNames.has(a.name) || shell.get(a.name)?.exported === true;
-    shell.set(a.name, { value, assignment: a, exported });
+  events.sort((a, b) => a.at - b.at || a.order - b.order);
+  for (const event of events) event.run();
+  return byName;
+}
+
+/** The last event of a history before `limit`, by binary search. */
+function bindingBefore(history: History | undefined, limit: number): VariableBinding | undefined {
+  if (!history) return undefined;
+  let lo = 0;
+  let hi = history.at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (history.at[mid] < limit) lo = mid + 1;
+    else hi = mid;
   }
-  // `export NAME` after `NAME=…` exports the earlier value.
-  for (const name of exportedNames) {
-    const b = shell.get(name);
-    if (b) b.exported = true;
-  }
+  return lo === 0 ? undefined : history.bindings[lo - 1];
+}
+
+/** The histories of a script, made once per parsed script (scripts are immutable once parsed). */
+const historiesOf = new WeakMap<ShellScript, Map<string, History>>();
+
+export function environmentFor(script: ShellScript, command: Command): CommandEnvironment {
+  let all = historiesOf.get(script);
+  if (!all) historiesOf.set(script, (all = histories(script)));
+  const byName = all;
+  const limit = position(command.index, false);
+  const shell = (name: string): VariableBinding | undefined => bindingBefore(byName.get(name), limit);
   const prefix = new Map<string, VariableBinding>();
   for (const a of command.envPrefix) {
-    const value = resolveWord(a.value, (n) => prefix.get(n)?.value ?? shell.get(n)?.value);
+    const value = resolveWord(a.value, (n) => prefix.get(n)?.value ?? shell(n)?.value);
     prefix.set(a.name, { value, assignment: a, exported: true });
   }
   return new CommandEnvironment(shell, prefix);

@@ -1,6 +1,7 @@
+import { valueNestsDeeperThan } from '../../util/nesting';
 import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import type { Fact, LaunchFacts, LauncherKind } from '../facts';
-import { precisionOf } from '../facts';
+import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { offloadDeviceOf } from '../launchers/accelerate';
@@ -124,6 +125,52 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlAnalysis {
   return { yaml: launchOf(ctx, text, document), syntaxError };
 }
 
+/** Workload facts of an ms-swift or LLaMA-Factory YAML (their keys are the command's flags). */
+function readYamlWorkload(
+  top: Map<string, YamlEntry>,
+  facts: LaunchFacts,
+  at: <T>(e: YamlEntry, value: T) => Fact<T>,
+  int: (e: YamlEntry | undefined) => Fact<number> | undefined,
+  str: (e: YamlEntry | undefined) => Fact<string> | undefined,
+): void {
+  const bool = (...keys: string[]): Fact<boolean> | undefined => {
+    for (const key of keys) {
+      const e = top.get(key);
+      if (e && typeof e.value === 'boolean') return at(e, e.value);
+    }
+    return undefined;
+  };
+  const real = (key: string): Fact<number> | undefined => {
+    const e = top.get(key);
+    return e && typeof e.value === 'number' ? at(e, e.value) : undefined;
+  };
+  facts.ligerKernel = bool('use_liger_kernel', 'enable_liger_kernel');
+  const attn = top.get('attn_impl') ?? top.get('flash_attn') ?? top.get('attn_implementation');
+  const impl = attentionImplOf(attn?.text);
+  if (attn && impl) facts.attnImpl = at(attn, impl);
+  facts.packing = bool('packing', 'neat_packing');
+  facts.paddingFree = bool('padding_free');
+  facts.sequenceParallel = int(top.get('sequence_parallel_size'));
+  facts.freezeVit = bool('freeze_vit', 'freeze_vision_tower');
+  facts.optim = str(top.get('optim'));
+  facts.pureBf16 = bool('pure_bf16');
+  facts.loraDropout = real('lora_dropout');
+  facts.rlhfType = str(top.get('rlhf_type')) ?? (['dpo', 'kto', 'ppo', 'rm'].includes(top.get('stage')?.text ?? '') ? str(top.get('stage')) : undefined);
+  facts.beta = real('beta') ?? real('pref_beta');
+  facts.refModel = str(top.get('ref_model'));
+  facts.rewardModel = str(top.get('reward_model'));
+  facts.teacherModel = str(top.get('teacher_model'));
+  facts.useVllm = bool('use_vllm');
+  facts.vllmMode = str(top.get('vllm_mode'));
+  facts.vllmGpuMemoryUtilization = real('vllm_gpu_memory_utilization');
+  facts.sleepLevel = int(top.get('sleep_level'));
+  facts.offloadModelDuringRollout = bool('offload_model');
+  facts.offloadOptimizerDuringRollout = bool('offload_optimizer');
+  facts.numGenerations = int(top.get('num_generations'));
+  facts.maxCompletionLength = int(top.get('max_completion_length'));
+  for (const key of Object.keys(facts) as Array<keyof LaunchFacts>) if (facts[key] === undefined) delete facts[key];
+}
+
 function firstError(document: Document, text: string): YamlSyntaxError | undefined {
   const error = document.errors[0];
   if (!error) return undefined;
@@ -200,7 +247,11 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   }
   const dtype = top.get('torch_dtype');
   const precision = precisionOf(dtype?.text);
-  if (dtype && precision) facts.dtype ??= at(dtype, precision);
+  if (dtype && precision) {
+    facts.dtype ??= at(dtype, precision);
+    facts.torchDtype = at(dtype, precision);
+  }
+  readYamlWorkload(top, facts, at, int, str);
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, 'ms-swift default', true);
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, 'ms-swift default', true);
@@ -215,7 +266,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     if (!ds || (kind !== 'swift-yaml' && flag.name !== 'deepspeed')) continue;
     // A mapping: swift/cli/main.py:66-67 passes it on as json.dumps(v), which ms-swift reads as inline JSON.
     if (kind === 'swift-yaml' && isMap(ds.node)) {
-      facts[flag.fact] = { kind: 'inline', json: ds.value, mapping: true, text: JSON.stringify(ds.value), span: ctx.span(ds.valueStart, ds.valueEnd), via: flag.name };
+      const span = ctx.span(ds.valueStart, ds.valueEnd);
+      facts[flag.fact] = valueNestsDeeperThan(ds.value)
+        ? { kind: 'inline', json: undefined, tooDeep: true, mapping: true, text: '', span, via: flag.name }
+        : { kind: 'inline', json: ds.value, mapping: true, text: JSON.stringify(ds.value), span, via: flag.name };
       continue;
     }
     if (!ds.text) continue;

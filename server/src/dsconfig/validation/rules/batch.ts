@@ -67,7 +67,9 @@ export const batchTriple: Rule = (config) => {
         ),
       ];
     }
-    const suggested = nearestMultiple(tb, unit);
+    // The run's own GPU count when the settings give it; else the nearest batch size DeepSpeed can start with.
+    const gpus = config.worldSize ?? Math.max(1, Math.round(tb / unit));
+    const suggested = unit * gpus;
     return [
       config.diagnostic(
         'batch-size-mismatch',
@@ -80,7 +82,7 @@ export const batchTriple: Rule = (config) => {
           micro,
           gas,
           suggested,
-          fixes: [fix(`Set ${TB} to ${suggested} (${suggested / unit} GPU${suggested / unit === 1 ? '' : 's'})`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
+          fixes: [fix(`Set ${TB} to ${suggested} (${micro} × ${gas} × ${gpus} GPU${gpus === 1 ? '' : 's'})`, [{ op: 'set', path: [TB], value: suggested }], true), allAuto()],
         },
       ),
     ];

@@ -71,7 +71,7 @@ export const nvmeWithoutPath: Rule = (config) => {
         'error',
         config.valueRange(devicePath),
         `"${block}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.`,
-        { path: devicePath, fixes: [fix('Add "nvme_path": "/local_nvme" (edit to your NVMe mount)', [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme' }])] },
+        { path: devicePath, fixes: [fix('Add "nvme_path" (fill in your NVMe mount)', [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme', placeholder: true }])] },
       ),
     );
   }

@@ -1,0 +1,37 @@
+/**
+ * The one way text from a file or a setting enters Markdown (hovers, tooltips, completion docs). Such text
+ * is data: a model name written as `[click me](command:…)` or `![x](https://…)` must show as those
+ * characters, never as a link, an image or a command. Only Markdown the server writes itself (tables,
+ * bold labels, its own command links) goes in unescaped.
+ */
+
+/** C0 and C1 controls (tab and line feed aside) and the marks that reorder text (U+202E and the like). */
+const hiddenCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Controls and bidirectional marks written as `\u{…}`, so a file cannot hide or reorder what is shown. */
+export function visibleText(text: string): string {
+  return text.replace(hiddenCharacters, (c) => `\\u{${c.charCodeAt(0).toString(16).padStart(4, '0')}}`);
+}
+
+/**
+ * Text shown as written, inside a line: every character that starts Markdown syntax there escaped (links and
+ * images need `[`, emphasis `*` or `_`, code a backtick, HTML and autolinks `<`, bare URLs a `:` or `www.`,
+ * tables `|`, headings and lists `#` or `+` after a list marker), on one line.
+ */
+export function markdownText(text: string): string {
+  return visibleText(text)
+    .replace(/[\\`*[\]#+|<>~&:@$]/g, '\\$&')
+    // An underscore between letters or digits never starts emphasis (`num_gpus`); elsewhere it may.
+    .replace(/_/g, (u, at: number, all: string) => (/[A-Za-z0-9]/.test(all[at - 1] ?? '') && /[A-Za-z0-9]/.test(all[at + 1] ?? '') ? u : '\\_'))
+    .replace(/\b(www)\./gi, '$1\\.')
+    .replace(/\r?\n/g, ' ');
+}
+
+/** Text shown as inline code: fenced by more backticks than it holds, on one line. */
+export function markdownCode(text: string): string {
+  const flat = visibleText(text).replace(/\r?\n/g, ' ');
+  const longestRun = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}

@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { computeAccuracy, summarize, type AccuracyReport, type RunResult } from '../../bench/accuracy';
+
+/**
+ * The estimate against the published measured runs of bench/calibration/runs.json, through the same training layer as
+ * `zero-lens estimate` (bench/accuracy.ts prints the full report: `npm run bench:accuracy`). The acceptance of issue 23
+ * is asserted at full strength and marked todo while it is not met; the guards below fail on any change that makes
+ * either half worse than it is now.
+ */
+let report: Promise<AccuracyReport> | undefined;
+const accuracy = () => (report ??= computeAccuracy());
+
+/** ZeRO / DDP / one-GPU runs whose data length is known and whose features are all modelled. */
+function compared(r: AccuracyReport, split: 'fit' | 'holdout'): RunResult[] {
+  return r.results.filter((x) => x.run.split === split && x.comparison === 'two-sided' && x.unmodelled.length === 0);
+}
+
+test('acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90 of the measured peak', { todo: 'not met yet: holdout median 13.1%, 10 runs below 0.90 (see docs/memory-model.md §12)' }, async () => {
+  const s = summarize(compared(await accuracy(), 'holdout'))!;
+  assert.ok(s.medianAbsError <= 0.1, `median ${s.medianAbsError}`);
+  assert.equal(s.below090, 0, `worst ${s.worstRatio} (${s.worstId})`);
+});
+
+test('guard: neither half gets worse than it is (median |err|, worst under-estimate)', async () => {
+  const r = await accuracy();
+  const fit = summarize(compared(r, 'fit'))!;
+  const holdout = summarize(compared(r, 'holdout'))!;
+  assert.ok(fit.count >= 20 && holdout.count >= 20);
+  assert.ok(fit.medianAbsError <= 0.13, `fit median ${fit.medianAbsError}`);
+  assert.ok(holdout.medianAbsError <= 0.14, `holdout median ${holdout.medianAbsError}`);
+  assert.ok(fit.worstRatio >= 0.68, `fit worst ${fit.worstRatio} (${fit.worstId})`);
+  assert.ok(holdout.worstRatio >= 0.59, `holdout worst ${holdout.worstRatio} (${holdout.worstId})`);
+});
+
+test('one-sided runs (data length unknown): the estimate at max_length is not below the measurement on the fit half', async () => {
+  const one = (await accuracy()).results.filter((x) => x.run.split === 'fit' && x.comparison === 'one-sided' && x.unmodelled.length === 0);
+  assert.ok(one.length >= 4);
+  for (const r of one) assert.ok(r.ratio >= 1, `${r.run.id}: ${r.ratio}`);
+});
+
+test('every run that worked on a full card fits, unless it uses a feature the estimate does not model', async () => {
+  const tooBig = (await accuracy()).results.filter((x) => x.run.gpuMemoryGiB && x.run.worked && x.fitsAsWritten === false);
+  for (const r of tooBig) assert.ok(r.unmodelled.length > 0, `${r.run.id} (${r.run.split}) is called too big: ${r.asWrittenGiB.toFixed(1)} GiB > ${r.run.gpuMemoryGiB} GiB`);
+});
+
+test('FSDP, Megatron and device-map runs stay out of the ZeRO/DDP figures', async () => {
+  const r = await accuracy();
+  assert.equal(r.notModelled.length, 32);
+  assert.ok(r.results.every((x) => ['zero', 'ddp', 'single'].includes(x.kind)));
+});
