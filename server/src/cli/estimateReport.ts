@@ -1,5 +1,5 @@
 /** What `zero-lens estimate` prints: the JSON document and the text tables. */
-import { formatCount, formatGiB, optionLabel, phaseLabel, type Source, type ZeroStage } from '../protocol';
+import { formatCount, formatGiB, formatGiBValue, optionLabel, phaseLabel, type Source, type ZeroStage } from '../protocol';
 import { estimate, torchLabel } from '../memory/estimate';
 import { estimateDeepSpeedResult } from '../memory/deepspeedResult';
 import { formatDeepSpeedTable } from '../memory/deepspeed';
@@ -21,8 +21,10 @@ export const estimateSchemaVersion = 2;
 const stages: ZeroStage[] = [0, 1, 2, 3];
 
 function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage): EstimateResult | undefined {
-  // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns are what DeepSpeed would hold.
-  const at: EstimateInput = { ...input, stage, engine: stage === input.stage || stage === 0 ? input.engine : 'deepspeed' };
+  // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns, and every column of an FSDP or
+  // Megatron run, are what DeepSpeed would hold.
+  const own = input.engine === 'torch' && (stage === input.stage || stage === 0);
+  const at: EstimateInput = { ...input, stage, engine: own ? 'torch' : 'deepspeed' };
   return args.mode === 'deepspeed'
     ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value })
     : estimate(at);
@@ -59,9 +61,16 @@ export function jsonReport(args: EstimateArgs, run: EstimateRun): string {
 }
 
 /** The JSON document `--format json` prints, as an object. */
+/** The run as written: its ZeRO stage, or (full mode) its FSDP strategy or Megatron layout. */
+function selectedResult(args: EstimateArgs, run: EstimateRun): EstimateResult {
+  const input = run.analysis.input!;
+  const running = args.mode === 'full' ? run.analysis.alternatives.find((a) => a.current) : undefined;
+  return running?.result ?? resultAt(args, input, input.stage)!;
+}
+
 export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
   const input = run.analysis.input!;
-  const selected = resultAt(args, input, input.stage)!;
+  const selected = selectedResult(args, run);
   return {
     schemaVersion: estimateSchemaVersion,
     mode: args.mode,
@@ -84,6 +93,10 @@ export function jsonReportObject(args: EstimateArgs, run: EstimateRun) {
         fits: result ? result.fits : null,
       };
     }),
+    /** The same job under FSDP (and the Megatron layout a run uses), beside the ZeRO stages; `current` marks the run. */
+    alternatives: args.mode === 'full'
+      ? run.analysis.alternatives.map((a) => ({ family: a.family, label: a.label, current: a.current, perGpuTotal: a.result.perGpu.total, allocated: a.result.perGpu.allocated, reserved: a.result.perGpu.reserved, peakPhase: a.result.perGpu.peakPhase, perCpuTotal: a.result.perCpu.total, fits: a.result.fits }))
+      : [],
     /** The training context as the editor shows it, each value with where it came from. */
     context: contextView(run.analysis),
     current: run.analysis.current,
@@ -110,7 +123,8 @@ function workloadWords(i: EstimateInput): string {
 export function textReport(args: EstimateArgs, run: EstimateRun): string {
   const i = run.analysis.input!;
   const m = i.model;
-  const selected = resultAt(args, i, i.stage)!;
+  const selected = selectedResult(args, run);
+  const running = args.mode === 'full' ? run.analysis.alternatives.find((a) => a.current) : undefined;
   const out: string[] = [];
   const gpus = i.gpusPerNode * i.nodes;
   if (run.file) out.push(`File: ${run.file}`);
@@ -134,12 +148,27 @@ export function textReport(args: EstimateArgs, run: EstimateRun): string {
       '',
     );
     const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i) : optionLabel({ ...i, stage }), result: resultAt(args, i, stage) }));
-    out.push(formatStageTable(columns, i.stage).trimEnd());
+    out.push(formatStageTable(columns, running ? undefined : i.stage).trimEnd());
+    out.push('', ...alternativeLines(run, i.gpuMemoryBytes !== undefined));
     const peak = selected.perGpu.peakPhase ? `, peak in the ${phaseLabel(selected.perGpu.peakPhase)}` : '';
-    out.push('', `* selected stage: ${fitMark(selected.fits)}${peak}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.`);
+    out.push('', `* ${running ? running.label : 'selected stage'}: ${fitMark(selected.fits)}${peak}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.`);
   }
   const notes = [...new Set([...run.notes, ...selected.notes])];
   if (notes.length) out.push('', 'Notes:', ...notes.map((n) => `  - ${n}`));
   if (args.mode !== 'deepspeed' && selected.errsHigh.length) out.push('', 'Errs high where unsure:', ...selected.errsHigh.map((n) => `  - ${n}`));
   return out.join('\n') + '\n';
+}
+
+/** The FSDP rows (and the run's Megatron layout) beside the ZeRO table: total, allocated, reserved per GPU and CPU per node. */
+function alternativeLines(run: EstimateRun, judged: boolean): string[] {
+  const rows = run.analysis.alternatives;
+  if (!rows.length) return [];
+  const width = Math.max(...rows.map((r) => r.label.length)) + 2;
+  const num = (bytes: number) => formatGiBValue(bytes).padStart(9);
+  const out = [`${'GiB'.padEnd(width + 2)}${'total'.padStart(9)}${'allocated'.padStart(10)}${'reserved'.padStart(9)}${'CPU/node'.padStart(9)}${judged ? '  fits' : ''}`];
+  for (const r of rows) {
+    const g = r.result.perGpu;
+    out.push(`${r.current ? '* ' : '  '}${r.label.padEnd(width)}${num(g.total)} ${num(g.allocated)}${num(g.reserved)}${num(r.result.perCpu.total)}${judged ? `  ${fitMark(r.result.fits)}` : ''}`);
+  }
+  return out;
 }

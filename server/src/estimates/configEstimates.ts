@@ -1,3 +1,4 @@
+import { translator } from '../l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { InlayHintKind, MarkupKind, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { Node } from 'jsonc-parser';
@@ -94,7 +95,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (offset < stage.offset || offset > stage.offset + stage.length) return null;
       const analysis = await training.analyzeConfig(document, settings);
       return {
-        contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri) },
+        contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri, translator(settings.locale)) },
         range: rangeOf(document, stage),
       };
     },

@@ -16,6 +16,7 @@ import type { TrainingService } from '../training/service';
 import { hostMemoryExcess } from './fitDiagnostic';
 import { peakTooltip, stageHintText } from './present';
 import { stageHoverMarkdown } from './stageHover';
+import { translator } from '../l10n';
 
 /** Presets a `--deepspeed` value may switch to, most memory-saving last. */
 const switchTargets: SwiftPresetName[] = ['zero2', 'zero3', 'zero3_offload'];
@@ -107,6 +108,16 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes);
         hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: `Per-GPU memory estimate for ${analysis.configPath}. ${peakTooltip(result)}` });
       }
+      // FSDP and Megatron launches: the run as written, at the value that turns FSDP on or the first parallel size.
+      for (const launch of await training.parallelLaunchesOf(document)) {
+        if (launch.anchor.end < from || launch.anchor.start > to) continue;
+        const analysis = await training.analyzeParallelLaunch(launch.facts, settings, {}, document.uri);
+        const result = hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+        const running = analysis.alternatives.find((a) => a.current);
+        if (!result || !running) continue;
+        const label = `${running.label} ${stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes)}`;
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: peakTooltip(result) });
+      }
       return hints;
     },
 
@@ -116,7 +127,13 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         const { start, end } = launch.anchor;
         if (start >= end || offset < start || offset > end) continue;
         const analysis = await training.analyzeLaunch(launch.facts, settings);
-        return analysis ? { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri) }, range: launch.anchor.range } : null;
+        return analysis ? { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri, translator(settings.locale)) }, range: launch.anchor.range } : null;
+      }
+      for (const launch of await training.parallelLaunchesOf(document)) {
+        const { start, end } = launch.anchor;
+        if (start >= end || offset < start || offset > end) continue;
+        const analysis = await training.analyzeParallelLaunch(launch.facts, settings, {}, document.uri);
+        return { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri, translator(settings.locale)) }, range: launch.anchor.range };
       }
       return null;
     },

@@ -3,29 +3,35 @@ import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../trainin
 import { communicationOf, deviceName, fitMark, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
 import { markdownText } from '../util/markdown';
+import { english, type Translate } from '../protocol';
+import { alternativeTable } from './alternativeRows';
 
 /**
  * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
  * volume and what it shards, with the current option marked, and the context the numbers assume.
  */
-export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string): string {
+export function stageHoverMarkdown(analysis: ConfigAnalysis, uri: string, t: Translate = english): string {
   // The costliest hover to build (an estimate per option); an analysis belongs to one version and never changes.
   let byUri = built.get(analysis);
   if (!byUri) built.set(analysis, (byUri = new Map()));
-  let markdown = byUri.get(uri);
-  if (markdown === undefined) byUri.set(uri, (markdown = buildStageHover(analysis, uri)));
+  const key = `${t === english ? '' : t('Option')}\u0000${uri}`;
+  let markdown = byUri.get(key);
+  if (markdown === undefined) byUri.set(key, (markdown = buildStageHover(analysis, uri, t)));
   return markdown;
 }
 
 const built = new WeakMap<ConfigAnalysis, Map<string, string>>();
 
-function buildStageHover(analysis: ConfigAnalysis, uri: string): string {
+function buildStageHover(analysis: ConfigAnalysis, uri: string, t: Translate): string {
   const lines: string[] = [];
   if (hasNumbers(analysis)) {
     lines.push(`**ZeRO options for ${markdownText(analysis.model!.displayName)}** on ${formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value)}`);
     lines.push('', ...numbersTable(analysis));
+    const running = analysis.alternatives.find((a) => a.current);
     const current = analysis.estimate(analysis.current);
-    if (current) lines.push('', ...peakBreakdown(optionLabel(analysis.current), current));
+    if (current) lines.push('', ...peakBreakdown(running?.label ?? optionLabel(analysis.current), current));
+    const side = alternativeTable(analysis, t);
+    if (side.length) lines.push('', ...side);
   } else {
     lines.push('**ZeRO stages**', '', ...shapeTable(analysis.current));
     lines.push('', `No memory estimate yet: ${markdownText(whatIsMissing(analysis))} ${setContextCommandLink(uri, analysis.missing)}`);
@@ -49,7 +55,9 @@ function numbersTable(analysis: ConfigAnalysis): string[] {
   const memory = analysis.gpuMemoryBytes;
   const rows = [...analysis.options];
   // The current option may be one the standard list lacks (parameter offload without optimizer offload, NVMe).
-  const currentResult = analysis.estimate(analysis.current);
+  // Under FSDP or Megatron the run is an alternative row: no ZeRO row is current.
+  const zeroRun = !analysis.alternatives.some((a) => a.current);
+  const currentResult = zeroRun ? analysis.estimate(analysis.current) : undefined;
   if (!rows.some((o) => sameOption(o.target, analysis.current)) && currentResult) {
     rows.push({ target: analysis.current, label: optionLabel(analysis.current), result: currentResult });
   }
@@ -58,7 +66,7 @@ function numbersTable(analysis: ConfigAnalysis): string[] {
     `| | Option | Per GPU | Allocated | Peak | CPU RAM / node | Fits${memory ? ` ${formatGiB(memory)}` : ''} | Comm. / step | Shards |`,
     '|:-:|---|--:|--:|---|--:|:-:|:-:|---|',
   ];
-  for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current)));
+  for (const option of rows) out.push(row(option, zeroRun && sameOption(option.target, analysis.current)));
   return out;
 }
 

@@ -4,7 +4,7 @@
  * error links the line that raises.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { textOf, type Hosts } from '../../host';
 import type { Translate } from '../../l10n';
 import { isAbsolutePath } from '../../util/paths';
 import type { SourceContext } from '../command/context';
@@ -91,7 +91,7 @@ async function configJson(hosts: Hosts, value: FsdpConfigValue, preset: (name: s
   if (value.kind !== 'file') return { found: true };
   const file = await firstExisting(hosts.fs, value.candidates);
   if (!file) return { found: false };
-  const text = await hosts.fs.readFile(file).catch(() => undefined);
+  const text = await hosts.fs.readFile(file, 'config').then(textOf, () => undefined);
   try {
     const json = text === undefined ? undefined : (JSON.parse(text) as unknown);
     return { json: json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined, found: true, file };

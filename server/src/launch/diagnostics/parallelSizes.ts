@@ -5,7 +5,7 @@
  * DeepSpeed edaa7221 lays out its mesh. Each error links the line that raises.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
+import { textOf, type Hosts } from '../../host';
 import type { Translate } from '../../l10n';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
@@ -63,7 +63,7 @@ async function autotp(ctx: SourceContext, hosts: Hosts, facts: LaunchFacts, shap
   let size = facts.deepspeedAutotpSize?.value;
   let span = facts.deepspeedAutotpSize?.span;
   if (size === undefined && facts.deepspeed && facts.deepspeed.kind !== 'settings' && facts.deepspeed.kind !== 'preset') {
-    const config = await readReferencedConfig((p) => hosts.fs.readFile(p).catch(() => undefined), facts.deepspeed).catch(() => undefined);
+    const config = await readReferencedConfig((p) => hosts.fs.readFile(p, 'config').then(textOf, () => undefined), facts.deepspeed).catch(() => undefined);
     const written = (config?.value as { tensor_parallel?: { autotp_size?: unknown } } | undefined)?.tensor_parallel?.autotp_size;
     if (typeof written === 'number' && Number.isInteger(written)) {
       size = written;
