@@ -31,6 +31,7 @@ export interface CalibrationRun {
   zeroStage: number | null;
   offloadOptimizer: string | null;
   offloadParam: string | null;
+  fsdp: null | { strategy: string; version?: number; cpuOffload?: boolean; mixedPrecision?: string; reshardAfterForward?: boolean };
   tp: number | null;
   pp: number | null;
   sp: number | null;
@@ -65,7 +66,7 @@ export interface CalibrationRun {
   notes: string;
 }
 
-export type Kind = 'zero' | 'ddp' | 'single';
+export type Kind = 'zero' | 'ddp' | 'single' | 'fsdp' | 'megatron';
 
 /** Features of a run the estimator does not model (it errs high on them): reported apart from the acceptance figures. */
 export function unmodelledFeatures(run: CalibrationRun): string[] {
@@ -73,6 +74,10 @@ export function unmodelledFeatures(run: CalibrationRun): string[] {
   if (run.torchCompile) out.push('torch.compile');
   if (/optimizer_in_bwd (True|\+|on)|optimizer_in_bwd=True|\+ optimizer_in_bwd/i.test(run.notes)) out.push('optimizer in backward');
   if (/activation[ _]offloading( True|=True| on)|activation offloading to CPU|Activation offloading on/i.test(run.notes)) out.push('activation offloading');
+  // torchtitan's selective (op) checkpointing saves some matmul outputs and recomputes the rest: neither none nor full.
+  if (/Selective activation checkpointing/.test(run.source.quote + run.notes)) out.push('selective activation checkpointing');
+  // A key/value cache kept through forward in training (use_cache True): errs low.
+  if (/use_cache was still the transformers default \(True\)/.test(run.notes)) out.push('KV cache in training');
   return out;
 }
 
@@ -97,7 +102,8 @@ export interface Skipped {
   why: string;
 }
 
-const runs: CalibrationRun[] = JSON.parse(readFileSync(path.join(here, 'calibration/runs.json'), 'utf8'));
+// runs.json, and the FSDP and tensor-parallel runs added for issue 27 in the same format (fsdp-tp-runs.json).
+const runs: CalibrationRun[] = ['runs.json', 'fsdp-tp-runs.json'].flatMap((file) => JSON.parse(readFileSync(path.join(here, 'calibration', file), 'utf8')) as CalibrationRun[]);
 const models: Record<string, ModelSpec> = JSON.parse(readFileSync(path.join(here, 'calibration/models.json'), 'utf8'));
 const lengths: Record<string, { tokens: number | null; basis: string }> = JSON.parse(readFileSync(path.join(here, 'calibration/data-lengths.json'), 'utf8'));
 
@@ -132,12 +138,14 @@ export function kindOf(run: CalibrationRun): Kind | undefined {
   if (run.framework === 'deepspeed' || run.framework === 'accelerate-deepspeed') return 'zero';
   if (run.framework === 'ddp') return 'ddp';
   if (run.framework === 'single-gpu') return 'single';
+  if (run.framework === 'fsdp' || run.framework === 'fsdp2') return 'fsdp';
+  if (run.framework === 'megatron') return 'megatron';
   return undefined;
 }
 
 /** A ds_config like the one the run used: ms-swift's presets (3.x/4.x, or 2.x), BELLE's, LLaMA-Factory's, accelerate's. */
 function configOf(run: CalibrationRun): Record<string, unknown> | undefined {
-  if (run.zeroStage === null) return undefined;
+  if (run.zeroStage === null || kindOf(run) === 'megatron' || kindOf(run) === 'fsdp') return undefined;
   const stage = run.zeroStage;
   const offload = (device: string | null) => ({ device: device ?? 'none', pin_memory: true });
   if (run.launcher.startsWith('swift')) {
@@ -182,7 +190,12 @@ export function argsOf(run: CalibrationRun, tokens: number | undefined): string[
   const context = /(\d+) MiB of CUDA context/.exec(run.notes);
   if (context) a.push('--cuda-context', (Number(context[1]) / 1024).toFixed(3));
   a.push('--dtype', run.precision);
-  if (run.zeroStage === null) {
+  const kind = kindOf(run);
+  if (kind === 'fsdp') {
+    a.push(...fsdpArgs(run));
+  } else if (kind === 'megatron') {
+    a.push(...megatronArgs(run));
+  } else if (run.zeroStage === null) {
     a.push('--ddp');
     // Plain PyTorch holds the weights in the dtype they were loaded in: bf16/fp16 for pure low-precision runs.
     a.push('--torch-dtype', run.pureLowPrecision ? run.precision : 'fp32');
@@ -197,7 +210,9 @@ export function argsOf(run: CalibrationRun, tokens: number | undefined): string[
   if (run.gradAccum) a.push('--grad-accum', String(run.gradAccum));
   const seq = tokens ?? run.seqLen ?? 2048;
   a.push('--seq-len', String(seq));
-  a.push(run.gradientCheckpointing ? '--gradient-checkpointing' : '--no-gradient-checkpointing');
+  // Megatron's selective recompute keeps every layer's activations but the attention core's (FlashAttention saves none).
+  const selective = kind === 'megatron' && /recompute selective/.test(run.notes);
+  a.push(run.gradientCheckpointing && !selective ? '--gradient-checkpointing' : '--no-gradient-checkpointing');
   if (run.method !== 'full') {
     a.push('--lora-rank', String(run.loraRank ?? 8));
     a.push('--lora-targets', loraTargetsOf(run.loraTargets));
@@ -213,9 +228,9 @@ export function argsOf(run: CalibrationRun, tokens: number | undefined): string[
   if (/paged/i.test(run.optimizer)) a[a.indexOf('--optimizer') + 1] = 'paged_adamw_8bit';
   if (run.packing) a.push('--packing');
   // Synthetic data of one length (transformers' memory-anatomy experiments) are fixed-length steps too.
-  else if (/dummy data/.test(run.notes)) a.push('--fixed-length');
+  else if (/dummy data/i.test(run.notes)) a.push('--fixed-length');
   if (run.paddingFree) a.push('--padding-free');
-  if (run.sp && run.sp > 1) a.push('--sequence-parallel', String(run.sp));
+  if (run.sp && run.sp > 1 && kind !== 'megatron') a.push('--sequence-parallel', String(run.sp));
   const mm = run.multimodal as { freezeVit?: boolean | null } | null;
   if (mm) a.push(mm.freezeVit === false ? '--no-freeze-vit' : '--freeze-vit');
   const rlhf = run.rlhf as { type?: string; refModel?: boolean; rewardModelId?: string; teacherModel?: string; teacherOffload?: string; vllmColocate?: boolean; vllmGpuMemoryUtilization?: number; sleepLevel?: number; maxCompletionLength?: number } | null;
@@ -231,6 +246,29 @@ export function argsOf(run: CalibrationRun, tokens: number | undefined): string[
     if ((rlhf as { offloadModelDuringRollout?: boolean }).offloadModelDuringRollout) a.push('--rollout-offload');
     if (rlhf.maxCompletionLength) a.push('--max-completion-length', String(rlhf.maxCompletionLength));
   }
+  return a;
+}
+
+/** `--fsdp` flags: the strategy, CPU offload, FSDP2, and no mixed precision for pure 16-bit runs (weights stay in their load dtype). */
+function fsdpArgs(run: CalibrationRun): string[] {
+  const f = run.fsdp!;
+  const strategy = f.version === 2 && f.reshardAfterForward === false ? 'shard_grad_op' : f.strategy.toLowerCase();
+  const a = ['--fsdp', strategy];
+  if (f.cpuOffload) a.push('--fsdp-offload');
+  if (f.version === 2) a.push('--fsdp-version', '2');
+  const mp = f.mixedPrecision ?? '';
+  if (run.pureLowPrecision || /^(no|none)/.test(mp)) a.push('--fsdp-mixed-precision', 'no');
+  a.push('--torch-dtype', run.pureLowPrecision || run.method !== 'full' ? run.precision : 'fp32');
+  return a;
+}
+
+/** Megatron-Core's sizes; `optimizer_cpu_offload` in the notes moves master weights and states to CPU. */
+function megatronArgs(run: CalibrationRun): string[] {
+  const a: string[] = [];
+  a.push('--tp', String(run.tp ?? 1), '--pp', String(run.pp ?? 1));
+  if (run.ep && run.ep > 1) a.push('--ep', String(run.ep));
+  if (/optimizer_cpu_offload true/.test(run.notes)) a.push('--megatron-offload-optimizer');
+  if (!/sequence_parallel/.test(run.notes) && (run.tp ?? 1) > 1) a.push('--no-sequence-parallel-tp');
   return a;
 }
 
@@ -343,8 +381,9 @@ export function render(report: AccuracyReport): string {
     const rows = report.results.filter((r) => r.run.split === split && r.unmodelled.length === 0);
     const two = rows.filter((r) => r.comparison === 'two-sided');
     out.push(`${split.toUpperCase()} half — data length known (two-sided):`);
-    out.push(line('all ZeRO / DDP / one GPU', summarize(two)));
-    for (const kind of ['zero', 'ddp', 'single'] as const) out.push(line(`kind ${kind}`, summarize(two.filter((r) => r.kind === kind))));
+    out.push(line('all ZeRO / DDP / one GPU', summarize(two.filter((r) => r.kind === 'zero' || r.kind === 'ddp' || r.kind === 'single'))));
+    out.push(line('all FSDP / Megatron', summarize(two.filter((r) => r.kind === 'fsdp' || r.kind === 'megatron'))));
+    for (const kind of ['zero', 'ddp', 'single', 'fsdp', 'megatron'] as const) out.push(line(`kind ${kind}`, summarize(two.filter((r) => r.kind === kind))));
     for (const q of ['allocated', 'reserved', 'nvidia-smi', 'unknown'] as const) out.push(line(`quantity ${q}`, summarize(two.filter((r) => r.run.quantity === q))));
     const one = rows.filter((r) => r.comparison === 'one-sided');
     const under = one.filter((r) => r.ratio < 1);
@@ -352,7 +391,7 @@ export function render(report: AccuracyReport): string {
     out.push('');
   }
   const apart = report.results.filter((r) => r.unmodelled.length > 0);
-  out.push(`Runs with features the estimate does not model (it counts without them, erring high): ${apart.map((r) => `${r.run.id} (${r.run.split}, ${r.unmodelled.join(' + ')}, ${r.ratio.toFixed(2)})`).join('; ')}`);
+  out.push(`Runs with features the estimate does not model (listed apart; most err high, a KV cache in training errs low): ${apart.map((r) => `${r.run.id} (${r.run.split}, ${r.unmodelled.join(' + ')}, ${r.ratio.toFixed(2)})`).join('; ')}`);
   out.push('');
   const tooBig = report.results.filter((r) => r.run.gpuMemoryGiB && r.run.worked && r.fitsAsWritten === false);
   out.push(`Runs that worked on a full card but are called too big: ${tooBig.length ? tooBig.map((r) => `${r.run.id} (${r.run.split}, ${r.asWrittenGiB.toFixed(1)} GiB as written > ${r.run.gpuMemoryGiB} GiB)`).join('; ') : 'none'}`);

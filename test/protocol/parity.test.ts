@@ -129,6 +129,22 @@ for (const { folder, settings: extra } of workspaces) {
           assert.match(cli.err, /is not a valid ds_config: line \d+, column \d+/);
           continue;
         }
+        const running = view.alternatives?.find((a) => a.current);
+        if (running) {
+          // An FSDP or Megatron run: the server's view, the CLI and the hint give the run's own total; the ZeRO bars
+          // are the comparison (the client's bars do not show the alternatives yet).
+          withNumbers++;
+          assert.equal(cli.code, 0, `${name}: ${cli.err}`);
+          const json = JSON.parse(cli.out);
+          const total = formatGiB(running.result.perGpu.total);
+          assert.equal(formatGiB(json.perGpu.total), total, `${name}: CLI total`);
+          assert.deepEqual(json.alternatives.find((a: { current: boolean }) => a.current)?.label, running.label, `${name}: the same run`);
+          const hints = (await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } } })) ?? [];
+          assert.ok(hints.some((h) => String(h.label).startsWith(`${running.label} ≈ ${total}/GPU`)), `${name}: inline hint`);
+          assert.equal(view.current, null, `${name}: no ZeRO option is the run's`);
+          assert.deepEqual(json.context, JSON.parse(JSON.stringify(view.context)), `${name}: the same values from the same sources`);
+          continue;
+        }
         if (!current) {
           // No numbers (no model, no GPU count or no readable config): no surface invents one.
           assert.equal(cli.code, 2, `${name}: the CLI gives no estimate either (${cli.out.slice(0, 200)})`);

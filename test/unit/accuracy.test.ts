@@ -11,9 +11,11 @@ import { computeAccuracy, summarize, type AccuracyReport, type RunResult } from 
 let report: Promise<AccuracyReport> | undefined;
 const accuracy = () => (report ??= computeAccuracy());
 
-/** ZeRO / DDP / one-GPU runs whose data length is known and whose features are all modelled. */
-function compared(r: AccuracyReport, split: 'fit' | 'holdout'): RunResult[] {
-  return r.results.filter((x) => x.run.split === split && x.comparison === 'two-sided' && x.unmodelled.length === 0);
+const zeroKinds = ['zero', 'ddp', 'single'];
+
+/** ZeRO / DDP / one-GPU runs (or, with `kinds`, FSDP and Megatron runs) whose data length is known and whose features are all modelled. */
+function compared(r: AccuracyReport, split: 'fit' | 'holdout', kinds = zeroKinds): RunResult[] {
+  return r.results.filter((x) => x.run.split === split && kinds.includes(x.kind) && x.comparison === 'two-sided' && x.unmodelled.length === 0);
 }
 
 test('acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90 of the measured peak', { todo: 'not met yet: holdout median 13.1%, 10 runs below 0.90 (fit 11.4%, 10 below); Qwen-1 remote code, ZeRO-3 offload residue, vLLM sleep residue and ms-swift LoRA headers unexplained (docs/memory-model.md §12)' }, async () => {
@@ -41,12 +43,33 @@ test('one-sided runs (data length unknown): the estimate at max_length is not be
 });
 
 test('every run that worked on a full card fits, unless it uses a feature the estimate does not model', async () => {
-  const tooBig = (await accuracy()).results.filter((x) => x.run.gpuMemoryGiB && x.run.worked && x.fitsAsWritten === false);
+  const tooBig = (await accuracy()).results.filter((x) => zeroKinds.includes(x.kind) && x.run.gpuMemoryGiB && x.run.worked && x.fitsAsWritten === false);
   for (const r of tooBig) assert.ok(r.unmodelled.length > 0, `${r.run.id} (${r.run.split}) is called too big: ${r.asWrittenGiB.toFixed(1)} GiB > ${r.run.gpuMemoryGiB} GiB`);
 });
 
-test('FSDP, Megatron and device-map runs stay out of the ZeRO/DDP figures', async () => {
+test('device-map and Megatron-DeepSpeed runs are listed apart; FSDP and Megatron runs have figures of their own', async () => {
   const r = await accuracy();
-  assert.equal(r.notModelled.length, 32);
-  assert.ok(r.results.every((x) => ['zero', 'ddp', 'single'].includes(x.kind)));
+  assert.deepEqual([...new Set(r.notModelled.map((x) => x.framework))].sort(), ['megatron-deepspeed', 'single-process device_map (naive model parallel)']);
+  assert.ok(r.results.some((x) => x.kind === 'fsdp') && r.results.some((x) => x.kind === 'megatron'));
+});
+
+const parallelKinds = ['fsdp', 'megatron'];
+/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 15.4% / worst 0.68, holdout 10.8% / worst 0.31. */
+const GUARD = { fitMedian: 0.16, holdoutMedian: 0.115, fitWorst: 0.67, holdoutWorst: 0.3 };
+
+test('FSDP and Megatron acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90', { todo: 'not met yet: holdout median 10.8%, 6 runs below 0.90; FSDP with CPU offload runs low (docs/memory-model.md §11a)' }, async () => {
+  const s = summarize(compared(await accuracy(), 'holdout', parallelKinds))!;
+  assert.ok(s.medianAbsError <= 0.1, `median ${s.medianAbsError}`);
+  assert.equal(s.below090, 0, `worst ${s.worstRatio} (${s.worstId})`);
+});
+
+test('guard: FSDP and Megatron figures get no worse than they are', async () => {
+  const r = await accuracy();
+  const fit = summarize(compared(r, 'fit', parallelKinds))!;
+  const holdout = summarize(compared(r, 'holdout', parallelKinds))!;
+  assert.ok(fit.count >= 8 && holdout.count >= 8, `${fit.count} / ${holdout.count}`);
+  assert.ok(fit.medianAbsError <= GUARD.fitMedian, `fit median ${fit.medianAbsError}`);
+  assert.ok(holdout.medianAbsError <= GUARD.holdoutMedian, `holdout median ${holdout.medianAbsError}`);
+  assert.ok(fit.worstRatio >= GUARD.fitWorst, `fit worst ${fit.worstRatio} (${fit.worstId})`);
+  assert.ok(holdout.worstRatio >= GUARD.holdoutWorst, `holdout worst ${holdout.worstRatio} (${holdout.worstId})`);
 });

@@ -77,7 +77,9 @@ test('hover on stage: a table of every option with per-GPU, allocated, peak phas
   const stageLine = document.getText().split('\n').findIndex((l) => l.includes('"stage"'));
   const hover = await features.hover!(document, { line: stageLine, character: 6 }, settings);
   const markdown = (hover!.contents as MarkupContent).value;
-  const rows = markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| |'));
+  // The ZeRO table comes first; the same job under FSDP follows in its own table.
+  const zeroTable = markdown.split('**The same job under PyTorch FSDP**')[0];
+  const rows = zeroTable.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| |'));
   assert.equal(rows.length, 8);
   assert.equal(analysis.options.length, 8);
   for (const option of analysis.options) {

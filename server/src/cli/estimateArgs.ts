@@ -7,7 +7,7 @@ import type { OptimizerName, Precision } from '../memory/types';
 import { optimizerFromName, optimizerNames } from '../memory/optimizers';
 import { parseCount } from '../memory/units';
 import type { ContextOverrides, LoraContext, RlhfContext, WorkloadContext } from '../training/context';
-import type { AttentionImpl, OptimizerKernel } from '../memory/types';
+import type { AttentionImpl, FsdpSpec, ModelParallelSpec, OptimizerKernel } from '../memory/types';
 import type { EstimateOverrides } from '../training/analyze';
 import { english, GiB, type Translate } from '../protocol';
 
@@ -21,10 +21,12 @@ const valueFlags = new Set([
   '--lora-targets', '--mode', '--format', '--cuda-context', '--fragmentation', '--additional-buffer-factor',
   '--attn-impl', '--sequence-parallel', '--lora-dropout', '--torch-dtype', '--rlhf', '--ref-model', '--reward-model', '--value-model', '--teacher-model',
   '--vllm-gpu-memory-utilization', '--vllm-sleep-level', '--num-generations', '--max-completion-length',
+  '--fsdp', '--fsdp-version', '--fsdp-mixed-precision', '--tp', '--pp', '--cp', '--ep',
 ]);
 const booleanFlags = new Set([
   '--gradient-checkpointing', '--no-gradient-checkpointing', '--zero-init', '--no-zero-init', '--legacy-zero2', '--qlora', '--help', '-h',
   '--use-liger-kernel', '--chunked-loss', '--packing', '--padding-free', '--fixed-length', '--rollout-offload', '--freeze-vit', '--no-freeze-vit', '--ddp', '--teacher-offload',
+  '--fsdp-offload', '--no-sequence-parallel-tp', '--no-distributed-optimizer', '--megatron-offload-optimizer',
 ]);
 
 export interface EstimateArgs {
@@ -199,6 +201,11 @@ function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext
   if (torchDtype) w.torchDtype = { value: torchDtype, source: cli('--torch-dtype') };
   if (flag('--freeze-vit') || flag('--no-freeze-vit')) w.freezeVit = { value: flag('--freeze-vit'), source: cli(flag('--freeze-vit') ? '--freeze-vit' : '--no-freeze-vit') };
   if (flag('--ddp')) w.ddp = { value: true, source: cli('--ddp') };
+  const fsdp = fsdpOverride(o, t);
+  if (fsdp) w.fsdp = fsdp;
+  const parallel = parallelOverride(o, t);
+  if (parallel) w.modelParallel = parallel;
+  if (fsdp && (flag('--ddp') || parallel?.value.kind === 'megatron')) throw new UsageError(t('--fsdp is one way to train; --ddp and Megatron sizes (--pp, --cp, --ep) are others: give one.'));
   const optimizer = o.get('--optimizer');
   if (optimizer) w.optimizer = { value: optimizer.value, source: cli('--optimizer') };
   const type = choice(o.get('--rlhf'), rlhfTypes, t);
@@ -227,6 +234,60 @@ function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext
     w.rlhf = { value: rlhf, source: cli('--rlhf') };
   }
   return w;
+}
+
+const fsdpStrategies = ['full_shard', 'shard_grad_op', 'no_shard', 'hybrid_shard', 'hybrid_shard_zero2'] as const;
+
+/** `--fsdp STRATEGY [--fsdp-offload] [--fsdp-version 1|2] [--fsdp-mixed-precision bf16|fp16|no]`: PyTorch FSDP instead of DeepSpeed. */
+function fsdpOverride(o: Map<string, Option>, t: Translate): Sourced<FsdpSpec> | undefined {
+  const strategy = choice(o.get('--fsdp'), fsdpStrategies, t);
+  const extras = ['--fsdp-offload', '--fsdp-version', '--fsdp-mixed-precision'].filter((f) => o.has(f));
+  if (!strategy) {
+    if (extras.length) throw new UsageError(t('{0} needs --fsdp ({1}).', extras[0], fsdpStrategies.join(', ')));
+    return undefined;
+  }
+  if (o.has('--stage')) throw new UsageError(t('--fsdp and --stage choose between FSDP and DeepSpeed ZeRO: give one.'));
+  const version = integer(o.get('--fsdp-version'), 1, t);
+  if (version !== undefined && version > 2) throw new UsageError(t('--fsdp-version must be 1 or 2.'));
+  const precision = choice(o.get('--fsdp-mixed-precision'), ['bf16', 'fp16', 'no'] as const, t);
+  const value: FsdpSpec = {
+    strategy: strategy.toUpperCase() as FsdpSpec['strategy'],
+    version: version === 2 ? 2 : 1,
+    offloadParams: o.has('--fsdp-offload'),
+    mixedPrecision: precision !== 'no',
+    autoWrap: 'TRANSFORMER_BASED_WRAP',
+  };
+  return { value, source: cli('--fsdp') };
+}
+
+/**
+ * `--tp/--pp/--cp/--ep N`: Megatron-Core's sizes; `--tp` alone beside a ZeRO `--stage` or `--config` is DeepSpeed
+ * AutoTP (`tensor_parallel.autotp_size`).
+ */
+function parallelOverride(o: Map<string, Option>, t: Translate): Sourced<ModelParallelSpec> | undefined {
+  const tp = integer(o.get('--tp'), 1, t);
+  const pp = integer(o.get('--pp'), 1, t);
+  const cp = integer(o.get('--cp'), 1, t);
+  const ep = integer(o.get('--ep'), 1, t);
+  const first = ['--tp', '--pp', '--cp', '--ep'].find((f) => o.has(f));
+  const megatronOnly = ['--no-sequence-parallel-tp', '--no-distributed-optimizer', '--megatron-offload-optimizer'].find((f) => o.has(f));
+  if (!first) {
+    if (megatronOnly) throw new UsageError(t('{0} needs Megatron sizes (--tp, --pp, --cp or --ep).', megatronOnly));
+    return undefined;
+  }
+  const deepspeed = (o.has('--stage') || o.has('--config')) && pp === undefined && cp === undefined && ep === undefined && !megatronOnly;
+  if (deepspeed) return { value: { kind: 'autotp', tp: tp ?? 1, pp: 1, cp: 1, ep: 1 }, source: cli('--tp') };
+  const value: ModelParallelSpec = {
+    kind: 'megatron',
+    tp: tp ?? 1,
+    pp: pp ?? 1,
+    cp: cp ?? 1,
+    ep: ep ?? 1,
+    sequenceParallel: !o.has('--no-sequence-parallel-tp'),
+    distributedOptimizer: !o.has('--no-distributed-optimizer'),
+    offloadOptimizer: o.has('--megatron-offload-optimizer') || undefined,
+  };
+  return { value, source: cli(first) };
 }
 
 /** `--lora-rank N [--lora-targets a,b] [--qlora]`; a rank of 0 means full fine-tuning, also over a script's LoRA. */

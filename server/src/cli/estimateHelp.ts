@@ -31,6 +31,16 @@ export function estimateHelp(t: Translate = english): string {
       ['--dtype bf16|fp16|fp32', t('Training precision (default: from --config, else bf16)')],
       ['--optimizer <name>', t("{0}, or the trainer's (adamw_torch_fused, paged_adamw_8bit, …) (default adamw)", optimizerNames.join(', '))],
     ]),
+    section(t('FSDP and model parallelism (instead of ZeRO):'), [
+      ['--fsdp full_shard|shard_grad_op|no_shard|hybrid_shard|hybrid_shard_zero2', t('PyTorch FSDP with this sharding strategy (wrap units: one decoder layer each)')],
+      ['--fsdp-offload', t('FSDP CPU offload: parameter and gradient shards in CPU RAM, the optimizer step on the CPU')],
+      ['--fsdp-version 1|2', t('FSDP1 (FullyShardedDataParallel) or FSDP2 (fully_shard) (default 1)')],
+      ['--fsdp-mixed-precision bf16|fp16|no', t('accelerate mixed_precision: bf16/fp16 keeps trainable weights in fp32 and computes in 16-bit (default bf16)')],
+      ['--tp, --pp, --cp, --ep <N>', t('Megatron-Core tensor, pipeline, context and expert parallel sizes; --tp alone with --stage or --config is DeepSpeed AutoTP')],
+      ['--no-sequence-parallel-tp', t("Megatron without sequence parallel: only attention and MLP activations split over TP")],
+      ['--no-distributed-optimizer', t("Megatron without the distributed optimizer: every data-parallel rank keeps all optimizer states")],
+      ['--megatron-offload-optimizer', t("Megatron's optimizer_cpu_offload: master weights and optimizer states in CPU RAM")],
+    ]),
     section(t('Workload:'), [
       ['--micro-batch <N>', t('Micro-batch per GPU (default: from --config, else 1)')],
       ['--grad-accum <N>', t('Gradient accumulation steps (default: from --config, else 1); above 1, ZeRO-2\noptimizer offload keeps the gradients in a CPU buffer between micro-steps')],

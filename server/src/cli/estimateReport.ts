@@ -1,5 +1,6 @@
 /** What `zero-lens estimate` prints: the JSON document and the text tables. */
-import { english, formatCount, formatGiB, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
+import { padColumns, textWidth } from '../util/textWidth';
+import { english, formatCount, formatGiB, formatGiBValue, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
 import { estimate, torchLabel } from '../memory/estimate';
 import { estimateDeepSpeedResult } from '../memory/deepspeedResult';
 import { formatDeepSpeedTable } from '../memory/deepspeed';
@@ -21,8 +22,10 @@ export const estimateSchemaVersion = 2;
 const stages: ZeroStage[] = [0, 1, 2, 3];
 
 function resultAt(args: EstimateArgs, input: EstimateInput, stage: ZeroStage, t: Translate): EstimateResult | undefined {
-  // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns are what DeepSpeed would hold.
-  const at: EstimateInput = { ...input, stage, engine: stage === input.stage || stage === 0 ? input.engine : 'deepspeed' };
+  // The run's own stage keeps its engine (DDP without DeepSpeed); the other columns, and every column of an FSDP or
+  // Megatron run, are what DeepSpeed would hold.
+  const own = input.engine === 'torch' && (stage === input.stage || stage === 0);
+  const at: EstimateInput = { ...input, stage, engine: own ? 'torch' : 'deepspeed' };
   return args.mode === 'deepspeed'
     ? estimateDeepSpeedResult(at, { zeroInit: args.deepspeed.zeroInit.value, legacyZero2: args.deepspeed.legacyZero2.value, additionalBufferFactor: args.deepspeed.additionalBufferFactor.value }, t)
     : estimate(at, t);
@@ -60,9 +63,16 @@ export function jsonReport(args: EstimateArgs, run: EstimateRun, t: Translate = 
 }
 
 /** The JSON document `--format json` prints, as an object. */
+/** The run as written: its ZeRO stage, or (full mode) its FSDP strategy or Megatron layout. */
+function selectedResult(args: EstimateArgs, run: EstimateRun, t: Translate): EstimateResult {
+  const input = run.analysis.input!;
+  const running = args.mode === 'full' ? run.analysis.alternatives.find((a) => a.current) : undefined;
+  return running?.result ?? resultAt(args, input, input.stage, t)!;
+}
+
 export function jsonReportObject(args: EstimateArgs, run: EstimateRun, t: Translate = english) {
   const input = run.analysis.input!;
-  const selected = resultAt(args, input, input.stage, t)!;
+  const selected = selectedResult(args, run, t);
   return {
     schemaVersion: estimateSchemaVersion,
     mode: args.mode,
@@ -85,6 +95,10 @@ export function jsonReportObject(args: EstimateArgs, run: EstimateRun, t: Transl
         fits: result ? result.fits : null,
       };
     }),
+    /** The same job under FSDP (and the Megatron layout a run uses), beside the ZeRO stages; `current` marks the run. */
+    alternatives: args.mode === 'full'
+      ? run.analysis.alternatives.map((a) => ({ family: a.family, label: a.label, current: a.current, perGpuTotal: a.result.perGpu.total, allocated: a.result.perGpu.allocated, reserved: a.result.perGpu.reserved, peakPhase: a.result.perGpu.peakPhase, perCpuTotal: a.result.perCpu.total, fits: a.result.fits }))
+      : [],
     /** The training context as the editor shows it, each value with where it came from. */
     context: contextView(run.analysis),
     current: run.analysis.current,
@@ -147,7 +161,8 @@ function workloadLine(i: EstimateInput, t: Translate): string {
 export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = english): string {
   const i = run.analysis.input!;
   const m = i.model;
-  const selected = resultAt(args, i, i.stage, t)!;
+  const selected = selectedResult(args, run, t);
+  const running = args.mode === 'full' ? run.analysis.alternatives.find((a) => a.current) : undefined;
   const out: string[] = [];
   if (run.file) out.push(t('File: {0}', run.file));
   out.push(t('Model: {0} — {1} params ({2}), largest layer {3}', m.displayName, formatCount(m.totalParams), m.totalParams.toLocaleString('en-US'), formatCount(m.largestLayerParams)));
@@ -162,17 +177,35 @@ export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = 
   } else {
     out.push(workloadLine(i, t), '');
     const columns = stages.map((stage) => ({ stage, label: stage === 0 && i.engine === 'torch' ? torchLabel(i, t) : optionLabel({ ...i, stage }, t), result: resultAt(args, i, stage, t) }));
-    out.push(formatStageTable(columns, i.stage, t).trimEnd());
+    out.push(formatStageTable(columns, running ? undefined : i.stage, t).trimEnd());
+    const side = alternativeLines(run, i.gpuMemoryBytes !== undefined, t);
+    if (side.length) out.push('', ...side);
     const mark = fitMark(selected.fits, t);
+    const what = running ? running.label : t('selected stage');
     out.push(
       '',
       selected.perGpu.peakPhase
-        ? t('* selected stage: {0}, peak in the {1}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.', mark, phaseLabel(selected.perGpu.peakPhase, t))
-        : t('* selected stage: {0}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.', mark),
+        ? t('* {0}: {1}, peak in the {2}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.', what, mark, phaseLabel(selected.perGpu.peakPhase, t))
+        : t('* {0}: {1}; total per GPU = reserved + CUDA context and NCCL (what nvidia-smi shows), allocated = live tensors.', what, mark),
     );
   }
   const notes = [...new Set([...run.notes, ...selected.notes])];
   if (notes.length) out.push('', t('Notes:'), ...notes.map((n) => `  - ${n}`));
   if (args.mode !== 'deepspeed' && selected.errsHigh.length) out.push('', t('Errs high where unsure:'), ...selected.errsHigh.map((n) => `  - ${n}`));
   return out.join('\n') + '\n';
+}
+
+/** The FSDP rows (and the run's Megatron layout) beside the ZeRO table: total, allocated, reserved per GPU and CPU per node. */
+function alternativeLines(run: EstimateRun, judged: boolean, t: Translate): string[] {
+  const rows = run.analysis.alternatives;
+  if (!rows.length) return [];
+  const width = Math.max(...rows.map((r) => textWidth(r.label))) + 2;
+  const num = (bytes: number) => formatGiBValue(bytes).padStart(9);
+  const head = (text: string, columns: number) => padColumns(text, columns, 'start');
+  const out = [`${'GiB'.padEnd(width + 2)}${head(t('total'), 9)}${head(t('allocated'), 10)}${head(t('reserved'), 9)}${head(t('CPU/node'), 9)}${judged ? `  ${t('fits')}` : ''}`];
+  for (const r of rows) {
+    const g = r.result.perGpu;
+    out.push(`${r.current ? '* ' : '  '}${padColumns(r.label, width, 'end')}${num(g.total)} ${num(g.allocated)}${num(g.reserved)}${num(r.result.perCpu.total)}${judged ? `  ${fitMark(r.result.fits, t)}` : ''}`);
+  }
+  return out;
 }

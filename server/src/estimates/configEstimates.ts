@@ -1,10 +1,10 @@
+import { translator } from '../l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { InlayHintKind, MarkupKind, type Diagnostic, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { Node } from 'jsonc-parser';
 import type { FeatureContributor } from '../feature';
 import { findProperty, type ConfigParses, type ParsedConfig } from '../dsconfig/parse';
 import { describeSource, formatGpuCount, type Translate } from '../protocol';
-import { translator } from '../l10n';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';

@@ -16,8 +16,10 @@ export async function estimateView(training: TrainingService, document: TextDocu
     kind,
     missing: analysis.missing,
     context: contextView(analysis),
-    current: hasConfig ? analysis.current : null,
+    // Under FSDP or Megatron no ZeRO option is the document's: the current run is among the alternatives.
+    current: hasConfig && !analysis.alternatives.some((a) => a.current) ? analysis.current : null,
     options: hasConfig ? analysis.options.map((o) => ({ ...o.target, label: o.label, result: o.result })) : [],
+    alternatives: hasConfig ? analysis.alternatives : [],
     gpuMemoryBytes: analysis.gpuMemoryBytes,
   };
 }

@@ -112,6 +112,16 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t);
         hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: t('Per-GPU memory estimate for {0}. {1}', analysis.configPath, peakTooltip(result, t)) });
       }
+      // FSDP and Megatron launches: the run as written, at the value that turns FSDP on or the first parallel size.
+      for (const launch of await training.parallelLaunchesOf(document)) {
+        if (launch.anchor.end < from || launch.anchor.start > to) continue;
+        const analysis = await training.analyzeParallelLaunch(launch.facts, settings, {}, document.uri);
+        const result = hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
+        const running = analysis.alternatives.find((a) => a.current);
+        if (!result || !running) continue;
+        const label = `${running.label} ${stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t)}`;
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: peakTooltip(result, t) });
+      }
       return hints;
     },
 
@@ -122,6 +132,12 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         if (start >= end || offset < start || offset > end) continue;
         const analysis = await training.analyzeLaunch(launch.facts, settings);
         return analysis ? { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri, translator(settings.locale)) }, range: launch.anchor.range } : null;
+      }
+      for (const launch of await training.parallelLaunchesOf(document)) {
+        const { start, end } = launch.anchor;
+        if (start >= end || offset < start || offset > end) continue;
+        const analysis = await training.analyzeParallelLaunch(launch.facts, settings, {}, document.uri);
+        return { contents: { kind: 'markdown', value: stageHoverMarkdown(analysis, launch.facts.uri, translator(settings.locale)) }, range: launch.anchor.range };
       }
       return null;
     },

@@ -3,6 +3,7 @@ import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../trainin
 import { communicationOf, deviceName, fitMark, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
 import { markdownText } from '../util/markdown';
+import { alternativeTable } from './alternativeRows';
 
 /**
  * The hover on `"stage"`: every option with its per-GPU and CPU cost, whether it fits, its communication
@@ -28,8 +29,11 @@ function buildStageHover(analysis: ConfigAnalysis, uri: string, t: Translate): s
   if (hasNumbers(analysis)) {
     lines.push(t('**ZeRO options for {0}** on {1}', markdownText(analysis.model!.displayName), formatGpuCount(analysis.context.gpusPerNode!.value, analysis.context.nodes.value, t)));
     lines.push('', ...numbersTable(analysis, t));
+    const running = analysis.alternatives.find((a) => a.current);
     const current = analysis.estimate(analysis.current);
-    if (current) lines.push('', ...peakBreakdown(optionLabel(analysis.current, t), current, t));
+    if (current) lines.push('', ...peakBreakdown(running?.label ?? optionLabel(analysis.current, t), current, t));
+    const side = alternativeTable(analysis, t);
+    if (side.length) lines.push('', ...side);
   } else {
     lines.push(t('**ZeRO stages**'), '', ...shapeTable(analysis.current, t));
     lines.push('', t('No memory estimate yet: {0} {1}', markdownText(whatIsMissing(analysis, t)), setContextCommandLink(uri, analysis.missing, t)));
@@ -53,7 +57,9 @@ function numbersTable(analysis: ConfigAnalysis, t: Translate): string[] {
   const memory = analysis.gpuMemoryBytes;
   const rows = [...analysis.options];
   // The current option may be one the standard list lacks (parameter offload without optimizer offload, NVMe).
-  const currentResult = analysis.estimate(analysis.current);
+  // Under FSDP or Megatron the run is an alternative row: no ZeRO row is current.
+  const zeroRun = !analysis.alternatives.some((a) => a.current);
+  const currentResult = zeroRun ? analysis.estimate(analysis.current) : undefined;
   if (!rows.some((o) => sameOption(o.target, analysis.current)) && currentResult) {
     rows.push({ target: analysis.current, label: optionLabel(analysis.current, t), result: currentResult });
   }
@@ -63,7 +69,7 @@ function numbersTable(analysis: ConfigAnalysis, t: Translate): string[] {
     `| | ${t('Option')} | ${t('Per GPU')} | ${t('Allocated')} | ${t('Peak')} | ${t('CPU RAM / node')} | ${fits} | ${t('Comm. / step')} | ${t('Shards')} |`,
     '|:-:|---|--:|--:|---|--:|:-:|:-:|---|',
   ];
-  for (const option of rows) out.push(row(option, sameOption(option.target, analysis.current), t));
+  for (const option of rows) out.push(row(option, zeroRun && sameOption(option.target, analysis.current), t));
   return out;
 }
 

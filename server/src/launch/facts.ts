@@ -163,6 +163,10 @@ export interface LaunchFacts {
   packing?: Fact<boolean>;
   paddingFree?: Fact<boolean>;
   sequenceParallel?: Fact<number>;
+  /** accelerate's `mixed_precision` as written (`no`, `bf16`, …): under FSDP it decides whether trainable weights are upcast to fp32. */
+  mixedPrecision?: Fact<string>;
+  /** Megatron's `--sequence_parallel`: activations outside attention and MLP split over TP as well. */
+  sequenceParallelFlag?: Fact<boolean>;
   /** Vision tower frozen (ms-swift `--freeze_vit`, default true; LLaMA-Factory `freeze_vision_tower`). */
   freezeVit?: Fact<boolean>;
   /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */

@@ -30,6 +30,8 @@ export interface ConfigFacts {
   gradientAccumulationSteps?: Fact<number>;
   trainBatchSize?: Fact<number>;
   optimizer?: Fact<OptimizerName> & { rawType: string };
+  /** tensor_parallel.autotp_size: DeepSpeed AutoTP splits the decoder's linear layers over this many GPUs. */
+  autotpSize?: Fact<number>;
   buffers: { [K in keyof BufferSettings]?: Fact<NonNullable<BufferSettings[K]>> };
   /** Paths whose value is "auto" (filled in by the HF Trainer or accelerate at launch). */
   auto: string[];
@@ -102,6 +104,8 @@ export function extractConfigFacts(config: unknown): ConfigFacts {
     const legacy = bool([...zero, 'cpu_offload_params']) ?? bool([...zero, 'cpu_offload_param']);
     if (legacy) facts.offloadParam = fact<OffloadDevice>(legacy.value ? 'cpu' : 'none', legacy.segments);
   }
+  const autotp = number(['tensor_parallel', 'autotp_size']);
+  if (autotp && Number.isInteger(autotp.value) && autotp.value > 1) facts.autotpSize = autotp;
   facts.pinMemory = bool([...zero, 'offload_optimizer', 'pin_memory']) ?? bool([...zero, 'offload_param', 'pin_memory']);
 
   // Precision: fp16.enabled / bf16.enabled (also the "bfloat16" spelling); "auto" leaves it unknown.

@@ -5,9 +5,11 @@ import { frozenWeightBytes, loraInputWidths, loraLargestParam, loraLargestParamR
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
-import type { EstimateInput, EstimateResult, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
+import type { EstimateInput, EstimateResult, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
 import { optionLabel } from '../protocol/options';
 import { english, type Translate } from '../protocol/l10n';
+import { fsdpDefaults, fsdpLabel, fsdpStates, wrapUnits } from './fsdp';
+import { parallelShare } from './modelParallel';
 import { GiB } from './units';
 
 /**
@@ -61,43 +63,52 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const arch = model.architecture;
   const engine = input.engine ?? 'deepspeed';
   const torchEngine = engine === 'torch';
-  const stage: ZeroStage = torchEngine ? 0 : input.stage;
+  // FSDP steps a plain torch optimizer on its shards: no DeepSpeed master copy, the shard is the master.
+  const fsdp = engine === 'fsdp' ? fsdpDefaults(input.fsdp) : undefined;
+  const megatron = engine === 'megatron';
+  const torchLike = torchEngine || fsdp !== undefined;
+  const parallel = input.modelParallel && (megatron || input.modelParallel.kind === 'autotp') ? input.modelParallel : undefined;
+  const stage: ZeroStage = torchLike || megatron ? 0 : input.stage;
   const gpus = Math.max(1, input.gpusPerNode) * Math.max(1, input.nodes);
   const perNode = Math.max(1, input.gpusPerNode);
   const p = bytesOf(input.precision); // compute / activation bytes
   const mixed = input.precision !== 'fp32';
   const zero = stage > 0;
-  if (torchEngine && input.stage > 0) notes.push(t('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.'));
+  if ((torchLike || megatron) && input.stage > 0 && !fsdp) notes.push(t('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.'));
 
   // ---- What the optimizer holds, per precision path -------------------------------------------------------
   // DeepSpeed casts the module to the 16-bit dtype of its config (engine.py, _configure_distributed_model:
   // module.half()/.bfloat16()) and keeps fp32 master weights; plain PyTorch keeps weights, gradients and
   // optimizer states in the dtype the model was loaded in (torch_dtype): pure bf16 when loaded in bf16, fp32
   // weights with 16-bit autocast (AMP) when loaded in fp32.
-  const storage = torchEngine ? bytesOf(input.torchDtype ?? input.precision) : p;
+  // FSDP under accelerate's mixed precision keeps the trainable parameters in fp32 (accelerator.py prepare_model:
+  // "Upcasted low precision parameters ... because mixed precision turned on in FSDP"; fsdp_utils.py for FSDP2) and
+  // computes in the 16-bit param_dtype; without it everything stays in the dtype the model was loaded in.
+  const loadBytes = bytesOf(input.torchDtype ?? input.precision);
+  const storage = fsdp ? (fsdp.mixedPrecision && !input.lora ? 4 : loadBytes) : torchEngine ? loadBytes : p;
   const amp = torchEngine && storage === 4 && p === 2;
   const lora = input.lora && input.lora.rank > 0 ? input.lora : undefined;
   // PEFT keeps adapters in fp32 when the base is 16-bit (tuners_utils.py, _cast_adapter_dtype with
   // autocast_adapter_dtype=True, get_peft_model's default); DeepSpeed casts them with the module.
-  const trainableBytes = torchEngine && lora ? 4 : storage;
+  const trainableBytes = (torchLike && lora) || (fsdp?.mixedPrecision && mixed) ? 4 : storage;
 
-  const bf16Master = !torchEngine && input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
-  const statesIn16Bit = torchEngine ? trainableBytes === 2 : input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
-  const masterDtypeBytes = torchEngine ? 0 : mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
+  const bf16Master = !torchLike && input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
+  const statesIn16Bit = torchLike ? trainableBytes === 2 : input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
+  const masterDtypeBytes = torchLike ? 0 : mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
   // ZeRO-3 steps on the weight partition itself when it already has the master dtype and stays on the GPU
   // (stage3.py, _create_fp32_partitions): fp32 training, or bf16 master weights, without optimizer offload.
   const sharedMaster = stage === 3 && input.offloadOptimizer === 'none' && (input.precision === 'fp32' || bf16Master);
   const masterBytes = sharedMaster ? 0 : masterDtypeBytes;
   // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy; torch on the gradient itself.
-  const optimizerGradBytes = torchEngine ? 0 : zero ? masterDtypeBytes : mixed ? 4 : 0;
+  const optimizerGradBytes = torchLike ? 0 : zero ? masterDtypeBytes : mixed ? 4 : 0;
   const bf16Path = usesBf16Optimizer({ ...input, stage, engine });
   // fp32 accumulation of a 16-bit model; data_types.grad_accum_dtype defaults to the model dtype (engine.py, get_data_types).
-  const fp32Accum = !torchEngine && mixed && input.fp32GradAccum === true;
+  const fp32Accum = !torchLike && !megatron && mixed && input.fp32GradAccum === true;
   const gradAccumBytes = zero && fp32Accum ? 4 : p;
-  if (!torchEngine && !zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
+  if (!torchLike && !megatron && !zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
     notes.push(t('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.'));
   }
-  if (!torchEngine && !zero && fp32Accum) {
+  if (!torchLike && !zero && fp32Accum) {
     notes.push(t('DeepSpeed refuses {0} with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with {0} accumulation.', input.precision));
   }
   const accumNote = zero && fp32Accum && !bf16Path ? fp32AccumulationNote(stage, input.offloadOptimizer !== 'none', t) : undefined;
@@ -134,7 +145,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
 
   const needsEmbedding = input.optimizer === 'muon';
   if (needsEmbedding && !counts && arch) counts = countParams(arch);
-  const optimizerStates = optimizerStateBytes({
+  let optimizerStates = optimizerStateBytes({
     optimizer: input.optimizer,
     statesIn16Bit,
     trainable,
@@ -147,17 +158,48 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const buffers = resolveBuffers(stage, input.buffers);
   const offloadOptimizer: OffloadDevice = zero ? input.offloadOptimizer : 'none';
   const offloadParam: OffloadDevice = stage === 3 ? input.offloadParam : 'none';
-  if (!torchEngine && !zero && input.offloadOptimizer !== 'none') notes.push(t('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.'));
-  if (!torchEngine && stage !== 3 && input.offloadParam !== 'none') notes.push(t('Parameter offload exists only at ZeRO stage 3; ignored.'));
+  if (!torchLike && !megatron && !zero && input.offloadOptimizer !== 'none') notes.push(t('Optimizer offload needs ZeRO stage 1 or higher; ignored at stage 0.'));
+  if (!torchLike && !megatron && stage !== 3 && input.offloadParam !== 'none') notes.push(t('Parameter offload exists only at ZeRO stage 3; ignored.'));
   if (bf16Path && input.offloadOptimizer === 'nvme') notes.push(t('BF16_Optimizer has no offload (DeepSpeed keeps the ZeRO optimizer only for offload device cpu); NVMe offload ignored.'));
   else if (zero && stage < 3 && input.offloadOptimizer === 'nvme') notes.push(t('NVMe offload needs ZeRO stage 3; counted as CPU offload.'));
   if (bf16Path) notes.push(t('bf16 with fp32 gradient accumulation uses DeepSpeed BF16_Optimizer: a full fp32 gradient buffer per GPU.'));
 
   // bitsandbytes' paged optimizers keep their states in CUDA unified memory (cudaMallocManaged), which the driver
   // pages out to CPU memory under pressure: outside torch's pool and never the cause of an OOM. Counted in CPU RAM.
-  const pagedStates = input.pagedOptimizer === true && offloadOptimizerFor(input, stage) === 'none' ? optimizerStates / (torchEngine || stage === 0 ? 1 : gpus) : 0;
+  const pagedStates = input.pagedOptimizer === true && offloadOptimizerFor(input, stage) === 'none' ? optimizerStates / (torchLike || stage === 0 ? 1 : gpus) : 0;
   if (pagedStates > 0) notes.push(t('Paged optimizer: its states live in CUDA unified memory and page out to CPU when the GPU is full; counted in CPU RAM, not on the GPU.'));
-  const states = modelStates({
+  // ---- Tensor, pipeline and expert parallelism: the share of the model one GPU holds ---------------------------
+  let dataParallel = gpus;
+  let activationSplit = 1;
+  if (parallel) {
+    counts ??= arch ? countParams(arch) : undefined;
+    const share = parallelShare(parallel, gpus, counts, arch, model.totalParams, model.largestLayerParams);
+    const fraction = share.paramsPerGpu / Math.max(1, model.totalParams);
+    weightBytes *= fraction;
+    trainable *= fraction;
+    optimizerStates *= fraction;
+    largestTrainable = Math.min(largestTrainable, share.largestLayerPerGpu);
+    // Megatron's distributed optimizer shards dense weights over DP and experts over the expert DP group.
+    const expertShare = share.paramsPerGpu > 0 ? share.expertParamsPerGpu / share.paramsPerGpu : 0;
+    dataParallel = 1 / ((1 - expertShare) / share.dataParallel + expertShare / share.expertDataParallel);
+    activationSplit = share.activationSplit;
+  }
+  const fsdpInfo = fsdp
+    ? fsdpStates({
+        spec: fsdp,
+        gpusPerNode: input.gpusPerNode,
+        nodes: input.nodes,
+        trainable,
+        trainableBytes,
+        frozenBytes: Math.max(0, weightBytes - trainable * trainableBytes),
+        optimizerStates: pagedStates > 0 ? 0 : optimizerStates,
+        computeBytes: p,
+        units: wrapUnits(arch, (counts ??= arch ? countParams(arch) : undefined), model.totalParams, model.largestLayerParams),
+        trainableShare: lora ? trainable / Math.max(1, model.totalParams) : 1,
+        totalParams: model.totalParams,
+      })
+    : undefined;
+  const states = fsdpInfo?.states ?? (megatron ? megatronStates(weightBytes, trainable, optimizerStates, parallel?.distributedOptimizer === false ? 1 : dataParallel, parallel?.offloadOptimizer === true) : modelStates({
     stage,
     precision: input.precision,
     weightBytes,
@@ -169,18 +211,18 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     optimizerStates: pagedStates > 0 ? 0 : optimizerStates,
     bf16OptimizerPath: bf16Path,
     gradientAccumulationSteps: input.gradientAccumulationSteps,
-    gpus: torchEngine ? 1 : gpus,
+    gpus: torchEngine ? 1 : dataParallel,
     offloadOptimizer,
     offloadParam,
     subGroupSize: buffers.subGroupSize,
     maxParamsInCpu: buffers.maxParamsInCpu,
     largestLayerParams: model.largestLayerParams,
     largestTrainableParam: largestTrainable,
-  });
+  }));
 
   // ---- Activations ----------------------------------------------------------------------------------------
   const attention = input.attention ?? (input.flashAttention ? 'sdpa' : 'eager');
-  const sequenceParallel = Math.max(1, input.sequenceParallel ?? 1);
+  const sequenceParallel = Math.max(1, input.sequenceParallel ?? 1) * activationSplit;
   let act: ActivationBreakdown | undefined;
   if (arch) {
     act = activationBytes({
@@ -212,10 +254,12 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   }
   if (input.loss === 'chunked') notes.push(t('Chunked cross-entropy: the fp32 upcast of the logits exists one chunk at a time (torchtune CEWithChunkedOutputLoss, 8 chunks).'));
   if (input.loss === 'liger') notes.push(t("liger's fused linear cross-entropy: the logits are never materialised."));
-  if (sequenceParallel > 1) notes.push(t("Sequence parallel {0}: each GPU holds 1/{0} of every sequence's activations.", sequenceParallel));
+  if ((input.sequenceParallel ?? 1) > 1) notes.push(t("Sequence parallel {0}: each GPU holds 1/{1} of every sequence's activations.", input.sequenceParallel ?? 1, sequenceParallel));
 
   // ---- Buffers ----------------------------------------------------------------------------------------------
-  const buffer = bufferBytes({
+  const noBuffers = { persistent: 0, forwardBackward: 0, gathered: 0, afterStep: 0 };
+  // FSDP gathers wrap units instead of filling DeepSpeed buckets; Megatron reduces into its gradient buffer itself.
+  const buffer = fsdpInfo?.buffers ?? (megatron ? noBuffers : bufferBytes({
     stage,
     buffers,
     elementBytes: p,
@@ -226,14 +270,14 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     // BF16_Optimizer ignores NVMe offload (see above).
     offloadOptimizer: bf16Path ? 'none' : offloadOptimizer,
     largestTrainableParam: largestTrainable,
-  });
+  }));
   // DistributedDataParallel's reducer allocates flat buckets for every gradient at construction and keeps them
   // (torch/csrc/distributed/c10d/reducer.cpp, initialize_buckets; gradient_as_bucket_view defaults to False, so
   // param.grad is a second copy).
   const ddpBuckets = torchEngine && input.ddp && gpus > 1 ? trainable * trainableBytes : 0;
   // DeepSpeed without ZeRO all-reduces the gradients after backward through flat buckets of
   // reduce_bucket_size elements (engine.py, allreduce_gradients → buffered_allreduce_fallback).
-  const stage0Bucket = !torchEngine && stage === 0 && gpus > 1 ? Math.min(trainable, buffers.reduceBucketSize) * p : 0;
+  const stage0Bucket = !torchLike && !megatron && stage === 0 && gpus > 1 ? Math.min(trainable, buffers.reduceBucketSize) * p : 0;
 
   // ---- Extra models (RLHF, distillation) ----------------------------------------------------------------
   let extraGpu = 0;
@@ -268,7 +312,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const persistentParams = gpu.params;
   const persistentOptimizer = gpu.optimizerStates;
   const persistentBuffers = buffer.persistent + ddpBuckets;
-  const stepWorkspacePerElement = torchEngine ? foreachWorkspacePerElement(input.optimizer, statesIn16Bit ? 2 : 4) : foreachWorkspacePerElement(input.optimizer, masterDtypeBytes || p);
+  const stepWorkspacePerElement = torchLike ? foreachWorkspacePerElement(input.optimizer, statesIn16Bit ? 2 : 4) : foreachWorkspacePerElement(input.optimizer, masterDtypeBytes || p);
   // DeepSpeed builds FusedAdam (or DeepSpeedCPUAdam under offload) from a config's optimizer block (engine.py:2095-2140);
   // with no block the HF Trainer hands it torch's AdamW (integrations/deepspeed.py, deepspeed_optim_sched), whose
   // implementation is foreach unless `--optim adamw_torch_fused` (the HF default from torch 2.8 on).
@@ -293,14 +337,16 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   // Loading. ZeRO-3 under zero.Init creates each parameter partitioned and gathers one module at a time to load
   // its weights (transformers modeling_utils, _load_state_dict_into_zero3_model: GatheredParameters per module).
   const zeroInit = input.zeroInit ?? true;
-  const loadParams = stage === 3 ? (offloadParam === 'none' ? weightBytes / gpus : 0) + largestLayerBytes : weightBytes;
+  // FSDP moves the model to the GPU one unit at a time and shards it there (device_id, sync_module_states).
+  const loadParams = fsdpInfo ? persistentParams + fsdpInfo.loadSaveGather : stage === 3 ? (offloadParam === 'none' ? weightBytes / gpus : 0) + largestLayerBytes : weightBytes;
   const load = withSum({ ...zeroTerms(), params: loadParams, extraModels: extraGpu });
 
   // Optimizer creation: ZeRO-1/2 build the flat 16-bit groups after moving the weights to CPU
   // (stage_1_and_2.py:406, "move all the parameters to cpu to free up accelerator memory for creating flat buffer"),
   // then the fp32 partition; initialize_optimizer_states adds a zero fp32 gradient for it (stage_1_and_2.py:837-853).
   // Optimizer states themselves are created lazily in the first step (torch, FusedAdam).
-  const stateShare = offloadOptimizer === 'none' ? optimizerStates / (torchEngine ? 1 : gpus) : 0;
+  const stateDivisor = torchEngine ? 1 : fsdpInfo ? fsdpInfo.shardGroup : dataParallel;
+  const stateShare = persistentOptimizer > 0 ? optimizerStates / stateDivisor : 0;
   const init = withSum({ ...persistent(), optimizerStates: Math.max(0, persistentOptimizer - stateShare), temporaries: states.stepGradient });
 
   // Forward + backward. Early in backward: every activation, the fp32 gradient of the logits and the output head's
@@ -329,7 +375,10 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
 
   // Saving a checkpoint: ZeRO-3 with stage3_gather_16bit_weights_on_model_save gathers one module at a time
   // (engine.py, _zero3_consolidated_16bit_state_dict: GatheredParameters per module, copied to rank 0's CPU).
-  const save = withSum({ ...persistent(), buffers: persistentBuffers + (stage === 3 ? largestLayerBytes : 0) });
+  // FSDP's state dict gathers the root and one unit at a time; AutoTP gathers each split layer back for the 16-bit save
+  // (GatherReplacedLayerParams).
+  const saveGather = fsdpInfo ? fsdpInfo.loadSaveGather : stage === 3 ? largestLayerBytes : parallel?.kind === 'autotp' ? largestLayerBytes : 0;
+  const save = withSum({ ...persistent(), buffers: persistentBuffers + saveGather });
 
   const named: Array<[PhaseName, GpuTerms]> = [
     ['load', load],
@@ -368,7 +417,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     activations: actBackward + autocastCopies,
     forwardBackwardBuffers: buffer.forwardBackward + stage0Bucket,
     stepTransient: stepGradients - persistentGradients - residual + stepTemporaries,
-    stepFitsInActivationBlocks: act ? stepFits(input, arch!, act, torchEngine, stage, trainableBytes, Math.max(states.stepGradient, states.stepFlatten, optimizerWorkspace)) : true,
+    stepFitsInActivationBlocks: act ? stepFits(input, arch!, act, torchLike, stage, trainableBytes, Math.max(states.stepGradient, states.stepFlatten, optimizerWorkspace)) : true,
     gradientCheckpointing: input.gradientCheckpointing,
     peakAllocated: cycleAllocated,
     fragmentation: input.fragmentation,
@@ -425,9 +474,9 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     );
   }
   // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
-  const pinMemory = input.pinMemory ?? true;
+  const pinMemory = fsdp ? false : input.pinMemory ?? true;
   const pinned = pinMemory ? cpuSteady : alwaysPinned;
-  if (cpuSteady > 0 && !torchEngine) {
+  if (cpuSteady > 0 && !torchLike && !megatron) {
     notes.push(
       !pinMemory
         ? t('Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.')
@@ -441,7 +490,9 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   // checkpoint shard at a time (transformers' default max_shard_size, 5 GB).
   const storageBytes = model.totalParams * (torchEngine ? storage : Math.max(storage, p));
   const loadCpuPerRank = stage === 3 && zeroInit ? Math.min(storageBytes, 5e9) : storageBytes;
-  const cpuLoad = Math.round(loadCpuPerRank * perNode);
+  // FSDP under accelerate loads the checkpoint on rank 0 only (fsdp_cpu_ram_efficient_loading, its default) and
+  // broadcasts it (sync_module_states): one copy per node, in the dtype it is loaded in.
+  const cpuLoad = fsdp ? Math.round(model.totalParams * loadBytes) : Math.round(loadCpuPerRank * perNode);
   // Saving: the model's 16-bit weights pass through rank 0's CPU memory: save_pretrained's safetensors buffer below
   // ZeRO-3, and under ZeRO-3 the consolidated 16-bit state dict when stage3_gather_16bit_weights_on_model_save is on
   // (engine.py, _zero3_consolidated_16bit_state_dict); otherwise every rank saves its own partitions.
@@ -517,6 +568,28 @@ function offloadOptimizerFor(input: EstimateInput, stage: ZeroStage): OffloadDev
   return stage > 0 ? input.offloadOptimizer : 'none';
 }
 
+/**
+ * Megatron-Core's model states on one GPU (its share of the model already taken): bf16 weights, the fp32 main-gradient
+ * buffer allocated at init and kept (distributed/param_and_grad_buffer.py; `accumulate_allreduce_grads_in_fp32` under
+ * bf16), fp32 main parameters and Adam states sharded over data parallel by the distributed optimizer
+ * (optimizer/distrib_optimizer.py), or moved to CPU by `optimizer_cpu_offload`. Gradients accumulate straight into
+ * the buffer (gradient_accumulation_fusion), the step is a fused Adam: no transient gradients or workspaces.
+ */
+function megatronStates(weightBytes: number, trainable: number, optimizerStates: number, dataParallel: number, offload: boolean): ReturnType<typeof modelStates> {
+  const shard = (4 * trainable + optimizerStates) / Math.max(1, dataParallel);
+  return {
+    gpu: { params: weightBytes, gradients: 4 * trainable, optimizerStates: offload ? 0 : shard },
+    backwardGradients: 0,
+    stepGradient: 0,
+    stepFlatten: 0,
+    stepElements: 0,
+    cpu: { params: 0, gradients: 0, optimizerStates: offload ? shard : 0 },
+    cpuAlwaysPinned: 0,
+    cpuAccumulationBuffer: 0,
+    nvme: 0,
+  };
+}
+
 /** Why fp32 gradient accumulation outside BF16_Optimizer costs what it does at this stage (undefined: nothing). */
 function fp32AccumulationNote(stage: ZeroStage, offloaded: boolean, t: Translate): string | undefined {
   if (stage === 1) return t('fp32 gradient accumulation at ZeRO-1: every gradient is kept as an fp32 copy on the GPU until the step (param.grad_accum), 4 bytes/param instead of 2.');
@@ -543,7 +616,8 @@ const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
  */
 export function estimateAllOptions(input: EstimateInput, t: Translate = english): StageOption[] {
   return stageChoices.map(([stage, offloadOptimizer, offloadParam]) => {
-    const engine = stage === 0 ? input.engine : 'deepspeed';
+    // A run under FSDP or Megatron is compared with what DeepSpeed would hold; plain PyTorch keeps its own row.
+    const engine = stage === 0 && input.engine === 'torch' ? 'torch' : 'deepspeed';
     return {
       stage,
       offloadOptimizer,
@@ -553,6 +627,38 @@ export function estimateAllOptions(input: EstimateInput, t: Translate = english)
       result: estimate({ ...input, stage, offloadOptimizer, offloadParam, engine }, t),
     };
   });
+}
+
+/** An FSDP strategy with its estimate, beside the ZeRO options. */
+export interface FsdpOptionResult {
+  spec: FsdpSpec;
+  label: string;
+  result: EstimateResult;
+}
+
+/**
+ * The same setup under PyTorch FSDP: FULL_SHARD, SHARD_GRAD_OP and FULL_SHARD with CPU offload (HYBRID_SHARD on
+ * several nodes), keeping the run's own FSDP version and precision policy when it runs FSDP, and accelerate's
+ * defaults (FSDP1, mixed precision unless the run trains in fp32) otherwise. The run's own strategy is added when
+ * the list lacks it.
+ */
+export function estimateFsdpOptions(input: EstimateInput, t: Translate = english): FsdpOptionResult[] {
+  const own = input.engine === 'fsdp' ? fsdpDefaults(input.fsdp) : undefined;
+  const base = own ?? fsdpDefaults({ mixedPrecision: input.precision !== 'fp32' });
+  const specs: FsdpSpec[] = [
+    { ...base, strategy: 'FULL_SHARD', offloadParams: false },
+    { ...base, strategy: 'SHARD_GRAD_OP', offloadParams: false },
+    { ...base, strategy: 'FULL_SHARD', offloadParams: true },
+  ];
+  if (input.nodes > 1) specs.push({ ...base, strategy: 'HYBRID_SHARD', offloadParams: false });
+  if (own && !specs.some((s) => sameFsdp(s, own))) specs.push(own);
+  // DeepSpeed keeps the weights in the training dtype; FSDP holds them in the dtype the model was loaded in.
+  const torchDtype = input.engine === 'fsdp' || input.engine === 'torch' ? input.torchDtype : undefined;
+  return specs.map((spec) => ({ spec, label: fsdpLabel(spec, t), result: estimate({ ...input, engine: 'fsdp', fsdp: spec, torchDtype, modelParallel: undefined }, t) }));
+}
+
+export function sameFsdp(a: Pick<FsdpSpec, 'strategy' | 'offloadParams'>, b: Pick<FsdpSpec, 'strategy' | 'offloadParams'>): boolean {
+  return a.strategy === b.strategy && a.offloadParams === b.offloadParams;
 }
 
 /** The stage-0 row of a run without DeepSpeed. */

@@ -19,8 +19,47 @@ export type AttentionImpl = 'eager' | 'sdpa' | 'flash';
  * Jensen-Shannon divergence between the student's and the teacher's full-vocabulary distributions.
  */
 export type LossKernel = 'standard' | 'liger' | 'chunked' | 'logprobs' | 'jsd';
-/** Who owns the weights the optimizer updates: DeepSpeed's engine, or plain PyTorch (one process, or DDP). */
-export type TrainingEngine = 'deepspeed' | 'torch';
+/**
+ * Who owns the weights the optimizer updates: DeepSpeed's engine, plain PyTorch (one process, or DDP), PyTorch FSDP
+ * (`fsdp`, with `EstimateInput.fsdp`) or Megatron-Core (`megatron`, with `EstimateInput.modelParallel`).
+ */
+export type TrainingEngine = 'deepspeed' | 'torch' | 'fsdp' | 'megatron';
+
+/** FSDP1's sharding strategies; FSDP2's `reshard_after_forward` true/false is FULL_SHARD/SHARD_GRAD_OP. */
+export type FsdpStrategy = 'FULL_SHARD' | 'SHARD_GRAD_OP' | 'NO_SHARD' | 'HYBRID_SHARD' | 'HYBRID_SHARD_ZERO2';
+
+/** How PyTorch FSDP runs (docs/memory-model.md, "FSDP"). */
+export interface FsdpSpec {
+  strategy: FsdpStrategy;
+  /** FSDP1 (FullyShardedDataParallel, flat parameters) or FSDP2 (fully_shard, per-parameter DTensors). */
+  version: 1 | 2;
+  /** CPUOffload(offload_params=True) / CPUOffloadPolicy: parameter and gradient shards in CPU RAM, the step on the CPU. */
+  offloadParams: boolean;
+  /**
+   * accelerate's mixed_precision is bf16/fp16 (the Trainer's --bf16): FSDP computes in 16-bit and accelerate keeps
+   * the trainable parameters in fp32; false: everything in the dtype the model was loaded in.
+   */
+  mixedPrecision: boolean;
+  /** Wrap units: one per decoder layer (transformer), by size, or the whole model as one unit. */
+  autoWrap: 'TRANSFORMER_BASED_WRAP' | 'SIZE_BASED_WRAP' | 'NO_WRAP';
+}
+
+/** Tensor, pipeline, context and expert parallel sizes (Megatron-Core) or DeepSpeed AutoTP (`tensor_parallel.autotp_size`). */
+export interface ModelParallelSpec {
+  kind: 'megatron' | 'autotp';
+  tp: number;
+  pp: number;
+  cp: number;
+  ep: number;
+  /** Megatron's expert tensor parallel size; default tp. */
+  etp?: number;
+  /** Megatron's distributed optimizer (`--use_distributed_optimizer`, ms-swift's default): master and states sharded over data parallel. */
+  distributedOptimizer?: boolean;
+  /** Megatron's sequence parallel: the activations outside attention and MLP split over TP too. */
+  sequenceParallel?: boolean;
+  /** Megatron's `--optimizer_cpu_offload`: master weights and optimizer states in CPU RAM, the step on the CPU. */
+  offloadOptimizer?: boolean;
+}
 
 /** Architecture facts, as a config.json states them. Enough to count parameters and activations. */
 export interface ModelArchitecture {
@@ -246,6 +285,10 @@ export interface EstimateInput {
   frozenParams?: number;
   /** Who owns the trained weights; default 'deepspeed'. */
   engine?: TrainingEngine;
+  /** engine 'fsdp': the strategy, offload and precision policy (default FULL_SHARD, no offload, mixed precision, per-layer units). */
+  fsdp?: FsdpSpec;
+  /** engine 'megatron' (TP/PP/CP/EP), or AutoTP under DeepSpeed (kind 'autotp'). */
+  modelParallel?: ModelParallelSpec;
   /** torch DistributedDataParallel wraps the model (engine torch, more than one GPU): gradient buckets. */
   ddp?: boolean;
   /** dtype the weights are loaded in (torch_dtype); with engine torch it is what weights, gradients and states are held in. Default: precision. */

@@ -91,6 +91,22 @@ export interface EstimateResult {
   errsHigh: string[];
 }
 
+/**
+ * A run of another family beside the ZeRO options, for the same job: an FSDP strategy, or the Megatron layout a
+ * launch runs. The hover table and the sidebar show them next to the ZeRO rows.
+ */
+export interface AlternativeOption {
+  family: 'fsdp' | 'megatron';
+  /** "FSDP FULL_SHARD + CPU offload", "Megatron TP 2 · PP 1" (identifiers, the same in every language). */
+  label: string;
+  /** FSDP's strategy (FULL_SHARD, SHARD_GRAD_OP, …) and offload; absent for Megatron. */
+  strategy?: string;
+  offloadParams?: boolean;
+  /** The run as the document describes it (ZeRO's rows are then the comparison). */
+  current: boolean;
+  result: EstimateResult;
+}
+
 /** One bar in the sidebar and one row in hover tables: a stage with an offload choice and its estimate. */
 export interface StageOption extends ZeroOption {
   stage: ZeroStage;

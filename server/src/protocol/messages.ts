@@ -4,7 +4,7 @@
  * here is a compile error on the side that did not follow.
  */
 import type { WorkspaceEdit } from 'vscode-languageserver-types';
-import type { Precision, StageOption } from './estimate';
+import type { AlternativeOption, Precision, StageOption } from './estimate';
 import type { ZeroOption } from './options';
 import type { Sourced } from './sources';
 
@@ -55,6 +55,8 @@ export interface EstimateView {
   current: ZeroOption | null;
   /** Every option (stages 0–3, optimizer offload for 1–3, parameter offload for 3); empty without numbers. */
   options: StageOption[];
+  /** The same job under FSDP (and the Megatron layout a launch runs), beside the ZeRO options; empty without numbers. */
+  alternatives?: AlternativeOption[];
   gpuMemoryBytes?: number;
 }
 

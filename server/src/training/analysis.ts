@@ -1,5 +1,5 @@
-import { sameOption, type MissingInput, type Source, type ZeroOption } from '../protocol';
-import type { EstimateInput, EstimateResult, ModelInfo } from '../memory/types';
+import { sameOption, type AlternativeOption, type MissingInput, type Source, type ZeroOption } from '../protocol';
+import type { EstimateInput, EstimateResult, ModelInfo, TrainingEngine } from '../memory/types';
 import type { TrainingContext } from './context';
 
 /** One option with its estimate. */
@@ -24,6 +24,13 @@ export interface ConfigAnalysis {
   current: ZeroOption;
   /** Every option with its estimate; empty when numbers cannot be given. */
   options: OptionEstimate[];
+  /**
+   * Who trains: DeepSpeed (the ZeRO option `current` names), plain PyTorch, FSDP or Megatron. Under FSDP or Megatron
+   * `estimate(current)` is the run as written, and the ZeRO options are what DeepSpeed would hold for the same job.
+   */
+  engine: TrainingEngine;
+  /** The same job under FSDP (and the Megatron layout it runs), beside the ZeRO options; empty without numbers. */
+  alternatives: AlternativeOption[];
   /** Estimate for any option (computed on demand for options outside the standard list); undefined without numbers. */
   estimate(target: ZeroOption): EstimateResult | undefined;
   /** The estimator's input for the current option and where each of its values came from; undefined without numbers. */

@@ -1,6 +1,8 @@
-import { describeSource, formatCount, GiB, normalizeOption, type Source, type Sourced, type Translate, type ZeroOption } from '../protocol';
+import { describeSource, formatCount, GiB, normalizeOption, sameOption, type AlternativeOption, type Source, type Sourced, type Translate, type ZeroOption } from '../protocol';
 import { translator } from '../l10n';
-import { estimate, estimateAllOptions } from '../memory/estimate';
+import { estimate, estimateAllOptions, estimateFsdpOptions, sameFsdp } from '../memory/estimate';
+import { fsdpDefaults } from '../memory/fsdp';
+import { parallelLabel } from '../memory/modelParallel';
 import {
   derivableBatchTotal,
   extractConfigFacts,
@@ -9,7 +11,7 @@ import {
   type ConfigFacts,
   type Fact,
 } from '../memory/configFacts';
-import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
+import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, ModelParallelSpec, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
 import { optimizerFromName } from '../memory/optimizers';
 import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import type { LaunchFacts } from '../launch/facts';
@@ -125,9 +127,13 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   const options: OptionEstimate[] = base
     ? estimateAllOptions(base, t).map((o) => ({ target: { stage: o.stage, offloadOptimizer: o.offloadOptimizer, offloadParam: o.offloadParam }, label: o.label, result: o.result }))
     : [];
+  const alternatives = base ? alternativeOptions(base, t) : [];
+  // Under FSDP or Megatron the run as written is the current alternative, not a ZeRO row.
+  const running = alternatives.find((a) => a.current);
   const extra = new Map<string, EstimateResult>();
   const estimateOf = (target: ZeroOption): EstimateResult | undefined => {
     if (!base) return undefined;
+    if (running && sameOption(target, current)) return running.result;
     const listed = findOption(options, target);
     if (listed) return listed.result;
     const option = normalizeOption(target);
@@ -139,7 +145,21 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
     }
     return result;
   };
-  return { configPath: input.configPath, context, model, modelProblem, current, options, estimate: estimateOf, input: base, inputSources: sources, gpuMemoryBytes, missing, notes };
+  const engine = base?.engine ?? 'deepspeed';
+  return { configPath: input.configPath, context, model, modelProblem, current, options, engine, alternatives, estimate: estimateOf, input: base, inputSources: sources, gpuMemoryBytes, missing, notes };
+}
+
+/** The FSDP strategies for the same job, and the Megatron layout when the run is Megatron's; the run's own one is current. */
+function alternativeOptions(base: EstimateInput, t: Translate): AlternativeOption[] {
+  const out: AlternativeOption[] = [];
+  if (base.engine === 'megatron' && base.modelParallel) {
+    out.push({ family: 'megatron', label: parallelLabel(base.modelParallel), current: true, result: estimate(base, t) });
+  }
+  const own = base.engine === 'fsdp' ? fsdpDefaults(base.fsdp) : undefined;
+  for (const o of estimateFsdpOptions(base, t)) {
+    out.push({ family: 'fsdp', label: o.label, strategy: o.spec.strategy, offloadParams: o.spec.offloadParams, current: !!own && sameFsdp(o.spec, own), result: o.result });
+  }
+  return out;
 }
 
 /** "auto" values nothing in this context fills: the estimate assumes a default, and says so. */
@@ -216,8 +236,17 @@ function estimateInputFor(
       : trainerOptim
         ? { value: /fused|8bit|bnb/i.test(trainerOptim.value) ? 'fused' : 'foreach', source: trainerOptim.source }
         : undefined);
+  // FSDP or Megatron where the launch runs them (and no DeepSpeed config competes: accelerate prefers DeepSpeed),
+  // or where the caller asks for them (the CLI's --fsdp, --tp/--pp).
+  const fsdp = workload.fsdp && (input.config === undefined || workload.fsdp.source.kind === 'cli') ? workload.fsdp : undefined;
+  const parallel = workload.modelParallel;
+  const megatron = parallel?.value.kind === 'megatron' && (input.config === undefined || parallel.source.kind === 'cli') ? parallel : undefined;
+  const autotp: Sourced<ModelParallelSpec> | undefined =
+    parallel?.value.kind === 'autotp' ? parallel : facts.autotpSize ? { value: { kind: 'autotp', tp: facts.autotpSize.value, pp: 1, cp: 1, ep: 1 }, source: fromConfig(facts.autotpSize) } : undefined;
   const engine: Sourced<TrainingEngine> =
     over.engine ??
+    (fsdp ? { value: 'fsdp', source: fsdp.source } : undefined) ??
+    (megatron ? { value: 'megatron', source: megatron.source } : undefined) ??
     (workload.ddp?.value ? { value: 'torch', source: workload.ddp.source } : undefined) ??
     (input.config === undefined && context.script ? { value: 'torch', source: { kind: 'launcher-default', file: context.script, rule: t('no DeepSpeed config: plain PyTorch') } } : { value: 'deepspeed', source: { kind: 'default' } });
   // ms-swift freezes the towers and the aligner by default (--freeze_vit, --freeze_aligner); MTP layers are not loaded.
@@ -252,6 +281,9 @@ function estimateInputFor(
     engine: engine.source,
   } satisfies Record<string, Source>);
   if (context.lora) sources.lora = context.lora.source;
+  if (fsdp && engine.value === 'fsdp') sources.fsdp = fsdp.source;
+  const modelParallel = engine.value === 'megatron' ? megatron : engine.value === 'deepspeed' ? autotp : undefined;
+  if (modelParallel) sources.modelParallel = modelParallel.source;
   if (optimizerKernel) sources.optimizerKernel = optimizerKernel.source;
   const workloadKeys = { loss: 'loss', attention: 'attention', packing: 'packing', paddingFree: 'paddingFree', fixedLength: 'fixedLength', sequenceParallel: 'sequenceParallel', torchDtype: 'torchDtype' } as const;
   for (const [key, field] of Object.entries(workloadKeys)) {
@@ -286,8 +318,10 @@ function estimateInputFor(
     paddingFree: workload.paddingFree?.value,
     fixedLength: workload.fixedLength?.value,
     sequenceParallel: workload.sequenceParallel?.value,
-    torchDtype: engine.value === 'torch' ? workload.torchDtype?.value : undefined,
+    torchDtype: engine.value === 'torch' || engine.value === 'fsdp' ? workload.torchDtype?.value : undefined,
     engine: engine.value,
+    fsdp: engine.value === 'fsdp' ? fsdp?.value : undefined,
+    modelParallel: modelParallel?.value,
     ddp: engine.value === 'torch' && context.gpusPerNode!.value * context.nodes.value > 1,
     optimizerKernel: optimizerKernel?.value,
     pagedOptimizer: /paged/i.test(workload.optimizer?.value ?? '') || undefined,

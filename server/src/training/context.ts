@@ -1,5 +1,5 @@
 import { describeSource, english, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
-import type { AttentionImpl, LossKernel } from '../memory/types';
+import type { AttentionImpl, FsdpSpec, LossKernel, ModelParallelSpec } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import type { Fact, LaunchFacts } from '../launch/facts';
 import { baseName, dirName, pathOf } from '../util/paths';
@@ -68,6 +68,10 @@ export interface WorkloadContext {
   freezeVit?: Sourced<boolean>;
   /** Plain DistributedDataParallel, no DeepSpeed. */
   ddp?: Sourced<boolean>;
+  /** PyTorch FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`, the CLI's `--fsdp`. */
+  fsdp?: Sourced<FsdpSpec>;
+  /** Megatron's TP/PP/CP/EP (`megatron sft`), or DeepSpeed AutoTP (`autotp_size`). */
+  modelParallel?: Sourced<ModelParallelSpec>;
   /** The optimizer as the trainer names it (`adamw_torch_fused`, `paged_adamw_8bit`). */
   optimizer?: Sourced<string>;
   rlhf?: Sourced<RlhfContext>;
@@ -376,6 +380,8 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
     torchDtype,
     freezeVit: over.freezeVit ?? from(script?.freezeVit),
     ddp: over.ddp,
+    fsdp: over.fsdp ?? resolveFsdp(script),
+    modelParallel: over.modelParallel ?? resolveModelParallel(script),
     optimizer: over.optimizer ?? from(script?.optim),
     rlhf: over.rlhf ?? resolveRlhf(script),
   };
@@ -432,4 +438,41 @@ function resolveRlhf(script: LaunchFacts | undefined): Sourced<RlhfContext> | un
     };
   }
   return { value: rlhf, source };
+}
+
+/**
+ * FSDP as the launch runs it (launch/fsdp/ read accelerate's `fsdp_config`, the Trainer's `--fsdp`/`--fsdp_config` and
+ * ms-swift's `--fsdp` with the launchers' defaults). Mixed precision: accelerate's `mixed_precision`, which the Trainer
+ * and ms-swift set from `--bf16`/`--fp16` (ms-swift trains in bf16 by default); off where a launch says `no`.
+ */
+function resolveFsdp(script: LaunchFacts | undefined): Sourced<FsdpSpec> | undefined {
+  const settings = script?.fsdp;
+  if (!script || !settings) return undefined;
+  const mixedPrecision = script.mixedPrecision ? script.mixedPrecision.value !== 'no' : true;
+  const value: FsdpSpec = { strategy: settings.strategy, version: settings.version, offloadParams: settings.offloadParams, mixedPrecision, autoWrap: settings.autoWrap };
+  const file = pathOf(settings.span.uri || script.uri);
+  return { value, source: { kind: 'script', file, line: settings.span.line } };
+}
+
+/** Megatron's parallel sizes of a `megatron sft` command, or AutoTP's size from the launch (`--deepspeed_autotp_size`). */
+function resolveModelParallel(script: LaunchFacts | undefined): Sourced<ModelParallelSpec> | undefined {
+  if (!script) return undefined;
+  const sizes = script.parallel;
+  const megatron = script.launcher === 'megatron' || script.chain.includes('megatron');
+  if (megatron) {
+    const first = sizes?.tp ?? sizes?.pp ?? sizes?.ep ?? sizes?.cp;
+    const value: ModelParallelSpec = {
+      kind: 'megatron',
+      tp: sizes?.tp?.value ?? 1,
+      pp: sizes?.pp?.value ?? 1,
+      cp: sizes?.cp?.value ?? 1,
+      ep: sizes?.ep?.value ?? 1,
+      etp: sizes?.etp?.value,
+      sequenceParallel: script.sequenceParallelFlag?.value,
+    };
+    return { value, source: first ? factSource(script, first) : { kind: 'launcher-default', file: pathOf(script.uri), rule: 'Megatron-SWIFT: TP 1, PP 1' } };
+  }
+  const autotp = script.deepspeedAutotpSize;
+  if (autotp && autotp.value > 1) return { value: { kind: 'autotp', tp: autotp.value, pp: 1, cp: 1, ep: 1 }, source: factSource(script, autotp) };
+  return undefined;
 }

@@ -26,3 +26,11 @@ export async function effectiveLaunch(written: LaunchFacts, factsOfFile: FactsOf
   const anchor = own ? own.span : written.configFile?.span;
   return anchor ? { written, facts, deepspeed, anchor } : undefined;
 }
+
+/** A launch that trains with FSDP or Megatron instead of DeepSpeed, and where its estimate belongs. */
+export interface ParallelLaunch {
+  written: LaunchFacts;
+  /** With the facts of the config file it names merged in. */
+  facts: LaunchFacts;
+  anchor: SourceSpan;
+}

@@ -15,7 +15,7 @@ import { pathOf } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { analyze, type EstimateOverrides } from './analyze';
 import type { ContextDefaults, ContextOverrides } from './context';
-import { effectiveLaunch, type EffectiveLaunch } from './launches';
+import { effectiveLaunch, type EffectiveLaunch, type ParallelLaunch } from './launches';
 
 /** How the service gets the parse of an open document: the language service owns those caches. */
 export interface DocumentParses {
@@ -229,6 +229,36 @@ export class TrainingService {
     return analysis.catch(() => undefined);
   }
 
+  /**
+   * The launches of an open script or YAML that train without DeepSpeed but with FSDP or Megatron, completed by the
+   * config file they name (accelerate `--config_file` with `distributed_type: FSDP`), each with where its estimate
+   * belongs: the value that turns FSDP on, or the first parallel size (the command's start for Megatron without one).
+   */
+  async parallelLaunchesOf(document: TextDocument, reads = new Set<string>()): Promise<ParallelLaunch[]> {
+    const out: ParallelLaunch[] = [];
+    const factsOfFile = (path: string) => this.factsOfFile(path, reads);
+    for (const written of factsOf(this.parses.launch(document))) {
+      if (written.deepspeed) continue;
+      if (written.configFile) written.configFile.candidates.forEach((c) => reads.add(c));
+      const facts = await completedByConfigFile(written, factsOfFile);
+      if (facts.deepspeed) continue;
+      const megatron = facts.launcher === 'megatron' || facts.chain.includes('megatron');
+      if (!facts.fsdp && !megatron) continue;
+      const own = written.fsdp?.span ?? written.parallel?.tp?.span ?? written.parallel?.pp?.span ?? written.parallel?.ep?.span;
+      // The FSDP settings may live in the config file the command names: the estimate goes on that argument.
+      const anchor = own && own.start < own.end ? own : written.configFile?.span ?? written.span;
+      out.push({ written, facts, anchor });
+    }
+    this.depend(document.uri, reads);
+    return out;
+  }
+
+  /** The analysis of an FSDP or Megatron launch, from its own facts (no DeepSpeed config). */
+  analyzeParallelLaunch(launch: LaunchFacts, settings: ZeroLensSettings, caller: CallerInputs = {}, owner?: string): Promise<ConfigAnalysis> {
+    const key = JSON.stringify(['parallel-launch', launch, settings, caller]);
+    return this.remember(key, (reads) => this.analysis({ configPath: pathOf(launch.uri), value: undefined }, [launch], settings, caller, reads), owner ?? launch.uri);
+  }
+
   /** The same launch with an ms-swift preset instead of its own value (completion details, "switch to" fixes). */
   analyzeWithPreset(launch: LaunchFacts, settings: ZeroLensSettings, name: SwiftPresetName): Promise<ConfigAnalysis | undefined> {
     return this.analyzeLaunch(launch, settings, { configPath: `${name} (ms-swift preset)`, value: parsedPreset(name) });
@@ -260,6 +290,8 @@ export class TrainingService {
     if (kind === 'ds-config') return { analysis: await this.analyzeConfig(document, settings, caller), hasConfig: true };
     const run = await this.primaryRun(document, settings, caller);
     if (run) return { analysis: run.analysis, hasConfig: true, run };
+    const [parallel] = await this.parallelLaunchesOf(document);
+    if (parallel) return { analysis: await this.analyzeParallelLaunch(parallel.facts, settings, caller, document.uri), hasConfig: true };
     const [launch] = await this.launchesOf(document);
     const written = launch?.facts ?? factsOf(this.parses.launch(document))[0];
     const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller, resolveModel: async () => undefined });

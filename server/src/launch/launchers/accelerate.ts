@@ -72,6 +72,7 @@ export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment,
   const precision = reader.string('mixed_precision');
   const p = precisionOf(precision?.value);
   if (precision && p) facts.dtype = { ...precision, value: p };
+  if (precision) facts.mixedPrecision = { ...precision, value: precision.value.toLowerCase() };
   facts.gradientAccumulation = reader.integer('gradient_accumulation_steps');
   const config = reader.string('config_file');
   if (config) facts.configFile = { ...config, candidates: ctx.candidates(config.value) };

@@ -15,4 +15,5 @@ export function readMegatronSizes(reader: OptionReader, facts: LaunchFacts): voi
   }
   if (reader.option('decoder_first_pipeline_num_layers', 'decoder_last_pipeline_num_layers')) sizes.unevenPipeline = true;
   if (Object.keys(sizes).length) facts.parallel = sizes;
+  facts.sequenceParallelFlag = reader.bool('sequence_parallel');
 }

@@ -208,6 +208,7 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     const mp = top.get('mixed_precision');
     const precision = precisionOf(mp?.text);
     if (mp && precision) facts.dtype = at(mp, precision);
+    if (mp?.text) facts.mixedPrecision = at(mp, mp.text.toLowerCase());
     facts.gradientAccumulation = int(deepspeedConfig.get('gradient_accumulation_steps'));
     const file = deepspeedConfig.get('deepspeed_config_file');
     if (file?.text) {
