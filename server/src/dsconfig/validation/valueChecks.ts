@@ -3,7 +3,8 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { DS } from '../../diagnostics/upstream';
 import { exactIntSince } from '../releaseChecks';
 import { acceptsAuto, enumValuesOf, metaOf, schemaIndex, typesOf } from '../schemaIndex';
-import { fix, showValue, type ConfigView } from './configView';
+import { fix, showValue, type ConfigView, type Severity } from './configView';
+import type { CodeOf } from '../../diagnostics/registry';
 import type { FixSpec } from './fixTypes';
 import { checkBoolean } from './booleanChecks';
 import type { PropertySite } from './schemaWalk';
@@ -175,44 +176,22 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   // DeepSpeed then refuses (zenflow intervals). The schema's type error says so.
   if (acceptsAuto(site.schema) && !metaOf(site.schema).auto) return [];
   const asNumber = Number(value.trim());
+  // Each case is one diagnostic on the string whose fix, where there is one, writes the number in its place.
+  const onString = (code: CodeOf<'ds-config'>, severity: Severity, message: string, details: Record<string, unknown>, writes?: { title: string; number: number }) => [
+    config.diagnostic(code, severity, range(), message, { path: site.path, value, ...details, fixes: writes ? [fix(writes.title, [{ op: 'set', path: site.path, value: writes.number }], true)] : [] }, docs),
+  ];
   if (exponentString.test(value)) {
-    const fixes = Number.isInteger(asNumber)
-      ? [fix(config.t('Write it as the number {0} (no quotes)', asNumber), [{ op: 'set', path: site.path, value: asNumber }], true)]
-      : [];
-    return [
-      config.diagnostic(
-        'integer-exponent-string',
-        'error',
-        range(),
-        config.t('"{0}" is the string "{1}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: {2}.', site.key, value, value.trim()),
-        { path: site.path, value, number: asNumber, fixes },
-        docs,
-      ),
-    ];
+    const message = config.t('"{0}" is the string "{1}". Pydantic does not parse exponent notation inside strings (int_parsing); write it as a number without quotes: {2}.', site.key, value, value.trim());
+    const writes = Number.isInteger(asNumber) ? { title: config.t('Write it as the number {0} (no quotes)', asNumber), number: asNumber } : undefined;
+    return onString('integer-exponent-string', 'error', message, { number: asNumber }, writes);
   }
   if ((integerString.test(value) || (decimalString.test(value) && Number.isInteger(asNumber))) && withinBounds(site.schema, asNumber)) {
-    return [
-      config.diagnostic(
-        'integer-as-string',
-        'hint',
-        range(),
-        config.t('"{0}" is a number in quotes. Pydantic accepts "{1}", but a plain number is clearer and is what other tools expect.', site.key, value),
-        { path: site.path, value, number: asNumber, fixes: [fix(config.t('Write it as the number {0}', asNumber), [{ op: 'set', path: site.path, value: asNumber }], true)] },
-        docs,
-      ),
-    ];
+    const message = config.t('"{0}" is a number in quotes. Pydantic accepts "{1}", but a plain number is clearer and is what other tools expect.', site.key, value);
+    return onString('integer-as-string', 'hint', message, { number: asNumber }, { title: config.t('Write it as the number {0}', asNumber), number: asNumber });
   }
   if (decimalString.test(value)) {
-    return [
-      config.diagnostic(
-        'integer-fraction',
-        'error',
-        range(),
-        config.t('"{0}" must be a whole number; pydantic refuses "{1}".', site.key, value),
-        { path: site.path, value, rounded: Math.round(asNumber), fixes: [fix(config.t('Use {0}', Math.round(asNumber)), [{ op: 'set', path: site.path, value: Math.round(asNumber) }], true)] },
-        docs,
-      ),
-    ];
+    const rounded = Math.round(asNumber);
+    return onString('integer-fraction', 'error', config.t('"{0}" must be a whole number; pydantic refuses "{1}".', site.key, value), { rounded }, { title: config.t('Use {0}', rounded), number: rounded });
   }
   return [];
 }
@@ -224,33 +203,21 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
 function checkBooleanAsInteger(config: ConfigView, site: PropertySite, value: boolean): Diagnostic[] {
   const number = value ? 1 : 0;
   const dotted = site.path.join('.');
+  const at = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
+  const onValue = (severity: Severity, message: string, details: { number?: number; fixes: FixSpec[] }) => [
+    config.diagnostic('boolean-as-integer', severity, at, message, { path: site.path, value, ...details }, metaOf(site.schema).docs),
+  ];
   if ((dotted === 'fp16.loss_scale_window' || dotted === 'fp16.min_loss_scale') && config.holds('lossScaleBool')) {
     // A field validator runs before pydantic's coercion, whether or not fp16 is enabled (from DeepSpeed 0.19.3 on;
     // before, pydantic's lax reading below applies).
-    return [
-      config.diagnostic(
-        'boolean-as-integer',
-        'error',
-        site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
-        config.t('"{0}" is {1}; DeepSpeed refuses a bool here, enabled or not: "{2} must be an integer, not bool" (ValidationError, runtime/precision_config.py:173).', site.key, value, dotted),
-        { path: site.path, value, fixes: defaultFix(config, site) },
-        metaOf(site.schema).docs,
-      ),
-    ];
+    const message = config.t('"{0}" is {1}; DeepSpeed refuses a bool here, enabled or not: "{2} must be an integer, not bool" (ValidationError, runtime/precision_config.py:173).', site.key, value, dotted);
+    return onValue('error', message, { fixes: defaultFix(config, site) });
   }
   const allowed = enumValuesOf(site.schema).map((e) => e.value);
   // Outside the bounds or the allowed values once read: the schema's error stands.
   if (!numberBranchAccepts(site.schema, number) || (allowed.length > 0 && !allowed.includes(number))) return [];
-  return [
-    config.diagnostic(
-      'boolean-as-integer',
-      'warning',
-      site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode),
-      config.t('"{0}" is {1}, not a number. DeepSpeed\'s pydantic config reads it as {2}, but tools that read the raw config see a bool; write {2}.', site.key, value, number),
-      { path: site.path, value, number, fixes: [fix(config.t('Write it as {0}', number), [{ op: 'set', path: site.path, value: number }], true)] },
-      metaOf(site.schema).docs,
-    ),
-  ];
+  const message = config.t('"{0}" is {1}, not a number. DeepSpeed\'s pydantic config reads it as {2}, but tools that read the raw config see a bool; write {2}.', site.key, value, number);
+  return onValue('warning', message, { number, fixes: [fix(config.t('Write it as {0}', number), [{ op: 'set', path: site.path, value: number }], true)] });
 }
 
 const numberString = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
