@@ -1,11 +1,12 @@
 // Bundles the extension with esbuild: the client (vscode external), the core that the language server and the
-// CLI share (dist/core.js) with their two small entry points (dist/server.js, dist/cli.js), and the sidebar
-// webview script.
+// CLI share (dist/core.js) with their two small entry points (dist/server.js, dist/cli.js), the sidebar
+// webview script, and the client's message bundles (dist/l10n).
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildCodiconSubset } from './lib/codiconSubset.mjs';
+import { run } from './lib/run.mjs';
 import { generatedValidatorFile, precompileValidator, sourceValidatorFile } from './precompileValidator.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -84,7 +85,12 @@ const codicons = await buildCodiconSubset();
 writeFileSync('dist/codicon.ttf', codicons.ttf);
 writeFileSync('dist/codicon.css', codicons.css);
 
+// VS Code reads the client's translations from dist/l10n (package.json's "l10n"): only the messages client/src
+// uses, since the core bundles the whole catalog for the server and the CLI. A watch build writes them once.
+const clientBundles = run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'client-bundle', 'dist/l10n']);
+
 if (watch) {
+  await clientBundles;
   for (const options of [core, ...boots(), ...builds]) await (await esbuild.context(options)).watch();
 } else {
   const others = Promise.all(builds.map((options) => esbuild.build(options)));
@@ -98,5 +104,5 @@ if (watch) {
   const nonAscii = production ? coreText.findIndex((byte) => byte > 0x7f) : -1;
   if (nonAscii >= 0) throw new Error(`dist/core.js is not ASCII at byte ${nonAscii}: …${coreText.subarray(Math.max(0, nonAscii - 60), nonAscii + 20).toString()}… (write the character as a \\u escape)`);
   const coreHash = production ? createHash('sha256').update(coreText).digest('hex').slice(0, 16) : undefined;
-  await Promise.all([others, ...boots(coreHash).map((options) => esbuild.build(options))]);
+  await Promise.all([others, clientBundles, ...boots(coreHash).map((options) => esbuild.build(options))]);
 }

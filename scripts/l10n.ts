@@ -3,14 +3,16 @@
  *
  *   npm run l10n -- report [path…]   English literals shown to people outside the catalog (the phase-2 worklist)
  *   npm run l10n -- missing           messages the code uses that l10n/bundle.l10n.zh-cn.json lacks, as a JSON skeleton
+ *   npm run l10n -- client-bundle DIR  writes DIR/bundle.l10n.<locale>.json with only the messages dist/client.js uses
  *
  * Messages are found with the TypeScript parser: calls of `t(…)`, `l10n.t(…)`, `vscode.l10n.t(…)` whose first
  * argument is a literal (or `{ message, comment }` of literals). The lint flags string and template literals that
  * read as English words and are not catalog messages, log lines, thrown `Error`s, comparisons or keys; a line can
  * opt out with a `// l10n-ignore: <why>` comment on it or above it.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 import ts from 'typescript';
 
 export const repoRoot = path.resolve(__dirname, '..');
@@ -236,6 +238,56 @@ export function bundleLocales(): string[] {
     .sort();
 }
 
+/** The extension's entry point, as scripts/build.mjs bundles it into dist/client.js. */
+export const clientEntryPoint = 'client/src/extension.ts';
+
+/**
+ * Our TypeScript files that dist/client.js holds, as esbuild resolves them: client/src and the shared protocol
+ * (server/src/protocol/, whose labels and units the extension translates with `vscode.l10n.t`).
+ */
+export function clientSourceFiles(): string[] {
+  const { metafile } = esbuild.buildSync({
+    entryPoints: [path.join(repoRoot, clientEntryPoint)],
+    absWorkingDir: repoRoot,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    external: ['vscode'],
+    mainFields: ['module', 'main'],
+    outdir: 'dist',
+    logLevel: 'silent',
+  });
+  return Object.keys(metafile.inputs)
+    .filter((input) => /^(client|server)\/src\/.*\.ts$/.test(input))
+    .sort()
+    .map((input) => path.join(repoRoot, input));
+}
+
+/**
+ * The client's share of a locale's catalog: the translations of the messages dist/client.js uses, by key. VS
+ * Code reads it for `vscode.l10n.t` (package.json's "l10n"); the server and the CLI bundle the whole catalog
+ * into dist/core.js, so shipping the whole catalog to the extension host too would ship it twice. A message the
+ * catalog lacks is left out (VS Code shows the English); test/unit/l10n-catalog.test.ts fails on it.
+ */
+export function clientBundle(locale: string, messages: readonly MessageUse[] = scan(clientSourceFiles()).messages): Record<string, string> {
+  const bundle = readBundle(locale);
+  const keys = [...new Set(messages.map((m) => m.key))].filter((key) => key in bundle).sort();
+  return Object.fromEntries(keys.map((key) => [key, bundle[key]]));
+}
+
+/** Writes `dir/bundle.l10n.<locale>.json` for every shipped locale (dist/l10n in the build), and nothing else there. */
+export function writeClientBundles(dir: string): string[] {
+  const messages = scan(clientSourceFiles()).messages;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return bundleLocales().map((locale) => {
+    const file = path.join(dir, `bundle.l10n.${locale}.json`);
+    writeFileSync(file, JSON.stringify(clientBundle(locale, messages)));
+    return file;
+  });
+}
+
 /** The schema's prose: what people read in hovers, completion, diagnostics and fixes. */
 export const schemaProseFields = ['markdownDescription', 'description', 'title', 'deprecationMessage', 'errorMessage', 'markdownEnumDescriptions', 'enumDescriptions', 'message', 'uncheckedBounds', 'uncheckedEnum', 'keywordsOf', 'label', 'from'];
 
@@ -277,6 +329,16 @@ function schemaFileTexts(file: string): { where: string; field: string; english:
 
 if (require.main === module) {
   const [command = 'report', ...paths] = process.argv.slice(2);
+  if (command === 'client-bundle') {
+    if (paths.length !== 1) throw new Error('usage: l10n client-bundle <output folder>');
+    for (const file of writeClientBundles(path.resolve(paths[0]))) console.log(`${relative(file)}: ${Object.keys(JSON.parse(readFileSync(file, 'utf8'))).length} client messages`);
+  } else {
+    report(command, paths);
+  }
+}
+
+/** `report` and `missing` over the given files or folders (every source when none). */
+function report(command: string, paths: string[]): void {
   const result = scan(paths.length ? paths.map((p) => path.resolve(p)).flatMap((p) => (statSync(p).isDirectory() ? sourceFiles([path.relative(repoRoot, p)]) : [p])) : sourceFiles());
   if (command === 'missing') {
     const bundle = readBundle('zh-cn');

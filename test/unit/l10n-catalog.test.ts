@@ -100,7 +100,7 @@ test('package.json: every contributed text is a %reference% with its English and
     assert.ok(chinese[key].trim() && chinese[key] !== english[key], `${key} is translated`);
     assert.deepEqual(kept(chinese[key]), kept(english[key]), key);
   }
-  assert.equal((packageJson as { l10n?: string }).l10n, './l10n', 'VS Code finds the client bundle through "l10n"');
+  assert.equal((packageJson as { l10n?: string }).l10n, './dist/l10n', 'VS Code finds the client bundle (written by the build) through "l10n"');
 });
 
 test('the schema: every key\'s documentation and every other text people read exists in English and Chinese, side by side', () => {
