@@ -279,3 +279,13 @@ test("--rlhf gkd counts GKD's divergence over the full vocabulary: 32 bytes per 
   const V = findCatalogModel('Qwen/Qwen2.5-7B')!.architecture!.vocabSize;
   assert.equal(early(gkd) - early(chunked), (32 - 7) * 2 * 1024 * V);
 });
+
+test('--rlhf gkd with a stated completion length: the two logits span the sequence, the divergence only the completion', async () => {
+  const base = ['--model', 'Qwen/Qwen2.5-7B', '--gpus-per-node', '4', '--stage', '3', '--seq-len', '1024', '--micro-batch', '2', '--gradient-checkpointing', '--fixed-length', '--rlhf', 'gkd', '--teacher-model', 'Qwen/Qwen2.5-14B', '--max-completion-length', '256'];
+  const early = (j: { phases: Array<{ phase: string; activations: number }> }) => j.phases.find((p) => p.phase === 'forward-backward')!.activations;
+  const gkd = await json(base);
+  const chunked = await json([...base, '--chunked-loss']);
+  const V = findCatalogModel('Qwen/Qwen2.5-7B')!.architecture!.vocabSize;
+  // 2p over every token and 14p over the quarter that is completion: 4 + 28/4 = 11 bytes per token and entry.
+  assert.equal(early(gkd) - early(chunked), (11 - 7) * 2 * 1024 * V);
+});

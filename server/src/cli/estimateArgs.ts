@@ -227,6 +227,7 @@ function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext
         offloadModel: flag('--rollout-offload') || undefined,
         offloadOptimizer: flag('--rollout-offload') || undefined,
         completionLength: integer(o.get('--max-completion-length'), 1, t) ?? 512,
+        completionStated: o.has('--max-completion-length'),
         generations: integer(o.get('--num-generations'), 1, t),
       };
     }

@@ -19,6 +19,8 @@ export interface ActivationInput {
   gradientCheckpointing: boolean;
   /** How the loss is computed; default 'standard'. */
   loss?: LossKernel;
+  /** Tokens per sequence the loss's masked terms cover (GKD: the completion), when fewer than seqLen. */
+  lossTokens?: number;
   /** Ulysses sequence parallelism: each GPU holds 1/N of the tokens (default 1). */
   sequenceParallel?: number;
   /** Sequences per sample (2 for chosen + rejected of a preference pair; default 1). */
@@ -164,9 +166,10 @@ export function activationBytes(i: ActivationInput): ActivationBreakdown {
       // 2p), the division by the temperature (2p), both log_softmax (2p), the stack of the two shifted log-probs
       // for the mixture's logsumexp (2p), the mixture (p), both kl_div (2p) and the two weighted terms with their
       // sum (3p), all live when the sum is taken: 16p per token and vocabulary entry, every token counted as a
-      // completion token (the prompt's are masked out, so this errs high). Backward starts from what is saved
-      // (the log-probs, the stack, the mixture), below that forward peak.
-      logitsForward = 16 * p * tv;
+      // completion token when the completion's length is unknown (the prompt's are masked out, so this errs high).
+      // The two logits span the whole sequence; the other 14p, from the masked copies on, only the completion.
+      // Backward starts from what is saved (the log-probs, the stack, the mixture), below that forward peak.
+      logitsForward = 2 * p * tv + 14 * p * tv * Math.min(1, (i.lossTokens ?? i.seqLen) / i.seqLen);
       logitsBackward = 0;
       break;
     case 'liger': {

@@ -235,6 +235,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
       attention,
       gradientCheckpointing: input.gradientCheckpointing,
       loss: input.loss,
+      lossTokens: input.lossTokens,
       sequenceParallel,
       sequencesPerSample: input.sequencesPerSample,
       trainableNorms: !lora && frozenExtra === 0,

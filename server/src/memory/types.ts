@@ -303,6 +303,8 @@ export interface EstimateInput {
   extraModels?: ExtraModel[];
   /** Generation during training. */
   rollout?: RolloutSpec;
+  /** Tokens per sample the loss's masked terms cover, when fewer than seqLen (GKD's completion, --max_completion_length). */
+  lossTokens?: number;
   /** Sequences per micro-batch relative to samples: 2 for preference pairs (chosen + rejected); default 1. */
   sequencesPerSample?: number;
   /** seqLen is max_length and the data may be shorter: the estimate assumes every sample fills it (errs high). */

@@ -314,6 +314,8 @@ function estimateInputFor(
     attention: workload.attention?.value,
     // TRL's preference and RL trainers take per-token log-probabilities, not transformers' upcast loss.
     loss: workload.loss?.value ?? (rlhf && logprobTrainers.has(rlhf.type) ? 'logprobs' : rlhf?.type === 'gkd' ? 'jsd' : undefined),
+    // GKD's divergence runs over the completion only (its masked copies), where the script says how long it is.
+    lossTokens: rlhf?.type === 'gkd' && rlhf.rollout?.completionStated ? Math.min(context.sequenceLength.value, rlhf.rollout.completionLength) : undefined,
     packing: workload.packing?.value,
     paddingFree: workload.paddingFree?.value,
     fixedLength: workload.fixedLength?.value,

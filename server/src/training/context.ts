@@ -50,7 +50,8 @@ export interface RlhfContext {
   teacherSharded?: boolean;
   teacherOffloaded?: boolean;
   /** Generation: vLLM colocated on the training GPUs, vLLM elsewhere, or transformers' generate. */
-  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; generations?: number };
+  /** `completionStated`: the completion length is written (--max_completion_length), not the 512 default. */
+  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; completionStated?: boolean; generations?: number };
 }
 
 /** What the run computes and how (docs/memory-model.md §7), each with its source; absent means the default. */
@@ -434,6 +435,7 @@ function resolveRlhf(script: LaunchFacts | undefined): Sourced<RlhfContext> | un
       offloadModel: script.offloadModelDuringRollout?.value,
       offloadOptimizer: script.offloadOptimizerDuringRollout?.value,
       completionLength: script.maxCompletionLength?.value ?? 512,
+      completionStated: script.maxCompletionLength !== undefined,
       generations: script.numGenerations?.value,
     };
   }
