@@ -168,6 +168,18 @@ export const scenarios = {
     expectBefore: /"stage"\s*:\s*2/,
     expectAfter: /"stage"\s*:\s*3/,
   },
+  fsdpSidebar: {
+    /** accelerate FSDP FULL_SHARD on 8 GPUs; Qwen3-8B and 80 GiB come from the workspace settings. */
+    source: 'fixture:accelerate_fsdp.yaml',
+    name: 'accelerate_fsdp_e2e.yaml',
+    /** The hover on the value of `distributed_type`. */
+    token: 'FSDP',
+    line: 'distributed_type',
+    /** Both families' rows: the ZeRO table and the FSDP one, with the run's own row. */
+    hoverExpect: [/ZeRO options for Qwen3-8B/, /ZeRO-3/, /This run and FSDP for the same job/, /FSDP FULL_SHARD/, /FSDP SHARD_GRAD_OP/, /FSDP FULL_SHARD \+ CPU offload/],
+    group: 'FSDP / model parallel',
+    current: 'FSDP FULL_SHARD',
+  },
   duplicates: {
     files: [
       { source: 'configs/ds_config_broken.json', name: 'ds_config_e2e_duplicates.json' },

@@ -176,6 +176,42 @@ uiSuite('sidebar', (suite) => {
     }
   });
 
+  suite.test('an accelerate FSDP YAML: the hover shows FSDP and ZeRO rows, the sidebar the FSDP group with the run current', async (wb) => {
+    const f = scenarios.fsdpSidebar;
+    placeScenario(wb.instance.workspace, f);
+    await wb.openFile(f.name);
+    const hover = await wb.editor.hover(f.token, (text) => f.hoverExpect.every((pattern) => pattern.test(text)), f.line);
+    const runRow = hover.split('\n').find((line) => line.includes(f.current) && line.includes('▶'));
+    assert.ok(runRow, `the run's own FSDP row is marked in the hover:\n${hover}`);
+    // The FSDP table sits below the ZeRO one in the hover: scrolled to it for the picture.
+    await wb.editor.hoverLocator().getByText('This run and FSDP for the same job').scrollIntoViewIfNeeded().catch(() => undefined);
+    await screenshot(wb.page, 'sidebar', 'fsdp-hover');
+    await wb.page.keyboard.press('Escape');
+
+    const view = await showSidebar(wb);
+    // No ZeRO bar is the run's; the ZeRO bars are still there to compare.
+    assert.equal(await view.locator('[data-testid="zl-bar"][data-current="true"]').count(), 0, 'no ZeRO bar is current');
+    assert.ok((await view.locator('[data-testid="zl-bar"]').count()) >= 7, 'the ZeRO bars');
+    const group = view.locator('[data-testid="zl-alternatives"]');
+    await group.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal((await group.locator('h3').innerText()).trim(), f.group);
+    assert.equal(await group.locator('ol').getAttribute('aria-label'), f.group);
+    const current = group.locator('.zl-option[data-current="true"]');
+    assert.equal(await current.count(), 1, 'one FSDP row is current');
+    assert.equal((await current.locator('.zl-option-label').innerText()).replace(/\s+/g, ' ').trim().startsWith(f.current), true);
+    assert.match(await current.locator('[data-testid="zl-alt"]').getAttribute('aria-label') ?? '', new RegExp(`^${f.current} \\(current\\): [\\d.]+ GiB per GPU, [\\d.]+ GiB allocated`));
+    assert.match(await current.locator('.zl-option-total').innerText(), /[\d.]+ GiB · (fits|exceeds by|does not fit)/);
+    // No Apply anywhere: the FSDP rows are not edits of this file, and neither are the ZeRO bars of an FSDP run.
+    assert.equal(await view.locator('[data-testid="zl-apply"]').count(), 0, 'no Apply on the FSDP rows or the ZeRO bars');
+    assert.ok((await group.locator('[data-testid="zl-alt"] [data-testid="zl-segment"]').count()) >= 3, 'the FSDP bars have segments');
+    const labels = await group.locator('.zl-option-label').allInnerTexts();
+    assert.ok(labels.some((l) => l.startsWith('FSDP SHARD_GRAD_OP')), labels.join(' | '));
+    // The table lists the FSDP rows too, the run's marked.
+    assert.ok((await view.locator('table tr[data-current="true"] th', { hasText: `${f.current} (current)` }).count()) === 1, 'the current row in the table');
+    await current.scrollIntoViewIfNeeded();
+    await screenshot(wb.page, 'sidebar', 'fsdp-group');
+  });
+
   suite.test('the language status item shows the estimate and opens the sidebar', async (wb) => {
     const status = scenarios.languageStatus;
     placeScenario(wb.instance.workspace, status);

@@ -131,8 +131,8 @@ for (const { folder, settings: extra } of workspaces) {
         }
         const running = view.alternatives?.find((a) => a.current);
         if (running) {
-          // An FSDP or Megatron run: the server's view, the CLI and the hint give the run's own total; the ZeRO bars
-          // are the comparison (the client's bars do not show the alternatives yet).
+          // An FSDP or Megatron run: the server's view, the CLI, the hint, the sidebar's current row and the language
+          // status give the run's own total; the ZeRO bars are the comparison.
           withNumbers++;
           assert.equal(cli.code, 0, `${name}: ${cli.err}`);
           const json = JSON.parse(cli.out);
@@ -142,6 +142,8 @@ for (const { folder, settings: extra } of workspaces) {
           const hints = (await server.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } } })) ?? [];
           assert.ok(hints.some((h) => String(h.label).startsWith(`${running.label} ≈ ${total}/GPU`)), `${name}: inline hint`);
           assert.equal(view.current, null, `${name}: no ZeRO option is the run's`);
+          assert.equal(vm.alternatives.find((a) => a.current)?.total, total, `${name}: the sidebar's current row`);
+          assert.ok(statusSummary(vm)?.text.startsWith(`≈ ${total}/GPU`), `${name}: language status ${statusSummary(vm)?.text}`);
           assert.deepEqual(json.context, JSON.parse(JSON.stringify(view.context)), `${name}: the same values from the same sources`);
           continue;
         }

@@ -18,7 +18,7 @@ import { main } from '../../server/src/cli/main';
 import { buildViewModel, statusSummary } from '../../client/src/sidebar/viewModel';
 import { webviewStrings } from '../../client/src/sidebar/webviewStrings';
 import { buildSidebarHtml } from '../../client/src/sidebar/html';
-import { sampleView } from '../fixtures/sidebar/estimateView';
+import { fsdpView } from '../fixtures/sidebar/estimateView';
 import { estimateSurfaces } from './l10n-estimates-surfaces';
 
 const pseudo = translator('qps-ploc');
@@ -50,7 +50,7 @@ export function englishWords(text: string): string[] {
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
-  else if (value && typeof value === 'object') Object.entries(value).forEach(([key, v]) => (/^(key|role|colorVar|pattern|uri|status|short|fit|option|missing|raw)$/.test(key) ? undefined : strings(v, out)));
+  else if (value && typeof value === 'object') Object.entries(value).forEach(([key, v]) => (/^(key|role|colorVar|pattern|uri|status|short|fit|option|missing|raw|family)$/.test(key) ? undefined : strings(v, out)));
   return out;
 }
 
@@ -59,15 +59,17 @@ function leftovers(texts: string[]): string[] {
 }
 
 test('the sidebar, its webview strings and the language status have no English left in qps-ploc', () => {
-  const view = sampleView();
+  // A view with the FSDP rows beside the ZeRO options, one of them the run's: both groups are drawn.
+  const view = fsdpView();
   // The server's own texts inside the view (option labels, notes) are its part: give them pseudo text too.
-  const ready = buildViewModel({ kind: 'ready', view: { ...view, options: view.options.map((o) => ({ ...o, label: pseudo(o.label), result: { ...o.result, notes: [] } })) } }, pseudo);
+  const own = <O extends { label: string; result: { notes: string[] } }>(o: O): O => ({ ...o, label: pseudo(o.label), result: { ...o.result, notes: [] } });
+  const ready = buildViewModel({ kind: 'ready', view: { ...view, options: view.options.map(own), alternatives: view.alternatives!.map(own) } }, pseudo);
   const states = [
     ready,
     buildViewModel({ kind: 'no-document' }, pseudo),
     buildViewModel({ kind: 'loading', uri: 'file:///w/ds_config.json' }, pseudo),
     buildViewModel({ kind: 'not-claimed', uri: 'file:///w/package.json' }, pseudo),
-    buildViewModel({ kind: 'ready', view: { ...view, options: [], missing: ['model', 'gpuMemoryGiB'] } }, pseudo),
+    buildViewModel({ kind: 'ready', view: { ...view, options: [], alternatives: [], missing: ['model', 'gpuMemoryGiB'] } }, pseudo),
   ];
   const texts = [...states.flatMap((vm) => strings(vm)), ...strings(statusSummary(ready, pseudo)), ...strings(webviewStrings(pseudo))];
   const html = buildSidebarHtml({ cspSource: 'x', nonce: 'n', scriptUri: 's', styleUri: 'c', codiconUri: 'i', t: pseudo, lang: 'qps-ploc' });

@@ -11,7 +11,7 @@ import { CONTEXT_ORDER, type ContextKey, type OptionKey, type SidebarViewModel }
 export type { CatalogEntry } from '../../../server/src/protocol';
 export { formatCount } from '../../../server/src/protocol/format';
 export { formatMessage } from '../../../server/src/protocol/l10n';
-export type { BarVM, ContextKey, ContextRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
+export type { AlternativeVM, BarVM, ContextKey, ContextRowVM, MemoryRowVM, OptionKey, SegmentVM, SidebarViewModel } from './viewModel';
 
 /**
  * Every word the webview shows that is not in a view model: the extension translates them (`vscode.l10n.t`,
@@ -40,6 +40,9 @@ export interface WebviewStrings {
   from: string;
   fromFileWins: string;
   zeroOptions: string;
+  /** The heading of the FSDP / Megatron rows, and the sentence under it. */
+  alternatives: string;
+  alternativesNote: string;
   legend: string;
   current: string;
   apply: string;
@@ -55,7 +58,7 @@ export interface WebviewStrings {
 const WEBVIEW_STRING_FIELDS = [
   'picture', 'numbers', 'trainingContext', 'refresh', 'noFile', 'useFolder', 'folderButton', 'openSettings', 'allSettings', 'loraPlaceholder',
   'notSet', 'gpuPresets', 'preset', 'recompute', 'notSetSearch', 'modelPlaceholder', 'fromWorkspaceSettings', 'from', 'fromFileWins',
-  'zeroOptions', 'legend', 'current', 'apply', 'currentBadge', 'tableLabel', 'tableCaption',
+  'zeroOptions', 'alternatives', 'alternativesNote', 'legend', 'current', 'apply', 'currentBadge', 'tableLabel', 'tableCaption',
 ] as const satisfies readonly Exclude<keyof WebviewStrings, 'labels' | 'errors'>[];
 
 /** The page's strings as the extension wrote them into it; undefined when any is missing (a page of another version). */
@@ -268,16 +271,17 @@ function isCatalogEntry(value: unknown): value is CatalogEntry {
 function isSidebarViewModel(value: unknown): value is SidebarViewModel {
   if (!isRecord(value)) return false;
   if (typeof value.status !== 'string' || typeof value.message !== 'string') return false;
-  if (!Array.isArray(value.bars) || !Array.isArray(value.context) || !Array.isArray(value.legend) || !Array.isArray(value.missing)) return false;
+  if (!Array.isArray(value.bars) || !Array.isArray(value.alternatives) || !Array.isArray(value.context) || !Array.isArray(value.legend) || !Array.isArray(value.missing)) return false;
   if (!isRecord(value.table) || !Array.isArray(value.table.headers) || !Array.isArray(value.table.rows)) return false;
   if (!isRecord(value.axis) || typeof value.axis.maxBytes !== 'number' || !Array.isArray(value.axis.ticks)) return false;
-  return value.bars.every(isBar);
+  return value.bars.every((bar) => isRow(bar) && parseOptionKey(bar.option).ok && typeof bar.applicable === 'boolean') && value.alternatives.every((row) => isRow(row) && (row.family === 'fsdp' || row.family === 'megatron'));
 }
 
-function isBar(value: unknown): boolean {
+/** What the renderer reads of every row, ZeRO bar or alternative. */
+function isRow(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value) || typeof value.key !== 'string' || typeof value.label !== 'string' || typeof value.current !== 'boolean') return false;
-  if (!parseOptionKey(value.option).ok || !Array.isArray(value.segments) || !isRecord(value.offload)) return false;
-  return value.segments.every((s) => isRecord(s) && typeof s.role === 'string' && typeof s.fraction === 'number' && typeof s.offset === 'number' && isRecord(s.style));
+  if (typeof value.peakLine !== 'string' || !Array.isArray(value.segments) || !isRecord(value.offload) || !Array.isArray(value.offload.segments)) return false;
+  return [...value.segments, ...value.offload.segments].every((s) => isRecord(s) && typeof s.role === 'string' && typeof s.fraction === 'number' && typeof s.offset === 'number' && isRecord(s.style));
 }
 
 function fail(error: string): { ok: false; error: string } {

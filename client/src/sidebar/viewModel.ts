@@ -14,6 +14,8 @@ import {
   phaseLabel,
   sameOption,
   settingCanChange,
+  type AlternativeOption,
+  type EstimateResult,
   type EstimateView,
   type OffloadDevice,
   type StageOption,
@@ -88,9 +90,9 @@ export interface SegmentVM {
   style: RoleStyle;
 }
 
-export interface BarVM {
+/** What every row of the picture shows, a ZeRO option or a run of another family: totals, fit, segments, offload. */
+export interface MemoryRowVM {
   key: string;
-  option: OptionKey;
   label: string;
   current: boolean;
   totalBytes: number;
@@ -100,12 +102,11 @@ export interface BarVM {
   allocated: string;
   /** The phase of the run that sets the peak ("optimizer step"); empty where none is modelled. */
   peakPhase: string;
+  /** "24.0 GiB allocated · peak: optimizer step": the line under the row's head. */
+  peakLine: string;
   fit: FitState;
   /** "fits 80 GiB", "exceeds by 3.1 GiB", "capacity unknown". */
   fitLabel: string;
-  /** The Apply button's accessible name and tooltip. */
-  applyLabel: string;
-  applyTitle: string;
   /** "≈ 19.2 GiB/GPU · fits 80 GiB": the one-line summary used by the status item and quick pick. */
   summary: string;
   segments: SegmentVM[];
@@ -113,6 +114,24 @@ export interface BarVM {
   offload: { segments: SegmentVM[]; label: string; ariaLabel: string; cpuBytes: number; nvmeBytes: number };
   ariaLabel: string;
   notes: string[];
+}
+
+/** A ZeRO option: a row the Apply button can move the file to. */
+export interface BarVM extends MemoryRowVM {
+  option: OptionKey;
+  /** False when the run is FSDP or Megatron: the ZeRO bars are then a comparison, and no edit of the file applies them. */
+  applicable: boolean;
+  /** The Apply button's accessible name and tooltip. */
+  applyLabel: string;
+  applyTitle: string;
+}
+
+/**
+ * The same job under FSDP or Megatron (the server's `alternatives`): drawn on the same axis as the ZeRO bars, with
+ * no Apply — no one-file edit of the document switches to them.
+ */
+export interface AlternativeVM extends MemoryRowVM {
+  family: AlternativeOption['family'];
 }
 
 export interface TableVM {
@@ -144,6 +163,8 @@ export interface SidebarViewModel {
   capacity: { bytes: number; fraction: number; label: string } | null;
   offloadAxisMaxBytes: number;
   bars: BarVM[];
+  /** FSDP strategies and the Megatron layout for the same job, after the ZeRO bars; the run's own one is current. */
+  alternatives: AlternativeVM[];
   table: TableVM;
   context: ContextRowVM[];
   legend: { role: SegmentRole | OffloadRole; style: RoleStyle }[];
@@ -228,6 +249,7 @@ export function buildViewModel(state: EstimateState, t: Translate = english): Si
     capacity: null,
     offloadAxisMaxBytes: 0,
     bars: [],
+    alternatives: [],
     table: { headers: tableHeaders(t), rows: [] },
     context: [],
     legend: SEGMENT_ROLES.map((role) => ({ role, style: roleStyles(t)[role] })),
@@ -250,10 +272,17 @@ export function buildViewModel(state: EstimateState, t: Translate = english): Si
 function buildReady(base: SidebarViewModel, view: EstimateView, t: Translate): SidebarViewModel {
   const capacityBytes = capacityOf(view);
   const current = findCurrent(view.options, view.current);
-  const maxTotal = Math.max(0, ...view.options.map((o) => Math.max(o.result.perGpu.total, sumGpu(o))));
+  const others = view.alternatives ?? [];
+  // One axis for every row, so a ZeRO bar and an FSDP bar of the same length hold the same GiB.
+  const results = [...view.options, ...others].map((o) => o.result);
+  const maxTotal = Math.max(0, ...results.map((r) => Math.max(r.perGpu.total, sumGpu(r))));
   const axisMax = niceAxisMax(Math.max(maxTotal, capacityBytes ?? 0));
-  const offloadMax = Math.max(0, ...view.options.map((o) => o.result.perCpu.total + o.result.nvme));
-  const bars = view.options.map((option) => buildBar(option, option === current, axisMax, offloadMax, capacityBytes, t));
+  const offloadMax = Math.max(0, ...results.map((r) => r.perCpu.total + r.nvme));
+  const scale: RowScale = { axisMax, offloadMax, capacity: capacityBytes };
+  // Under FSDP or Megatron the server has no ZeRO edit for the file (it names no DeepSpeed config): no Apply.
+  const applicable = !others.some((a) => a.current);
+  const bars = view.options.map((option) => buildBar(option, option === current, applicable, scale, t));
+  const alternatives = others.map((option, i) => ({ ...memoryRow(`alt-${i}-${option.family}`, option.label, option.result, option.current, scale, t), family: option.family }));
   const missing = view.missing.map((m) => missingLabel(m, t));
   let message = '';
   if (view.options.length === 0) {
@@ -273,7 +302,8 @@ function buildReady(base: SidebarViewModel, view: EstimateView, t: Translate): S
         : { bytes: capacityBytes, fraction: clamp01(capacityBytes / axisMax), label: t('GPU capacity {0}', formatGiB(capacityBytes)) },
     offloadAxisMaxBytes: offloadMax,
     bars,
-    table: { headers: tableHeaders(t), rows: bars.map((bar) => tableRow(bar, t)) },
+    alternatives,
+    table: { headers: tableHeaders(t), rows: [...bars, ...alternatives].map((row) => tableRow(row, t)) },
     context: contextRows(view.context, t),
   };
 }
@@ -297,31 +327,49 @@ export function findCurrent(options: readonly StageOption[], current: EstimateVi
   });
 }
 
-function sumGpu(option: StageOption): number {
-  const g = option.result.perGpu;
+function sumGpu(result: EstimateResult): number {
+  const g = result.perGpu;
   return SEGMENT_ROLES.reduce((sum, role) => sum + Math.max(0, g[role]), 0);
 }
 
-function buildBar(option: StageOption, current: boolean, axisMax: number, offloadMax: number, capacity: number | undefined, t: Translate): BarVM {
-  const gpu = option.result.perGpu;
+/** The axes every row is drawn on and the GPU's size. */
+interface RowScale {
+  axisMax: number;
+  offloadMax: number;
+  capacity: number | undefined;
+}
+
+function buildBar(option: StageOption, current: boolean, applicable: boolean, scale: RowScale, t: Translate): BarVM {
+  const key: OptionKey = { stage: option.stage, offloadOptimizer: option.offloadOptimizer, offloadParam: option.offloadParam };
+  return {
+    ...memoryRow(optionKey(key), option.label, option.result, current, scale, t),
+    option: key,
+    applicable,
+    applyLabel: current ? t('{0} is the current option', option.label) : t('Apply {0} to the file', option.label),
+    applyTitle: current ? t('The file uses this option') : t('Edit the file to use this option (undoable)'),
+  };
+}
+
+function memoryRow(key: string, label: string, result: EstimateResult, current: boolean, scale: RowScale, t: Translate): MemoryRowVM {
+  const gpu = result.perGpu;
   const segments = layout(
     SEGMENT_ROLES.map((role) => ({ role, bytes: gpu[role] })),
-    axisMax,
+    scale.axisMax,
     t,
   );
-  const cpuBytes = Math.max(0, option.result.perCpu.total);
-  const nvmeBytes = Math.max(0, option.result.nvme);
+  const cpuBytes = Math.max(0, result.perCpu.total);
+  const nvmeBytes = Math.max(0, result.nvme);
   const offloadSegments = layout(
     [
       { role: 'cpu' as const, bytes: cpuBytes },
       { role: 'nvme' as const, bytes: nvmeBytes },
     ],
-    offloadMax,
+    scale.offloadMax,
     t,
   );
-  const total = gpu.total > 0 ? gpu.total : sumGpu(option);
-  const fit = fitOf(option.result.fits, total, capacity);
-  const fitLabel = fitLabelOf(fit, total, capacity, t);
+  const total = gpu.total > 0 ? gpu.total : sumGpu(result);
+  const fit = fitOf(result.fits, total, scale.capacity);
+  const fitLabel = fitLabelOf(fit, total, scale.capacity, t);
   const totalLabel = formatGiB(total);
   const allocatedBytes = gpu.allocated ?? 0;
   const allocatedLabel = formatGiB(allocatedBytes);
@@ -330,28 +378,26 @@ function buildBar(option: StageOption, current: boolean, axisMax: number, offloa
     cpuBytes === 0 && nvmeBytes === 0
       ? t('no CPU RAM or NVMe needed')
       : [t('CPU RAM {0}/node', formatGiB(cpuBytes)), nvmeBytes > 0 ? `NVMe ${formatGiB(nvmeBytes)}` : ''].filter(Boolean).join(' · ');
-  const option0: OptionKey = { stage: option.stage, offloadOptimizer: option.offloadOptimizer, offloadParam: option.offloadParam };
+  const named = current ? t('{0} (current)', label) : label;
   return {
-    key: optionKey(option0),
-    option: option0,
-    label: option.label,
+    key,
+    label,
     current,
     totalBytes: total,
     total: totalLabel,
     allocatedBytes,
     allocated: allocatedLabel,
     peakPhase,
+    peakLine: peakPhase ? t('{0} allocated · peak: {1}', allocatedLabel, peakPhase) : t('{0} allocated', allocatedLabel),
     fit,
     fitLabel,
-    applyLabel: current ? t('{0} is the current option', option.label) : t('Apply {0} to the file', option.label),
-    applyTitle: current ? t('The file uses this option') : t('Edit the file to use this option (undoable)'),
     summary: peakPhase ? t('≈ {0}/GPU ({1} allocated; peak: {2}) · {3}', totalLabel, allocatedLabel, peakPhase, fitLabel) : t('≈ {0}/GPU ({1} allocated) · {2}', totalLabel, allocatedLabel, fitLabel),
     segments,
-    offload: { segments: offloadSegments, label: offloadLabel, ariaLabel: t('{0}: {1}', option.label, offloadLabel), cpuBytes, nvmeBytes },
+    offload: { segments: offloadSegments, label: offloadLabel, ariaLabel: t('{0}: {1}', label, offloadLabel), cpuBytes, nvmeBytes },
     ariaLabel: peakPhase
-      ? t('{0}: {1} per GPU, {2} allocated; peak: {3}, {4}; {5}', current ? t('{0} (current)', option.label) : option.label, totalLabel, allocatedLabel, peakPhase, fitLabel, offloadLabel)
-      : t('{0}: {1} per GPU, {2} allocated, {3}; {4}', current ? t('{0} (current)', option.label) : option.label, totalLabel, allocatedLabel, fitLabel, offloadLabel),
-    notes: [...option.result.notes, ...(option.result.errsHigh ?? []).map((e) => t('Errs high: {0}.', e))],
+      ? t('{0}: {1} per GPU, {2} allocated; peak: {3}, {4}; {5}', named, totalLabel, allocatedLabel, peakPhase, fitLabel, offloadLabel)
+      : t('{0}: {1} per GPU, {2} allocated, {3}; {4}', named, totalLabel, allocatedLabel, fitLabel, offloadLabel),
+    notes: [...result.notes, ...(result.errsHigh ?? []).map((e) => t('Errs high: {0}.', e))],
   };
 }
 
@@ -433,7 +479,7 @@ function tableHeaders(t: Translate): string[] {
   ];
 }
 
-function tableRow(bar: BarVM, t: Translate): TableVM['rows'][number] {
+function tableRow(bar: MemoryRowVM, t: Translate): TableVM['rows'][number] {
   const byRole = new Map(bar.segments.map((s) => [s.role, s.bytes]));
   return {
     key: bar.key,
@@ -501,7 +547,8 @@ export interface StatusSummary {
 export function statusSummary(vm: SidebarViewModel, t: Translate = english): StatusSummary | null {
   if (vm.status !== 'ready') return null;
   if (vm.bars.length === 0) return { text: t('ZeRO Lens: no estimate'), detail: vm.message, warning: false };
-  const current = vm.bars.find((b) => b.current);
+  // Under FSDP or Megatron the run as written is an alternative, and no ZeRO stage is current.
+  const current = vm.bars.find((b) => b.current) ?? vm.alternatives.find((a) => a.current);
   if (!current) return { text: t('ZeRO Lens: no ZeRO stage set'), detail: t('Open the sidebar to compare stages.'), warning: false };
   return {
     text: `${current.summary}`,

@@ -28,6 +28,8 @@ export function webviewStrings(t: Translate = english): WebviewStrings {
     from: t('from {0}'),
     fromFileWins: t('from {0} — the file wins over the setting'),
     zeroOptions: t('ZeRO options'),
+    alternatives: t('FSDP / model parallel'),
+    alternativesNote: t('The same job under PyTorch FSDP (and the Megatron layout a launch runs), for comparison with the ZeRO options; the sidebar does not apply them.'),
     legend: t('Legend'),
     current: t({ message: 'Current', comment: 'button of the option the file uses' }),
     apply: t('Apply'),

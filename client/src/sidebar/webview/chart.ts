@@ -1,9 +1,10 @@
 /**
  * The picture: one stacked bar per option on a shared GiB axis, a GPU-capacity line, a thin second
- * row for the CPU RAM and NVMe that offload needs, and an Apply button. Pure DOM, no chart library.
- * Keyboard: Tab reaches each bar; arrow keys move between segments (←/→) and bars (↑/↓).
+ * row for the CPU RAM and NVMe that offload needs, and an Apply button; then, on the same axis, the same job
+ * under FSDP or Megatron (no Apply). Pure DOM, no chart library.
+ * Keyboard: Tab reaches each bar; arrow keys move between segments (←/→) and bars of one group (↑/↓).
  */
-import type { BarVM, OptionKey, SegmentVM, SidebarViewModel, WebviewStrings } from '../messages';
+import type { AlternativeVM, BarVM, MemoryRowVM, OptionKey, SegmentVM, SidebarViewModel, WebviewStrings } from '../messages';
 import { button, h, icon, percent, themeColor, type WebviewIcon } from './dom';
 
 export interface ChartHandlers {
@@ -15,14 +16,18 @@ const MIN_LABEL_FRACTION = 0.06;
 
 export function renderChart(vm: SidebarViewModel, strings: WebviewStrings, handlers: ChartHandlers): HTMLElement | null {
   if (vm.bars.length === 0) return null;
+  const grouped = vm.alternatives.length > 0;
   const chart = h('div', { class: 'zl-chart', 'data-testid': 'zl-chart' }, [
     renderLegend(vm, strings),
     renderAxis(vm),
+    // With a second group each gets a visible heading; alone, the ZeRO list needs none.
+    grouped ? h('h3', { class: 'zl-group-heading' }, [strings.zeroOptions]) : null,
     h(
       'ol',
       { class: 'zl-options', 'aria-label': strings.zeroOptions },
       vm.bars.map((bar) => renderOption(vm, bar, strings, handlers)),
     ),
+    grouped ? renderAlternatives(vm, strings) : null,
   ]);
   chart.addEventListener('keydown', onKeyDown);
   chart.addEventListener('focusin', (event) => showDetail(event.target));
@@ -63,33 +68,13 @@ function renderAxis(vm: SidebarViewModel): HTMLElement {
 }
 
 function renderOption(vm: SidebarViewModel, bar: BarVM, strings: WebviewStrings, handlers: ChartHandlers): HTMLElement {
-  const track = h('div', {
-    class: 'zl-track',
-    role: 'group',
-    'aria-label': bar.ariaLabel,
+  const track = {
     'data-testid': 'zl-bar',
-    'data-key': bar.key,
     'data-stage': bar.option.stage,
     'data-offload-optimizer': bar.option.offloadOptimizer,
     'data-offload-param': bar.option.offloadParam,
-    'data-current': bar.current ? 'true' : null,
-    'data-fit': bar.fit,
-  });
-  bar.segments.forEach((segment, i) => track.appendChild(renderSegment(segment, i === 0 ? 0 : -1, 'zl-segment')));
-  if (vm.capacity) {
-    const line = h('span', { class: 'zl-capacity', 'data-testid': 'zl-capacity', 'aria-hidden': 'true', title: vm.capacity.label });
-    line.style.left = percent(vm.capacity.fraction);
-    track.appendChild(line);
-  }
-  const offload = h('div', {
-    class: 'zl-track zl-track-offload',
-    role: 'group',
-    'aria-label': bar.offload.ariaLabel,
-    'data-testid': 'zl-offload',
-  });
-  for (const segment of bar.offload.segments) offload.appendChild(renderSegment(segment, -1, 'zl-offload-segment'));
-
-  const fitIcon: WebviewIcon = bar.fit === 'fits' ? 'pass' : bar.fit === 'exceeds' ? 'warning' : 'question';
+  };
+  if (!bar.applicable) return renderRow(vm, bar, strings, track, null);
   const apply = button(
     {
       'data-testid': 'zl-apply',
@@ -104,21 +89,61 @@ function renderOption(vm: SidebarViewModel, bar: BarVM, strings: WebviewStrings,
     [bar.current ? strings.current : strings.apply],
   );
   if (!bar.current) apply.addEventListener('click', () => handlers.apply(bar.option, apply));
+  return renderRow(vm, bar, strings, track, apply);
+}
 
-  return h('li', { class: `zl-option zl-fit-${bar.fit}`, 'data-current': bar.current ? 'true' : null, 'aria-current': bar.current ? 'true' : null }, [
+/** The FSDP / Megatron rows: a heading, what they are, and one bar each on the ZeRO bars' axis. */
+function renderAlternatives(vm: SidebarViewModel, strings: WebviewStrings): HTMLElement {
+  return h('div', { class: 'zl-alternatives', 'data-testid': 'zl-alternatives' }, [
+    h('h3', { class: 'zl-group-heading' }, [strings.alternatives]),
+    h('p', { class: 'zl-group-note' }, [strings.alternativesNote]),
+    h(
+      'ol',
+      { class: 'zl-options', 'aria-label': strings.alternatives },
+      vm.alternatives.map((row: AlternativeVM) => renderRow(vm, row, strings, { 'data-testid': 'zl-alt', 'data-family': row.family }, null)),
+    ),
+  ]);
+}
+
+function renderRow(vm: SidebarViewModel, row: MemoryRowVM, strings: WebviewStrings, trackAttrs: Record<string, string | number>, action: HTMLElement | null): HTMLElement {
+  const track = h('div', {
+    class: 'zl-track',
+    role: 'group',
+    'aria-label': row.ariaLabel,
+    ...trackAttrs,
+    'data-key': row.key,
+    'data-current': row.current ? 'true' : null,
+    'data-fit': row.fit,
+  });
+  row.segments.forEach((segment, i) => track.appendChild(renderSegment(segment, i === 0 ? 0 : -1, 'zl-segment')));
+  if (vm.capacity) {
+    const line = h('span', { class: 'zl-capacity', 'data-testid': 'zl-capacity', 'aria-hidden': 'true', title: vm.capacity.label });
+    line.style.left = percent(vm.capacity.fraction);
+    track.appendChild(line);
+  }
+  const offload = h('div', {
+    class: 'zl-track zl-track-offload',
+    role: 'group',
+    'aria-label': row.offload.ariaLabel,
+    'data-testid': 'zl-offload',
+  });
+  for (const segment of row.offload.segments) offload.appendChild(renderSegment(segment, -1, 'zl-offload-segment'));
+
+  const fitIcon: WebviewIcon = row.fit === 'fits' ? 'pass' : row.fit === 'exceeds' ? 'warning' : 'question';
+  return h('li', { class: `zl-option zl-fit-${row.fit}`, 'data-current': row.current ? 'true' : null, 'aria-current': row.current ? 'true' : null }, [
     h('div', { class: 'zl-option-head' }, [
-      h('span', { class: 'zl-option-label' }, [bar.label, bar.current ? h('span', { class: 'zl-current-badge' }, [strings.currentBadge]) : null]),
+      h('span', { class: 'zl-option-label' }, [row.label, row.current ? h('span', { class: 'zl-current-badge' }, [strings.currentBadge]) : null]),
       h('span', { class: 'zl-option-total' }, [
         icon(fitIcon),
-        ` ${bar.total} · ${bar.fitLabel}`,
+        ` ${row.total} · ${row.fitLabel}`,
       ]),
     ]),
-    h('div', { class: 'zl-option-peak', 'data-testid': 'zl-peak' }, [`${bar.allocated} allocated${bar.peakPhase ? ` · peak: ${bar.peakPhase}` : ''}`]),
+    h('div', { class: 'zl-option-peak', 'data-testid': 'zl-peak' }, [row.peakLine]),
     track,
     offload,
     h('div', { class: 'zl-option-foot' }, [
-      h('span', { class: 'zl-offload-label' }, [bar.offload.label]),
-      apply,
+      h('span', { class: 'zl-offload-label' }, [row.offload.label]),
+      action,
     ]),
     h('div', { class: 'zl-detail', 'aria-hidden': 'true' }),
   ]);

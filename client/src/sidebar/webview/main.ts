@@ -118,7 +118,7 @@ function restoreFocus(key: string | null): void {
   const target =
     role === 'apply'
       ? picture.querySelector<HTMLElement>(`[data-testid="zl-apply"][data-key="${CSS.escape(bar)}"]`)
-      : picture.querySelector<HTMLElement>(`[data-testid="zl-bar"][data-key="${CSS.escape(bar)}"] [data-role="${CSS.escape(role)}"]`);
+      : picture.querySelector<HTMLElement>(`.zl-track[data-key="${CSS.escape(bar)}"] [data-role="${CSS.escape(role)}"]`);
   if (!target) return;
   target.tabIndex = 0;
   target.focus();
