@@ -118,7 +118,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
     const english = (meta.deprecated.message || site.schema.deprecationMessage || '').replace(/^\s*deprecated[:.]?\s*/i, '');
     const said = (meta.deprecated.message ? localizedField(meta.deprecated, 'message', config.locale) : localizedField(site.schema, 'deprecationMessage', config.locale)) ?? '';
     // The Chinese says 已弃用 where the English says "Deprecated:"; the diagnostic already says so.
-    const reason = config.locale === 'en' ? english : said.replace(/^\s*(deprecated[:.]?|已弃用[：:，,。]?)\s*/i, '');
+    const reason = config.locale === 'en' ? english : said.replace(/^\s*(deprecated[:.]?|\u5df2\u5f03\u7528[\uff1a:\uff0c,\u3002]?)\s*/i, '');
     // The replacement may be written under its other name (gather_16bit_… for stage3_gather_16bit_…).
     const setReplacement = replacementPath && (config.has(replacementPath) ? replacementPath : aliasInUse(site, replacementPath));
     if (setReplacement && !site.parentStrict) {
