@@ -1,12 +1,13 @@
 /**
  * The pseudo-locale run: every text is asked for in `qps-ploc`, where the catalog accents every letter, so any
- * plain English word left on screen did not go through the catalog. Surfaces migrated in phase 1 (the client,
- * the sidebar and its webview strings, the language status, the CLI's own texts, ds_config hovers and
- * completion) must show none, and so must the estimate surfaces of phase 2 (inline hints and their tooltips, the
- * estimate diagnostics and quick-fix titles, over l10n-estimates-surfaces.ts); the other domain texts still being
- * migrated are only reported here.
+ * plain English word left on screen did not go through the catalog. Every surface must show none: the client,
+ * the sidebar and its webview strings, the language status, the CLI's own texts, ds_config hovers and completion
+ * (phase 1); the estimate surfaces (inline hints and their tooltips, the estimate diagnostics and quick-fix titles,
+ * over l10n-estimates-surfaces.ts; phase 2); the diagnostics and fix titles of every ds_config rule, the launch
+ * diagnostics and fix titles, the flag hovers and the completion documentation (over l10n-rule-surfaces.ts;
+ * phase 3).
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, InlayHint, MarkupContent } from 'vscode-languageserver-types';
@@ -20,6 +21,7 @@ import { webviewStrings } from '../../client/src/sidebar/webviewStrings';
 import { buildSidebarHtml } from '../../client/src/sidebar/html';
 import { fsdpView } from '../fixtures/sidebar/estimateView';
 import { estimateSurfaces } from './l10n-estimates-surfaces';
+import { configRuleSurfaces, launchSurfaces, ruleCodes } from './l10n-rule-surfaces';
 
 const pseudo = translator('qps-ploc');
 
@@ -120,20 +122,46 @@ async function serverSurfaces(): Promise<Surface[]> {
   return [
     { name: 'ds_config key and value hovers', texts: [...keyDocs, stageHover[stageHover.length - 1]] },
     { name: 'ds_config completion details and documentation', texts: completionTexts },
-    { name: 'estimate hover table (phase 2)', texts: stageHover.slice(0, -1) },
-    { name: 'diagnostics and related information (phase 2)', texts: diagnostics.flatMap((d) => [typeof d.message === 'string' ? d.message : d.message.value, ...(d.relatedInformation ?? []).map((r) => r.message)]) },
-    { name: 'quick-fix titles (phase 2)', texts: actions.map((a) => a.title) },
-    { name: 'inline hints and tooltips (phase 2)', texts: hintTexts },
+    { name: 'estimate hover table', texts: stageHover.slice(0, -1) },
+    { name: 'diagnostics and related information', texts: diagnostics.flatMap((d) => [typeof d.message === 'string' ? d.message : d.message.value, ...(d.relatedInformation ?? []).map((r) => r.message)]) },
+    { name: 'quick-fix titles', texts: actions.map((a) => a.title) },
+    { name: 'inline hints and tooltips', texts: hintTexts },
   ];
 }
 
-test('server texts in qps-ploc: ds_config hovers and completion show no English; the domain texts of phase 2 are reported', async (t: TestContext) => {
+test('server texts in qps-ploc: ds_config hovers, completion, diagnostics, quick-fix titles and hints show no English', async () => {
   const surfaces = await serverSurfaces();
   for (const surface of surfaces) {
     assert.ok(surface.texts.some((text) => text.trim()), `${surface.name}: something to look at`);
-    const words = leftovers(surface.texts);
-    if (surface.name.includes('phase 2')) t.diagnostic(`${surface.name}: ${words.length} English words left (${words.slice(0, 12).join(' ')}…)`);
-    else assert.deepEqual(words, [], surface.name);
+    assert.deepEqual(leftovers(surface.texts), [], surface.name);
+  }
+});
+
+/**
+ * What a message names as written, which qps-ploc leaves plain because it arrives as an argument: quoted keys and
+ * values ("gram", 'swift infer', accelerate's own error text), CamelCase class and product names (FusedAdam,
+ * DeepCompile, TrainingArguments), a flag hover's heading (`**--flag** (swift sft)`, the program), and the values
+ * and subcommands a message lists (none | cpu | nvme; sft, pt and rlhf; --quant_method bnb; theta 0.5).
+ */
+const namedValues = new Set('Apex none cpu nvme auto gpu xpu no sft pt rlhf bnb theta gamma'.split(' '));
+function proseLeftovers(texts: string[]): string[] {
+  const prose = texts.map((text) => text.replace(/^\*\*[^*]+\*\*( \([^)]*\))?$/m, ' ').replace(/"[^"]*"|'[^']*'/g, ' '));
+  return leftovers(prose).filter((word) => /^[A-Z]?[a-z]+$/.test(word) && !namedValues.has(word));
+}
+
+test('every ds_config rule in qps-ploc: its diagnostics and their quick-fix titles show no English', async () => {
+  const { surfaces, codes } = await configRuleSurfaces('qps-ploc');
+  assert.deepEqual(ruleCodes.filter((code) => !codes.has(code)), [], 'the configs reach every rule');
+  for (const surface of surfaces) {
+    assert.ok(surface.texts.length > 50, `${surface.name}: ${surface.texts.length} texts`);
+    assert.deepEqual(proseLeftovers(surface.texts), [], surface.name);
+  }
+});
+
+test('launch scripts and YAML in qps-ploc: diagnostics, fix titles, flag hovers and completion documentation show no English', async () => {
+  for (const surface of await launchSurfaces('qps-ploc')) {
+    assert.ok(surface.texts.filter((text) => text.trim()).length > 10, `${surface.name}: ${surface.texts.length} texts`);
+    assert.deepEqual(proseLeftovers(surface.texts), [], surface.name);
   }
 });
 

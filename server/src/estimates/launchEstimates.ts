@@ -3,7 +3,7 @@ import { InlayHintKind, type CodeAction, type Diagnostic, type InlayHint, type R
 import type { FeatureContributor } from '../feature';
 import { unlimited } from '../util/budget';
 import type { ZeroLensSettings } from '../settings';
-import { formatGiB, type EstimateResult } from '../protocol';
+import { configName, formatGiB, type EstimateResult } from '../protocol';
 import { translator } from '../l10n';
 import { swiftPresetNames, type LaunchFacts, type SwiftPresetName } from '../launch/facts';
 import { launchDiagnostic } from '../launch/diagnostics/launchDiagnostic';
@@ -110,7 +110,7 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         if (!current) continue;
         const { analysis, result } = current;
         const label = stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t);
-        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: t('Per-GPU memory estimate for {0}. {1}', analysis.configPath, peakTooltip(result, t)) });
+        hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: t('Per-GPU memory estimate for {0}. {1}', configName(analysis.configPath, t, true), peakTooltip(result, t)) });
       }
       // FSDP and Megatron launches: the run as written, at the value that turns FSDP on or the first parallel size.
       for (const launch of await training.parallelLaunchesOf(document)) {

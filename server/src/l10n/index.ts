@@ -9,8 +9,8 @@
 import zhCn from '../../../l10n/bundle.l10n.zh-cn.json';
 import { bundleTranslator, english, formatMessage, readCall, type L10nMessage, type Translate } from '../protocol/l10n';
 
-export type { L10nArg, L10nMessage, Translate } from '../protocol/l10n';
-export { english } from '../protocol/l10n';
+export type { L10nArg, L10nMessage, Phrase, Translate } from '../protocol/l10n';
+export { english, msg, say } from '../protocol/l10n';
 
 /** The languages ZeRO Lens writes in, and `qps-ploc`, the pseudo-locale that shows what is not translated. */
 export type Locale = 'en' | 'zh-cn' | 'qps-ploc';

@@ -10,6 +10,7 @@ import { deepspeedLauncher, readDeepSpeedLauncherFacts } from './launchers/deeps
 import { readTorchrunFacts, torchrunLauncher } from './launchers/torchrun';
 import { accelerateLauncher, readAccelerateFacts } from './launchers/accelerate';
 import { llamaFactoryTrainer, readLlamaFactoryFacts } from './launchers/llamafactory';
+import { msg } from '../l10n';
 
 /** Words that only wrap the real command. */
 const wrappers = new Set(['nohup', 'exec', 'time', 'command', 'builtin', 'stdbuf', 'nice']);
@@ -180,7 +181,7 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   const python = r.launcher ? undefined : r.trainer?.python;
   if (python) {
     const runs = `${baseName(python.word.value)} ${/\.py$/i.test(python.runs.value) ? '' : '-m '}${python.runs.value}`;
-    facts.gpusPerNode = ctx.fact(1, python.word.start, python.runs.end, `${runs} runs one process`, true);
+    facts.gpusPerNode = ctx.fact(1, python.word.start, python.runs.end, msg('{0} runs one process', runs), true);
   }
   // The launcher decides processes; the trainer's --deepspeed wins over accelerate's flags.
   facts.gpusPerNode = fromLauncher.gpus ?? facts.gpusPerNode;

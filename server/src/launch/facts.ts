@@ -1,5 +1,6 @@
 import type { Range } from 'vscode-languageserver-types';
 import type { AttentionImpl, OffloadDevice, Precision, ZeroStage } from '../memory/types';
+import { say, type Phrase, type Translate } from '../l10n';
 
 /** Where a fact was written: the document, its LSP range, offsets and 1-based line. */
 export interface SourceSpan {
@@ -18,8 +19,15 @@ export interface Fact<T> {
    * it (`ms-swift default`, `torchrun default`, `python train.py runs one process`), shown as its source.
    */
   via: string;
+  /** `via` as a phrase where it is words (`torchrun default`), not a name from the script: worded where shown. */
+  viaText?: Phrase;
   /** True when the value is the launcher's default, not something the script wrote. */
   isDefault?: boolean;
+}
+
+/** How a fact was written or decided, in the reader's language (the names a script wrote stay as written). */
+export function factVia(fact: Fact<unknown>, t: Translate): string {
+  return fact.viaText ? say(t, fact.viaText) : fact.via;
 }
 
 export type LauncherKind =

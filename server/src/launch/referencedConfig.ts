@@ -1,6 +1,7 @@
 import { parseConfigText } from '../dsconfig/parse';
 import type { DeepSpeedReference } from './facts';
 import { parsedPreset } from './swiftPresets';
+import { inlineConfigPath, presetConfigPath, settingsConfigPath } from '../protocol';
 
 /** The DeepSpeed config a launch uses, as a value the estimator can read. */
 export interface ReferencedConfig {
@@ -29,12 +30,12 @@ function settingsConfig(ref: DeepSpeedReference & { kind: 'settings' }): unknown
 export async function readReferencedConfig(read: ReadText, ref: DeepSpeedReference): Promise<ReferencedConfig | undefined> {
   switch (ref.kind) {
     case 'preset':
-      return { configPath: `${ref.name} (ms-swift preset)`, value: parsedPreset(ref.name) };
+      return { configPath: presetConfigPath(ref.name), value: parsedPreset(ref.name) };
     case 'inline':
-      return ref.json && typeof ref.json === 'object' ? { configPath: `inline ${ref.via} JSON`, value: ref.json } : undefined;
+      return ref.json && typeof ref.json === 'object' ? { configPath: inlineConfigPath(ref.via), value: ref.json } : undefined;
     case 'settings':
       // An invalid stage fails at launch (its own diagnostic says so): there is no run to estimate.
-      return ref.invalidStage ? undefined : { configPath: `${ref.via} (launcher settings)`, value: settingsConfig(ref) };
+      return ref.invalidStage ? undefined : { configPath: settingsConfigPath(ref.via), value: settingsConfig(ref) };
     case 'file':
       // Written by the script itself before it launches: that text, whatever is on disk now.
       if (ref.written) return { configPath: ref.candidates[0] ?? ref.path, value: parseConfigText(ref.written.text).value };

@@ -64,3 +64,23 @@ export function bundleTranslator(bundle: Readonly<Record<string, string>>): Tran
 
 /** English: the text as written in the code. The default wherever no reader's language is known (tests). */
 export const english: Translate = bundleTranslator({});
+
+/**
+ * A message kept in data and worded where it is shown: a flag's documentation in a table, what decides a
+ * launcher's default. `msg('{0} runs one process', runs)` holds the English text and its arguments; `say(t, p)`
+ * words it in the reader's language. The catalog checks read `msg('…')` as they read `t('…')`, so its first
+ * argument is a literal too.
+ */
+export interface Phrase {
+  readonly message: string;
+  readonly args: readonly L10nArg[];
+}
+
+export function msg(message: string, ...args: L10nArg[]): Phrase {
+  return { message, args };
+}
+
+/** A phrase in the reader's language (`english` for logs and identities). */
+export function say(translate: Translate, phrase: Phrase): string {
+  return translate(phrase.message, ...phrase.args);
+}

@@ -43,6 +43,31 @@ function fileName(path: string): string {
 }
 
 /**
+ * The path of a config that is no file (an ms-swift preset, a launcher's DeepSpeed settings, JSON written inline):
+ * its identity, in English, as the caches and the CLI's JSON keep it; `configName` words it for people.
+ */
+// l10n-ignore-start: identities, worded by configName
+export const presetConfigPath = (name: string): string => `${name} (ms-swift preset)`;
+export const settingsConfigPath = (via: string): string => `${via} (launcher settings)`;
+export const inlineConfigPath = (via: string): string => `inline ${via} JSON`;
+// l10n-ignore-end
+
+/**
+ * A config's path as people read it: a file's name (its whole path with `whole`), or what a config that is no
+ * file is, in the reader's language.
+ */
+export function configName(path: string, t: Translate = english, whole = false): string {
+  const named = (pattern: RegExp) => (/[\\/]/.test(path) ? undefined : pattern.exec(path)?.[1]);
+  const preset = named(/^(.+) \(ms-swift preset\)$/);
+  if (preset !== undefined) return t('{0} (ms-swift preset)', preset);
+  const settings = named(/^(.+) \(launcher settings\)$/);
+  if (settings !== undefined) return t('{0} (launcher settings)', settings);
+  const inline = named(/^inline (.+) JSON$/);
+  if (inline !== undefined) return t('inline {0} JSON', inline);
+  return whole ? path : fileName(path);
+}
+
+/**
  * "train.sh line 6", "settings (zeroLens.gpusPerNode)", "ds_config.json (train_micro_batch_size_per_gpu)", in the
  * reader's language (`t`; English by default).
  */
@@ -55,10 +80,10 @@ export function describeSource(source: Source, t: Translate = english): string {
     case 'cli':
       return t('command line ({0})', source.flag);
     case 'config':
-      return `${fileName(source.file)} (${source.key})`;
+      return `${configName(source.file, t)} (${source.key})`;
     case 'config-derived': {
       const rest = source.by === 'accumulation' ? t('{0} accumulation', source.divisor) : t('micro-batch {0}', source.divisor);
-      return `${fileName(source.file)} (${source.key} ${source.total} ÷ ${formatGpuCount(source.world, 1, t)} ÷ ${rest})`;
+      return `${configName(source.file, t)} (${source.key} ${source.total} ÷ ${formatGpuCount(source.world, 1, t)} ÷ ${rest})`;
     }
     case 'script':
       return t('{0} line {1}', fileName(source.file), source.line);

@@ -1,7 +1,7 @@
-import { describeSource, english, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
+import { configName, describeSource, english, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
 import type { AttentionImpl, FsdpSpec, LossKernel, ModelParallelSpec } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
-import type { Fact, LaunchFacts } from '../launch/facts';
+import { factVia, type Fact, type LaunchFacts } from '../launch/facts';
 import { baseName, dirName, pathOf } from '../util/paths';
 import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
 import { deepspeedSubcommands } from '../launch/launchers/swift';
@@ -137,14 +137,14 @@ export interface ContextInputs {
 const loraTuners = new Set(['lora', 'qlora', 'longlora', 'adalora', 'lora_llm', 'dora', 'pissa', 'olora', 'vera', 'loha', 'lokr']);
 
 /** Where a script's fact came from: its line, or the launcher's default it stands for. */
-export function factSource(launch: LaunchFacts, fact: Fact<unknown>): Source {
+export function factSource(launch: LaunchFacts, fact: Fact<unknown>, t: Translate = english): Source {
   const file = pathOf(fact.span.uri || launch.uri);
-  // A default's `via` says what decides it (`torchrun default`, `python swift/cli/sft.py runs one process`).
-  return fact.isDefault ? { kind: 'launcher-default', file, rule: fact.via } : { kind: 'script', file, line: fact.span.line };
+  // A default's `via` says what decides it (`torchrun default`, `python swift/cli/sft.py runs one process`), in the reader's language.
+  return fact.isDefault ? { kind: 'launcher-default', file, rule: factVia(fact, t) } : { kind: 'script', file, line: fact.span.line };
 }
 
-function fromScript<T>(script: LaunchFacts | undefined, fact: Fact<T> | undefined): Sourced<T> | undefined {
-  return script && fact ? { value: fact.value, source: factSource(script, fact) } : undefined;
+function fromScript<T>(script: LaunchFacts | undefined, fact: Fact<T> | undefined, t: Translate): Sourced<T> | undefined {
+  return script && fact ? { value: fact.value, source: factSource(script, fact, t) } : undefined;
 }
 
 /** A setting's value (`withDefaults` has already checked it against its definition), when one is set. */
@@ -169,7 +169,7 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   const notes: string[] = [];
   if (scripts.length > 1) {
     const others = [...new Set(scripts.slice(1).map((s) => where(s, t)))].filter((w) => w !== where(script, t));
-    const args = [scripts.length, baseName(configPath), where(script, t)] as const;
+    const args = [scripts.length, configName(configPath, t), where(script, t)] as const;
     notes.push(
       others.length
         ? t('{0} launch commands reference {1}; using {2} (first by path), not {3}.', ...args, others.join(t({ message: ', ', comment: 'between the items of a list' })))
@@ -177,18 +177,18 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     );
   }
 
-  const model = over.model ?? fromScript(script, script?.model) ?? fromSetting('model', settings.model?.trim() || undefined);
+  const model = over.model ?? fromScript(script, script?.model, t) ?? fromSetting('model', settings.model?.trim() || undefined);
   const gpusPerNode =
     over.gpusPerNode ??
-    fromScript(script, script?.gpusPerNode) ??
+    fromScript(script, script?.gpusPerNode, t) ??
     fromSetting('gpusPerNode', settings.gpusPerNode) ??
     (defaults.gpusPerNode !== undefined ? byDefault(defaults.gpusPerNode) : undefined);
-  const nodes = over.nodes ?? fromScript(script, script?.nodes) ?? fromSetting('nodes', settings.nodes) ?? byDefault(defaults.nodes);
+  const nodes = over.nodes ?? fromScript(script, script?.nodes, t) ?? fromSetting('nodes', settings.nodes) ?? byDefault(defaults.nodes);
   const gpuMemoryGiB = over.gpuMemoryGiB ?? fromSetting('gpuMemoryGiB', settings.gpuMemoryGiB);
   const sequenceLength =
-    over.sequenceLength ?? fromScript(script, script?.seqLen) ?? fromSetting('sequenceLength', settings.sequenceLength) ?? byDefault(defaults.sequenceLength);
+    over.sequenceLength ?? fromScript(script, script?.seqLen, t) ?? fromSetting('sequenceLength', settings.sequenceLength) ?? byDefault(defaults.sequenceLength);
   const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
-  const microBatchSize = over.microBatchSize ?? resolveMicroBatch(inputs, script, world, defaults);
+  const microBatchSize = over.microBatchSize ?? resolveMicroBatch(inputs, script, world, defaults, t);
   const gradientAccumulationSteps = over.gradientAccumulationSteps ?? resolveAccumulation(config, configPath, script, microBatchSize.value, world, t);
   const ignored = script?.gradientAccumulation;
   if (!over.gradientAccumulationSteps && config.gradientAccumulationSteps === undefined && ignored && !ignored.isDefault && ignored.value !== gradientAccumulationSteps.value) {
@@ -196,25 +196,25 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     notes.push(
       t(
         '{0} has no gradient_accumulation_steps, so DeepSpeed accumulates {1}, not the {2} of {3}; "auto" would take the script\'s value.',
-        baseName(configPath),
+        configName(configPath, t),
         gradientAccumulationSteps.value,
         ignored.value,
-        describeSource(factSource(script!, ignored), t),
+        describeSource(factSource(script!, ignored, t), t),
       ),
     );
   }
   const gradientCheckpointing =
     over.gradientCheckpointing ??
-    fromScript(script, script?.gradientCheckpointing) ??
+    fromScript(script, script?.gradientCheckpointing, t) ??
     fromSetting('gradientCheckpointing', settings.gradientCheckpointing) ??
     byDefault(defaults.gradientCheckpointing);
   const dtype =
     over.dtype ??
     (config.precision && config.precision !== 'auto' ? { value: config.precision, source: { kind: 'config', file: configPath, key: 'bf16/fp16' } } : undefined) ??
-    fromScript(script, script?.dtype) ??
+    fromScript(script, script?.dtype, t) ??
     fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
-  const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings);
+  const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings, t);
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
 
@@ -245,7 +245,7 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
  * The micro-batch as DeepSpeed runs it: the config's number; else what DeepSpeed derives from train_batch_size
  * for this world size; else the launcher's (script, settings, default).
  */
-function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefined, world: number | undefined, defaults: ContextDefaults): Sourced<number> {
+function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefined, world: number | undefined, defaults: ContextDefaults, t: Translate): Sourced<number> {
   const { config, configPath, settings } = inputs;
   if (typeof config.microBatch === 'number' && positiveInteger(config.microBatch)) {
     return { value: config.microBatch, source: { kind: 'config', file: configPath, key: 'train_micro_batch_size_per_gpu' } };
@@ -259,7 +259,7 @@ function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefine
     };
   }
   return (
-    fromScript(script, script?.microBatch) ??
+    fromScript(script, script?.microBatch, t) ??
     fromSetting('microBatchSize', settings.microBatchSize) ??
     byDefault(defaults.microBatchSize, config.microBatch === 'auto')
   );
@@ -273,7 +273,7 @@ function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefine
 function resolveAccumulation(config: ConfigContextFacts, configPath: string, script: LaunchFacts | undefined, micro: number, world: number | undefined, t: Translate): Sourced<number> {
   const steps = config.gradientAccumulationSteps;
   if (typeof steps === 'number' && positiveInteger(steps)) return { value: steps, source: { kind: 'config', file: configPath, key: 'gradient_accumulation_steps' } };
-  if (steps === 'auto') return fromScript(script, script?.gradientAccumulation) ?? swiftDefaultAccumulation(script, world, t) ?? byDefault(1, true);
+  if (steps === 'auto') return fromScript(script, script?.gradientAccumulation, t) ?? swiftDefaultAccumulation(script, world, t) ?? byDefault(1, true);
   // accelerate's DeepSpeedPlugin writes 1 into a config without the key (utils/dataclasses.py:1274-1275) before
   // DeepSpeed could derive it: the HF Trainer, ms-swift, LLaMA-Factory and deepspeed_config_file go through it.
   if (steps === undefined && script && pluginReader(script)) {
@@ -319,7 +319,7 @@ function quantBitsOf(script: LaunchFacts): 4 | 8 | undefined {
 }
 
 /** LoRA from the script's tuner (and rank), else from zeroLens.loraRank; full fine-tuning otherwise. */
-function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings): TrainingContext['lora'] {
+function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings, t: Translate): TrainingContext['lora'] {
   if (script?.tuner) {
     if (!loraTuners.has(script.tuner.value.toLowerCase())) return undefined;
     const fact = script.loraRank ?? script.tuner;
@@ -327,12 +327,12 @@ function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings
     const quantBits = quantBitsOf(script) ?? (script.tuner.value.toLowerCase() === 'qlora' ? 4 : undefined);
     const value: LoraContext = { rank, quantBits };
     if (script.loraDropout) value.dropout = script.loraDropout.value;
-    return { value, source: factSource(script, fact) };
+    return { value, source: factSource(script, fact, t) };
   }
   if (script?.loraRank && script.loraRank.value > 0) {
     const value: LoraContext = { rank: script.loraRank.value, quantBits: quantBitsOf(script) };
     if (script.loraDropout) value.dropout = script.loraDropout.value;
-    return { value, source: factSource(script, script.loraRank) };
+    return { value, source: factSource(script, script.loraRank, t) };
   }
   if (typeof settings.loraRank === 'number' && settings.loraRank > 0) {
     return { value: { rank: settings.loraRank }, source: { kind: 'setting', name: 'loraRank' } };
@@ -352,7 +352,7 @@ export function sequencesPerSample(rlhf: RlhfContext | undefined): number {
  * its source. The DeepSpeed config decides none of them; what is absent takes the estimator's default.
  */
 function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext, isLora: boolean, t: Translate): WorkloadContext {
-  const from = <T>(fact: Fact<T> | undefined): Sourced<T> | undefined => fromScript(script, fact);
+  const from = <T>(fact: Fact<T> | undefined): Sourced<T> | undefined => fromScript(script, fact, t);
   const liger = from(script?.ligerKernel);
   const chunked = from(script?.chunkedLoss);
   const loss: Sourced<LossKernel> | undefined =
@@ -384,7 +384,7 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
     fsdp: over.fsdp ?? resolveFsdp(script),
     modelParallel: over.modelParallel ?? resolveModelParallel(script),
     optimizer: over.optimizer ?? from(script?.optim),
-    rlhf: over.rlhf ?? resolveRlhf(script),
+    rlhf: over.rlhf ?? resolveRlhf(script, t),
   };
   for (const key of Object.keys(workload) as Array<keyof WorkloadContext>) if (workload[key] === undefined) delete workload[key];
   return workload;
@@ -402,13 +402,13 @@ function withReference(rlhf: RlhfContext, model: string | undefined, isLora: boo
 }
 
 /** The extra models of an RLHF or distillation command (ms-swift rlhf, TRL- and OpenRLHF-style arguments). */
-function resolveRlhf(script: LaunchFacts | undefined): Sourced<RlhfContext> | undefined {
+function resolveRlhf(script: LaunchFacts | undefined, t: Translate): Sourced<RlhfContext> | undefined {
   if (!script) return undefined;
   const typeFact = script.rlhfType;
   const explicit = script.refModel ?? script.rewardModel ?? script.teacherModel ?? script.valueModel;
   if (!typeFact && !explicit) return undefined;
   const type = (typeFact?.value ?? (script.teacherModel ? 'gkd' : script.rewardModel ? 'ppo' : 'dpo')).toLowerCase();
-  const source = factSource(script, (typeFact ?? explicit)!);
+  const source = factSource(script, (typeFact ?? explicit)!, t);
   const rlhf: RlhfContext = { type, beta: script.beta?.value };
   if (script.refModel) rlhf.referenceModel = script.refModel.value;
   if (script.rewardModel) rlhf.rewardModel = script.rewardModel.value;

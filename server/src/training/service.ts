@@ -10,7 +10,7 @@ import { parsedPreset } from '../launch/swiftPresets';
 import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
-import { english, type Translate } from '../protocol';
+import { english, presetConfigPath, type Translate } from '../protocol';
 import { pathOf } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { analyze, type EstimateOverrides } from './analyze';
@@ -261,7 +261,7 @@ export class TrainingService {
 
   /** The same launch with an ms-swift preset instead of its own value (completion details, "switch to" fixes). */
   analyzeWithPreset(launch: LaunchFacts, settings: ZeroLensSettings, name: SwiftPresetName): Promise<ConfigAnalysis | undefined> {
-    return this.analyzeLaunch(launch, settings, { configPath: `${name} (ms-swift preset)`, value: parsedPreset(name) });
+    return this.analyzeLaunch(launch, settings, { configPath: presetConfigPath(name), value: parsedPreset(name) });
   }
 
   /**

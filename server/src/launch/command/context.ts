@@ -1,6 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { dirName, isAbsolutePath, joinPath, normalizePath, pathOf } from '../../util/paths';
 import type { Fact, SourceSpan } from '../facts';
+import { english, say, type Phrase } from '../../l10n';
 
 /** What every launcher model needs to know about the file it reads. */
 export class SourceContext {
@@ -23,8 +24,9 @@ export class SourceContext {
     return { uri: this.uri, range, start, end, line: range.start.line + 1 };
   }
 
-  fact<T>(value: T, start: number, end: number, via: string, isDefault = false): Fact<T> {
-    const fact: Fact<T> = { value, span: this.span(start, end), via };
+  /** A fact; `via` is a name as written (`--max_length`) or, for what decides a default, a phrase (`msg(…)`). */
+  fact<T>(value: T, start: number, end: number, via: string | Phrase, isDefault = false): Fact<T> {
+    const fact: Fact<T> = typeof via === 'string' ? { value, span: this.span(start, end), via } : { value, span: this.span(start, end), via: say(english, via), viaText: via };
     if (isDefault) fact.isDefault = true;
     return fact;
   }

@@ -9,18 +9,18 @@ import { textOf, type Hosts } from '../../host';
 import type { Translate } from '../../l10n';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
-import type { Fact, LaunchFacts } from '../facts';
+import { factVia, type Fact, type LaunchFacts } from '../facts';
 import { readReferencedConfig } from '../referencedConfig';
 import { modelShape, type ModelShape } from '../parallel/modelShape';
 import { launchDiagnostic } from './launchDiagnostic';
 import { raises } from '../upstream';
 
 /** The processes of the whole run, and how the script says so; undefined when the script does not say. */
-function worldOf(facts: LaunchFacts): { size: number; via: string } | undefined {
+function worldOf(facts: LaunchFacts, t: Translate): { size: number; via: string } | undefined {
   const perNode = facts.gpusPerNode;
   if (!perNode) return undefined;
   const nodes = facts.nodes?.value ?? 1;
-  return { size: perNode.value * nodes, via: nodes > 1 ? `${perNode.via} × ${facts.nodes!.via}` : perNode.via };
+  return { size: perNode.value * nodes, via: nodes > 1 ? `${factVia(perNode, t)} × ${factVia(facts.nodes!, t)}` : factVia(perNode, t) };
 }
 
 const sizeOf = (fact: Fact<number> | undefined) => fact?.value ?? 1;
@@ -33,7 +33,7 @@ function megatron(ctx: SourceContext, facts: LaunchFacts, shape: ModelShape | un
   const [tp, pp, cp, ep, etp] = [sizeOf(p.tp), sizeOf(p.pp), sizeOf(p.cp), sizeOf(p.ep), sizeOf(p.etp)];
   const report = (code: 'parallel-sizes-gpu-mismatch' | 'parallel-size-model-mismatch', fact: Fact<number>, message: string, ref: string) =>
     out.push(launchDiagnostic(ctx, code, fact.span.start, fact.span.end, message, {}, { raises: ref }));
-  const world = worldOf(facts);
+  const world = worldOf(facts, t);
   const anchor = p.tp ?? p.pp ?? p.cp ?? p.ep;
   if (world && anchor && world.size % (tp * pp * cp) !== 0) {
     const message = t('{0} GPUs ({1}) cannot be split into model-parallel groups of TP {2} × PP {3} × CP {4} = {5}: Megatron raises RuntimeError ("world_size is not divisible by {5}"). The GPU count must be a multiple of the product.', world.size, world.via, tp, pp, cp, tp * pp * cp);
@@ -72,7 +72,7 @@ async function autotp(ctx: SourceContext, hosts: Hosts, facts: LaunchFacts, shap
   }
   if (size === undefined || size <= 1 || !span) return [];
   const out: Diagnostic[] = [];
-  const world = worldOf(facts);
+  const world = worldOf(facts, t);
   if (world && world.size % size !== 0) {
     const message = t('{0} GPUs ({1}) cannot form AutoTP groups of {2}: DeepSpeed lays the ranks out as a mesh of {3} data-parallel × {2} tensor-parallel ranks (world size ÷ autotp_size), which must hold every GPU, and building the device mesh fails.', world.size, world.via, size, Math.floor(world.size / size));
     out.push(launchDiagnostic(ctx, 'parallel-sizes-gpu-mismatch', span.start, span.end, message, {}, { raises: raises.autotpMesh }));

@@ -7,7 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import type { Word } from '../shell/types';
-import type { Fact, LaunchFacts } from '../facts';
+import { factVia, type Fact, type LaunchFacts } from '../facts';
 import { baseName } from '../../util/paths';
 import { deviceIds, visibleDeviceVariables } from '../launchers/devices';
 import { ScriptEditor } from '../edits/textEdits';
@@ -146,7 +146,7 @@ export function swiftDeviceDiagnostics(ctx: SourceContext, launch: LaunchCommand
     n % p !== 0
       ? t('ms-swift asserts that the GPUs divide evenly among the processes ({0}) and stops', 'n_gpu % local_world_size')
       : t('each process sees {0} GPUs, so ms-swift loads the model with device_map across them and {1} fails: "DeepSpeed is not compatible with device_map"', n / p, deepspeed);
-  const processesVia = processes.via.startsWith('ENV.') ? t('{0} in {1}', processes.via, configName) : processes.via;
+  const processesVia = processes.via.startsWith('ENV.') ? t('{0} in {1}', processes.via, configName) : factVia(processes, t);
   const literal = nproc?.scriptValue && /^\d+$/.test(nproc.scriptValue.raw) ? nproc.scriptValue : undefined;
   const fixes: FixSpec[] = literal ? [{ id: 'set-nproc-per-node', title: t('Set {0}', `NPROC_PER_NODE=${n}`), ops: [editor.replace(literal.start, literal.end, String(n))], preferred: true }] : [];
   out.push(

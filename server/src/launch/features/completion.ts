@@ -10,9 +10,9 @@ import { swiftPresetNames, type LaunchFacts } from '../facts';
 import { presetProse } from '../swiftPresets';
 import { locate } from '../locate';
 import { flagTable } from './flagTables';
-import { accelerateFlags } from '../flagDocs';
+import { accelerateFlags, type FlagValue } from '../flagDocs';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
-import { translator } from '../../l10n';
+import { msg, say, translator, type Translate } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
 import { documentedFlagItems, documentedFlags } from './parallelFlags';
 import { documentedValueCompletions } from './fsdpScript';
@@ -62,7 +62,7 @@ function flagItems(launch: LaunchCommand, owner: 'launcher' | 'trainer', range: 
     label: `--${name}`,
     kind: CompletionItemKind.Property,
     detail: table.program,
-    documentation: doc.doc,
+    documentation: say(t, doc.doc),
     filterText: `${dashes}${name}`,
     textEdit: { range, newText: `--${name}` },
   })));
@@ -101,7 +101,8 @@ export async function scriptCompletions(
     const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
     if (documented) return documented;
     const values = flagTable(target.launch, target.owner)?.flags[name]?.values;
-    return (values ?? []).map((v, i) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value }, sortText: String(i).padStart(3, '0') }));
+    const t = translator(settings.locale);
+    return (values ?? []).map((v, i) => ({ label: v.value, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: v.value }, sortText: String(i).padStart(3, '0') }));
   }
   // A flag being typed: `-`, `--`, `--deeps`.
   const text = ctx.document.getText();
@@ -116,14 +117,17 @@ export async function scriptCompletions(
   return [];
 }
 
-const yamlValueKeys: Record<string, { value: string; doc: string }[] | undefined> = {
+/** What a value means, in the reader's language, when the table says. */
+const valueDetail = (value: FlagValue, t: Translate): string | undefined => (value.doc ? say(t, value.doc) : undefined);
+
+const yamlValueKeys: Record<string, FlagValue[] | undefined> = {
   zero_stage: accelerateFlags.zero_stage.values,
   offload_optimizer_device: accelerateFlags.offload_optimizer_device.values,
   offload_param_device: accelerateFlags.offload_param_device.values,
   zero3_init_flag: accelerateFlags.zero3_init_flag.values,
   mixed_precision: accelerateFlags.mixed_precision.values,
-  distributed_type: [{ value: 'DEEPSPEED', doc: 'DeepSpeed (deepspeed_config section)' }],
-  finetuning_type: ['lora', 'oft', 'freeze', 'full'].map((v) => ({ value: v, doc: '' })),
+  distributed_type: [{ value: 'DEEPSPEED', doc: msg('DeepSpeed (deepspeed_config section)') }],
+  finetuning_type: ['lora', 'oft', 'freeze', 'full'].map((v) => ({ value: v })),
 };
 
 async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' }>, offset: number, hosts: Hosts, settings: ZeroLensSettings): Promise<CompletionItem[]> {
@@ -139,5 +143,6 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
     return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
   }
   if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
-  return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: v.doc || undefined, textEdit: { range, newText: v.value } }));
+  const t = translator(settings.locale);
+  return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: v.value } }));
 }

@@ -12,7 +12,7 @@ import { flagTable } from './flagTables';
 import { accelerateFlags, llamaFactoryKeys, swiftFlags } from '../flagDocs';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
 import type { SourceContext } from '../command/context';
-import { translator, type Locale, type Translate } from '../../l10n';
+import { say, translator, type Locale, type Translate } from '../../l10n';
 import { fsdpYamlHover } from './fsdpYaml';
 import { documentedFlagHover, documentedFlags } from './parallelFlags';
 import { fsdpValueHover } from './fsdpScript';
@@ -105,7 +105,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
   const doc = table?.flags[target.option.name];
   if (!doc) return null;
   return {
-    contents: { kind: 'markdown', value: `**${markdownText(target.option.written)}** (${table!.program})\n\n${doc.doc}` },
+    contents: { kind: 'markdown', value: `**${markdownText(target.option.written)}** (${table!.program})\n\n${say(t, doc.doc)}` },
     range: ctx.span(target.option.nameStart, target.option.nameEnd).range,
   };
 }
@@ -118,7 +118,7 @@ function yamlKeyHover(yaml: YamlLaunch, offset: number, ctx: SourceContext, t: T
     const doc = table[entry.key];
     if (!doc) return null;
     const values = doc.values?.length ? `\n\n${t('Values: {0}', doc.values.map((v) => `\`${v.value}\``).join(', '))}` : '';
-    return { contents: { kind: 'markdown', value: `**${markdownText(entry.key)}**\n\n${doc.doc}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
+    return { contents: { kind: 'markdown', value: `**${markdownText(entry.key)}**\n\n${say(t, doc.doc)}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
   }
   return null;
 }

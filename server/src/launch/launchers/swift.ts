@@ -10,6 +10,7 @@ import { visibleDevices } from './devices';
 import { fsdpConfigValue, swiftFsdpParts, trainerFsdpSettings } from '../fsdp/trainerFsdp';
 import { swiftFsdpPreset } from '../fsdp/options';
 import { readMegatronSizes } from './megatron';
+import { english, msg, say, type Phrase } from '../../l10n';
 
 /** `swift` subcommands (ROUTE_MAPPING, 3.x/4.x; `_` normalised to `-`). */
 export const swiftSubcommands = ['pt', 'sft', 'infer', 'merge-lora', 'web-ui', 'deploy', 'rollout', 'rlhf', 'sample', 'export', 'eval', 'app'];
@@ -51,14 +52,14 @@ export function swiftConfigArgument(env: CommandEnvironment, trainer: TrainerPar
 export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts, launched: boolean): void {
   const reader = new OptionReader(ctx, env, trainer.parsed);
   const commandStart = facts.span.start;
-  const defaultAt = <T>(value: T, via: string) => ctx.fact(value, commandStart, commandStart, via, true);
+  const defaultAt = <T>(value: T, via: Phrase) => ctx.fact(value, commandStart, commandStart, via, true);
 
   facts.model = reader.string('model', 'model_id_or_path');
-  facts.tuner = reader.string('tuner_type', 'train_type', 'sft_type') ?? defaultAt(trainer.kind === 'megatron' ? 'full' : 'lora', 'ms-swift default');
+  facts.tuner = reader.string('tuner_type', 'train_type', 'sft_type') ?? defaultAt(trainer.kind === 'megatron' ? 'full' : 'lora', msg('ms-swift default'));
   if (facts.tuner.value !== 'full') {
-    facts.loraRank = reader.integer('lora_rank') ?? defaultAt(8, 'ms-swift default');
+    facts.loraRank = reader.integer('lora_rank') ?? defaultAt(8, msg('ms-swift default'));
     // swift/arguments/tuner_args.py:135, lora_dropout: float = 0.05.
-    facts.loraDropout = reader.real('lora_dropout') ?? defaultAt(0.05, 'ms-swift default');
+    facts.loraDropout = reader.real('lora_dropout') ?? defaultAt(0.05, msg('ms-swift default'));
   }
   facts.quantBits = reader.integer('quant_bits', 'quantization_bit');
   facts.quantMethod = reader.string('quant_method');
@@ -66,15 +67,16 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   // ms-swift trains a float32 (or float16) model with fp16 AMP unless --fp16/--bf16 say otherwise
   // (model_args.py, _init_mixed_precision), and DeepSpeed then holds the weights in fp16.
   if (facts.dtype?.value === 'fp32' && facts.dtype.via.includes('torch_dtype') && !reader.bool('fp16') && !reader.bool('bf16')) {
-    facts.dtype = { ...facts.dtype, value: 'fp16', via: `${facts.dtype.via} (ms-swift turns on fp16 AMP)` };
+    const via = msg('{0} (ms-swift turns on fp16 AMP)', facts.dtype.via);
+    facts.dtype = { ...facts.dtype, value: 'fp16', via: say(english, via), viaText: via };
   }
-  facts.microBatch ??= reader.integer('batch_size', 'micro_batch_size') ?? defaultAt(1, 'ms-swift default');
+  facts.microBatch ??= reader.integer('batch_size', 'micro_batch_size') ?? defaultAt(1, msg('ms-swift default'));
   // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530); the context works out the others'.
-  if (trainer.subcommand === 'rlhf' && reader.string('rlhf_type')?.value === 'grpo') facts.gradientAccumulation ??= defaultAt(1, 'ms-swift default');
+  if (trainer.subcommand === 'rlhf' && reader.string('rlhf_type')?.value === 'grpo') facts.gradientAccumulation ??= defaultAt(1, msg('ms-swift default'));
   facts.seqLen = reader.integer('max_length', 'seq_length');
-  facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, 'ms-swift default');
+  facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, msg('ms-swift default'));
   // Vision towers are frozen unless --freeze_vit false (swift/arguments/tuner_args.py:123, freeze_vit: bool = True).
-  facts.freezeVit = reader.bool('freeze_vit') ?? defaultAt(true, 'ms-swift default');
+  facts.freezeVit = reader.bool('freeze_vit') ?? defaultAt(true, msg('ms-swift default'));
   // ms-swift chunks the loss under sequence parallelism when CELOSS_PARALLEL_SIZE is set.
   if (env.envBinding('CELOSS_PARALLEL_SIZE')) {
     const b = env.envBinding('CELOSS_PARALLEL_SIZE')!;
@@ -83,7 +85,7 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   if (trainer.subcommand === 'rlhf') {
     // swift/arguments/rlhf_args.py:232, rlhf_type defaults to dpo; the reference model is the model itself for
     // full-parameter DPO/KTO/PPO/GRPO (rlhf_args.py:289-295).
-    facts.rlhfType = reader.string('rlhf_type') ?? defaultAt('dpo', 'ms-swift default');
+    facts.rlhfType = reader.string('rlhf_type') ?? defaultAt('dpo', msg('ms-swift default'));
     facts.refModel = reader.string('ref_model');
     facts.rewardModel = reader.string('reward_model');
     facts.teacherModel = reader.string('teacher_model');
@@ -127,7 +129,7 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     const devices = visibleDevices(env);
     if (!nproc && !nnodes && !facts.configFile && devices?.ids.length === 1) {
       const a = devices.binding.assignment;
-      facts.gpusPerNode = ctx.fact(1, a.start, a.end, `${devices.name} (one GPU, one process)`);
+      facts.gpusPerNode = ctx.fact(1, a.start, a.end, msg('{0} (one GPU, one process)', devices.name));
     }
   }
 }

@@ -6,6 +6,7 @@ import { parseOptions, type OptionSpec } from '../command/options';
 import type { Word } from '../shell/types';
 import { OptionReader } from './trainerArgs';
 import { visibleDevices } from './devices';
+import { msg } from '../../l10n';
 
 export const torchrunBooleans = new Set(['standalone', 'module', 'no_python', 'run_path']);
 export const torchrunOptions = [
@@ -37,7 +38,7 @@ export function readTorchrunFacts(ctx: SourceContext, env: CommandEnvironment, p
     const n = Number(pet?.value);
     if (pet && Number.isInteger(n) && n > 0) facts.gpusPerNode = ctx.fact(n, pet.assignment.start, pet.assignment.end, 'PET_NPROC_PER_NODE');
     // Without either, torchrun starts one process per node (run.py: --nproc-per-node default "1").
-    else if (!pet) facts.gpusPerNode = ctx.fact(1, part.word.start, part.word.end, 'torchrun default', true);
+    else if (!pet) facts.gpusPerNode = ctx.fact(1, part.word.start, part.word.end, msg('torchrun default'), true);
   }
   const nnodes = reader.string('nnodes');
   const m = nnodes && /^(\d+)(?::(\d+))?$/.exec(nnodes.value);

@@ -10,6 +10,7 @@ import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
 import { accelerateFsdpSettings } from '../fsdp/accelerateFsdp';
 import type { KeyValueEntry } from '../keyValueEntry';
+import { msg } from '../../l10n';
 
 /** A `key: value` entry with the offsets of both sides, and the value's YAML node. */
 export interface YamlEntry extends KeyValueEntry {
@@ -258,10 +259,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   }
   readYamlWorkload(top, facts, at, int, str);
   if (kind === 'swift-yaml') {
-    facts.tuner ??= ctx.fact('lora', 0, 0, 'ms-swift default', true);
-    facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, 'ms-swift default', true);
+    facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
+    facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, msg('ms-swift default'), true);
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
-    if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, 'ms-swift default', true);
+    if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
     readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text), facts);
     facts.deepspeedAutotpSize = int(top.get('deepspeed_autotp_size'));
   }

@@ -32,20 +32,21 @@ function metricPaths(config: ConfigView): JSONPath[] {
   return Object.keys(metrics).map((name) => [...base, 'curriculum_metrics', name]);
 }
 
-const dataLoaderBuild = 'building the DeepSpeed data loader';
+/** The moment DeepSpeed builds the data loader, as "so … stops with …" reads it. */
+const dataLoaderBuild = (config: ConfigView) => config.t('building the DeepSpeed data loader');
 
 function schedulerSites(config: ConfigView): SchedulerSite[] {
   const sites: SchedulerSite[] = [];
   // Legacy top-level section: built in the engine's __init__ when enabled (engine.py:451-452).
-  if (config.isTrue(['curriculum_learning', 'enabled'])) sites.push({ path: ['curriculum_learning'], when: 'deepspeed.initialize' });
+  if (config.isTrue(['curriculum_learning', 'enabled'])) sites.push({ path: ['curriculum_learning'], when: config.t({ message: 'deepspeed.initialize', comment: 'the call that stops, in "so … stops with an AssertionError"' }) });
   // data_efficiency: one scheduler per metric, built with the data loader (data_sampling/data_sampler.py:86-88).
-  for (const path of metricPaths(config)) sites.push({ path, when: dataLoaderBuild });
+  for (const path of metricPaths(config)) sites.push({ path, when: dataLoaderBuild(config) });
   return sites;
 }
 
-function words(keys: string[]): string {
+function words(config: ConfigView, keys: string[]): string {
   const quoted = keys.map((k) => `"${k}"`);
-  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}` : quoted[0] ?? '';
+  return quoted.length > 1 ? config.t('{0} and {1}', quoted.slice(0, -1).join(', '), quoted[quoted.length - 1]) : quoted[0] ?? '';
 }
 
 /** Asserted for every scheduler before it looks at the schedule (curriculum_scheduler.py:16-21). */
@@ -61,7 +62,9 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
   const missingBasics = basicKeys.filter((key) => !(key in section));
   if (missingBasics.length > 0) {
     return [
-      config.diagnostic('missing-key', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missingBasics)}; DeepSpeed's CurriculumScheduler asserts ${missingBasics.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
+      config.diagnostic('missing-key', 'error', config.keyRange(path), missingBasics.length > 1
+        ? config.t('"{0}" needs {1}; DeepSpeed\'s CurriculumScheduler asserts them, so {2} stops with an AssertionError.', showPath(path), words(config, missingBasics), when)
+        : config.t('"{0}" needs {1}; DeepSpeed\'s CurriculumScheduler asserts it, so {2} stops with an AssertionError.', showPath(path), words(config, missingBasics), when), {
         path,
         missing: missingBasics,
       }, undefined, `${scheduler}#L16-21`),
@@ -73,7 +76,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
   const schedulePath = [...path, 'schedule_config'];
   if (!config.has(schedulePath)) {
     return [
-      config.diagnostic('missing-key', 'error', config.keyRange(path), `With "schedule_type": "${type}", "${showPath(path)}" needs a "schedule_config" with ${words(needed)}. DeepSpeed's CurriculumScheduler reads it without a default, so ${when} stops with KeyError: 'schedule_config'.`, {
+      config.diagnostic('missing-key', 'error', config.keyRange(path), config.t('With "schedule_type": "{0}", "{1}" needs a "schedule_config" with {2}. DeepSpeed\'s CurriculumScheduler reads it without a default, so {3} stops with KeyError: \'schedule_config\'.', String(type), showPath(path), words(config, needed), when), {
         path,
         missing: ['schedule_config'],
       }, undefined, `${scheduler}${scheduleReads[type as string]}`),
@@ -85,10 +88,12 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
   if (missing.length > 0) {
     const fillable = missing.every((key) => key in genericValues);
     return [
-      config.diagnostic('missing-key', 'error', config.keyRange(schedulePath), `A "${type}" schedule needs ${words(missing)} in "schedule_config"; DeepSpeed's CurriculumScheduler asserts ${missing.length > 1 ? 'them' : 'it'}, so ${when} stops with an AssertionError.`, {
+      config.diagnostic('missing-key', 'error', config.keyRange(schedulePath), missing.length > 1
+        ? config.t('A "{0}" schedule needs {1} in "schedule_config"; DeepSpeed\'s CurriculumScheduler asserts them, so {2} stops with an AssertionError.', String(type), words(config, missing), when)
+        : config.t('A "{0}" schedule needs {1} in "schedule_config"; DeepSpeed\'s CurriculumScheduler asserts it, so {2} stops with an AssertionError.', String(type), words(config, missing), when), {
         path: schedulePath,
         missing,
-        fixes: fillable ? [fix(`Add ${missing.map((k) => `"${k}": ${genericValues[k]}`).join(', ')}`, missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
+        fixes: fillable ? [fix(config.t('Add {0}', missing.map((k) => `"${k}": ${genericValues[k]}`).join(', ')), missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
       }, undefined, `${scheduler}${scheduleReads[type as string]}`),
     ];
   }
@@ -101,11 +106,11 @@ function checkDiscreteLevels(config: ConfigView, schedulePath: JSONPath, schedul
   if (!Array.isArray(difficulty) || !Array.isArray(maxStep)) return [];
   const empty = [maxStep.length === 0 ? 'max_step' : undefined, difficulty.length === 0 ? 'difficulty' : undefined].filter((k): k is string => k !== undefined);
   let message: string | undefined;
-  if (empty.length > 0) message = `${words(empty)} must not be empty`;
-  else if (difficulty.length !== maxStep.length + 1) message = `"difficulty" needs exactly one entry more than "max_step" (the last difficulty holds after the last step); got ${difficulty.length} and ${maxStep.length}`;
+  if (empty.length > 0) message = config.t('{0} must not be empty', words(config, empty));
+  else if (difficulty.length !== maxStep.length + 1) message = config.t('"difficulty" needs exactly one entry more than "max_step" (the last difficulty holds after the last step); got {0} and {1}', difficulty.length, maxStep.length);
   if (!message) return [];
   const path = [...schedulePath, empty[0] ?? 'difficulty'];
-  return [config.diagnostic('curriculum-schedule-invalid', 'error', config.valueRange(path), `${message}. DeepSpeed's CurriculumScheduler asserts this, so ${when} stops with an AssertionError.`, { path })];
+  return [config.diagnostic('curriculum-schedule-invalid', 'error', config.valueRange(path), config.t('{0}. DeepSpeed\'s CurriculumScheduler asserts this, so {1} stops with an AssertionError.', message, when), { path })];
 }
 
 /** What CurriculumScheduler needs from each schedule it builds. */
@@ -120,10 +125,10 @@ export const legacyCurriculumType: Rule = (config) => {
   const section = config.section(path);
   if (!section || !config.isTrue([...path, 'enabled']) || 'curriculum_type' in section) return [];
   return [
-    config.diagnostic('missing-key', 'error', config.keyRange(path), `"curriculum_learning" needs "curriculum_type" (usually "seqlen"): the DeepSpeed engine reads it without a default on every training forward (engine.py:2756), so the first step stops with KeyError: 'curriculum_type'. Only the pipeline engine skips this read.`, {
+    config.diagnostic('missing-key', 'error', config.keyRange(path), config.t('"curriculum_learning" needs "curriculum_type" (usually "seqlen"): the DeepSpeed engine reads it without a default on every training forward (engine.py:2756), so the first step stops with KeyError: \'curriculum_type\'. Only the pipeline engine skips this read.'), {
       path,
       missing: ['curriculum_type'],
-      fixes: [fix('Add "curriculum_type": "seqlen"', [{ op: 'set', path: [...path, 'curriculum_type'], value: 'seqlen' }])],
+      fixes: [fix(config.t('Add {0}', '"curriculum_type": "seqlen"'), [{ op: 'set', path: [...path, 'curriculum_type'], value: 'seqlen' }])],
     }, undefined, `${DS}:deepspeed/runtime/engine.py#L2756`),
   ];
 };
@@ -140,9 +145,11 @@ function metricKeysMissing(config: ConfigView, path: JSONPath): Diagnostic[] {
   const needed = ['difficulty_type', 'clustering_type', ...(clustered ? ['index_to_sample_path'] : []), ...(clustered && metric.difficulty_type === 'value' ? ['index_to_metric_path'] : [])];
   const missing = needed.filter((key) => !(key in metric));
   if (missing.length === 0) return [];
-  const why = clustered && missing.some((key) => key.startsWith('index_to_')) ? ` (a metric clustered by schedule reads its index files on rank 0)` : '';
+  const why = clustered && missing.some((key) => key.startsWith('index_to_')) ? config.t(' (a metric clustered by schedule reads its index files on rank 0)') : '';
   return [
-    config.diagnostic('missing-key', 'error', config.keyRange(path), `"${showPath(path)}" needs ${words(missing)}: DeepSpeed's data sampler reads ${missing.length > 1 ? 'them' : 'it'} without a default${why}, so ${dataLoaderBuild} stops with KeyError: '${missing[0]}'.`, {
+    config.diagnostic('missing-key', 'error', config.keyRange(path), missing.length > 1
+        ? config.t('"{0}" needs {1}: DeepSpeed\'s data sampler reads them without a default{2}, so {3} stops with KeyError: \'{4}\'.', showPath(path), words(config, missing), why, dataLoaderBuild(config), missing[0])
+        : config.t('"{0}" needs {1}: DeepSpeed\'s data sampler reads it without a default{2}, so {3} stops with KeyError: \'{4}\'.', showPath(path), words(config, missing), why, dataLoaderBuild(config), missing[0]), {
       path,
       missing,
     }, undefined, `${DS}:deepspeed/runtime/data_pipeline/data_sampling/data_sampler.py#L89-103`),

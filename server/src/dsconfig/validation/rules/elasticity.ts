@@ -18,12 +18,12 @@ export const elasticityBatchKeys: Rule = (config) => {
         'elasticity-with-batch-keys',
         'error',
         config.keyRange([key]),
-        `With elasticity enabled DeepSpeed computes "${key}" itself and refuses a config that also sets it (ElasticityConfigError), unless "elasticity.ignore_non_elastic_batch_info" is true.`,
+        config.t('With elasticity enabled DeepSpeed computes "{0}" itself and refuses a config that also sets it (ElasticityConfigError), unless "elasticity.ignore_non_elastic_batch_info" is true.', key),
         {
           path: [key],
           fixes: [
-            fix('Set "ignore_non_elastic_batch_info": true', [{ op: 'set', path: ['elasticity', 'ignore_non_elastic_batch_info'], value: true }], true),
-            fix(`Remove "${key}"`, [{ op: 'remove', path: [key] }]),
+            fix(config.t('Set "{0}": {1}', 'ignore_non_elastic_batch_info', 'true'), [{ op: 'set', path: ['elasticity', 'ignore_non_elastic_batch_info'], value: true }], true),
+            fix(config.t('Remove "{0}"', key), [{ op: 'remove', path: [key] }]),
           ],
         },
       ),
@@ -37,12 +37,12 @@ export const elasticitySettings: Rule = (config) => {
   const say = (path: string[], message: string) => out.push(config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), message, { path }));
   const minGpus = config.number(['elasticity', 'min_gpus']);
   const maxGpus = config.number(['elasticity', 'max_gpus']);
-  if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) say(['elasticity', 'min_gpus'], `"min_gpus" (${minGpus}) is larger than "max_gpus" (${maxGpus}).`);
+  if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) say(['elasticity', 'min_gpus'], config.t('"min_gpus" ({0}) is larger than "max_gpus" ({1}).', minGpus, maxGpus));
   const maxBatch = config.number(['elasticity', 'max_train_batch_size']);
   const micro = config.get(['elasticity', 'micro_batch_sizes']);
   if (maxBatch !== undefined && Array.isArray(micro)) {
     const tooBig = micro.filter((m) => typeof m === 'number' && m > maxBatch);
-    if (tooBig.length > 0) say(['elasticity', 'micro_batch_sizes'], `Micro batch sizes ${tooBig.join(', ')} are larger than "max_train_batch_size" (${maxBatch}); DeepSpeed refuses them.`);
+    if (tooBig.length > 0) say(['elasticity', 'micro_batch_sizes'], config.t('Micro batch sizes {0} are larger than "max_train_batch_size" ({1}); DeepSpeed refuses them.', tooBig.join(', '), maxBatch));
   }
   return out;
 };
@@ -56,7 +56,7 @@ function versionNumber(value: unknown): number | undefined {
 }
 
 const versionPath = ['elasticity', 'version'];
-const versionFixes = [fix('Use version 0.2', [{ op: 'set' as const, path: versionPath, value: 0.2 }], true), fix('Use version 0.1', [{ op: 'set' as const, path: versionPath, value: 0.1 }])];
+const useVersion = (config: ConfigView, version: number, preferred = false) => fix(config.t('Use version {0}', version), [{ op: 'set' as const, path: versionPath, value: version }], preferred);
 
 /**
  * compute_elastic_config (elasticity/elasticity.py), run by DeepSpeedConfig when elasticity is on (runtime/config.py:733):
@@ -69,16 +69,21 @@ export const elasticityVersion: Rule = (config) => {
   const raw = config.has(versionPath) ? config.get(versionPath) : 0.2;
   const version = versionNumber(raw);
   if (version !== 0.1 && version !== 0.2) {
-    const why = version === undefined ? `float() fails on ${showValue(raw)}` : version > 0.2 ? `it raises ElasticityConfigError above 0.2` : `it has no elastic logic for ${showValue(raw)} (NotImplementedError)`;
-    return [config.diagnostic('elasticity-invalid', 'error', config.valueRange(versionPath), `"version" must be 0.1 or 0.2: DeepSpeed compares float(version) with exactly these, and ${why}.`, { path: versionPath, fixes: versionFixes })];
+    const message =
+      version === undefined
+        ? config.t('"version" must be 0.1 or 0.2: DeepSpeed compares float(version) with exactly these, and float() fails on {0}.', showValue(raw))
+        : version > 0.2
+          ? config.t('"version" must be 0.1 or 0.2: DeepSpeed compares float(version) with exactly these, and it raises ElasticityConfigError above 0.2.')
+          : config.t('"version" must be 0.1 or 0.2: DeepSpeed compares float(version) with exactly these, and it has no elastic logic for {0} (NotImplementedError).', showValue(raw));
+    return [config.diagnostic('elasticity-invalid', 'error', config.valueRange(versionPath), message, { path: versionPath, fixes: [useVersion(config, 0.2, true), useVersion(config, 0.1)] })];
   }
   const modelParallel = config.number(['elasticity', 'model_parallel_size']) ?? 1;
   if (modelParallel > 1 && version === 0.1) {
     const path = ['elasticity', 'model_parallel_size'];
     return [
-      config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), `Elasticity version 0.1 does not support model parallelism: with "model_parallel_size" ${modelParallel} DeepSpeed raises ElasticityConfigError. Use version 0.2.`, {
+      config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), config.t('Elasticity version 0.1 does not support model parallelism: with "model_parallel_size" {0} DeepSpeed raises ElasticityConfigError. Use version 0.2.', modelParallel), {
         path,
-        fixes: [fix('Use version 0.2', [{ op: 'set', path: versionPath, value: 0.2 }], true), fix('Set "model_parallel_size": 1', [{ op: 'set', path, value: 1 }])],
+        fixes: [useVersion(config, 0.2, true), fix(config.t('Set "{0}": {1}', 'model_parallel_size', 1), [{ op: 'set', path, value: 1 }])],
       }),
     ];
   }
@@ -87,7 +92,9 @@ export const elasticityVersion: Rule = (config) => {
     const written = config.has(['elasticity', 'num_gpus_per_node']);
     const path = ['elasticity', written ? 'num_gpus_per_node' : 'model_parallel_size'];
     return [
-      config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), `"num_gpus_per_node" (${perNode}${written ? '' : ', the default'}) must be divisible by "model_parallel_size" (${modelParallel}); elasticity 0.2 raises ElasticityError otherwise.`, { path }),
+      config.diagnostic('elasticity-invalid', 'error', config.valueRange(path), written
+        ? config.t('"num_gpus_per_node" ({0}) must be divisible by "model_parallel_size" ({1}); elasticity 0.2 raises ElasticityError otherwise.', perNode, modelParallel)
+        : config.t('"num_gpus_per_node" ({0}, the default) must be divisible by "model_parallel_size" ({1}); elasticity 0.2 raises ElasticityError otherwise.', perNode, modelParallel), { path }),
     ];
   }
   return [];
@@ -217,13 +224,13 @@ export function elasticityWorldChecks(config: ConfigView, world: WorldSize): Dia
   if (!config.isTrue(['elasticity', 'enabled'])) return [];
   const valid = elasticValidGpus(config, world.gpus);
   if (!valid || valid.includes(world.gpus)) return [];
-  const shown = valid.length > 12 ? `${valid.slice(0, 12).join(', ')}, …` : valid.join(', ') || 'none';
+  const shown = valid.length > 12 ? `${valid.slice(0, 12).join(', ')}, …` : valid.join(', ') || config.t('none');
   return [
     config.diagnostic(
       'elasticity-invalid',
       'error',
       config.keyRange(['elasticity', 'enabled']),
-      `This elastic config does not allow the world size of ${world.label}: DeepSpeed raises ElasticityIncompatibleWorldSize at start. GPU counts it allows: ${shown}.`,
+      config.t('This elastic config does not allow the world size of {0}: DeepSpeed raises ElasticityIncompatibleWorldSize at start. GPU counts it allows: {1}.', world.label, shown),
       { path: ['elasticity', 'enabled'], world: world.gpus, valid: valid.slice(0, 64) },
     ),
   ];

@@ -20,40 +20,40 @@ export const autoepConflicts: Rule = (config) => {
   const tp = config.number(['tensor_parallel', 'autotp_size']) ?? 0;
   const out: Diagnostic[] = [];
   const say = (path: JSONPath, message: string, fixes: FixSpec[] = []) =>
-    out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), `${message} DeepSpeed raises ValueError when it sets up AutoEP.`, { path, fixes }, DOCS));
+    out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), config.t('{0} DeepSpeed raises ValueError when it sets up AutoEP.', message), { path, fixes }, DOCS));
 
   const tpPreset = config.get(['tensor_parallel', 'preset_model']);
   const epPreset = config.get([EP, 'preset_model']);
   // :235, whatever autotp_size is; compared as written.
   if (typeof tpPreset === 'string' && typeof epPreset === 'string' && tpPreset !== epPreset) {
     const epChoices = enumValuesOf(schemaForPath([EP, 'preset_model']) ?? {}).map((e) => e.value);
-    const fixes = epChoices.includes(tpPreset) ? [fix(`Use "${tpPreset}" in expert_parallel too`, [{ op: 'set', path: [EP, 'preset_model'], value: tpPreset }], true)] : [];
-    say([EP, 'preset_model'], `"tensor_parallel.preset_model" (${showValue(tpPreset)}) and "expert_parallel.preset_model" (${showValue(epPreset)}) must match when both are set.`, fixes);
+    const fixes = epChoices.includes(tpPreset) ? [fix(config.t('Use "{0}" in expert_parallel too', tpPreset), [{ op: 'set', path: [EP, 'preset_model'], value: tpPreset }], true)] : [];
+    say([EP, 'preset_model'], config.t('"tensor_parallel.preset_model" ({0}) and "expert_parallel.preset_model" ({1}) must match when both are set.', showValue(tpPreset), showValue(epPreset)), fixes);
   }
   if (tp <= 1) return out;
-  const folding = `AutoEP with AutoTP ("autotp_size": ${tp})`;
+  const folding = config.t('AutoEP with AutoTP ("autotp_size": {0})', tp);
   // auto_ep_folding.py:202
   if (config.isTrue(['compile', 'deepcompile'])) {
-    say(['compile', 'deepcompile'], `${folding} does not support DeepCompile.`, [fix('Turn DeepCompile off', [{ op: 'set', path: ['compile', 'deepcompile'], value: false }])]);
+    say(['compile', 'deepcompile'], config.t('{0} does not support DeepCompile.', folding), [fix(config.t('Turn {0} off', 'DeepCompile'), [{ op: 'set', path: ['compile', 'deepcompile'], value: false }])]);
   }
   // :241; parse_autoep_config defaults autoep_size to 1.
   const ep = config.has([EP, 'autoep_size']) ? config.get([EP, 'autoep_size']) : 1;
   if (ep === 1) {
-    say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP], `${folding} needs "autoep_size" > 1: with 1 the routed-token gradients would be duplicated across TP lanes.`);
+    say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP], config.t('{0} needs "autoep_size" > 1: with 1 the routed-token gradients would be duplicated across TP lanes.', folding));
   }
   // :245
   if (config.get(['use_data_before_expert_parallelism'])) {
     const path = ['use_data_before_expert_parallelism'];
-    say(path, `${folding} does not support "use_data_before_expert_parallelism".`, [fix('Set it to false', [{ op: 'set', path, value: false }], true)]);
+    say(path, config.t('{0} does not support "use_data_before_expert_parallelism".', folding), [fix(config.t('Set it to false'), [{ op: 'set', path, value: false }], true)]);
   }
   // :249
   if (config.knownStage() === 3) {
-    say([ZERO, 'stage'], `${folding} does not support ZeRO stage 3; use stage 0, 1 or 2.`, [fix('Use ZeRO stage 2', [{ op: 'set', path: [ZERO, 'stage'], value: 2 }])]);
+    say([ZERO, 'stage'], config.t('{0} does not support ZeRO stage 3; use stage 0, 1 or 2.', folding), [fix(config.t('Use ZeRO stage {0}', 2), [{ op: 'set', path: [ZERO, 'stage'], value: 2 }])]);
   }
   // :253
   for (const block of zeroOffloadBlocks(config)) {
     const path = [ZERO, block];
-    say(path, `${folding} does not support ZeRO offload: any "${block}" block counts, even with "device": "none".`, [fix(`Remove "${block}"`, [{ op: 'remove', path }])]);
+    say(path, config.t('{0} does not support ZeRO offload: any "{1}" block counts, even with "device": "none".', folding, block), [fix(config.t('Remove "{0}"', block), [{ op: 'remove', path }])]);
   }
   return out;
 };
@@ -98,21 +98,21 @@ export function autoepWorldChecks(config: ConfigView, world: WorldSize): Diagnos
   };
   const out: Diagnostic[] = [];
   const say = (path: JSONPath, message: string) => {
-    const tail = `DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide ${world.gpus}: ${divisorsOf(world.gpus).join(', ')}.`;
-    out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), `${message} ${tail}`, { path }, DOCS));
+    const text = config.t('{0} DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide {1}: {2}.', message, world.gpus, divisorsOf(world.gpus).join(', '));
+    out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), text, { path }, DOCS));
   };
 
   // :104-108; autotp_size 0 (off) is passed as 1.
   const tp = config.number(['tensor_parallel', 'autotp_size']);
   if (tp !== undefined && Number.isInteger(tp) && tp > 1 && world.gpus % tp !== 0) {
-    say(['tensor_parallel', 'autotp_size'], `"autotp_size" ${tp} does not divide the world size of ${world.label}.`);
+    say(['tensor_parallel', 'autotp_size'], config.t('{0} does not divide the world size of {1}.', `"autotp_size" ${tp}`, world.label));
   }
   // :110-115
   const ep = positive([EP, 'autoep_size'], 1);
   const etp = positive([EP, 'expert_tensor_parallel_size'], 1);
   if (ep !== undefined && etp !== undefined && world.gpus % (ep * etp) !== 0) {
     const width = etp === 1 ? `"autoep_size" ${ep}` : `"autoep_size" × "expert_tensor_parallel_size" (${ep} × ${etp} = ${ep * etp})`;
-    say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP, 'expert_tensor_parallel_size'], `${width} does not divide the world size of ${world.label}.`);
+    say(config.has([EP, 'autoep_size']) ? [EP, 'autoep_size'] : [EP, 'expert_tensor_parallel_size'], config.t('{0} does not divide the world size of {1}.', width, world.label));
   }
   return out;
 }

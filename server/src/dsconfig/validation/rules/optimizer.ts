@@ -17,15 +17,15 @@ export const maxGradNormInParams: Rule = (config) => {
   if (!config.has(path)) return [];
   const value = config.get(path);
   const move: FixSpec = config.has(['gradient_clipping'])
-    ? fix('Remove it ("gradient_clipping" is already set)', [{ op: 'remove', path }], true)
-    : fix(`Move it to "gradient_clipping": ${showValue(value)}`, [{ op: 'set', path: ['gradient_clipping'], value }, { op: 'remove', path }], true);
+    ? fix(config.t('Remove it ("gradient_clipping" is already set)'), [{ op: 'remove', path }], true)
+    : fix(config.t('Move it to "gradient_clipping": {0}', showValue(value)), [{ op: 'set', path: ['gradient_clipping'], value }, { op: 'remove', path }], true);
   return [
     config.diagnostic(
       'max-grad-norm-in-optimizer',
       'warning',
       config.keyRange(path),
       // engine.py _configure_basic_optimizer raises; it runs only when no optimizer is passed to deepspeed.initialize.
-      'DeepSpeed does not accept "max_grad_norm" in the optimizer params: it raises ValueError when it builds the optimizer from this block (the Hugging Face Trainer, accelerate, ms-swift and LLaMA-Factory, or deepspeed.initialize without optimizer=). A script that passes its own optimizer (Megatron) never builds it. Gradient clipping is set with the top-level "gradient_clipping".',
+      config.t('DeepSpeed does not accept "max_grad_norm" in the optimizer params: it raises ValueError when it builds the optimizer from this block (the Hugging Face Trainer, accelerate, ms-swift and LLaMA-Factory, or deepspeed.initialize without optimizer=). A script that passes its own optimizer (Megatron) never builds it. Gradient clipping is set with the top-level "gradient_clipping".'),
       { path, value, fixes: [move] },
     ),
   ];
@@ -43,11 +43,11 @@ export const oneBitWithZero: Rule = (config) => {
       'onebit-optimizer-with-zero',
       'error',
       config.valueRange(TYPE),
-      `"${String(config.get(TYPE))}" is a 1-bit optimizer and cannot be used with ZeRO (stage ${stage}); DeepSpeed asserts at start. Use ZeRO stage 0 or a regular optimizer such as "AdamW".`,
+      config.t('"{0}" is a 1-bit optimizer and cannot be used with ZeRO (stage {1}); DeepSpeed asserts at start. Use ZeRO stage 0 or a regular optimizer such as "AdamW".', String(config.get(TYPE)), stage),
       {
         path: TYPE,
         stage,
-        fixes: [fix('Turn ZeRO off (stage 0)', [{ op: 'set', path: ['zero_optimization', 'stage'], value: 0 }]), fix('Use "AdamW"', [{ op: 'set', path: TYPE, value: 'AdamW' }])],
+        fixes: [fix(config.t('Turn ZeRO off (stage 0)'), [{ op: 'set', path: ['zero_optimization', 'stage'], value: 0 }]), fix(config.t('Use "{0}"', 'AdamW'), [{ op: 'set', path: TYPE, value: 'AdamW' }])],
       },
     ),
   ];
@@ -64,8 +64,8 @@ export const lambStaticLossScale: Rule = (config) => {
       'lamb-static-loss-scale',
       'error',
       config.valueRange(path),
-      `"${String(config.get(TYPE))}" needs dynamic loss scaling ("loss_scale": 0); with a static loss scale of ${lossScale} DeepSpeed asserts when it builds the optimizer.`,
-      { path, fixes: [fix('Use dynamic loss scaling ("loss_scale": 0)', [{ op: 'set', path, value: 0 }], true)] },
+      config.t('"{0}" needs dynamic loss scaling ("loss_scale": 0); with a static loss scale of {1} DeepSpeed asserts when it builds the optimizer.', String(config.get(TYPE)), lossScale),
+      { path, fixes: [fix(config.t('Use dynamic loss scaling ("loss_scale": 0)'), [{ op: 'set', path, value: 0 }], true)] },
     ),
   ];
 };
@@ -92,8 +92,8 @@ export const untestedOptimizer: Rule = (config) => {
       'untested-optimizer-with-zero',
       'warning',
       config.valueRange(TYPE),
-      `"${String(config.get(TYPE))}" is not one of the optimizers ZeRO is tested with (Adam, AdamW, Adagrad, Lion, Muon). DeepSpeed stops with an AssertionError unless "zero_allow_untested_optimizer": true (the Hugging Face Trainer sets it only when the config has no "optimizer" block).`,
-      { path: TYPE, stage, fixes: [fix('Add "zero_allow_untested_optimizer": true', [{ op: 'set', path, value: true }], true)] },
+      config.t('"{0}" is not one of the optimizers ZeRO is tested with (Adam, AdamW, Adagrad, Lion, Muon). DeepSpeed stops with an AssertionError unless "zero_allow_untested_optimizer": true (the Hugging Face Trainer sets it only when the config has no "optimizer" block).', String(config.get(TYPE))),
+      { path: TYPE, stage, fixes: [fix(config.t('Add {0}', '"zero_allow_untested_optimizer": true'), [{ op: 'set', path, value: true }], true)] },
     ),
   ];
 };
@@ -107,14 +107,15 @@ export const muonRules: Rule = (config) => {
   const reduceScatter = config.has(reduceScatterPath) ? config.isTrue(reduceScatterPath) : true;
   const offloaded = config.optimizerOffloaded();
   if (reduceScatter && (stage === 3 || ((stage === 1 || stage === 2) && offloaded))) {
-    const why = stage === 3 ? 'with ZeRO-3' : `with ZeRO-${stage} and optimizer offload`;
+    const why = stage === 3 ? config.t('with ZeRO-3') : config.t('with ZeRO-{0} and optimizer offload', stage!);
+    const now = config.has(reduceScatterPath) ? config.t('it is true') : config.t('it is true by default');
     out.push(
       config.diagnostic(
         'muon-reduce-scatter',
         'error',
         config.has(reduceScatterPath) ? config.keyRange(reduceScatterPath) : config.valueRange(TYPE),
-        `Muon ${why} needs "reduce_scatter": false (it is ${config.has(reduceScatterPath) ? 'true' : 'true by default'}); DeepSpeed raises ValueError at start.`,
-        { path: reduceScatterPath, stage, fixes: [fix('Set "reduce_scatter": false', [{ op: 'set', path: reduceScatterPath, value: false }], true)] },
+        config.t('Muon {0} needs "reduce_scatter": false ({1}); DeepSpeed raises ValueError at start.', why, now),
+        { path: reduceScatterPath, stage, fixes: [fix(config.t('Set "{0}": false', 'reduce_scatter'), [{ op: 'set', path: reduceScatterPath, value: false }], true)] },
         undefined,
         stage === 3 ? undefined : `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L230-231`,
       ),
@@ -124,9 +125,9 @@ export const muonRules: Rule = (config) => {
   const ns = config.get(nsPath);
   if (config.has(nsPath) && ns !== 'gram' && ns !== 'standard') {
     out.push(
-      config.diagnostic('muon-ns-method', 'error', config.valueRange(nsPath), `Muon "ns_method" must be "gram" or "standard"; DeepSpeed asserts on ${showValue(ns)}.`, {
+      config.diagnostic('muon-ns-method', 'error', config.valueRange(nsPath), config.t('Muon "ns_method" must be "gram" or "standard"; DeepSpeed asserts on {0}.', showValue(ns)), {
         path: nsPath,
-        fixes: [fix('Use "gram" (the default)', [{ op: 'set', path: nsPath, value: 'gram' }], true), fix('Use "standard"', [{ op: 'set', path: nsPath, value: 'standard' }])],
+        fixes: [fix(config.t('Use "{0}" (the default)', 'gram'), [{ op: 'set', path: nsPath, value: 'gram' }], true), fix(config.t('Use "{0}"', 'standard'), [{ op: 'set', path: nsPath, value: 'standard' }])],
       }),
     );
   }
@@ -147,21 +148,21 @@ export const amsgradUnsupported: Rule = (config) => {
   const adam = type === 'adam' || type === 'adamw';
   const built = adam ? builtOptimizer(config, type)?.name : withoutAmsgrad[type];
   if (built === undefined || (adam && built !== 'FusedAdam')) return [];
-  const fixes = [fix('Turn "amsgrad" off', [{ op: 'set', path, value: false }], true)];
-  if (adam) fixes.push(fix("Use torch's Adam (\"torch_adam\": true)", [{ op: 'set', path: ['optimizer', 'params', 'torch_adam'], value: true }]));
+  const fixes = [fix(config.t('Turn "{0}" off', 'amsgrad'), [{ op: 'set', path, value: false }], true)];
+  if (adam) fixes.push(fix(config.t('Use torch\'s Adam ("torch_adam": true)'), [{ op: 'set', path: ['optimizer', 'params', 'torch_adam'], value: true }]));
   return [
-    config.diagnostic('amsgrad-unsupported', 'error', config.valueRange(path), `DeepSpeed builds ${built} here, which does not support AMSGrad: its constructor raises RuntimeError on "amsgrad": true.${adam ? ' torch\'s Adam ("torch_adam": true) or DeepSpeedCPUAdam (optimizer offload) take it.' : ''}`, { path, fixes }),
+    config.diagnostic('amsgrad-unsupported', 'error', config.valueRange(path), adam ? config.t('DeepSpeed builds {0} here, which does not support AMSGrad: its constructor raises RuntimeError on "amsgrad": true. torch\'s Adam ("torch_adam": true) or DeepSpeedCPUAdam (optimizer offload) take it.', built) : config.t('DeepSpeed builds {0} here, which does not support AMSGrad: its constructor raises RuntimeError on "amsgrad": true.', built), { path, fixes }),
   ];
 };
 
 /** The class DeepSpeed builds for a type, and the keyword arguments it takes (engine.py, _configure_basic_optimizer). */
 export function builtOptimizer(config: ConfigView, type: string): { name: string; why: string; takes: Set<string> } | undefined {
   const offloaded = config.optimizerOffloaded();
-  const where = offloaded ? 'with optimizer offload' : 'without optimizer offload';
+  const where = offloaded ? config.t('with optimizer offload') : config.t('without optimizer offload');
   if (type === 'adam' || type === 'adamw') {
     // torch_adam and adam_w_mode are taken out of params before the call.
     const own = ['torch_adam', 'adam_w_mode'];
-    if (config.isTrue(['optimizer', 'params', 'torch_adam'])) return { name: 'torch.optim.Adam/AdamW', why: 'with "torch_adam": true', takes: new Set([...own, 'lr', 'betas', 'eps', 'weight_decay', 'amsgrad']) };
+    if (config.isTrue(['optimizer', 'params', 'torch_adam'])) return { name: 'torch.optim.Adam/AdamW', why: config.t('with "torch_adam": true'), takes: new Set([...own, 'lr', 'betas', 'eps', 'weight_decay', 'amsgrad']) };
     if (offloaded) return { name: 'DeepSpeedCPUAdam', why: where, takes: new Set([...own, 'lr', 'bias_correction', 'betas', 'eps', 'weight_decay', 'amsgrad', 'fp32_optimizer_states']) };
     return { name: 'FusedAdam', why: where, takes: new Set([...own, 'lr', 'bias_correction', 'betas', 'eps', 'weight_decay', 'amsgrad', 'set_grad_none']) };
   }
@@ -198,8 +199,8 @@ export const optimizerVariantArguments: Rule = (config) => {
         'optimizer-argument-not-taken',
         'error',
         config.keyRange(path),
-        `DeepSpeed builds ${built.name} here (${built.why}), which takes no "${key}" argument: the run stops with a TypeError.`,
-        { path, built: built.name, fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }], true)] },
+        config.t('DeepSpeed builds {0} here ({1}), which takes no "{2}" argument: the run stops with a TypeError.', built.name, built.why, key),
+        { path, built: built.name, fixes: [fix(config.t('Remove "{0}"', key), [{ op: 'remove', path }], true)] },
       );
     });
 };

@@ -14,8 +14,8 @@ export const pipelineWithZero: Rule = (config) => {
       'pipeline-with-zero-2-3',
       'error',
       config.keyRange(['pipeline']),
-      `Pipeline parallelism works with ZeRO stage 0 or 1 only. With a PipelineModule model and "stage": ${stage}, DeepSpeed asserts at start.`,
-      { path: ['pipeline'], stage, fixes: [fix('Use ZeRO stage 1', [{ op: 'set', path: [ZERO, 'stage'], value: 1 }]), fix('Remove "pipeline"', [{ op: 'remove', path: ['pipeline'] }])] },
+      config.t('Pipeline parallelism works with ZeRO stage 0 or 1 only. With a PipelineModule model and "stage": {0}, DeepSpeed asserts at start.', stage),
+      { path: ['pipeline'], stage, fixes: [fix(config.t('Use ZeRO stage {0}', 1), [{ op: 'set', path: [ZERO, 'stage'], value: 1 }]), fix(config.t('Remove "{0}"', 'pipeline'), [{ op: 'remove', path: ['pipeline'] }])] },
     ),
   ];
 };
@@ -36,25 +36,26 @@ export const prescaleWithReduceScatter: Rule = (config) => {
   const stage = reduceScatterStrict(config);
   if (stage === undefined) return [];
   const out: Diagnostic[] = [];
-  const why = `ZeRO-${stage} with reduce-scatter${config.has([ZERO, 'reduce_scatter']) ? '' : ' (on by default)'}`;
+  const why = config.has([ZERO, 'reduce_scatter']) ? config.t('ZeRO-{0} with reduce-scatter', stage) : config.t('ZeRO-{0} with reduce-scatter (on by default)', stage);
+  const reduceScatterOff = fix(config.t('Turn reduce-scatter off'), [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }]);
   // The registry cites ZeRO-3's asserts (stage3.py:388-389); ZeRO-2 has the same pair.
   const zero2 = (line: number) => (stage === 2 ? `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L${line}` : undefined);
   if (config.isTrue(['prescale_gradients'])) {
     out.push(
-      config.diagnostic('prescale-with-reduce-scatter', 'error', config.keyRange(['prescale_gradients']), `"prescale_gradients": true is not supported by ${why}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
+      config.diagnostic('prescale-with-reduce-scatter', 'error', config.keyRange(['prescale_gradients']), config.t('"prescale_gradients": true is not supported by {0}; DeepSpeed asserts when it builds the ZeRO optimizer.', why), {
         path: ['prescale_gradients'],
         stage,
-        fixes: [fix('Set "prescale_gradients": false', [{ op: 'set', path: ['prescale_gradients'], value: false }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
+        fixes: [fix(config.t('Set "{0}": false', 'prescale_gradients'), [{ op: 'set', path: ['prescale_gradients'], value: false }], true), reduceScatterOff],
       }, undefined, zero2(311)),
     );
   }
   const factor = config.number(['gradient_predivide_factor']);
   if (factor !== undefined && factor !== 1) {
     out.push(
-      config.diagnostic('predivide-with-reduce-scatter', 'error', config.valueRange(['gradient_predivide_factor']), `"gradient_predivide_factor" must be 1.0 with ${why}; DeepSpeed asserts on ${factor}.`, {
+      config.diagnostic('predivide-with-reduce-scatter', 'error', config.valueRange(['gradient_predivide_factor']), config.t('"gradient_predivide_factor" must be 1.0 with {0}; DeepSpeed asserts on {1}.', why, factor), {
         path: ['gradient_predivide_factor'],
         stage,
-        fixes: [fix('Set "gradient_predivide_factor": 1.0', [{ op: 'set', path: ['gradient_predivide_factor'], value: 1.0 }], true), fix('Turn reduce-scatter off', [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }])],
+        fixes: [fix(config.t('Set "{0}": {1}', 'gradient_predivide_factor', '1.0'), [{ op: 'set', path: ['gradient_predivide_factor'], value: 1.0 }], true), reduceScatterOff],
       }, undefined, zero2(310)),
     );
   }
@@ -70,14 +71,14 @@ export const allreduceOp: Rule = (config) => {
   if (!config.has(path) || !config.holds('gradientAllreduceOp')) return [];
   const value = config.get(path);
   const op = config.lowerString(path);
-  const toMean = fix('Use "mean"', [{ op: 'set', path, value: 'mean' }], true);
+  const toMean = fix(config.t('Use "{0}"', 'mean'), [{ op: 'set', path, value: 'mean' }], true);
   if (op !== 'mean' && op !== 'sum') {
-    return [config.diagnostic('allreduce-op-invalid', 'error', config.valueRange(path), `"gradient_allreduce_op" must be "mean" or "sum"; DeepSpeed raises ValueError on ${showValue(value)}.`, { path, fixes: [toMean] })];
+    return [config.diagnostic('allreduce-op-invalid', 'error', config.valueRange(path), config.t('"gradient_allreduce_op" must be "mean" or "sum"; DeepSpeed raises ValueError on {0}.', showValue(value)), { path, fixes: [toMean] })];
   }
   if (op !== 'sum') return [];
   const reason = config.knownStage() === 3 ? 'ZeRO-3' : config.section([ZERO, 'zenflow']) ? 'ZenFlow' : config.isTrue(['compile', 'deepcompile']) ? 'DeepCompile' : undefined;
   if (!reason) return [];
-  return [config.diagnostic('allreduce-sum-unsupported', 'error', config.valueRange(path), `"gradient_allreduce_op": "sum" is not supported with ${reason}; DeepSpeed raises ValueError when it reads the config.`, { path, fixes: [toMean] })];
+  return [config.diagnostic('allreduce-sum-unsupported', 'error', config.valueRange(path), config.t('"gradient_allreduce_op": "sum" is not supported with {0}; DeepSpeed raises ValueError when it reads the config.', reason), { path, fixes: [toMean] })];
 };
 
 /** managed_gradient_accumulation: false cannot be combined with several features (§2.2). */
@@ -86,16 +87,17 @@ export const unmanagedGradAccumulation: Rule = (config) => {
   // The key exists from DeepSpeed 0.19.4 on; an older release ignores it.
   if (!config.has(path) || config.get(path) !== false || !config.holds('managedGradientAccumulation')) return [];
   const stage = config.knownStage();
-  const conflicts: string[] = [];
-  if (config.isTrue([ZERO, 'overlap_comm']) && stage !== undefined && stage < 2) conflicts.push('"overlap_comm" below ZeRO stage 2');
-  if (config.section(['pipeline'])) conflicts.push('pipeline parallelism');
-  if (config.isTrue(['compile', 'deepcompile'])) conflicts.push('DeepCompile');
-  if (config.isTrue(['amp', 'enabled'])) conflicts.push('Apex AMP');
-  return conflicts.map((what) =>
-    config.diagnostic('unmanaged-grad-accumulation-conflict', 'error', config.keyRange(path), `"managed_gradient_accumulation": false cannot be used with ${what}; DeepSpeed's engine sanity check asserts at start.`, {
+  // Each conflict by its id (in the diagnostic's data) and as the reader reads it.
+  const conflicts: [id: string, what: string][] = [];
+  if (config.isTrue([ZERO, 'overlap_comm']) && stage !== undefined && stage < 2) conflicts.push(['overlap_comm', config.t('"overlap_comm" below ZeRO stage 2')]);
+  if (config.section(['pipeline'])) conflicts.push(['pipeline', config.t('pipeline parallelism')]);
+  if (config.isTrue(['compile', 'deepcompile'])) conflicts.push(['deepcompile', 'DeepCompile']);
+  if (config.isTrue(['amp', 'enabled'])) conflicts.push(['amp', 'Apex AMP']);
+  return conflicts.map(([id, what]) =>
+    config.diagnostic('unmanaged-grad-accumulation-conflict', 'error', config.keyRange(path), config.t('"managed_gradient_accumulation": false cannot be used with {0}; DeepSpeed\'s engine sanity check asserts at start.', what), {
       path,
-      conflict: what,
-      fixes: [fix('Remove "managed_gradient_accumulation" (default true)', [{ op: 'remove', path }], true)],
+      conflict: id,
+      fixes: [fix(config.t('Remove "{0}" (default true)', 'managed_gradient_accumulation'), [{ op: 'remove', path }], true)],
     }),
   );
 };
@@ -109,9 +111,9 @@ export const autotpSize: Rule = (config) => {
   // DeepSpeed only configures (and checks) tensor parallelism when autotp_size > 1 (engine.py:332).
   if (autotp === undefined || autotp <= 1 || tp === undefined || tp === 1 || tp === autotp) return [];
   return [
-    config.diagnostic('autotp-size-mismatch', 'error', config.valueRange(path), `"tp_size" (${tp}) must be 1 or equal "autotp_size" (${autotp}); DeepSpeed raises ValueError.`, {
+    config.diagnostic('autotp-size-mismatch', 'error', config.valueRange(path), config.t('"tp_size" ({0}) must be 1 or equal "autotp_size" ({1}); DeepSpeed raises ValueError.', tp, autotp), {
       path,
-      fixes: [fix(`Set "tp_size" to ${autotp}`, [{ op: 'set', path, value: autotp }], true)],
+      fixes: [fix(config.t('Set {0} to {1}', '"tp_size"', autotp), [{ op: 'set', path, value: autotp }], true)],
     }),
   ];
 };
@@ -123,7 +125,7 @@ export const deepcompilePasses: Rule = (config) => {
   const others = passes.filter((p) => p === 'autosp' || p === 'z1' || p === 'z3');
   if (others.length === 0) return [];
   return [
-    config.diagnostic('deepcompile-passes-conflict', 'error', config.valueRange(['compile', 'passes']), `The "autotp" DeepCompile pass cannot be combined with ${others.map((p) => `"${p}"`).join(', ')}; DeepSpeed raises NotImplementedError.`, {
+    config.diagnostic('deepcompile-passes-conflict', 'error', config.valueRange(['compile', 'passes']), config.t('The "autotp" DeepCompile pass cannot be combined with {0}; DeepSpeed raises NotImplementedError.', others.map((p) => `"${p}"`).join(', ')), {
       path: ['compile', 'passes'],
     }),
   ];
@@ -141,11 +143,11 @@ export const zenflowIntervals: Rule = (config) => {
   const update = config.has([...base, 'update_interval']) ? config.get([...base, 'update_interval']) : 'auto';
   const path = [...base, 'select_interval'];
   const say = (message: string) => [config.diagnostic('zenflow-interval-invalid', 'error', config.valueRange(config.has(path) ? path : [...base, 'select_strategy']), message, { path })];
-  if (strategy === 'auto' && typeof select === 'number') return say('With "select_strategy": "auto", "select_interval" must be "auto"; DeepSpeed raises on a number.');
-  if (strategy !== 'auto' && typeof select === 'string') return say(`With "select_strategy": "${strategy}", "select_interval" must be a number.`);
+  if (strategy === 'auto' && typeof select === 'number') return say(config.t('With "select_strategy": "auto", "select_interval" must be "auto"; DeepSpeed raises on a number.'));
+  if (strategy !== 'auto' && typeof select === 'string') return say(config.t('With "select_strategy": "{0}", "select_interval" must be a number.', strategy));
   // With "epoch" the interval counts epochs: DeepSpeed multiplies it by the steps per epoch before comparing.
   // 0 turns re-selection off and is never compared (zenflow/engine.py:62).
-  if (strategy === 'step' && typeof select === 'number' && select !== 0 && typeof update === 'number' && select < update) return say(`"select_interval" (${select}) must be at least "update_interval" (${update}).`);
+  if (strategy === 'step' && typeof select === 'number' && select !== 0 && typeof update === 'number' && select < update) return say(config.t('"select_interval" ({0}) must be at least "update_interval" ({1}).', select, update));
   return [];
 };
 
@@ -161,9 +163,9 @@ export const zenflowRequirements: Rule = (config) => {
   const out = [];
   if (stage < 3 && !config.optimizerOffloaded()) {
     out.push(
-      config.diagnostic('zenflow-needs-offload', 'error', config.keyRange(base), `ZenFlow at ZeRO stage ${stage} runs only with optimizer offload: DeepSpeed raises ValueError ("Zenflow must be used with cpu offload").`, {
+      config.diagnostic('zenflow-needs-offload', 'error', config.keyRange(base), config.t('ZenFlow at ZeRO stage {0} runs only with optimizer offload: DeepSpeed raises ValueError ("Zenflow must be used with cpu offload").', stage), {
         path: base,
-        fixes: [fix('Offload the optimizer to the CPU', [{ op: 'set', path: [ZERO, 'offload_optimizer', 'device'], value: 'cpu' }], true)],
+        fixes: [fix(config.t('Offload the optimizer to the CPU'), [{ op: 'set', path: [ZERO, 'offload_optimizer', 'device'], value: 'cpu' }], true)],
       }),
     );
   }
@@ -172,11 +174,13 @@ export const zenflowRequirements: Rule = (config) => {
   const overlapSet = config.has(overlapPath) && config.get(overlapPath) !== null;
   const overlap = overlapSet ? config.isTrue(overlapPath) : stage === 3;
   if (config.isTrue([...base, 'offload']) && !overlap) {
-    const why = overlapSet ? '"overlap_comm" is off' : `"overlap_comm" is off by default at stage ${stage}`;
+    const message = overlapSet
+      ? config.t('ZenFlow\'s "offload": true needs "overlap_comm": true, and "overlap_comm" is off: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").')
+      : config.t('ZenFlow\'s "offload": true needs "overlap_comm": true, and "overlap_comm" is off by default at stage {0}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").', stage);
     out.push(
-      config.diagnostic('zenflow-needs-overlap-comm', 'error', config.keyRange([...base, 'offload']), `ZenFlow's "offload": true needs "overlap_comm": true, and ${why}: DeepSpeed asserts ("offload selective optimizer should be used with overlap_comm").`, {
+      config.diagnostic('zenflow-needs-overlap-comm', 'error', config.keyRange([...base, 'offload']), message, {
         path: [...base, 'offload'],
-        fixes: [fix('Turn "overlap_comm" on', [{ op: 'set', path: overlapPath, value: true }], true), fix('Turn ZenFlow "offload" off', [{ op: 'set', path: [...base, 'offload'], value: false }])],
+        fixes: [fix(config.t('Turn "{0}" on', 'overlap_comm'), [{ op: 'set', path: overlapPath, value: true }], true), fix(config.t('Turn ZenFlow "offload" off'), [{ op: 'set', path: [...base, 'offload'], value: false }])],
       }, undefined, stage === 3 ? `${DS}:deepspeed/runtime/zenflow/engine_stage3.py#L101` : undefined),
     );
   }
@@ -192,8 +196,8 @@ export const tensorParallelDtype: Rule = (config) => {
       'tensor-parallel-dtype',
       'error',
       config.valueRange(path),
-      `"dtype" in tensor_parallel is typed torch.dtype in DeepSpeed's pydantic config, and no JSON value is one: DeepSpeed refuses ${showValue(config.get(path))} (is_instance_of). Remove it and pass the dtype to deepspeed.tp_model_init() in your script.`,
-      { path, fixes: [fix('Remove "dtype"', [{ op: 'remove', path }], true)] },
+      config.t('"dtype" in tensor_parallel is typed torch.dtype in DeepSpeed\'s pydantic config, and no JSON value is one: DeepSpeed refuses {0} (is_instance_of). Remove it and pass the dtype to deepspeed.tp_model_init() in your script.', showValue(config.get(path))),
+      { path, fixes: [fix(config.t('Remove "{0}"', 'dtype'), [{ op: 'remove', path }], true)] },
     ),
   ];
 };

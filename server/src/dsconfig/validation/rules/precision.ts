@@ -1,6 +1,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { fix, type ConfigView } from '../configView';
 import type { Rule } from './rule';
+import { toStage } from './stageFix';
 
 /** fp16 and bf16 both on (§3.3): DeepSpeed asserts "bfloat16 and fp16 modes cannot be simultaneously enabled". */
 export const fp16AndBf16: Rule = (config) => {
@@ -15,20 +16,20 @@ export const fp16AndBf16: Rule = (config) => {
       'fp16-and-bf16',
       'error',
       config.keyRange(at),
-      'fp16 and bf16 are both enabled. DeepSpeed refuses this at start ("bfloat16 and fp16 modes cannot be simultaneously enabled"); pick one: bf16 on Ampere (A100, RTX 30xx) or newer, fp16 on older GPUs.',
+      config.t('fp16 and bf16 are both enabled. DeepSpeed refuses this at start ("bfloat16 and fp16 modes cannot be simultaneously enabled"); pick one: bf16 on Ampere (A100, RTX 30xx) or newer, fp16 on older GPUs.'),
       {
         path: at,
         bf16Key: bf16,
         fixes: [
-          fix('Keep bf16 (turn fp16 off)', [{ op: 'set', path: ['fp16', 'enabled'], value: false }], true),
-          fix('Keep fp16 (turn bf16 off)', [{ op: 'set', path: [bf16, 'enabled'], value: false }]),
+          fix(config.t('Keep {0} (turn {1} off)', 'bf16', 'fp16'), [{ op: 'set', path: ['fp16', 'enabled'], value: false }], true),
+          fix(config.t('Keep {0} (turn {1} off)', 'fp16', 'bf16'), [{ op: 'set', path: [bf16, 'enabled'], value: false }]),
         ],
       },
     ),
   ];
 };
 
-const ampOff = fix('Turn Apex AMP off', [{ op: 'set', path: ['amp', 'enabled'], value: false }], true);
+const ampOff = (config: ConfigView) => fix(config.t('Turn Apex AMP off'), [{ op: 'set', path: ['amp', 'enabled'], value: false }], true);
 
 /** Apex AMP cannot be combined with ZeRO, fp16 or bf16 (§3.3). */
 export const ampConflicts: Rule = (config) => {
@@ -41,8 +42,8 @@ export const ampConflicts: Rule = (config) => {
         'amp-with-zero',
         'error',
         config.keyRange(['amp', 'enabled']),
-        `Apex AMP ("amp") does not work with ZeRO: DeepSpeed asserts "Amp and ZeRO are not currently compatible" at stage ${stage}. Use "bf16" or "fp16" instead.`,
-        { path: ['amp', 'enabled'], stage, fixes: [ampOff] },
+        config.t('Apex AMP ("amp") does not work with ZeRO: DeepSpeed asserts "Amp and ZeRO are not currently compatible" at stage {0}. Use "bf16" or "fp16" instead.', stage),
+        { path: ['amp', 'enabled'], stage, fixes: [ampOff(config)] },
       ),
     );
   }
@@ -54,8 +55,8 @@ export const ampConflicts: Rule = (config) => {
         'amp-with-fp16-bf16',
         'error',
         config.keyRange(['amp', 'enabled']),
-        `Apex AMP ("amp") and "${other}" are both enabled. DeepSpeed raises NotImplementedError: AMP already does the mixed precision, so use one or the other.`,
-        { path: ['amp', 'enabled'], other, fixes: [ampOff, fix(`Turn ${other} off`, [{ op: 'set', path: [other, 'enabled'], value: false }])] },
+        config.t('Apex AMP ("amp") and "{0}" are both enabled. DeepSpeed raises NotImplementedError: AMP already does the mixed precision, so use one or the other.', other),
+        { path: ['amp', 'enabled'], other, fixes: [ampOff(config), fix(config.t('Turn {0} off', other), [{ op: 'set', path: [other, 'enabled'], value: false }])] },
       ),
     );
   }
@@ -71,8 +72,8 @@ export const ampConflicts: Rule = (config) => {
         'amp-grad-accum-dtype',
         'error',
         config.valueRange(accumPath),
-        `With Apex AMP the model trains in fp32, and "grad_accum_dtype" is ${accum}: DeepSpeed raises NotImplementedError ("Model data type and gradient accumulation data type must be equal to use Amp").`,
-        { path: accumPath, fixes: [fix('Accumulate in fp32', [{ op: 'set', path: accumPath, value: 'fp32' }], true), fix('Remove "grad_accum_dtype"', [{ op: 'remove', path: accumPath }])] },
+        config.t('With Apex AMP the model trains in fp32, and "grad_accum_dtype" is {0}: DeepSpeed raises NotImplementedError ("Model data type and gradient accumulation data type must be equal to use Amp").', accum),
+        { path: accumPath, fixes: [fix(config.t('Accumulate in {0}', 'fp32'), [{ op: 'set', path: accumPath, value: 'fp32' }], true), fix(config.t('Remove "{0}"', 'grad_accum_dtype'), [{ op: 'remove', path: accumPath }])] },
       ),
     );
   }
@@ -97,8 +98,8 @@ export const masterWeights: Rule = (config) => {
           'master-weights-without-zero',
           'error',
           config.keyRange(path),
-          `"${path[1]}" needs ZeRO stage 1, 2 or 3; with ZeRO off DeepSpeed fails its config check (AssertionError).`,
-          { path, fixes: [fix(`Turn "${path[1]}" off`, [{ op: 'set', path, value: false }])] },
+          config.t('"{0}" needs ZeRO stage 1, 2 or 3; with ZeRO off DeepSpeed fails its config check (AssertionError).', path[1]),
+          { path, fixes: [fix(config.t('Turn "{0}" off', path[1]), [{ op: 'set', path, value: false }])] },
         ),
       );
     }
@@ -110,12 +111,12 @@ export const masterWeights: Rule = (config) => {
         'bf16-optimizer-states-without-master-weights',
         'error',
         config.keyRange(path),
-        '"bf16_optimizer_states" needs "bf16_master_weights_and_grads": true; DeepSpeed asserts this when it reads the config.',
+        config.t('"bf16_optimizer_states" needs "bf16_master_weights_and_grads": true; DeepSpeed asserts this when it reads the config.'),
         {
           path,
           fixes: [
-            fix('Turn "bf16_master_weights_and_grads" on', [{ op: 'set', path: [bf16, 'bf16_master_weights_and_grads'], value: true }], true),
-            fix('Turn "bf16_optimizer_states" off', [{ op: 'set', path, value: false }]),
+            fix(config.t('Turn "{0}" on', 'bf16_master_weights_and_grads'), [{ op: 'set', path: [bf16, 'bf16_master_weights_and_grads'], value: true }], true),
+            fix(config.t('Turn "{0}" off', 'bf16_optimizer_states'), [{ op: 'set', path, value: false }]),
           ],
         },
       ),
@@ -150,9 +151,9 @@ export const paramDtype: Rule = (config) => {
   const dtype = typeof value === 'string' ? dtypeSpellings[value] : undefined;
   if (!dtype || !mode || dtype === mode) return [];
   return [
-    config.diagnostic('param-dtype-mismatch', 'error', config.valueRange(path), `"param_dtype" is ${dtype} but the config trains in ${mode}; DeepSpeed asserts that they match.`, {
+    config.diagnostic('param-dtype-mismatch', 'error', config.valueRange(path), config.t('"param_dtype" is {0} but the config trains in {1}; DeepSpeed asserts that they match.', dtype, mode), {
       path,
-      fixes: [fix(`Use "${mode}"`, [{ op: 'set', path, value: mode }], true)],
+      fixes: [fix(config.t('Use "{0}"', mode), [{ op: 'set', path, value: mode }], true)],
     }),
   ];
 };
@@ -167,20 +168,21 @@ export const masterWeightsNeedCpuAdam: Rule = (config) => {
   // Without an optimizer block the client's optimizer decides; only DeepSpeed-built Adam/AdamW becomes CPU Adam.
   const cpuAdam = type === undefined || ((type === 'adam' || type === 'adamw') && !config.isTrue(['optimizer', 'params', 'torch_adam']));
   const out: Diagnostic[] = [];
-  const needs = (path: string[], what: string, needOffload: boolean) => {
+  // `message` words the option and what it lacks: one sentence per option, so each language orders it its own way.
+  const needs = (path: string[], message: (missing: string) => string, needOffload: boolean) => {
     if ((!needOffload || offloaded) && cpuAdam) return;
-    const missing = !offloaded && needOffload ? 'optimizer offload ("offload_optimizer": {"device": "cpu"})' : 'DeepSpeed\'s CPU Adam ("optimizer": {"type": "AdamW"} without "torch_adam")';
+    const missing = !offloaded && needOffload ? config.t('optimizer offload ("offload_optimizer": {"device": "cpu"})') : config.t('DeepSpeed\'s CPU Adam ("optimizer": {"type": "AdamW"} without "torch_adam")');
     out.push(
-      config.diagnostic('master-weights-need-cpu-adam', 'error', config.keyRange(path), `${what} needs ${missing}; DeepSpeed asserts when it builds the ZeRO optimizer.`, {
+      config.diagnostic('master-weights-need-cpu-adam', 'error', config.keyRange(path), message(missing), {
         path,
-        fixes: !offloaded && needOffload ? [fix('Offload the optimizer to the CPU', [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }])] : [],
+        fixes: !offloaded && needOffload ? [fix(config.t('Offload the optimizer to the CPU'), [{ op: 'set', path: ['zero_optimization', 'offload_optimizer', 'device'], value: 'cpu' }])] : [],
       }),
     );
   };
-  if (config.isTrue(['fp16', 'fp16_master_weights_and_grads'])) needs(['fp16', 'fp16_master_weights_and_grads'], '"fp16_master_weights_and_grads"', true);
-  if (config.isTrue([bf16, 'bf16_master_weights_and_grads']) && !config.isTrue([bf16, 'bf16_optimizer_states'])) needs([bf16, 'bf16_master_weights_and_grads'], '"bf16_master_weights_and_grads" without "bf16_optimizer_states"', true);
+  if (config.isTrue(['fp16', 'fp16_master_weights_and_grads'])) needs(['fp16', 'fp16_master_weights_and_grads'], (missing) => config.t('"fp16_master_weights_and_grads" needs {0}; DeepSpeed asserts when it builds the ZeRO optimizer.', missing), true);
+  if (config.isTrue([bf16, 'bf16_master_weights_and_grads']) && !config.isTrue([bf16, 'bf16_optimizer_states'])) needs([bf16, 'bf16_master_weights_and_grads'], (missing) => config.t('"bf16_master_weights_and_grads" without "bf16_optimizer_states" needs {0}; DeepSpeed asserts when it builds the ZeRO optimizer.', missing), true);
   const ratio = config.number(['zero_optimization', 'offload_optimizer', 'ratio']);
-  if (ratio !== undefined && ratio < 1 && stage === 3 && offloaded) needs(['zero_optimization', 'offload_optimizer', 'ratio'], 'Partial optimizer offload ("ratio" < 1)', false);
+  if (ratio !== undefined && ratio < 1 && stage === 3 && offloaded) needs(['zero_optimization', 'offload_optimizer', 'ratio'], (missing) => config.t('Partial optimizer offload ("ratio" < 1) needs {0}; DeepSpeed asserts when it builds the ZeRO optimizer.', missing), false);
   return out;
 };
 
@@ -189,11 +191,11 @@ export const autocastQuantizedWeights: Rule = (config) => {
   if (!config.isTrue(['torch_autocast', 'enabled']) || !config.isTrue(['zero_optimization', 'zero_quantized_weights'])) return [];
   const path = ['zero_optimization', 'zero_quantized_weights'];
   return [
-    config.diagnostic('autocast-with-quantized-weights', 'error', config.keyRange(path), '"torch_autocast" and ZeRO++ quantized weights ("zero_quantized_weights") cannot be used together; DeepSpeed asserts at start.', {
+    config.diagnostic('autocast-with-quantized-weights', 'error', config.keyRange(path), config.t('"torch_autocast" and ZeRO++ quantized weights ("zero_quantized_weights") cannot be used together; DeepSpeed asserts at start.'), {
       path,
       fixes: [
-        fix('Turn "zero_quantized_weights" off', [{ op: 'set', path, value: false }]),
-        fix('Turn "torch_autocast" off', [{ op: 'set', path: ['torch_autocast', 'enabled'], value: false }]),
+        fix(config.t('Turn "{0}" off', 'zero_quantized_weights'), [{ op: 'set', path, value: false }]),
+        fix(config.t('Turn "{0}" off', 'torch_autocast'), [{ op: 'set', path: ['torch_autocast', 'enabled'], value: false }]),
       ],
     }),
   ];
@@ -213,14 +215,15 @@ export const dynamicLossScaleSettings: Rule = (config) => {
     const path = ['fp16', key];
     const value = config.number(path);
     if (value === undefined || value > 0) return [];
-    const when = enabled === true ? 'fp16 is on' : 'the Trainer turns fp16 on ("enabled": "auto")';
     return [
       config.diagnostic(
         'dynamic-loss-scale-setting',
         enabled === true ? 'error' : 'warning',
         config.valueRange(path),
-        `"${key}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when ${when}, DeepSpeed raises ValueError on ${value}.`,
-        { path, value, fixes: [fix(`Use the default ${fallback}`, [{ op: 'set', path, value: fallback }], true)] },
+        enabled === true
+          ? config.t('"{0}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when fp16 is on, DeepSpeed raises ValueError on {1}.', key, value)
+          : config.t('"{0}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when the Trainer turns fp16 on ("enabled": "auto"), DeepSpeed raises ValueError on {1}.', key, value),
+        { path, value, fixes: [fix(config.t('Use the default {0}', fallback), [{ op: 'set', path, value: fallback }], true)] },
       ),
     ];
   });
@@ -241,12 +244,12 @@ export const gradAccumWithoutZero: Rule = (config) => {
       'grad-accum-dtype-without-zero',
       'error',
       config.valueRange(path),
-      `"grad_accum_dtype" is ${accum} but the config trains in ${mode} without ZeRO. DeepSpeed supports other accumulation types only with ZeRO (bf16 with fp32 accumulation at stage 1) and raises NotImplementedError ("unsupported mix").`,
+      config.t('"grad_accum_dtype" is {0} but the config trains in {1} without ZeRO. DeepSpeed supports other accumulation types only with ZeRO (bf16 with fp32 accumulation at stage 1) and raises NotImplementedError ("unsupported mix").', accum, mode),
       {
         path,
         fixes: [
-          fix(`Accumulate in ${mode}`, [{ op: 'set', path, value: mode }], true),
-          ...(mode === 'bf16' && accum === 'fp32' ? [fix('Switch to ZeRO stage 1', [{ op: 'set', path: ['zero_optimization', 'stage'], value: 1 }])] : []),
+          fix(config.t('Accumulate in {0}', mode), [{ op: 'set', path, value: mode }], true),
+          ...(mode === 'bf16' && accum === 'fp32' ? [toStage(config, 1)] : []),
         ],
       },
     ),

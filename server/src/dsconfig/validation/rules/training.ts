@@ -1,5 +1,6 @@
 import { DS } from '../../../diagnostics/upstream';
-import { fix } from '../configView';
+import { fix, type ConfigView } from '../configView';
+import type { Translate } from '../../../l10n';
 import type { Rule } from './rule';
 
 /** contiguous_memory_optimization needs partitioned activations and a checkpoint count (§8). */
@@ -19,13 +20,15 @@ export const contiguousMemory: Rule = (config) => {
       config.keyRange(path),
       // checkpointing.configure() asserts only when it is called without num_checkpoints (activation_checkpointing/
       // checkpointing.py); DeepSpeed's engine never calls it, the training script does (Megatron passes num_layers).
-      `"contiguous_memory_optimization" also needs ${missing.join(' and ')}: deepspeed.checkpointing.configure() asserts without ${missing.length > 1 ? 'them' : 'it'} when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).`,
+      missing.length > 1
+        ? config.t('"contiguous_memory_optimization" also needs {0}: deepspeed.checkpointing.configure() asserts without them when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).', both(config, missing))
+        : config.t('"contiguous_memory_optimization" also needs {0}: deepspeed.checkpointing.configure() asserts without it when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).', missing[0]),
       {
         path,
         missing,
         fixes: [
-          ...(config.isTrue([base, 'partition_activations']) ? [] : [fix('Set "partition_activations": true', [{ op: 'set', path: [base, 'partition_activations'], value: true }], missing.length === 1)]),
-          fix('Turn "contiguous_memory_optimization" off', [{ op: 'set', path, value: false }]),
+          ...(config.isTrue([base, 'partition_activations']) ? [] : [fix(config.t('Set "{0}": {1}', 'partition_activations', 'true'), [{ op: 'set', path: [base, 'partition_activations'], value: true }], missing.length === 1)]),
+          fix(config.t('Turn "{0}" off', 'contiguous_memory_optimization'), [{ op: 'set', path, value: false }]),
         ],
       },
     ),
@@ -44,10 +47,10 @@ export const enabledKeyRequired: Rule = (config) =>
         'enabled-key-missing',
         'error',
         config.keyRange([section]),
-        `"${section}" has no "enabled" key. DeepSpeed takes it out of the section with pop("enabled") and no default, so a section without it stops the run with KeyError: 'enabled'.`,
+        config.t('"{0}" has no "enabled" key. DeepSpeed takes it out of the section with pop("enabled") and no default, so a section without it stops the run with KeyError: \'enabled\'.', section),
         {
           path: [section],
-          fixes: [true, false].map((enabled) => fix(`Add "enabled": ${enabled}`, [{ op: 'set', path: [section, 'enabled'], value: enabled }])),
+          fixes: [true, false].map((enabled) => fix(config.t('Add {0}', `"enabled": ${enabled}`), [{ op: 'set', path: [section, 'enabled'], value: enabled }])),
         },
       ),
     ];
@@ -58,23 +61,32 @@ export const pldSettingsRequired: Rule = (config) => {
   if (!config.isTrue(['progressive_layer_drop', 'enabled'])) return [];
   const missing = ['theta', 'gamma'].filter((key) => !config.has(['progressive_layer_drop', key]));
   if (missing.length === 0) return [];
-  const keys = missing.map((k) => `"${k}"`).join(' and ');
+  const keys = both(config, missing.map((k) => `"${k}"`));
+  const message =
+    missing.length > 1
+      ? config.t('Progressive layer drop is on but {0} are missing: DeepSpeed reads them without a default, so the run stops with a KeyError.', keys)
+      : config.t('Progressive layer drop is on but {0} is missing: DeepSpeed reads it without a default, so the run stops with a KeyError.', keys);
   return [
-    config.diagnostic('enabled-key-missing', 'error', config.keyRange(['progressive_layer_drop']), `Progressive layer drop is on but ${keys} ${missing.length > 1 ? 'are' : 'is'} missing: DeepSpeed reads ${missing.length > 1 ? 'them' : 'it'} without a default, so the run stops with a KeyError.`, {
+    config.diagnostic('enabled-key-missing', 'error', config.keyRange(['progressive_layer_drop']), message, {
       path: ['progressive_layer_drop'],
       missing,
-      fixes: [fix(`Add ${keys} (the tutorial's ${missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')).join(', ')})`, missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
+      fixes: [fix(config.t('Add {0} (the tutorial\'s {1})', keys, missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')).join(', ')), missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
     }, undefined, `${DS}:deepspeed/runtime/engine.py#L1018`),
   ];
 };
 
 /** torch schedulers whose arguments are Python objects: DeepSpeed calls `Scheduler(optimizer, **params)`, and JSON cannot hold them. */
-const needsPythonObjects: Record<string, string> = {
-  LambdaLR: 'a function (lr_lambda)',
-  MultiplicativeLR: 'a function (lr_lambda)',
-  SequentialLR: 'other scheduler objects (schedulers)',
-  ChainedScheduler: 'other scheduler objects (schedulers, its first argument)',
+const needsPythonObjects: Record<string, (t: Translate) => string> = {
+  LambdaLR: (t) => t('a function (lr_lambda)'),
+  MultiplicativeLR: (t) => t('a function (lr_lambda)'),
+  SequentialLR: (t) => t('other scheduler objects (schedulers)'),
+  ChainedScheduler: (t) => t('other scheduler objects (schedulers, its first argument)'),
 };
+
+/** Two things in the reader's language: "a" and "b". */
+function both(config: ConfigView, items: string[]): string {
+  return items.length > 1 ? config.t('{0} and {1}', items.slice(0, -1).join(', '), items[items.length - 1]) : (items[0] ?? '');
+}
 
 const deepSpeedSchedulers = new Set(['WarmupLR', 'WarmupDecayLR', 'WarmupCosineLR', 'OneCycle', 'LRRangeTest']);
 /** Scheduler params the HF Trainer / accelerate fill when they hold "auto": arguments of DeepSpeed's schedulers only. */
@@ -93,17 +105,17 @@ export const torchSchedulerParams: Rule = (config) => {
     const path = ['scheduler', 'params', key];
     if (filledSchedulerParams.has(key)) {
       return [
-        config.diagnostic('scheduler-argument-not-taken', 'error', config.keyRange(path), `"${key}" is an argument of DeepSpeed's warm-up schedulers; torch.optim.lr_scheduler.${type} takes no such argument, so building it raises a TypeError.`, {
+        config.diagnostic('scheduler-argument-not-taken', 'error', config.keyRange(path), config.t('"{0}" is an argument of DeepSpeed\'s warm-up schedulers; torch.optim.lr_scheduler.{1} takes no such argument, so building it raises a TypeError.', key, type), {
           path,
-          fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }], true)],
+          fixes: [fix(config.t('Remove "{0}"', key), [{ op: 'remove', path }], true)],
         }),
       ];
     }
     if (value !== 'auto') return [];
     return [
-      config.diagnostic('auto-not-filled', 'error', config.valueRange(path), `"auto" is not filled in for "${key}": the Hugging Face Trainer and accelerate fill only DeepSpeed's own scheduler arguments, so torch.optim.lr_scheduler.${type} receives the string "auto".`, {
+      config.diagnostic('auto-not-filled', 'error', config.valueRange(path), config.t('"auto" is not filled in for "{0}": the Hugging Face Trainer and accelerate fill only DeepSpeed\'s own scheduler arguments, so torch.optim.lr_scheduler.{1} receives the string "auto".', key, type), {
         path,
-        fixes: [fix(`Remove "${key}"`, [{ op: 'remove', path }])],
+        fixes: [fix(config.t('Remove "{0}"', key), [{ op: 'remove', path }])],
       }),
     ];
   });
@@ -118,8 +130,8 @@ export const schedulerNeedsPython: Rule = (config) => {
       'scheduler-needs-python',
       'error',
       config.valueRange(path),
-      `torch.optim.lr_scheduler.${type} needs ${needsPythonObjects[type]}, which a JSON config cannot hold: DeepSpeed builds it as ${type}(optimizer, **params) and it fails. Build this scheduler in your training script and pass it to deepspeed.initialize, or pick another type.`,
-      { path, fixes: [fix('Remove the scheduler block', [{ op: 'remove', path: ['scheduler'] }])] },
+      config.t('torch.optim.lr_scheduler.{0} needs {1}, which a JSON config cannot hold: DeepSpeed builds it as {0}(optimizer, **params) and it fails. Build this scheduler in your training script and pass it to deepspeed.initialize, or pick another type.', type, needsPythonObjects[type](config.t)),
+      { path, fixes: [fix(config.t('Remove the scheduler block'), [{ op: 'remove', path: ['scheduler'] }])] },
     ),
   ];
 };

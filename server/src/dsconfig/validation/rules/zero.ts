@@ -3,6 +3,7 @@ import { DS } from '../../../diagnostics/upstream';
 import { fix, type ConfigView } from '../configView';
 import { builtOptimizer } from './optimizer';
 import type { Rule } from './rule';
+import { toStage } from './stageFix';
 
 const ZERO = 'zero_optimization';
 
@@ -17,11 +18,11 @@ export const offloadParamBelowStage3: Rule = (config) => {
       'offload-param-below-stage-3',
       'warning',
       config.keyRange(path),
-      `"offload_param" only works with ZeRO stage 3. With "stage": ${stage} DeepSpeed ignores it and keeps all parameters on the GPU, so memory use is higher than this block suggests.`,
+      config.t('"offload_param" only works with ZeRO stage 3. With "stage": {0} DeepSpeed ignores it and keeps all parameters on the GPU, so memory use is higher than this block suggests.', stage),
       {
         path,
         stage,
-        fixes: [fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }]), fix('Remove "offload_param"', [{ op: 'remove', path }])],
+        fixes: [toStage(config, 3), fix(config.t('Remove "{0}"', 'offload_param'), [{ op: 'remove', path }])],
       },
     ),
   ];
@@ -38,12 +39,12 @@ export const partialOffloadBelowStage3: Rule = (config) => {
       'partial-offload-below-stage-3',
       'error',
       config.keyRange(path),
-      `"ratio": ${ratio} offloads only part of the optimizer, which DeepSpeed supports only with ZeRO stage 3 ("Partial offloading only supported for ZeRO Stage 3"); with "stage": ${stage} it will not start.`,
+      config.t('"ratio": {0} offloads only part of the optimizer, which DeepSpeed supports only with ZeRO stage 3 ("Partial offloading only supported for ZeRO Stage 3"); with "stage": {1} it will not start.', ratio, stage),
       {
         path,
         stage,
         ratio,
-        fixes: [fix('Offload the whole optimizer ("ratio": 1)', [{ op: 'set', path, value: 1 }], true), fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }])],
+        fixes: [fix(config.t('Offload the whole optimizer ("ratio": 1)'), [{ op: 'set', path, value: 1 }], true), toStage(config, 3)],
       },
     ),
   ];
@@ -71,7 +72,7 @@ export const nvmeWithoutPath: Rule = (config) => {
         'nvme-without-path',
         'error',
         config.valueRange(devicePath),
-        `"${block}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.`,
+        config.t('"{0}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.', block),
         { path: devicePath, fixes: [fix(config.t('Add "nvme_path" (fill in your NVMe mount)'), [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme', placeholder: true }])] },
         undefined,
         // The registry cites the optimizer's swap folder (stage3.py:791); parameters are swapped here.
@@ -87,11 +88,11 @@ function nvmeActsAsCpu(config: Parameters<Rule>[0], devicePath: string[], stage:
     'nvme-below-stage-3',
     'information',
     config.valueRange(devicePath),
-    `With "stage": ${stage}, "device": "nvme" offloads the optimizer to CPU memory: only ZeRO stage 3 swaps optimizer states to NVMe, and "nvme_path" is not read.`,
+    config.t('With "stage": {0}, "device": "nvme" offloads the optimizer to CPU memory: only ZeRO stage 3 swaps optimizer states to NVMe, and "nvme_path" is not read.', stage),
     {
       path: devicePath,
       stage,
-      fixes: [fix('Use "cpu"', [{ op: 'set', path: devicePath, value: 'cpu' }]), fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }])],
+      fixes: [fix(config.t('Use "{0}"', 'cpu'), [{ op: 'set', path: devicePath, value: 'cpu' }]), toStage(config, 3)],
     },
   );
 }
@@ -107,8 +108,8 @@ export const stageAuto: Rule = (config) => {
       config.valueRange(path),
       // accelerate's DeepSpeedPlugin fills it with its zero_stage (ACCELERATE_DEEPSPEED_ZERO_STAGE, default 2;
       // utils/dataclasses.py:1237-1238, 1283-1290); DeepSpeed's pydantic model drops "auto" (runtime/config_utils.py).
-      '"stage": "auto" depends on who reads the config: accelerate\'s DeepSpeedPlugin (the Hugging Face Trainer, accelerate, ms-swift, LLaMA-Factory) fills it with its zero_stage, 2 unless accelerate\'s config or ACCELERATE_DEEPSPEED_ZERO_STAGE says otherwise; a plain deepspeed.initialize drops it silently and runs without ZeRO (stage 0). Write the stage you want.',
-      { path, fixes: [1, 2, 3].map((stage) => fix(`Use ZeRO stage ${stage}`, [{ op: 'set', path, value: stage }])) },
+      config.t('"stage": "auto" depends on who reads the config: accelerate\'s DeepSpeedPlugin (the Hugging Face Trainer, accelerate, ms-swift, LLaMA-Factory) fills it with its zero_stage, 2 unless accelerate\'s config or ACCELERATE_DEEPSPEED_ZERO_STAGE says otherwise; a plain deepspeed.initialize drops it silently and runs without ZeRO (stage 0). Write the stage you want.'),
+      { path, fixes: [1, 2, 3].map((stage) => fix(config.t('Use ZeRO stage {0}', stage), [{ op: 'set', path, value: stage }])) },
     ),
   ];
 };
@@ -118,9 +119,9 @@ export const legacyStage1: Rule = (config) => {
   const path = [ZERO, 'legacy_stage1'];
   if (!config.isTrue(path)) return [];
   return [
-    config.diagnostic('legacy-stage1', 'error', config.keyRange(path), '"legacy_stage1": true is no longer supported: the legacy ZeRO-1 implementation was removed and DeepSpeed raises an exception at start.', {
+    config.diagnostic('legacy-stage1', 'error', config.keyRange(path), config.t('"legacy_stage1": true is no longer supported: the legacy ZeRO-1 implementation was removed and DeepSpeed raises an exception at start.'), {
       path,
-      fixes: [fix('Remove "legacy_stage1"', [{ op: 'remove', path }], true)],
+      fixes: [fix(config.t('Remove "{0}"', 'legacy_stage1'), [{ op: 'remove', path }], true)],
     }),
   ];
 };
@@ -135,8 +136,10 @@ export const legacyBooleanForm: Rule = (config) => {
       'zero-optimization-legacy-bool',
       'warning',
       config.valueRange([ZERO]),
-      `"zero_optimization": ${value} is the legacy form of ${value ? 'ZeRO stage 1 (bucket size from "allgather_size")' : 'ZeRO off'}; DeepSpeed logs a deprecation warning. Write it as an object.`,
-      { path: [ZERO], fixes: [fix(`Replace with {"stage": ${stage}}`, [{ op: 'set', path: [ZERO], value: { stage } }], true)] },
+      value
+        ? config.t('"zero_optimization": true is the legacy form of ZeRO stage 1 (bucket size from "allgather_size"); DeepSpeed logs a deprecation warning. Write it as an object.')
+        : config.t('"zero_optimization": false is the legacy form of ZeRO off; DeepSpeed logs a deprecation warning. Write it as an object.'),
+      { path: [ZERO], fixes: [fix(config.t('Replace with {0}', JSON.stringify({ stage }).replace(':', ': ')), [{ op: 'set', path: [ZERO], value: { stage } }], true)] },
     ),
   ];
 };
@@ -162,12 +165,12 @@ export const optimizerOffloadAtStage0: Rule = (config) => {
       'optimizer-offload-at-stage-0',
       'error',
       config.valueRange(path),
-      'With ZeRO off ("stage": 0), optimizer offload still makes DeepSpeed use its CPU optimizer, but the parameters stay on the GPU: the first step fails ("CPUAdam param is on cuda and must be \'cpu\'").',
+      config.t('With ZeRO off ("stage": 0), optimizer offload still makes DeepSpeed use its CPU optimizer, but the parameters stay on the GPU: the first step fails ("CPUAdam param is on cuda and must be \'cpu\'").'),
       {
         path,
         fixes: [
-          fix('Switch to ZeRO stage 2', [{ op: 'set', path: [ZERO, 'stage'], value: 2 }]),
-          fix('Turn optimizer offload off', path[1] === 'cpu_offload' ? [{ op: 'remove', path }] : [{ op: 'set', path, value: 'none' }]),
+          toStage(config, 2),
+          fix(config.t('Turn optimizer offload off'), path[1] === 'cpu_offload' ? [{ op: 'remove', path }] : [{ op: 'set', path, value: 'none' }]),
         ],
       },
     ),
@@ -192,8 +195,8 @@ export const pipelineLoadingBelowStage3: Rule = (config) => {
       'pipeline-loading-checkpoint-below-stage-3',
       'warning',
       config.keyRange(path),
-      `"pipeline_loading_checkpoint" works only with ZeRO stage 3. With "stage": ${config.knownStage()} training starts, but resuming from a checkpoint fails: load_checkpoint raises AssertionError ("Only stage3 support for pipeline checkpoint loading").`,
-      { path, fixes: [fix('Set "pipeline_loading_checkpoint": false', [{ op: 'set', path, value: false }], true), fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }])] },
+      config.t('"pipeline_loading_checkpoint" works only with ZeRO stage 3. With "stage": {0} training starts, but resuming from a checkpoint fails: load_checkpoint raises AssertionError ("Only stage3 support for pipeline checkpoint loading").', config.knownStage() ?? '?'),
+      { path, fixes: [fix(config.t('Set "{0}": false', 'pipeline_loading_checkpoint'), [{ op: 'set', path, value: false }], true), toStage(config, 3)] },
     ),
   ];
 };
@@ -213,8 +216,8 @@ export const quantizedInitializationBelowStage3: Rule = (config) => {
       'ignored-at-stage',
       'warning',
       config.keyRange(path),
-      `"quantized_initialization" is only read by deepspeed.zero.Init, the ZeRO stage 3 context (the Hugging Face Trainer and accelerate enter it only at stage 3); the engine never reads it. With "stage": ${stage} the weights are not quantized at load.`,
-      { path, stage, stages: [3], fixes: [fix('Switch to ZeRO stage 3', [{ op: 'set', path: [ZERO, 'stage'], value: 3 }]), fix('Remove "quantized_initialization"', [{ op: 'remove', path }])] },
+      config.t('"quantized_initialization" is only read by deepspeed.zero.Init, the ZeRO stage 3 context (the Hugging Face Trainer and accelerate enter it only at stage 3); the engine never reads it. With "stage": {0} the weights are not quantized at load.', stage),
+      { path, stage, stages: [3], fixes: [toStage(config, 3), fix(config.t('Remove "{0}"', 'quantized_initialization'), [{ op: 'remove', path }])] },
       'https://www.deepspeed.ai/2022/09/09/zero-inference.html',
     ),
   ];
@@ -239,8 +242,8 @@ export const allgatherBucketOdd: Rule = (config) => {
       'allgather-bucket-size-odd',
       'error',
       config.valueRange(path),
-      `"allgather_bucket_size" is ${value}, an odd number: ZeRO stage ${stage} asserts it is a multiple of 2 (the all-gather buffers are aligned to 4 bytes) and does not start.`,
-      { path, value, fixes: [fix(`Use ${even}`, [{ op: 'set', path, value: even }], true)] },
+      config.t('"allgather_bucket_size" is {0}, an odd number: ZeRO stage {1} asserts it is a multiple of 2 (the all-gather buffers are aligned to 4 bytes) and does not start.', value, stage),
+      { path, value, fixes: [fix(config.t('Use {0}', even), [{ op: 'set', path, value: even }], true)] },
     ),
   ];
 };
