@@ -2,7 +2,7 @@
 // marketplace: VS Code takes a display language only when an installed extension declares it in
 // `contributes.localizations`. Its translations of VS Code's own UI are empty (the workbench stays English); what
 // it gives is the display language itself, so `vscode.env.language` is zh-cn and VS Code loads ZeRO Lens's
-// package.nls.zh-cn.json and l10n/bundle.l10n.zh-cn.json.
+// package.nls.zh-cn.json and dist/l10n/bundle.l10n.zh-cn.json.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';

@@ -40,7 +40,9 @@ test('Trainer --fsdp with --deepspeed: the Trainer raises; the fixes keep one of
   assert.ok(codes(diagnostics).includes('fsdp-with-deepspeed'));
   const d = diagnostics.filter((x) => x.code === 'fsdp-with-deepspeed');
   assert.match(String(d[0].codeDescription?.href), /trainer\.py#L571-L575$/);
-  assert.equal(fixed(document, d, 'fsdp-with-deepspeed', 'Remove `--fsdp`'), hf('--deepspeed ds.json'));
+  // Each title names all it removes, the flag and its value.
+  assert.equal(fixed(document, d, 'fsdp-with-deepspeed', 'Remove `--fsdp "full_shard auto_wrap"`'), hf('--deepspeed ds.json'));
+  assert.equal(fixed(document, d, 'fsdp-with-deepspeed', 'Remove `--deepspeed ds.json`'), hf('--fsdp "full_shard auto_wrap"'));
 });
 
 test('Trainer --fsdp_config: a file the Trainer reads, its keys, and without --fsdp', async () => {

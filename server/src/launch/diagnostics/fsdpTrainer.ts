@@ -137,9 +137,11 @@ async function hfTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, trainer:
   if (fsdp && hasFsdp && ds && (ds.inline || ds.values.length > 0)) {
     const fsdpExtent = optionExtent(fsdp);
     const dsExtent = optionExtent(ds);
+    // A title names all it removes: the flag and its value (`--deepspeed ds_config.json`).
+    const written = (e: { start: number; end: number }) => ctx.document.getText().slice(e.start, e.end).replace(/\s*\\\r?\n\s*/g, ' ').trim();
     const fixes: FixSpec[] = [
-      { id: 'remove-flag', title: t('Remove `{0}`', fsdp.written), ops: [editor.removeWords(fsdpExtent.start, fsdpExtent.end)] },
-      { id: 'remove-flag', title: t('Remove `{0}`', ds.written), ops: [editor.removeWords(dsExtent.start, dsExtent.end)] },
+      { id: 'remove-flag', title: t('Remove `{0}`', written(fsdpExtent)), ops: [editor.removeWords(fsdpExtent.start, fsdpExtent.end)] },
+      { id: 'remove-flag', title: t('Remove `{0}`', written(dsExtent)), ops: [editor.removeWords(dsExtent.start, dsExtent.end)] },
     ];
     const message = t('`--fsdp` and `--deepspeed` cannot be used together: the Trainer raises ValueError ("Using --fsdp xxx together with --deepspeed is not possible"). Keep one of them.');
     out.push(launchDiagnostic(ctx, 'fsdp-with-deepspeed', fsdp.nameStart, fsdpExtent.end, message, { fixes }, { raises: raises.trainerDeepSpeedAndFsdp }));
