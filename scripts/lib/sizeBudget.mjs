@@ -13,15 +13,15 @@ export const totalBudgetKiB = 700;
 /**
  * `files` match paths inside the package (`extension/` left off). `bundled` matches inputs of dist/core.js that
  * count towards the component rather than the core (the catalog and strings are bundled into it).
- * Each budget is what the component measured when it was set (`npm run package`, issue 28: VSIX 657.8 KiB)
- * plus a margin: about 20 KiB for the core, where new features land, a few KiB for the others. Together they
+ * Each budget is what the component measured when it was set (`npm run package`, issue 28: VSIX 681.3 KiB with the
+ * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others. Together they
  * leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
   {
     name: 'core',
-    budgetKiB: 390,
+    budgetKiB: 383,
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
@@ -30,14 +30,14 @@ export const components = [
   { name: 'webview', budgetKiB: 40, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
     name: 'catalog',
-    budgetKiB: 16,
+    budgetKiB: 14,
     what: 'the model catalog (server/src/memory/catalog*, bundled; or dist/catalog*)',
     files: [/^dist\/catalog/],
     bundled: /(^|\/)server\/src\/memory\/catalog[^/]*$/,
   },
   {
     name: 'strings',
-    budgetKiB: 53,
+    budgetKiB: 65,
     what: "translated strings (the catalog l10n/ bundled into the core, the client's share of it in dist/l10n/, package.nls.*.json)",
     files: [/(^|\/)l10n\//, /^package\.nls(\.[\w-]+)?\.json$/],
     // The catalog's data, wherever it sits (l10n/ at the root too); the translator's code is the core's.
