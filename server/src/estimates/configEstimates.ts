@@ -72,8 +72,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (fit) out.push(fit);
       const host = anchor && stageIsKnown(parsed) && settings.cpuMemoryGiB ? hostMemoryDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, settings) : undefined;
       if (host) out.push(host);
-      // Checks that need the world size: only AutoEP's, and only when the context knows the GPU count.
-      const view = new ConfigView(document, parsed);
+      const view = new ConfigView(document, parsed, undefined, undefined, settings.locale);
       // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
       const world = worldSizeOf((await training.analyzeConfig(document, settings)).context, t);
       const launches = await training.referencesTo(pathOf(document.uri));

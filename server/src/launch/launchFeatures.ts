@@ -8,7 +8,6 @@ import { launchHover } from './features/hover';
 import { launchDefinition, launchDocumentLinks } from './features/links';
 import { launchCodeActions } from './features/codeActions';
 import type { FactsOfFile } from './references';
-import { translator } from '../l10n';
 
 /** What the launch domain gets from the layers above it: the parses, cached file facts and estimates. */
 export interface LaunchFeatureInputs {
@@ -26,7 +25,7 @@ export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContri
   const { hosts, parse } = inputs;
   return {
     name: 'launch',
-    validate: (document, settings, budget) => launchDiagnostics(parse(document), hosts, budget, settings.deepspeedVersion, translator(settings.locale)),
+    validate: (document, settings, budget) => launchDiagnostics(parse(document), hosts, budget, settings),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position, settings) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile, settings.locale),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

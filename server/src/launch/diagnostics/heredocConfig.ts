@@ -11,7 +11,7 @@ import type { LaunchCommand } from '../command/launchCommand';
 import type { ShellScript } from '../shell/types';
 import { heredocConfigs, type HeredocConfig } from '../heredocConfigs';
 import { configReader } from '../deepspeedPlugin';
-import type { Translate } from '../../l10n';
+import type { Locale, Translate } from '../../l10n';
 
 /**
  * A DeepSpeed config a script writes with a here-document is checked as a config, inside the script: the ds_config
@@ -20,11 +20,11 @@ import type { Translate } from '../../l10n';
  * out (the value is not known), as are whole-config checks then. When a launch of the script uses the file, its GPU
  * count checks the batch triple too. Fixes are not offered: they edit JSON by path, and this is a script.
  */
-export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript, launches: LaunchCommand[], t: Translate): Diagnostic[] {
+export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript, launches: LaunchCommand[], t: Translate, locale?: Locale): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const config of heredocConfigs(script)) {
     try {
-      out.push(...checkOne(ctx, config, launches, t));
+      out.push(...checkOne(ctx, config, launches, t, locale));
     } catch {
       // One odd here-document must not hide the other checks.
     }
@@ -32,16 +32,16 @@ export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript
   return out;
 }
 
-function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCommand[], t: Translate): Diagnostic[] {
+function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCommand[], t: Translate, locale: Locale | undefined): Diagnostic[] {
   const virtual = TextDocument.create(`${ctx.uri}#heredoc-${config.heredoc.start}`, 'ds-config', 1, config.text);
   const parses = new ConfigParses();
-  const found = validateConfig(parses, virtual, defaultSettings);
+  const found = validateConfig(parses, virtual, { ...defaultSettings, locale: locale ?? defaultSettings.locale });
   const user = launches.find((l) => l.facts.deepspeed?.kind === 'file' && l.facts.deepspeed.written?.start === config.heredoc.start);
   const gpus = user?.facts.gpusPerNode?.value;
   if (gpus) {
     const world = gpus * (user.facts.nodes?.value ?? 1);
     // A plain deepspeed script may split the GPUs with model parallelism of its own: a warning then.
-    found.push(...batchWorldChecks(new ConfigView(virtual, parses.parse(virtual)), { gpus: world, label: t('{0} GPUs (line {1})', world, user.facts.span.line) }, !configReader(user.facts)));
+    found.push(...batchWorldChecks(new ConfigView(virtual, parses.parse(virtual), undefined, undefined, locale), { gpus: world, label: t('{0} GPUs (line {1})', world, user.facts.span.line) }, !configReader(user.facts)));
   }
   const mapped: Diagnostic[] = [];
   for (const d of found) {

@@ -11,7 +11,8 @@ import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
 import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
-import { english, type Translate } from '../../l10n';
+import { translator } from '../../l10n';
+import type { ZeroLensSettings } from '../../settings';
 import { fsdpTrainerDiagnostics } from './fsdpTrainer';
 import { fsdpLaunchDiagnostics } from './fsdpLaunch';
 import { parallelSizeDiagnostics } from './parallelSizes';
@@ -38,8 +39,11 @@ function readingOnce(hosts: Hosts): Hosts {
 }
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, deepspeedVersion?: string, t: Translate = english): Promise<Diagnostic[]> {
+/** `settings`: the release the user runs (`deepspeedVersion`) and the reader's language. */
+export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, settings: Partial<Pick<ZeroLensSettings, 'deepspeedVersion' | 'locale'>> = {}): Promise<Diagnostic[]> {
   const hosts = readingOnce(disk);
+  const { deepspeedVersion, locale } = settings;
+  const t = translator(locale);
   const { ctx } = analysis;
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
@@ -51,7 +55,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, b
     return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined, t), ...before];
   }
   const out = shellDiagnostics(ctx, analysis.script, t);
-  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands, t));
+  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands, t, locale));
   for (const launch of analysis.commands) {
     // A long script yields between commands, and stale work stops.
     await budget.checkpoint();

@@ -133,6 +133,8 @@ export function batchWorldChecks(config: ConfigView, world: { gpus: number; labe
   if (m > 0 && g > 0 && tb === m * g * n) return [];
   if (config.has([MICRO]) && micro === undefined) return [];
   if (config.has([GAS]) && gas === undefined) return [];
+  // A batch that no GPU count multiplies out to is already an error of the config alone (batchRules).
+  if (micro !== undefined && gas !== undefined && tb % (micro * gas) !== 0) return [];
   const unit = (micro ?? 1) * (gas ?? 1) * n;
   const suggested = micro !== undefined ? unit : nearestMultiple(tb, n * (gas ?? 1));
   const shown = `${micro ?? `${m} (derived)`} × ${gas ?? `${g} (derived)`} × ${n}`;
