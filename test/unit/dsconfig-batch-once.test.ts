@@ -17,7 +17,7 @@ test('train_batch_size 30 with micro 4 x accumulation 4 on 4 GPUs: one batch-siz
   for (const locale of ['en', 'zh-cn'] as const) {
     const diagnostics = await ls.doValidation(document, { ...defaultSettings, gpusPerNode: 4, locale });
     const batch = diagnostics.filter((d) => d.code === 'batch-size-mismatch');
-    assert.equal(batch.length, 1, batch.map((d) => d.message).join('\n'));
-    if (locale === 'zh-cn') assert.match(batch[0].message, /必须等于/);
+    assert.equal(batch.length, 1, batch.map((d) => String(d.message)).join('\n'));
+    if (locale === 'zh-cn') assert.match(String(batch[0].message), /必须等于/);
   }
 });
