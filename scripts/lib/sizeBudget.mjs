@@ -25,7 +25,7 @@ export const components = [
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
-  { name: 'client', budgetKiB: 114, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
+  { name: 'client', budgetKiB: 113, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
   // 38.4 KiB with the codicon font cut down to the icons the sidebar shows (101.7 with the whole font).
   { name: 'webview', budgetKiB: 40, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
@@ -52,7 +52,7 @@ export const components = [
   },
   {
     name: 'images',
-    budgetKiB: 53,
+    budgetKiB: 55,
     what: "the README's pictures (embedded in readme.md, the only way the extension page shows them offline) and media/ images",
     files: [/^media\/.*\.(png|svg|webp|jpe?g|gif)$/],
     readmeImages: true,
