@@ -32,10 +32,7 @@ export const batchTriple: Rule = (config) => {
   if (!given(TB) && !given(MICRO)) {
     const range = config.has([GAS]) ? config.keyRange([GAS]) : config.rootRange();
     return [
-      config.diagnostic(
-        'batch-size-missing',
-        'error',
-        range,
+      config.diagnostic('batch-size-missing', 'error', range,
         config.t('Neither "{0}" nor "{1}" is set. DeepSpeed needs at least one of them (AssertionError at start); "{2}" alone is not enough.', TB, MICRO, GAS),
         {
           path: [],
@@ -58,10 +55,7 @@ export const batchTriple: Rule = (config) => {
     if (tb % unit === 0) {
       const worldSize = tb / unit;
       return [
-        config.diagnostic(
-          'batch-size-world-size',
-          'hint',
-          range,
+        config.diagnostic('batch-size-world-size', 'hint', range,
           worldSize === 1
             ? config.t('{0} {1} = {2} (micro batch) × {3} (accumulation) × {4}: DeepSpeed only starts with a data-parallel world size of {4} GPU.', TB, tb, micro, gas, worldSize)
             : config.t('{0} {1} = {2} (micro batch) × {3} (accumulation) × {4}: DeepSpeed only starts with a data-parallel world size of {4} GPUs.', TB, tb, micro, gas, worldSize),
@@ -73,10 +67,7 @@ export const batchTriple: Rule = (config) => {
     const gpus = config.worldSize ?? Math.max(1, Math.round(tb / unit));
     const suggested = unit * gpus;
     return [
-      config.diagnostic(
-        'batch-size-mismatch',
-        'error',
-        range,
+      config.diagnostic('batch-size-mismatch', 'error', range,
         config.t('{0} ({1}) must equal {2} × {3} × data-parallel world size = {4} × {5} × N. {1} is not a multiple of {6}, so DeepSpeed fails at start for every GPU count (AssertionError).', TB, tb, MICRO, GAS, micro, gas, unit),
         {
           path: [TB],
@@ -93,10 +84,7 @@ export const batchTriple: Rule = (config) => {
   if (!divisor || tb % divisor.value === 0) return [];
   const suggested = nearestMultiple(tb, divisor.value);
   return [
-    config.diagnostic(
-      'batch-size-mismatch',
-      'error',
-      range,
+    config.diagnostic('batch-size-mismatch', 'error', range,
       config.t('{0} ({1}) is not a multiple of {2} ({3}). DeepSpeed derives {4} by integer division and then finds {0} ≠ {5} × {6} × world size (AssertionError).', TB, tb, divisor.key, divisor.value, divisor.derived, MICRO, GAS),
       {
         path: [TB],
@@ -142,10 +130,7 @@ export function batchWorldChecks(config: ConfigView, world: { gpus: number; labe
   // data-parallel size is then smaller than the GPU count, which the config does not show.
   const caveat = maybeModelParallel ? config.t(' (unless the training script splits the GPUs with tensor or pipeline parallelism, which makes the data-parallel size smaller)') : '';
   return [
-    config.diagnostic(
-      'batch-size-mismatch',
-      maybeModelParallel ? 'warning' : 'error',
-      config.keyRange([TB]),
+    config.diagnostic('batch-size-mismatch', maybeModelParallel ? 'warning' : 'error', config.keyRange([TB]),
       config.t('{0} ({1}) must equal {2} × {3} × the data-parallel world size, here {4} GPUs ({5}) = {6}: DeepSpeed asserts at start{7}.', TB, tb, MICRO, GAS, shown, world.label, m * g * n, caveat),
       {
         path: [TB],

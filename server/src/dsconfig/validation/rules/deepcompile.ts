@@ -54,10 +54,7 @@ function stage3Conflicts(config: ConfigView): Diagnostic[] {
 /** init_z1_and_2 never reads the offload flags (compile/init_z1_and_2.py): below stage 3 they do nothing. */
 function unusedBelowStage3(config: ConfigView, stage: number): Diagnostic[] {
   return OFFLOAD_FLAGS.filter((key) => config.isTrue(['compile', key])).map((key) =>
-    config.diagnostic(
-      'ignored-at-stage',
-      'warning',
-      config.keyRange(['compile', key]),
+    config.diagnostic('ignored-at-stage', 'warning', config.keyRange(['compile', key]),
       config.t('"{0}" is only read by DeepCompile\'s ZeRO stage 3 backend; with "stage": {1} DeepSpeed ignores it.', key, stage),
       { path: ['compile', key], stage, stages: [3], fixes: [fix(config.t('Remove "{0}"', key), [{ op: 'remove', path: ['compile', key] }])] },
       DOCS,

@@ -14,10 +14,7 @@ export const elasticityBatchKeys: Rule = (config) => {
   return batchKeys
     .filter((key) => config.has([key]))
     .map((key) =>
-      config.diagnostic(
-        'elasticity-with-batch-keys',
-        'error',
-        config.keyRange([key]),
+      config.diagnostic('elasticity-with-batch-keys', 'error', config.keyRange([key]),
         config.t('With elasticity enabled DeepSpeed computes "{0}" itself and refuses a config that also sets it (ElasticityConfigError), unless "elasticity.ignore_non_elastic_batch_info" is true.', key),
         {
           path: [key],
@@ -226,10 +223,7 @@ export function elasticityWorldChecks(config: ConfigView, world: WorldSize): Dia
   if (!valid || valid.includes(world.gpus)) return [];
   const shown = valid.length > 12 ? `${valid.slice(0, 12).join(', ')}, …` : valid.join(', ') || config.t('none');
   return [
-    config.diagnostic(
-      'elasticity-invalid',
-      'error',
-      config.keyRange(['elasticity', 'enabled']),
+    config.diagnostic('elasticity-invalid', 'error', config.keyRange(['elasticity', 'enabled']),
       config.t('This elastic config does not allow the world size of {0}: DeepSpeed raises ElasticityIncompatibleWorldSize at start. GPU counts it allows: {1}.', world.label, shown),
       { path: ['elasticity', 'enabled'], world: world.gpus, valid: valid.slice(0, 64) },
     ),

@@ -20,10 +20,7 @@ export const maxGradNormInParams: Rule = (config) => {
     ? fix(config.t('Remove it ("gradient_clipping" is already set)'), [{ op: 'remove', path }], true)
     : fix(config.t('Move it to "gradient_clipping": {0}', showValue(value)), [{ op: 'set', path: ['gradient_clipping'], value }, { op: 'remove', path }], true);
   return [
-    config.diagnostic(
-      'max-grad-norm-in-optimizer',
-      'warning',
-      config.keyRange(path),
+    config.diagnostic('max-grad-norm-in-optimizer', 'warning', config.keyRange(path),
       // engine.py _configure_basic_optimizer raises; it runs only when no optimizer is passed to deepspeed.initialize.
       config.t('DeepSpeed does not accept "max_grad_norm" in the optimizer params: it raises ValueError when it builds the optimizer from this block (the Hugging Face Trainer, accelerate, ms-swift and LLaMA-Factory, or deepspeed.initialize without optimizer=). A script that passes its own optimizer (Megatron) never builds it. Gradient clipping is set with the top-level "gradient_clipping".'),
       { path, value, fixes: [move] },
@@ -39,10 +36,7 @@ export const oneBitWithZero: Rule = (config) => {
   const stage = config.knownStage();
   if (!type || !oneBit.has(type) || stage === undefined || stage === 0) return [];
   return [
-    config.diagnostic(
-      'onebit-optimizer-with-zero',
-      'error',
-      config.valueRange(TYPE),
+    config.diagnostic('onebit-optimizer-with-zero', 'error', config.valueRange(TYPE),
       config.t('"{0}" is a 1-bit optimizer and cannot be used with ZeRO (stage {1}); DeepSpeed asserts at start. Use ZeRO stage 0 or a regular optimizer such as "AdamW".', String(config.get(TYPE)), stage),
       {
         path: TYPE,
@@ -60,10 +54,7 @@ export const lambStaticLossScale: Rule = (config) => {
   const lossScale = config.number(path);
   if ((type !== 'lamb' && type !== 'onebitlamb') || lossScale === undefined || lossScale === 0) return [];
   return [
-    config.diagnostic(
-      'lamb-static-loss-scale',
-      'error',
-      config.valueRange(path),
+    config.diagnostic('lamb-static-loss-scale', 'error', config.valueRange(path),
       config.t('"{0}" needs dynamic loss scaling ("loss_scale": 0); with a static loss scale of {1} DeepSpeed asserts when it builds the optimizer.', String(config.get(TYPE)), lossScale),
       { path, fixes: [fix(config.t('Use dynamic loss scaling ("loss_scale": 0)'), [{ op: 'set', path, value: 0 }], true)] },
     ),
@@ -88,10 +79,7 @@ export const untestedOptimizer: Rule = (config) => {
   if (config.isTrue(['zero_allow_untested_optimizer'])) return [];
   const path = ['zero_allow_untested_optimizer'];
   return [
-    config.diagnostic(
-      'untested-optimizer-with-zero',
-      'warning',
-      config.valueRange(TYPE),
+    config.diagnostic('untested-optimizer-with-zero', 'warning', config.valueRange(TYPE),
       config.t('"{0}" is not one of the optimizers ZeRO is tested with (Adam, AdamW, Adagrad, Lion, Muon). DeepSpeed stops with an AssertionError unless "zero_allow_untested_optimizer": true (the Hugging Face Trainer sets it only when the config has no "optimizer" block).', String(config.get(TYPE))),
       { path: TYPE, stage, fixes: [fix(config.t('Add {0}', '"zero_allow_untested_optimizer": true'), [{ op: 'set', path, value: true }], true)] },
     ),
@@ -110,10 +98,7 @@ export const muonRules: Rule = (config) => {
     const why = stage === 3 ? config.t('with ZeRO-3') : config.t('with ZeRO-{0} and optimizer offload', stage!);
     const now = config.has(reduceScatterPath) ? config.t('it is true') : config.t('it is true by default');
     out.push(
-      config.diagnostic(
-        'muon-reduce-scatter',
-        'error',
-        config.has(reduceScatterPath) ? config.keyRange(reduceScatterPath) : config.valueRange(TYPE),
+      config.diagnostic('muon-reduce-scatter', 'error', config.has(reduceScatterPath) ? config.keyRange(reduceScatterPath) : config.valueRange(TYPE),
         config.t('Muon {0} needs "reduce_scatter": false ({1}); DeepSpeed raises ValueError at start.', why, now),
         { path: reduceScatterPath, stage, fixes: [fix(config.t('Set "{0}": false', 'reduce_scatter'), [{ op: 'set', path: reduceScatterPath, value: false }], true)] },
         undefined,
@@ -195,10 +180,7 @@ export const optimizerVariantArguments: Rule = (config) => {
     .filter((key) => known.has(key) && !built.takes.has(key))
     .map((key) => {
       const path = ['optimizer', 'params', key];
-      return config.diagnostic(
-        'optimizer-argument-not-taken',
-        'error',
-        config.keyRange(path),
+      return config.diagnostic('optimizer-argument-not-taken', 'error', config.keyRange(path),
         config.t('DeepSpeed builds {0} here ({1}), which takes no "{2}" argument: the run stops with a TypeError.', built.name, built.why, key),
         { path, built: built.name, fixes: [fix(config.t('Remove "{0}"', key), [{ op: 'remove', path }], true)] },
       );

@@ -10,10 +10,7 @@ export const pipelineWithZero: Rule = (config) => {
   const stage = config.knownStage();
   if (!config.section(['pipeline']) || stage === undefined || stage < 2) return [];
   return [
-    config.diagnostic(
-      'pipeline-with-zero-2-3',
-      'error',
-      config.keyRange(['pipeline']),
+    config.diagnostic('pipeline-with-zero-2-3', 'error', config.keyRange(['pipeline']),
       config.t('Pipeline parallelism works with ZeRO stage 0 or 1 only. With a PipelineModule model and "stage": {0}, DeepSpeed asserts at start.', stage),
       { path: ['pipeline'], stage, fixes: [fix(config.t('Use ZeRO stage {0}', 1), [{ op: 'set', path: [ZERO, 'stage'], value: 1 }]), fix(config.t('Remove "{0}"', 'pipeline'), [{ op: 'remove', path: ['pipeline'] }])] },
     ),
@@ -192,10 +189,7 @@ export const tensorParallelDtype: Rule = (config) => {
   const path = ['tensor_parallel', 'dtype'];
   if (!config.has(path) || config.get(path) === 'auto') return [];
   return [
-    config.diagnostic(
-      'tensor-parallel-dtype',
-      'error',
-      config.valueRange(path),
+    config.diagnostic('tensor-parallel-dtype', 'error', config.valueRange(path),
       config.t('"dtype" in tensor_parallel is typed torch.dtype in DeepSpeed\'s pydantic config, and no JSON value is one: DeepSpeed refuses {0} (is_instance_of). Remove it and pass the dtype to deepspeed.tp_model_init() in your script.', showValue(config.get(path))),
       { path, fixes: [fix(config.t('Remove "{0}"', 'dtype'), [{ op: 'remove', path }], true)] },
     ),

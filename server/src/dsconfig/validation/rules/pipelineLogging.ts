@@ -17,10 +17,7 @@ export const pipelineTimersWithoutStepsPerPrint: Rule = (config) => {
   const path = cause === 'wall_clock_breakdown' ? ['wall_clock_breakdown'] : ['flops_profiler', 'enabled'];
   const why = cause === 'wall_clock_breakdown' ? '"wall_clock_breakdown": true' : config.t('"flops_profiler" (which turns wall_clock_breakdown on)');
   return [
-    config.diagnostic(
-      'pipeline-timers-without-steps-per-print',
-      'warning',
-      config.keyRange(path),
+    config.diagnostic('pipeline-timers-without-steps-per-print', 'warning', config.keyRange(path),
       steps === null
         ? config.t('With a pipeline model, {0} needs "steps_per_print": the PipelineEngine computes global_steps % steps_per_print to log its timers, and steps_per_print is null, so the first optimizer step fails with TypeError.', why)
         : config.t('With a pipeline model, {0} needs "steps_per_print": the PipelineEngine computes global_steps % steps_per_print to log its timers, and steps_per_print defaults to null, so the first optimizer step fails with TypeError.', why),

@@ -12,10 +12,7 @@ export const fp16AndBf16: Rule = (config) => {
   const bf16Node = config.propertyNode([bf16, 'enabled']);
   const at = (fp16Node?.offset ?? 0) > (bf16Node?.offset ?? 0) ? ['fp16', 'enabled'] : [bf16, 'enabled'];
   return [
-    config.diagnostic(
-      'fp16-and-bf16',
-      'error',
-      config.keyRange(at),
+    config.diagnostic('fp16-and-bf16', 'error', config.keyRange(at),
       config.t('fp16 and bf16 are both enabled. DeepSpeed refuses this at start ("bfloat16 and fp16 modes cannot be simultaneously enabled"); pick one: bf16 on Ampere (A100, RTX 30xx) or newer, fp16 on older GPUs.'),
       {
         path: at,
@@ -38,10 +35,7 @@ export const ampConflicts: Rule = (config) => {
   const stage = config.knownStage();
   if (stage !== undefined && stage > 0) {
     out.push(
-      config.diagnostic(
-        'amp-with-zero',
-        'error',
-        config.keyRange(['amp', 'enabled']),
+      config.diagnostic('amp-with-zero', 'error', config.keyRange(['amp', 'enabled']),
         config.t('Apex AMP ("amp") does not work with ZeRO: DeepSpeed asserts "Amp and ZeRO are not currently compatible" at stage {0}. Use "bf16" or "fp16" instead.', stage),
         { path: ['amp', 'enabled'], stage, fixes: [ampOff(config)] },
       ),
@@ -51,10 +45,7 @@ export const ampConflicts: Rule = (config) => {
   const other = config.isTrue(['fp16', 'enabled']) ? 'fp16' : config.isTrue([bf16, 'enabled']) ? bf16 : undefined;
   if (other) {
     out.push(
-      config.diagnostic(
-        'amp-with-fp16-bf16',
-        'error',
-        config.keyRange(['amp', 'enabled']),
+      config.diagnostic('amp-with-fp16-bf16', 'error', config.keyRange(['amp', 'enabled']),
         config.t('Apex AMP ("amp") and "{0}" are both enabled. DeepSpeed raises NotImplementedError: AMP already does the mixed precision, so use one or the other.', other),
         { path: ['amp', 'enabled'], other, fixes: [ampOff(config), fix(config.t('Turn {0} off', other), [{ op: 'set', path: [other, 'enabled'], value: false }])] },
       ),
@@ -68,10 +59,7 @@ export const ampConflicts: Rule = (config) => {
   const accum = typeof written === 'string' ? dtypeSpellings[written] : undefined;
   if (!other && (stage === undefined || stage === 0) && accum && accum !== 'fp32') {
     out.push(
-      config.diagnostic(
-        'amp-grad-accum-dtype',
-        'error',
-        config.valueRange(accumPath),
+      config.diagnostic('amp-grad-accum-dtype', 'error', config.valueRange(accumPath),
         config.t('With Apex AMP the model trains in fp32, and "grad_accum_dtype" is {0}: DeepSpeed raises NotImplementedError ("Model data type and gradient accumulation data type must be equal to use Amp").', accum),
         { path: accumPath, fixes: [fix(config.t('Accumulate in {0}', 'fp32'), [{ op: 'set', path: accumPath, value: 'fp32' }], true), fix(config.t('Remove "{0}"', 'grad_accum_dtype'), [{ op: 'remove', path: accumPath }])] },
       ),
@@ -94,10 +82,7 @@ export const masterWeights: Rule = (config) => {
     for (const path of options) {
       if (!config.isTrue(path)) continue;
       out.push(
-        config.diagnostic(
-          'master-weights-without-zero',
-          'error',
-          config.keyRange(path),
+        config.diagnostic('master-weights-without-zero', 'error', config.keyRange(path),
           config.t('"{0}" needs ZeRO stage 1, 2 or 3; with ZeRO off DeepSpeed fails its config check (AssertionError).', path[1]),
           { path, fixes: [fix(config.t('Turn "{0}" off', path[1]), [{ op: 'set', path, value: false }])] },
         ),
@@ -107,10 +92,7 @@ export const masterWeights: Rule = (config) => {
   if (config.isTrue([bf16, 'bf16_optimizer_states']) && !config.isTrue([bf16, 'bf16_master_weights_and_grads'])) {
     const path = [bf16, 'bf16_optimizer_states'];
     out.push(
-      config.diagnostic(
-        'bf16-optimizer-states-without-master-weights',
-        'error',
-        config.keyRange(path),
+      config.diagnostic('bf16-optimizer-states-without-master-weights', 'error', config.keyRange(path),
         config.t('"bf16_optimizer_states" needs "bf16_master_weights_and_grads": true; DeepSpeed asserts this when it reads the config.'),
         {
           path,
@@ -216,10 +198,7 @@ export const dynamicLossScaleSettings: Rule = (config) => {
     const value = config.number(path);
     if (value === undefined || value > 0) return [];
     return [
-      config.diagnostic(
-        'dynamic-loss-scale-setting',
-        enabled === true ? 'error' : 'warning',
-        config.valueRange(path),
+      config.diagnostic('dynamic-loss-scale-setting', enabled === true ? 'error' : 'warning', config.valueRange(path),
         enabled === true
           ? config.t('"{0}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when fp16 is on, DeepSpeed raises ValueError on {1}.', key, value)
           : config.t('"{0}" must be greater than 0 with dynamic loss scaling ("loss_scale": 0): when the Trainer turns fp16 on ("enabled": "auto"), DeepSpeed raises ValueError on {1}.', key, value),
@@ -240,10 +219,7 @@ export const gradAccumWithoutZero: Rule = (config) => {
   const mode = precisionMode(config);
   if (!accum || !mode || accum === mode || config.knownStage() !== 0 || config.isTrue(['amp', 'enabled'])) return [];
   return [
-    config.diagnostic(
-      'grad-accum-dtype-without-zero',
-      'error',
-      config.valueRange(path),
+    config.diagnostic('grad-accum-dtype-without-zero', 'error', config.valueRange(path),
       config.t('"grad_accum_dtype" is {0} but the config trains in {1} without ZeRO. DeepSpeed supports other accumulation types only with ZeRO (bf16 with fp32 accumulation at stage 1) and raises NotImplementedError ("unsupported mix").', accum, mode),
       {
         path,

@@ -14,10 +14,7 @@ export const contiguousMemory: Rule = (config) => {
   if (count === undefined || count === null) missing.push('"number_checkpoints"');
   if (missing.length === 0) return [];
   return [
-    config.diagnostic(
-      'contiguous-memory-without-partitioning',
-      'warning',
-      config.keyRange(path),
+    config.diagnostic('contiguous-memory-without-partitioning', 'warning', config.keyRange(path),
       // checkpointing.configure() asserts only when it is called without num_checkpoints (activation_checkpointing/
       // checkpointing.py); DeepSpeed's engine never calls it, the training script does (Megatron passes num_layers).
       missing.length > 1
@@ -43,10 +40,7 @@ export const enabledKeyRequired: Rule = (config) =>
   ['amp', 'progressive_layer_drop', 'curriculum_learning'].flatMap((section) => {
     if (!config.section([section]) || config.has([section, 'enabled'])) return [];
     return [
-      config.diagnostic(
-        'enabled-key-missing',
-        'error',
-        config.keyRange([section]),
+      config.diagnostic('enabled-key-missing', 'error', config.keyRange([section]),
         config.t('"{0}" has no "enabled" key. DeepSpeed takes it out of the section with pop("enabled") and no default, so a section without it stops the run with KeyError: \'enabled\'.', section),
         {
           path: [section],
@@ -126,10 +120,7 @@ export const schedulerNeedsPython: Rule = (config) => {
   const type = config.get(path);
   if (typeof type !== 'string' || !(type in needsPythonObjects)) return [];
   return [
-    config.diagnostic(
-      'scheduler-needs-python',
-      'error',
-      config.valueRange(path),
+    config.diagnostic('scheduler-needs-python', 'error', config.valueRange(path),
       config.t('torch.optim.lr_scheduler.{0} needs {1}, which a JSON config cannot hold: DeepSpeed builds it as {0}(optimizer, **params) and it fails. Build this scheduler in your training script and pass it to deepspeed.initialize, or pick another type.', type, needsPythonObjects[type](config.t)),
       { path, fixes: [fix(config.t('Remove the scheduler block'), [{ op: 'remove', path: ['scheduler'] }])] },
     ),

@@ -14,10 +14,7 @@ export const offloadParamBelowStage3: Rule = (config) => {
   const section = config.section(path);
   if (stage === undefined || stage === 3 || !section || config.lowerString([...path, 'device']) === 'none') return [];
   return [
-    config.diagnostic(
-      'offload-param-below-stage-3',
-      'warning',
-      config.keyRange(path),
+    config.diagnostic('offload-param-below-stage-3', 'warning', config.keyRange(path),
       config.t('"offload_param" only works with ZeRO stage 3. With "stage": {0} DeepSpeed ignores it and keeps all parameters on the GPU, so memory use is higher than this block suggests.', stage),
       {
         path,
@@ -35,10 +32,7 @@ export const partialOffloadBelowStage3: Rule = (config) => {
   const ratio = config.number(path);
   if (stage === undefined || stage === 3 || ratio === undefined || ratio >= 1) return [];
   return [
-    config.diagnostic(
-      'partial-offload-below-stage-3',
-      'error',
-      config.keyRange(path),
+    config.diagnostic('partial-offload-below-stage-3', 'error', config.keyRange(path),
       config.t('"ratio": {0} offloads only part of the optimizer, which DeepSpeed supports only with ZeRO stage 3 ("Partial offloading only supported for ZeRO Stage 3"); with "stage": {1} it will not start.', ratio, stage),
       {
         path,
@@ -68,10 +62,7 @@ export const nvmeWithoutPath: Rule = (config) => {
     const nvmePath = config.get([ZERO, block, 'nvme_path']);
     if (typeof nvmePath === 'string' && nvmePath.trim() !== '') continue;
     out.push(
-      config.diagnostic(
-        'nvme-without-path',
-        'error',
-        config.valueRange(devicePath),
+      config.diagnostic('nvme-without-path', 'error', config.valueRange(devicePath),
         config.t('"{0}" offloads to NVMe but has no "nvme_path". DeepSpeed needs the folder on the NVMe drive to swap to and fails when it builds the swap path.', block),
         { path: devicePath, fixes: [fix(config.t('Add "nvme_path" (fill in your NVMe mount)'), [{ op: 'set', path: [ZERO, block, 'nvme_path'], value: '/local_nvme', placeholder: true }])] },
         undefined,
@@ -84,10 +75,7 @@ export const nvmeWithoutPath: Rule = (config) => {
 };
 
 function nvmeActsAsCpu(config: Parameters<Rule>[0], devicePath: string[], stage: number): Diagnostic {
-  return config.diagnostic(
-    'nvme-below-stage-3',
-    'information',
-    config.valueRange(devicePath),
+  return config.diagnostic('nvme-below-stage-3', 'information', config.valueRange(devicePath),
     config.t('With "stage": {0}, "device": "nvme" offloads the optimizer to CPU memory: only ZeRO stage 3 swaps optimizer states to NVMe, and "nvme_path" is not read.', stage),
     {
       path: devicePath,
@@ -102,10 +90,7 @@ export const stageAuto: Rule = (config) => {
   if (config.stage() !== 'auto') return [];
   const path = [ZERO, 'stage'];
   return [
-    config.diagnostic(
-      'stage-auto',
-      'warning',
-      config.valueRange(path),
+    config.diagnostic('stage-auto', 'warning', config.valueRange(path),
       // accelerate's DeepSpeedPlugin fills it with its zero_stage (ACCELERATE_DEEPSPEED_ZERO_STAGE, default 2;
       // utils/dataclasses.py:1237-1238, 1283-1290); DeepSpeed's pydantic model drops "auto" (runtime/config_utils.py).
       config.t('"stage": "auto" depends on who reads the config: accelerate\'s DeepSpeedPlugin (the Hugging Face Trainer, accelerate, ms-swift, LLaMA-Factory) fills it with its zero_stage, 2 unless accelerate\'s config or ACCELERATE_DEEPSPEED_ZERO_STAGE says otherwise; a plain deepspeed.initialize drops it silently and runs without ZeRO (stage 0). Write the stage you want.'),
@@ -132,10 +117,7 @@ export const legacyBooleanForm: Rule = (config) => {
   if (typeof value !== 'boolean') return [];
   const stage = value ? 1 : 0;
   return [
-    config.diagnostic(
-      'zero-optimization-legacy-bool',
-      'warning',
-      config.valueRange([ZERO]),
+    config.diagnostic('zero-optimization-legacy-bool', 'warning', config.valueRange([ZERO]),
       value
         ? config.t('"zero_optimization": true is the legacy form of ZeRO stage 1 (bucket size from "allgather_size"); DeepSpeed logs a deprecation warning. Write it as an object.')
         : config.t('"zero_optimization": false is the legacy form of ZeRO off; DeepSpeed logs a deprecation warning. Write it as an object.'),
@@ -161,10 +143,7 @@ export const optimizerOffloadAtStage0: Rule = (config) => {
   if (!stage0OffloadFails(config)) return [];
   const path = config.has([ZERO, 'offload_optimizer']) ? [ZERO, 'offload_optimizer', 'device'] : [ZERO, 'cpu_offload'];
   return [
-    config.diagnostic(
-      'optimizer-offload-at-stage-0',
-      'error',
-      config.valueRange(path),
+    config.diagnostic('optimizer-offload-at-stage-0', 'error', config.valueRange(path),
       config.t('With ZeRO off ("stage": 0), optimizer offload still makes DeepSpeed use its CPU optimizer, but the parameters stay on the GPU: the first step fails ("CPUAdam param is on cuda and must be \'cpu\'").'),
       {
         path,
@@ -191,10 +170,7 @@ export const pipelineLoadingBelowStage3: Rule = (config) => {
   if (!pipelineLoadingFails(config)) return [];
   const path = [ZERO, 'pipeline_loading_checkpoint'];
   return [
-    config.diagnostic(
-      'pipeline-loading-checkpoint-below-stage-3',
-      'warning',
-      config.keyRange(path),
+    config.diagnostic('pipeline-loading-checkpoint-below-stage-3', 'warning', config.keyRange(path),
       config.t('"pipeline_loading_checkpoint" works only with ZeRO stage 3. With "stage": {0} training starts, but resuming from a checkpoint fails: load_checkpoint raises AssertionError ("Only stage3 support for pipeline checkpoint loading").', config.knownStage() ?? '?'),
       { path, fixes: [fix(config.t('Set "{0}": false', 'pipeline_loading_checkpoint'), [{ op: 'set', path, value: false }], true), toStage(config, 3)] },
     ),
@@ -212,10 +188,7 @@ export const quantizedInitializationBelowStage3: Rule = (config) => {
   const section = config.section(path);
   if (stage === undefined || stage === 3 || !section || Object.keys(section).length === 0) return [];
   return [
-    config.diagnostic(
-      'ignored-at-stage',
-      'warning',
-      config.keyRange(path),
+    config.diagnostic('ignored-at-stage', 'warning', config.keyRange(path),
       config.t('"quantized_initialization" is only read by deepspeed.zero.Init, the ZeRO stage 3 context (the Hugging Face Trainer and accelerate enter it only at stage 3); the engine never reads it. With "stage": {0} the weights are not quantized at load.', stage),
       { path, stage, stages: [3], fixes: [toStage(config, 3), fix(config.t('Remove "{0}"', 'quantized_initialization'), [{ op: 'remove', path }])] },
       'https://www.deepspeed.ai/2022/09/09/zero-inference.html',
@@ -238,10 +211,7 @@ export const allgatherBucketOdd: Rule = (config) => {
   if (bf16Path) return [];
   const even = value + 1;
   return [
-    config.diagnostic(
-      'allgather-bucket-size-odd',
-      'error',
-      config.valueRange(path),
+    config.diagnostic('allgather-bucket-size-odd', 'error', config.valueRange(path),
       config.t('"allgather_bucket_size" is {0}, an odd number: ZeRO stage {1} asserts it is a multiple of 2 (the all-gather buffers are aligned to 4 bytes) and does not start.', value, stage),
       { path, value, fixes: [fix(config.t('Use {0}', even), [{ op: 'set', path, value: even }], true)] },
     ),

@@ -20,10 +20,7 @@ function missingKeys(config: ConfigView): Diagnostic[] {
   return (Object.keys(documented) as (keyof typeof documented)[])
     .filter((key) => !config.has([...LOCO, key]))
     .map((key) =>
-      config.diagnostic(
-        'missing-key',
-        'warning',
-        config.keyRange(LOCO),
+      config.diagnostic('missing-key', 'warning', config.keyRange(LOCO),
         config.t('"zeropp_loco_param" has no "{0}", and DeepSpeed has no default for it: qgZ\'s LoCo reduce reads loco_param[\'{0}\'] and fails with KeyError at the first gradient reduction across nodes.', key),
         { path: LOCO, missing: [key], fixes: [fix(config.t('Add "{0}": {1} (the documented value)', key, documented[key]), [{ op: 'set', path: [...LOCO, key], value: documented[key] }], true)] },
       ),
