@@ -7,7 +7,7 @@ import { configReader } from '../deepspeedPlugin';
 import { readReferencedConfig } from '../referencedConfig';
 import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
-import { trainBatchAgreement } from './hfTrainerBatch';
+import { trainBatchAgreement, trainerMismatchRefusal } from './hfTrainerBatch';
 import { maxGradNormNotApplied } from './maxGradNorm';
 import type { Translate } from '../../l10n';
 import { replaceText } from '../../diagnostics/textOps';
@@ -53,9 +53,6 @@ function at(value: unknown, path: string[]): unknown {
   return v;
 }
 
-/** The Trainer's own words when it refuses (transformers integrations/deepspeed.py, trainer_config_finalize). */
-// l10n-ignore: the Trainer's own error text, as its log shows it
-const mismatchMessage = '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values"';
 
 /** `deepspeedVersion`: the zeroLens.deepspeedVersion setting, for what DeepSpeed does by default (maxGradNorm.ts). */
 export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate, deepspeedVersion?: string): Promise<Diagnostic[]> {
@@ -74,7 +71,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
   };
   const mismatch = (option: Option, given: number, dotted: string, written: number) => {
     const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
-    const message = t('{0} is {1} but the DeepSpeed config sets {2}. The Hugging Face Trainer refuses the mismatch at start ({3}); write the same value, or "auto" in the config.', option.written, given, `"${dotted}": ${written}`, mismatchMessage);
+    const message = t('{0} is {1} but the DeepSpeed config sets {2}. The Hugging Face Trainer refuses the mismatch at start ({3}); write the same value, or "auto" in the config.', option.written, given, `"${dotted}": ${written}`, trainerMismatchRefusal);
     return launchDiagnostic(ctx, 'hf-trainer-config-mismatch', r.start, r.end, message, {
       key: dotted,
       fixes: [{ id: 'change-value', title: t('Change to {0}', written), ops: [replaceText(text, r.start, r.end, String(written))], preferred: true }],
@@ -113,7 +110,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
         span.start,
         span.end,
         written
-          ? t('The DeepSpeed config enables {0} ({1}), and the script does not pass {2}: the Hugging Face Trainer refuses the mismatch at start ({3}). Pass {2}, or write "auto" in the config.', m.key[0], `"${dotted}": true`, args, mismatchMessage)
+          ? t('The DeepSpeed config enables {0} ({1}), and the script does not pass {2}: the Hugging Face Trainer refuses the mismatch at start ({3}). Pass {2}, or write "auto" in the config.', m.key[0], `"${dotted}": true`, args, trainerMismatchRefusal)
           : t('{0} is on, and the DeepSpeed config sets {1}: the Hugging Face Trainer refuses the mismatch at start. Write "auto" (or true) in the config, or drop {0}.', args, `"${dotted}": false`),
         { key: dotted },
       ),

@@ -31,14 +31,15 @@ export function trainBatchAgreement(ctx: SourceContext, launch: LaunchCommand, r
       'hf-trainer-config-mismatch',
       micro.span.start,
       micro.span.end,
-      t('The Hugging Face Trainer computes train_batch_size as {0} × {1} per GPU × {2} accumulation steps = {3}, and the DeepSpeed config sets "train_batch_size": {4}: it refuses the mismatch at start ({5}). Write "auto" in the config, or a batch that multiplies out.', world.words, micro.value, steps.value, computed, written, refusalText),
+      t('The Hugging Face Trainer computes train_batch_size as {0} × {1} per GPU × {2} accumulation steps = {3}, and the DeepSpeed config sets "train_batch_size": {4}: it refuses the mismatch at start ({5}). Write "auto" in the config, or a batch that multiplies out.', world.words, micro.value, steps.value, computed, written, trainerMismatchRefusal),
       { key: 'train_batch_size', computed, written, worldSize: world.value },
     ),
   ];
 }
 
+/** The Trainer's own words when it refuses (transformers integrations/deepspeed.py, trainer_config_finalize). */
 // l10n-ignore: the Trainer's own error text, as its log shows it
-const refusalText = '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values"';
+export const trainerMismatchRefusal = '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values"';
 
 /** The processes the launch starts, where it fixes them: GPUs per node × nodes. */
 function worldSize(launch: LaunchCommand, t: Translate): { value: number; words: string } | undefined {
