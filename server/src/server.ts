@@ -234,17 +234,12 @@ connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResu
   // answered "cancelled", never with an empty list that would read as "no problems".
   const stale = timeBudget(Infinity, () => token.isCancellationRequested || documents.get(uri)?.version !== version);
   const report = await pulled.report(uri, version, previousResultId, async () => {
-    try {
-      return await service.doValidation(document, await settingsFor(uri), stale);
-    } catch (error) {
-      if (error instanceof Cancelled) {
-        // The editor gave up (RequestCancelled), or a newer version came: the editor asks again (ServerCancelled).
-        if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, error.message);
-        throw new ResponseError(LSPErrorCodes.ServerCancelled, error.message, { retriggerRequest: true });
-      }
-      connection.console.error(`ZeRO Lens validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return [];
-    }
+    const diagnostics = await guard('validation', async () => service.doValidation(document, await settingsFor(uri), stale), undefined);
+    if (diagnostics) return diagnostics;
+    // Stopped: the editor gave up (RequestCancelled), or a newer version came and the editor asks again (ServerCancelled).
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, new Cancelled('cancelled').message);
+    if (documents.get(uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ServerCancelled, new Cancelled('cancelled').message, { retriggerRequest: true });
+    return []; // the validation failed, which guard logged
   });
   warmUpOnce();
   return report;
