@@ -1,4 +1,5 @@
 import { parseShell } from './parser';
+import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word, WordPart } from './types';
 
 /**
@@ -144,7 +145,7 @@ export class ScriptExpansions {
    * assigned by an earlier command: looked up per name, not copied per command (a script of thousands of
    * commands and variables would copy every variable once per command).
    */
-  private readonly history = new Map<string, { commandIndex: number; value: MappedText }[]>();
+  private readonly history = new Map<string, { commandIndex: number[]; values: MappedText[] }>();
   /** Whether a variable's text splits, asked once per text (this instance's: the core keeps no module state). */
   private readonly splitCache = new WeakMap<MappedText, boolean>();
   private readonly splits = (value: MappedText): boolean => {
@@ -178,15 +179,22 @@ export class ScriptExpansions {
         append(joined, inlined);
         values.set(a.name, joined);
       } else values.set(a.name, inlined);
-      const versions = this.history.get(a.name) ?? [];
-      versions.push({ commandIndex: a.commandIndex, value: values.get(a.name)! });
-      this.history.set(a.name, versions);
+      let versions = this.history.get(a.name);
+      if (!versions) this.history.set(a.name, (versions = { commandIndex: [], values: [] }));
+      versions.commandIndex.push(a.commandIndex);
+      versions.values.push(values.get(a.name)!);
     }
   }
 
   /** The variables' texts as a command sees them: every assignment of an earlier command. */
   valuesAt(command: Command): Variables {
-    return { get: (name) => lastBefore(this.history.get(name), command.index) };
+    return {
+      get: (name) => {
+        const versions = this.history.get(name);
+        const before = versions ? countBelow(versions.commandIndex, command.index) : 0;
+        return before === 0 ? undefined : versions!.values[before - 1];
+      },
+    };
   }
 
   /**
@@ -246,19 +254,6 @@ export class ScriptExpansions {
 /** The variables' texts a command sees, by name. */
 export interface Variables {
   get(name: string): MappedText | undefined;
-}
-
-/** The last version assigned by a command before `commandIndex` (versions are in script order). */
-function lastBefore(versions: { commandIndex: number; value: MappedText }[] | undefined, commandIndex: number): MappedText | undefined {
-  if (!versions) return undefined;
-  let lo = 0;
-  let hi = versions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (versions[mid].commandIndex < commandIndex) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 ? versions[lo - 1].value : undefined;
 }
 
 /** Job launchers that run the command after their own options: `srun -N 2 --jobid $ID python …`, `mpirun -np 8 …`. */

@@ -1,3 +1,4 @@
+import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
 
 /** A variable's value as the script sets it, with where it was set. */
@@ -110,15 +111,8 @@ function histories(script: ShellScript): Map<string, History> {
 
 /** The last event of a history before `limit`, by binary search. */
 function bindingBefore(history: History | undefined, limit: number): VariableBinding | undefined {
-  if (!history) return undefined;
-  let lo = 0;
-  let hi = history.at.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (history.at[mid] < limit) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo === 0 ? undefined : history.bindings[lo - 1];
+  const before = history ? countBelow(history.at, limit) : 0;
+  return before === 0 ? undefined : history!.bindings[before - 1];
 }
 
 /** The histories of a script, made once per parsed script (scripts are immutable once parsed). */
