@@ -66,16 +66,19 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (!parsed.root) return [];
       const t = translator(settings.locale);
       const out: Diagnostic[] = [];
-      const missing = zeroSectionDiagnostic(document, parsed, await training.referencesTo(pathOf(document.uri)), t);
+      // One analysis and one list of launches serve every check below.
+      const analysis = await training.analyzeConfig(document, settings);
+      const launches = await training.referencesTo(pathOf(document.uri));
+      const missing = zeroSectionDiagnostic(document, parsed, launches, t);
       if (missing) out.push(missing);
-      const fit = anchor && stageIsKnown(parsed) ? fitDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, t) : undefined;
+      const stage = anchor && stageIsKnown(parsed) ? rangeOf(document, anchor) : undefined;
+      const fit = stage ? fitDiagnostic(analysis, stage, document, t) : undefined;
       if (fit) out.push(fit);
-      const host = anchor && stageIsKnown(parsed) && settings.cpuMemoryGiB ? hostMemoryDiagnostic(await training.analyzeConfig(document, settings), rangeOf(document, anchor), document, settings) : undefined;
+      const host = stage && settings.cpuMemoryGiB ? hostMemoryDiagnostic(analysis, stage, document, settings) : undefined;
       if (host) out.push(host);
       const view = new ConfigView(document, parsed, undefined, undefined, settings.locale);
       // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
-      const world = worldSizeOf((await training.analyzeConfig(document, settings)).context, t);
-      const launches = await training.referencesTo(pathOf(document.uri));
+      const world = worldSizeOf(analysis.context, t);
       if (world) {
         // The HF Trainer, accelerate, ms-swift and LLaMA-Factory run data-parallel over every GPU; a plain
         // `deepspeed train.py --deepspeed_config` script may bring an mpu of its own.
@@ -83,7 +86,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
         out.push(...batchWorldChecks(view, world, plain), ...autoepWorldChecks(view, world), ...elasticityWorldChecks(view, world));
       }
       // What fails under the consumers the workspace's launches are (HF Trainer / accelerate, or plain DeepSpeed).
-      out.push(...consumerDiagnostics(view, launches, launches.length ? (await training.analyzeConfig(document, settings)).model : undefined, t));
+      out.push(...consumerDiagnostics(view, launches, launches.length ? analysis.model : undefined, t));
       return out;
     },
 
