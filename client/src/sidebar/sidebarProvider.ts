@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
 import { CatalogRequest, type CatalogEntry } from '../../../server/src/protocol';
 import { applyOption } from '../actions/applyOption';
+import { afterWebviewBlurIsSeen } from './webviewFocus';
 import { stepDocumentHistory } from '../actions/stepDocumentHistory';
 import type { EstimateStore } from './estimateStore';
 import { buildSidebarHtml, createNonce } from './html';
@@ -94,7 +95,9 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
         const uri = this.store.uri;
         if (!uri) return this.notice('error', vscode.l10n.t('Open the DeepSpeed config or launch script first.'));
         await stepDocumentHistory(uri, message.type);
-        // The step needs the editor focused; the keys were pressed here, so the focus comes back.
+        // The step needs the editor focused; the keys were pressed here, so the focus comes back, once VS Code
+        // has seen it leave (webviewFocus.ts).
+        await afterWebviewBlurIsSeen();
         return this.view?.show(false);
       }
       case 'setSetting': {
