@@ -54,10 +54,10 @@ test('device-map and Megatron-DeepSpeed runs are listed apart; FSDP and Megatron
 });
 
 const parallelKinds = ['fsdp', 'megatron'];
-/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 15.4% / worst 0.68, holdout 10.8% / worst 0.31. */
-const GUARD = { fitMedian: 0.16, holdoutMedian: 0.115, fitWorst: 0.67, holdoutWorst: 0.3 };
+/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 10.4% / worst 0.68, holdout 9.0% / worst 0.31. */
+const GUARD = { fitMedian: 0.11, holdoutMedian: 0.095, fitWorst: 0.67, holdoutWorst: 0.3 };
 
-test('FSDP and Megatron acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90', { todo: 'not met yet: holdout median 10.8%, 6 runs below 0.90; FSDP with CPU offload runs low (docs/memory-model.md §11a)' }, async () => {
+test('FSDP and Megatron acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90', { todo: 'not met yet: holdout median 9.0%, but 6 runs below 0.90; FSDP with CPU offload runs low (docs/memory-model.md §11a)' }, async () => {
   const s = summarize(compared(await accuracy(), 'holdout', parallelKinds))!;
   assert.ok(s.medianAbsError <= 0.1, `median ${s.medianAbsError}`);
   assert.equal(s.below090, 0, `worst ${s.worstRatio} (${s.worstId})`);
