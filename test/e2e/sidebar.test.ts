@@ -210,6 +210,20 @@ uiSuite('sidebar', (suite) => {
     assert.ok((await view.locator('table tr[data-current="true"] th', { hasText: `${f.current} (current)` }).count()) === 1, 'the current row in the table');
     await current.scrollIntoViewIfNeeded();
     await screenshot(wb.page, 'sidebar', 'fsdp-group');
+
+    // "Switch ZeRO stage…" on an FSDP run: no stage list to pick from, a message that says why and opens the comparison.
+    await wb.closeSidebar();
+    await wb.runCommand('ZeRO Lens: Switch ZeRO stage…');
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'not a ZeRO stage' });
+    await toast.waitFor({ state: 'visible' });
+    assert.ok((await toast.innerText()).includes(f.current), await toast.innerText());
+    assert.equal(await wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: /GiB\/GPU/ }).count(), 0, 'no stage list');
+    const compare = toast.getByRole('button', { name: 'Compare in the sidebar' });
+    await compare.waitFor({ state: 'visible' });
+    await wb.page.waitForTimeout(300); // the toast slides in: let it settle for the picture
+    await screenshot(wb.page, 'sidebar', 'fsdp-switch-stage');
+    await compare.click();
+    await webviewContent(wb.page).locator('[data-testid="zl-alternatives"] .zl-option[data-current="true"]').waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   suite.test('the language status item shows the estimate and opens the sidebar', async (wb) => {

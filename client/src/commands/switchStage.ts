@@ -25,6 +25,17 @@ export async function switchStage(client: LanguageClient, store: EstimateStore, 
     void vscode.window.showWarningMessage(`ZeRO Lens: ${vm.message || vscode.l10n.t('no estimate for this file.')}`);
     return;
   }
+  // Under FSDP or Megatron the run as written is not a ZeRO option: no stage edit applies to it.
+  const running = vm.alternatives.find((row) => row.current);
+  if (running) {
+    const compare = vscode.l10n.t('Compare in the sidebar');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('This run uses {0}, not a ZeRO stage, so there is no stage to switch. The sidebar compares it with the ZeRO options.', running.label),
+      compare,
+    );
+    if (choice === compare) await vscode.commands.executeCommand('zeroLens.showSidebar');
+    return;
+  }
   const items: OptionPick[] = vm.bars.map((bar) => ({
     bar,
     label: `${bar.current ? '$(check) ' : ''}${bar.label}`,
