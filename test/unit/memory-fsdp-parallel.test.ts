@@ -69,6 +69,20 @@ test('CPU offload moves parameter and gradient shards and the optimizer to CPU R
   assert.ok(r.perGpu.total < fsdp({}).perGpu.total);
 });
 
+test("FSDP1 under CPU offload reserves a pool for its staging copies: the largest unit's shard, in the storage dtype plus the 16-bit cast", () => {
+  const units = wrapUnits(arch, counts, P, counts.largestLayer);
+  const largest = Math.max(units.rootParams, units.layerParams);
+  const reserved = (spec: Partial<FsdpSpec>) => fsdp(spec).perGpu.reserved;
+  const allocated = (spec: Partial<FsdpSpec>) => fsdp(spec).perGpu.allocated;
+  // fp32 storage (accelerate upcasts under mixed precision) and the bf16 low-precision shard, over 8 ranks.
+  near(reserved({ offloadParams: true }) - reserved({ offloadParams: true, version: 2 }), (largest * (4 + 2)) / 8, 'FSDP1 staging pool');
+  // Only the pool: the live tensors are the same, and FSDP2 copies in its all-gather stream.
+  near(allocated({ offloadParams: true }), allocated({ offloadParams: true, version: 2 }), 'allocated');
+  // Pure bf16 storage: the shard copy only.
+  const pure = (version: 1 | 2) => fsdp({ offloadParams: true, mixedPrecision: false, version }).perGpu.reserved;
+  near(pure(1) - pure(2), (largest * 2) / 8, 'pure bf16 staging pool');
+});
+
 test('HYBRID_SHARD shards within a node; NO_SHARD keeps everything on every GPU', () => {
   assert.equal(fsdpShardGroup('HYBRID_SHARD', 8, 4), 8);
   assert.equal(fsdpShardGroup('FULL_SHARD', 8, 4), 32);

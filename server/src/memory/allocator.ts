@@ -57,6 +57,8 @@ export interface ReservedInput {
   gradientCheckpointing: boolean;
   /** The largest allocated figure of any phase. */
   peakAllocated: number;
+  /** Pools of side streams that only their own allocations reuse (FSDP1's staging copies under CPU offload). */
+  sideStreamPools?: number;
   /** Override: reserved = allocated × (1 + fragmentation). */
   fragmentation?: number;
 }
@@ -75,7 +77,7 @@ export function reservedBytes(i: ReservedInput): number {
   if (i.fragmentation !== undefined) return i.peakAllocated * (1 + i.fragmentation);
   const share = i.gradientCheckpointing ? ACTIVATION_CACHE_SHARE.checkpointed : ACTIVATION_CACHE_SHARE.plain;
   const steady = i.persistent + i.backwardGradients + i.activations + i.forwardBackwardBuffers + (i.stepFitsInActivationBlocks ? 0 : i.stepTransient);
-  return Math.max(i.peakAllocated, steady) + share * i.activations;
+  return Math.max(i.peakAllocated, steady) + share * i.activations + (i.sideStreamPools ?? 0);
 }
 
 /** The GiB a setting gives, as bytes. */

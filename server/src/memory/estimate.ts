@@ -76,7 +76,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const zero = stage > 0;
   if ((torchLike || megatron) && input.stage > 0 && !fsdp) notes.push(t('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.'));
   // Measured runs with FSDP's CPU offload hold more on the GPU than the terms below count (docs/memory-model.md §11a).
-  if (fsdp?.offloadParams) notes.push(t('FSDP with CPU offload: published runs on several GPUs held more on the GPU than this estimate counts (0.61–0.87 of their peaks); leave headroom.'));
+  if (fsdp?.offloadParams) notes.push(t("FSDP with CPU offload: the allocator's pool grows beyond what this estimate counts (it came to 0.62–0.87 of published peaks, and 0.74–0.86 of the reserved peak of a sharded run measured here); leave headroom."));
 
   // ---- What the optimizer holds, per precision path -------------------------------------------------------
   // DeepSpeed casts the module to the 16-bit dtype of its config (engine.py, _configure_distributed_model:
@@ -423,6 +423,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     stepFitsInActivationBlocks: act ? stepFits(input, arch!, act, torchLike, stage, trainableBytes, Math.max(states.stepGradient, states.stepFlatten, optimizerWorkspace)) : true,
     gradientCheckpointing: input.gradientCheckpointing,
     peakAllocated: cycleAllocated,
+    sideStreamPools: fsdpInfo?.sideStreamPool,
     fragmentation: input.fragmentation,
   });
   // zeroLens.cudaContextGiB / --cuda-context override everything outside torch's pool (context, kernels, NCCL).

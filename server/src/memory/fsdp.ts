@@ -90,6 +90,26 @@ export interface FsdpStates {
   /** Buffers of the load and save phases: the root and one unit gathered. */
   loadSaveGather: number;
   shardGroup: number;
+  /** Reserved in a side stream's own pool that no other allocation reuses (see offloadStagingPool). */
+  sideStreamPool: number;
+}
+
+/**
+ * FSDP1 under CPU offload copies each unit's shard to the GPU before its all-gather, on the pre-unshard stream
+ * (`_runtime_utils._pre_unshard`: `handle.pre_unshard()` under `state._pre_unshard_stream`, which does
+ * `flat_param_to(device)` and, under mixed precision, the cast to the low-precision shard). The caching allocator
+ * keeps one pool per stream, so those copies hold a pool of their own: the largest unit's shard, which the smaller
+ * shards reuse by splitting. Measured (bench/gpu/results/h200-fsdp-sharded-pools.json, Llama-2-7B shapes, world 2):
+ * that stream's pool was 0.25 GiB, the root unit's bf16 shard. FSDP2 copies in its all-gather stream instead.
+ */
+function offloadStagingPool(i: FsdpStatesInput, G: number): number {
+  if (!i.spec.offloadParams || i.spec.version !== 1 || i.spec.strategy === 'NO_SHARD') return 0;
+  const largestUnit = Math.max(i.units.rootParams, i.units.layerParams);
+  // Under LoRA the large units are frozen base weights (the adapters are units of their own).
+  const frozenPerParam = i.totalParams > i.trainable ? i.frozenBytes / (i.totalParams - i.trainable) : i.trainableBytes;
+  const unitStorage = i.trainableShare >= 1 ? i.trainableBytes : frozenPerParam;
+  const lowPrecisionCopy = i.spec.mixedPrecision && i.computeBytes < unitStorage ? i.computeBytes : 0;
+  return (largestUnit * (unitStorage + lowPrecisionCopy)) / G;
 }
 
 export function fsdpStates(i: FsdpStatesInput): FsdpStates {
@@ -139,6 +159,7 @@ export function fsdpStates(i: FsdpStatesInput): FsdpStates {
     buffers: { persistent: 0, forwardBackward, gathered, afterStep: 0 },
     loadSaveGather: i.spec.strategy === 'NO_SHARD' ? 0 : rootGathered + unitGathered,
     shardGroup: G,
+    sideStreamPool: offloadStagingPool(i, G),
   };
 }
 
