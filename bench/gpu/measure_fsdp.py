@@ -23,6 +23,8 @@ from torch.distributed.fsdp.wrap import transformer_auto_wrap_policy
 from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.llama.modeling_llama import LlamaDecoderLayer
 
+from train_steps import train_steps
+
 GiB = 2**30
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 SEQ = 2048
@@ -78,15 +80,7 @@ def run(offload, lora=False):
     phases = [peak("wrapped")]
     optim = torch.optim.AdamW([p for p in wrapped.parameters() if p.requires_grad], lr=1e-5)
     ids = torch.randint(0, 128256, (1, SEQ), device="cuda")
-    for step in range(2):
-        out = wrapped(input_ids=ids, labels=ids)
-        phases.append(peak(f"forward{step}"))
-        out.loss.backward()
-        del out
-        phases.append(peak(f"backward{step}"))
-        optim.step()
-        optim.zero_grad(set_to_none=True)
-        phases.append(peak(f"step{step}"))
+    phases += train_steps(wrapped, optim, ids, peak)
     result = {"offload": offload, "lora": lora, "baseline_device_used": base, "phases": phases}
     del wrapped, model, optim
     return result

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import traceback
 
+from train_steps import train_steps
+
 GiB = 2**30
 LAYERS = 8
 SEQ = 2048
@@ -113,15 +115,7 @@ def run_case(world, offload, batch):
     phases = [peak("wrapped")]
     optim = torch.optim.AdamW(wrapped.parameters(), lr=1e-5, weight_decay=0.0)
     ids = torch.randint(0, 32000, (batch, SEQ), device="cuda")
-    for step in range(2):
-        out = wrapped(input_ids=ids, labels=ids)
-        phases.append(peak(f"forward{step}"))
-        out.loss.backward()
-        del out
-        phases.append(peak(f"backward{step}"))
-        optim.step()
-        optim.zero_grad(set_to_none=True)
-        phases.append(peak(f"step{step}"))
+    phases += train_steps(wrapped, optim, ids, peak)
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     # Where the reserved pool sits after two steps: the caching allocator keeps one pool per stream, and a block
     # cached for one stream never serves another.
