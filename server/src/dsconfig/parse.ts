@@ -9,6 +9,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
+import { exactChildren } from '../util/exactArrays';
 import { ParseErrorCode, Token } from '../util/jsoncTokens';
 import { LiteralEditCopy, patchLiteralEdit } from './literalEdit';
 import { english, type Translate } from '../l10n';
@@ -264,6 +265,7 @@ class ParseJob {
     // Each token is replaced by a number of the same length (offsets stay), NaN's node is then given NaN.
     const source = tokens.length ? withNumberStandIns(this.source, tokens) : this.source;
     this.result.root = parseTree(source, this.errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    if (this.result.root) exactChildren(this.result.root);
     if (this.result.root) for (const t of tokens) if (t.text === 'NaN') markNaN(this.result.root, t.offset);
     return true;
   }

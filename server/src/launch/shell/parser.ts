@@ -1,3 +1,4 @@
+import { exactArray } from '../../util/exactArrays';
 import type { Assignment, Command, Heredoc, Redirect, Separator, ShellIssue, ShellScript, Word, WordPart } from './types';
 
 /**
@@ -290,9 +291,9 @@ class Parser {
     const index = this.commands.length;
     const command: Command = {
       index,
-      envPrefix: b.prefix,
-      words: b.words,
-      redirects: b.redirects,
+      envPrefix: exactArray(b.prefix),
+      words: exactArray(b.words),
+      redirects: exactArray(b.redirects),
       start: b.start,
       end: b.end,
       startLine: lineOf(this.lineStarts, b.start),
@@ -403,7 +404,7 @@ class Parser {
       raw: text.slice(from, p),
       start: from,
       end: p,
-      parts,
+      parts: exactArray(parts),
       quoted,
       hasExpansion: parts.some((x) => x.kind !== 'text'),
     };
