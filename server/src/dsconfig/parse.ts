@@ -1,6 +1,5 @@
 import {
   createScanner,
-  getNodeValue,
   parseTree,
   type JSONPath,
   type JSONScanner,
@@ -9,7 +8,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
-import { exactChildren } from '../util/exactArrays';
+import { compactTree, nodeValue } from '../util/jsonTree';
 import { ParseErrorCode, Token } from '../util/jsoncTokens';
 import { LiteralEditCopy, patchLiteralEdit } from './literalEdit';
 import { english, type Translate } from '../l10n';
@@ -32,7 +31,7 @@ export interface ParsedConfig {
   text: string;
   /** jsonc-parser tree (comments and trailing commas allowed); undefined when the text was too big or too deep to parse. */
   root: Node | undefined;
-  /** getNodeValue(root); for duplicate keys the LAST wins, like Python dicts. */
+  /** The tree's value (`nodeValue`, as jsonc-parser's getNodeValue); for duplicate keys the LAST wins, like Python dicts. */
   value: unknown;
   syntaxErrors: (ParseMessage & { offset: number; length: number })[];
   duplicateKeys: { path: JSONPath; keyNode: Node; firstKeyNode: Node }[];
@@ -265,14 +264,14 @@ class ParseJob {
     // Each token is replaced by a number of the same length (offsets stay), NaN's node is then given NaN.
     const source = tokens.length ? withNumberStandIns(this.source, tokens) : this.source;
     this.result.root = parseTree(source, this.errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-    if (this.result.root) exactChildren(this.result.root);
+    if (this.result.root) compactTree(this.result.root);
     if (this.result.root) for (const t of tokens) if (t.text === 'NaN') markNaN(this.result.root, t.offset);
     return true;
   }
 
   private values(): boolean {
     const { result, source } = this;
-    result.value = result.root ? getNodeValue(result.root) : undefined;
+    result.value = result.root ? nodeValue(result.root) : undefined;
     result.syntaxErrors = source.trim()
       ? this.errors.map((e) => ({ ...parseMessage((t) => syntaxMessage(e, source, t)), offset: e.offset, length: e.length }))
       : [{ ...parseMessage((t) => t('The file is empty. A DeepSpeed config is one JSON object: { ... }.')), offset: 0, length: 0 }];

@@ -1,5 +1,3 @@
-import type { Node } from 'jsonc-parser';
-
 /**
  * Why long-lived small arrays are copied once they are complete: V8 gives an array filled by `push` room for
  * 17 elements at its first push (152 bytes), so a jsonc property's two children or a shell word's one part
@@ -8,15 +6,4 @@ import type { Node } from 'jsonc-parser';
  */
 export function exactArray<T>(items: T[]): T[] {
   return items.slice();
-}
-
-/** Gives every `children` list of a jsonc tree an exact-size copy (iterative: any depth). */
-export function exactChildren(root: Node): void {
-  const pending: Node[] = [root];
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    const children = node.children;
-    if (!children) continue;
-    (node as { children: Node[] }).children = children.slice();
-    for (const child of children) if (child.children) pending.push(child);
-  }
 }
