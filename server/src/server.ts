@@ -19,7 +19,6 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { Console } from 'node:console';
-import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
@@ -100,10 +99,9 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
  * A full collection, when a huge script's analysis was just dropped for its next version (releaseMemory): V8
  * would otherwise collect it only once the heap has grown by half again, so the old analysis and the new one
  * (about 45 MB each for a 1 MB script) would be in memory together. It takes about 10 ms on that heap, beside a
- * second of analysis. `gc` exists only with --expose-gc; set now, it is found in a new context.
+ * second of analysis. `gc` exists only with --expose-gc (set at boot, boot/server.ts), in a context made after.
  */
 function collectGarbage(): () => void {
-  setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (() => void) | undefined;
   return () => gc?.();
 }

@@ -13,6 +13,9 @@ import { loadBundle } from './codeCache';
 // works when set here; heap sizes do not: --max-semi-space-size set at this point left the young generation at
 // 2 × 16 MiB (measured with v8.getHeapSpaceStatistics), so it is no longer set.
 setFlagsFromString('--heap-growing-percent=50');
+// For server.ts's collectGarbage. Set here, before the bundle loads, like every flag: V8's code cache is valid only
+// for the flags it was made with, and a flag set later would make each start's cache (saved after warm-up) unusable.
+setFlagsFromString('--expose-gc');
 
 const core = loadBundle<typeof Core>(path.join(__dirname, 'core.js'));
 core.exports.startServer({ warmedUp: () => core.saveCodeCache() }).catch((error: unknown) => {
