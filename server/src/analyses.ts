@@ -17,10 +17,19 @@ export interface Analyses {
   training: TrainingService;
 }
 
-/** `open`: the document the editor has open at a path, if any (the server knows; the CLI and tests need not). */
-export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocument | undefined): Analyses {
+/** From this length a script's analysis is tens of MB (a 1 MB script: about 45 MB). */
+const hugeLaunchLength = 256 * 1024;
+
+/**
+ * `open`: the document the editor has open at a path, if any (the server knows; the CLI and tests need not).
+ * `releaseMemory`: asked when a huge script's analysis was dropped for a newer version, before that is built.
+ */
+export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocument | undefined, releaseMemory?: () => void): Analyses {
   const configParses = new ConfigParses();
-  const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()));
+  const dropped = (length: number) => {
+    if (length >= hugeLaunchLength) releaseMemory?.();
+  };
+  const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()), undefined, dropped);
   const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d), open };
   return { configParses, launchParses, parses, training: new TrainingService(hosts, parses) };
 }

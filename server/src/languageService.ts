@@ -44,6 +44,11 @@ export interface LanguageServiceParams {
   snippetEdits?: boolean;
   /** The document open in the editor at an absolute path, if any: its parse is shared with what reads that path. */
   openDocument?: (path: string) => TextDocument | undefined;
+  /**
+   * Asked when the analysis of a huge open script was dropped for its newer version, before that is built: the
+   * server collects the garbage then, so the two versions are never in memory together.
+   */
+  releaseMemory?: () => void;
 }
 
 /**
@@ -87,7 +92,7 @@ export interface ZeroLensLanguageService {
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
-  const { configParses, launchParses, parses, training } = createAnalyses(hosts, params.openDocument);
+  const { configParses, launchParses, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory);
   const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);

@@ -60,3 +60,24 @@ test('keeps the most recently used documents up to its capacity', () => {
   assert.equal(cache.has(b), false);
   assert.equal(cache.has(c), true);
 });
+
+test('a stale version is dropped, and said so with its length, before the new one is computed', () => {
+  const events: string[] = [];
+  const cache = new VersionedCache(
+    (d: TextDocument) => {
+      events.push(`compute ${d.version}`);
+      return { value: d.getText() };
+    },
+    undefined,
+    (length) => events.push(`dropped ${length}`),
+  );
+  const a = doc('file:///big.sh', 1, 'x'.repeat(10));
+  const first = cache.get(a);
+  assert.equal(cache.get(a), first, 'the same version is not computed again, and nothing is dropped');
+  TextDocument.update(a, [{ text: 'y'.repeat(20) }], 2);
+  assert.equal(cache.get(a).value, 'y'.repeat(20));
+  assert.deepEqual(events, ['compute 1', 'dropped 10', 'compute 2']);
+  cache.forget(a.uri);
+  cache.get(a);
+  assert.deepEqual(events.slice(3), ['compute 2'], 'a forgotten document is not stale: nothing to drop');
+});

@@ -1,5 +1,6 @@
 import { createScanner, type Node } from 'jsonc-parser';
 import { ScanError, Token } from '../util/jsoncTokens';
+import { exactArray } from '../util/exactArrays';
 
 /**
  * The commonest keystroke changes one value in place (`2000` → `2001`, `"cpu"` → `"nvme"`). When the text
@@ -57,6 +58,8 @@ export class LiteralEditCopy {
     for (let count = 1; this.stack.length > 0; count++) {
       const frame = this.stack[this.stack.length - 1];
       if (frame.next >= frame.children.length) {
+        // Complete: an exact-size list, as parseConfigText's tree has (util/exactArrays.ts).
+        frame.copy.children = exactArray(frame.copy.children!);
         this.stack.pop();
         continue;
       }

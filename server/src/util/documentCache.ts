@@ -16,24 +16,27 @@ export class VersionedCache<T> {
   /** The entry used last: one request asks for it many times, and then the LRU order needs no update. */
   private latest: Entry<T> | undefined;
 
+  /**
+   * `dropped`: told the length of a stale version's text once nothing here holds it any more, before the new
+   * version is computed (the server collects the garbage of a huge one then, see server.ts).
+   */
   constructor(
     private readonly compute: (document: TextDocument) => T,
     private readonly capacity = 32,
+    private readonly dropped?: (length: number) => void,
   ) {}
 
   get(document: TextDocument): T {
-    const latest = this.latest;
-    if (latest && latest.uri === document.uri && isCurrent(latest, document)) return latest.value;
-    const hit = this.entries.get(document.uri);
-    if (hit && isCurrent(hit, document)) {
-      this.entries.delete(document.uri);
-      this.entries.set(document.uri, hit);
-      this.latest = hit;
-      return hit.value;
-    }
-    // A stale version goes before the new one is computed: both of a huge document would not fit together.
-    if (hit) this.entries.delete(document.uri);
+    // No local variable holds `latest`: it is often the stale version, which must not live on during compute.
+    if (this.latest && this.latest.uri === document.uri && isCurrent(this.latest, document)) return this.latest.value;
+    const hit = this.current(document);
+    if (hit) return hit.value;
+    // A stale version goes before the new one is computed (and no local variable here holds it meanwhile):
+    // both of a huge document would not fit together.
+    const staleLength = this.entries.get(document.uri)?.text.length;
+    this.entries.delete(document.uri);
     if (this.latest?.uri === document.uri) this.latest = undefined;
+    if (staleLength !== undefined) this.dropped?.(staleLength);
     const value = this.compute(document);
     const entry = { uri: document.uri, version: document.version, text: document.getText(), value };
     this.entries.delete(document.uri);
@@ -41,6 +44,16 @@ export class VersionedCache<T> {
     this.latest = entry;
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     return value;
+  }
+
+  /** The cached entry of this version, made the most recently used; undefined when it is not cached. */
+  private current(document: TextDocument): Entry<T> | undefined {
+    const hit = this.entries.get(document.uri);
+    if (!hit || !isCurrent(hit, document)) return undefined;
+    this.entries.delete(document.uri);
+    this.entries.set(document.uri, hit);
+    this.latest = hit;
+    return hit;
   }
 
   /** Whether this version is cached, without computing it. */

@@ -1,3 +1,4 @@
+import { exactArray } from '../../util/exactArrays';
 import type { Word } from '../shell/types';
 
 /** One `--flag [value…]` occurrence on a command line. */
@@ -80,7 +81,8 @@ export function parseOptions(words: Word[], spec: OptionSpec = {}): ParsedOption
     if (spec.stopAtPositional) break;
     positionals.push(word);
   }
-  return { options, positionals, restIndex: i };
+  for (const option of options) option.values = exactArray(option.values);
+  return { options: exactArray(options), positionals: exactArray(positionals), restIndex: i };
 }
 
 function flagOption(word: Word, spec: OptionSpec): Option {

@@ -1,3 +1,4 @@
+import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
 
@@ -106,6 +107,10 @@ function histories(script: ShellScript): Map<string, History> {
   }
   events.sort((a, b) => a.at - b.at || a.order - b.order);
   for (const event of events) event.run();
+  for (const history of byName.values()) {
+    history.at = exactArray(history.at);
+    history.bindings = exactArray(history.bindings);
+  }
   return byName;
 }
 
