@@ -62,7 +62,7 @@ function render(f: ReliabilityFigures): string {
       '',
       'The peak is reached while the 3.9 MB config is parsed with the 1 MB script open: the script\'s analysis holds about 46 MB',
       'after a full GC, the config\'s parse (750,000 jsonc nodes and the value) about 73 MB, the server itself about 20 MB; the',
-      'rest is the parse\'s garbage not yet collected (V8 collects the old generation at 1.5 × what it kept, set at boot) and',
+      'rest is the parse\'s garbage not yet collected (V8 collects the old generation at 2 × what it kept, set at boot) and',
       'about 75 MB outside the heap (Node, code, buffers). The edited script\'s new analysis no longer meets the old one: that is',
       'collected first (releaseMemory). Nothing in the workspace is read beyond its cap any more (the /dev/zero links, the sparse',
       'file and the huge header cost nothing), and launch files over 256 KiB are not read for other documents\' context.',
