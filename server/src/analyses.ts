@@ -25,7 +25,7 @@ const hugeLaunchLength = 256 * 1024;
  * `releaseMemory`: asked when a huge script's analysis was dropped for a newer version, before that is built.
  */
 export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocument | undefined, releaseMemory?: () => void): Analyses {
-  const configParses = new ConfigParses();
+  const configParses = new ConfigParses(releaseMemory);
   const dropped = (length: number) => {
     if (length >= hugeLaunchLength) releaseMemory?.();
   };

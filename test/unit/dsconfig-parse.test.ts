@@ -101,3 +101,21 @@ test('binary bytes never throw', () => {
   const parsed = parseConfigText(bytes);
   assert.ok(parsed.syntaxErrors.length > 0 || parsed.limits.length > 0);
 });
+
+test("a huge config's parse asks to release memory once its tree is compacted; a small one, or an edited value, does not", () => {
+  let asked = 0;
+  const parses = new ConfigParses(() => asked++);
+  const layer = (i: number) => `{"name": "layer_${i}", "stage": 3}`;
+  const huge = `{"layers": [${Array.from({ length: 40_000 }, (_, i) => layer(i)).join(', ')}]}`;
+  assert.ok(huge.length >= 1024 * 1024, String(huge.length));
+  const document = TextDocument.create('file:///tmp/huge.json', 'json', 1, huge);
+  assert.ok(parses.parse(document).root);
+  assert.equal(asked, 1);
+  // A keystroke inside one value copies the tree (no new parser arrays): nothing to release.
+  const at = huge.indexOf('"stage": 3') + '"stage": '.length;
+  TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + 1) }, text: '2' }], 2);
+  assert.equal((parses.parse(document).value as { layers: { stage: number }[] }).layers[0].stage, 2);
+  assert.equal(asked, 1);
+  parses.parse(TextDocument.create('file:///tmp/small.json', 'json', 1, layer(0)));
+  assert.equal(asked, 1);
+});

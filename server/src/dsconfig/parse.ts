@@ -70,6 +70,9 @@ export class ConfigParses {
   private readonly previousParse = new WeakMap<TextDocument, ParsedConfig>();
   private readonly cache = new VersionedCache<ParsedConfig>((document) => this.compute(document));
 
+  /** `releaseMemory`: asked once a huge config's tree is compacted, while the parser's first arrays are garbage. */
+  constructor(private readonly releaseMemory?: () => void) {}
+
   private compute(document: TextDocument): ParsedConfig {
     const text = document.getText();
     const entry = this.pending.get(document.uri);
@@ -78,7 +81,7 @@ export class ConfigParses {
       this.pending.delete(document.uri);
       parsed = entry.job.finish();
     } else {
-      parsed = afterLiteralEdit(this.previousParse.get(document), text) ?? parseConfigText(text);
+      parsed = afterLiteralEdit(this.previousParse.get(document), text) ?? new ParseJob(text, this.releaseMemory).finish();
     }
     this.previousParse.set(document, parsed);
     return parsed;
@@ -99,7 +102,7 @@ export class ConfigParses {
     const version = document.version;
     let entry = this.pending.get(document.uri);
     if (!entry || entry.version !== version || entry.text !== text) {
-      entry = { version, text, job: ParseJob.afterLiteralEdit(this.previousParse.get(document), text) ?? new ParseJob(text) };
+      entry = { version, text, job: ParseJob.afterLiteralEdit(this.previousParse.get(document), text) ?? new ParseJob(text, this.releaseMemory) };
       this.pending.set(document.uri, entry);
     }
     while (!entry.job.done) {
@@ -155,6 +158,8 @@ function literalEditable(previous: ParsedConfig | undefined, text: string): prev
 
 /** Below this size a parse takes well under a millisecond or two: done in one go, never split. */
 const stepwiseFromLength = 256 * 1024;
+/** From this length the garbage of a config's parse is tens of MB. */
+const hugeConfigLength = 1024 * 1024;
 /** Work per slice before `parseAsync` lets the event loop answer other requests. */
 const sliceMs = 20;
 
@@ -175,7 +180,10 @@ class ParseJob {
   private trivia: TriviaScan | undefined;
   private errors: ParseError[] = [];
 
-  constructor(text: string) {
+  constructor(
+    text: string,
+    private readonly releaseMemory?: () => void,
+  ) {
     const hasBom = text.charCodeAt(0) === 0xfeff;
     this.result = {
       text,
@@ -272,6 +280,9 @@ class ParseJob {
   /** A step of its own: for a 4 MB config it takes a quarter of the tree's time, and other requests may run between. */
   private compact(): boolean {
     if (this.result.root) compactTree(this.result.root);
+    // jsonc-parser's own child arrays (about 30 MB for a 4 MB config) are garbage now; collected before the value
+    // is built, they are not in memory beside it.
+    if (this.result.text.length >= hugeConfigLength) this.releaseMemory?.();
     return true;
   }
 
