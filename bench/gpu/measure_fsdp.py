@@ -23,29 +23,10 @@ from torch.distributed.fsdp.wrap import transformer_auto_wrap_policy
 from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.llama.modeling_llama import LlamaDecoderLayer
 
-from train_steps import train_steps
+from phases import phase_peak as peak, print_phases, train_steps
 
-GiB = 2**30
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 SEQ = 2048
-
-
-def device_used():
-    free, total = torch.cuda.mem_get_info()
-    return total - free
-
-
-def peak(tag):
-    torch.cuda.synchronize()
-    out = {
-        "phase": tag,
-        "max_allocated": torch.cuda.max_memory_allocated() / GiB,
-        "max_reserved": torch.cuda.max_memory_reserved() / GiB,
-        "allocated": torch.cuda.memory_allocated() / GiB,
-        "device_used": device_used() / GiB,
-    }
-    torch.cuda.reset_peak_memory_stats()
-    return out
 
 
 def config():
@@ -58,8 +39,7 @@ def config():
 def run(offload, lora=False):
     gc.collect()
     torch.cuda.empty_cache()
-    torch.cuda.reset_peak_memory_stats()
-    base = device_used() / GiB
+    base = peak("baseline")["device_used"]
     with torch.device("cpu"):
         model = LlamaForCausalLM(config()).float()
     model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
@@ -80,7 +60,7 @@ def run(offload, lora=False):
     phases = [peak("wrapped")]
     optim = torch.optim.AdamW([p for p in wrapped.parameters() if p.requires_grad], lr=1e-5)
     ids = torch.randint(0, 128256, (1, SEQ), device="cuda")
-    phases += train_steps(wrapped, optim, ids, peak)
+    phases += train_steps(wrapped, optim, ids)
     result = {"offload": offload, "lora": lora, "baseline_device_used": base, "phases": phases}
     del wrapped, model, optim
     return result
@@ -102,8 +82,7 @@ def main():
         json.dump(results, f, indent=1)
     for r in results["runs"]:
         print(f"offload={r['offload']} lora={r['lora']} base={r['baseline_device_used']:.2f}")
-        for p in r["phases"]:
-            print(f"  {p['phase']:10s} max_alloc {p['max_allocated']:6.2f}  max_res {p['max_reserved']:6.2f}  alloc {p['allocated']:6.2f}  used {p['device_used']:6.2f}")
+        print_phases(r["phases"])
     for e in results["errors"]:
         print("ERROR", e["offload"], e["lora"], e["error"][-800:])
     dist.destroy_process_group()

@@ -23,9 +23,8 @@ import subprocess
 import sys
 import traceback
 
-from train_steps import train_steps
+from phases import GiB, phase_peak as peak, print_phases, train_steps
 
-GiB = 2**30
 LAYERS = 8
 SEQ = 2048
 CASES = [
@@ -64,20 +63,6 @@ def run_case(world, offload, batch):
     dist.init_process_group("fake", rank=0, world_size=world, store=FakeStore())
     torch.cuda.set_device(0)
 
-    def peak(tag):
-        torch.cuda.synchronize()
-        free, total = torch.cuda.mem_get_info()
-        out = {
-            "phase": tag,
-            "max_allocated": torch.cuda.max_memory_allocated() / GiB,
-            "max_reserved": torch.cuda.max_memory_reserved() / GiB,
-            "allocated": torch.cuda.memory_allocated() / GiB,
-            "reserved": torch.cuda.memory_reserved() / GiB,
-            "device_used": (total - free) / GiB,
-        }
-        torch.cuda.reset_peak_memory_stats()
-        return out
-
     torch.cuda.init()
     base = peak("baseline")
     torch.set_default_dtype(torch.bfloat16)
@@ -115,7 +100,7 @@ def run_case(world, offload, batch):
     phases = [peak("wrapped")]
     optim = torch.optim.AdamW(wrapped.parameters(), lr=1e-5, weight_decay=0.0)
     ids = torch.randint(0, 32000, (batch, SEQ), device="cuda")
-    phases += train_steps(wrapped, optim, ids, peak)
+    phases += train_steps(wrapped, optim, ids)
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     # Where the reserved pool sits after two steps: the caching allocator keeps one pool per stream, and a block
     # cached for one stream never serves another.
@@ -161,8 +146,7 @@ def main():
             json.dump(results, f, indent=1)
     for r in results["runs"]:
         print(f"world={r['world']} offload={r['offload']} batch={r['batch']} base_used={r['baseline']['device_used']:.2f}")
-        for p in r["phases"]:
-            print(f"  {p['phase']:10s} max_alloc {p['max_allocated']:6.2f}  max_res {p['max_reserved']:6.2f}  alloc {p['allocated']:6.2f}  res {p['reserved']:6.2f}  used {p['device_used']:6.2f}")
+        print_phases(r["phases"])
         for stream, pool in r.get("pools_after_step1", {}).items():
             print(f"  pool stream {stream}: reserved {pool['reserved']:.2f} allocated {pool['allocated']:.2f} segments {pool['segments']} largest {pool['largest_segment']:.2f}")
     for e in results["errors"]:
