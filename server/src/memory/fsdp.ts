@@ -102,11 +102,10 @@ export interface FsdpStates {
  * shards reuse by splitting. Measured (bench/gpu/results/h200-fsdp-sharded-pools.json, Llama-2-7B shapes, world 2):
  * that stream's pool was 0.25 GiB, the root unit's bf16 shard. FSDP2 copies in its all-gather stream instead.
  */
-function offloadStagingPool(i: FsdpStatesInput, G: number): number {
+function offloadStagingPool(i: FsdpStatesInput, G: number, frozenPerParam: number): number {
   if (!i.spec.offloadParams || i.spec.version !== 1 || i.spec.strategy === 'NO_SHARD') return 0;
   const largestUnit = Math.max(i.units.rootParams, i.units.layerParams);
   // Under LoRA the large units are frozen base weights (the adapters are units of their own).
-  const frozenPerParam = i.totalParams > i.trainable ? i.frozenBytes / (i.totalParams - i.trainable) : i.trainableBytes;
   const unitStorage = i.trainableShare >= 1 ? i.trainableBytes : frozenPerParam;
   const lowPrecisionCopy = i.spec.mixedPrecision && i.computeBytes < unitStorage ? i.computeBytes : 0;
   return (largestUnit * (unitStorage + lowPrecisionCopy)) / G;
@@ -120,8 +119,8 @@ export function fsdpStates(i: FsdpStatesInput): FsdpStates {
   const shardGrads = trainableWeights / G;
   const shardStates = i.optimizerStates / G;
   const offload = i.spec.offloadParams;
-  // Bytes of the whole model gathered in the compute dtype: frozen weights as stored (bf16, or packed 4-bit in a
-  // 16-bit quant_storage), trainable ones cast to param_dtype.
+  // Storage bytes of a frozen weight (bf16, or packed 4-bit in a 16-bit quant_storage). The whole model gathered in
+  // the compute dtype holds frozen weights as stored and trainable ones cast to param_dtype.
   const frozenPerParam = i.totalParams > 0 ? i.frozenBytes / Math.max(1, i.totalParams - T) : i.computeBytes;
   const gatheredPerParam = i.trainableShare >= 1 ? i.computeBytes : Math.min(i.computeBytes, frozenPerParam) * (1 - i.trainableShare) + i.computeBytes * i.trainableShare;
   const rootGathered = i.units.rootParams * i.computeBytes;
@@ -159,7 +158,7 @@ export function fsdpStates(i: FsdpStatesInput): FsdpStates {
     buffers: { persistent: 0, forwardBackward, gathered, afterStep: 0 },
     loadSaveGather: i.spec.strategy === 'NO_SHARD' ? 0 : rootGathered + unitGathered,
     shardGroup: G,
-    sideStreamPool: offloadStagingPool(i, G),
+    sideStreamPool: offloadStagingPool(i, G, frozenPerParam),
   };
 }
 
