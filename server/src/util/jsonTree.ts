@@ -1,4 +1,5 @@
 import type { JSONPath, Node } from 'jsonc-parser';
+import { exactArray } from './exactArrays';
 
 /**
  * The property node DeepSpeed would use for a path: the LAST one when a key repeats (Python dicts keep the
@@ -86,7 +87,7 @@ export function compactTree(root: Node): void {
       }
       continue;
     }
-    (node as { children: Node[] }).children = children.slice();
+    (node as { children: Node[] }).children = exactArray(children);
     for (const child of children) pending.push(child);
   }
 }
