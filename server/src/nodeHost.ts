@@ -26,7 +26,11 @@ export class NodeFileSystem implements FileSystemHost {
   private folders: string[] = [];
   private realFolders: Promise<string[]> = Promise.resolve([]);
 
-  constructor(private readonly trace?: (path: string) => void) {}
+  /** `textRead`: awaited with every text read before it is returned (the server watches huge ones, clientWatch.ts). */
+  constructor(
+    private readonly trace?: (path: string) => void,
+    private readonly textRead?: (text: string) => Promise<void> | undefined,
+  ) {}
 
   /** Whether the workspace is trusted (the editor says; a standalone server is trusted). */
   setTrusted(trusted: boolean): void {
@@ -70,7 +74,9 @@ export class NodeFileSystem implements FileSystemHost {
     const refused = await this.refused(file);
     if (refused) return { unread: refused };
     this.trace?.(file);
-    return readRegularText(file, readLimits[kind]);
+    const result = await readRegularText(file, readLimits[kind]);
+    if ('text' in result) await this.textRead?.(result.text);
+    return result;
   };
 
   readonly readBytes = async (file: string, offset: number, length: number, kind: FileKind): Promise<BytesResult> => {

@@ -30,7 +30,7 @@ import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
 import { fsTrace, NodeFileSystem, NodeWorkspace } from './nodeHost';
-import { startClientWatch, watchClientProcess } from './clientWatch';
+import { startClientWatch, watchClientProcess, watchedFor } from './clientWatch';
 import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { withDefaults, type ZeroLensSettings } from './settings';
@@ -56,12 +56,13 @@ function stdioConnection(): Connection {
   process.stdin.on('close', exit);
   return createConnection(ProposedFeatures.all, new OneChunkMessageReader(process.stdin), new OneChunkMessageWriter(process.stdout));
 }
-// Started before any work: the server ends within a fraction of a second of its client, however busy.
+// The server ends within a fraction of a second of its client, however busy: the watch starts here, and its
+// thread before the first huge text is worked on (watchedFor).
 startClientWatch(() => process.exit(shutdownRequested ? 0 : 1));
 const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
 /** The disk; `ZERO_LENS_TRACE_FS` logs every path it touches (the restricted-mode tests read that log). */
-const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS));
+const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS), watchedFor);
 /** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
 let service: ZeroLensLanguageService;
 
@@ -229,6 +230,7 @@ async function validate(uri: string, version: number): Promise<void> {
   const document = documents.get(uri);
   if (!document || document.version !== version) return;
   const settings = await settingsFor(uri);
+  await watchedFor(document.getText());
   // Stale work stops at its next checkpoint: a newer version or a close schedules its own run.
   const stale = timeBudget(Infinity, () => documents.get(uri)?.version !== version);
   const diagnostics = await guard('validation', () => service.doValidation(document, settings, stale), []);
@@ -246,6 +248,7 @@ connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResu
   // answered "cancelled", never with an empty list that would read as "no problems".
   const stale = timeBudget(Infinity, () => token.isCancellationRequested || documents.get(uri)?.version !== version);
   const report = await pulled.report(uri, version, previousResultId, async () => {
+    await watchedFor(document.getText());
     const diagnostics = await guard('validation', async () => service.doValidation(document, await settingsFor(uri), stale), undefined);
     if (diagnostics) return diagnostics;
     // Stopped: the editor gave up (RequestCancelled), or a newer version came and the editor asks again (ServerCancelled).
@@ -296,6 +299,7 @@ async function withSettings<T>(
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
+  await watchedFor(document.getText());
   return withBudget('request', token, (budget) => run(document, settings, budget), fallback, (message) => connection.console.error(message));
 }
 
@@ -328,6 +332,7 @@ const justOpened = new Set<string>();
 documents.onDidOpen((event) => justOpened.add(event.document.uri));
 // Also fires when a document opens (a script restored unsaved arrives that way), right after onDidOpen.
 documents.onDidChangeContent((event) => {
+  void watchedFor(event.document.getText());
   scheduleValidation(event.document, justOpened.delete(event.document.uri) ? 0 : validationDelayMs);
   contextSourceTouched(event.document);
 });
