@@ -68,6 +68,34 @@ test('fix ops edit only the object they touch: the same text as applying them to
   );
 });
 
+test('a keystroke in a 3.9 MB config never holds the event loop for long: whichever check runs first parses it in slices', async () => {
+  const service = getLanguageService({ fs: noDisk });
+  const text = bigConfig(3_900_000, 50);
+  const document = TextDocument.create('file:///w/ds_config_big.json', 'ds-config', 1, text);
+  await service.doValidation(document, defaultSettings); // opened: parsed, the tree kept for the next version
+  const digit = text.indexOf('"stage": 2') + '"stage": '.length;
+  TextDocument.update(document, [{ range: { start: document.positionAt(digit), end: document.positionAt(digit + 1) }, text: '3' }], 2);
+  // The estimates' checks run before the DeepSpeed checks; they copied the edited tree in one block (0.1-0.2 s).
+  let last = performance.now();
+  let longest = 0;
+  let turns = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    turns++;
+  }, 1);
+  try {
+    const diagnostics = await service.doValidation(document, defaultSettings);
+    assert.ok(diagnostics.length >= 50, `${diagnostics.length} diagnostics`);
+  } finally {
+    clearInterval(ticker);
+  }
+  assert.ok(turns >= 5, `the event loop ran ${turns} times`);
+  // Slices of 20 ms and the collections between them; a margin for a busy CI machine.
+  assert.ok(longest < 150, `the event loop waited up to ${longest.toFixed(0)} ms`);
+});
+
 test('a code action on a 3.9 MB config costs what one diagnostic costs: 50 diagnostics about as much as 1', async () => {
   const service = getLanguageService({ fs: noDisk });
   const text = bigConfig(3_900_000, 50);

@@ -8,6 +8,8 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
+import type { Budget } from '../util/budget';
+import { yieldToEventLoop } from '../util/pacer';
 import { compactTree, nodeValue } from '../util/jsonTree';
 import { ParseErrorCode, Token } from '../util/jsoncTokens';
 import { LiteralEditCopy, patchLiteralEdit } from './literalEdit';
@@ -117,6 +119,18 @@ export class ConfigParses {
       if (this.pending.get(document.uri) !== entry) break;
     }
     return this.parse(document);
+  }
+
+  /**
+   * `parseAsync` for a validator: between slices the event loop runs and the budget's checkpoint stops the work
+   * once it is stale (throws `Cancelled`). Every validator of a config starts with it, whichever runs first, so
+   * a huge config is never parsed in one block.
+   */
+  parseForValidation(document: TextDocument, budget: Budget): Promise<ParsedConfig | undefined> {
+    return this.parseAsync(document, async () => {
+      await yieldToEventLoop();
+      await budget.checkpoint();
+    });
   }
 
   /** A document closed: its parse is no longer needed. */

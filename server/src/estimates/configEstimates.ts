@@ -16,6 +16,7 @@ import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
 import { zeroSectionCode, zeroSectionDiagnostic } from './zeroSectionDiagnostic';
 import { dataFixActions } from '../diagnostics/fixActions';
 import { pathOf } from '../util/paths';
+import { unlimited } from '../util/budget';
 import { ConfigView } from '../dsconfig/validation/configView';
 import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
 import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
@@ -60,8 +61,11 @@ function lineTouches(document: TextDocument, node: Node, range: Range): boolean 
 export function createConfigEstimates(training: TrainingService, parses: ConfigParses): FeatureContributor {
   return {
     name: (t) => t('memory estimate'),
-    async validate(document, settings) {
-      const parsed = parses.parse(document);
+    async validate(document, settings, budget = unlimited) {
+      // These checks run first (see languageService.ts): they start the parse, in slices for a huge config.
+      const parsed = await parses.parseForValidation(document, budget);
+      await budget.checkpoint();
+      if (!parsed) return [];
       const anchor = stageAnchor(parsed);
       if (!parsed.root) return [];
       const t = translator(settings.locale);

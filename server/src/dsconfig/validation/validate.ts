@@ -3,7 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import type { ConfigParses } from '../parse';
 import type { DeepSpeedRelease } from '../deepspeedRelease';
-import { Pacer, yieldToEventLoop } from '../../util/pacer';
+import { Pacer } from '../../util/pacer';
 import { unlimited, type Budget } from '../../util/budget';
 import { ConfigView } from './configView';
 import { allRules, ruleOwnedPaths } from './rules';
@@ -34,10 +34,7 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
 export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
-  const parsed = await parses.parseAsync(document, async () => {
-    await yieldToEventLoop();
-    await budget.checkpoint();
-  });
+  const parsed = await parses.parseForValidation(document, budget);
   await budget.checkpoint();
   if (!parsed) return [];
   const out: Diagnostic[] = [];
