@@ -2,6 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hosts } from './host';
 import { ConfigParses } from './dsconfig/parse';
 import { analyzeDocument, type LaunchAnalysis } from './launch/analysis';
+import { FsdpConfigFiles } from './launch/fsdp/configFile';
 import { TrainingService, type DocumentParses } from './training/service';
 import { VersionedCache } from './util/documentCache';
 
@@ -13,6 +14,8 @@ import { VersionedCache } from './util/documentCache';
 export interface Analyses {
   configParses: ConfigParses;
   launchParses: VersionedCache<LaunchAnalysis>;
+  /** FSDP config files open as documents of their own. */
+  fsdpConfigFiles: FsdpConfigFiles;
   parses: DocumentParses;
   training: TrainingService;
 }
@@ -31,5 +34,5 @@ export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocume
   };
   const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()), undefined, dropped);
   const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d), open };
-  return { configParses, launchParses, parses, training: new TrainingService(hosts, parses) };
+  return { configParses, launchParses, fsdpConfigFiles: new FsdpConfigFiles(), parses, training: new TrainingService(hosts, parses) };
 }

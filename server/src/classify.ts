@@ -30,6 +30,14 @@ const contentPattern = new RegExp(`"(${deepSpeedTopLevelKeys.join('|')})"\\s*:`)
 /** A file that names a DeepSpeed config (`"deepspeed": "zero2"`) is an argument file, not a config. */
 const argumentFilePattern = /"(deepspeed|model|model_name_or_path|dataset|output_dir)"\s*:/;
 
+/**
+ * An FSDP config file by name (a Trainer `--fsdp_config` file, an ms-swift `--fsdp` file: fsdp_config.json,
+ * fsdp2.json), or by a key only FSDP configs have. DeepSpeed's own `activation_checkpointing` is not one of them.
+ */
+const fsdpFileName = picomatch('*fsdp*.json', { nocase: true });
+const fsdpKeys = ['transformer_layer_cls_to_wrap', 'backward_prefetch', 'forward_prefetch', 'min_num_params', 'limit_all_gathers', 'use_orig_params', 'sync_module_states', 'cpu_ram_efficient_loading', 'reshard_after_forward'];
+const fsdpContent = new RegExp(`"(fsdp_config"\\s*:\\s*\\{|fsdp_version"\\s*:|(fsdp_)?(${fsdpKeys.join('|')})"\\s*:)`);
+
 /** Shell scripts by name: bash and zsh scripts, and Slurm/PBS batch scripts (sbatch runs them with bash). */
 export const shellExtensions = /\.(sh|bash|zsh|slurm|sbatch|pbs)$/i;
 const yamlExtensions = /\.ya?ml$/i;
@@ -84,6 +92,7 @@ export function classifyDocument(document: TextDocument, settings: ZeroLensSetti
   if (!json && shellContent.test(head)) return 'launch-script';
   if (looksLikeDeepSpeedConfig(head)) return 'ds-config';
   if (head.trimStart().startsWith('{') && jsonArgumentsWithDeepSpeed.test(head)) return 'launch-yaml';
+  if (json && looksLikeFsdpConfig(head, path)) return 'fsdp-config';
   if (!json && !head.trimStart().startsWith('{') && yamlDeepSpeedPattern.test(head)) return 'launch-yaml';
   return null;
 }
@@ -98,6 +107,14 @@ export function launchFormat(document: TextDocument): 'yaml' | 'shell' {
   if (yamlExtensions.test(path) || jsonExtensions.test(path)) return 'yaml';
   const head = document.getText().slice(0, contentProbeLength);
   return !shellContent.test(head) && (head.trimStart().startsWith('{') || yamlDeepSpeedPattern.test(head)) ? 'yaml' : 'shell';
+}
+
+/** A JSON object (or an empty file) named as an FSDP config, or one with a key only FSDP configs have; not an argument file. */
+function looksLikeFsdpConfig(head: string, path: string): boolean {
+  const start = head.trimStart();
+  if (argumentFilePattern.test(head)) return false;
+  if (fsdpFileName(baseName(path))) return start === '' || start.startsWith('{');
+  return start.startsWith('{') && fsdpContent.test(head);
 }
 
 /** A JSON object with a key only DeepSpeed configs have, and no key of an argument file. */

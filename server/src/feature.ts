@@ -37,4 +37,6 @@ export interface FeatureContributor {
 }
 
 /** What kind of file a document is to ZeRO Lens; null means "not ours, answer nothing". */
-export type DocumentKind = 'ds-config' | 'launch-script' | 'launch-yaml';
+export type DocumentKind = 'ds-config' | 'launch-script' | 'launch-yaml' | 'fsdp-config';
+/** The kinds whose documents describe a run ZeRO Lens estimates (an FSDP config file alone names no model). */
+export type EstimatedKind = Exclude<DocumentKind, 'fsdp-config'>;

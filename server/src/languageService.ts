@@ -17,11 +17,12 @@ import type { FileSystemHost, WorkspaceHost } from './host';
 import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView } from './protocol';
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
-import type { DocumentKind, FeatureContributor } from './feature';
+import type { DocumentKind, EstimatedKind, FeatureContributor } from './feature';
 import { completionOrigin, inlineCompletion, shapeCompletionList, withResolvedParts, type CompletionClientSupport, type CompletionDraft } from './completionList';
 import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
+import { createFsdpConfigFeatures } from './launch/features/fsdpConfigFeatures';
 import { createLaunchFeatures } from './launch/launchFeatures';
 import type { CallerInputs, DocumentAnalysis } from './training/service';
 import { createAnalyses } from './analyses';
@@ -92,7 +93,7 @@ export interface ZeroLensLanguageService {
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
-  const { configParses, launchParses, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory);
+  const { configParses, launchParses, fsdpConfigFiles, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory);
   const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);
@@ -108,6 +109,13 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     'ds-config': [configEstimates, dsConfig],
     'launch-script': [launch, launchEstimates],
     'launch-yaml': [launch, launchEstimates],
+    'fsdp-config': [createFsdpConfigFeatures(fsdpConfigFiles, () => hosts.workspace.folders())],
+  };
+
+  /** The document's kind when it describes a run to estimate. */
+  const estimatedKind = (document: TextDocument, settings: ZeroLensSettings): EstimatedKind | null => {
+    const kind = classifyDocument(document, settings);
+    return kind === 'fsdp-config' ? null : kind;
   };
 
   const forDocument = (document: TextDocument, settings: ZeroLensSettings): FeatureContributor[] => {
@@ -187,15 +195,15 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
     getDocumentAnalysis: async (d, s, caller) => {
-      const kind = classifyDocument(d, s);
+      const kind = estimatedKind(d, s);
       return kind ? training.analyzeDocument(d, kind, s, caller) : null;
     },
     getEstimateView: async (d, s) => {
-      const kind = classifyDocument(d, s);
+      const kind = estimatedKind(d, s);
       return kind ? estimateView(training, d, kind, s) : null;
     },
     getApplyOptionEdit: async (d, p, s) => {
-      const kind = classifyDocument(d, s);
+      const kind = estimatedKind(d, s);
       const t = translator(s.locale);
       return kind ? applyOptionEdit(training, configParses, d, kind, p, t) : { edit: null, reason: t('ZeRO Lens does not handle this file.') };
     },
@@ -205,6 +213,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     },
     documentClosed: (uri) => {
       configParses.forget(uri);
+      fsdpConfigFiles.forget(uri);
       launchParses.forget(uri);
       training.documentClosed(uri);
     },

@@ -1,7 +1,8 @@
 /**
  * FSDP and model-parallel launch files through the real bundled server over stdio: an accelerate FSDP YAML gets
  * completion of `fsdp_config` keys and values, a diagnostic with its fix, and a documented hover; a `megatron sft`
- * script gets completion of its parallel sizes and a diagnostic when they do not divide the GPUs.
+ * script gets completion of its parallel sizes and a diagnostic when they do not divide the GPUs; a Trainer FSDP
+ * config file gets a diagnostic on its key with its fix, key completion and a hover.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +37,24 @@ test('accelerate FSDP YAML over stdio: key and value completion, a diagnostic wi
     const markdown = (hover.contents as MarkupContent).value;
     assert.match(markdown, /\*\*fsdp_reshard_after_forward\*\*/);
     assert.match(markdown, /\(https:\/\/huggingface\.co\/docs\/accelerate\//);
+  });
+});
+
+test('a Trainer FSDP config file over stdio: a diagnostic on its key with the rename fix, key completion, a hover', async () => {
+  await inEmptyWorkspace(async (server, root) => {
+    const uri = fileUri(path.join(root, 'fsdp_config.json'));
+    const text = '{\n  "transformer_layer_cls_to_wrap": "LlamaDecoderLayer",\n  "use_orig_param": true,\n  \n}\n';
+    const diagnostics = await openedDiagnostics(server, uri, 'json', text);
+    const unknown = diagnostics.find((d: Diagnostic) => d.code === 'fsdp-unknown-key');
+    assert.ok(unknown, diagnostics.map((d) => d.code).join());
+    assert.deepEqual([unknown.range.start.line, unknown.range.start.character], [2, 2]);
+    const fixes = await quickFixes(server, uri, unknown);
+    assert.deepEqual(fixes.map((f) => f.title), ['Rename to "use_orig_params"']);
+
+    const keys = (await complete(server, uri, 3, 2)).map((i) => i.label);
+    assert.ok(keys.includes('backward_prefetch') && keys.includes('state_dict_type'), keys.join());
+    const hover = await server.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
+    assert.match((hover.contents as MarkupContent).value, /^\*\*transformer_layer_cls_to_wrap\*\*/);
   });
 });
 

@@ -148,7 +148,7 @@ test('files named on the command line are classified by content: a .slurm launch
   assert.ok(!reports.some((x) => x.diagnostics.some((d) => ['json-syntax', 'batch-size-missing', 'ignored-key', 'unknown-key'].includes(d.code))));
   const text = await check(['model.json'], dir);
   assert.equal(text.code, 0);
-  assert.match(text.out, /^model\.json: skipped: not a DeepSpeed config, launch script or launcher config/m);
+  assert.match(text.out, /^model\.json: skipped: not a DeepSpeed config, FSDP config, launch script or launcher config/m);
 });
 
 test('a memory verdict for CI: --gpu-memory and --cpu-memory make "does not fit" an error at the stage and the --deepspeed it concerns; --format sarif', async () => {

@@ -6,6 +6,7 @@ import { URI } from 'vscode-uri';
 import { missing, type FileSystemHost, type Hosts, type WorkspaceHost } from '../../server/src/host';
 import { createAnalyses } from '../../server/src/analyses';
 import { classifyDocument } from '../../server/src/classify';
+import type { EstimatedKind } from '../../server/src/feature';
 import { createConfigEstimates } from '../../server/src/estimates/configEstimates';
 import { estimateView } from '../../server/src/estimates/estimateView';
 import { applyOptionEdit } from '../../server/src/estimates/applyOption';
@@ -69,7 +70,7 @@ export function applyWorkspaceEdit(document: TextDocument, edit: { changes?: Rec
 export function estimateFeatures(hosts: Hosts) {
   const analyses = createAnalyses(hosts);
   const contributor = createConfigEstimates(analyses.training, analyses.configParses);
-  const kindOf = (document: TextDocument) => classifyDocument(document, defaultSettings)!;
+  const kindOf = (document: TextDocument) => classifyDocument(document, defaultSettings) as EstimatedKind;
   return {
     ...contributor,
     analyses,

@@ -174,7 +174,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     let document = TextDocument.create(pathToFileURL(absolute).toString(), languageOf(absolute), 1, text);
     const kind = service.classify(document, settings);
     if (!kind) {
-      if (explicit) skipped.push({ file: shown, reason: t('not a DeepSpeed config, launch script or launcher config (by its name and content)') });
+      if (explicit) skipped.push({ file: shown, reason: t('not a DeepSpeed config, FSDP config, launch script or launcher config (by its name and content)') });
       return false;
     }
     // A config is checked with its own language, so its JSON syntax is reported here too.

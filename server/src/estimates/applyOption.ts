@@ -2,7 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocument as TextDocuments } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { english, optionLabel, readOption, sameOption, type ApplyOptionParams, type ApplyOptionResult, type Translate } from '../protocol';
-import type { DocumentKind } from '../feature';
+import type { EstimatedKind } from '../feature';
 import { parseConfigText, type ConfigParses } from '../dsconfig/parse';
 import { currentOption } from '../training/analyze';
 import { pathOf } from '../util/paths';
@@ -18,7 +18,7 @@ export async function applyOptionEdit(
   training: TrainingService,
   parses: ConfigParses,
   document: TextDocument,
-  kind: DocumentKind,
+  kind: EstimatedKind,
   params: ApplyOptionParams,
   t: Translate = english,
 ): Promise<ApplyOptionResult> {

@@ -1,7 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ZeroLensSettings } from '../settings';
 import type { EstimateView } from '../protocol';
-import type { DocumentKind } from '../feature';
+import type { EstimatedKind } from '../feature';
 import { contextView } from '../training/contextView';
 import type { TrainingService } from '../training/service';
 
@@ -9,7 +9,7 @@ import type { TrainingService } from '../training/service';
  * The sidebar's view of a config or launch script: the context with sources, the current option and every
  * option, from the same analysis the hint, the hover and the CLI show.
  */
-export async function estimateView(training: TrainingService, document: TextDocument, kind: DocumentKind, settings: ZeroLensSettings): Promise<EstimateView> {
+export async function estimateView(training: TrainingService, document: TextDocument, kind: EstimatedKind, settings: ZeroLensSettings): Promise<EstimateView> {
   const { analysis, hasConfig } = await training.analyzeDocument(document, kind, settings);
   return {
     uri: document.uri,

@@ -1,6 +1,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { delegating, describeUnread, type FileKind, type FileSystemHost, type Hosts, type ReadResult, type Unread } from '../host';
 import type { ZeroLensSettings } from '../settings';
+import type { EstimatedKind } from '../feature';
 import type { ParsedConfig } from '../dsconfig/parse';
 import { factsOf, type LaunchAnalysis } from '../launch/analysis';
 import type { LaunchFacts } from '../launch/facts';
@@ -286,7 +287,7 @@ export class TrainingService {
    * a script's (or launcher YAML's) first run with a readable DeepSpeed config; without one, the launch's
    * context alone (model, GPUs), which is still worth showing.
    */
-  async analyzeDocument(document: TextDocument, kind: 'ds-config' | 'launch-script' | 'launch-yaml', settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<DocumentAnalysis> {
+  async analyzeDocument(document: TextDocument, kind: EstimatedKind, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<DocumentAnalysis> {
     if (kind === 'ds-config') return { analysis: await this.analyzeConfig(document, settings, caller), hasConfig: true };
     const run = await this.primaryRun(document, settings, caller);
     if (run) return { analysis: run.analysis, hasConfig: true, run };

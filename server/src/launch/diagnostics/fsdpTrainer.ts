@@ -9,7 +9,7 @@ import type { Translate } from '../../l10n';
 import { isAbsolutePath } from '../../util/paths';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
-import { lastOption, optionExtent, type Option } from '../command/options';
+import { lastOption, optionExtent } from '../command/options';
 import { OptionReader } from '../launchers/trainerArgs';
 import { ScriptEditor } from '../edits/textEdits';
 import type { FixSpec } from '../../diagnostics/fixData';
@@ -22,15 +22,18 @@ import { raises } from '../upstream';
 import { checkpointingTwice } from './fsdpLaunch';
 import { strToBool } from '../fsdp/options';
 
-interface Check {
+export interface Check {
   ctx: SourceContext;
   editor: ScriptEditor;
   t: Translate;
   out: Diagnostic[];
 }
 
-/** The words of `--fsdp`: unknown ones, offload alone, two strategies, offload with no_shard. */
-function checkWords(c: Check, option: Option, words: FsdpWord[]): void {
+/**
+ * The words of `--fsdp` (or of an ms-swift file's `"fsdp"`): unknown ones, offload alone, two strategies, offload
+ * with no_shard. `quoted`: the words are inside quotes, so a word can be added where they are written.
+ */
+export function checkWords(c: Check, words: FsdpWord[], quoted: boolean): void {
   const { ctx, t, out, editor } = c;
   const known = trainerFsdpWords().values?.map(String) ?? [];
   for (const w of words) {
@@ -43,7 +46,6 @@ function checkWords(c: Check, option: Option, words: FsdpWord[]): void {
   const names = words.map((w) => w.word);
   const offload = words.find((w) => w.word === 'offload');
   if (offload && names.every((n) => n === 'offload')) {
-    const quoted = option.values[0]?.quoted || option.inline !== undefined;
     const op = quoted ? editor.insert(offload.start, 'full_shard ') : editor.replace(offload.start, offload.end, '"full_shard offload"');
     const message = t('`--fsdp offload` needs a sharding strategy beside it (`full_shard` or `shard_grad_op`): `TrainingArguments` raises ValueError.');
     out.push(launchDiagnostic(ctx, 'fsdp-offload-without-sharding', offload.start, offload.end, message, { fixes: [{ id: 'change-value', title: t('Add {0}', 'full_shard'), ops: [op], preferred: true }] }, { severity: DiagnosticSeverity.Error, raises: raises.trainerOffloadAlone }));
@@ -63,8 +65,25 @@ function pyLower(value: unknown): string {
   return String(value).toLowerCase();
 }
 
-/** The keys of a Trainer FSDP config, reported where the script names it. */
-function checkConfig(c: Check, config: Record<string, unknown>, at: { start: number; end: number }, hasFsdp: boolean): void {
+/** A range of the document a finding is shown on. */
+type At = { start: number; end: number };
+
+/**
+ * Where the findings about an FSDP config's keys are shown: in a script, all on the value that names the config
+ * (no fixes: the keys are in another file); in the config file itself, each on its key, with the fix that renames it.
+ */
+export interface ConfigPlaces {
+  key(written: string): At;
+  rename?(written: string, to: string): FixSpec[];
+}
+
+/** Every finding on the value that names the config. */
+function onValue(at: At): ConfigPlaces {
+  return { key: () => at };
+}
+
+/** The keys of a Trainer FSDP config: unknown ones, two wrapping policies, RAM-efficient loading without sync. */
+export function checkConfig(c: Check, config: Record<string, unknown>, places: ConfigPlaces, hasFsdp: boolean): void {
   const { ctx, t, out } = c;
   const keys = trainerConfigKeys(config);
   const options = trainerFsdpConfigOptions();
@@ -72,14 +91,20 @@ function checkConfig(c: Check, config: Record<string, unknown>, at: { start: num
     if (options.has(name) || name === 'version') continue;
     const suggestion = closest(name, options.keys());
     const message = suggestion ? t('The Trainer does not read `{0}` in its FSDP config, so it is ignored. Did you mean `{1}`?', written, suggestion) : t('The Trainer does not read `{0}` in its FSDP config, so it is ignored.', written);
-    out.push(launchDiagnostic(ctx, 'fsdp-unknown-key', at.start, at.end, message, { key: written }));
+    const at = places.key(written);
+    // The same spelling as written: with the `fsdp_` prefix if it had one (the Trainer drops it).
+    const fixes = suggestion && places.rename ? places.rename(written, written.startsWith('fsdp_') ? `fsdp_${suggestion}` : suggestion) : [];
+    out.push(launchDiagnostic(ctx, 'fsdp-unknown-key', at.start, at.end, message, { key: written, ...(fixes.length && { fixes }) }));
   }
-  if (hasFsdp && Number(keys.get('min_num_params')?.value ?? 0) > 0 && keys.get('transformer_layer_cls_to_wrap')?.value != null) {
+  const wrapClasses = keys.get('transformer_layer_cls_to_wrap');
+  if (hasFsdp && Number(keys.get('min_num_params')?.value ?? 0) > 0 && wrapClasses?.value != null) {
+    const at = places.key(wrapClasses.written);
     out.push(launchDiagnostic(ctx, 'fsdp-conflicting-options', at.start, at.end, t('The FSDP config sets both `min_num_params` and `transformer_layer_cls_to_wrap`, two wrapping policies: the Trainer raises ValueError.'), {}, { raises: raises.trainerWrapExclusive }));
   }
   const sync = pyLower(keys.get('sync_module_states')?.value ?? 'true');
-  const ram = pyLower(keys.get('cpu_ram_efficient_loading')?.value ?? 'false');
-  if (hasFsdp && sync === 'false' && ram === 'true') {
+  const ram = keys.get('cpu_ram_efficient_loading');
+  if (hasFsdp && sync === 'false' && ram && pyLower(ram.value) === 'true') {
+    const at = places.key(ram.written);
     out.push(launchDiagnostic(ctx, 'fsdp-ram-efficient-loading-without-sync', at.start, at.end, t('The FSDP config turns `cpu_ram_efficient_loading` on and `sync_module_states` off: the Trainer raises ValueError, since only rank 0 loads the weights.'), {}, { raises: raises.trainerRamEfficientNeedsSync }));
   }
 }
@@ -89,7 +114,7 @@ function checkConfig(c: Check, config: Record<string, unknown>, at: { start: num
  * does not read: FSDP1's prefetch, `use_orig_params` and `limit_all_gathers` under FSDP2 (accelerate drops or
  * ignores them), FSDP2's `reshard_after_forward` under FSDP1 (the strategy words of `fsdp` decide).
  */
-function checkVersion(c: Check, config: Record<string, unknown>, version: 1 | 2, at: { start: number; end: number }): void {
+export function checkVersion(c: Check, config: Record<string, unknown>, version: 1 | 2, places: ConfigPlaces): void {
   const { ctx, t, out } = c;
   const options = trainerFsdpConfigOptions();
   for (const [name, { written }] of trainerConfigKeys(config)) {
@@ -99,6 +124,7 @@ function checkVersion(c: Check, config: Record<string, unknown>, version: 1 | 2,
       ? t('`{0}` is an FSDP1 option and this FSDP config runs FSDP2 (`fsdp_version` {1}), so it has no effect.', written, version)
       : t('`{0}` is read by FSDP2 only and this FSDP config runs FSDP1 (`fsdp_version` {1}): the strategy words of `fsdp` decide how it shards.', written, version);
     const severity = version === 2 ? DiagnosticSeverity.Information : DiagnosticSeverity.Warning;
+    const at = places.key(written);
     out.push(launchDiagnostic(ctx, 'fsdp-ignored-by-version', at.start, at.end, message, { key: written, version }, { severity }));
   }
 }
@@ -132,7 +158,7 @@ async function hfTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, trainer:
   const fsdp = reader.option('fsdp');
   const words = fsdp ? fsdpWords(ctx, fsdp, reader.text(fsdp)) : [];
   const hasFsdp = words.length > 0;
-  if (fsdp) checkWords(c, fsdp, words);
+  if (fsdp) checkWords(c, words, fsdp.values[0]?.quoted || fsdp.inline !== undefined);
   const ds = reader.option('deepspeed');
   if (fsdp && hasFsdp && ds && (ds.inline || ds.values.length > 0)) {
     const fsdpExtent = optionExtent(fsdp);
@@ -163,7 +189,7 @@ async function hfTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, trainer:
     return;
   }
   if (!read.json) return;
-  checkConfig(c, read.json, value, hasFsdp);
+  checkConfig(c, read.json, onValue(value), hasFsdp);
   // The Trainer copies the config's activation_checkpointing onto the plugin, then refuses it beside its own.
   const checkpointing = trainerConfigKeys(read.json).get('activation_checkpointing');
   if (hasFsdp && checkpointing && strToBool(checkpointing.value) === true) {
@@ -199,10 +225,10 @@ async function swiftTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, train
   const words = parts.words.map((word) => ({ word, start: value.start, end: value.end }));
   // Words come from the file: report them where the script names it, without fixes that would edit the value.
   const wordChecks: Diagnostic[] = [];
-  checkWords({ ...c, out: wordChecks }, option, words);
+  checkWords({ ...c, out: wordChecks }, words, false);
   out.push(...wordChecks.map((d) => ({ ...d, data: { ...(d.data as object), fixes: [] } })));
-  checkConfig(c, parts.config ?? {}, value, true);
-  checkVersion(c, parts.config ?? {}, parts.version, value);
+  checkConfig(c, parts.config ?? {}, onValue(value), true);
+  checkVersion(c, parts.config ?? {}, parts.version, onValue(value));
   const saveOnly = reader.bool('save_only_model');
   const stateDict = String(parts.config?.state_dict_type ?? 'SHARDED_STATE_DICT').toUpperCase();
   if (saveOnly?.value && stateDict.includes('SHARDED')) {
