@@ -99,6 +99,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   const launchEstimates = createLaunchEstimates(training, parses.launch);
   const launch = createLaunchFeatures({
     hosts,
+    hostsFor: (uri) => training.hostsReadingFor(uri),
     parse: parses.launch,
     factsOfFile: (path) => training.factsOfFile(path),
     presetEstimates: (written, settings) => launchEstimates.presetEstimates(written, settings),

@@ -1,7 +1,8 @@
 /**
  * An FSDP config file as a document of its own: a Trainer `--fsdp_config` JSON and an ms-swift `--fsdp` JSON are
  * recognised by name or content, get the checks the script's flag runs on them shown on their keys (with the
- * rename fix), completion of keys and values written as JSON, hover, and their messages in Chinese. The two
+ * rename fix), completion of keys and values written as JSON, hover, and their messages in Chinese; a script
+ * that names such a file is checked again when it changes. The two
  * real files of the corpus (test/corpus, kind `fsdp-config`) get no diagnostic.
  */
 import { test } from 'node:test';
@@ -112,6 +113,13 @@ test('hover on a key documents the option, in Chinese for a Chinese reader; a va
   assert.match((zh?.contents as MarkupContent).value, /[\u4e00-\u9fff]/);
   const zhDiagnostics = await ls.doValidation(document, settings({ language: 'zh-cn' }));
   for (const d of zhDiagnostics) assert.match(String(d.message), /[\u4e00-\u9fff]/, String(d.message));
+});
+
+test('a script that names an FSDP config file is checked again when that file changes', async () => {
+  const { ls } = service({ 'fsdp_config.json': '{"transformer_layer_cls_to_wrap": "LlamaDecoderLayer", "bogus": 1}' });
+  const script = doc('train.sh', 'torchrun --nproc_per_node 2 train.py --fsdp "full_shard auto_wrap" --fsdp_config fsdp_config.json\n');
+  assert.deepEqual(codes(await ls.doValidation(script, settings())), ['fsdp-unknown-key']);
+  assert.deepEqual(ls.filesChanged([json('fsdp_config.json', '').uri]), [script.uri]);
 });
 
 test('the real FSDP config files of the corpus get no diagnostic', async () => {

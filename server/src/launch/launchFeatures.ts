@@ -16,6 +16,8 @@ export interface LaunchFeatureInputs {
   parse: (document: TextDocument) => LaunchAnalysis;
   /** Facts of the config files commands name, through the training layer's cache. */
   factsOfFile: FactsOfFile;
+  /** The hosts for a document's checks, recording what they read as its dependencies; absent, `hosts`. */
+  hostsFor?: (uri: string) => Hosts;
   /** Estimates for the preset completion's details; absent, the items have none. */
   presetEstimates?: PresetEstimates;
 }
@@ -25,7 +27,7 @@ export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContri
   const { hosts, parse } = inputs;
   return {
     name: 'launch',
-    validate: (document, settings, budget) => launchDiagnostics(parse(document), hosts, budget, settings),
+    validate: (document, settings, budget) => launchDiagnostics(parse(document), inputs.hostsFor?.(document.uri) ?? hosts, budget, settings),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position, settings) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile, settings.locale),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

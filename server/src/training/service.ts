@@ -332,6 +332,17 @@ export class TrainingService {
     return made;
   }
 
+  /**
+   * The hosts, with a file system that records each path it is asked for as a dependency of `uri`: for checks
+   * that read files themselves (a script's FSDP checks read the `--fsdp_config` file it names), so an edit
+   * there checks the document again (`filesChanged`).
+   */
+  hostsReadingFor(uri: string): Hosts {
+    let deps = this.dependencies.get(uri);
+    if (!deps) this.dependencies.set(uri, (deps = new Set()));
+    return { ...this.hosts, fs: recording(this.hosts.fs, deps, []) };
+  }
+
   private depend(uri: string, reads: Set<string>): void {
     let deps = this.dependencies.get(uri);
     if (!deps) this.dependencies.set(uri, (deps = new Set()));
