@@ -1,4 +1,4 @@
-/** An ms-swift launch script: hover on `--deepspeed zero3` and preset completion. */
+/** Launch scripts (an ms-swift script: hover on `--deepspeed zero3`, preset completion, fixes) and an FSDP config file. */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -6,6 +6,7 @@ import { positionOf, scenarios } from './scenarios';
 import { placeFile, placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
 import { applyScenarioFix } from './support/quickFix';
+import { screenshot } from './support/screenshots';
 
 uiSuite('launch scripts', (suite) => {
   suite.test('hovering --deepspeed zero3 in a swift script shows the estimate', async (wb) => {
@@ -36,6 +37,15 @@ uiSuite('launch scripts', (suite) => {
     const s = scenarios.presetFix;
     const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the corrected preset');
     assert.match(saved, s.expectAfter);
+  });
+
+  suite.test('an FSDP config file: a misspelt key gets its rename fix, and a key its documentation on hover', async (wb) => {
+    const s = scenarios.fsdpConfigFile;
+    const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the key renamed');
+    assert.match(saved, s.expectAfter);
+    const hover = await wb.editor.hover(s.hoverToken, (text) => s.hoverExpect.every((pattern) => pattern.test(text)), s.hoverToken);
+    assert.match(hover, /Values/);
+    await screenshot(wb.page, 'launch-scripts', 'fsdp-config-hover');
   });
 
   suite.test('a script whose ms-swift config file turns DeepSpeed on gets the missing NPROC_PER_NODE, and its fix', async (wb) => {

@@ -112,6 +112,18 @@ export const scenarios = {
     // An inlay hint follows the value on screen, so the pattern stops at the value.
     expectAfter: /--deepspeed zero2_offload(?![\w-])/,
   },
+  fsdpConfigFile: {
+    /** A Trainer `--fsdp_config` file with a misspelt key. */
+    source: 'fixture:fsdp_config_misspelt.json',
+    name: 'fsdp_config_e2e.json',
+    token: 'use_orig_param',
+    code: 'fsdp-unknown-key',
+    fix: /Rename to "use_orig_params"/,
+    expectAfter: /"use_orig_params": true/,
+    /** The hover on a key: its documentation. */
+    hoverToken: 'backward_prefetch',
+    hoverExpect: [/backward_prefetch/, /backward_pre/],
+  },
   configFileDevices: {
     source: 'fixture:train_swift_config.sh',
     name: 'train_e2e_swift_config.sh',
