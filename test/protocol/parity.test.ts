@@ -118,6 +118,14 @@ for (const { folder, settings: extra } of workspaces) {
         const name = `${folder}/${path.relative(root, file)}`;
         await server.open(uri, languageOf(file), text);
         const view = await server.connection.sendRequest<EstimateView | null>(EstimateViewRequest.method, { uri });
+        if (kind === 'fsdp-config') {
+          // A config file alone names no run: no view, and the CLI says what to estimate instead.
+          assert.equal(view, null, `${name}: an FSDP config file has no estimate view`);
+          const cli = await runCli(['estimate', path.relative(root, file)], root);
+          assert.equal(cli.code, 2, `${name}: the CLI refuses to estimate an FSDP config file alone`);
+          assert.match(cli.err, /is an FSDP config file: it names no model or GPUs/);
+          continue;
+        }
         assert.ok(view, `${name}: the sidebar gets a view`);
         const vm = buildViewModel({ kind: 'ready', view });
         const current = vm.bars.find((b) => b.current);

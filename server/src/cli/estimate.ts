@@ -101,6 +101,9 @@ async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>
   const kind = service.classify(document, settings);
   const notOurs = () => new UsageError(t("'{0}' is not a DeepSpeed config, launch script or launcher YAML ZeRO Lens can read.", args.file ?? ''));
   if (!kind) throw notOurs();
+  if (kind === 'fsdp-config') {
+    throw new UsageError(t("'{0}' is an FSDP config file: it names no model or GPUs. Estimate the script or accelerate config that uses it, or give --model and --fsdp.", args.file ?? ''));
+  }
   if (kind === 'ds-config') rejectBrokenConfig(args.file ?? args.config, document.getText(), t);
   const found = await service.getDocumentAnalysis(document, settings, caller);
   if (!found) throw notOurs();
