@@ -2,10 +2,10 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * The V8 flags the language server runs with. Its entry point sets them before the bundle loads (boot/server.ts):
- * V8's code cache is valid only for the flags it was made with, and the cache is saved after warm-up. Starting a
- * worker thread puts them back to V8's defaults (Node 20: the young generation grew to 2 × 16 MiB again once
- * clientWatch.ts's thread was up, and stayed small when the flags were set again), so clientWatch.ts sets them
- * again once its thread is online.
+ * V8's code cache is valid only for the flags it was made with, and the cache is saved after warm-up. Creating a
+ * new isolate (a worker thread) raises the semi-space growth factor back to V8's minimum of 2 (Node 20: the young
+ * generation grew to 2 × 16 MiB again once clientWatch.ts's thread was up, and stayed small when the flags were set
+ * again), so clientWatch.ts sets them all again once its thread is online.
  */
 const serverFlags = [
   // The old generation's next full collection comes at 2 × what the last one kept, instead of V8's own factor (up
