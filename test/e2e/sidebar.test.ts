@@ -125,6 +125,9 @@ uiSuite('sidebar', (suite) => {
     assert.equal(await poll(sidebarFocused, (focused) => focused, { timeoutMs: 5000, pauseMs: 100 }), true, 'the sidebar has the focus again after Ctrl+Z');
     await wb.page.keyboard.press('Control+Shift+Z');
     await wb.editor.waitForText(afterApply, 'stage 3 after Ctrl+Shift+Z in the sidebar');
+    // The same after a redo. Waiting for it also keeps the click below out of the half second in which the sidebar
+    // takes the focus back: a click there was overtaken by it, and the redo typed in the editor then went nowhere.
+    assert.equal(await poll(sidebarFocused, (focused) => focused, { timeoutMs: 5000, pauseMs: 100 }), true, 'the sidebar has the focus again after Ctrl+Shift+Z');
     // The edit is an ordinary editor edit: Ctrl+Z in the editor takes it back too.
     await wb.editor.root.locator('.view-lines').click();
     await wb.page.keyboard.press('Control+Z');
