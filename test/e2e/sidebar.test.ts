@@ -23,6 +23,18 @@ async function showSidebar(wb: Workbench) {
   return view;
 }
 
+/** Clicks "Apply" on the scenario's stage without offload (ZeRO-3). */
+async function clickApplyPlainStage(view: ReturnType<typeof webviewContent>): Promise<void> {
+  const key = await view
+    .locator(`[data-testid="zl-bar"][data-stage="${s.applyStage}"]`)
+    .evaluateAll((nodes) => {
+      const plain = nodes.find((n) => !/true|cpu|nvme/.test(`${n.getAttribute('data-offload-optimizer')}${n.getAttribute('data-offload-param')}`));
+      return (plain ?? nodes[0])?.getAttribute('data-key') ?? null;
+    });
+  assert.ok(key, `there is a ZeRO-${s.applyStage} bar`);
+  await view.locator(`[data-testid="zl-apply"][data-key="${key}"]`).click();
+}
+
 /** Bars, segments with theme colours, the current option; returns the colour of the first segment. */
 async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string> {
   const view = await showSidebar(wb);
@@ -107,14 +119,7 @@ uiSuite('sidebar', (suite) => {
     const afterApply = (t: string) => s.expectAfter.test(t) && t.includes(marker);
     await wb.editor.waitForText(beforeApply, 'the marker');
     const view = await showSidebar(wb);
-    const key = await view
-      .locator(`[data-testid="zl-bar"][data-stage="${s.applyStage}"]`)
-      .evaluateAll((nodes) => {
-        const plain = nodes.find((n) => !/true|cpu|nvme/.test(`${n.getAttribute('data-offload-optimizer')}${n.getAttribute('data-offload-param')}`));
-        return (plain ?? nodes[0])?.getAttribute('data-key') ?? null;
-      });
-    assert.ok(key, 'there is a ZeRO-3 bar');
-    await view.locator(`[data-testid="zl-apply"][data-key="${key}"]`).click();
+    await clickApplyPlainStage(view);
     await wb.editor.waitForText(afterApply, 'stage 3 after Apply');
     await screenshot(wb.page, 'sidebar', 'after-apply');
     // Right after Apply the focus is on its button: Ctrl+Z there takes back exactly the Apply.
@@ -137,6 +142,26 @@ uiSuite('sidebar', (suite) => {
     await wb.editor.save();
     assert.match(readText(file), s.expectAfter);
     assert.ok(readText(file).includes(marker));
+  });
+
+  suite.test('a click in the editor right after Ctrl+Z in the sidebar keeps the focus there', async (wb) => {
+    placeScenario(wb.instance.workspace, { ...s, name: 'ds_config_e2e_sidebar_handover.json' });
+    await wb.openFile('ds_config_e2e_sidebar_handover.json');
+    await wb.editor.waitForText((t) => s.expectBefore.test(t), 'stage 2');
+    const view = await showSidebar(wb);
+    await clickApplyPlainStage(view);
+    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after Apply');
+    await wb.page.keyboard.press('Control+Z');
+    await wb.editor.waitForText((t) => s.expectBefore.test(t), 'stage 2 after Ctrl+Z in the sidebar');
+    // Within the half second in which the sidebar would take the focus back, the user clicks into the text.
+    const box = await wb.editor.tokenBox('"bf16"');
+    assert.ok(box, 'the "bf16" key is drawn');
+    await wb.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await wb.page.waitForTimeout(800);
+    const sidebarFocused = await view.locator('body').evaluate((body) => body.ownerDocument.hasFocus());
+    assert.equal(sidebarFocused, false, 'the editor keeps the focus the user gave it');
+    await wb.page.keyboard.press('Control+Shift+Z');
+    await wb.editor.waitForText((t) => s.expectAfter.test(t), 'stage 3 after the redo typed in the editor');
   });
 
   suite.test("a segment's exact GiB shows on hover", async (wb) => {

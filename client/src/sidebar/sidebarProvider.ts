@@ -96,9 +96,9 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
         if (!uri) return this.notice('error', vscode.l10n.t('Open the DeepSpeed config or launch script first.'));
         await stepDocumentHistory(uri, message.type);
         // The step needs the editor focused; the keys were pressed here, so the focus comes back, once VS Code
-        // has seen it leave (webviewFocus.ts).
-        await afterWebviewBlurIsSeen();
-        return this.view?.show(false);
+        // has seen it leave (webviewFocus.ts), unless the user has gone on in an editor meanwhile.
+        if (await afterWebviewBlurIsSeen()) this.view?.show(false);
+        return;
       }
       case 'setSetting': {
         const where = await writeSetting(this.client, this.store.uri, message.key, message.value);
