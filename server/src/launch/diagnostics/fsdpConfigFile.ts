@@ -38,13 +38,14 @@ export function fsdpConfigFileDiagnostics(ctx: SourceContext, file: FsdpConfigFi
     if (file.shape === 'swift') checkWords(c, wordsOf(file), true);
     return c.out;
   }
+  const keyNamed = (written: string) => file.keys.find((k) => k.written === written);
   const places: ConfigPlaces = {
     key: (written) => {
-      const key = file.keys.find((k) => k.written === written);
+      const key = keyNamed(written);
       return key ? { start: key.keyStart, end: key.keyEnd } : { start: file.configNode!.offset, end: file.configNode!.offset + 1 };
     },
     rename: (written, to) => {
-      const key = file.keys.find((k) => k.written === written);
+      const key = keyNamed(written);
       return key ? [{ id: 'rename-key', title: t('Rename to "{0}"', to), ops: [c.editor.replace(key.keyStart, key.keyEnd, JSON.stringify(to))], preferred: true }] : [];
     },
   };

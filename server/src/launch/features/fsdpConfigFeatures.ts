@@ -12,12 +12,9 @@ import { SourceContext } from '../command/context';
 import { fsdpConfigFileDiagnostics } from '../diagnostics/fsdpConfigFile';
 import type { FsdpConfigFile, FsdpConfigFiles } from '../fsdp/configFile';
 import { trainerFsdpConfigOption, trainerFsdpConfigOptions, trainerFsdpName, trainerFsdpWords } from '../fsdp/options';
-import { optionValues, type OptionEntry } from '../optionSchema';
+import type { OptionEntry } from '../optionSchema';
 import { launchCodeActions } from './codeActions';
-import { optionMarkdown } from './optionDocs';
-
-/** ms-swift's file: its two keys. */
-const swiftKeys = ['fsdp', 'fsdp_config'] as const;
+import { nameItems, optionMarkdown, valueItems } from './optionDocs';
 
 /** The option a key of the file names: a config key, or ms-swift's `"fsdp"` words. */
 function optionOf(file: FsdpConfigFile, path: (string | number)[]): OptionEntry | undefined {
@@ -34,52 +31,44 @@ function jsonLiteral(entry: OptionEntry, value: string): string {
   return JSON.stringify(value);
 }
 
-function rangeOf(document: TextDocument, node: Node | undefined, offset: number): Range {
-  const start = node && ['string', 'number', 'boolean', 'null'].includes(node.type) ? node.offset : offset;
-  const end = node && start === node.offset ? node.offset + node.length : offset;
-  return { start: document.positionAt(start), end: document.positionAt(end) };
+const literalTypes: ReadonlySet<string> = new Set(['string', 'number', 'boolean', 'null']);
+
+/** The node under the cursor when it is a literal (a key being typed, or a value), else undefined. */
+function literalAt(node: Node | undefined): Node | undefined {
+  return node && literalTypes.has(node.type) ? node : undefined;
 }
 
-function keyItems(document: TextDocument, file: FsdpConfigFile, names: { name: string; entry?: OptionEntry }[], node: Node | undefined, offset: number, written: Set<string>, t: Translate, locale: Locale | undefined): CompletionItem[] {
-  const range = rangeOf(document, node, offset);
-  // Inside an existing key only the name is replaced; a new key gets its colon.
-  const suffix = node?.type === 'string' ? '' : ': ';
-  return names
-    .filter(({ name }) => !written.has(name))
-    .map(({ name, entry }) => ({
-      label: name,
-      kind: CompletionItemKind.Property,
-      detail: file.shape === 'swift' && !entry ? t('ms-swift FSDP file') : t('Trainer FSDP option'),
-      documentation: entry ? { kind: 'markdown', value: optionMarkdown(entry, name, t, locale) } : undefined,
-      textEdit: { range, newText: `${JSON.stringify(name)}${suffix}` },
-    }));
+/** What a completion replaces: the literal under the cursor, else nothing at the cursor. */
+function rangeOf(document: TextDocument, literal: Node | undefined, offset: number): Range {
+  const start = literal ? literal.offset : offset;
+  const end = literal ? literal.offset + literal.length : offset;
+  return { start: document.positionAt(start), end: document.positionAt(end) };
 }
 
 function complete(document: TextDocument, file: FsdpConfigFile, offset: number, t: Translate, locale: Locale | undefined): CompletionItem[] {
   const location = getLocation(document.getText(), offset);
   const path = location.path;
-  const node = location.previousNode;
+  const literal = literalAt(location.previousNode);
+  const range = rangeOf(document, literal, offset);
   if (location.isAtPropertyKey) {
+    // Inside an existing key only the name is replaced; a new key gets its colon.
+    const writeKey = (name: string) => `${JSON.stringify(name)}${literal?.type === 'string' ? '' : ': '}`;
     const parent = path.slice(0, -1);
     if (file.shape === 'swift' && parent.length === 0) {
       const written = new Set(file.value ? Object.keys(file.value) : []);
-      return keyItems(document, file, swiftKeys.map((name) => ({ name, entry: name === 'fsdp' ? trainerFsdpWords() : undefined })), node, offset, written, t, locale);
+      const items = nameItems([trainerFsdpWords()], range, t('Trainer FSDP option'), t, locale, written, writeKey);
+      if (!written.has('fsdp_config')) items.push({ label: 'fsdp_config', kind: CompletionItemKind.Property, detail: t('ms-swift FSDP file'), textEdit: { range, newText: writeKey('fsdp_config') } });
+      return items;
     }
     const inConfig = file.shape === 'swift' ? parent.length === 1 && parent[0] === 'fsdp_config' : parent.length === 0;
     if (!inConfig) return [];
     const written = new Set(file.keys.map((k) => trainerFsdpName(k.written)));
-    return keyItems(document, file, [...trainerFsdpConfigOptions().values()].map((entry) => ({ name: entry.name, entry })), node, offset, written, t, locale);
+    return nameItems(trainerFsdpConfigOptions().values(), range, t('Trainer FSDP option'), t, locale, written, writeKey);
   }
   const entry = optionOf(file, path);
-  if (!entry || (node && !['string', 'number', 'boolean', 'null'].includes(node.type) && node.offset + node.length < offset)) return [];
-  const range = rangeOf(document, node, offset);
-  return optionValues(entry, locale).map((v, i) => ({
-    label: v.value,
-    kind: CompletionItemKind.EnumMember,
-    documentation: v.doc ? { kind: 'markdown', value: v.doc } : undefined,
-    textEdit: { range, newText: jsonLiteral(entry, v.value) },
-    sortText: String(i).padStart(3, '0'),
-  }));
+  // After a value that is not a literal (an array, an object), nothing to offer.
+  if (!entry || (location.previousNode && !literal && location.previousNode.offset + location.previousNode.length < offset)) return [];
+  return valueItems(entry, range, locale, (value) => jsonLiteral(entry, value));
 }
 
 function hover(document: TextDocument, file: FsdpConfigFile, offset: number, t: Translate, locale: Locale | undefined): Hover | null {

@@ -52,7 +52,7 @@ export function fsdpYamlCompletions(ctx: SourceContext, yaml: YamlLaunch | undef
   if (!name || parentKey(text, lineStart) !== 'fsdp_config') return undefined;
   const range = ctx.span(offset - name[2].length, offset).range;
   const written = new Set([...(yaml?.fsdpConfig.keys() ?? [])].map(accelerateFsdpName));
-  return nameItems(accelerateFsdpOptions().values(), range, t('accelerate FSDP option'), t, locale, written, ': ');
+  return nameItems(accelerateFsdpOptions().values(), range, t('accelerate FSDP option'), t, locale, written, (name) => `${name}: `);
 }
 
 /** The documentation of a key of `fsdp_config` under the cursor. */

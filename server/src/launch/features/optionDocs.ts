@@ -27,8 +27,11 @@ export function optionMarkdown(entry: OptionEntry, title: string, t: Translate, 
   return lines.join('\n');
 }
 
-/** Completion items for option names (those not yet written), each documented. */
-export function nameItems(entries: Iterable<OptionEntry>, range: Range, detail: string, t: Translate, locale: Locale | undefined, written: ReadonlySet<string> = new Set(), suffix = ''): CompletionItem[] {
+/**
+ * Completion items for option names (those not yet written), each documented; `write` gives the text inserted for a
+ * name (YAML adds `: `, JSON quotes it).
+ */
+export function nameItems(entries: Iterable<OptionEntry>, range: Range, detail: string, t: Translate, locale: Locale | undefined, written: ReadonlySet<string> = new Set(), write: (name: string) => string = (name) => name): CompletionItem[] {
   const out: CompletionItem[] = [];
   for (const entry of entries) {
     if (written.has(entry.name)) continue;
@@ -37,19 +40,19 @@ export function nameItems(entries: Iterable<OptionEntry>, range: Range, detail: 
       kind: CompletionItemKind.Property,
       detail,
       documentation: { kind: 'markdown', value: optionMarkdown(entry, entry.name, t, locale) },
-      textEdit: { range, newText: `${entry.name}${suffix}` },
+      textEdit: { range, newText: write(entry.name) },
     });
   }
   return out;
 }
 
-/** Completion items for an option's values, in the schema's order. */
-export function valueItems(entry: OptionEntry, range: Range, locale: Locale | undefined): CompletionItem[] {
+/** Completion items for an option's values, in the schema's order; `write` gives the text inserted for a value. */
+export function valueItems(entry: OptionEntry, range: Range, locale: Locale | undefined, write: (value: string) => string = (value) => value): CompletionItem[] {
   return optionValues(entry, locale).map((v, i) => ({
     label: v.value,
     kind: CompletionItemKind.EnumMember,
     documentation: v.doc ? { kind: 'markdown', value: v.doc } : undefined,
-    textEdit: { range, newText: v.value },
+    textEdit: { range, newText: write(v.value) },
     sortText: String(i).padStart(3, '0'),
   }));
 }

@@ -6,7 +6,7 @@
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../../util/documentCache';
-import { nodeValue } from '../../util/jsonTree';
+import { findValue, nodeValue } from '../../util/jsonTree';
 import { jsonNestsDeeperThan, maxNestingDepth } from '../../util/nesting';
 
 /** One key of the config object as written, with its offsets. */
@@ -14,8 +14,6 @@ export interface ConfigKey {
   written: string;
   keyStart: number;
   keyEnd: number;
-  value: unknown;
-  valueNode: Node;
 }
 
 export interface FsdpConfigFile {
@@ -37,12 +35,7 @@ export interface FsdpConfigFile {
   syntaxError: { offset: number; length: number } | undefined;
 }
 
-function property(object: Node | undefined, name: string): Node | undefined {
-  return object?.children?.find((p) => p.children?.[0]?.value === name);
-}
-
-function objectValue(node: Node | undefined): Record<string, unknown> | undefined {
-  const value = node ? nodeValue(node) : undefined;
+function asObject(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
@@ -72,24 +65,27 @@ export function parseFsdpConfigFile(text: string): FsdpConfigFile {
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const syntaxError = strictJsonError(text, errors);
   if (root?.type !== 'object') return { ...empty, root, syntaxError: syntaxError ?? { offset: 0, length: 1 } };
-  const nested = property(root, 'fsdp_config')?.children?.[1];
-  const words = property(root, 'fsdp')?.children?.[1];
-  const swift = nested?.type === 'object' || (words?.type === 'string' && !property(root, 'transformer_layer_cls_to_wrap'));
+  // A repeated key is read as json.load reads it: the last one (findValue, as for DeepSpeed configs).
+  const nested = findValue(root, ['fsdp_config']);
+  const words = findValue(root, ['fsdp']);
+  const swift = nested?.type === 'object' || (words?.type === 'string' && !findValue(root, ['transformer_layer_cls_to_wrap']));
   const configNode = swift ? (nested?.type === 'object' ? nested : undefined) : root;
   const keys: ConfigKey[] = [];
   for (const pair of configNode?.children ?? []) {
-    const [key, value] = pair.children ?? [];
-    if (!key || !value || typeof key.value !== 'string') continue;
-    keys.push({ written: key.value, keyStart: key.offset, keyEnd: key.offset + key.length, value: nodeValue(value), valueNode: value });
+    const key = pair.children?.[0];
+    if (!key || typeof key.value !== 'string') continue;
+    keys.push({ written: key.value, keyStart: key.offset, keyEnd: key.offset + key.length });
   }
+  const value = asObject(nodeValue(root));
   return {
     root,
     shape: swift ? 'swift' : 'trainer',
     configNode,
     keys,
-    config: objectValue(configNode),
+    // The config is the file's value, or its `fsdp_config` part: one walk of the tree builds both.
+    config: swift ? asObject(value?.fsdp_config) : value,
     wordsNode: swift && words?.type === 'string' ? words : undefined,
-    value: objectValue(root),
+    value,
     syntaxError,
   };
 }
