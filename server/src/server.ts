@@ -100,7 +100,7 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
  * A full collection, when a huge script's analysis was just dropped for its next version (releaseMemory): V8
  * would otherwise collect it only once the heap has doubled what its last collection kept, so the old analysis and the new one
  * (about 45 MB each for a 1 MB script) would be in memory together. It takes about 10 ms on that heap, beside a
- * second of analysis. `gc` exists only with --expose-gc (set at boot, boot/server.ts), in a context made after.
+ * second of analysis. `gc` exists only with --expose-gc (v8Flags.ts, set at boot), in a context made after.
  */
 function collectGarbage(): () => void {
   const gc = runInNewContext('gc') as (() => void) | undefined;
