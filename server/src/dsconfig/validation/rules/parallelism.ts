@@ -32,12 +32,16 @@ function reduceScatterStrict(config: ConfigView): number | undefined {
 export const prescaleWithReduceScatter: Rule = (config) => {
   const stage = reduceScatterStrict(config);
   if (stage === undefined) return [];
+  const prescale = config.isTrue(['prescale_gradients']);
+  const factor = config.number(['gradient_predivide_factor']);
+  // Most configs have neither key: the messages are formatted only for a diagnostic (this runs on every keystroke).
+  if (!prescale && (factor === undefined || factor === 1)) return [];
   const out: Diagnostic[] = [];
   const why = config.has([ZERO, 'reduce_scatter']) ? config.t('ZeRO-{0} with reduce-scatter', stage) : config.t('ZeRO-{0} with reduce-scatter (on by default)', stage);
   const reduceScatterOff = fix(config.t('Turn reduce-scatter off'), [{ op: 'set', path: [ZERO, 'reduce_scatter'], value: false }]);
   // The registry cites ZeRO-3's asserts (stage3.py:388-389); ZeRO-2 has the same pair.
   const zero2 = (line: number) => (stage === 2 ? `${DS}:deepspeed/runtime/zero/stage_1_and_2.py#L${line}` : undefined);
-  if (config.isTrue(['prescale_gradients'])) {
+  if (prescale) {
     out.push(
       config.diagnostic('prescale-with-reduce-scatter', 'error', config.keyRange(['prescale_gradients']), config.t('"prescale_gradients": true is not supported by {0}; DeepSpeed asserts when it builds the ZeRO optimizer.', why), {
         path: ['prescale_gradients'],
@@ -46,7 +50,6 @@ export const prescaleWithReduceScatter: Rule = (config) => {
       }, undefined, zero2(311)),
     );
   }
-  const factor = config.number(['gradient_predivide_factor']);
   if (factor !== undefined && factor !== 1) {
     out.push(
       config.diagnostic('predivide-with-reduce-scatter', 'error', config.valueRange(['gradient_predivide_factor']), config.t('"gradient_predivide_factor" must be 1.0 with {0}; DeepSpeed asserts on {1}.', why, factor), {
