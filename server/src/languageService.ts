@@ -6,12 +6,17 @@ import type {
   CompletionList,
   Diagnostic,
   DocumentLink,
+  DocumentSymbol,
+  FoldingRange,
+  FormattingOptions,
   Hover,
   InlayHint,
   Location,
   MarkupContent,
   Position,
   Range,
+  SelectionRange,
+  TextEdit,
 } from 'vscode-languageserver-types';
 import type { FileSystemHost, WorkspaceHost } from './host';
 import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView } from './protocol';
@@ -35,6 +40,10 @@ import { translator, type Translate } from './l10n';
 import { Cancelled, unlimited, type Budget } from './util/budget';
 import { makeDiagnostic } from './diagnostics/makeDiagnostic';
 import { diagnosticData } from './diagnostics/fixData';
+import { formatConfig } from './dsconfig/structure/formatting';
+import { configSymbols } from './dsconfig/structure/documentSymbols';
+import { configFoldingRanges } from './dsconfig/structure/foldingRanges';
+import { configSelectionRanges } from './dsconfig/structure/selectionRanges';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
@@ -88,6 +97,15 @@ export interface ZeroLensLanguageService {
   invalidateWorkspace(): void;
   /** The built-in model catalog, for model pickers. */
   getModelCatalog(): CatalogEntry[];
+  /**
+   * The JSON editing basics of a ds_config document, which VS Code's JSON support gives only to files of the
+   * `json` language: Format Document / Selection (whitespace only: comments and values kept as written), the
+   * outline, folding and Expand Selection. The server offers them for the `ds-config` language only.
+   */
+  format(document: TextDocument, range: Range | undefined, options: FormattingOptions): TextEdit[];
+  getDocumentSymbols(document: TextDocument): DocumentSymbol[];
+  getFoldingRanges(document: TextDocument, limit?: number): FoldingRange[];
+  getSelectionRanges(document: TextDocument, positions: Position[]): SelectionRange[];
 }
 
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
@@ -223,6 +241,10 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
       training.invalidateAll();
     },
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams, aliases: e.aliases })),
+    format: formatConfig,
+    getDocumentSymbols: (d) => configSymbols(d, configParses.parse(d)),
+    getFoldingRanges: (d, limit) => configFoldingRanges(d, configParses.parse(d), limit),
+    getSelectionRanges: (d, positions) => configSelectionRanges(d, configParses.parse(d), positions),
   };
 }
 

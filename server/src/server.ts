@@ -39,6 +39,7 @@ import { DependentsRefresh } from './dependentsRefresh';
 import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 import { settingsEdit } from './settingsEdit';
+import { jsonBasics, type JsonBasics } from './jsonBasics';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -81,6 +82,8 @@ const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
 const pendingValidation = new Map<string, () => void>();
 /** Set when the editor pulls diagnostics (pullDiagnostics.ts); otherwise they are pushed after a debounce. */
 let pulled: PullDiagnostics | undefined;
+/** Format, outline, folding and Expand Selection for ds_config documents (jsonBasics.ts). */
+let basics: JsonBasics;
 
 /** How much of a completion list the editor lets us leave out (see completionList.ts). */
 function completionSupportOf(capabilities: ClientCapabilities): CompletionClientSupport {
@@ -125,6 +128,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   disk.setFolders(folders);
   const pullSupport = pullSupportOf(params.capabilities);
   if (pullSupport.pull) pulled = new PullDiagnostics({ refresh: () => connection.languages.diagnostics.refresh(), reportError: reportRefreshError }, pullSupport.refresh);
+  basics = jsonBasics(connection, documents, () => service, params.capabilities);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -137,6 +141,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       inlayHintProvider: true,
       documentLinkProvider: { resolveProvider: false },
       definitionProvider: true,
+      ...basics.staticCapabilities,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'ZeRO Lens', version: '0.1.0' },
@@ -149,6 +154,7 @@ connection.onShutdown(() => {
 
 connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
+  basics.register();
   connection.workspace.onDidChangeWorkspaceFolders(async () => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));

@@ -3,13 +3,14 @@
  * comments, and a Problems panel without duplicates from VS Code's own JSON support.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { positionOf, scenarios } from './scenarios';
 import { placeFile, placeScenario } from './support/files';
 import { uiSuite } from './support/suite';
 import { applyScenarioFix } from './support/quickFix';
 import type { Problem } from './support/workbench';
+import { poll } from './support/poll';
 
 uiSuite('ds_config.json', (suite) => {
   suite.test('opening a ds_config.json activates the extension: language mode and diagnostics', async (wb) => {
@@ -95,6 +96,29 @@ uiSuite('ds_config.json', (suite) => {
     const { saved } = await applyScenarioFix(wb, s, s.token, (t) => s.expectAfter.test(t), 'the ZeRO section added');
     assert.match(saved, s.expectAfter);
     assert.deepEqual(JSON.parse(saved).zero_optimization, { stage: 0 });
+  });
+
+  suite.test('Format Document formats a pasted one-line config and keeps its comment; Go to Symbol lists its keys', async (wb) => {
+    const file = path.join(wb.instance.workspace, 'e2e', 'ds_config_e2e_format.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '{\n// pasted from a launch script\n"train_micro_batch_size_per_gpu":1,"zero_optimization":{"stage":3,"offload_param":{"device":"cpu"}}}\n');
+    await wb.openFile('ds_config_e2e_format.json');
+    await wb.waitForLanguageMode('DeepSpeed Config');
+    await wb.runCommand('Format Document');
+    // An inlay hint may follow the value on screen; the exact text is checked on disk.
+    await wb.editor.waitForText((t) => /^ {8}"stage": 3/m.test(t), 'the formatted config');
+    await wb.editor.save();
+    // The editor's default indentation (4 spaces) for a file that had none.
+    assert.equal(
+      readFileSync(file, 'utf8'),
+      '{\n    // pasted from a launch script\n    "train_micro_batch_size_per_gpu": 1,\n    "zero_optimization": {\n        "stage": 3,\n        "offload_param": {\n            "device": "cpu"\n        }\n    }\n}\n',
+    );
+    await wb.page.keyboard.press('Control+Shift+O');
+    const rows = wb.page.locator('.quick-input-list .monaco-list-row .label-name');
+    const symbols = await poll(() => rows.allInnerTexts(), (names) => names.length >= 5, { timeoutMs: 15_000, pauseMs: 200 });
+    for (const key of ['train_micro_batch_size_per_gpu', 'zero_optimization', 'stage', 'offload_param', 'device']) {
+      assert.ok(symbols.some((name) => name.trim() === key), `${key} is a symbol: ${JSON.stringify(symbols)}`);
+    }
   });
 
   suite.test('the Problems panel shows each problem once (no duplicates from the built-in JSON support)', async (wb) => {

@@ -19,6 +19,8 @@ import {
   type InitializeResult,
   type ServerCapabilities,
   type DocumentDiagnosticReport,
+  type Registration,
+  type RegistrationParams,
 } from 'vscode-languageserver-protocol/node';
 
 export const serverPath = path.resolve(__dirname, '../../dist/server.js');
@@ -38,6 +40,8 @@ export interface TestServer {
   nextRefresh(timeoutMs?: number): Promise<void>;
   /** How many `textDocument/publishDiagnostics` notifications arrived so far. */
   pushes(): number;
+  /** The capabilities the server registered dynamically (`client/registerCapability`) so far. */
+  registrations(): Registration[];
   stop(): Promise<void>;
   stderr(): string;
 }
@@ -151,8 +155,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     for (const resolve of refreshWaiters.splice(0)) resolve();
     return null;
   });
+  const registrations: Registration[] = [];
   for (const method of ['workspace/configuration', 'client/registerCapability', 'workspace/inlayHint/refresh', 'workspace/workspaceFolders']) {
-    connection.onRequest(method, (params: unknown) => answerServerRequest(options, method, params));
+    connection.onRequest(method, (params: unknown) => {
+      if (method === 'client/registerCapability') registrations.push(...(params as RegistrationParams).registrations);
+      return answerServerRequest(options, method, params);
+    });
   }
   connection.onNotification('window/logMessage', () => undefined);
   connection.listen();
@@ -180,6 +188,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
         });
       }),
     pushes: () => pushes,
+    registrations: () => [...registrations],
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
