@@ -36,7 +36,7 @@ export function jsonBasics(connection: Connection, documents: TextDocuments<Text
   const foldingLimit = text?.foldingRange?.rangeLimit;
 
   /** Runs `answer` on an open ds_config document; anything else gets `none`. */
-  const forConfig = <T>(uri: string, answer: (document: TextDocument) => T, none: T): T => {
+  const forConfig = <T>(uri: string, answer: (document: TextDocument) => T | Promise<T>, none: T): T | Promise<T> => {
     const document = documents.get(uri);
     return document?.languageId === language ? answer(document) : none;
   };

@@ -44,6 +44,8 @@ import { formatConfig } from './dsconfig/structure/formatting';
 import { configSymbols } from './dsconfig/structure/documentSymbols';
 import { configFoldingRanges } from './dsconfig/structure/foldingRanges';
 import { configSelectionRanges } from './dsconfig/structure/selectionRanges';
+import type { ParsedConfig } from './dsconfig/parse';
+import { yieldToEventLoop } from './util/pacer';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
@@ -103,9 +105,10 @@ export interface ZeroLensLanguageService {
    * outline, folding and Expand Selection. The server offers them for the `ds-config` language only.
    */
   format(document: TextDocument, range: Range | undefined, options: FormattingOptions): TextEdit[];
-  getDocumentSymbols(document: TextDocument): DocumentSymbol[];
-  getFoldingRanges(document: TextDocument, limit?: number): FoldingRange[];
-  getSelectionRanges(document: TextDocument, positions: Position[]): SelectionRange[];
+  /** The editor asks for these on its own after every change: a huge file's parse yields between slices (empty when the document changed meanwhile). */
+  getDocumentSymbols(document: TextDocument): Promise<DocumentSymbol[]>;
+  getFoldingRanges(document: TextDocument, limit?: number): Promise<FoldingRange[]>;
+  getSelectionRanges(document: TextDocument, positions: Position[]): Promise<SelectionRange[]>;
 }
 
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
@@ -203,6 +206,12 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     return out;
   }
 
+  /** `answer` on the document's parse, made in slices that yield to the event loop; `none` if the document changed first. */
+  async function withParse<T>(document: TextDocument, none: T, answer: (parsed: ParsedConfig) => T): Promise<T> {
+    const parsed = await configParses.parseAsync(document, yieldToEventLoop);
+    return parsed ? answer(parsed) : none;
+  }
+
   return {
     classify: classifyDocument,
     doValidation: (d, s, budget = unlimited) => (s.validate ? validateInTurn(d, s, budget) : Promise.resolve([])),
@@ -242,9 +251,9 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     },
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams, aliases: e.aliases })),
     format: formatConfig,
-    getDocumentSymbols: (d) => configSymbols(d, configParses.parse(d)),
-    getFoldingRanges: (d, limit) => configFoldingRanges(d, configParses.parse(d), limit),
-    getSelectionRanges: (d, positions) => configSelectionRanges(d, configParses.parse(d), positions),
+    getDocumentSymbols: async (d) => withParse(d, [], (parsed) => configSymbols(d, parsed)),
+    getFoldingRanges: async (d, limit) => withParse(d, [], (parsed) => configFoldingRanges(d, parsed, limit)),
+    getSelectionRanges: async (d, positions) => withParse(d, [], (parsed) => configSelectionRanges(d, parsed, positions)),
   };
 }
 

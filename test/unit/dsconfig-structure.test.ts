@@ -58,10 +58,10 @@ test('a file too big to parse is not formatted', () => {
   assert.deepEqual(service().format(huge, undefined, { tabSize: 2, insertSpaces: true }), []);
 });
 
-test('the outline lists every key nested as in the file, with kinds, a scalar\'s value and the key as selection', () => {
+test('the outline lists every key nested as in the file, with kinds, a scalar\'s value and the key as selection', async () => {
   const text = '{\n  "bf16": { "enabled": true },\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": { "device": "cpu" }\n  },\n  "betas": [0.9, 0.95],\n  "x": null\n}\n';
   const document = configOf(text);
-  const symbols = service().getDocumentSymbols(document);
+  const symbols = await service().getDocumentSymbols(document);
   const shape = (s: DocumentSymbol): unknown => [s.name, s.kind, s.detail ?? '', (s.children ?? []).map(shape)];
   assert.deepEqual(symbols.map(shape), [
     ['bf16', SymbolKind.Module, '', [['enabled', SymbolKind.Boolean, 'true', []]]],
@@ -74,7 +74,7 @@ test('the outline lists every key nested as in the file, with kinds, a scalar\'s
   assert.equal(document.getText(stage.selectionRange), '"stage"');
 });
 
-test('the outline lists duplicate keys as written, cuts long values, and stops at its limit', () => {
+test('the outline lists duplicate keys as written, cuts long values, and stops at its limit', async () => {
   const document = configOf(`{"a": 1, "a": 2, "s": "${'y'.repeat(100)}"}`);
   const symbols = configSymbols(document, parseConfigText(document.getText()));
   assert.deepEqual(symbols.map((s) => s.name), ['a', 'a', 's']);
@@ -84,25 +84,25 @@ test('the outline lists duplicate keys as written, cuts long values, and stops a
   const limited = configSymbols(many, parseConfigText(many.getText()), 30);
   const count = (list: DocumentSymbol[]): number => list.reduce((n, s) => n + 1 + count(s.children ?? []), 0);
   assert.equal(count(limited), 30);
-  assert.deepEqual(service().getDocumentSymbols(configOf('not json')), []);
+  assert.deepEqual(await service().getDocumentSymbols(configOf('not json')), []);
 });
 
-test('folding: objects and arrays over several lines (closing line visible) and block comments, outer first', () => {
+test('folding: objects and arrays over several lines (closing line visible) and block comments, outer first', async () => {
   const text = '{\n  /* a note\n     over two lines */\n  "zero_optimization": {\n    "stage": 3,\n    "offload_param": {\n      "device": "cpu"\n    }\n  },\n  "betas": [0.9, 0.95]\n}\n';
-  const ranges = service().getFoldingRanges(configOf(text));
+  const ranges = await service().getFoldingRanges(configOf(text));
   assert.deepEqual(ranges, [
     { startLine: 1, endLine: 2, kind: 'comment' },
     { startLine: 0, endLine: 9 },
     { startLine: 3, endLine: 7 },
     { startLine: 5, endLine: 6 },
   ]);
-  assert.equal(service().getFoldingRanges(configOf(text), 2).length, 2, 'the limit keeps the first (outer) ranges');
+  assert.equal((await service().getFoldingRanges(configOf(text), 2)).length, 2, 'the limit keeps the first (outer) ranges');
 });
 
-test('Expand Selection goes from a string\'s contents to the string, the pair, the object, its pair and the document', () => {
+test('Expand Selection goes from a string\'s contents to the string, the pair, the object, its pair and the document', async () => {
   const text = '{\n  "zero_optimization": {\n    "offload_param": { "device": "cpu" }\n  }\n}';
   const document = configOf(text);
-  const [chain] = service().getSelectionRanges(document, [document.positionAt(text.indexOf('cpu') + 1)]);
+  const [chain] = await service().getSelectionRanges(document, [document.positionAt(text.indexOf('cpu') + 1)]);
   const texts: string[] = [];
   for (let r: SelectionRange | undefined = chain; r; r = r.parent) texts.push(document.getText(r.range));
   assert.deepEqual(texts, [
@@ -115,6 +115,28 @@ test('Expand Selection goes from a string\'s contents to the string, the pair, t
     '"zero_optimization": {\n    "offload_param": { "device": "cpu" }\n  }',
     text,
   ]);
-  const [atNumberEnd] = service().getSelectionRanges(configOf('{"stage": 3}'), [{ line: 0, character: 11 }]);
+  const [atNumberEnd] = await service().getSelectionRanges(configOf('{"stage": 3}'), [{ line: 0, character: 11 }]);
   assert.equal(atNumberEnd.range.start.character, 10, 'a cursor right after a value selects the value first');
+});
+
+test('the outline of a 2 MB config lets the event loop run while it is parsed, and a newer version makes it give up', async () => {
+  const keys = Array.from({ length: 40_000 }, (_, i) => `  "key_${i}": { "value": ${i}, "note": "${'n'.repeat(20)}" }`);
+  const document = configOf(`{\n${keys.join(',\n')}\n}\n`);
+  assert.ok(document.getText().length > 2 * 1024 * 1024);
+  let turns = 0;
+  let ticking = true;
+  const tick = () => {
+    turns++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const symbols = await service().getDocumentSymbols(document);
+  ticking = false;
+  const count = (list: DocumentSymbol[]): number => list.reduce((n, s) => n + 1 + count(s.children ?? []), 0);
+  assert.equal(count(symbols), 5000, 'the outline stops at its limit');
+  assert.ok(turns >= 3, `the event loop ran ${turns} times during the parse`);
+  const stale = configOf(document.getText());
+  const pending = service().getDocumentSymbols(stale);
+  TextDocument.update(stale, [{ text: '{}' }], 2);
+  assert.deepEqual(await pending, [], 'a parse overtaken by a newer version answers nothing');
 });
