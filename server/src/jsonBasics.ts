@@ -1,10 +1,10 @@
 /**
  * The JSON editing basics for ds_config documents, over LSP: Format Document / Selection, the outline, folding and
  * Expand Selection. ZeRO Lens gives ds_config files a language of their own (`ds-config`), and VS Code's JSON
- * support serves only `json` and `jsonc`, so without these a ds_config could not even be formatted. They are
- * registered for that language alone wherever the editor registers dynamically: json files stay with VS Code's
- * JSON support (two formatters for one file would make the editor ask which). Editors that cannot register
- * dynamically get them for every document and an answer only for `ds-config` ones.
+ * support serves only `json` and `jsonc`, so without these a ds_config could not even be formatted. Each is
+ * registered for that language alone, dynamically: json files stay with the editor's JSON support (two
+ * formatters for one file would make the editor ask which, and an empty answer from us could win). An editor that
+ * cannot register one dynamically is not offered it: there a ds_config is whatever language the user made it.
  */
 import {
   DocumentFormattingRequest,
@@ -14,7 +14,6 @@ import {
   SelectionRangeRequest,
   type ClientCapabilities,
   type Connection,
-  type ServerCapabilities,
   type TextDocuments,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -23,16 +22,9 @@ import type { ZeroLensLanguageService } from './languageService';
 const language = 'ds-config';
 const documentSelector = [{ language }];
 
-export interface JsonBasics {
-  /** What to announce in the initialize result: nothing where they are registered later, for `ds-config` only. */
-  staticCapabilities: ServerCapabilities;
-  /** After `initialized`: the dynamic registrations, where the editor supports them. */
-  register(): void;
-}
-
-export function jsonBasics(connection: Connection, documents: TextDocuments<TextDocument>, service: () => ZeroLensLanguageService, capabilities: ClientCapabilities): JsonBasics {
+/** Wires the handlers now; `register`, called once the client is initialized, registers what the editor supports. */
+export function jsonBasics(connection: Connection, documents: TextDocuments<TextDocument>, service: () => ZeroLensLanguageService, capabilities: ClientCapabilities): { register(): void } {
   const text = capabilities.textDocument;
-  const dynamic = [text?.formatting, text?.rangeFormatting, text?.documentSymbol, text?.foldingRange, text?.selectionRange].every((c) => c?.dynamicRegistration === true);
   const foldingLimit = text?.foldingRange?.rangeLimit;
 
   /** Runs `answer` on an open ds_config document; anything else gets `none`. */
@@ -47,17 +39,13 @@ export function jsonBasics(connection: Connection, documents: TextDocuments<Text
   connection.onSelectionRanges((p) => forConfig(p.textDocument.uri, (d) => service().getSelectionRanges(d, p.positions), []));
 
   return {
-    staticCapabilities: dynamic
-      ? {}
-      : { documentFormattingProvider: true, documentRangeFormattingProvider: true, documentSymbolProvider: true, foldingRangeProvider: true, selectionRangeProvider: true },
     register() {
-      if (!dynamic) return;
-      const register = connection.client.register.bind(connection.client);
-      void register(DocumentFormattingRequest.type, { documentSelector });
-      void register(DocumentRangeFormattingRequest.type, { documentSelector });
-      void register(DocumentSymbolRequest.type, { documentSelector, label: 'ZeRO Lens' });
-      void register(FoldingRangeRequest.type, { documentSelector });
-      void register(SelectionRangeRequest.type, { documentSelector });
+      const client = connection.client;
+      if (text?.formatting?.dynamicRegistration) void client.register(DocumentFormattingRequest.type, { documentSelector });
+      if (text?.rangeFormatting?.dynamicRegistration) void client.register(DocumentRangeFormattingRequest.type, { documentSelector });
+      if (text?.documentSymbol?.dynamicRegistration) void client.register(DocumentSymbolRequest.type, { documentSelector, label: 'ZeRO Lens' });
+      if (text?.foldingRange?.dynamicRegistration) void client.register(FoldingRangeRequest.type, { documentSelector });
+      if (text?.selectionRange?.dynamicRegistration) void client.register(SelectionRangeRequest.type, { documentSelector });
     },
   };
 }

@@ -39,7 +39,7 @@ import { DependentsRefresh } from './dependentsRefresh';
 import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 import { settingsEdit } from './settingsEdit';
-import { jsonBasics, type JsonBasics } from './jsonBasics';
+import { jsonBasics } from './jsonBasics';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -83,7 +83,7 @@ const pendingValidation = new Map<string, () => void>();
 /** Set when the editor pulls diagnostics (pullDiagnostics.ts); otherwise they are pushed after a debounce. */
 let pulled: PullDiagnostics | undefined;
 /** Format, outline, folding and Expand Selection for ds_config documents (jsonBasics.ts). */
-let basics: JsonBasics;
+let basics: ReturnType<typeof jsonBasics>;
 
 /** How much of a completion list the editor lets us leave out (see completionList.ts). */
 function completionSupportOf(capabilities: ClientCapabilities): CompletionClientSupport {
@@ -141,7 +141,6 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       inlayHintProvider: true,
       documentLinkProvider: { resolveProvider: false },
       definitionProvider: true,
-      ...basics.staticCapabilities,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'ZeRO Lens', version: '0.1.0' },

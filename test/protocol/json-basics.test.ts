@@ -55,13 +55,22 @@ test('an editor that registers dynamically gets the JSON basics for the ds-confi
   }
 });
 
-test('an editor without dynamic registration gets the providers announced, answered for ds-config documents', async () => {
+test('an editor without dynamic registration is offered none of them: its own JSON support keeps the file', async () => {
   const server = await startServer();
   try {
-    assert.equal(server.capabilities.documentFormattingProvider, true);
-    assert.equal(server.capabilities.documentSymbolProvider, true);
-    assert.equal(server.capabilities.foldingRangeProvider, true);
-    assert.equal(server.capabilities.selectionRangeProvider, true);
+    for (const provider of ['documentFormattingProvider', 'documentRangeFormattingProvider', 'documentSymbolProvider', 'foldingRangeProvider', 'selectionRangeProvider'] as const) {
+      assert.equal(server.capabilities[provider], undefined, provider);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(server.registrations().filter((r) => methods.includes(r.method)), []);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('folding and Expand Selection of a ds-config document, as VS Code asks for them', async () => {
+  const server = await startServer({ textDocumentCapabilities: dynamicCapabilities });
+  try {
     const uri = 'file:///tmp/zero-lens-basics/ds_config_zero3.json';
     const formatted = '{\n  "zero_optimization": {\n    "stage": 3\n  }\n}';
     await server.open(uri, 'ds-config', formatted);
