@@ -54,8 +54,8 @@ test('device-map and Megatron-DeepSpeed runs are listed apart; FSDP and Megatron
 });
 
 const parallelKinds = ['fsdp', 'megatron'];
-/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 10.2% / worst 0.70, holdout 9.0% / worst 0.33. */
-const GUARD = { fitMedian: 0.11, holdoutMedian: 0.095, fitWorst: 0.69, holdoutWorst: 0.32 };
+/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 5.7% / worst 0.81, holdout 9.0% / worst 0.34. */
+const GUARD = { fitMedian: 0.065, holdoutMedian: 0.095, fitWorst: 0.8, holdoutWorst: 0.33 };
 
 test('FSDP and Megatron acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90', { todo: 'not met yet: holdout median 9.0%, but 6 runs below 0.90; FSDP with CPU offload runs low (docs/memory-model.md §11a)' }, async () => {
   const s = summarize(compared(await accuracy(), 'holdout', parallelKinds))!;

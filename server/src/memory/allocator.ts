@@ -25,6 +25,27 @@ export const NCCL_BYTES = 585_105_408;
 export const ACTIVATION_CACHE_SHARE = { checkpointed: 0.12, plain: 0.03 } as const;
 
 /**
+ * The same share under PyTorch FSDP with checkpointing, where the compute stream's pool is apart from the pools of
+ * FSDP's own streams (all-gather outputs, offload's staging copies, reduce-scatter outputs: a block cached for
+ * one stream never serves another). Measured on one H200 (bench/gpu/results/h200-fsdp-sharded-pools.json,
+ * `torch.cuda.memory_snapshot()` after two steps, FULL_SHARD over a fake process group of 2 and 8 ranks): the
+ * compute stream's pool held 1.26 × the estimated activations beyond its live tensors without offload and 1.34 ×
+ * with CPU offload, where other runs hold 1.12 ×.
+ */
+export const FSDP_ACTIVATION_CACHE_SHARE = { noOffload: 0.26, cpuOffload: 0.34 } as const;
+
+/**
+ * The share of the activations lost to splitting for this run (see the two tables above). FSDP's NO_SHARD gathers
+ * nothing, so its compute stream is the only large pool, as in other runs (measured on one H100: the NO_SHARD
+ * device total within 2% with 0.12, bench/gpu/results/h100-fsdp.json).
+ */
+export function activationCacheShare(gradientCheckpointing: boolean, fsdp?: { offloadParams: boolean; strategy: string }): number {
+  if (!gradientCheckpointing) return ACTIVATION_CACHE_SHARE.plain;
+  if (fsdp && fsdp.strategy !== 'NO_SHARD') return fsdp.offloadParams ? FSDP_ACTIVATION_CACHE_SHARE.cpuOffload : FSDP_ACTIVATION_CACHE_SHARE.noOffload;
+  return ACTIVATION_CACHE_SHARE.checkpointed;
+}
+
+/**
  * Share of the activation peak the pool grows by when the token count changes from step to step (unpacked,
  * variable-length data): each new longest step needs activation blocks larger than any cached one while the
  * blocks of earlier steps stay split by gradients and optimizer temporaries. Measured over 12–40 steps of random
@@ -59,6 +80,8 @@ export interface ReservedInput {
   peakAllocated: number;
   /** Pools of side streams that only their own allocations reuse (FSDP1's staging copies under CPU offload). */
   sideStreamPools?: number;
+  /** The share of the activations lost to splitting (`activationCacheShare`); by default a run's without FSDP. */
+  activationCacheShare?: number;
   /** Override: reserved = allocated × (1 + fragmentation). */
   fragmentation?: number;
 }
@@ -75,7 +98,7 @@ export interface ReservedInput {
  */
 export function reservedBytes(i: ReservedInput): number {
   if (i.fragmentation !== undefined) return i.peakAllocated * (1 + i.fragmentation);
-  const share = i.gradientCheckpointing ? ACTIVATION_CACHE_SHARE.checkpointed : ACTIVATION_CACHE_SHARE.plain;
+  const share = i.activationCacheShare ?? activationCacheShare(i.gradientCheckpointing);
   const steady = i.persistent + i.backwardGradients + i.activations + i.forwardBackwardBuffers + (i.stepFitsInActivationBlocks ? 0 : i.stepTransient);
   return Math.max(i.peakAllocated, steady) + share * i.activations + (i.sideStreamPools ?? 0);
 }

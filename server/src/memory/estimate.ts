@@ -1,5 +1,5 @@
 import { activationBytes, type ActivationBreakdown } from './activations';
-import { CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
+import { activationCacheShare, CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
 import { bufferBytes, resolveBuffers } from './buffers';
 import { frozenWeightBytes, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
@@ -76,7 +76,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const zero = stage > 0;
   if ((torchLike || megatron) && input.stage > 0 && !fsdp) notes.push(t('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.'));
   // Measured runs with FSDP's CPU offload hold more on the GPU than the terms below count (docs/memory-model.md §11a).
-  if (fsdp?.offloadParams) notes.push(t("FSDP with CPU offload: the allocator's pool grows beyond what this estimate counts (it came to 0.62–0.87 of published peaks, and 0.74–0.86 of the reserved peak of a sharded run measured here); leave headroom."));
+  if (fsdp?.offloadParams) notes.push(t("FSDP with CPU offload: the allocator's pool can grow beyond what this estimate counts (it came to 0.70–1.04 of published peaks but one ms-swift run's, of which it is 0.34, and at batch 1 to 0.81 of a sharded run measured here, whose pool kept what FSDP's setup had cached); leave headroom."));
 
   // ---- What the optimizer holds, per precision path -------------------------------------------------------
   // DeepSpeed casts the module to the 16-bit dtype of its config (engine.py, _configure_distributed_model:
@@ -424,6 +424,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     gradientCheckpointing: input.gradientCheckpointing,
     peakAllocated: cycleAllocated,
     sideStreamPools: fsdpInfo?.sideStreamPool,
+    activationCacheShare: activationCacheShare(input.gradientCheckpointing, fsdp),
     fragmentation: input.fragmentation,
   });
   // zeroLens.cudaContextGiB / --cuda-context override everything outside torch's pool (context, kernels, NCCL).
