@@ -35,7 +35,7 @@ export const ACTIVATION_CACHE_SHARE = { checkpointed: 0.12, plain: 0.03 } as con
 export const FSDP_ACTIVATION_CACHE_SHARE = { noOffload: 0.26, cpuOffload: 0.34 } as const;
 
 /**
- * The share of the activations lost to splitting for this run (see the two tables above). FSDP's NO_SHARD gathers
+ * The share of the activations lost to splitting for this run (the two constants above). FSDP's NO_SHARD gathers
  * nothing, so its compute stream is the only large pool, as in other runs (measured on one H100: the NO_SHARD
  * device total within 2% with 0.12, bench/gpu/results/h100-fsdp.json).
  */
