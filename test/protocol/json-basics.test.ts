@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentSymbol, FoldingRange, SelectionRange, TextEdit } from 'vscode-languageserver-protocol';
 import { startServer } from './lspClient';
+import { poll } from '../e2e/support/poll';
 
 // Format, outline, folding and Expand Selection for ds_config documents, through the bundled server over stdio.
 
@@ -16,22 +17,13 @@ const dynamicCapabilities = {
 const methods = ['textDocument/formatting', 'textDocument/rangeFormatting', 'textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/selectionRange'];
 const config = '{\n// ZeRO-3\n"zero_optimization":{"stage":3,"offload_param":{"device":"cpu"}},\n"bf16":{"enabled":true}}';
 
-async function until<T>(read: () => T, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test('an editor that registers dynamically gets the JSON basics for the ds-config language only, and json files none', async () => {
   const server = await startServer({ textDocumentCapabilities: dynamicCapabilities });
   try {
     for (const provider of ['documentFormattingProvider', 'documentRangeFormattingProvider', 'documentSymbolProvider', 'foldingRangeProvider', 'selectionRangeProvider'] as const) {
       assert.equal(server.capabilities[provider], undefined, `${provider} is registered later, not announced for every document`);
     }
-    const registrations = await until(server.registrations, (r) => methods.every((m) => r.some((x) => x.method === m)));
+    const registrations = await poll(async () => server.registrations(), (r) => methods.every((m) => r.some((x) => x.method === m)), { timeoutMs: 5000, pauseMs: 20 });
     for (const method of methods) {
       const registration = registrations.find((r) => r.method === method);
       assert.deepEqual((registration?.registerOptions as { documentSelector?: unknown })?.documentSelector, [{ language: 'ds-config' }], method);

@@ -111,7 +111,8 @@ test('FSDP FULL_SHARD runs measured on the H200: allocated a little high, reserv
   assert.equal(runs.length, 4);
   for (const run of runs) {
     const architecture = { ...llama.architecture!, numLayers: run.layers };
-    const model = { ...llama, architecture, totalParams: countParams(architecture).total, largestLayerParams: countParams(architecture).largestLayer };
+    const counts = countParams(architecture);
+    const model = { ...llama, architecture, totalParams: counts.total, largestLayerParams: counts.largestLayer };
     const r = estimate({
       ...defaultEstimateInput(model),
       engine: 'fsdp',

@@ -3,8 +3,9 @@
  * completion of its keys and values, hover with their documentation, its checks and their quick fixes. The
  * options are `schemas/fsdp.schema.json`'s, as for the same config inline in a script or an accelerate YAML.
  */
-import { findNodeAtOffset, getLocation, getNodePath, type Node } from 'jsonc-parser';
+import { getLocation, getNodePath, type Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { nodeAtOffset } from '../../util/nodeAtOffset';
 import { CompletionItemKind, type CompletionItem, type Hover, type Range } from 'vscode-languageserver-types';
 import type { FeatureContributor } from '../../feature';
 import { translator, type Locale, type Translate } from '../../l10n';
@@ -72,7 +73,7 @@ function complete(document: TextDocument, file: FsdpConfigFile, offset: number, 
 }
 
 function hover(document: TextDocument, file: FsdpConfigFile, offset: number, t: Translate, locale: Locale | undefined): Hover | null {
-  const node = file.root && findNodeAtOffset(file.root, offset);
+  const node = file.root && nodeAtOffset(file.root, offset);
   // A key: the first child of a property.
   if (node?.type !== 'string' || node.parent?.type !== 'property' || node.parent.children?.[0] !== node) return null;
   const entry = optionOf(file, getNodePath(node));
