@@ -144,6 +144,19 @@ test('launch references are read once and kept until invalidate()', async () => 
   assert.equal(fresh.context.gpusPerNode?.value, 3);
 });
 
+test('a config keeps the analyses of its latest version only: typing does not pile up one per keystroke', async () => {
+  const engine = estimateFeatures(memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') }));
+  const settings = withDefaults({});
+  const version = (n: number) => configDocument('ds_config_zero2.json', fixture('ds_config_zero2.json'), n);
+  const first = await engine.analyzeConfig(version(1), settings);
+  assert.equal(await engine.analyzeConfig(version(1), settings), first, 'the same version is answered from the cache');
+  const second = await engine.analyzeConfig(version(2), settings);
+  assert.equal(await engine.analyzeConfig(version(2), settings), second);
+  const again = await engine.analyzeConfig(version(1), settings);
+  assert.notEqual(again, first, 'version 1 was dropped once version 2 was analysed, so it is computed anew');
+  assert.deepEqual(again.current, first.current, 'and comes out the same');
+});
+
 test('a script document: its own command is the context, its preset the current option', async () => {
   const hosts = memoryHosts({ 'train_preset.sh': fixture('train_preset.sh') });
   const features = estimateFeatures(hosts);

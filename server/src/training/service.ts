@@ -68,6 +68,8 @@ export class TrainingService {
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
   private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string>; notRead: NotRead[] }>();
   private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
+  /** The analysis keys of each open config's latest version: a keystroke's analyses replace the last ones'. */
+  private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
   private readonly dependencies = new Map<string, Set<string>>();
   /** Open documents whose answers depend on which launch files the workspace holds (configs). */
@@ -202,6 +204,7 @@ export class TrainingService {
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
   async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
     const key = JSON.stringify(['config', document.uri, document.version, settings, caller]);
+    this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
     return this.remember(key, async (reads) => {
@@ -311,6 +314,23 @@ export class TrainingService {
     });
   }
 
+  /**
+   * Drops the analyses of a config's earlier versions once a newer version is analysed: nothing asks for them
+   * again, and kept until the 512-entry bound they held hundreds of analyses per typing burst alive (each
+   * promoted to the old generation, where only a full collection frees it).
+   */
+  private keepLatestVersion(uri: string, version: number, key: string): void {
+    const held = this.configVersions.get(uri);
+    if (held && held.version === version) {
+      held.keys.add(key);
+      return;
+    }
+    // A late request for an older version is answered and left to the bound below.
+    if (held && held.version > version) return;
+    for (const old of held?.keys ?? []) this.analyses.delete(old);
+    this.configVersions.set(uri, { version, keys: new Set([key]) });
+  }
+
   /** A cached analysis; what it read is recorded for the document that asked. A failure is not cached. */
   private remember<T extends ConfigAnalysis | undefined>(key: string, compute: (reads: Set<string>) => Promise<T>, owner: string): Promise<T> {
     const hit = this.analyses.get(key) as Promise<T> | undefined;
@@ -381,6 +401,8 @@ export class TrainingService {
 
   /** An open document closed: its own dependencies no longer matter. */
   documentClosed(uri: string): void {
+    for (const key of this.configVersions.get(uri)?.keys ?? []) this.analyses.delete(key);
+    this.configVersions.delete(uri);
     this.dependencies.delete(uri);
     this.usesWorkspaceLaunches.delete(uri);
   }
@@ -392,6 +414,7 @@ export class TrainingService {
     this.references.clear();
     this.models.clear();
     this.analyses.clear();
+    this.configVersions.clear();
   }
 }
 
