@@ -32,7 +32,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const clientOptions: LanguageClientOptions = {
     documentSelector,
     // Hovers and hints link to these commands (e.g. "Set model and GPUs…"); no other command runs from markdown.
-    markdown: { isTrusted: { enabledCommands: ['zeroLens.setTrainingContext', 'zeroLens.switchStage', 'zeroLens.showSidebar'] } },
+    // HTML for <details>: a preset's JSON stays folded under the estimate instead of pushing it out of the hover
+    // (VS Code keeps only the tags its sanitizer allows; the server escapes every text it did not write).
+    markdown: { isTrusted: { enabledCommands: ['zeroLens.setTrainingContext', 'zeroLens.switchStage', 'zeroLens.showSidebar'] }, supportHtml: true },
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{sh,bash,zsh,yaml,yml,json}'),
     },

@@ -16,6 +16,14 @@ uiSuite('launch scripts', (suite) => {
     await wb.waitForLanguageMode(s.languageName);
     const hover = await wb.editor.hover(s.token, (text) => s.hoverExpect.every((pattern) => pattern.test(text)), `--deepspeed ${s.token}`);
     assert.match(hover, /GiB/);
+    // The preset's 45 lines of JSON stay folded, so the estimate is not pushed out of the hover.
+    const presetJson = wb.editor.hoverLocator().locator('details');
+    assert.equal(await presetJson.count(), 1, 'the preset JSON is in a <details> element');
+    assert.equal(await presetJson.locator('summary').isVisible(), true, 'its summary line shows');
+    assert.equal(await presetJson.locator('pre').first().isVisible(), false, 'the JSON itself is folded');
+    const hoverBox = await wb.editor.hoverLocator().boundingBox();
+    const estimate = await wb.editor.hoverLocator().getByText('ZeRO options for').first().boundingBox();
+    assert.ok(hoverBox && estimate && estimate.y + estimate.height <= hoverBox.y + hoverBox.height, 'the estimate table starts inside the hover, without scrolling');
   });
 
   suite.test('completion after --deepspeed offers the presets', async (wb) => {

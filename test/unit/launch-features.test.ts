@@ -66,6 +66,9 @@ test('hover on a preset: its contents from ms-swift and the memory table for thi
   assert.match(value, /ZeRO options for Qwen3-8B\*\* on 4 GPUs/);
   assert.match(value, /▶ \| \*\*ZeRO-2\*\*/);
   assert.match(value, /sequence 4096 _\(train\.sh line 7\)_/);
+  // One line on the preset, its details folded, then what it costs: a tall hover shows its top and scrolls.
+  const folded = value.indexOf('<details><summary>What the preset sets, and its JSON (swift/config/zero2.json)</summary>');
+  assert.ok(folded > 0 && folded < value.indexOf('| stage |') && value.indexOf('</details>') < value.indexOf('ZeRO options for'), value);
   assert.deepEqual(hover!.range, { start: at(7, 16), end: at(7, 21) });
 });
 

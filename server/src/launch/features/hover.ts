@@ -17,12 +17,18 @@ import { fsdpYamlHover } from './fsdpYaml';
 import { documentedFlagHover, documentedFlags } from './parallelFlags';
 import { fsdpValueHover } from './fsdpScript';
 
+/**
+ * One line on what the preset is, the rest folded: the memory table follows this in the hover (the facade joins
+ * them), and a hover taller than the space beside the line shows its top and scrolls the rest.
+ */
 function presetMarkdown(name: keyof typeof swiftPresets, t: Translate): string {
   const p = swiftPresets[name];
   const prose = presetProse(name, t);
   const offload = (d: string) => (d === 'none' ? '–' : `**${d}** (pinned)`);
   return [
     `**${t('ms-swift preset {0}', `\`${name}\``)}** — ${prose.summary}`,
+    '',
+    `<details><summary>${t('What the preset sets, and its JSON ({0})', `swift/config/${name}.json`)}</summary>`,
     '',
     '| stage | offload_optimizer | offload_param |',
     '|:-:|:-:|:-:|',
@@ -31,8 +37,6 @@ function presetMarkdown(name: keyof typeof swiftPresets, t: Translate): string {
     prose.details,
     '',
     t('"auto" (filled by the Hugging Face Trainer from the arguments): {0}.', presetAutoKeys.map((k) => `\`${k}\``).join(', ')),
-    '',
-    `<details><summary>${t('Preset JSON ({0})', `swift/config/${name}.json`)}</summary>`,
     '',
     '```json',
     p.json.trimEnd(),
