@@ -89,8 +89,8 @@ test("FSDP's compute stream keeps more of the activations cached (0.26, 0.34 wit
   // By hand: 10 GiB persistent, 4 GiB of activations, nothing else; the pool holds both side by side plus the share.
   const pool: ReservedInput = { persistent: 10 * GiB, backwardGradients: 0, activations: 4 * GiB, forwardBackwardBuffers: 0, stepTransient: 0, stepFitsInActivationBlocks: true, gradientCheckpointing: true, peakAllocated: 14 * GiB };
   assert.equal(reservedBytes(pool), (14 + 0.12 * 4) * GiB);
-  assert.equal(reservedBytes({ ...pool, activationCacheShare: activationCacheShare(true, { offloadParams: false, strategy: 'FULL_SHARD' }) }), (14 + 0.26 * 4) * GiB);
-  assert.equal(reservedBytes({ ...pool, activationCacheShare: activationCacheShare(true, { offloadParams: true, strategy: 'FULL_SHARD' }) }), (14 + 0.34 * 4) * GiB);
+  assert.equal(reservedBytes({ ...pool, fsdp: { offloadParams: false, strategy: 'FULL_SHARD' } }), (14 + 0.26 * 4) * GiB);
+  assert.equal(reservedBytes({ ...pool, fsdp: { offloadParams: true, strategy: 'FULL_SHARD' } }), (14 + 0.34 * 4) * GiB);
   // NO_SHARD gathers nothing: one pool, as without FSDP. Without checkpointing nothing was measured: every run keeps 0.03.
   assert.equal(activationCacheShare(true, { offloadParams: false, strategy: 'NO_SHARD' }), 0.12);
   assert.equal(activationCacheShare(false, { offloadParams: true, strategy: 'FULL_SHARD' }), activationCacheShare(false));

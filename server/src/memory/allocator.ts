@@ -34,12 +34,18 @@ export const ACTIVATION_CACHE_SHARE = { checkpointed: 0.12, plain: 0.03 } as con
  */
 export const FSDP_ACTIVATION_CACHE_SHARE = { noOffload: 0.26, cpuOffload: 0.34 } as const;
 
+/** What of an FSDP run decides how its pools split: the sharding strategy and CPU offload. */
+export interface FsdpPools {
+  offloadParams: boolean;
+  strategy: string;
+}
+
 /**
  * The share of the activations lost to splitting for this run (the two constants above). FSDP's NO_SHARD gathers
  * nothing, so its compute stream is the only large pool, as in other runs (measured on one H100: the NO_SHARD
  * device total within 2% with 0.12, bench/gpu/results/h100-fsdp.json).
  */
-export function activationCacheShare(gradientCheckpointing: boolean, fsdp?: { offloadParams: boolean; strategy: string }): number {
+export function activationCacheShare(gradientCheckpointing: boolean, fsdp?: FsdpPools): number {
   if (!gradientCheckpointing) return ACTIVATION_CACHE_SHARE.plain;
   if (fsdp && fsdp.strategy !== 'NO_SHARD') return fsdp.offloadParams ? FSDP_ACTIVATION_CACHE_SHARE.cpuOffload : FSDP_ACTIVATION_CACHE_SHARE.noOffload;
   return ACTIVATION_CACHE_SHARE.checkpointed;
@@ -80,8 +86,8 @@ export interface ReservedInput {
   peakAllocated: number;
   /** Pools of side streams that only their own allocations reuse (FSDP1's staging copies under CPU offload). */
   sideStreamPools?: number;
-  /** The share of the activations lost to splitting (`activationCacheShare`); by default a run's without FSDP. */
-  activationCacheShare?: number;
+  /** The run's FSDP setup, when it runs under FSDP: its streams' pools change the share lost to splitting. */
+  fsdp?: FsdpPools;
   /** Override: reserved = allocated × (1 + fragmentation). */
   fragmentation?: number;
 }
@@ -98,7 +104,7 @@ export interface ReservedInput {
  */
 export function reservedBytes(i: ReservedInput): number {
   if (i.fragmentation !== undefined) return i.peakAllocated * (1 + i.fragmentation);
-  const share = i.activationCacheShare ?? activationCacheShare(i.gradientCheckpointing);
+  const share = activationCacheShare(i.gradientCheckpointing, i.fsdp);
   const steady = i.persistent + i.backwardGradients + i.activations + i.forwardBackwardBuffers + (i.stepFitsInActivationBlocks ? 0 : i.stepTransient);
   return Math.max(i.peakAllocated, steady) + share * i.activations + (i.sideStreamPools ?? 0);
 }

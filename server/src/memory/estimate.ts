@@ -1,5 +1,5 @@
 import { activationBytes, type ActivationBreakdown } from './activations';
-import { activationCacheShare, CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
+import { CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
 import { bufferBytes, resolveBuffers } from './buffers';
 import { frozenWeightBytes, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
@@ -424,7 +424,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     gradientCheckpointing: input.gradientCheckpointing,
     peakAllocated: cycleAllocated,
     sideStreamPools: fsdpInfo?.sideStreamPool,
-    activationCacheShare: activationCacheShare(input.gradientCheckpointing, fsdp),
+    fsdp,
     fragmentation: input.fragmentation,
   });
   // zeroLens.cudaContextGiB / --cuda-context override everything outside torch's pool (context, kernels, NCCL).
