@@ -358,15 +358,19 @@ export class TrainingService {
    * there checks the document again (`filesChanged`).
    */
   hostsReadingFor(uri: string): Hosts {
-    let deps = this.dependencies.get(uri);
-    if (!deps) this.dependencies.set(uri, (deps = new Set()));
-    return { ...this.hosts, fs: recording(this.hosts.fs, deps, []) };
+    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), []) };
   }
 
   private depend(uri: string, reads: Set<string>): void {
+    const deps = this.dependenciesOf(uri);
+    for (const path of reads) deps.add(path);
+  }
+
+  /** The paths `uri`'s answers were read from, made on first use. */
+  private dependenciesOf(uri: string): Set<string> {
     let deps = this.dependencies.get(uri);
     if (!deps) this.dependencies.set(uri, (deps = new Set()));
-    for (const path of reads) deps.add(path);
+    return deps;
   }
 
   /**
