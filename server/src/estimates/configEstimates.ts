@@ -23,12 +23,9 @@ import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
 import { batchWorldChecks } from '../dsconfig/validation/rules/batch';
 import { configReader } from '../launch/deepspeedPlugin';
 import { consumerDiagnostics } from './consumerDiagnostics';
+import { rangeOfSpan } from '../util/textRange';
 
 const stagePath = ['zero_optimization', 'stage'];
-
-function rangeOf(document: TextDocument, node: Node): Range {
-  return { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
-}
 
 /**
  * Where stage warnings and fixes attach: the stage value, else the zero_optimization key, else (a config
@@ -75,7 +72,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const launches = await training.referencesTo(pathOf(document.uri));
       const missing = zeroSectionDiagnostic(document, parsed, launches, t);
       if (missing) out.push(missing);
-      const stage = anchor && stageIsKnown(parsed) ? rangeOf(document, anchor) : undefined;
+      const stage = anchor && stageIsKnown(parsed) ? rangeOfSpan(document, anchor) : undefined;
       const fit = stage ? fitDiagnostic(analysis, stage, document, t) : undefined;
       if (fit) out.push(fit);
       const host = stage && settings.cpuMemoryGiB ? hostMemoryDiagnostic(analysis, stage, document, settings) : undefined;
@@ -103,7 +100,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       const analysis = await training.analyzeConfig(document, settings);
       return {
         contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri, translator(settings.locale)) },
-        range: rangeOf(document, stage),
+        range: rangeOfSpan(document, stage),
       };
     },
 

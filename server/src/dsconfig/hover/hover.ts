@@ -9,6 +9,7 @@ import { nodeAtOffset } from '../../util/nodeAtOffset';
 import { missing, type FileSystemHost, type Hosts } from '../../host';
 import { changedDefaults, findDeepSpeedRelease, releaseDefault } from '../deepspeedRelease';
 import { translator } from '../../l10n';
+import { rangeOfSpan } from '../../util/textRange';
 
 const noFiles: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
 
@@ -34,7 +35,7 @@ async function hoverAt(parses: ConfigParses, document: TextDocument, position: P
   const path = getNodePath(node);
   const schema = schemaForPath(path, parsed.value);
   if (!schema) return null;
-  const range = { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) };
+  const range = rangeOfSpan(document, node);
   // Only for the few keys whose default changed between releases is the workspace's release looked up.
   const dotted = path.filter((p) => typeof p === 'string').join('.');
   let defaultNote: string | undefined;

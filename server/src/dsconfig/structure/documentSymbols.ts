@@ -1,7 +1,8 @@
 import type { Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver-types';
+import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
 import type { ParsedConfig } from '../parse';
+import { rangeOfSpan } from '../../util/textRange';
 
 /** As many symbols as VS Code's own JSON outline lists (vscode-json-languageservice's default resultLimit). */
 export const maxDocumentSymbols = 5000;
@@ -16,12 +17,11 @@ export function configSymbols(document: TextDocument, parsed: ParsedConfig, limi
   const root = parsed.root;
   if (!root || (root.type !== 'object' && root.type !== 'array')) return [];
   let budget = limit;
-  const rangeOf = (node: Node): Range => ({ start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) });
 
   const symbolOf = (name: string, whole: Node, nameNode: Node, value: Node | undefined): DocumentSymbol | undefined => {
     if (budget <= 0) return undefined;
     budget--;
-    const symbol: DocumentSymbol = { name: name || '""', kind: kindOf(value), range: rangeOf(whole), selectionRange: rangeOf(nameNode) };
+    const symbol: DocumentSymbol = { name: name || '""', kind: kindOf(value), range: rangeOfSpan(document, whole), selectionRange: rangeOfSpan(document, nameNode) };
     const detail = value && detailOf(parsed.text, value);
     if (detail) symbol.detail = detail;
     const children = value ? childrenOf(value) : [];

@@ -2,6 +2,7 @@ import { format } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FormattingOptions, Range, TextEdit } from 'vscode-languageserver-types';
 import { maxParsedLength } from '../parse';
+import { rangeOfSpan } from '../../util/textRange';
 
 /**
  * Format Document / Format Selection for a ds_config: jsonc-parser's formatter, which only ever changes
@@ -21,5 +22,5 @@ export function formatConfig(document: TextDocument, range: Range | undefined, o
     insertFinalNewline: options.insertFinalNewline === true || text.endsWith('\n'),
     keepLines: false,
   });
-  return edits.map((e) => ({ range: { start: document.positionAt(e.offset), end: document.positionAt(e.offset + e.length) }, newText: e.content }));
+  return edits.map((e) => ({ range: rangeOfSpan(document, e), newText: e.content }));
 }

@@ -11,6 +11,7 @@ import { valueAt } from '../../util/valueAt';
 import type { DeepSpeedRelease } from '../deepspeedRelease';
 import { holdsUnder, type ReleaseCheck } from '../releaseChecks';
 import { translator, type Locale, type Translate } from '../../l10n';
+import { rangeOfSpan } from '../../util/textRange';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -129,7 +130,7 @@ export class ConfigView {
   }
 
   rangeOfOffsets(offset: number, length: number): Range {
-    return { start: this.document.positionAt(offset), end: this.document.positionAt(offset + length) };
+    return rangeOfSpan(this.document, { offset, length });
   }
 
   rangeOfNode(node: Node): Range {

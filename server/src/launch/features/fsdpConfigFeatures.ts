@@ -6,7 +6,7 @@
 import { getLocation, getNodePath, type Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
-import { CompletionItemKind, type CompletionItem, type Hover, type Range } from 'vscode-languageserver-types';
+import { CompletionItemKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
 import type { FeatureContributor } from '../../feature';
 import { translator, type Locale, type Translate } from '../../l10n';
 import { SourceContext } from '../command/context';
@@ -16,13 +16,18 @@ import { trainerFsdpConfigOption, trainerFsdpConfigOptions, trainerFsdpName, tra
 import type { OptionEntry } from '../optionSchema';
 import { launchCodeActions } from './codeActions';
 import { nameItems, optionMarkdown, valueItems } from './optionDocs';
+import { rangeOfSpan } from '../../util/textRange';
+
+/** Whether the object at `path` holds the config's keys: the file itself, or ms-swift's `"fsdp_config"`. */
+function holdsConfigKeys(file: FsdpConfigFile, path: (string | number)[]): boolean {
+  return file.shape === 'swift' ? path.length === 1 && path[0] === 'fsdp_config' : path.length === 0;
+}
 
 /** The option a key of the file names: a config key, or ms-swift's `"fsdp"` words. */
 function optionOf(file: FsdpConfigFile, path: (string | number)[]): OptionEntry | undefined {
   if (file.shape === 'swift' && path.length === 1 && path[0] === 'fsdp') return trainerFsdpWords();
-  const inConfig = file.shape === 'swift' ? path.length === 2 && path[0] === 'fsdp_config' : path.length === 1;
   const key = path[path.length - 1];
-  return inConfig && typeof key === 'string' ? trainerFsdpConfigOption(key) : undefined;
+  return holdsConfigKeys(file, path.slice(0, -1)) && typeof key === 'string' ? trainerFsdpConfigOption(key) : undefined;
 }
 
 /** A value as JSON text: booleans and numbers bare where the option takes them, everything else a string. */
@@ -39,18 +44,12 @@ function literalAt(node: Node | undefined): Node | undefined {
   return node && literalTypes.has(node.type) ? node : undefined;
 }
 
-/** What a completion replaces: the literal under the cursor, else nothing at the cursor. */
-function rangeOf(document: TextDocument, literal: Node | undefined, offset: number): Range {
-  const start = literal ? literal.offset : offset;
-  const end = literal ? literal.offset + literal.length : offset;
-  return { start: document.positionAt(start), end: document.positionAt(end) };
-}
-
 function complete(document: TextDocument, file: FsdpConfigFile, offset: number, t: Translate, locale: Locale | undefined): CompletionItem[] {
   const location = getLocation(document.getText(), offset);
   const path = location.path;
   const literal = literalAt(location.previousNode);
-  const range = rangeOf(document, literal, offset);
+  // What a completion replaces: the literal under the cursor, else nothing at the cursor.
+  const range = rangeOfSpan(document, literal ?? { offset, length: 0 });
   if (location.isAtPropertyKey) {
     // Inside an existing key only the name is replaced; a new key gets its colon.
     const writeKey = (name: string) => `${JSON.stringify(name)}${literal?.type === 'string' ? '' : ': '}`;
@@ -61,8 +60,7 @@ function complete(document: TextDocument, file: FsdpConfigFile, offset: number, 
       if (!written.has('fsdp_config')) items.push({ label: 'fsdp_config', kind: CompletionItemKind.Property, detail: t('ms-swift FSDP file'), textEdit: { range, newText: writeKey('fsdp_config') } });
       return items;
     }
-    const inConfig = file.shape === 'swift' ? parent.length === 1 && parent[0] === 'fsdp_config' : parent.length === 0;
-    if (!inConfig) return [];
+    if (!holdsConfigKeys(file, parent)) return [];
     const written = new Set(file.keys.map((k) => trainerFsdpName(k.written)));
     return nameItems(trainerFsdpConfigOptions().values(), range, t('Trainer FSDP option'), t, locale, written, writeKey);
   }
@@ -80,7 +78,7 @@ function hover(document: TextDocument, file: FsdpConfigFile, offset: number, t: 
   if (!entry) return null;
   return {
     contents: { kind: 'markdown', value: optionMarkdown(entry, String(node.value), t, locale) },
-    range: { start: document.positionAt(node.offset), end: document.positionAt(node.offset + node.length) },
+    range: rangeOfSpan(document, node),
   };
 }
 
