@@ -92,7 +92,7 @@ test('a keystroke in a 3.9 MB config never holds the event loop for long: whiche
     clearInterval(ticker);
   }
   assert.ok(turns >= 5, `the event loop ran ${turns} times`);
-  // Slices of 20 ms and the collections between them; a margin for a busy CI machine.
+  // Slices of 10 ms and the collections between them; a margin for a busy CI machine.
   assert.ok(longest < 150, `the event loop waited up to ${longest.toFixed(0)} ms`);
 });
 
