@@ -94,12 +94,12 @@ test('hover on stage: a table of every option with per-GPU, allocated, peak phas
     assert.match(cells[5], /^(model loading|optimizer creation|forward \+ backward|optimizer step|checkpoint save)$/);
     assert.equal(cells[6].startsWith(option.result.perCpu.total > 0 ? inCell(option.result.perCpu.total) : '—'), true);
     assert.equal(cells[7], option.result.fits ? '✓' : '✗');
-    assert.equal(cells[8], option.target.stage === 3 ? '3Ψ (1.5×)' : '2Ψ (1×)');
+    assert.equal(cells[8], option.target.stage === 3 ? '3Ψ\u00a0(1.5×)' : '2Ψ\u00a0(1×)');
     assert.match(cells[9], option.target.stage === 0 ? /^nothing/ : option.target.stage === 3 ? /parameters/ : /optimizer states/);
     assert.equal(cells[1] === '▶', option.target.stage === 2 && option.target.offloadOptimizer === 'none', `current marker on ${label}`);
   }
   assert.match(markdown, /^\*\*ZeRO options for Qwen3-8B\*\* on 5 GPUs/);
-  assert.match(markdown, /Fits 80\.0 GiB/);
+  assert.match(markdown, /Fits 80\.0\u00a0GiB/);
   assert.match(markdown, /micro-batch 2 _\(train_zero2\.sh line 9\)_/);
   // The current option's peak, what it is made of, and what the total means.
   assert.match(markdown, /\*\*ZeRO-2\*\* peaks in the (forward \+ backward|optimizer step): [\d.]+\u00a0GiB allocated \(weights [\d.]+, .*\) \+ [\d.]+\u00a0GiB allocator cache \+ [\d.]+\u00a0GiB CUDA context and NCCL = /);
@@ -107,6 +107,23 @@ test('hover on stage: a table of every option with per-GPU, allocated, peak phas
   assert.match(markdown, /Errs high where unsure: every sample is assumed to fill 4096 tokens/);
   // No hover away from the stage key.
   assert.equal(await features.hover!(document, { line: 1, character: 4 }, settings), null);
+});
+
+test('in Chinese the stage table keeps its short labels whole: phases and option names wrap only at their spaces', async () => {
+  const { features, document, settings } = await setup({ gpuMemoryGiB: 80, language: 'zh-cn' });
+  const stageLine = document.getText().split('\n').findIndex((l) => l.includes('"stage"'));
+  const markdown = ((await features.hover!(document, { line: stageLine, character: 6 }, settings))!.contents as MarkupContent).value;
+  const rows = markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| |') && l.includes('ZeRO-'));
+  assert.ok(rows.length >= 8, markdown);
+  const twoHanApart = /[\u4e00-\u9fff][\u4e00-\u9fff]/;
+  for (const row of rows) {
+    const cells = row.split('|').map((c) => c.replace(/\*\*/g, '').trim());
+    // Option, peak phase: a word joiner between every two Chinese characters, so the narrow hover cannot break there.
+    for (const cell of [cells[2], cells[5]]) assert.doesNotMatch(cell, twoHanApart, `${cell} in ${row}`);
+    assert.match(cells[5], /^[\u4e00-\u9fff\u2060 +]+$/, cells[5]);
+    // What it shards is prose: it wraps where Chinese wraps.
+    if (cells[9].length > 6) assert.match(cells[9], twoHanApart);
+  }
 });
 
 test('fit warning: says by how much, names the smallest change that fits, carries the data its fixes need', async () => {

@@ -11,7 +11,7 @@ import type { InlayHint, MarkupContent } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/languageService';
 import { withDefaults } from '../../server/src/settings';
 import { missing, type FileSystemHost, type ReadResult, type WorkspaceHost } from '../../server/src/host';
-import { markdownCode, markdownText, visibleText } from '../../server/src/util/markdown';
+import { cjkWordsWhole, markdownCode, markdownText, unbrokenCell, visibleText } from '../../server/src/util/markdown';
 import { injectedModel, zero2Config } from '../reliability/hostileWorkspace';
 
 const root = path.resolve('/ws');
@@ -122,4 +122,13 @@ test('the escape helpers: punctuation that starts Markdown escaped, identifiers 
   assert.equal(visibleText('a\u202eb\u0007'), 'a\\u{202e}b\\u{0007}');
   assert.equal(markdownCode('a`b``c'), '```a`b``c```');
   assert.equal(markdownCode('`x'), '`` `x ``');
+});
+
+test('table cells: a size or "2Ψ (1×)" on one line; Chinese words whole, still wrapping at spaces', () => {
+  assert.equal(unbrokenCell('101.6 GiB'), '101.6\u00a0GiB');
+  assert.equal(unbrokenCell('2Ψ (1×)'), '2Ψ\u00a0(1×)');
+  assert.equal(cjkWordsWhole('优化器更新'), '优\u2060化\u2060器\u2060更\u2060新');
+  assert.equal(cjkWordsWhole('前向 + 反向'), '前\u2060向 + 反\u2060向');
+  assert.equal(cjkWordsWhole('ZeRO-1 + CPU 卸载（优化器状态）'), 'ZeRO-1 + CPU 卸\u2060载\u2060（\u2060优\u2060化\u2060器\u2060状\u2060态\u2060）');
+  assert.equal(cjkWordsWhole('optimizer step'), 'optimizer step');
 });

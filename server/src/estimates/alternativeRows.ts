@@ -1,6 +1,7 @@
 import { english, formatGiB, phaseLabel, type AlternativeOption, type Translate } from '../protocol';
 import type { ConfigAnalysis } from '../training/analysis';
-import { fitMark } from './present';
+import { fitMark, optionTableHeader } from './present';
+import { unbrokenCell as cell, cjkWordsWhole } from '../util/markdown';
 
 /**
  * The same job under FSDP (and the Megatron layout a launch runs) beside the ZeRO table of a hover: each row's
@@ -15,8 +16,7 @@ export function alternativeTable(analysis: ConfigAnalysis, t: Translate = englis
   const out = [
     title,
     '',
-    `| | ${t('Option')} | ${t('Per GPU')} | ${t('Allocated')} | ${t('Peak')} | ${t('CPU RAM / node')} | ${t('Fits')}${memory ? ` ${formatGiB(memory)}` : ''} | ${t('Comm. / step')} | ${t('Shards')} |`,
-    '|:-:|---|--:|--:|---|--:|:-:|:-:|---|',
+    ...optionTableHeader(memory, t),
   ];
   for (const row of rows) out.push(alternativeRow(row, t));
   out.push('', ...tradeOff(analysis, t));
@@ -26,10 +26,9 @@ export function alternativeTable(analysis: ConfigAnalysis, t: Translate = englis
 function alternativeRow(option: AlternativeOption, t: Translate): string {
   const { result } = option;
   const bold = (s: string) => (option.current ? `**${s}**` : s);
-  const cell = (s: string) => s.replace(/ /g, '\u00a0');
   const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
-  const peak = result.perGpu.peakPhase ? phaseLabel(result.perGpu.peakPhase, t) : '—';
-  return `| ${option.current ? '▶' : ''} | ${bold(option.label)} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu} | ${fitMark(result)} | ${communication(option)} | ${shards(option, t)} |`;
+  const peak = result.perGpu.peakPhase ? cjkWordsWhole(phaseLabel(result.perGpu.peakPhase, t)) : '—';
+  return `| ${option.current ? '▶' : ''} | ${bold(option.label)} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu} | ${fitMark(result)} | ${cell(communication(option))} | ${shards(option, t)} |`;
 }
 
 /** Communication per step in Ψ, as the ZeRO rows count it: all-gathers and reduce-scatters of one copy of the parameters. */

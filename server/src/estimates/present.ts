@@ -1,3 +1,4 @@
+import { unbrokenCell } from '../util/markdown';
 import { english, formatGiB, formatGiBValue, formatGpuCount, phaseLabel, type EstimateResult, type Translate, type ZeroStage } from '../protocol';
 
 /** Words for hints, hovers, diagnostics and fix titles: one place so they always agree, in the reader's language (`t`). */
@@ -18,6 +19,15 @@ export function shardsOf(stage: ZeroStage, t: Translate = english): string {
     case 3:
       return t('optimizer states, gradients, parameters');
   }
+}
+
+/**
+ * The header of a hover's option table (the ZeRO options, and the same job under FSDP): the same columns in both,
+ * the GPU's size after "Fits" kept on one line.
+ */
+export function optionTableHeader(gpuMemoryBytes: number | undefined, t: Translate = english): string[] {
+  const fits = gpuMemoryBytes ? t('Fits {0}', unbrokenCell(formatGiB(gpuMemoryBytes))) : t({ message: 'Fits', comment: 'table column' });
+  return [`| | ${t('Option')} | ${t('Per GPU')} | ${t('Allocated')} | ${t('Peak')} | ${t('CPU RAM / node')} | ${fits} | ${t('Comm. / step')} | ${t('Shards')} |`, '|:-:|---|--:|--:|---|--:|:-:|:-:|---|'];
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describeSource, english, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
-import { communicationOf, deviceName, fitMark, shardsOf } from './present';
+import { communicationOf, deviceName, fitMark, optionTableHeader, shardsOf } from './present';
 import { setContextCommandLink } from './setContextCommand';
-import { markdownText } from '../util/markdown';
+import { markdownText, unbrokenCell as cell, cjkWordsWhole } from '../util/markdown';
 import { alternativeTable } from './alternativeRows';
 
 /**
@@ -48,11 +48,6 @@ function buildStageHover(analysis: ConfigAnalysis, uri: string, t: Translate): s
   return lines.join('\n');
 }
 
-/** Keeps "101.6 GiB" on one line: VS Code's narrow hover would otherwise wrap the unit under the number. */
-function cell(size: string): string {
-  return size.replace(/ /g, '\u00a0');
-}
-
 function numbersTable(analysis: ConfigAnalysis, t: Translate): string[] {
   const memory = analysis.gpuMemoryBytes;
   const rows = [...analysis.options];
@@ -64,11 +59,7 @@ function numbersTable(analysis: ConfigAnalysis, t: Translate): string[] {
     rows.push({ target: analysis.current, label: optionLabel(analysis.current, t), result: currentResult });
   }
   rows.sort((a, b) => a.target.stage - b.target.stage || offloadCount(a.target) - offloadCount(b.target));
-  const fits = memory ? t('Fits {0}', formatGiB(memory)) : t({ message: 'Fits', comment: 'table column' });
-  const out = [
-    `| | ${t('Option')} | ${t('Per GPU')} | ${t('Allocated')} | ${t('Peak')} | ${t('CPU RAM / node')} | ${fits} | ${t('Comm. / step')} | ${t('Shards')} |`,
-    '|:-:|---|--:|--:|---|--:|:-:|:-:|---|',
-  ];
+  const out = optionTableHeader(memory, t);
   for (const option of rows) out.push(row(option, zeroRun && sameOption(option.target, analysis.current), t));
   return out;
 }
@@ -78,8 +69,8 @@ function row(option: OptionEstimate, current: boolean, t: Translate): string {
   const bold = (s: string): string => (current ? `**${s}**` : s);
   const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
   const nvme = result.nvme > 0 ? ` + NVMe ${cell(formatGiB(result.nvme))}` : '';
-  const peak = result.perGpu.peakPhase ? phaseLabel(result.perGpu.peakPhase, t) : '—';
-  return `| ${current ? '▶' : ''} | ${bold(optionLabel(target, t))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${communicationOf(target.stage)} | ${shards(target, t)} |`;
+  const peak = result.perGpu.peakPhase ? cjkWordsWhole(phaseLabel(result.perGpu.peakPhase, t)) : '—';
+  return `| ${current ? '▶' : ''} | ${bold(cjkWordsWhole(optionLabel(target, t)))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${cell(communicationOf(target.stage))} | ${shards(target, t)} |`;
 }
 
 /**

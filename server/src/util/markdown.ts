@@ -35,3 +35,20 @@ export function markdownCode(text: string): string {
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
+
+/** Han, kana and hangul, and CJK punctuation: a browser may break a line between any two of them. */
+const breakableBetween = /([\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef])(?=[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef])/g;
+
+/**
+ * A label in a table cell whose CJK words stay whole ("优化器更新"); it still wraps at its spaces, as English does.
+ * VS Code's hover is narrow, and a browser squeezes first the columns it may break anywhere: Chinese labels
+ * wrapped one or two characters to a line. A word joiner (U+2060) goes between CJK characters.
+ */
+export function cjkWordsWhole(text: string): string {
+  return text.replace(breakableBetween, '$1\u2060');
+}
+
+/** A short table cell kept on one line: a size ("101.6 GiB", the unit not wrapped under the number), "2Ψ (1×)". */
+export function unbrokenCell(text: string): string {
+  return cjkWordsWhole(text.replace(/ /g, '\u00a0'));
+}
