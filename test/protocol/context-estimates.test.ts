@@ -38,7 +38,7 @@ test('inlay hint, hover table, fit warning, quick fixes and the sidebar requests
     const markdown = (hover?.contents as MarkupContent).value;
     assert.match(markdown, /\*\*ZeRO options for Qwen3-8B\*\* on 5 GPUs/);
     assert.match(markdown, /\| ▶ \| \*\*ZeRO-2\*\* \|/);
-    assert.match(markdown, /3Ψ \(1\.5×\)/);
+    assert.match(markdown, /3Ψ\u00a0\(1\.5×\)/);
     assert.match(markdown, /model Qwen3-8B \(8\.19B params\) _\(train_zero2\.sh line 6\)_/);
 
     const published = await fitWarning;
