@@ -94,6 +94,9 @@ test('a keystroke in one value shares every untouched section of the parsed valu
   assert.equal(before.zero_optimization.reduce_bucket_size, 500, 'the previous version keeps its own value');
   assert.equal(after.optimizer, before.optimizer, 'the untouched section is the same object');
   assert.notEqual(after.zero_optimization, before.zero_optimization);
+  // The copies are objects without a prototype, as a fresh parse makes them (no inherited `constructor`).
+  assert.deepStrictEqual(after, parseConfigText(document.getText()).value);
+  assert.equal(Object.getPrototypeOf(after.zero_optimization), null);
 });
 
 test('an edit that leaves the text as it was keeps the parse: no second parse, in one go or in slices', async () => {

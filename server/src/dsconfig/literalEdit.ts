@@ -223,7 +223,8 @@ function replaceAt(container: unknown, path: (string | number)[], value: unknown
     return copy;
   }
   const record = container as Record<string, unknown>;
-  return { ...record, [segment]: replaceAt(record[segment], path, value, at + 1) };
+  // Without a prototype, as nodeValue makes every object: `value.constructor` is undefined in both.
+  return Object.setPrototypeOf({ ...record, [segment]: replaceAt(record[segment], path, value, at + 1) }, null);
 }
 
 /** The literal value node (not a key) whose text holds the whole span [start, end). */
