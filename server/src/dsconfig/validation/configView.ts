@@ -34,6 +34,8 @@ export class ConfigView {
   readonly root: Record<string, unknown>;
   /** The reader's translator: every text a rule writes goes through it. */
   readonly t: Translate;
+  /** Told of every value read by path, while the schema walk records what each object's checks depend on (walkMemo.ts). */
+  readLog: ((path: JSONPath, value: unknown) => void) | undefined;
 
   constructor(
     readonly document: TextDocument,
@@ -54,7 +56,9 @@ export class ConfigView {
   }
 
   get(path: JSONPath): unknown {
-    return valueAt(this.root, path);
+    const value = valueAt(this.root, path);
+    this.readLog?.(path, value);
+    return value;
   }
 
   has(path: JSONPath): boolean {

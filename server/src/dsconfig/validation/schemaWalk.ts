@@ -4,6 +4,7 @@ import { metaOf, parsedByPydantic, refusesUnknownKeys, schemaIndex, type SchemaN
 import type { ConfigView } from './configView';
 import { checkKey, unknownKey } from './keyChecks';
 import { checkValue } from './valueChecks';
+import type { WalkMemo, WalkSession } from './walkMemo';
 
 /** One property as the walk sees it: where it is, what the schema says, and the object around it. */
 export interface PropertySite {
@@ -37,17 +38,45 @@ export function pointerOf(path: JSONPath): string {
  * Walks the parsed tree next to the schema: unknown keys, deprecated keys, aliases, stage-only keys,
  * "auto" and integer values. Plain recursion is safe: parse.ts refuses trees deeper than maxNestingDepth.
  */
-export function walkWithSchema(config: ConfigView, ownedPointers: Set<string>): WalkResult {
+export function walkWithSchema(config: ConfigView, ownedPointers: Set<string>, memo?: WalkMemo): WalkResult {
   const result: WalkResult = { diagnostics: [], handledPointers: new Set() };
   const root = config.parsed.root;
   if (!root || root.type !== 'object') return result;
   const index = schemaIndex();
-  walkObject(config, root, [], config.root, index.view(index.root), true, false, result, ownedPointers);
+  const session = memo?.session(config);
+  try {
+    walkObject({ config, result, owned: ownedPointers, session }, root, [], config.root, index.view(index.root), true, false);
+  } finally {
+    session?.close();
+  }
   return result;
 }
 
+/** What every object's walk shares: the config, the results so far, the rules' paths, the previous version's findings. */
+interface Walk {
+  config: ConfigView;
+  result: WalkResult;
+  owned: Set<string>;
+  session: WalkSession | undefined;
+}
+
+/** An object's problems: taken over from the previous version when nothing they depend on changed (walkMemo.ts). */
+function walkObject(walk: Walk, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, isRoot: boolean, underIgnored: boolean): void {
+  const { result, session } = walk;
+  const earlier = session?.takeOver(value, node, path, schema, underIgnored);
+  if (earlier && result.diagnostics.length + earlier.diagnostics.length < maxWalkDiagnostics) {
+    result.diagnostics.push(...earlier.diagnostics);
+    for (const pointer of earlier.handled) result.handledPointers.add(pointer);
+    return;
+  }
+  const frame = session?.begin(result.diagnostics.length);
+  checkObject(walk, node, path, value, schema, isRoot, underIgnored);
+  if (frame) session!.end(frame, value, node, path, schema, underIgnored, result.diagnostics, result.diagnostics.length >= maxWalkDiagnostics);
+}
+
 /** `value` is the parsed value at `path`, handed down so no node looks its value up from the root. */
-function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, isRoot: boolean, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
+function checkObject(walk: Walk, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, isRoot: boolean, underIgnored: boolean): void {
+  const { config, result, owned, session } = walk;
   const index = schemaIndex();
   const instance = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
   const view = index.view(schema);
@@ -96,22 +125,26 @@ function walkObject(config: ConfigView, node: Node, path: JSONPath, value: unkno
     if (keyCheck.diagnostics.length) result.diagnostics.push(...keyCheck.diagnostics);
     const valueCheck = checkValue(config, site);
     if (valueCheck.length) result.diagnostics.push(...valueCheck);
-    if (valueCheck.length > 0 || site.value === 'auto') result.handledPointers.add(pointerOf(childPath));
-    if (valueNode) walkValue(config, valueNode, childPath, site.value, site.schema, underIgnored || keyCheck.ignored, result, owned);
+    if (valueCheck.length > 0 || site.value === 'auto') {
+      const pointer = pointerOf(childPath);
+      result.handledPointers.add(pointer);
+      session?.noteHandled(pointer);
+    }
+    if (valueNode) walkValue(walk, valueNode, childPath, site.value, site.schema, underIgnored || keyCheck.ignored);
   });
 }
 
-function walkValue(config: ConfigView, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, underIgnored: boolean, result: WalkResult, owned: Set<string>): void {
+function walkValue(walk: Walk, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, underIgnored: boolean): void {
   const index = schemaIndex();
   if (node.type === 'object') {
-    walkObject(config, node, path, value, schema, false, underIgnored, result, owned);
+    walkObject(walk, node, path, value, schema, false, underIgnored);
   } else if (node.type === 'array') {
     const items = Array.isArray(value) ? value : [];
     (node.children ?? []).forEach((item, i) => {
       // Only containers have keys to check; long arrays of numbers cost nothing here.
       if (item.type !== 'object' && item.type !== 'array') return;
       const itemSchema = index.childOf(schema, i, value);
-      if (itemSchema) walkValue(config, item, [...path, i], items[i], itemSchema, underIgnored, result, owned);
+      if (itemSchema) walkValue(walk, item, [...path, i], items[i], itemSchema, underIgnored);
     });
   }
 }

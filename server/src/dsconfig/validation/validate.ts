@@ -10,6 +10,7 @@ import { allRules, ruleOwnedPaths } from './rules';
 import { maxWalkDiagnostics, pointerOf, walkWithSchema } from './schemaWalk';
 import { schemaDiagnostics } from './schemaValidation';
 import { textDiagnostics } from './syntax';
+import type { WalkMemo } from './walkMemo';
 
 const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
 
@@ -19,9 +20,9 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
  * truth changed between DeepSpeed releases follow `release` (the workspace's, when known).
  * Each check is isolated so one failing check cannot hide the others' results.
  */
-export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease): Diagnostic[] {
+export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, walks?: WalkMemo): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings), release, settings.locale), settings, out)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings), release, settings.locale), settings, out, walks)) phase();
   return out;
 }
 
@@ -31,14 +32,14 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
  * budget's next checkpoint once it is stale (a newer version, a cancelled pull): `Cancelled` is thrown, so no
  * caller mistakes a stopped run for "no problems". Without a budget, a stale run resolves with nothing.
  */
-export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited): Promise<Diagnostic[]> {
+export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited, walks?: WalkMemo): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
   const parsed = await parses.parseForValidation(document, budget);
   await budget.checkpoint();
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings), release, settings.locale), settings, out)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings), release, settings.locale), settings, out, walks)) {
     if (await pacer.pause()) {
       await budget.checkpoint();
       if (document.version !== version) return [];
@@ -53,8 +54,11 @@ function worldSizeOf(settings: ZeroLensSettings): number | undefined {
   return settings.gpusPerNode ? settings.gpusPerNode * (settings.nodes ?? 1) : undefined;
 }
 
-/** The checks in order, each appending to `out`; text-level diagnostics are added right away. */
-function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: Diagnostic[]): (() => void)[] {
+/**
+ * The checks in order, each appending to `out`; text-level diagnostics are added right away. `walks`: what the
+ * schema walk found in the previous versions' objects (an open document's; walkMemo.ts).
+ */
+function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: Diagnostic[], walks?: WalkMemo): (() => void)[] {
   out.push(...textDiagnostics(config, settings));
   if (config.parsed.root?.type !== 'object') return [];
   const guarded = <T>(name: string, run: () => T, fallback: T): T => {
@@ -71,7 +75,7 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
   return [
     () => {
       // l10n-ignore: a check's name, quoted in a bug report
-      const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers), { diagnostics: [], handledPointers: new Set<string>() });
+      const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers, walks), { diagnostics: [], handledPointers: new Set<string>() });
       handledPointers = walk.handledPointers;
       out.push(...walk.diagnostics);
       if (walk.diagnostics.length >= maxWalkDiagnostics) {
