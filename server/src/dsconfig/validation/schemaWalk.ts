@@ -69,7 +69,7 @@ function walkObject(walk: Walk, node: Node, path: JSONPath, value: unknown, sche
     for (const pointer of earlier.handled) result.handledPointers.add(pointer);
     return;
   }
-  const frame = session?.begin(result.diagnostics.length);
+  const frame = session?.begin(path, result.diagnostics.length);
   checkObject(walk, node, path, value, schema, isRoot, underIgnored);
   if (frame) session!.end(frame, value, node, path, schema, underIgnored, result.diagnostics, result.diagnostics.length >= maxWalkDiagnostics);
 }

@@ -14,8 +14,8 @@ import type { ConfigView } from './configView';
  * - where it is: the same path, offset and length (so every range in it is the same: a literal edit never adds or
  *   removes a line, and one that changes the length of text before the object moves its offset);
  * - the reader's language and the DeepSpeed release the checks were judged under;
- * - every value its checks read elsewhere in the config (the stage, a replacement key), recorded through
- *   `ConfigView.get` while it was walked and read again now.
+ * - every value its checks read outside it (the stage, autotp_size), recorded through `ConfigView.get` while it
+ *   was walked and read again now (what it holds is the same when the object is).
  * Kept per parsed value (a WeakMap): an entry goes when the version that owns it is gone.
  */
 export class WalkMemo {
@@ -46,6 +46,7 @@ type Read = [path: JSONPath, value: unknown];
 
 /** An object being walked: where its problems start in the walk's list, and what it read so far. */
 export interface WalkFrame {
+  path: JSONPath;
   diagnosticsFrom: number;
   reads: Read[];
   handled: string[];
@@ -61,9 +62,6 @@ export class WalkSession {
     private readonly counts: WalkMemo['counts'],
   ) {
     this.judgedUnder = `${config.locale}|${config.release?.version ?? ''}`;
-    config.readLog = (path, value) => {
-      for (const frame of this.frames) frame.reads.push([path, value]);
-    };
   }
 
   /** The walk is over: the view no longer records reads. */
@@ -81,7 +79,7 @@ export class WalkSession {
     if (!entry || entry.offset !== node.offset || entry.length !== node.length || entry.schema !== schema || entry.underIgnored !== underIgnored || entry.judgedUnder !== this.judgedUnder) return undefined;
     if (!samePath(entry.path, path) || !entry.reads.every(([at, was]) => this.config.get(at) === was)) return undefined;
     // Those reads are this object's again, for every object around it.
-    for (const frame of this.frames) frame.reads.push(...entry.reads);
+    this.noteReads(entry.reads);
     for (const frame of this.frames) frame.handled.push(...entry.handled);
     // The fixes' data say which version they were made on (code actions check it); nothing else changed.
     const origin = originOf(this.config.document);
@@ -90,10 +88,28 @@ export class WalkSession {
     return { diagnostics, handled: entry.handled };
   }
 
-  begin(diagnosticsFrom: number): WalkFrame {
-    const frame: WalkFrame = { diagnosticsFrom, reads: [], handled: [] };
+  begin(path: JSONPath, diagnosticsFrom: number): WalkFrame {
+    const frame: WalkFrame = { path, diagnosticsFrom, reads: [], handled: [] };
     this.frames.push(frame);
+    // The root holds every value, so it records none: reads are followed only inside an object below it (a
+    // keystroke's walk is mostly the root's own keys, whose reads then cost nothing).
+    if (path.length > 0) this.config.readLog = this.logRead;
     return frame;
+  }
+
+  private readonly logRead = (path: JSONPath, value: unknown): void => this.noteRead(path, value);
+
+  /**
+   * Values read, recorded for each object being walked that does not hold them: what an object holds is the same
+   * whenever the object is (so the root, which holds everything, records nothing).
+   */
+  private noteReads(reads: Read[]): void {
+    for (const [path, value] of reads) this.noteRead(path, value);
+  }
+
+  private noteRead(path: JSONPath, value: unknown): void {
+    let read: Read | undefined;
+    for (const frame of this.frames) if (!within(path, frame.path)) frame.reads.push((read ??= [path, value]));
   }
 
   /** A pointer whose value problem the walk reported: part of every object around it. */
@@ -104,8 +120,10 @@ export class WalkSession {
   /** The object is walked: its problems are kept for the next version, unless the walk hit its cap meanwhile. */
   end(frame: WalkFrame, value: unknown, node: Node, path: JSONPath, schema: SchemaNode, underIgnored: boolean, diagnostics: Diagnostic[], capped: boolean): void {
     this.frames.pop();
+    if (this.frames.length <= 1) this.config.readLog = undefined;
     this.counts.walked++;
-    if (capped || !value || typeof value !== 'object') return;
+    // The root is new in every version that changed anything: nothing would take it over.
+    if (capped || path.length === 0 || !value || typeof value !== 'object') return;
     this.entries.set(value, {
       path,
       offset: node.offset,
@@ -118,6 +136,11 @@ export class WalkSession {
       handled: frame.handled,
     });
   }
+}
+
+/** Whether `path` is `object`'s path or a path inside it. */
+function within(path: JSONPath, object: JSONPath): boolean {
+  return path.length >= object.length && object.every((segment, i) => segment === path[i]);
 }
 
 function samePath(a: JSONPath, b: JSONPath): boolean {
