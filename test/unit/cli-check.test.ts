@@ -74,10 +74,13 @@ test('usage errors and unreadable files exit 2 with a clear message', async () =
   const missing = await check(['no/such/ds_config.json']);
   assert.equal(missing.code, 2);
   assert.equal(missing.err, "zero-lens check: cannot read 'no/such/ds_config.json': no such file or folder.\n");
+  // The summary does not say "no problems" alone about a file it could not read.
+  assert.equal(missing.out, 'No problems found in 0 files (1 not read).\n');
   // Unreadable beats "errors found", and the readable files are still reported.
   const mixed = await check([broken, 'missing.json']);
   assert.equal(mixed.code, 2);
   assert.match(mixed.out, /batch-size-mismatch/);
+  assert.match(mixed.out, / in 1 file \(1 not read\)\.\n$/);
   const help = await check(['--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /Usage: zero-lens check/);

@@ -148,7 +148,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);
   const reports: FileReport[] = [];
   const skipped: { file: string; reason: string }[] = [];
-  let unreadable = false;
+  let unread = 0;
 
   /** Checks one file; false when it was not checked (unreadable, or not ours inside a folder). */
   const checkFile = async (shown: string, absolute: string, explicit: boolean): Promise<boolean> => {
@@ -157,7 +157,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
       bytes = await fs.readFile(absolute);
     } catch (error) {
       io.stderr(readError(shown, error, t));
-      unreadable = true;
+      unread++;
       return false;
     }
     const decoded = decodeFile(bytes);
@@ -165,7 +165,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     if (decoded.kind === 'binary' && !explicit) return false;
     if (decoded.kind !== 'text') {
       io.stderr(readError(shown, decoded.kind === 'binary' ? t('it is a binary file, not text') : t('it is UTF-16 text; DeepSpeed, the Hugging Face Trainer and accelerate read UTF-8: save it as UTF-8'), t));
-      unreadable = true;
+      unread++;
       return false;
     }
     const text = decoded.text;
@@ -196,7 +196,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
       stat = await fs.stat(absolute);
     } catch (error) {
       io.stderr(readError(given, error, t));
-      unreadable = true;
+      unread++;
       continue;
     }
     if (stat.isDirectory()) {
@@ -205,7 +205,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
         files = await filesIn(absolute);
       } catch (error) {
         io.stderr(readError(given, error, t));
-        unreadable = true;
+        unread++;
         continue;
       }
       let checked = 0;
@@ -216,7 +216,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, t, skipped));
-  if (unreadable) return ExitCode.usage;
+  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, t, skipped, unread));
+  if (unread) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

@@ -56,10 +56,10 @@ export function formatJson(reports: FileReport[], skipped: SkippedFile[] = []): 
 
 /**
  * Compiler-style lines, `file:line:col: severity [code] message` (1-based), then a summary line in the reader's
- * language. Hints (notes such as the world size a batch triple implies) are only counted here; `--format json`
+ * language, which counts the files skipped and those that could not be read (`unread`). Hints (notes such as the world size a batch triple implies) are only counted here; `--format json`
  * lists them. The severity stays an English word in every language: problem matchers and scripts read it.
  */
-export function formatText(reports: FileReport[], t: Translate = english, skipped: SkippedFile[] = []): string {
+export function formatText(reports: FileReport[], t: Translate = english, skipped: SkippedFile[] = [], unread = 0): string {
   const lines: string[] = skipped.map((s) => t('{0}: skipped: {1}.', s.file, s.reason));
   const counts: Record<SeverityName, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   for (const report of reports) {
@@ -71,7 +71,8 @@ export function formatText(reports: FileReport[], t: Translate = english, skippe
       lines.push(`${report.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${severity}${code} ${messageOf(d).replace(/\s*\n\s*/g, ' ')}`);
     }
   }
-  const files = (reports.length === 1 ? t('1 file') : t('{0} files', reports.length)) + (skipped.length ? t(' ({0} skipped)', skipped.length) : '');
+  // Files that could not be read were named on stderr; the summary does not let "no problems" stand alone.
+  const files = (reports.length === 1 ? t('1 file') : t('{0} files', reports.length)) + (skipped.length ? t(' ({0} skipped)', skipped.length) : '') + (unread ? t(' ({0} not read)', unread) : '');
   const shown = counts.error + counts.warning + counts.information;
   const hints = counts.hint === 0 ? '' : counts.hint === 1 ? t(' (1 hint not shown; --format json lists them)') : t(' ({0} hints not shown; --format json lists them)', counts.hint);
   const errors = counts.error === 1 ? t('1 error') : t('{0} errors', counts.error);
