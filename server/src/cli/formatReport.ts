@@ -56,8 +56,9 @@ export function formatJson(reports: FileReport[], skipped: SkippedFile[] = []): 
 
 /**
  * Compiler-style lines, `file:line:col: severity [code] message` (1-based), then a summary line in the reader's
- * language, which counts the files skipped and those that could not be read (`unread`). Hints (notes such as the world size a batch triple implies) are only counted here; `--format json`
- * lists them. The severity stays an English word in every language: problem matchers and scripts read it.
+ * language, which counts the files skipped and those that could not be read (`unread`). Hints (notes such as the
+ * world size a batch triple implies) are only counted here; `--format json` lists them. The severity stays an
+ * English word in every language: problem matchers and scripts read it.
  */
 export function formatText(reports: FileReport[], t: Translate = english, skipped: SkippedFile[] = [], unread = 0): string {
   const lines: string[] = skipped.map((s) => t('{0}: skipped: {1}.', s.file, s.reason));
