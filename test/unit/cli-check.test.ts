@@ -81,6 +81,12 @@ test('usage errors and unreadable files exit 2 with a clear message', async () =
   assert.equal(mixed.code, 2);
   assert.match(mixed.out, /batch-size-mismatch/);
   assert.match(mixed.out, / in 1 file \(1 not read\)\.\n$/);
+  // In JSON a script sees which file was not read and why, beside the files that were.
+  const mixedJson = await check([broken, 'missing.json', '--format', 'json']);
+  assert.equal(mixedJson.code, 2);
+  const entries = JSON.parse(mixedJson.out) as { file: string; unreadable?: string; diagnostics: unknown[] }[];
+  assert.deepEqual(entries.find((e) => e.file === 'missing.json'), { file: 'missing.json', unreadable: 'no such file or folder', diagnostics: [] });
+  assert.ok(entries.some((e) => e.file === broken && e.diagnostics.length > 0));
   const help = await check(['--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /Usage: zero-lens check/);

@@ -83,11 +83,12 @@ function languageOf(file: string): string {
   return 'plaintext';
 }
 
-/** Why a file cannot be read: an errno in words, or what the caller says (`reason`). */
-function readError(file: string, error: unknown, t: Translate): string {
+/** Why a file cannot be read: an errno in words, or what the caller says (a string). */
+function readFailure(error: unknown, t: Translate): string {
   const code = (error as NodeJS.ErrnoException)?.code;
-  const reason =
-    code === 'ENOENT'
+  return typeof error === 'string'
+    ? error
+    : code === 'ENOENT'
       ? t('no such file or folder')
       : code === 'EACCES' || code === 'EPERM'
         ? t('permission denied')
@@ -96,7 +97,6 @@ function readError(file: string, error: unknown, t: Translate): string {
           : error instanceof Error
             ? error.message
             : String(error);
-  return `zero-lens check: ${t("cannot read '{0}': {1}.", file, reason)}\n`;
 }
 
 /** The first byte that is not UTF-8, where DeepSpeed's reader would stop. */
@@ -148,7 +148,13 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);
   const reports: FileReport[] = [];
   const skipped: { file: string; reason: string }[] = [];
-  let unread = 0;
+  const unread: { file: string; reason: string }[] = [];
+  /** Says on stderr that `file` could not be read, and why; the report lists it too. */
+  const notRead = (file: string, error: unknown): void => {
+    const reason = readFailure(error, t);
+    io.stderr(`zero-lens check: ${t("cannot read '{0}': {1}.", file, reason)}\n`);
+    unread.push({ file, reason });
+  };
 
   /** Checks one file; false when it was not checked (unreadable, or not ours inside a folder). */
   const checkFile = async (shown: string, absolute: string, explicit: boolean): Promise<boolean> => {
@@ -156,16 +162,14 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     try {
       bytes = await fs.readFile(absolute);
     } catch (error) {
-      io.stderr(readError(shown, error, t));
-      unread++;
+      notRead(shown, error);
       return false;
     }
     const decoded = decodeFile(bytes);
     // Inside a folder a binary file is simply not ours; named on the command line it is a mistake to say.
     if (decoded.kind === 'binary' && !explicit) return false;
     if (decoded.kind !== 'text') {
-      io.stderr(readError(shown, decoded.kind === 'binary' ? t('it is a binary file, not text') : t('it is UTF-16 text; DeepSpeed, the Hugging Face Trainer and accelerate read UTF-8: save it as UTF-8'), t));
-      unread++;
+      notRead(shown, decoded.kind === 'binary' ? t('it is a binary file, not text') : t('it is UTF-16 text; DeepSpeed, the Hugging Face Trainer and accelerate read UTF-8: save it as UTF-8'));
       return false;
     }
     const text = decoded.text;
@@ -195,8 +199,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     try {
       stat = await fs.stat(absolute);
     } catch (error) {
-      io.stderr(readError(given, error, t));
-      unread++;
+      notRead(given, error);
       continue;
     }
     if (stat.isDirectory()) {
@@ -204,8 +207,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
       try {
         files = await filesIn(absolute);
       } catch (error) {
-        io.stderr(readError(given, error, t));
-        unread++;
+        notRead(given, error);
         continue;
       }
       let checked = 0;
@@ -216,7 +218,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports, skipped) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, t, skipped, unread));
-  if (unread) return ExitCode.usage;
+  io.stdout(options.format === 'json' ? formatJson(reports, skipped, unread) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, t, skipped, unread.length));
+  if (unread.length) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

@@ -39,8 +39,11 @@ function sorted(diagnostics: Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-/** `--format json`: the shape editors' problem matchers and scripts read; a skipped file has `skipped` and no diagnostics. */
-export function formatJson(reports: FileReport[], skipped: SkippedFile[] = []): string {
+/**
+ * `--format json`: the shape editors' problem matchers and scripts read; a skipped file has `skipped`, a file that
+ * could not be read `unreadable` (why, as stderr said it), and no diagnostics.
+ */
+export function formatJson(reports: FileReport[], skipped: SkippedFile[] = [], unread: SkippedFile[] = []): string {
   const out: object[] = reports.map((r) => ({
     file: r.file,
     diagnostics: sorted(r.diagnostics).map((d) => ({
@@ -51,6 +54,7 @@ export function formatJson(reports: FileReport[], skipped: SkippedFile[] = []): 
     })),
   }));
   for (const s of skipped) out.push({ file: s.file, skipped: s.reason, diagnostics: [] });
+  for (const u of unread) out.push({ file: u.file, unreadable: u.reason, diagnostics: [] });
   return JSON.stringify(out, null, 2) + '\n';
 }
 
