@@ -87,6 +87,13 @@ test('usage errors and unreadable files exit 2 with a clear message', async () =
   const entries = JSON.parse(mixedJson.out) as { file: string; unreadable?: string; diagnostics: unknown[] }[];
   assert.deepEqual(entries.find((e) => e.file === 'missing.json'), { file: 'missing.json', unreadable: 'no such file or folder', diagnostics: [] });
   assert.ok(entries.some((e) => e.file === broken && e.diagnostics.length > 0));
+  // In SARIF, as a run that could not do all it was asked: an unsuccessful invocation naming the file.
+  const sarif = JSON.parse((await check([broken, 'missing.json', '--format', 'sarif'])).out) as { runs: { invocations?: { executionSuccessful: boolean; toolExecutionNotifications: { level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[]; results: unknown[] }[] };
+  const [invocation] = sarif.runs[0].invocations ?? [];
+  assert.equal(invocation?.executionSuccessful, false);
+  assert.deepEqual(invocation.toolExecutionNotifications.map((n) => [n.level, n.message.text, n.locations[0].physicalLocation.artifactLocation.uri]), [['error', 'no such file or folder', 'missing.json']]);
+  assert.ok(sarif.runs[0].results.length > 0);
+  assert.equal((JSON.parse((await check([broken, '--format', 'sarif'])).out) as { runs: { invocations?: unknown }[] }).runs[0].invocations, undefined);
   const help = await check(['--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /Usage: zero-lens check/);

@@ -218,7 +218,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
     }
   }
 
-  io.stdout(options.format === 'json' ? formatJson(reports, skipped, unread) : options.format === 'sarif' ? formatSarif(reports) : formatText(reports, t, skipped, unread.length));
+  io.stdout(options.format === 'json' ? formatJson(reports, skipped, unread) : options.format === 'sarif' ? formatSarif(reports, unread) : formatText(reports, t, skipped, unread.length));
   if (unread.length) return ExitCode.usage;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 1)) ? ExitCode.problemsFound : ExitCode.ok;
 }

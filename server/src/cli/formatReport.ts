@@ -90,7 +90,7 @@ export function formatText(reports: FileReport[], t: Translate = english, skippe
  * `--format sarif`: SARIF 2.1.0, which code-scanning services read to annotate pull requests. One rule per code
  * (its docs link as helpUri), one result per diagnostic with a 1-based region; hints are notes.
  */
-export function formatSarif(reports: FileReport[]): string {
+export function formatSarif(reports: FileReport[], unread: SkippedFile[] = []): string {
   const rules = new Map<string, { id: string; helpUri?: string }>();
   const results: object[] = [];
   for (const report of reports) {
@@ -116,7 +116,18 @@ export function formatSarif(reports: FileReport[]): string {
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'zero-lens', informationUri: 'https://www.deepspeed.ai/docs/config-json/', rules: [...rules.values()] } }, results }],
+    runs: [{ tool: { driver: { name: 'zero-lens', informationUri: 'https://www.deepspeed.ai/docs/config-json/', rules: [...rules.values()] } }, ...invocationOf(unread), results }],
   };
   return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+/** Files that could not be read, as SARIF says a tool could not do all it was asked: an unsuccessful invocation. */
+function invocationOf(unread: SkippedFile[]): { invocations?: object[] } {
+  if (!unread.length) return {};
+  const notifications = unread.map((u) => ({
+    level: 'error',
+    message: { text: u.reason },
+    locations: [{ physicalLocation: { artifactLocation: { uri: u.file.split('\\').join('/') } } }],
+  }));
+  return { invocations: [{ executionSuccessful: false, toolExecutionNotifications: notifications }] };
 }
