@@ -42,6 +42,22 @@ test('zero-lens estimate under LANG=zh_CN.UTF-8: the report around the table is 
   assert.deepEqual(numbers(chinese.out), numbers(english.out));
 });
 
+test('zero-lens estimate under LANG=zh_CN.UTF-8: the FSDP rows line up under their Chinese headers, a space between each', async () => {
+  const chinese = await run(['estimate', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '4', '--gpu-memory', '80'], zh);
+  assert.equal(chinese.code, 0, chinese.err);
+  const lines = chinese.out.split('\n');
+  const header = lines.find((line) => line.startsWith('GiB') && line.includes('每节点内存'));
+  assert.ok(header, chinese.out);
+  assert.match(header, / 保留 +每节点内存 +放得下$/);
+  const width = (text: string) => [...text].reduce((w, c) => w + (/[\u3000-\u9fff\uff00-\uffef]/.test(c) ? 2 : 1), 0);
+  // Each number ends in the terminal column where its header ends.
+  const ends = (line: string, pattern: RegExp) => [...line.matchAll(pattern)].map((m) => width(line.slice(0, m.index! + m[0].length)));
+  const headerEnds = ends(header, /每卡合计|已分配|保留|每节点内存/g);
+  const rows = lines.filter((line) => line.startsWith('  FSDP '));
+  assert.equal(rows.length, 3, chinese.out);
+  for (const row of rows) assert.deepEqual(ends(row, /\d+\.\d+/g), headerEnds, `${header}\n${row}`);
+});
+
 test('zero-lens estimate under LANG=zh_CN.UTF-8: the notes, a size read off the name and the legend of offloaded options', async () => {
   const { code, out } = await run(['estimate', '--model', 'acme/Foo-13B-A2B', '--gpus-per-node', '4', '--stage', '2', '--offload-optimizer', 'cpu', '--grad-accum', '4'], zh);
   assert.equal(code, 0);

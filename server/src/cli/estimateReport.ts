@@ -200,12 +200,18 @@ function alternativeLines(run: EstimateRun, judged: boolean, t: Translate): stri
   const rows = run.analysis.alternatives;
   if (!rows.length) return [];
   const width = Math.max(...rows.map((r) => textWidth(r.label))) + 2;
-  const num = (bytes: number) => formatGiBValue(bytes).padStart(9);
-  const head = (text: string, columns: number) => padColumns(text, columns, 'start');
-  const out = [`${'GiB'.padEnd(width + 2)}${head(t('total'), 9)}${head(t('allocated'), 10)}${head(t('reserved'), 9)}${head(t('CPU/node'), 9)}${judged ? `  ${t('fits')}` : ''}`];
+  const columns: [string, (r: (typeof rows)[number]) => number, number][] = [
+    [t('total'), (r) => r.result.perGpu.total, 9],
+    [t('allocated'), (r) => r.result.perGpu.allocated, 10],
+    [t('reserved'), (r) => r.result.perGpu.reserved, 9],
+    [t('CPU/node'), (r) => r.result.perCpu.total, 9],
+  ];
+  // A column is as wide as its header and a space (Chinese headers take two terminal columns a character).
+  const widths = columns.map(([head, , least]) => Math.max(least, textWidth(head) + 1));
+  const out = [`${'GiB'.padEnd(width + 2)}${columns.map(([head], i) => padColumns(head, widths[i], 'start')).join('')}${judged ? `  ${t('fits')}` : ''}`];
   for (const r of rows) {
-    const g = r.result.perGpu;
-    out.push(`${r.current ? '* ' : '  '}${padColumns(r.label, width, 'end')}${num(g.total)} ${num(g.allocated)}${num(g.reserved)}${num(r.result.perCpu.total)}${judged ? `  ${fitMark(r.result.fits, t)}` : ''}`);
+    const cells = columns.map(([, bytes], i) => formatGiBValue(bytes(r)).padStart(widths[i])).join('');
+    out.push(`${r.current ? '* ' : '  '}${padColumns(r.label, width, 'end')}${cells}${judged ? `  ${fitMark(r.result.fits, t)}` : ''}`);
   }
   return out;
 }
