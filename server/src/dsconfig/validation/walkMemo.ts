@@ -77,9 +77,8 @@ export class WalkSession {
     if (!value || typeof value !== 'object') return undefined;
     const entry = this.entries.get(value);
     if (!entry || entry.offset !== node.offset || entry.length !== node.length || entry.schema !== schema || entry.underIgnored !== underIgnored || entry.judgedUnder !== this.judgedUnder) return undefined;
+    // Read again through the view, these reads are recorded for every object around this one (see `begin`).
     if (!samePath(entry.path, path) || !entry.reads.every(([at, was]) => this.config.get(at) === was)) return undefined;
-    // Those reads are this object's again, for every object around it.
-    this.noteReads(entry.reads);
     for (const frame of this.frames) frame.handled.push(...entry.handled);
     // The fixes' data say which version they were made on (code actions check it); nothing else changed.
     const origin = originOf(this.config.document);
@@ -93,24 +92,18 @@ export class WalkSession {
     this.frames.push(frame);
     // The root holds every value, so it records none: reads are followed only inside an object below it (a
     // keystroke's walk is mostly the root's own keys, whose reads then cost nothing).
-    if (path.length > 0) this.config.readLog = this.logRead;
+    if (path.length > 0) this.config.readLog = this.noteRead;
     return frame;
   }
 
-  private readonly logRead = (path: JSONPath, value: unknown): void => this.noteRead(path, value);
-
   /**
-   * Values read, recorded for each object being walked that does not hold them: what an object holds is the same
+   * A value read, recorded for each object being walked that does not hold it: what an object holds is the same
    * whenever the object is (so the root, which holds everything, records nothing).
    */
-  private noteReads(reads: Read[]): void {
-    for (const [path, value] of reads) this.noteRead(path, value);
-  }
-
-  private noteRead(path: JSONPath, value: unknown): void {
+  private readonly noteRead = (path: JSONPath, value: unknown): void => {
     let read: Read | undefined;
     for (const frame of this.frames) if (!within(path, frame.path)) frame.reads.push((read ??= [path, value]));
-  }
+  };
 
   /** A pointer whose value problem the walk reported: part of every object around it. */
   noteHandled(pointer: string): void {
