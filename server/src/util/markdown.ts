@@ -4,6 +4,7 @@
  * characters, never as a link, an image or a command. Only Markdown the server writes itself (tables,
  * bold labels, its own command links) goes in unescaped.
  */
+import { eastAsianWide } from './textWidth';
 
 /** C0 and C1 controls (tab and line feed aside) and the marks that reorder text (U+202E and the like). */
 const hiddenCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -36,8 +37,8 @@ export function markdownCode(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/** Han, kana and hangul, and CJK punctuation: a browser may break a line between any two of them. */
-const breakableBetween = /([\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef])(?=[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef])/g;
+/** Between two East Asian wide characters, where a browser may break a line. */
+const breakableBetween = new RegExp(`(${eastAsianWide})(?=${eastAsianWide})`, 'g');
 
 /**
  * A label in a table cell whose CJK words stay whole ("优化器更新"); it still wraps at its spaces, as English does.
