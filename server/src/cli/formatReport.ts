@@ -105,7 +105,7 @@ export function formatSarif(reports: FileReport[], unread: SkippedFile[] = []): 
         locations: [
           {
             physicalLocation: {
-              artifactLocation: { uri: report.file.split('\\').join('/') },
+              artifactLocation: { uri: artifactUri(report.file) },
               region: { startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1 },
             },
           },
@@ -121,13 +121,18 @@ export function formatSarif(reports: FileReport[], unread: SkippedFile[] = []): 
   return JSON.stringify(sarif, null, 2) + '\n';
 }
 
+/** A file as SARIF names it: a relative URI, with forward slashes on every platform. */
+function artifactUri(file: string): string {
+  return file.split('\\').join('/');
+}
+
 /** Files that could not be read, as SARIF says a tool could not do all it was asked: an unsuccessful invocation. */
 function invocationOf(unread: SkippedFile[]): { invocations?: object[] } {
   if (!unread.length) return {};
   const notifications = unread.map((u) => ({
     level: 'error',
     message: { text: u.reason },
-    locations: [{ physicalLocation: { artifactLocation: { uri: u.file.split('\\').join('/') } } }],
+    locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(u.file) } } }],
   }));
   return { invocations: [{ executionSuccessful: false, toolExecutionNotifications: notifications }] };
 }
