@@ -9,7 +9,7 @@ import { makeDiagnostic } from '../diagnostics/makeDiagnostic';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { translator, type Translate } from '../l10n';
 import { ExitCode, type CliIO } from './io';
-import { formatJson, formatSarif, formatText, type FileReport } from './formatReport';
+import { formatJson, formatSarif, formatText, type FileReport, type UncheckedFile } from './formatReport';
 import { decodeFile } from './decodeFile';
 import { helpRows } from './help';
 import { shellExtensions } from '../classify';
@@ -147,8 +147,8 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   const settings = { ...workspaceSettings, locale, ...capacities };
   const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);
   const reports: FileReport[] = [];
-  const skipped: { file: string; reason: string }[] = [];
-  const unread: { file: string; reason: string }[] = [];
+  const skipped: UncheckedFile[] = [];
+  const unread: UncheckedFile[] = [];
   /** Says on stderr that `file` could not be read, and why; the report lists it too. */
   const notRead = (file: string, error: unknown): void => {
     const reason = readFailure(error, t);

@@ -9,8 +9,8 @@ export interface FileReport {
   diagnostics: Diagnostic[];
 }
 
-/** A file named on the command line that is not one ZeRO Lens checks, and why. */
-export interface SkippedFile {
+/** A file that was not checked, and why: skipped (not one ZeRO Lens checks) or not read. */
+export interface UncheckedFile {
   file: string;
   reason: string;
 }
@@ -43,7 +43,7 @@ function sorted(diagnostics: Diagnostic[]): Diagnostic[] {
  * `--format json`: the shape editors' problem matchers and scripts read; a skipped file has `skipped`, a file that
  * could not be read `unreadable` (why, as stderr said it), and no diagnostics.
  */
-export function formatJson(reports: FileReport[], skipped: SkippedFile[] = [], unread: SkippedFile[] = []): string {
+export function formatJson(reports: FileReport[], skipped: UncheckedFile[] = [], unread: UncheckedFile[] = []): string {
   const out: object[] = reports.map((r) => ({
     file: r.file,
     diagnostics: sorted(r.diagnostics).map((d) => ({
@@ -64,7 +64,7 @@ export function formatJson(reports: FileReport[], skipped: SkippedFile[] = [], u
  * world size a batch triple implies) are only counted here; `--format json` lists them. The severity stays an
  * English word in every language: problem matchers and scripts read it.
  */
-export function formatText(reports: FileReport[], t: Translate = english, skipped: SkippedFile[] = [], unread = 0): string {
+export function formatText(reports: FileReport[], t: Translate = english, skipped: UncheckedFile[] = [], unread = 0): string {
   const lines: string[] = skipped.map((s) => t('{0}: skipped: {1}.', s.file, s.reason));
   const counts: Record<SeverityName, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   for (const report of reports) {
@@ -90,7 +90,7 @@ export function formatText(reports: FileReport[], t: Translate = english, skippe
  * `--format sarif`: SARIF 2.1.0, which code-scanning services read to annotate pull requests. One rule per code
  * (its docs link as helpUri), one result per diagnostic with a 1-based region; hints are notes.
  */
-export function formatSarif(reports: FileReport[], unread: SkippedFile[] = []): string {
+export function formatSarif(reports: FileReport[], unread: UncheckedFile[] = []): string {
   const rules = new Map<string, { id: string; helpUri?: string }>();
   const results: object[] = [];
   for (const report of reports) {
@@ -127,7 +127,7 @@ function artifactUri(file: string): string {
 }
 
 /** Files that could not be read, as SARIF says a tool could not do all it was asked: an unsuccessful invocation. */
-function invocationOf(unread: SkippedFile[]): { invocations?: object[] } {
+function invocationOf(unread: UncheckedFile[]): { invocations?: object[] } {
   if (!unread.length) return {};
   const notifications = unread.map((u) => ({
     level: 'error',
