@@ -79,6 +79,14 @@ function labels(items: CompletionItem[] | undefined): string[] {
   return (items ?? []).map((i) => i.label);
 }
 
+test('an ms-swift --fsdp file may set ms-swift\'s own `activation_cpu_offload`; a Trainer --fsdp_config file may not', async () => {
+  const { ls } = service();
+  const swiftFile = json('fsdp2.json', JSON.stringify({ fsdp: 'full_shard auto_wrap', fsdp_config: { fsdp_version: 2, activation_cpu_offload: true } }));
+  assert.deepEqual(codes(await ls.doValidation(swiftFile, settings())), []);
+  const trainerOnly = json('fsdp_config.json', JSON.stringify({ transformer_layer_cls_to_wrap: 'LlamaDecoderLayer', activation_cpu_offload: true }));
+  assert.deepEqual(codes(await ls.doValidation(trainerOnly, settings())), ['fsdp-unknown-key']);
+});
+
 test('completion writes JSON: a key with its quotes and colon, values quoted or bare as the option takes them', async () => {
   const { ls } = service();
   const text = '{\n  "transformer_layer_cls_to_wrap": "LlamaDecoderLayer",\n  \n  "backward_prefetch": "",\n  "forward_prefetch": \n}\n';

@@ -124,6 +124,15 @@ test('ms-swift --fsdp file: keys the version it sets does not read', async () =>
   assert.match(String(one.diagnostics[0].message), /`reshard_after_forward` is read by FSDP2 only/);
 });
 
+test('ms-swift --fsdp file: `activation_cpu_offload` is ms-swift\'s own key, read beside the Trainer\'s; the Trainer itself ignores it', async () => {
+  // As examples/ascend/activation_cpu_offload/fsdp2.json of ms-swift 3602360a has it.
+  const file = JSON.stringify({ fsdp: 'full_shard auto_wrap', fsdp_config: { fsdp_version: 2, reshard_after_forward: true, activation_checkpointing: false, activation_cpu_offload: true } });
+  const swift = await check('NPROC_PER_NODE=2 swift sft --model Qwen/Qwen2.5-7B-Instruct --fsdp ./fsdp2.json\n', { 'scripts/fsdp2.json': file });
+  assert.deepEqual(codes(swift.diagnostics), []);
+  const trainer = await check(hf('--fsdp "full_shard auto_wrap" --fsdp_config fsdp_config.json'), { 'scripts/fsdp_config.json': JSON.stringify({ activation_cpu_offload: true }) });
+  assert.deepEqual(codes(trainer.diagnostics), ['fsdp-unknown-key']);
+});
+
 test('LoRA under FSDP1 with use_orig_params false: a script of its own is warned, a Trainer script is not', async () => {
   const fsdp1 = 'distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 1\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_use_orig_params: false\nnum_processes: 2\n';
   const files = { 'scripts/fsdp1.yaml': fsdp1 };

@@ -9,6 +9,7 @@ import type { SourceContext } from '../command/context';
 import { ScriptEditor } from '../edits/textEdits';
 import type { FsdpConfigFile } from '../fsdp/configFile';
 import { swiftFsdpParts } from '../fsdp/trainerFsdp';
+import { swiftOwnFsdpConfigKeys } from '../fsdp/options';
 import { raises } from '../upstream';
 import { checkConfig, checkVersion, checkWords, type Check, type ConfigPlaces } from './fsdpTrainer';
 import { launchDiagnostic } from './launchDiagnostic';
@@ -50,7 +51,7 @@ export function fsdpConfigFileDiagnostics(ctx: SourceContext, file: FsdpConfigFi
     },
   };
   // A config file is written for `--fsdp`: the checks that apply only with FSDP on apply.
-  checkConfig(c, file.config, places, true);
+  checkConfig(c, file.config, places, true, file.shape === 'swift' ? swiftOwnFsdpConfigKeys : undefined);
   if (file.shape === 'swift') {
     checkWords(c, wordsOf(file), true);
     checkVersion(c, file.config, swiftFsdpParts(file.value).version, places);

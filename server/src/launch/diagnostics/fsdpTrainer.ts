@@ -20,7 +20,7 @@ import { fsdpConfigValue, fsdpWords, swiftFsdpParts, trainerConfigKeys, type Fsd
 import { firstExisting } from './deepspeedReference';
 import { raises } from '../upstream';
 import { checkpointingTwice } from './fsdpLaunch';
-import { strToBool } from '../fsdp/options';
+import { strToBool, swiftOwnFsdpConfigKeys } from '../fsdp/options';
 
 export interface Check {
   ctx: SourceContext;
@@ -82,13 +82,16 @@ function onValue(at: At): ConfigPlaces {
   return { key: () => at };
 }
 
-/** The keys of a Trainer FSDP config: unknown ones, two wrapping policies, RAM-efficient loading without sync. */
-export function checkConfig(c: Check, config: Record<string, unknown>, places: ConfigPlaces, hasFsdp: boolean): void {
+/**
+ * The keys of a Trainer FSDP config: unknown ones, two wrapping policies, RAM-efficient loading without sync.
+ * `alsoRead`: keys the program around the Trainer reads itself (ms-swift's), so they are not unknown.
+ */
+export function checkConfig(c: Check, config: Record<string, unknown>, places: ConfigPlaces, hasFsdp: boolean, alsoRead: ReadonlySet<string> = new Set()): void {
   const { ctx, t, out } = c;
   const keys = trainerConfigKeys(config);
   const options = trainerFsdpConfigOptions();
   for (const [name, { written }] of keys) {
-    if (options.has(name) || name === 'version') continue;
+    if (options.has(name) || name === 'version' || alsoRead.has(name)) continue;
     const suggestion = closest(name, options.keys());
     const message = suggestion ? t('The Trainer does not read `{0}` in its FSDP config, so it is ignored. Did you mean `{1}`?', written, suggestion) : t('The Trainer does not read `{0}` in its FSDP config, so it is ignored.', written);
     const at = places.key(written);
@@ -227,7 +230,7 @@ async function swiftTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, train
   const wordChecks: Diagnostic[] = [];
   checkWords({ ...c, out: wordChecks }, words, false);
   out.push(...wordChecks.map((d) => ({ ...d, data: { ...(d.data as object), fixes: [] } })));
-  checkConfig(c, parts.config ?? {}, onValue(value), true);
+  checkConfig(c, parts.config ?? {}, onValue(value), true, swiftOwnFsdpConfigKeys);
   checkVersion(c, parts.config ?? {}, parts.version, onValue(value));
   const saveOnly = reader.bool('save_only_model');
   const stateDict = String(parts.config?.state_dict_type ?? 'SHARDED_STATE_DICT').toUpperCase();

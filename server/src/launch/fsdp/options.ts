@@ -32,6 +32,12 @@ export function trainerFsdpConfigOptions(): Map<string, OptionEntry> {
   return (trainerConfig ??= optionEntries(definitions.trainerFsdpConfig, 'x-fsdp'));
 }
 
+/**
+ * Keys of an ms-swift `--fsdp` file's `fsdp_config` that ms-swift reads itself, beside the Trainer's (which
+ * ignores them): `activation_cpu_offload` turns on its callback (swift/trainers/arguments.py:269-271 at 3602360a).
+ */
+export const swiftOwnFsdpConfigKeys: ReadonlySet<string> = new Set(['activation_cpu_offload']);
+
 /** The name the Trainer reads a key of `--fsdp_config` by. */
 export function trainerFsdpName(key: string): string {
   return key.startsWith('fsdp_') ? key.slice(5) : key;
