@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { getLanguageService } from '../../server/src/languageService';
-import { defaultSettings } from '../../server/src/settings';
+import { defaultSettings, withDefaults } from '../../server/src/settings';
+import type { MarkupContent } from 'vscode-languageserver-types';
 import { launchFactsOfText } from '../../server/src/launch/references';
 import { memoryHosts, workspaceRoot } from './context-hosts';
 
@@ -53,4 +54,15 @@ test("the launch reads the heredoc's text as its config", () => {
   assert.ok(written);
   assert.match(written.text, /"train_micro_batch_size_per_gpu": 4,/);
   assert.match(written.text, /"stage": 2,/);
+});
+
+test('hover on the config a heredoc writes says where the script writes it, not "not found"', async () => {
+  const service = getLanguageService(memoryHosts({ 'train.sh': script }));
+  const document = TextDocument.create(URI.file(path.join(workspaceRoot, 'train.sh')).toString(), 'shellscript', 1, script);
+  const position = document.positionAt(script.indexOf('${config_json}') + 2);
+  const markdown = (settings: typeof defaultSettings) => service.doHover(document, position, settings).then((h) => (h?.contents as MarkupContent).value);
+  const english = await markdown(defaultSettings);
+  assert.match(english, /^\*\*DeepSpeed config\*\* `\$\{config_json\}`, written by this script \(here-document, lines 5–13\)/);
+  assert.doesNotMatch(english, /not found/);
+  assert.match(await markdown(withDefaults({ language: 'zh-cn' })), /由本脚本写入（here-document，第 5–13 行）/);
 });

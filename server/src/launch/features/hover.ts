@@ -45,14 +45,20 @@ function presetMarkdown(name: keyof typeof swiftPresets, t: Translate): string {
   ].join('\n');
 }
 
-/** `inYaml`: the reference is a launcher YAML's value (`deepspeed: '{…}'`), not a command-line argument. */
-async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, inYaml: boolean, t: Translate): Promise<string> {
+/**
+ * `inYaml`: the reference is a launcher YAML's value (`deepspeed: '{…}'`), not a command-line argument.
+ * `lineOf`: the 1-based line of an offset of the script being hovered (where a here-document writes the config).
+ */
+async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, inYaml: boolean, t: Translate, lineOf: (offset: number) => number): Promise<string> {
   switch (ref.kind) {
     case 'preset':
       return presetMarkdown(ref.name, t);
     case 'file': {
       const found = await firstExisting(fs, ref.candidates);
-      return found ? `**${t('DeepSpeed config')}** ${markdownCode(ref.path)} → ${markdownCode(found)}` : `**${t('DeepSpeed config')}** ${markdownCode(ref.path)} ${t('(not found)')}`;
+      if (found) return `**${t('DeepSpeed config')}** ${markdownCode(ref.path)} → ${markdownCode(found)}`;
+      // The script writes the file before it launches: the launch reads that text, so it is not missing.
+      if (ref.written) return `**${t('DeepSpeed config')}** ${markdownCode(ref.path)}${t(', written by this script (here-document, lines {0}–{1})', lineOf(ref.written.start), lineOf(Math.max(ref.written.start, ref.written.end - 1)))}`;
+      return `**${t('DeepSpeed config')}** ${markdownCode(ref.path)} ${t('(not found)')}`;
     }
     case 'inline':
       if (ref.mapping) return t('**DeepSpeed config** written as a YAML mapping under {0}; ms-swift passes it on as JSON (swift/cli/main.py:66-67, json.dumps)', markdownCode(`${ref.via}:`));
@@ -84,10 +90,11 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
   const at = (s: { start: number; end: number } | undefined) => !!s && s.start < s.end && offset >= s.start && offset <= s.end;
   // A script's reference from another document comes from the ms-swift YAML it names (`swift sft x.yaml`).
   const inYaml = (ref: DeepSpeedReference) => analysis.kind === 'yaml' || ref.span.uri !== ctx.uri;
+  const lineOf = (offset: number) => ctx.document.positionAt(offset).line + 1;
   // The teacher's config: what it contains, but no memory table (that is the trained model's).
   for (const written of all) {
     const ref = written.teacherDeepspeed;
-    if (ref && at(ref.span)) return { contents: { kind: 'markdown', value: `${teacherNote(t)}\n\n---\n\n${await referenceMarkdown(fs, ref, inYaml(ref), t)}` }, range: ref.span.range };
+    if (ref && at(ref.span)) return { contents: { kind: 'markdown', value: `${teacherNote(t)}\n\n---\n\n${await referenceMarkdown(fs, ref, inYaml(ref), t, lineOf)}` }, range: ref.span.range };
   }
   // The DeepSpeed reference itself: what it contains (its own, or the one of the config file the command names).
   for (const written of all) {
@@ -95,7 +102,7 @@ export async function launchHover(analysis: LaunchAnalysis, offset: number, fs: 
     if (!at(anchor)) continue;
     const ref = (await effectiveFacts(written, factsOfFile))?.deepspeed;
     if (!ref) continue;
-    let markdown = await referenceMarkdown(fs, ref, inYaml(ref), t);
+    let markdown = await referenceMarkdown(fs, ref, inYaml(ref), t, lineOf);
     if (ref.span.uri !== written.uri) markdown += ` _${t('(from {0})', markdownText(baseName(pathOf(ref.span.uri))))}_`;
     return { contents: { kind: 'markdown', value: markdown }, range: anchor!.range };
   }
