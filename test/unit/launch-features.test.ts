@@ -57,6 +57,23 @@ test('completion replaces a partly typed value; other flags complete their value
   assert.deepEqual(yaml.items.map((i) => i.label), ['none', 'cpu', 'nvme']);
 });
 
+test('completion in a quoted value replaces what is between the quotes and keeps them', async () => {
+  const { ls } = service(files);
+  let version = 0;
+  const range = async (text: string) => {
+    const list = await ls.doComplete(doc('scripts/t.sh', text.replace('|', ''), 'shellscript', ++version), at(0, text.indexOf('|')), settings());
+    const edit = list.items[0]?.textEdit;
+    return edit && 'range' in edit ? [edit.range.start.character, edit.range.end.character] : undefined;
+  };
+  // The editor filters the items by the text from the range's start to the cursor: from the quote on, none matches.
+  assert.deepEqual(await range('swift sft --deepspeed "ze|"'), [23, 25]);
+  assert.deepEqual(await range("swift sft --deepspeed 'ze|'"), [23, 25]);
+  assert.deepEqual(await range('swift sft --deepspeed "|"'), [23, 23]);
+  assert.deepEqual(await range('swift sft --deepspeed="|'), [23, 23], 'a quote not closed yet');
+  assert.deepEqual(await range('swift sft --torch_dtype "bf|16"'), [25, 29]);
+  assert.deepEqual(await range('swift sft --deepspeed "$X"_|x'), [22, 28], 'not one quoted string: the whole word');
+});
+
 test('hover on a preset: its contents from ms-swift and the memory table for this command', async () => {
   const { ls } = service(files);
   const hover = await ls.doHover(doc('scripts/train.sh', script), at(7, 18), settings({ gpuMemoryGiB: 80 }));

@@ -76,6 +76,20 @@ function commandAt(analysis: Extract<LaunchAnalysis, { kind: 'script' }>, offset
   return { launch, owner: launch.launcher && (!script || offset <= script.start) ? 'launcher' : 'trainer' };
 }
 
+/**
+ * A quoted value without its quotes: the items replace what is between them and keep them, and the editor filters
+ * them by the text typed after the opening quote (a range that starts at the quote matches no item).
+ */
+function insideQuotes<T extends { start: number; end: number }>(text: string, value: T, offset: number): T {
+  const quote = text[value.start];
+  if ((quote !== '"' && quote !== "'") || offset <= value.start) return value;
+  const closed = value.end - 1 > value.start && text[value.end - 1] === quote;
+  // One quoted string, closed or still being typed; `"$DS"_x` is left whole.
+  if (text.slice(value.start + 1, closed ? value.end - 1 : value.end).includes(quote)) return value;
+  if (closed && offset >= value.end) return value;
+  return { ...value, start: value.start + 1, end: closed ? value.end - 1 : value.end };
+}
+
 export async function scriptCompletions(
   analysis: LaunchAnalysis,
   offset: number,
@@ -85,7 +99,8 @@ export async function scriptCompletions(
 ): Promise<CompletionItem[]> {
   if (analysis.kind !== 'script') return yamlCompletions(analysis, offset, hosts, settings);
   const { ctx } = analysis;
-  const target = locate(analysis, offset);
+  const located = locate(analysis, offset);
+  const target = located?.kind === 'value' ? insideQuotes(ctx.document.getText(), located, offset) : located;
   if (target?.kind === 'value') {
     const range = ctx.span(target.start, target.end).range;
     const name = target.option.name;
