@@ -57,6 +57,17 @@ test('completion replaces a partly typed value; other flags complete their value
   assert.deepEqual(yaml.items.map((i) => i.label), ['none', 'cpu', 'nvme']);
 });
 
+test('a config path typed from the workspace root completes from the root; one typed from here (or nothing yet) from the file', async () => {
+  const { ls } = service(files);
+  const labels = async (text: string, character: number) => (await ls.doComplete(doc('examples/train/t.yaml', text), at(0, character), settings())).items.map((i) => i.label);
+  // LLaMA-Factory runs from the repository root: `deepspeed: examples/deepspeed/…` (the editor filters by what was typed).
+  assert.deepEqual(await labels('deepspeed: con', 14), ['configs/ds_config_zero2.json', 'configs/ds_config_zero3_offload.json']);
+  assert.deepEqual(await labels('deepspeed: ', 11), ['../../configs/ds_config_zero2.json', '../../configs/ds_config_zero3_offload.json']);
+  assert.deepEqual(await labels('deepspeed: ../', 14), ['../../configs/ds_config_zero2.json', '../../configs/ds_config_zero3_offload.json']);
+  const script = await ls.doComplete(doc('scripts/t.sh', 'torchrun train.py --deepspeed "configs/'), at(0, 38), settings());
+  assert.deepEqual(script.items.map((i) => i.label), ['configs/ds_config_zero2.json', 'configs/ds_config_zero3_offload.json']);
+});
+
 test('completion in a quoted value replaces what is between the quotes and keeps them', async () => {
   const { ls } = service(files);
   let version = 0;

@@ -20,13 +20,20 @@ import { documentedValueCompletions } from './fsdpScript';
 /** ms-swift flags (and config-file keys) that take a preset name, a JSON path or inline JSON. */
 const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
 
-/** Workspace JSON files that look like DeepSpeed configs, relative to the file being edited. */
-async function jsonConfigItems(hosts: Hosts, fromDir: string, range: Range, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+/**
+ * Workspace JSON files that look like DeepSpeed configs, relative to the file being edited; once the path typed
+ * starts with neither `.` nor `/`, relative to the workspace folder that holds each file instead. LLaMA-Factory's
+ * and ms-swift's examples name configs from the repository root, where they are run (`examples/deepspeed/…`), and
+ * the editor filters the items by what was typed, so `../deepspeed/…` items matched nothing there.
+ */
+async function jsonConfigItems(hosts: Hosts, from: { fileDir: string; folders: string[] }, range: Range, typed: string, settings: ZeroLensSettings): Promise<CompletionItem[]> {
   const t = translator(settings.locale);
   const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
+  const fromRoot = typed !== '' && !/^[./\\~]/.test(typed);
   return files.slice(0, 200).map((file, i) => {
-    let rel = relativePath(fromDir, file);
-    if (!rel.startsWith('.')) rel = `./${rel}`;
+    const root = fromRoot ? from.folders.find((folder) => !relativePath(folder, file).startsWith('..')) : undefined;
+    let rel = relativePath(root ?? from.fileDir, file);
+    if (!root && !rel.startsWith('.')) rel = `./${rel}`;
     return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
   });
 }
@@ -103,15 +110,16 @@ export async function scriptCompletions(
   const target = located?.kind === 'value' ? insideQuotes(ctx.document.getText(), located, offset) : located;
   if (target?.kind === 'value') {
     const range = ctx.span(target.start, target.end).range;
+    const typed = ctx.document.getText().slice(target.start, offset);
     const name = target.option.name;
     const trainer = target.launch.trainer;
     if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
       // Never for --teacher_deepspeed: the teacher is another model.
       const estimates = name === 'deepspeed' && presetEstimates ? await presetEstimates(target.launch.facts, settings) : [];
-      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx, range, typed, settings))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
-      return jsonConfigItems(hosts, ctx.fileDir, range, settings);
+      return jsonConfigItems(hosts, ctx, range, typed, settings);
     }
     const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
     if (documented) return documented;
@@ -155,9 +163,9 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   if (!m) return [];
   const range = ctx.span(offset - m[2].length, offset).range;
   if (swiftDeepSpeedKeys.includes(m[1]) && analysis.yaml?.kind === 'swift-yaml') {
-    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx.fileDir, range, settings))];
+    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, m[2], settings))];
   }
-  if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx.fileDir, range, settings);
+  if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, m[2], settings);
   const t = translator(settings.locale);
   return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: v.value } }));
 }
