@@ -8,6 +8,7 @@ import { offloadDeviceOf } from '../launchers/accelerate';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
+import { flowPairExtent } from './flowPair';
 import { accelerateFsdpSettings } from '../fsdp/accelerateFsdp';
 import type { KeyValueEntry } from '../keyValueEntry';
 import { msg } from '../../l10n';
@@ -63,6 +64,8 @@ function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
     const nl = text.indexOf('\n', Math.max(nodeEnd - 1, keyEnd));
     const pairEnd = nl < 0 ? text.length : nl + 1;
     const value = isScalar(valueNode) ? valueNode.value : valueNode?.toJSON?.();
+    // In a flow mapping the line holds the other pairs too: a removal takes this pair and one comma.
+    const extent = node.flow ? flowPairExtent(text, keyStart, Math.min(valueEnd, text.length)) : { start: lineStart, end: Math.max(pairEnd, valueEnd) };
     out.set(String(key.value), {
       key: String(key.value),
       value,
@@ -71,8 +74,8 @@ function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
       keyEnd,
       valueStart,
       valueEnd: Math.min(valueEnd, text.length),
-      pairStart: lineStart,
-      pairEnd: Math.max(pairEnd, valueEnd),
+      pairStart: extent.start,
+      pairEnd: extent.end,
       node: valueNode,
     });
   }
