@@ -1,5 +1,5 @@
 import { valueNestsDeeperThan } from '../../util/nesting';
-import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import { isMap, isScalar, parseDocument, type Document, type Node, type Pair, type Scalar } from 'yaml';
 import type { Fact, LaunchFacts, LauncherKind } from '../facts';
 import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
@@ -9,6 +9,7 @@ import { swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
 import { flowPairExtent } from './flowPair';
+import { withPyyamlBooleans } from './pyyamlBool';
 import { accelerateFsdpSettings } from '../fsdp/accelerateFsdp';
 import type { KeyValueEntry } from '../keyValueEntry';
 import { msg } from '../../l10n';
@@ -47,6 +48,12 @@ export interface YamlAnalysis {
   syntaxError: YamlSyntaxError | undefined;
 }
 
+/** A scalar's text: a boolean as written (`NO`, which PyYAML reads as False), anything else as its value. */
+function scalarText(node: Scalar): string | undefined {
+  if (node.value === null) return undefined;
+  return typeof node.value === 'boolean' && node.source ? node.source : String(node.value);
+}
+
 function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
   const out = new Map<string, YamlEntry>();
   if (!isMap(node)) return out;
@@ -69,7 +76,7 @@ function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
     out.set(String(key.value), {
       key: String(key.value),
       value,
-      text: isScalar(valueNode) ? (valueNode.value === null ? undefined : String(valueNode.value)) : undefined,
+      text: isScalar(valueNode) ? scalarText(valueNode) : undefined,
       keyStart,
       keyEnd,
       valueStart,
@@ -124,7 +131,7 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlAnalysis {
   if (yamlNestingBound(text) > maxYamlNesting) return { yaml: undefined, syntaxError: undefined };
   let document: Document;
   try {
-    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false });
+    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false, customTags: withPyyamlBooleans });
   } catch {
     return { yaml: undefined, syntaxError: undefined };
   }
