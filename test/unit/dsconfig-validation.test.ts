@@ -11,6 +11,8 @@ import { defaultSettings } from '../../server/src/settings';
 import { editDistance } from '../../server/src/util/editDistance';
 import { codesOf, configWith, diagnose, docOf, errorsOf, textAt, withCode } from './dsconfig-validation-helpers';
 import { ConfigParses } from '../../server/src/dsconfig/parse';
+import { readDiagnosticData } from '../../server/src/diagnostics/readDiagnosticData';
+import { applyFix } from '../../server/src/diagnostics/applyFix';
 
 /** The parses these tests share, as one language service instance owns them. */
 const parses = new ConfigParses();
@@ -82,6 +84,26 @@ test('duplicate keys are errors (DeepSpeed raises) on the repeated key; in json/
   assert.match(String(duplicate.message), /ValueError/);
   assert.deepEqual(withCode(diagnose(text, { languageId: 'json' }), 'duplicate-key'), []);
   assert.deepEqual(withCode(diagnose(text, { languageId: 'jsonc' }), 'duplicate-key'), []);
+});
+
+test('a key repeated inside an object that is itself a repeated key: no fix that would edit the other, kept object', () => {
+  // The path of the inner duplicate reaches the LAST "zero_optimization" (as DeepSpeed reads it), not the first one
+  // that holds the repeated "stage": removing "stage" there would take the kept value away.
+  const text = '{"train_batch_size": 8, "zero_optimization": {"stage": 2, "stage": 3}, "zero_optimization": {"stage": 1}}';
+  const document = docOf(text);
+  const duplicates = withCode(validateConfig(parses, document, defaultSettings), 'duplicate-key');
+  assert.deepEqual(duplicates.map((d) => textAt(document, d)), ['"stage"', '"zero_optimization"']);
+  const [inner, outer] = duplicates.map((d) => readDiagnosticData(d.data)!.fixes);
+  assert.deepEqual(inner, []);
+  assert.equal(applyFix(text, outer[0], undefined), '{"train_batch_size": 8, "zero_optimization": {"stage": 1}}');
+  // Also through an array (the same object under a repeated key further up).
+  const nested = '{"train_batch_size": 8, "a": [{"b": 1, "b": 2}], "a": []}';
+  const [inArray] = withCode(validateConfig(parses, docOf(nested), defaultSettings), 'duplicate-key');
+  assert.deepEqual(readDiagnosticData(inArray.data)!.fixes, []);
+  // In the kept object the fix stays.
+  const kept = '{"train_batch_size": 8, "zero_optimization": {"stage": 2}, "zero_optimization": {"stage": 3, "stage": 1}}';
+  const [, keptInner] = withCode(validateConfig(parses, docOf(kept), defaultSettings), 'duplicate-key');
+  assert.equal(applyFix(kept, readDiagnosticData(keptInner.data)!.fixes[0], undefined), '{"train_batch_size": 8, "zero_optimization": {"stage": 2}, "zero_optimization": {"stage": 1}}');
 });
 
 test('a BOM gets a warning (json.load rejects it) and a CRLF file keeps exact ranges', () => {

@@ -36,7 +36,11 @@ export interface ParsedConfig {
   /** The tree's value (`nodeValue`, as jsonc-parser's getNodeValue); for duplicate keys the LAST wins, like Python dicts. */
   value: unknown;
   syntaxErrors: (ParseMessage & { offset: number; length: number })[];
-  duplicateKeys: { path: JSONPath; keyNode: Node; firstKeyNode: Node }[];
+  /**
+   * `shadowed`: the key sits in an object that is itself an ignored earlier duplicate (or inside one), so its path
+   * reaches another object, the one DeepSpeed reads.
+   */
+  duplicateKeys: { path: JSONPath; keyNode: Node; firstKeyNode: Node; shadowed: boolean }[];
   comments: { offset: number; length: number }[];
   trailingCommas: { offset: number }[];
   hasBom: boolean;
@@ -428,6 +432,21 @@ class TriviaScan {
 }
 
 /**
+ * Whether an object is (or is inside) the value of a key that repeats later in its object: a path then reaches the
+ * later one, as DeepSpeed reads it. Asked only for a repeated key, so documents without any pay nothing.
+ */
+function inShadowedObject(object: Node): boolean {
+  for (let node: Node = object; node.parent; node = node.parent) {
+    const property = node.parent;
+    if (property.type !== 'property') continue;
+    const key = property.children?.[0]?.value;
+    const siblings = property.parent?.children ?? [];
+    for (let i = siblings.indexOf(property) + 1; i < siblings.length; i++) if (siblings[i].children?.[0]?.value === key) return true;
+  }
+  return false;
+}
+
+/**
  * Walks the (depth-limited) tree; records every repeated key with the first occurrence it repeats. `path` is
  * one array pushed and popped on the way, copied only for a duplicate (most documents have none).
  */
@@ -442,7 +461,7 @@ function collectDuplicates(node: Node, path: JSONPath, out: ParsedConfig['duplic
       if (!keyNode || typeof keyNode.value !== 'string') continue;
       const key: string = keyNode.value;
       const first = seen?.get(key);
-      if (first) out.push({ path: [...path, key], keyNode, firstKeyNode: first });
+      if (first) out.push({ path: [...path, key], keyNode, firstKeyNode: first, shadowed: inShadowedObject(node) });
       else seen?.set(key, keyNode);
       if (valueNode && (valueNode.type === 'object' || valueNode.type === 'array')) {
         path.push(key);

@@ -63,7 +63,8 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
         {
           path: duplicate.path,
           firstOffset: duplicate.firstKeyNode.offset,
-          fixes: [fix(t('Remove the first "{0}" (keep the last, as Python would)', key), [{ op: 'remove', path: duplicate.path }])],
+          // In an ignored earlier copy of its object the path reaches the kept copy: removing the outer duplicate fixes both.
+          fixes: duplicate.shadowed ? [] : [fix(t('Remove the first "{0}" (keep the last, as Python would)', key), [{ op: 'remove', path: duplicate.path }])],
         },
       ),
     );

@@ -40,7 +40,7 @@ function truthy(value: unknown): boolean {
 /** `distributed_type` names one family; the other family's section is then not used. */
 function unusedSections(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Diagnostic[] {
   const type = yaml.top.get('distributed_type');
-  const written = String(type?.value ?? '').toUpperCase();
+  const written = (type?.text ?? String(type?.value ?? '')).toUpperCase();
   if (!type || !written) return [];
   const out: Diagnostic[] = [];
   const report = (section: string, other: 'DEEPSPEED' | 'FSDP') => {

@@ -53,7 +53,16 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Dia
     }
   }
   const mp = yaml.top.get('mixed_precision');
-  if (mp && mp.value !== null && !['no', 'fp16', 'bf16', 'fp8'].includes(String(mp.value))) {
+  if (mp?.value === false) {
+    // yaml.safe_load reads an unquoted `no` as False, and launch.py keeps it: args.mixed_precision.lower() raises.
+    const written = ctx.document.getText().slice(mp.valueStart, mp.valueEnd);
+    const quoted = "'no'";
+    out.push(
+      launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, t('Unquoted, mixed_precision: {0} is the boolean False to the YAML reader accelerate uses (yaml.safe_load), and accelerate launch fails on it (AttributeError: \'bool\' object has no attribute \'lower\'). Write {1}.', written, quoted), {
+        fixes: [{ id: 'change-value', title: t('Change to {0}', quoted), ops: [replaceText(ctx.document.getText(), mp.valueStart, mp.valueEnd, quoted)], preferred: true }],
+      }),
+    );
+  } else if (mp && mp.value !== null && !['no', 'fp16', 'bf16', 'fp8'].includes(String(mp.value))) {
     out.push(launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, t("{0} takes {1}, not '{2}'.", 'mixed_precision', 'no | fp16 | bf16 | fp8', String(mp.value))));
   }
   for (const key of ['num_processes', 'num_machines']) {

@@ -14,6 +14,7 @@ import { accelerateFlags, type FlagValue } from '../flagDocs';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
 import { msg, say, translator, type Translate } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
+import { quotedWhereBoolean } from '../yaml/pyyamlBool';
 import { documentedFlagItems, documentedFlags } from './parallelFlags';
 import { documentedValueCompletions } from './fsdpScript';
 
@@ -167,5 +168,9 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   }
   if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, m[2], settings);
   const t = translator(settings.locale);
-  return (yamlValueKeys[m[1]] ?? []).map((v) => ({ label: v.value, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: v.value } }));
+  return (yamlValueKeys[m[1]] ?? []).map((v) => {
+    // mixed_precision: no unquoted is False to the launcher.
+    const written = quotedWhereBoolean(v.value);
+    return { label: written, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: written } };
+  });
 }

@@ -1,5 +1,5 @@
 import { valueNestsDeeperThan } from '../../util/nesting';
-import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import { isMap, isScalar, parseDocument, type Document, type Node, type Pair, type Scalar } from 'yaml';
 import type { Fact, LaunchFacts, LauncherKind } from '../facts';
 import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
@@ -8,6 +8,8 @@ import { offloadDeviceOf } from '../launchers/accelerate';
 import { swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
+import { flowPairExtent } from './flowPair';
+import { withPyyamlBooleans } from './pyyamlBool';
 import { accelerateFsdpSettings } from '../fsdp/accelerateFsdp';
 import type { KeyValueEntry } from '../keyValueEntry';
 import { msg } from '../../l10n';
@@ -46,6 +48,12 @@ export interface YamlAnalysis {
   syntaxError: YamlSyntaxError | undefined;
 }
 
+/** A scalar's text: a boolean as written (`NO`, which PyYAML reads as False), anything else as its value. */
+function scalarText(node: Scalar): string | undefined {
+  if (node.value === null) return undefined;
+  return typeof node.value === 'boolean' && node.source ? node.source : String(node.value);
+}
+
 function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
   const out = new Map<string, YamlEntry>();
   if (!isMap(node)) return out;
@@ -63,16 +71,18 @@ function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
     const nl = text.indexOf('\n', Math.max(nodeEnd - 1, keyEnd));
     const pairEnd = nl < 0 ? text.length : nl + 1;
     const value = isScalar(valueNode) ? valueNode.value : valueNode?.toJSON?.();
+    // In a flow mapping the line holds the other pairs too: a removal takes this pair and one comma.
+    const extent = node.flow ? flowPairExtent(text, keyStart, Math.min(valueEnd, text.length)) : { start: lineStart, end: Math.max(pairEnd, valueEnd) };
     out.set(String(key.value), {
       key: String(key.value),
       value,
-      text: isScalar(valueNode) ? (valueNode.value === null ? undefined : String(valueNode.value)) : undefined,
+      text: isScalar(valueNode) ? scalarText(valueNode) : undefined,
       keyStart,
       keyEnd,
       valueStart,
       valueEnd: Math.min(valueEnd, text.length),
-      pairStart: lineStart,
-      pairEnd: Math.max(pairEnd, valueEnd),
+      pairStart: extent.start,
+      pairEnd: extent.end,
       node: valueNode,
     });
   }
@@ -121,7 +131,7 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlAnalysis {
   if (yamlNestingBound(text) > maxYamlNesting) return { yaml: undefined, syntaxError: undefined };
   let document: Document;
   try {
-    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false });
+    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false, customTags: withPyyamlBooleans });
   } catch {
     return { yaml: undefined, syntaxError: undefined };
   }
