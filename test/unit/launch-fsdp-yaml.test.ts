@@ -177,3 +177,17 @@ test('FSDP config: hover on a key gives its documentation, version, default and 
   const zh = await ls.doHover(doc('fsdp.yaml', fsdp2), at(8, 5), settings({ language: 'zh-cn' }));
   assert.match(markdown(zh?.contents), /前向/);
 });
+
+test('FSDP config without a model: the hover on distributed_type marks no ZeRO stage as this run and says the run uses FSDP', async () => {
+  const { ls } = service();
+  const hover = markdown((await ls.doHover(doc('fsdp.yaml', fsdp2), at(1, 20), settings()))?.contents);
+  assert.match(hover, /^\*\*ZeRO stages\*\* \(for comparison: this run uses PyTorch FSDP\)/);
+  assert.doesNotMatch(hover, /▶/);
+  assert.match(hover, /No memory estimate yet/);
+  const zh = markdown((await ls.doHover(doc('fsdp.yaml', fsdp2), at(1, 20), settings({ language: 'zh-cn' })))?.contents);
+  assert.match(zh, /仅供对比：本次运行使用 PyTorch FSDP/);
+  // Under DeepSpeed the stage written is this run's.
+  const deepspeed = markdown((await ls.doHover(doc('ds.yaml', 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\nnum_processes: 2\n'), at(2, 14), settings()))?.contents);
+  assert.match(deepspeed, /\*\*ZeRO stages\*\*\n/);
+  assert.match(deepspeed, /\| ▶ \| ZeRO-2 \|/);
+});

@@ -35,7 +35,9 @@ function buildStageHover(analysis: ConfigAnalysis, uri: string, t: Translate): s
     const side = alternativeTable(analysis, t);
     if (side.length) lines.push('', ...side);
   } else {
-    lines.push(t('**ZeRO stages**'), '', ...shapeTable(analysis.current, t));
+    // A run FSDP, Megatron or plain PyTorch carries out is none of the ZeRO rows.
+    const other = otherEngine(analysis, t);
+    lines.push(other ? t('**ZeRO stages** (for comparison: this run uses {0})', other) : t('**ZeRO stages**'), '', ...shapeTable(other ? undefined : analysis.current, t));
     lines.push('', t('No memory estimate yet: {0} {1}', markdownText(whatIsMissing(analysis, t)), setContextCommandLink(uri, analysis.missing, t)));
   }
   lines.push('', contextLine(analysis, t));
@@ -123,10 +125,18 @@ function offloadCount(t: ZeroOption): number {
 }
 
 /** Without a model or GPU count: what each stage does, with no numbers. */
-function shapeTable(current: ZeroOption, t: Translate): string[] {
+/** The engine a run uses other than DeepSpeed, named for the reader; undefined under DeepSpeed. */
+function otherEngine(analysis: ConfigAnalysis, t: Translate): string | undefined {
+  if (analysis.engine === 'fsdp') return 'PyTorch FSDP';
+  if (analysis.engine === 'megatron') return t('Megatron-Core tensor and pipeline parallelism');
+  if (analysis.engine === 'torch') return t('plain PyTorch');
+  return undefined;
+}
+
+function shapeTable(current: ZeroOption | undefined, t: Translate): string[] {
   const out = [`| | ${t({ message: 'Stage', comment: 'table column' })} | ${t('Comm. / step')} | ${t('Shards')} |`, '|:-:|---|:-:|---|'];
   for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
-    out.push(`| ${stage === current.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage, t)} |`);
+    out.push(`| ${stage === current?.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage, t)} |`);
   }
   return out;
 }

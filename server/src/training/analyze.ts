@@ -145,7 +145,7 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
     }
     return result;
   };
-  const engine = base?.engine ?? 'deepspeed';
+  const engine = base?.engine ?? engineOf(input, context, t).engine.value;
   return { configPath: input.configPath, context, model, modelProblem, current, options, engine, alternatives, estimate: estimateOf, input: base, inputSources: sources, gpuMemoryBytes, missing, notes };
 }
 
@@ -176,6 +176,25 @@ function unfilledAutoNotes(facts: ConfigFacts, context: TrainingContext, t: Tran
 function dropMissing(missing: string[], what: string): void {
   const at = missing.indexOf(what);
   if (at >= 0) missing.splice(at, 1);
+}
+
+/**
+ * What runs the job: FSDP or Megatron where the launch runs them (and no DeepSpeed config competes: accelerate
+ * prefers DeepSpeed) or where the caller asks for them (the CLI's --fsdp, --tp/--pp); plain PyTorch for a script
+ * without a DeepSpeed config; else DeepSpeed. Known without the model, so a table without numbers marks the right run.
+ */
+function engineOf(input: AnalysisInput, context: TrainingContext, t: Translate) {
+  const workload = context.workload;
+  const fsdp = workload.fsdp && (input.config === undefined || workload.fsdp.source.kind === 'cli') ? workload.fsdp : undefined;
+  const parallel = workload.modelParallel;
+  const megatron = parallel?.value.kind === 'megatron' && (input.config === undefined || parallel.source.kind === 'cli') ? parallel : undefined;
+  const engine: Sourced<TrainingEngine> =
+    input.estimate?.engine ??
+    (fsdp ? { value: 'fsdp', source: fsdp.source } : undefined) ??
+    (megatron ? { value: 'megatron', source: megatron.source } : undefined) ??
+    (workload.ddp?.value ? { value: 'torch', source: workload.ddp.source } : undefined) ??
+    (input.config === undefined && context.script ? { value: 'torch', source: { kind: 'launcher-default', file: context.script, rule: t('no DeepSpeed config: plain PyTorch') } } : { value: 'deepspeed', source: { kind: 'default' } });
+  return { engine, fsdp, megatron };
 }
 
 /** The estimator's input for the current option, each value's source recorded in `sources`. */
@@ -236,19 +255,10 @@ function estimateInputFor(
       : trainerOptim
         ? { value: /fused|8bit|bnb/i.test(trainerOptim.value) ? 'fused' : 'foreach', source: trainerOptim.source }
         : undefined);
-  // FSDP or Megatron where the launch runs them (and no DeepSpeed config competes: accelerate prefers DeepSpeed),
-  // or where the caller asks for them (the CLI's --fsdp, --tp/--pp).
-  const fsdp = workload.fsdp && (input.config === undefined || workload.fsdp.source.kind === 'cli') ? workload.fsdp : undefined;
-  const parallel = workload.modelParallel;
-  const megatron = parallel?.value.kind === 'megatron' && (input.config === undefined || parallel.source.kind === 'cli') ? parallel : undefined;
+  const { engine, fsdp, megatron } = engineOf(input, context, t);
+  const parallel = context.workload.modelParallel;
   const autotp: Sourced<ModelParallelSpec> | undefined =
     parallel?.value.kind === 'autotp' ? parallel : facts.autotpSize ? { value: { kind: 'autotp', tp: facts.autotpSize.value, pp: 1, cp: 1, ep: 1 }, source: fromConfig(facts.autotpSize) } : undefined;
-  const engine: Sourced<TrainingEngine> =
-    over.engine ??
-    (fsdp ? { value: 'fsdp', source: fsdp.source } : undefined) ??
-    (megatron ? { value: 'megatron', source: megatron.source } : undefined) ??
-    (workload.ddp?.value ? { value: 'torch', source: workload.ddp.source } : undefined) ??
-    (input.config === undefined && context.script ? { value: 'torch', source: { kind: 'launcher-default', file: context.script, rule: t('no DeepSpeed config: plain PyTorch') } } : { value: 'deepspeed', source: { kind: 'default' } });
   // ms-swift freezes the towers and the aligner by default (--freeze_vit, --freeze_aligner); MTP layers are not loaded.
   const towerParams = (model.architecture?.parts ?? []).filter((p) => p.loaded !== false && ['vision', 'audio', 'projector'].includes(p.kind)).reduce((sum, p) => sum + p.params, 0);
   const frozenParams = workload.freezeVit?.value && towerParams > 0 ? towerParams : undefined;
