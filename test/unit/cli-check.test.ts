@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { runCli, type CliRun } from './cli-helpers';
+import { formatSarif } from '../../server/src/cli/formatReport';
 
 const root = path.resolve(__dirname, '../..');
 const broken = 'test/fixtures/dsconfig/ds_config_broken.json';
@@ -213,4 +215,27 @@ test("check reads the workspace's .vscode/settings.json as the editor does: its 
   assert.ok(withSettings.diagnostics.some((d) => d.code === 'estimate-exceeds-gpu-memory' && d.severity === 'warning'), JSON.stringify(withSettings.diagnostics));
   const verdict = await codes(['--gpu-memory', '4096']);
   assert.ok(!verdict.diagnostics.some((d) => d.code === 'estimate-exceeds-gpu-memory'), JSON.stringify(verdict.diagnostics));
+});
+
+test('SARIF names each file by a URI reference: a space, "#" or "%" in a name is percent-encoded, an absolute path is a file: URI, columns are UTF-16 code units', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zl-sarif-uri-'));
+  mkdirSync(path.join(dir, 'run #1'));
+  // The emoji before the error is two UTF-16 code units: the column the editor (LSP) counts.
+  const config = '{\n  "train_micro_batch_size_per_gpu": 1, "_note": "🚀", "zero_optimization": {"stage": 5}\n}\n';
+  writeFileSync(path.join(dir, 'run #1', 'ds 100%.json'), config);
+  type Sarif = { runs: { columnKind?: string; results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startColumn: number } } }[] }[]; invocations?: { toolExecutionNotifications: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] }[] };
+  const relative = JSON.parse((await check(['run #1/ds 100%.json', 'gone #2.json', '--format', 'sarif'], dir)).out) as Sarif;
+  const result = relative.runs[0].results.find((r) => r.ruleId === 'invalid-value');
+  assert.equal(result?.locations[0].physicalLocation.artifactLocation.uri, 'run%20%231/ds%20100%25.json');
+  assert.equal(relative.runs[0].invocations?.[0].toolExecutionNotifications[0].locations[0].physicalLocation.artifactLocation.uri, 'gone%20%232.json');
+  assert.equal(relative.runs[0].columnKind, 'utf16CodeUnits');
+  assert.equal(result?.locations[0].physicalLocation.region.startColumn, config.split('\n')[1].indexOf('5') + 1);
+  const absolute = JSON.parse((await check([path.join(dir, 'run #1', 'ds 100%.json'), '--format', 'sarif'], dir)).out) as Sarif;
+  const uri = absolute.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri;
+  assert.equal(uri, pathToFileURL(path.join(dir, 'run #1', 'ds 100%.json')).href);
+});
+
+test('SARIF URIs of Windows paths: a drive path and a UNC share are file: URIs, a relative path keeps its segments', () => {
+  const uris = (JSON.parse(formatSarif([], ['C:\\runs\\ds 1.json', '\\\\server\\share\\ds.json', 'configs\\a#b.json'].map((file) => ({ file, reason: 'r' })))) as { runs: { invocations: { toolExecutionNotifications: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] }[] }).runs[0].invocations[0].toolExecutionNotifications.map((n) => n.locations[0].physicalLocation.artifactLocation.uri);
+  assert.deepEqual(uris, ['file:///C:/runs/ds%201.json', 'file://server/share/ds.json', 'configs/a%23b.json']);
 });

@@ -170,6 +170,31 @@ test('bad input: clear message on stderr, exit 2, nothing on stdout', async () =
     assert.match(r.err, /^zero-lens estimate: .+\n/, args.join(' '));
   }
   assert.match((await cli(['--model', 'nobody/no-such-model'])).err, /not in the built-in catalog/);
+  // An option that only means something beside another one is refused without it, as --qlora is without
+  // --lora-rank: it used to be dropped without a word (and its value never checked: --lora-dropout 1.5).
+  const needs: Array<[string[], RegExp]> = [
+    [['--lora-dropout', '0.1'], /--lora-dropout needs --lora-rank\./],
+    [['--lora-dropout', '1.5'], /--lora-dropout needs --lora-rank\./],
+    [['--lora-targets', 'q_proj,v_proj'], /--lora-targets needs --lora-rank\./],
+    [['--teacher-offload'], /--teacher-offload needs --rlhf \(dpo, /],
+    [['--rollout-offload'], /--rollout-offload needs --rlhf/],
+    [['--vllm-sleep-level', '1'], /--vllm-sleep-level needs --rlhf/],
+    [['--max-completion-length', '256'], /--max-completion-length needs --rlhf/],
+    [['--zero-init'], /--zero-init needs --mode deepspeed\./],
+    [['--no-zero-init'], /--no-zero-init needs --mode deepspeed\./],
+    [['--legacy-zero2'], /--legacy-zero2 needs --mode deepspeed\./],
+    [['--additional-buffer-factor', '2'], /--additional-buffer-factor needs --mode deepspeed\./],
+    // Plain PyTorch or FSDP and a ZeRO option: the table showed plain PyTorch's figures under "ZeRO-3 *".
+    [['--ddp', '--stage', '3'], /--ddp trains without DeepSpeed, and --stage is a DeepSpeed ZeRO option: give one\./],
+    [['--ddp', '--offload-optimizer', 'cpu'], /--ddp trains without DeepSpeed, and --offload-optimizer is a DeepSpeed ZeRO option/],
+    [['--fsdp', 'full_shard', '--offload-param', 'cpu'], /--fsdp trains without DeepSpeed, and --offload-param is a DeepSpeed ZeRO option/],
+  ];
+  for (const [args, message] of needs) {
+    const r = await cli(['--params', '7B', ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')} → ${r.code} ${r.out}`);
+    assert.equal(r.out, '', args.join(' '));
+    assert.match(r.err, message, args.join(' '));
+  }
   assert.match((await cli(['--config', 'ds_broken.json', '--params', '7B'])).err, /not a valid ds_config/);
 });
 

@@ -118,6 +118,8 @@ export function parseEstimateArgs(args: string[], t: Translate = english): Estim
   const help = o.has('--help') || o.has('-h');
   const format = choice(o.get('--format'), ['text', 'json'] as const, t) ?? 'text';
   const mode = choice(o.get('--mode'), ['full', 'deepspeed'] as const, t) ?? 'full';
+  const deepspeedOnly = ['--zero-init', '--no-zero-init', '--legacy-zero2', '--additional-buffer-factor'].find((f) => o.has(f));
+  if (deepspeedOnly && mode !== 'deepspeed') throw new UsageError(t('{0} needs --mode deepspeed.', deepspeedOnly));
 
   const optimizerOption = o.get('--optimizer');
   const optimizer = optimizerOption ? optimizerFromName(optimizerOption.value) : undefined;
@@ -201,6 +203,10 @@ function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext
   if (torchDtype) w.torchDtype = { value: torchDtype, source: cli('--torch-dtype') };
   if (flag('--freeze-vit') || flag('--no-freeze-vit')) w.freezeVit = { value: flag('--freeze-vit'), source: cli(flag('--freeze-vit') ? '--freeze-vit' : '--no-freeze-vit') };
   if (flag('--ddp')) w.ddp = { value: true, source: cli('--ddp') };
+  // Plain PyTorch and FSDP have no ZeRO stage or offload: with one, the table showed their figures under "ZeRO-3 *".
+  const withoutDeepSpeed = flag('--ddp') ? '--ddp' : flag('--fsdp') ? '--fsdp' : undefined;
+  const zeroOption = ['--stage', '--offload-optimizer', '--offload-param'].find((f) => flag(f) && !(withoutDeepSpeed === '--fsdp' && f === '--stage'));
+  if (withoutDeepSpeed && zeroOption) throw new UsageError(t('{0} trains without DeepSpeed, and {1} is a DeepSpeed ZeRO option: give one.', withoutDeepSpeed, zeroOption));
   const fsdp = fsdpOverride(o, t);
   if (fsdp) w.fsdp = fsdp;
   const parallel = parallelOverride(o, t);
@@ -209,7 +215,10 @@ function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext
   const optimizer = o.get('--optimizer');
   if (optimizer) w.optimizer = { value: optimizer.value, source: cli('--optimizer') };
   const type = choice(o.get('--rlhf'), rlhfTypes, t);
-  const extras = ['--ref-model', '--reward-model', '--value-model', '--teacher-model', '--vllm-gpu-memory-utilization', '--num-generations'].filter(flag);
+  const extras = [
+    '--ref-model', '--reward-model', '--value-model', '--teacher-model', '--teacher-offload', '--vllm-gpu-memory-utilization', '--vllm-sleep-level',
+    '--rollout-offload', '--num-generations', '--max-completion-length',
+  ].filter(flag);
   if (!type && extras.length) throw new UsageError(t('{0} needs --rlhf ({1}).', extras[0], rlhfTypes.join(', ')));
   if (type) {
     const rlhf: RlhfContext = { type };
@@ -295,7 +304,8 @@ function parallelOverride(o: Map<string, Option>, t: Translate): Sourced<ModelPa
 function loraOverride(o: Map<string, Option>, t: Translate): Sourced<LoraContext> | undefined {
   const rank = integer(o.get('--lora-rank'), 0, t);
   if (rank === undefined) {
-    if (o.has('--qlora')) throw new UsageError(t('--qlora needs --lora-rank.'));
+    const loraOnly = ['--qlora', '--lora-targets', '--lora-dropout'].find((f) => o.has(f));
+    if (loraOnly) throw new UsageError(t('{0} needs --lora-rank.', loraOnly));
     return undefined;
   }
   const targetModules = (o.get('--lora-targets')?.value ?? 'all-linear').split(',').map((t) => t.trim()).filter(Boolean);

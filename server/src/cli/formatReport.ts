@@ -116,14 +116,34 @@ export function formatSarif(reports: FileReport[], unread: UncheckedFile[] = [])
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'zero-lens', informationUri: 'https://www.deepspeed.ai/docs/config-json/', rules: [...rules.values()] } }, ...invocationOf(unread), results }],
+    runs: [
+      {
+        tool: { driver: { name: 'zero-lens', informationUri: 'https://www.deepspeed.ai/docs/config-json/', rules: [...rules.values()] } },
+        // The regions' columns are the editor's (LSP) positions: UTF-16 code units, which SARIF must be told.
+        columnKind: 'utf16CodeUnits',
+        ...invocationOf(unread),
+        results,
+      },
+    ],
   };
   return JSON.stringify(sarif, null, 2) + '\n';
 }
 
-/** A file as SARIF names it: a relative URI, with forward slashes on every platform. */
+/**
+ * A file as SARIF names it: a URI reference (RFC 3986, as SARIF requires), with forward slashes on every
+ * platform and each segment percent-encoded, so a space, "#" or "%" in a name is not read as a fragment or an
+ * escape; a relative path stays relative, an absolute one (POSIX, a Windows drive or a UNC share) is a file: URI.
+ */
 function artifactUri(file: string): string {
-  return file.split('\\').join('/');
+  const slashed = file.split('\\').join('/');
+  const drive = /^[A-Za-z]:\//.test(slashed);
+  const encoded = slashed
+    .split('/')
+    .map((segment, i) => (drive && i === 0 ? segment : encodeURIComponent(segment)))
+    .join('/');
+  if (drive) return `file:///${encoded}`;
+  if (slashed.startsWith('//')) return `file:${encoded}`;
+  return slashed.startsWith('/') ? `file://${encoded}` : encoded;
 }
 
 /** Files that could not be read, as SARIF says a tool could not do all it was asked: an unsuccessful invocation. */
