@@ -229,6 +229,20 @@ test('--config and --model files that cannot be used say why, in the words zero-
   assert.equal(JSON.parse(bom.out).inputs.stage.value, 3);
 });
 
+test('a script with no DeepSpeed config: no false "cannot size the model", but the flags that estimate its job, which run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-lens-estimate-'));
+  writeFileSync(join(dir, 'plain.sh'), 'torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-8B --bf16\n');
+  writeFileSync(join(dir, 'missing.sh'), 'deepspeed train.py --deepspeed missing.json --model_name_or_path "/data/my models/q"\n');
+  const plain = await cli(['plain.sh'], dir);
+  assert.equal(plain.code, 2);
+  assert.doesNotMatch(plain.err, /catalog/);
+  const suggested = /zero-lens estimate (--model \S+ --gpus-per-node 8) --stage 3 .*or --ddp/.exec(plain.err);
+  assert.ok(suggested, plain.err);
+  for (const engine of [['--stage', '3'], ['--ddp']]) assert.equal((await cli([...suggested[1].split(' '), ...engine], dir)).code, 0);
+  // A path with a space is one shell word; the GPU count the script does not state is a placeholder.
+  assert.match((await cli(['missing.sh'], dir)).err, /--model '\/data\/my models\/q' --gpus-per-node <N> --stage 3/);
+});
+
 test('--help prints the options and exits 0; runEstimate takes an injected file system', async () => {
   const r = await cli(['--help']);
   assert.equal(r.code, 0);

@@ -224,6 +224,11 @@ async function unknownModelMessage(spec: string, fs: FileSystemHost, cwd: string
   return t("unknown model '{0}': not a local folder, not in the built-in catalog, not in the Hugging Face or ModelScope cache. Give --params (e.g. --params 7B).", spec);
 }
 
+/** A value as one shell word: quoted where the shell would split or expand it. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
 /** What is missing and the flag that gives it: "the GPU count (--gpus-per-node)". */
 function missingWords(missing: MissingInput, t: Translate): string {
   switch (missing) {
@@ -244,6 +249,13 @@ async function whatIsMissing(args: EstimateArgs, found: DocumentAnalysis, fs: Fi
   if (analysis.modelProblem) {
     const spec = analysis.context.model!.value;
     return args.context.model ? await unknownModelMessage(spec, fs, cwd, t) : t('{0}. Give --model or --params.', analysis.modelProblem);
+  }
+  // A script or launcher YAML without a readable DeepSpeed config: --config is refused beside a file, so the way on is
+  // the job's own flags, filled with what the file says.
+  if (args.file && !found.hasConfig && analysis.missing.includes('deepspeed')) {
+    const model = analysis.context.model ? `--model ${shellWord(analysis.context.model.value)}` : '--model <id>';
+    const gpus = `--gpus-per-node ${analysis.context.gpusPerNode?.value ?? '<N>'}`;
+    return t("'{0}' names no DeepSpeed config ZeRO Lens can read. Estimate its job from flags instead: zero-lens estimate {1} {2} --stage 3 (DeepSpeed ZeRO; or --config FILE), or --ddp (plain PyTorch).", args.file, model, gpus);
   }
   const blocking = analysis.missing.filter((m) => m !== 'gpuMemoryGiB');
   const source = args.file ? `'${args.file}'` : t('the command line');

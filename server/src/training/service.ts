@@ -299,7 +299,9 @@ export class TrainingService {
     const [launch] = await this.launchesOf(document);
     const written = launch?.facts ?? factsOf(this.parses.launch(document))[0];
     const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller, resolveModel: async () => undefined });
-    return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };
+    // The model was not looked up (nothing is estimated without a config): saying it cannot be sized would be false.
+    const missing = analysis.modelProblem ? analysis.missing.filter((m) => m !== 'model') : analysis.missing;
+    return { analysis: { ...analysis, modelProblem: undefined, missing: ['deepspeed', ...missing] }, hasConfig: false };
   }
 
   private analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
