@@ -21,8 +21,8 @@ test('launch side: an error at the value for ms-swift, the HF Trainer, LLaMA-Fac
   for (const [text, reader] of [
     ['swift sft --model m --deepspeed ../configs/no_zero.json\n', /ms-swift hands it to accelerate through the Hugging Face Trainer/],
     [`swift sft --model m --deepspeed '{"train_batch_size": 16}'\n`, /The inline DeepSpeed config has no zero_optimization/],
-    ['deepspeed train.py --deepspeed ../configs/no_zero.json\n', /the Hugging Face Trainer hands it to accelerate/],
-    ['torchrun --nproc_per_node 2 train.py --deepspeed ../configs/no_zero.json\n', /the Hugging Face Trainer/],
+    ['deepspeed train.py --output_dir out --deepspeed ../configs/no_zero.json\n', /the Hugging Face Trainer hands it to accelerate/],
+    ['torchrun --nproc_per_node 2 train.py --per_device_train_batch_size 2 --deepspeed ../configs/no_zero.json\n', /the Hugging Face Trainer/],
     ['accelerate launch --deepspeed_config_file ../configs/no_zero.json train.py\n', /accelerate launch hands it to accelerate through deepspeed_config_file/],
     ['llamafactory-cli train --model_name_or_path m --deepspeed ../configs/no_zero.json\n', /LLaMA-Factory hands it/],
   ] as const) {
@@ -44,6 +44,8 @@ test('launch side: silent for deepspeed.initialize (--deepspeed_config), presets
     'swift sft --model m --deepspeed zero0\n',
     'swift sft --model m --deepspeed ../configs/zero2.json\n',
     'python train.py --deepspeed "$DS"\n',
+    // No flag of the Trainer's: who reads --deepspeed is unknown (LMFlow's chatbot.py hands it to deepspeed.initialize).
+    'python chatbot.py --model_name_or_path m --max_new_tokens 256 --deepspeed ../configs/no_zero.json\n',
     // ms-swift adds zero_optimization itself for AutoTP (swift/arguments/sft_args.py:275-279).
     'swift sft --model m --tuner_type full --deepspeed ../configs/no_zero.json --deepspeed_autotp_size 2\n',
     // The autotuner writes its own ZeRO section into each experiment it starts (autotuning/autotuner.py).
@@ -95,6 +97,17 @@ test('ds_config side: an error naming the script and line when a launch through 
   // Only deepspeed.initialize uses it, or nothing does: nothing to say.
   const plain = service({ ...scripts, 'scripts/b.sh': '' });
   assert.deepEqual((await plain.ls.doValidation(config, settings())).filter((x) => x.code === 'zero-optimization-required'), []);
-  const empty = await service({ 'configs/ds_config_e.json': '{}', 'scripts/c.sh': 'python train.py --deepspeed ../configs/ds_config_e.json\n' }).ls.doValidation(doc('configs/ds_config_e.json', '{}', 'json'), settings());
+  const empty = await service({ 'configs/ds_config_e.json': '{}', 'scripts/c.sh': 'python train.py --output_dir out --deepspeed ../configs/ds_config_e.json\n' }).ls.doValidation(doc('configs/ds_config_e.json', '{}', 'json'), settings());
   assert.deepEqual(empty.filter((x) => x.code === 'zero-optimization-required').map((x) => x.range.end.character), [1], 'an empty object: at its {');
+});
+
+test('ds_config side: a script whose consumer is unknown (no flag of the Trainer\'s) claims nothing either way', async () => {
+  const text = '{ "train_micro_batch_size_per_gpu": "auto", "bf16": { "enabled": true } }\n';
+  const codesWith = async (script: string) => {
+    const { ls } = service({ 'configs/x.json': text, 'scripts/run.sh': script });
+    return codes(await ls.doValidation(doc('configs/x.json', text, 'json'), settings())).filter((c) => c === 'auto-not-filled' || c === 'zero-optimization-required');
+  };
+  assert.deepEqual(await codesWith('python chatbot.py --model_name_or_path m --deepspeed ../configs/x.json\n'), []);
+  assert.deepEqual(await codesWith('deepspeed chat.py --deepspeed_config ../configs/x.json\n'), ['auto-not-filled'], 'plain deepspeed.initialize');
+  assert.deepEqual(await codesWith('python train.py --output_dir out --deepspeed ../configs/x.json\n'), ['zero-optimization-required'], 'the HF Trainer');
 });

@@ -14,8 +14,10 @@ import { english, type Translate } from '../protocol';
  * script. Nothing is said when no launch is known: the same key is fine under one and fails under the other.
  */
 export function consumerDiagnostics(config: ConfigView, launches: LaunchFacts[], model?: ModelInfo, t: Translate = english): Diagnostic[] {
-  if (launches.length === 0 || config.parsed.root?.type !== 'object') return [];
-  const sorted = [...launches].sort(byPathThenCommand);
+  // A script whose consumer is unknown is neither: what fails under one is fine under the other.
+  const known = launches.filter((l) => !l.noTrainerArguments);
+  if (known.length === 0 || config.parsed.root?.type !== 'object') return [];
+  const sorted = [...known].sort(byPathThenCommand);
   const plugin = sorted.find((l) => configReader(l));
   const plain = sorted.filter((l) => !configReader(l));
   const out: Diagnostic[] = [];

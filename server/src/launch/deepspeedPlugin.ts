@@ -68,7 +68,7 @@ export function configReader(facts: LaunchFacts, ref: DeepSpeedReference | undef
     case 'llamafactory-yaml':
       return 'LLaMA-Factory';
     case 'python':
-      return 'the Hugging Face Trainer';
+      return facts.noTrainerArguments ? undefined : 'the Hugging Face Trainer';
     default:
       return undefined;
   }

@@ -150,6 +150,12 @@ export interface LaunchFacts {
   dtype?: Fact<Precision>;
   deepspeed?: DeepSpeedReference;
   /**
+   * A Python script's command passes none of the flags only the HF TrainingArguments take (--output_dir,
+   * --per_device_train_batch_size, …): who reads its --deepspeed is unknown (LMFlow's chatbot.py hands it to
+   * deepspeed.initialize for inference), so nothing is claimed about that consumer. Absent for other launches.
+   */
+  noTrainerArguments?: boolean;
+  /**
    * ms-swift rlhf `--teacher_deepspeed`: the frozen teacher's config (GKD, GRPO on-policy distillation), read
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
    */

@@ -26,6 +26,17 @@ export function hfDeepSpeedOption(trainer: TrainerPart): Option | undefined {
   return config ?? flag;
 }
 
+/**
+ * Flags of the HF TrainingArguments that a training script passes and other programs taking --deepspeed (inference,
+ * custom loops) rarely do; one of them says the Trainer reads the config.
+ */
+const trainerOnlyFlags = new Set([
+  'output_dir', 'overwrite_output_dir', 'do_train', 'per_device_train_batch_size', 'gradient_accumulation_steps', 'learning_rate', 'num_train_epochs',
+  'max_steps', 'lr_scheduler_type', 'warmup_ratio', 'warmup_steps', 'logging_steps', 'save_steps', 'save_strategy', 'save_total_limit', 'eval_strategy',
+  'evaluation_strategy', 'bf16', 'fp16', 'gradient_checkpointing', 'report_to', 'optim', 'per_device_eval_batch_size', 'weight_decay', 'adam_beta1',
+  'adam_beta2', 'adam_epsilon', 'max_grad_norm', 'eval_steps', 'save_only_model', 'torch_compile', 'ddp_timeout', 'dataloader_num_workers',
+]);
+
 export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts): void {
   const reader = new OptionReader(ctx, env, trainer.parsed);
   // OpenRLHF names its models --pretrain / --reward_pretrain / --critic_pretrain.
@@ -51,6 +62,8 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   facts.quantBits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits');
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
+  // --deepspeed_config is deepspeed.add_config_arguments' (a plain deepspeed.initialize script): that consumer is known.
+  if (ds?.name === 'deepspeed' && !trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name))) facts.noTrainerArguments = true;
   if (ds && (ds.inline || ds.values.length > 0)) {
     const r = valueRange(ds)!;
     const written = ds.inline?.text ?? ds.values[0].value;
