@@ -183,6 +183,7 @@ export const diagnosticRegistry = {
     'nproc-exceeds-visible-devices': [Warning, launchDocs.torchrun],
     'accelerate-invalid-value': [Error, huggingFaceDocs.accelerate, `${ACCELERATE}:src/accelerate/utils/launch.py#L549-554`],
     'accelerate-config-file-excludes': [Error, huggingFaceDocs.accelerate, `${ACCELERATE}:src/accelerate/utils/dataclasses.py#L1525-1532`],
+    'accelerate-unknown-key': [Error, huggingFaceDocs.accelerate, `${ACCELERATE}:src/accelerate/commands/config/config_args.py#L154-159`],
     'accelerate-nvme-without-path': [Warning, huggingFaceDocs.accelerate],
     'accelerate-flag-fills-auto': [Information, huggingFaceDocs.accelerate],
     'llamafactory-invalid-value': [Error, launchDocs.llamaFactory, `${LLAMA_FACTORY}:src/llamafactory/hparams/finetuning_args.py#L464`],

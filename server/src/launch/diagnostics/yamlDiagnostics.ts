@@ -11,6 +11,7 @@ import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate'
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { accelerateFsdpDiagnostics } from './accelerateFsdp';
+import { accelerateTopKeyDiagnostics } from './accelerateTopKeys';
 import { english, type Translate } from '../../l10n';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
@@ -123,7 +124,7 @@ export function yamlSyntaxDiagnostic(ctx: SourceContext, error: YamlSyntaxError,
 }
 
 export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: YamlLaunch, t: Translate = english): Promise<Diagnostic[]> {
-  const out = yaml.kind === 'accelerate-yaml' ? [...accelerateYaml(ctx, yaml, t), ...accelerateFsdpDiagnostics(ctx, yaml, t)] : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml, t) : [];
+  const out = yaml.kind === 'accelerate-yaml' ? [...accelerateYaml(ctx, yaml, t), ...accelerateTopKeyDiagnostics(ctx, yaml, t), ...accelerateFsdpDiagnostics(ctx, yaml, t)] : yaml.kind === 'llamafactory-yaml' ? llamaFactoryYaml(ctx, yaml, t) : [];
   const reader = yaml.kind === 'swift-yaml' ? 'ms-swift' : yaml.kind === 'accelerate-yaml' ? 'accelerate' : 'LLaMA-Factory';
   // teacher_deepspeed: only an ms-swift config sets it.
   for (const ref of [yaml.facts.deepspeed, yaml.facts.teacherDeepspeed]) {
