@@ -9,7 +9,7 @@ import { codes, doc, fixed, service, settings } from './launch-helpers';
 
 const base = 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\nmixed_precision: bf16\n';
 
-async function check(text: string, language?: string) {
+async function check(text: string, language?: 'zh-cn') {
   const document = doc('accelerate.yaml', text);
   const diagnostics = await service().ls.doValidation(document, settings(language ? { language } : {}));
   return { document, diagnostics: diagnostics.filter((d) => d.code === 'accelerate-unknown-key') };
@@ -19,15 +19,15 @@ test('an unknown top-level key is an error that cites the line that raises; a mi
   const unknown = await check(`${base}invalid_key: "invalid_value"\n`);
   assert.equal(unknown.diagnostics.length, 1);
   assert.equal(unknown.diagnostics[0].severity, DiagnosticSeverity.Error);
-  assert.match(unknown.diagnostics[0].message, /refuses a config with the key invalid_key: ValueError "had unknown keys"\.$/);
+  assert.match(String(unknown.diagnostics[0].message), /refuses a config with the key invalid_key: ValueError "had unknown keys"\.$/);
   assert.match(String(unknown.diagnostics[0].codeDescription?.href), /accelerate\/blob\/16cb6eb8[0-9a-f]*\/src\/accelerate\/commands\/config\/config_args\.py#L154-L159$/);
   assert.equal(fixed(unknown.document, unknown.diagnostics, 'accelerate-unknown-key', 'Remove invalid_key'), base);
 
   const typo = await check(`${base}num_process: 2\n`);
-  assert.match(typo.diagnostics[0].message, /Did you mean num_processes\?$/);
+  assert.match(String(typo.diagnostics[0].message), /Did you mean num_processes\?$/);
   assert.equal(fixed(typo.document, typo.diagnostics, 'accelerate-unknown-key', 'Rename to num_processes'), `${base}num_processes: 2\n`);
   const zh = await check(`${base}num_process: 2\n`, 'zh-cn');
-  assert.match(zh.diagnostics[0].message, /拒绝含有键 num_process 的配置.*是否想写 num_processes？/);
+  assert.match(String(zh.diagnostics[0].message), /拒绝含有键 num_process 的配置.*是否想写 num_processes？/);
 });
 
 test('keys accelerate converts or used to read: fp16 and dynamo_backend pass, ipex_config is a warning; SageMaker configs are left alone', async () => {
