@@ -165,7 +165,13 @@ export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = 
   const running = args.mode === 'full' ? run.analysis.alternatives.find((a) => a.current) : undefined;
   const out: string[] = [];
   if (run.file) out.push(t('File: {0}', run.file));
-  out.push(t('Model: {0} — {1} params ({2}), largest layer {3}', m.displayName, formatCount(m.totalParams), m.totalParams.toLocaleString('en-US'), formatCount(m.largestLayerParams)));
+  const count = m.totalParams.toLocaleString('en-US');
+  // A model given as --params is named by its count: said once.
+  out.push(
+    m.id === 'custom'
+      ? t('Model: {0} params ({1}), largest layer {2}', formatCount(m.totalParams), count, formatCount(m.largestLayerParams))
+      : t('Model: {0} — {1} params ({2}), largest layer {3}', m.displayName, formatCount(m.totalParams), count, formatCount(m.largestLayerParams)),
+  );
   out.push(setupLine(i, t));
   if (args.mode === 'deepspeed') {
     out.push('', t("DeepSpeed's estimator (model states only: no activations, buffers or CUDA context):"), '');
