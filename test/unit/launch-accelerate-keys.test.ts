@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { codes, doc, fixed, service, settings } from './launch-helpers';
+import { extractLaunchFacts } from '../../server/src/launch';
+import { codes, doc, fixed, service, settings, workspaceRoot } from './launch-helpers';
 
 const base = 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\nmixed_precision: bf16\n';
 
@@ -30,7 +31,7 @@ test('an unknown top-level key is an error that cites the line that raises; a mi
   assert.match(String(zh.diagnostics[0].message), /拒绝含有键 num_process 的配置.*是否想写 num_processes？/);
 });
 
-test('keys accelerate converts or used to read: fp16 and dynamo_backend pass, ipex_config is a warning; SageMaker configs are left alone', async () => {
+test('keys accelerate converts or used to read: fp16 and dynamo_backend pass, ipex_config is a warning; SageMaker configs and LLaMA-Factory YAML are left alone', async () => {
   assert.deepEqual(codes((await check(`${base}fp16: true\ndynamo_backend: 'NO'\nnum_processes: 8\nmain_training_function: main\n`)).diagnostics), []);
   const ipex = await check(`${base}ipex_config:\n  ipex: false\nnum_processes: 8\n`);
   assert.equal(ipex.diagnostics.length, 1);
@@ -38,4 +39,9 @@ test('keys accelerate converts or used to read: fp16 and dynamo_backend pass, ip
   assert.equal(fixed(ipex.document, ipex.diagnostics, 'accelerate-unknown-key', 'Remove ipex_config'), `${base}num_processes: 8\n`);
   const sagemaker = base.replace('LOCAL_MACHINE', 'AMAZON_SAGEMAKER') + 'ec2_instance_type: ml.p3.2xlarge\niam_role_name: role\n';
   assert.deepEqual((await check(sagemaker)).diagnostics, []);
+  // A LLaMA-Factory YAML with the Trainer's fsdp_config is no accelerate config: it has no distributed_type.
+  const llamaFactory = 'model_name_or_path: Qwen/Qwen3-8B\nstage: sft\nfsdp: full_shard auto_wrap\nfsdp_config:\n  min_num_params: 0\n';
+  assert.deepEqual((await check(llamaFactory)).diagnostics, []);
+  const [facts] = extractLaunchFacts(doc('lf.yaml', llamaFactory), [workspaceRoot]);
+  assert.deepEqual([facts.launcher, facts.model?.value], ['llamafactory-yaml', 'Qwen/Qwen3-8B'], 'read as LLaMA-Factory');
 });

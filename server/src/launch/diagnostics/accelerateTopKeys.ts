@@ -23,9 +23,13 @@ const clusterConfigKeys = new Set([
 /** Keys releases with that check read and the pinned one refuses: ipex_config until #3883 (Dec 2025), tp_config Jan–Apr 2025. */
 const removedKeys = new Set(['ipex_config', 'tp_config']);
 
-/** Unknown top-level keys of an accelerate config (a SageMaker one has its own fields and is left alone). */
+/**
+ * Unknown top-level keys of an accelerate config. Only with distributed_type, which every file accelerate reads has
+ * (process_config raises without it): a LLaMA-Factory YAML with the Trainer's fsdp_config is not one. A SageMaker
+ * config has its own fields and is left alone.
+ */
 export function accelerateTopKeyDiagnostics(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Diagnostic[] {
-  if (String(yaml.top.get('compute_environment')?.value ?? '').toUpperCase() === 'AMAZON_SAGEMAKER') return [];
+  if (!yaml.top.has('distributed_type') || String(yaml.top.get('compute_environment')?.value ?? '').toUpperCase() === 'AMAZON_SAGEMAKER') return [];
   const text = ctx.document.getText();
   const out: Diagnostic[] = [];
   for (const e of yaml.top.values()) {

@@ -95,8 +95,11 @@ const swiftKeys = ['tuner_type', 'train_type', 'torch_dtype', 'model', 'max_leng
 /** Which tool reads a YAML file, from its keys; undefined when it is none of ours. */
 function kindOf(top: Map<string, YamlEntry>): YamlLaunch['kind'] | undefined {
   // Any accelerate config: one without DeepSpeed still gives the process count to a script's --deepspeed.
-  if (top.has('distributed_type') || top.has('deepspeed_config') || top.has('fsdp_config')) return 'accelerate-yaml';
-  if (llamaFactoryKeys.some((k) => top.has(k))) return 'llamafactory-yaml';
+  if (top.has('distributed_type') || top.has('deepspeed_config')) return 'accelerate-yaml';
+  const llamaFactory = llamaFactoryKeys.some((k) => top.has(k));
+  // fsdp_config is also the Trainer's argument, which a LLaMA-Factory or ms-swift YAML passes on.
+  if (top.has('fsdp_config') && !llamaFactory && !swiftKeys.some((k) => top.has(k))) return 'accelerate-yaml';
+  if (llamaFactory) return 'llamafactory-yaml';
   if (swiftKeys.some((k) => top.has(k))) return 'swift-yaml';
   if (top.has('deepspeed')) return 'llamafactory-yaml';
   return undefined;
