@@ -28,7 +28,7 @@ test('an unknown top-level key is an error that cites the line that raises; a mi
   assert.match(String(typo.diagnostics[0].message), /Did you mean num_processes\?$/);
   assert.equal(fixed(typo.document, typo.diagnostics, 'accelerate-unknown-key', 'Rename to num_processes'), `${base}num_processes: 2\n`);
   const zh = await check(`${base}num_process: 2\n`, 'zh-cn');
-  assert.match(String(zh.diagnostics[0].message), /拒绝含有键 num_process 的配置.*是否想写 num_processes？/);
+  assert.match(String(zh.diagnostics[0].message), /拒绝含有键 num_process 的配置.*是不是想写 num_processes？/);
 });
 
 test('keys accelerate converts or used to read: fp16 and dynamo_backend pass, ipex_config is a warning; SageMaker configs and LLaMA-Factory YAML are left alone', async () => {

@@ -22,9 +22,9 @@ export function readerName(reader: ReferenceReader, t: Translate): string {
   return reader === 'the Hugging Face Trainer' ? t('the Hugging Face Trainer') : reader;
 }
 
-/** " Did you mean 'x'?" after a message, or nothing. */
+/** " Did you mean 'x'?" after a message, or nothing; the space is in the key, since Chinese joins sentences without one. */
 export function didYouMean(suggestion: string | undefined, t: Translate): string {
-  return suggestion ? ` ${t("Did you mean '{0}'?", suggestion)}` : '';
+  return suggestion ? t(" Did you mean '{0}'?", suggestion) : '';
 }
 
 /**

@@ -157,7 +157,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   if (dtype && dtypeText && dtypeRange && !validTorchDtypes.has(dtypeText) && !/\$/.test(dtypeText)) {
     const replacement = torchDtypes[dtypeText.toLowerCase()];
     out.push(
-      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, t("{0} takes bfloat16, float16 or float32, not '{1}'.", '--torch_dtype', dtypeText) + (replacement ? ` ${t('Use {0}.', replacement)}` : ''), {
+      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, t("{0} takes bfloat16, float16 or float32, not '{1}'.", '--torch_dtype', dtypeText) + (replacement ? t(' Use {0}.', replacement) : ''), {
         fixes: replacement ? [{ id: 'change-value', title: t('Change to {0}', replacement), ops: [editor.replace(dtypeRange.start, dtypeRange.end, replacement)], preferred: true }] : [],
       }),
     );
