@@ -68,6 +68,8 @@ const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS), watched
 let service: ZeroLensLanguageService;
 
 let canPullConfiguration = false;
+/** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
+let foldersChange = false;
 let globalSettings: unknown = {};
 /**
  * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
@@ -116,6 +118,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
@@ -154,6 +157,8 @@ connection.onShutdown(() => {
 connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
   basics.register();
+  // The library throws when asked to listen to a client that cannot report folder changes.
+  if (!foldersChange) return;
   connection.workspace.onDidChangeWorkspaceFolders(async () => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));

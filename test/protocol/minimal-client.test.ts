@@ -1,0 +1,25 @@
+/**
+ * The server as editors other than VS Code drive it (Neovim, Helix, Emacs lsp-mode, Zed): few capabilities, a
+ * rootUri and no workspace folders, the editor's own language ids, no snippets. Nothing may fail in the log.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { ClientCapabilities } from 'vscode-languageserver-protocol';
+import { fileUri, inEmptyWorkspace, type TestServer } from './lspClient';
+
+/** A server over an empty folder, initialized with `capabilities` only. */
+const withMinimalClient = (capabilities: ClientCapabilities, run: (server: TestServer, root: string) => Promise<void>) => inEmptyWorkspace(run, { capabilities });
+
+const errors = (server: TestServer) => server.logs().filter((log) => log.type === 1).map((log) => log.message);
+
+test('a client that announces no capabilities at all gets no error for workspace folders it cannot report', async () => {
+  await withMinimalClient({}, async (server, root) => {
+    const uri = fileUri(path.join(root, 'ds_config.json'));
+    const diagnostics = server.diagnostics(uri, (d) => d.length > 0);
+    await server.open(uri, 'json', '{"zero_optimization": {"stage": 7}}');
+    await diagnostics;
+    // The initialized handler threw "Client doesn't support sending workspace folder change events.".
+    assert.deepEqual(errors(server), []);
+  });
+});
