@@ -98,6 +98,7 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
     defaultEditRange: itemDefaults.includes('editRange'),
     defaultData: itemDefaults.includes('data'),
     defaultInsertTextFormat: itemDefaults.includes('insertTextFormat'),
+    snippets: completion?.completionItem?.snippetSupport === true,
   };
 }
 

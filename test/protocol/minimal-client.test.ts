@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { ClientCapabilities } from 'vscode-languageserver-protocol';
+import { InsertTextFormat, type ClientCapabilities, type CompletionList } from 'vscode-languageserver-protocol';
 import { fileUri, inEmptyWorkspace, type TestServer } from './lspClient';
 
 /** A server over an empty folder, initialized with `capabilities` only. */
@@ -20,6 +20,20 @@ test('a client that announces no capabilities at all gets no error for workspace
     await server.open(uri, 'json', '{"zero_optimization": {"stage": 7}}');
     await diagnostics;
     // The initialized handler threw "Client doesn't support sending workspace folder change events.".
+    assert.deepEqual(errors(server), []);
+  });
+});
+
+test('a client without snippet support gets completions it can insert as they are', async () => {
+  // Neovim's own completion before 0.11 announces no snippetSupport and inserted `${1|true,false|}` literally.
+  await withMinimalClient({ textDocument: { completion: { completionItem: { snippetSupport: false } } } }, async (server, root) => {
+    const uri = fileUri(path.join(root, 'ds_config.json'));
+    const text = '{\n  "zero_optimization": {\n    "stage": 2,\n    \n  }\n}\n';
+    await server.open(uri, 'json', text);
+    const list = await server.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line: 3, character: 4 } });
+    const edits = list.items.map((item) => (item.textEdit && 'newText' in item.textEdit ? item.textEdit.newText : item.insertText));
+    assert.ok(edits.includes('"contiguous_gradients": true'), JSON.stringify(edits.slice(0, 5)));
+    assert.deepEqual(list.items.filter((item) => item.insertTextFormat === InsertTextFormat.Snippet).map((item) => item.label), []);
     assert.deepEqual(errors(server), []);
   });
 });
