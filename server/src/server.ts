@@ -6,6 +6,7 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   FileChangeType,
   LSPErrorCodes,
   ProposedFeatures,
@@ -70,6 +71,13 @@ let service: ZeroLensLanguageService;
 let canPullConfiguration = false;
 /** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
 let foldersChange = false;
+/** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
+let canWatchFiles = false;
+/**
+ * What the server reads besides open documents: launch scripts (and batch scripts), launcher YAML, configs. Edited
+ * outside the editor (a `git pull`, a script that writes its ds_config), they change other documents' estimates.
+ */
+const watchedFiles = '**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}';
 let globalSettings: unknown = {};
 /**
  * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
@@ -120,6 +128,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
+  canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
@@ -158,6 +167,7 @@ connection.onShutdown(() => {
 connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
   basics.register();
+  if (canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] });
   // The library throws when asked to listen to a client that cannot report folder changes.
   if (!foldersChange) return;
   connection.workspace.onDidChangeWorkspaceFolders(async () => {

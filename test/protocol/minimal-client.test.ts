@@ -37,3 +37,22 @@ test('a client without snippet support gets completions it can insert as they ar
     assert.deepEqual(errors(server), []);
   });
 });
+
+test('the server asks the editor to watch launch scripts and configs, as other editors expect of a server', async () => {
+  // Neovim, Helix, Zed and lsp-mode send workspace/didChangeWatchedFiles only for what a server registers; without
+  // it a launch script saved outside the editor never reached the config's estimate.
+  await withMinimalClient({ workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } }, async (server) => {
+    const deadline = Date.now() + 5000;
+    while (!server.registrations().some((r) => r.method === 'workspace/didChangeWatchedFiles') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const registration = server.registrations().find((r) => r.method === 'workspace/didChangeWatchedFiles');
+    const globs = (registration?.registerOptions as { watchers: { globPattern: string }[] } | undefined)?.watchers.map((w) => w.globPattern);
+    assert.deepEqual(globs, ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}']);
+  });
+  await withMinimalClient({}, async (server, root) => {
+    const uri = fileUri(path.join(root, 'ds_config.json'));
+    const diagnostics = server.diagnostics(uri);
+    await server.open(uri, 'json', '{}');
+    await diagnostics;
+    assert.deepEqual(server.registrations().map((r) => r.method), [], 'nothing is registered with an editor that cannot take it');
+  });
+});
