@@ -7,6 +7,7 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   FileChangeType,
   LSPErrorCodes,
   ProposedFeatures,
@@ -65,8 +66,16 @@ const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
 /** The disk; `ZERO_LENS_TRACE_FS` logs every path it touches (the restricted-mode tests read that log). */
 const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS), watchedFor);
-/** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
+/** Created on initialize, once the editor's capabilities are known; requests before that are refused (`notInitialized`). */
 let service: ZeroLensLanguageService;
+let followingDocuments = false;
+
+/** A request that comes before initialize gets the protocol's ServerNotInitialized error. */
+function initialized(): void {
+  if (service !== undefined) return;
+  const t = translator(displayLocale);
+  throw new ResponseError(ErrorCodes.ServerNotInitialized, t('The server is not initialized yet.'));
+}
 
 let canPullConfiguration = false;
 /** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
@@ -142,6 +151,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const pullSupport = pullSupportOf(params.capabilities);
   if (pullSupport.pull) pulled = new PullDiagnostics({ refresh: () => connection.languages.diagnostics.refresh(), reportError: reportRefreshError }, pullSupport.refresh);
   basics = jsonBasics(connection, documents, () => service, params.capabilities);
+  // Documents are followed from here on: the protocol drops notifications that come before initialize.
+  if (!followingDocuments) documents.listen(connection);
+  followingDocuments = true;
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -317,6 +329,7 @@ async function withSettings<T>(
   fallback: T,
   token?: CancellationToken,
 ): Promise<T> {
+  initialized();
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
@@ -381,7 +394,10 @@ connection.onDocumentLinks((p, token) => withSettings(requestedUri(p), (d, s) =>
 connection.onDefinition((p, token) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), [], token));
 /** A custom request of the shared protocol, with the types it declares. */
 function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R> | R): void {
-  connection.onRequest(spec.method, (params: unknown): Promise<unknown> => Promise.resolve(handler(params as P)));
+  connection.onRequest(spec.method, (params: unknown): Promise<unknown> => {
+    initialized();
+    return Promise.resolve(handler(params as P));
+  });
 }
 handle(EstimateViewRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
 handle(ApplyOptionRequest, (p) => {
@@ -391,5 +407,4 @@ handle(ApplyOptionRequest, (p) => {
 handle(CatalogRequest, () => service.getModelCatalog());
 handle(SettingsEditRequest, settingsEdit);
 
-documents.listen(connection);
 connection.listen();
