@@ -35,9 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // HTML for <details>: a preset's JSON stays folded under the estimate instead of pushing it out of the hover
     // (VS Code keeps only the tags its sanitizer allows; the server escapes every text it did not write).
     markdown: { isTrusted: { enabledCommands: ['zeroLens.setTrainingContext', 'zeroLens.switchStage', 'zeroLens.showSidebar'] }, supportHtml: true },
-    synchronize: {
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{sh,bash,zsh,yaml,yml,json}'),
-    },
+    // The server registers the files it watches (workspace/didChangeWatchedFiles), as it does with every editor.
     // Restricted mode: the server reads no model folder, no cache and nothing outside the workspace until trusted.
     initializationOptions: { trusted: vscode.workspace.isTrusted },
   };

@@ -38,6 +38,12 @@ const fsdpFileName = picomatch('*fsdp*.json', { nocase: true });
 const fsdpKeys = ['transformer_layer_cls_to_wrap', 'backward_prefetch', 'forward_prefetch', 'min_num_params', 'limit_all_gathers', 'use_orig_params', 'sync_module_states', 'cpu_ram_efficient_loading', 'reshard_after_forward'];
 const fsdpContent = new RegExp(`"(fsdp_config"\\s*:\\s*\\{|fsdp_version"\\s*:|(fsdp_)?(${fsdpKeys.join('|')})"\\s*:)`);
 
+/**
+ * Shell scripts by the editor's language id: VS Code's `shellscript`; Neovim sends its filetype (`sh`, `bash`,
+ * `zsh`, set by a modeline or a shebang on a file of any name), Helix `bash`.
+ */
+const shellLanguages = new Set(['shellscript', 'sh', 'bash', 'zsh', 'ksh']);
+
 /** Shell scripts by name: bash and zsh scripts, and Slurm/PBS batch scripts (sbatch runs them with bash). */
 export const shellExtensions = /\.(sh|bash|zsh|slurm|sbatch|pbs)$/i;
 const yamlExtensions = /\.ya?ml$/i;
@@ -81,7 +87,7 @@ export function classifyDocument(document: TextDocument, settings: ZeroLensSetti
   // Asked on every request: the editor's language settles most documents before the URI is parsed.
   if (language === 'ds-config') return 'ds-config';
   const path = pathOf(document.uri);
-  if (language === 'shellscript' || shellExtensions.test(path)) return 'launch-script';
+  if (shellLanguages.has(language) || shellExtensions.test(path)) return 'launch-script';
   if (language === 'yaml' || yamlExtensions.test(path)) {
     return yamlDeepSpeedPattern.test(document.getText().slice(0, contentProbeLength)) ? 'launch-yaml' : null;
   }
@@ -100,7 +106,7 @@ export function classifyDocument(document: TextDocument, settings: ZeroLensSetti
 /** How a launch document is read: YAML (JSON argument files are YAML too) or shell. */
 export function launchFormat(document: TextDocument): 'yaml' | 'shell' {
   const language = document.languageId;
-  if (language === 'shellscript') return 'shell';
+  if (shellLanguages.has(language)) return 'shell';
   if (language === 'yaml' || language === 'json' || language === 'jsonc') return 'yaml';
   const path = pathOf(document.uri);
   if (shellExtensions.test(path)) return 'shell';

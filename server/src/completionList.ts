@@ -1,4 +1,5 @@
-import type { CompletionItem, CompletionList, Position, Range } from 'vscode-languageserver-types';
+import { InsertTextFormat, type CompletionItem, type CompletionList, type Position, type Range } from 'vscode-languageserver-types';
+import { snippetAsText } from './util/snippet';
 
 /**
  * What the editor can do with a completion list, from its LSP capabilities. A list answers every keystroke,
@@ -16,6 +17,8 @@ export interface CompletionClientSupport {
   defaultData: boolean;
   /** The editor reads `CompletionList.itemDefaults.insertTextFormat`. */
   defaultInsertTextFormat: boolean;
+  /** The editor expands snippets (`completionItem.snippetSupport`); others get each snippet's plain text. */
+  snippets: boolean;
 }
 
 export const inlineCompletion: CompletionClientSupport = {
@@ -24,6 +27,7 @@ export const inlineCompletion: CompletionClientSupport = {
   defaultEditRange: false,
   defaultData: false,
   defaultInsertTextFormat: false,
+  snippets: true,
 };
 
 /**
@@ -79,8 +83,18 @@ function copyPlainFields(from: CompletionItem, to: CompletionItem): void {
   if (from.command !== undefined) to.command = from.command;
 }
 
+/** A snippet item as plain text, every tab stop at its default, for an editor that would insert `$1` literally. */
+function withoutSnippet(item: CompletionDraft): CompletionDraft {
+  if (item.insertTextFormat !== InsertTextFormat.Snippet) return item;
+  const plain: CompletionDraft = { ...item, insertTextFormat: InsertTextFormat.PlainText };
+  if (item.insertText !== undefined) plain.insertText = snippetAsText(item.insertText);
+  if (item.textEdit !== undefined) plain.textEdit = { ...item.textEdit, newText: snippetAsText(item.textEdit.newText) };
+  return plain;
+}
+
 /** Shapes the merged items of one completion request for the editor's capabilities. */
-export function shapeCompletionList(items: CompletionDraft[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
+export function shapeCompletionList(drafts: CompletionDraft[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
+  const items = support.snippets ? drafts : drafts.map(withoutSnippet);
   // An item with data of its own keeps everything inline.
   const deferrable = (item: CompletionDraft) => item.data === undefined;
   const lazyDocumentation = support.resolveDocumentation && items.some((item) => (item.documentation !== undefined || item.lazy) && deferrable(item));

@@ -6,6 +6,8 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  ErrorCodes,
   FileChangeType,
   LSPErrorCodes,
   ProposedFeatures,
@@ -64,10 +66,27 @@ const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
 /** The disk; `ZERO_LENS_TRACE_FS` logs every path it touches (the restricted-mode tests read that log). */
 const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS), watchedFor);
-/** Created on initialize, once the editor's capabilities are known; no request arrives before that. */
+/** Created on initialize, once the editor's capabilities are known; requests before that are refused (`notInitialized`). */
 let service: ZeroLensLanguageService;
+let followingDocuments = false;
+
+/** A request that comes before initialize gets the protocol's ServerNotInitialized error. */
+function initialized(): void {
+  if (service !== undefined) return;
+  const t = translator(displayLocale);
+  throw new ResponseError(ErrorCodes.ServerNotInitialized, t('The server is not initialized yet.'));
+}
 
 let canPullConfiguration = false;
+/** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
+let foldersChange = false;
+/** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
+let canWatchFiles = false;
+/**
+ * What the server reads besides open documents: launch scripts (and batch scripts), launcher YAML, configs. Edited
+ * outside the editor (a `git pull`, a script that writes its ds_config), they change other documents' estimates.
+ */
+const watchedFiles = '**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}';
 let globalSettings: unknown = {};
 /**
  * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
@@ -96,6 +115,7 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
     defaultEditRange: itemDefaults.includes('editRange'),
     defaultData: itemDefaults.includes('data'),
     defaultInsertTextFormat: itemDefaults.includes('insertTextFormat'),
+    snippets: completion?.completionItem?.snippetSupport === true,
   };
 }
 
@@ -116,6 +136,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  foldersChange = params.capabilities.workspace?.workspaceFolders === true;
+  canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
@@ -129,6 +151,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const pullSupport = pullSupportOf(params.capabilities);
   if (pullSupport.pull) pulled = new PullDiagnostics({ refresh: () => connection.languages.diagnostics.refresh(), reportError: reportRefreshError }, pullSupport.refresh);
   basics = jsonBasics(connection, documents, () => service, params.capabilities);
+  // Documents are followed from here on: the protocol drops notifications that come before initialize.
+  if (!followingDocuments) documents.listen(connection);
+  followingDocuments = true;
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -154,6 +179,9 @@ connection.onShutdown(() => {
 connection.onInitialized(() => {
   if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
   basics.register();
+  if (canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] });
+  // The library throws when asked to listen to a client that cannot report folder changes.
+  if (!foldersChange) return;
   connection.workspace.onDidChangeWorkspaceFolders(async () => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
@@ -301,6 +329,7 @@ async function withSettings<T>(
   fallback: T,
   token?: CancellationToken,
 ): Promise<T> {
+  initialized();
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
@@ -365,7 +394,10 @@ connection.onDocumentLinks((p, token) => withSettings(requestedUri(p), (d, s) =>
 connection.onDefinition((p, token) => withSettings(requestedUri(p), (d, s) => service.getDefinition(d, p.position, s), [], token));
 /** A custom request of the shared protocol, with the types it declares. */
 function handle<P, R>(spec: RequestSpec<P, R>, handler: (params: P) => Promise<R> | R): void {
-  connection.onRequest(spec.method, (params: unknown): Promise<unknown> => Promise.resolve(handler(params as P)));
+  connection.onRequest(spec.method, (params: unknown): Promise<unknown> => {
+    initialized();
+    return Promise.resolve(handler(params as P));
+  });
 }
 handle(EstimateViewRequest, (p) => withSettings(requestedUri(p), (d, s) => service.getEstimateView(d, s), null));
 handle(ApplyOptionRequest, (p) => {
@@ -375,5 +407,4 @@ handle(ApplyOptionRequest, (p) => {
 handle(CatalogRequest, () => service.getModelCatalog());
 handle(SettingsEditRequest, settingsEdit);
 
-documents.listen(connection);
 connection.listen();

@@ -21,6 +21,7 @@ import {
   type DocumentDiagnosticReport,
   type Registration,
   type RegistrationParams,
+  type ClientCapabilities,
 } from 'vscode-languageserver-protocol/node';
 
 export const serverPath = path.resolve(__dirname, '../../dist/server.js');
@@ -44,6 +45,8 @@ export interface TestServer {
   registrations(): Registration[];
   stop(): Promise<void>;
   stderr(): string;
+  /** The `window/logMessage` notifications so far (unless a test took the handler over). */
+  logs(): { type: number; message: string }[];
 }
 
 export interface StartOptions {
@@ -61,6 +64,8 @@ export interface StartOptions {
   locale?: string;
   /** Announce pull diagnostics and `workspace/diagnostic/refresh`, as VS Code's client does. */
   pull?: boolean;
+  /** The whole of `InitializeParams.capabilities` and no workspace folders (rootUri only): an editor other than VS Code. */
+  capabilities?: ClientCapabilities;
 }
 
 export function fileUri(file: string): string {
@@ -73,6 +78,9 @@ function workspaceFolders(options: StartOptions): { uri: string; name: string }[
 
 /** What the client sends in `initialize`: the capabilities an editor announces, plus the test's extras. */
 export function initializeParams(options: StartOptions): InitializeParams {
+  if (options.capabilities) {
+    return { processId: process.pid, rootUri: options.rootPath ? fileUri(options.rootPath) : null, capabilities: options.capabilities, initializationOptions: options.initializationOptions };
+  }
   return {
     processId: process.pid,
     rootUri: options.rootPath ? fileUri(options.rootPath) : null,
@@ -162,7 +170,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       return answerServerRequest(options, method, params);
     });
   }
-  connection.onNotification('window/logMessage', () => undefined);
+  const logs: { type: number; message: string }[] = [];
+  connection.onNotification('window/logMessage', (message: { type: number; message: string }) => void logs.push(message));
   connection.listen();
   const initialized = await connection.sendRequest<InitializeResult>('initialize', initializeParams(options));
   await connection.sendNotification('initialized', {});
@@ -172,6 +181,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     process: child,
     capabilities: initialized.capabilities,
     stderr: () => stderr,
+    logs: () => [...logs],
     diagnostics: diagnostics.next,
     open: (uri, languageId, text, version = 1) =>
       connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } }),
@@ -227,10 +237,10 @@ export function quickFixes(server: TestServer, uri: string, diagnostic: Diagnost
   });
 }
 
-/** A server over an empty temporary workspace (80 GiB GPUs), stopped and the folder removed after `run`. */
-export async function inEmptyWorkspace(run: (server: TestServer, root: string) => Promise<void>): Promise<void> {
+/** A server over an empty temporary workspace (80 GiB GPUs unless `options` say otherwise), stopped and the folder removed after `run`. */
+export async function inEmptyWorkspace(run: (server: TestServer, root: string) => Promise<void>, options: Omit<StartOptions, 'rootPath'> = { settings: { gpuMemoryGiB: 80 } }): Promise<void> {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'zero-lens-launch-')));
-  const server = await startServer({ rootPath: root, settings: { gpuMemoryGiB: 80 } });
+  const server = await startServer({ ...options, rootPath: root });
   try {
     await run(server, root);
   } finally {

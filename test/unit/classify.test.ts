@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { classifyDocument } from '../../server/src/classify';
+import { classifyDocument, launchFormat } from '../../server/src/classify';
 import { defaultSettings, withDefaults } from '../../server/src/settings';
 
 const doc = (path: string, languageId: string, text = '{}') => TextDocument.create(`file://${path}`, languageId, 1, text);
@@ -50,6 +50,12 @@ test('Slurm batch scripts and files with a shell shebang are launch scripts; a D
 test('shell scripts are launch scripts; YAML only when it links DeepSpeed', () => {
   assert.equal(classifyDocument(doc('/w/train.sh', 'shellscript', 'swift sft'), defaultSettings), 'launch-script');
   assert.equal(classifyDocument(doc('/w/run.zsh', 'plaintext', 'echo'), defaultSettings), 'launch-script');
+  // Neovim sends its filetype (a modeline makes any file `sh`), Helix `bash`: the name and text need not say so.
+  for (const language of ['sh', 'bash', 'zsh']) {
+    const script = doc('/w/launch_job', language, 'deepspeed --num_gpus 8 train.py --deepspeed ds_config.json');
+    assert.equal(classifyDocument(script, defaultSettings), 'launch-script', language);
+    assert.equal(launchFormat(script), 'shell', language);
+  }
   assert.equal(classifyDocument(doc('/w/lf.yaml', 'yaml', 'model_name_or_path: x\ndeepspeed: examples/deepspeed/ds_z3_config.json\n'), defaultSettings), 'launch-yaml');
   assert.equal(classifyDocument(doc('/w/acc.yaml', 'yaml', 'compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\n'), defaultSettings), 'launch-yaml');
   assert.equal(classifyDocument(doc('/w/ci.yaml', 'yaml', 'jobs:\n  build: {}\n'), defaultSettings), null);

@@ -20,6 +20,7 @@ const vscodeLike: CompletionClientSupport = {
   defaultEditRange: true,
   defaultData: true,
   defaultInsertTextFormat: true,
+  snippets: true,
 };
 const text = '{\n  "zero_optimization": {\n    "stage": 3,\n    ""\n  }\n}\n';
 const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);

@@ -1,5 +1,6 @@
 import { enumValuesOf, typesOf, valueSchemaOf, type DefaultSnippet, type SchemaNode } from '../schemaIndex';
 import { NodeMemo } from '../hover/memo';
+import { snippetAsText } from '../../util/snippet';
 
 /** Text that a snippet inserts literally (`$`, `}` and `\` are snippet syntax). */
 export function escapeSnippet(text: string): string {
@@ -92,7 +93,7 @@ export function previewOf(snippet: string): string {
   let preview = previews.get(snippet);
   if (preview === undefined) {
     if (previews.size >= 512) previews.clear();
-    preview = buildPreview(snippet);
+    preview = snippetAsText(snippet);
     previews.set(snippet, preview);
   }
   return preview;
@@ -100,11 +101,3 @@ export function previewOf(snippet: string): string {
 
 /** Previews of the schema's snippets, asked for on every completion request. */
 const previews = new Map<string, string>();
-
-function buildPreview(snippet: string): string {
-  return snippet
-    .replace(/\$\{\d+\|([^,|}]*)[^}]*\|\}/g, '$1')
-    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
-    .replace(/\$\{?\d+\}?/g, '')
-    .replace(/\\([\\$}])/g, '$1');
-}
