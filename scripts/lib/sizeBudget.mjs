@@ -21,7 +21,7 @@ export const totalBudgetKiB = 700;
 export const components = [
   {
     name: 'core',
-    budgetKiB: 383,
+    budgetKiB: 382,
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
@@ -59,7 +59,8 @@ export const components = [
   },
   {
     name: 'docs',
-    budgetKiB: 27,
+    // 28 (from the core's 383): the Chinese README's full-width punctuation takes three bytes a mark.
+    budgetKiB: 28,
     what: 'readme.md less its pictures, README.zh-CN.md, changelog, licence, package.json, language configuration, the VSIX manifest',
     files: [/^readme\.md$/i, /^README\.[\w-]+\.md$/, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
