@@ -13,6 +13,7 @@ import { getLanguageService } from '../languageService';
 import { describeSource, english, formatCount, type MissingInput, type Source, type Translate } from '../protocol';
 import { parseConfigText } from '../dsconfig/parse';
 import { resolveModel } from '../memory/resolveModel';
+import { largestLayerGuess } from '../memory/genericShape';
 import type { ModelInfo } from '../memory/types';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings, type ZeroLensSettings } from '../settings';
@@ -183,11 +184,6 @@ function stageProblem(config: unknown, t: Translate): string | undefined {
     : t("zero_optimization.stage is {0}; ZeRO Lens estimates stage 0, 1, 2 or 3 written as a number ('zero-lens check' explains what DeepSpeed does with it).", JSON.stringify(stage));
 }
 
-/** A rough largest layer when only a count is known: vocab 128k × hidden size of a 32-layer model that size. */
-function guessLargestLayer(totalParams: number): number {
-  return Math.round(128_000 * Math.sqrt(totalParams / (12 * 32)));
-}
-
 /**
  * `--params` (and `--largest-layer-params`) give the model directly, over `--model`'s counts when both are
  * given; `--model` alone is resolved by the training layer like any model name.
@@ -205,7 +201,7 @@ async function modelOverride(args: EstimateArgs, fs: FileSystemHost, cwd: string
   if (largest !== undefined) sources.largestLayerParams = { kind: 'cli', flag: '--largest-layer-params' };
   else if (named?.largestLayerParams) largest = Math.min(named.largestLayerParams, total);
   else {
-    largest = guessLargestLayer(total);
+    largest = largestLayerGuess(total);
     sources.largestLayerParams = { kind: 'default' };
     notes.push(t('Largest layer guessed as {0} params; give --largest-layer-params for ZeRO-3 and ZeRO-1/2 offload precision.', formatCount(largest)));
   }

@@ -40,3 +40,12 @@ function shapeOfWidth(h: number): ModelArchitecture {
     mlp: 'gated',
   };
 }
+
+/**
+ * A rough largest layer when only a count is known: a 128k vocabulary × the hidden size of a 32-layer model that
+ * size. Never more than the model itself: below about 43M parameters the formula exceeds the count, and DeepSpeed's
+ * own estimators (4 × largest layer at ZeRO-3) and the gathers would then charge more than the whole model.
+ */
+export function largestLayerGuess(totalParams: number): number {
+  return Math.min(totalParams, Math.round(GENERIC_VOCAB * Math.sqrt(totalParams / (12 * 32))));
+}
