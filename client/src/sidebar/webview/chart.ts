@@ -134,8 +134,9 @@ function renderRow(vm: SidebarViewModel, row: MemoryRowVM, strings: WebviewStrin
     h('div', { class: 'zl-option-head' }, [
       h('span', { class: 'zl-option-label' }, [row.label, row.current ? h('span', { class: 'zl-current-badge' }, [strings.currentBadge]) : null]),
       h('span', { class: 'zl-option-total' }, [
-        icon(fitIcon),
-        ` ${row.total} · ${row.fitLabel}`,
+        h('span', { class: 'zl-nowrap' }, [icon(fitIcon), ` ${row.total}`]),
+        ' · ',
+        h('span', { class: 'zl-nowrap' }, [row.fitLabel]),
       ]),
     ]),
     h('div', { class: 'zl-option-peak', 'data-testid': 'zl-peak' }, [row.peakLine]),
