@@ -66,9 +66,11 @@ test('offload devices get a CPU RAM hint (per node) next to them', async () => {
   const labels = hints.map((h) => [lines[h.position.line].trim(), h.label]);
   assert.deepEqual(labels, [
     ['"stage": 3,', `≈ ${gib(current.perGpu.total)}/GPU · Qwen3-8B · 5 GPUs · ${peakWords(current)}`],
-    ['"device": "cpu",', `CPU RAM ≈ ${gib(current.perCpu.optimizerStates + current.perCpu.gradients)}/node`],
-    ['"device": "cpu", // host RAM is plentiful', `CPU RAM ≈ ${gib(current.perCpu.params)}/node`],
+    ['"device": "cpu",', `CPU RAM ≈ ${gib(current.perCpu.optimizerStates + current.perCpu.gradients)}/node for the optimizer`],
+    ['"device": "cpu", // host RAM is plentiful', `CPU RAM ≈ ${gib(current.perCpu.params)}/node for the parameters`],
   ]);
+  // Each names its part; the tooltip gives the node's whole need, the stage hover's "CPU RAM / node".
+  for (const hint of hints.slice(1)) assert.equal(hint.tooltip, `What this offload puts in CPU RAM on each node. With pinned buffers and everything else offloaded, a node needs ${gib(current.perCpu.total)} (the hover on "stage": CPU RAM / node).`);
   assert.ok(current.perCpu.optimizerStates > 0 && current.perCpu.params > 0);
 });
 

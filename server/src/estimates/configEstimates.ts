@@ -9,7 +9,7 @@ import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
 import { fitDiagnostic, hostMemoryDiagnostic } from './fitDiagnostic';
-import { offloadHintText, peakTooltip, stageHintText } from './present';
+import { offloadHintText, offloadHintTooltip, peakTooltip, stageHintText } from './present';
 import { setTrainingContextCommandFor } from './setContextCommand';
 import { stageCodeActions } from './stageActions';
 import { stageHoverMarkdown, contextLine, whatIsMissing } from './stageHover';
@@ -186,5 +186,6 @@ function offloadHint(document: TextDocument, device: Node, kind: 'optimizer' | '
   if (!hasNumbers(analysis) || !result) return undefined;
   const text = offloadHintText(kind, value, result, t);
   if (!text) return undefined;
-  return { position: document.positionAt(device.offset + device.length), label: text, kind: InlayHintKind.Type, paddingLeft: true };
+  const tooltip = value === 'cpu' ? offloadHintTooltip(result, t) : undefined;
+  return { position: document.positionAt(device.offset + device.length), label: text, kind: InlayHintKind.Type, paddingLeft: true, ...(tooltip && { tooltip }) };
 }

@@ -64,11 +64,20 @@ export function peakTooltip(result: EstimateResult, t: Translate = english): str
     : t('{0} per GPU = {1} reserved by PyTorch + {2} CUDA context and NCCL; {3} allocated (live tensors).', ...sizes);
 }
 
-/** The inlay hint after an offload `device`: what the offload costs off the GPU. */
+/**
+ * The inlay hint after an offload `device`: what this offload puts off the GPU. Named for its part, since the
+ * stage hover's and the CLI's "CPU RAM/node" is the node's whole need (pinned buffers and the other offload too).
+ */
 export function offloadHintText(kind: 'optimizer' | 'param', device: 'cpu' | 'nvme', result: EstimateResult, t: Translate = english): string | undefined {
   if (device === 'nvme') return result.nvme > 0 ? `NVMe ≈ ${formatGiB(result.nvme)}` : undefined;
   const bytes = kind === 'optimizer' ? result.perCpu.optimizerStates + result.perCpu.gradients : result.perCpu.params;
-  return bytes > 0 ? t('CPU RAM ≈ {0}/node', formatGiB(bytes)) : undefined;
+  if (bytes <= 0) return undefined;
+  return kind === 'optimizer' ? t('CPU RAM ≈ {0}/node for the optimizer', formatGiB(bytes)) : t('CPU RAM ≈ {0}/node for the parameters', formatGiB(bytes));
+}
+
+/** The offload hint's tooltip: the node's whole CPU RAM, the figure the stage hover and the CLI give. */
+export function offloadHintTooltip(result: EstimateResult, t: Translate = english): string {
+  return t('What this offload puts in CPU RAM on each node. With pinned buffers and everything else offloaded, a node needs {0} (the hover on "stage": CPU RAM / node).', formatGiB(result.perCpu.total));
 }
 
 /** Fits column: ✓ / ✗ against the GPU, "?" when the GPU size is unknown. */
