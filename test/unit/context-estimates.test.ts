@@ -69,8 +69,8 @@ test('offload devices get a CPU RAM hint (per node) next to them', async () => {
     ['"device": "cpu",', `CPU RAM ≈ ${gib(current.perCpu.optimizerStates + current.perCpu.gradients)}/node for the optimizer`],
     ['"device": "cpu", // host RAM is plentiful', `CPU RAM ≈ ${gib(current.perCpu.params)}/node for the parameters`],
   ]);
-  // Each names its part; the tooltip gives the node's whole need, the stage hover's "CPU RAM / node".
-  for (const hint of hints.slice(1)) assert.equal(hint.tooltip, `What this offload puts in CPU RAM on each node. With pinned buffers and everything else offloaded, a node needs ${gib(current.perCpu.total)} (the hover on "stage": CPU RAM / node).`);
+  // Each names its part; the tooltip gives the node's whole need, the estimate table's "CPU RAM / node".
+  for (const hint of hints.slice(1)) assert.equal(hint.tooltip, `What this offload puts in CPU RAM on each node. With pinned buffers and everything else offloaded, a node needs ${gib(current.perCpu.total)} (the estimate table's CPU RAM / node).`);
   assert.ok(current.perCpu.optimizerStates > 0 && current.perCpu.params > 0);
 });
 

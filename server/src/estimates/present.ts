@@ -77,7 +77,7 @@ export function offloadHintText(kind: 'optimizer' | 'param', device: 'cpu' | 'nv
 
 /** The offload hint's tooltip: the node's whole CPU RAM, the figure the stage hover and the CLI give. */
 export function offloadHintTooltip(result: EstimateResult, t: Translate = english): string {
-  return t('What this offload puts in CPU RAM on each node. With pinned buffers and everything else offloaded, a node needs {0} (the hover on "stage": CPU RAM / node).', formatGiB(result.perCpu.total));
+  return t("What this offload puts in CPU RAM on each node. With pinned buffers and everything else offloaded, a node needs {0} (the estimate table's CPU RAM / node).", formatGiB(result.perCpu.total));
 }
 
 /** Fits column: ✓ / ✗ against the GPU, "?" when the GPU size is unknown. */
