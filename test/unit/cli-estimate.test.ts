@@ -243,6 +243,20 @@ test('a script with no DeepSpeed config: no false "cannot size the model", but t
   assert.match((await cli(['missing.sh'], dir)).err, /--model '\/data\/my models\/q' --gpus-per-node <N> --stage 3/);
 });
 
+test('model-parallel sizes the GPUs cannot tile are refused with the error Megatron or DeepSpeed raises, not estimated', async () => {
+  const megatron = await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '8', '--pp', '7', '--gpus-per-node', '1']);
+  assert.equal(megatron.code, 2);
+  assert.equal(megatron.out, '');
+  assert.match(megatron.err, /^zero-lens estimate: 1 GPUs \(--gpus-per-node 1\) cannot be split into model-parallel groups of TP 8 × PP 7 × CP 1 = 56: Megatron raises RuntimeError/);
+  const nodes = await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '4', '--gpus-per-node', '2', '--nodes', '3']);
+  assert.match(nodes.err, /6 GPUs \(--gpus-per-node 2 × --nodes 3\)/);
+  const autotp = await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '3', '--stage', '2', '--gpus-per-node', '8']);
+  assert.match(autotp.err, /8 GPUs \(--gpus-per-node 8\) cannot form AutoTP groups of 3/);
+  // Sizes that tile the GPUs are estimated.
+  assert.equal((await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '2', '--pp', '2', '--gpus-per-node', '8'])).code, 0);
+  assert.equal((await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '2', '--stage', '2', '--gpus-per-node', '8'])).code, 0);
+});
+
 test('--help prints the options and exits 0; runEstimate takes an injected file system', async () => {
   const r = await cli(['--help']);
   assert.equal(r.code, 0);

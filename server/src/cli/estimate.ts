@@ -14,6 +14,8 @@ import { describeSource, english, formatCount, type MissingInput, type Source, t
 import { parseConfigText } from '../dsconfig/parse';
 import { resolveModel } from '../memory/resolveModel';
 import { largestLayerGuess } from '../memory/genericShape';
+import { autotpWorldMessage, megatronWorldMessage } from '../launch/diagnostics/parallelSizes';
+import type { ConfigAnalysis } from '../training/analysis';
 import type { ModelInfo } from '../memory/types';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
 import { defaultSettings, type ZeroLensSettings } from '../settings';
@@ -110,6 +112,8 @@ async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>
   if (!found) throw notOurs();
   const { analysis } = found;
   if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd, t));
+  const layout = parallelLayoutProblem(analysis, t);
+  if (layout) throw new UsageError(layout);
   if (args.mode === 'deepspeed' && analysis.current.stage === 0) {
     throw new UsageError(t('--mode deepspeed: DeepSpeed has estimators for ZeRO-2 and ZeRO-3 only (stage 1 uses the ZeRO-2 one); choose --stage 1, 2 or 3.'));
   }
@@ -218,6 +222,26 @@ async function unknownModelMessage(spec: string, fs: FileSystemHost, cwd: string
     return t("model '{0}' is a file, and ZeRO Lens found neither a config.json with the model's sizes (hidden_size, num_hidden_layers, …) nor *.safetensors weights next to it. Give --params (e.g. --params 7B).", spec);
   }
   return t("unknown model '{0}': not a local folder, not in the built-in catalog, not in the Hugging Face or ModelScope cache. Give --params (e.g. --params 7B).", spec);
+}
+
+/**
+ * Model-parallel sizes the GPUs cannot tile: Megatron or DeepSpeed refuses that job at start, so it gets no figure
+ * (`--tp 8 --pp 7` on one GPU was estimated as if 56 existed). A script's launch check says the same.
+ */
+function parallelLayoutProblem(analysis: ConfigAnalysis, t: Translate): string | undefined {
+  const i = analysis.input!;
+  const p = i.modelParallel;
+  if (!p) return undefined;
+  const size = i.gpusPerNode * i.nodes;
+  // How the count was given: the flag and its value as typed, or the file and line (or default) it came from.
+  const source = (key: 'gpusPerNode' | 'nodes') => {
+    const from = analysis.inputSources[key];
+    return from?.kind === 'cli' ? `${from.flag} ${i[key]}` : from ? describeSource(from, t) : String(i[key]);
+  };
+  const world = { size, via: i.nodes > 1 ? `${source('gpusPerNode')} × ${source('nodes')}` : source('gpusPerNode') };
+  if (p.kind === 'megatron' && size % (p.tp * p.pp * p.cp) !== 0) return megatronWorldMessage(world, p.tp, p.pp, p.cp, t);
+  if (p.kind === 'autotp' && p.tp > 1 && size % p.tp !== 0) return autotpWorldMessage(world, p.tp, t);
+  return undefined;
 }
 
 /** A value as one shell word: quoted where the shell would split or expand it. */

@@ -25,6 +25,16 @@ function worldOf(facts: LaunchFacts, t: Translate): { size: number; via: string 
 
 const sizeOf = (fact: Fact<number> | undefined) => fact?.value ?? 1;
 
+/** Megatron's refusal of GPUs its TP × PP × CP groups do not tile; the script's check and `zero-lens estimate` say it alike. */
+export function megatronWorldMessage(world: { size: number; via: string }, tp: number, pp: number, cp: number, t: Translate): string {
+  return t('{0} GPUs ({1}) cannot be split into model-parallel groups of TP {2} × PP {3} × CP {4} = {5}: Megatron raises RuntimeError ("world_size is not divisible by {5}"). The GPU count must be a multiple of the product.', world.size, world.via, tp, pp, cp, tp * pp * cp);
+}
+
+/** DeepSpeed's AutoTP mesh that cannot hold every GPU (the script's check and `zero-lens estimate`). */
+export function autotpWorldMessage(world: { size: number; via: string }, size: number, t: Translate): string {
+  return t('{0} GPUs ({1}) cannot form AutoTP groups of {2}: DeepSpeed lays the ranks out as a mesh of {3} data-parallel × {2} tensor-parallel ranks (world size ÷ autotp_size), which must hold every GPU, and building the device mesh fails.', world.size, world.via, size, Math.floor(world.size / size));
+}
+
 /** Megatron-SWIFT: the model-parallel and expert grids must tile the GPUs; the model must split evenly. */
 function megatron(ctx: SourceContext, facts: LaunchFacts, shape: ModelShape | undefined, t: Translate): Diagnostic[] {
   const p = facts.parallel;
@@ -36,8 +46,7 @@ function megatron(ctx: SourceContext, facts: LaunchFacts, shape: ModelShape | un
   const world = worldOf(facts, t);
   const anchor = p.tp ?? p.pp ?? p.cp ?? p.ep;
   if (world && anchor && world.size % (tp * pp * cp) !== 0) {
-    const message = t('{0} GPUs ({1}) cannot be split into model-parallel groups of TP {2} × PP {3} × CP {4} = {5}: Megatron raises RuntimeError ("world_size is not divisible by {5}"). The GPU count must be a multiple of the product.', world.size, world.via, tp, pp, cp, tp * pp * cp);
-    report('parallel-sizes-gpu-mismatch', anchor, message, raises.megatronWorld);
+    report('parallel-sizes-gpu-mismatch', anchor, megatronWorldMessage(world, tp, pp, cp, t), raises.megatronWorld);
   }
   if (world && p.ep && world.size % (etp * ep * pp) !== 0) {
     const message = t('{0} GPUs ({1}) cannot be split into expert groups of expert TP {2} × EP {3} × PP {4} = {5}: Megatron raises RuntimeError. The GPU count must be a multiple of the product.', world.size, world.via, etp, ep, pp, etp * ep * pp);
@@ -74,8 +83,7 @@ async function autotp(ctx: SourceContext, hosts: Hosts, facts: LaunchFacts, shap
   const out: Diagnostic[] = [];
   const world = worldOf(facts, t);
   if (world && world.size % size !== 0) {
-    const message = t('{0} GPUs ({1}) cannot form AutoTP groups of {2}: DeepSpeed lays the ranks out as a mesh of {3} data-parallel × {2} tensor-parallel ranks (world size ÷ autotp_size), which must hold every GPU, and building the device mesh fails.', world.size, world.via, size, Math.floor(world.size / size));
-    out.push(launchDiagnostic(ctx, 'parallel-sizes-gpu-mismatch', span.start, span.end, message, {}, { raises: raises.autotpMesh }));
+    out.push(launchDiagnostic(ctx, 'parallel-sizes-gpu-mismatch', span.start, span.end, autotpWorldMessage(world, size, t), {}, { raises: raises.autotpMesh }));
   }
   if (shape && size > shape.kvHeads) {
     const message = t('AutoTP size {0} is more than the {1} key-value heads of {2}: DeepSpeed warns that ranks past the head count hold no attention shard, so attention does not scale beyond {1}.', size, shape.kvHeads, shape.id);
