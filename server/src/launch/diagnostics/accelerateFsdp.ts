@@ -9,26 +9,14 @@ import type { Translate } from '../../l10n';
 import type { SourceContext } from '../command/context';
 import type { YamlEntry, YamlLaunch } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
-import { replaceText } from '../../diagnostics/textOps';
-import type { FixSpec, TextOp } from '../../diagnostics/fixData';
+import type { FixSpec } from '../../diagnostics/fixData';
 import { accelerateFsdpName, accelerateFsdpOptions, shardingStrategyOf, strToBool } from '../fsdp/options';
 import { byAccelerateName, fsdpVersionOf, strategyOf } from '../fsdp/accelerateFsdp';
 import { closest } from '../fsdp/closest';
 import type { OptionEntry } from '../optionSchema';
 import { raises } from '../upstream';
 import { accelerateParallelism } from './accelerateParallelism';
-
-function replaceEntry(ctx: SourceContext, e: YamlEntry, newText: string): TextOp {
-  return replaceText(ctx.document.getText(), e.keyStart, e.valueEnd, newText);
-}
-
-function removeEntry(ctx: SourceContext, e: YamlEntry): TextOp {
-  return replaceText(ctx.document.getText(), e.pairStart, e.pairEnd, '');
-}
-
-function setValue(ctx: SourceContext, e: YamlEntry, value: string): TextOp {
-  return replaceText(ctx.document.getText(), e.valueStart, e.valueEnd, value);
-}
+import { removeEntry, renameKey, replaceEntry, setValue } from './yamlEntryOps';
 
 /** Python's truth of a YAML value the launcher tests with `and`/`not` (a quoted "false" is true). */
 function truthy(value: unknown): boolean {
@@ -87,7 +75,7 @@ function keysAndValues(ctx: SourceContext, yaml: YamlLaunch, version: 1 | 2, t: 
     const option = options.get(name);
     if (!option) {
       const suggestion = closest(name, options.keys());
-      const fixes: FixSpec[] = suggestion ? [{ id: 'rename-key', title: t('Rename to `{0}`', suggestion), ops: [replaceText(ctx.document.getText(), e.keyStart, e.keyEnd, suggestion)], preferred: true }] : [];
+      const fixes: FixSpec[] = suggestion ? [{ id: 'rename-key', title: t('Rename to `{0}`', suggestion), ops: [renameKey(ctx, e, suggestion)], preferred: true }] : [];
       out.push(launchDiagnostic(ctx, 'fsdp-unknown-key', e.keyStart, e.keyEnd, t('`accelerate launch` has no FSDP option `{0}`, so it ignores this key.', name), { key: e.key, fixes }));
       continue;
     }

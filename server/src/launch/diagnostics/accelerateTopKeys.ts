@@ -3,7 +3,7 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { SourceContext } from '../command/context';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
-import { replaceText } from '../../diagnostics/textOps';
+import { removeEntry, renameKey } from './yamlEntryOps';
 import { closest } from '../fsdp/closest';
 import type { Translate } from '../../l10n';
 
@@ -30,11 +30,10 @@ const removedKeys = new Set(['ipex_config', 'tp_config']);
  */
 export function accelerateTopKeyDiagnostics(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Diagnostic[] {
   if (!yaml.top.has('distributed_type') || String(yaml.top.get('compute_environment')?.value ?? '').toUpperCase() === 'AMAZON_SAGEMAKER') return [];
-  const text = ctx.document.getText();
   const out: Diagnostic[] = [];
   for (const e of yaml.top.values()) {
     if (clusterConfigKeys.has(e.key)) continue;
-    const remove = { id: 'remove-entry' as const, title: t('Remove {0}', e.key), ops: [replaceText(text, e.pairStart, e.pairEnd, '')] };
+    const remove = { id: 'remove-entry' as const, title: t('Remove {0}', e.key), ops: [removeEntry(ctx, e)] };
     if (removedKeys.has(e.key)) {
       const message = t('Newer accelerate releases no longer read {0} and refuse the file: accelerate launch raises ValueError "had unknown keys". Releases before its removal accepted it.', e.key);
       out.push(launchDiagnostic(ctx, 'accelerate-unknown-key', e.keyStart, e.keyEnd, message, { key: e.key, fixes: [{ ...remove, preferred: true }] }, { severity: DiagnosticSeverity.Warning }));
@@ -44,7 +43,7 @@ export function accelerateTopKeyDiagnostics(ctx: SourceContext, yaml: YamlLaunch
     const message = suggestion
       ? t('accelerate launch refuses a config with the key {0}: ValueError "had unknown keys". Did you mean {1}?', e.key, suggestion)
       : t('accelerate launch refuses a config with the key {0}: ValueError "had unknown keys".', e.key);
-    const rename = suggestion && !yaml.top.has(suggestion) ? [{ id: 'rename-key' as const, title: t('Rename to {0}', suggestion), ops: [replaceText(text, e.keyStart, e.keyEnd, suggestion)], preferred: true }] : [];
+    const rename = suggestion && !yaml.top.has(suggestion) ? [{ id: 'rename-key' as const, title: t('Rename to {0}', suggestion), ops: [renameKey(ctx, e, suggestion)], preferred: true }] : [];
     out.push(launchDiagnostic(ctx, 'accelerate-unknown-key', e.keyStart, e.keyEnd, message, { key: e.key, fixes: [...rename, remove] }));
   }
   return out;

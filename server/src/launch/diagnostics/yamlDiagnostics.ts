@@ -1,17 +1,16 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
-import type { YamlEntry, YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
+import type { YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
 import { LLAMA_FACTORY } from '../../diagnostics/upstream';
 import { llamaFactoryZero3 } from './llamaFactoryZero3';
-import type { TextOp } from '../../diagnostics/fixData';
-import { replaceText } from '../../diagnostics/textOps';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
 import { accelerateFsdpDiagnostics } from './accelerateFsdp';
 import { accelerateTopKeyDiagnostics } from './accelerateTopKeys';
+import { removeEntry, setValue } from './yamlEntryOps';
 import { english, type Translate } from '../../l10n';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
@@ -22,10 +21,6 @@ const excludedYamlKeys = [
 
 // l10n-ignore: accelerate's own warning, as its log shows it
 const acceleratesWords = '"the following accelerate config variables will be ignored"';
-
-function removeEntry(ctx: SourceContext, e: YamlEntry): TextOp {
-  return replaceText(ctx.document.getText(), e.pairStart, e.pairEnd, '');
-}
 
 function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -60,7 +55,7 @@ function accelerateYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): Dia
     const quoted = "'no'";
     out.push(
       launchDiagnostic(ctx, 'accelerate-invalid-value', mp.valueStart, mp.valueEnd, t('Unquoted, mixed_precision: {0} is the boolean False to the YAML reader accelerate uses (yaml.safe_load), and accelerate launch fails on it (AttributeError: \'bool\' object has no attribute \'lower\'). Write {1}.', written, quoted), {
-        fixes: [{ id: 'change-value', title: t('Change to {0}', quoted), ops: [replaceText(ctx.document.getText(), mp.valueStart, mp.valueEnd, quoted)], preferred: true }],
+        fixes: [{ id: 'change-value', title: t('Change to {0}', quoted), ops: [setValue(ctx, mp, quoted)], preferred: true }],
       }),
     );
   } else if (mp && mp.value !== null && !['no', 'fp16', 'bf16', 'fp8'].includes(String(mp.value))) {
