@@ -44,8 +44,11 @@ export interface AnalysisInput {
   context?: ContextOverrides;
   estimate?: EstimateOverrides;
   defaults?: ContextDefaults;
-  /** Sizes the model the context names (spec as written, folder of the script). */
-  resolveModel: (spec: string, baseDir: string | undefined) => Promise<ModelInfo | undefined>;
+  /**
+   * Sizes the model the context names (spec as written, folder of the script). Absent: the model is not looked up
+   * (a launch without a readable DeepSpeed config is not estimated), so nothing says it cannot be sized.
+   */
+  resolveModel?: (spec: string, baseDir: string | undefined) => Promise<ModelInfo | undefined>;
   /** Why a model `resolveModel` did not size has no size, beyond "unknown" (restricted mode, a file not read). */
   whyUnsized?: (spec: string, baseDir: string | undefined, t: Translate) => string | undefined;
 }
@@ -103,13 +106,13 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   sources.offloadParam = chosen.offloadParam?.source ?? fromConfig(facts.offloadParam);
 
   const given = input.estimate?.model;
-  const resolved = given ?? (context.model ? await input.resolveModel(context.model.value, context.modelBaseDir) : undefined);
+  const resolved = given ?? (context.model && input.resolveModel ? await input.resolveModel(context.model.value, context.modelBaseDir) : undefined);
   // The resolver's model is shared by every locale: a size read off the name is labelled in this one.
   const model = resolved?.approximate ? { ...resolved, displayName: modelDisplayName(resolved, t) } : resolved;
   const missing = [...context.missing];
   if (given) dropMissing(missing, 'model');
   let modelProblem: string | undefined;
-  if (context.model && !model) {
+  if (context.model && !model && input.resolveModel) {
     const why = input.whyUnsized?.(context.model.value, context.modelBaseDir, t);
     const from = describeSource(context.model.source, t);
     modelProblem = why
@@ -358,7 +361,7 @@ async function extraModelsFor(context: TrainingContext, model: ModelInfo, input:
   const sized = async (spec: string | undefined): Promise<ModelInfo | undefined> => {
     if (!spec) return undefined;
     if (spec === context.model?.value) return model;
-    const found = await input.resolveModel(spec, context.modelBaseDir);
+    const found = await input.resolveModel?.(spec, context.modelBaseDir);
     if (!found) notes.push(t('ZeRO Lens cannot size "{0}" ({1}); it is left out of the estimate.', spec, rlhf.type));
     return found;
   };

@@ -298,10 +298,9 @@ export class TrainingService {
     if (parallel) return { analysis: await this.analyzeParallelLaunch(parallel.facts, settings, caller, document.uri), hasConfig: true };
     const [launch] = await this.launchesOf(document);
     const written = launch?.facts ?? factsOf(this.parses.launch(document))[0];
-    const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller, resolveModel: async () => undefined });
-    // The model was not looked up (nothing is estimated without a config): saying it cannot be sized would be false.
-    const missing = analysis.modelProblem ? analysis.missing.filter((m) => m !== 'model') : analysis.missing;
-    return { analysis: { ...analysis, modelProblem: undefined, missing: ['deepspeed', ...missing] }, hasConfig: false };
+    // No resolveModel: without a config nothing is estimated, so the model is not looked up (nor said unsized).
+    const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller });
+    return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };
   }
 
   private analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
