@@ -355,6 +355,8 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   // Forward + backward. Early in backward: every activation, the fp32 gradient of the logits and the output head's
   // gradient (when it trains); late: every gradient plus one layer's activations.
   const backwardGradients = torchEngine ? trainable * trainableBytes : states.backwardGradients;
+  // At ZeRO-3 this is also the buffers' largest-layer gradient when the head is the largest layer: counted twice
+  // on purpose until a GPU measurement says what coexists (docs/memory-model.md §7, "A known overlap").
   const headGrad = !lora && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
   const early = actBackward + autocastCopies + headGrad;
   const late = backwardGradients + actTail + stage0Bucket;
