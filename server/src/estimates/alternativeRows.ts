@@ -1,6 +1,7 @@
 import { english, formatGiB, phaseLabel, type AlternativeOption, type Translate } from '../protocol';
 import type { ConfigAnalysis } from '../training/analysis';
 import { fitMark, optionTableHeader } from './present';
+import { communicationCell, type GatherPattern } from './communication';
 import { unbrokenCell as cell, cjkWordsWhole } from '../util/markdown';
 
 /**
@@ -31,15 +32,25 @@ function alternativeRow(option: AlternativeOption, t: Translate): string {
   return `| ${option.current ? '▶' : ''} | ${bold(option.label)} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu} | ${fitMark(result)} | ${cell(communication(option))} | ${shards(option, t)} |`;
 }
 
-/** Communication per step in Ψ, as the ZeRO rows count it: all-gathers and reduce-scatters of one copy of the parameters. */
+/**
+ * Communication per step in Ψ, as the ZeRO rows count it. With LoRA the Trainer wraps the adapters in FSDP units of
+ * their own (PEFT's fsdp_auto_wrap_policy, trainer.py `_fsdp_qlora_plugin_updates`), so only they are reduced.
+ */
 function communication(option: AlternativeOption): string {
   if (option.family === 'megatron') return 'TP/PP';
-  switch (option.strategy) {
+  return communicationCell(fsdpGathers(option.strategy), option.result.params);
+}
+
+function fsdpGathers(strategy: string | undefined): GatherPattern {
+  switch (strategy) {
     case 'FULL_SHARD':
     case 'HYBRID_SHARD':
-      return '3Ψ (1.5×)';
+      return 'forward-and-backward';
+    case 'SHARD_GRAD_OP':
+    case 'HYBRID_SHARD_ZERO2':
+      return 'forward';
     default:
-      return '2Ψ (1×)';
+      return 'after-step';
   }
 }
 
@@ -67,7 +78,7 @@ function tradeOff(analysis: ConfigAnalysis, t: Translate): string[] {
   }
   out.push(
     t(
-      'FSDP has no DeepSpeed buckets: it gathers one wrap unit (a decoder layer) at a time, two in flight, and keeps the root unit (embeddings, output head) gathered through forward and backward. Its optimizer steps on the shards themselves (fp32 when accelerate upcasts the trainable weights under mixed precision), so there is no separate master copy. FULL_SHARD gathers the parameters again in backward (3Ψ per step, like ZeRO-3); SHARD_GRAD_OP keeps them from forward to backward (2Ψ, like ZeRO-2, but every unit stays gathered).',
+      'FSDP has no DeepSpeed buckets: it gathers one wrap unit (a decoder layer) at a time, two in flight, and keeps the root unit (embeddings, output head) gathered through forward and backward. Its optimizer steps on the shards themselves (fp32 when accelerate upcasts the trainable weights under mixed precision), so there is no separate master copy. FULL_SHARD gathers the parameters again in backward, as ZeRO-3 does; SHARD_GRAD_OP keeps them from forward to backward (one gather fewer, but every unit stays gathered).',
     ),
   );
   return out;

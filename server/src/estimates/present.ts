@@ -30,13 +30,6 @@ export function optionTableHeader(gpuMemoryBytes: number | undefined, t: Transla
   return [`| | ${t('Option')} | ${t('Per GPU')} | ${t('Allocated')} | ${t('Peak')} | ${t('CPU RAM / node')} | ${fits} | ${t('Comm. / step')} | ${t('Shards')} |`, '|:-:|---|--:|--:|---|--:|:-:|:-:|---|'];
 }
 
-/**
- * Communication per step relative to plain data parallelism (ZeRO paper §7): stages 0–2 move 2Ψ
- * (reduce-scatter + all-gather = one all-reduce), stage 3 adds a parameter all-gather: 3Ψ, i.e. 1.5×.
- */
-export function communicationOf(stage: ZeroStage): string {
-  return stage === 3 ? '3Ψ (1.5×)' : '2Ψ (1×)';
-}
 
 /**
  * The inlay hint after `"stage": N`: the total the fit is judged on, the model and the GPUs, then the allocated

@@ -1,6 +1,7 @@
 import { describeSource, english, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
-import { communicationOf, deviceName, fitMark, optionTableHeader, shardsOf } from './present';
+import { deviceName, fitMark, optionTableHeader, shardsOf } from './present';
+import { communicationCell, communicationLegend } from './communication';
 import { setContextCommandLink } from './setContextCommand';
 import { markdownText, unbrokenCell as cell, cjkWordsWhole } from '../util/markdown';
 import { alternativeTable } from './alternativeRows';
@@ -44,7 +45,7 @@ function buildStageHover(analysis: ConfigAnalysis, uri: string, t: Translate): s
   if (hasNumbers(analysis)) {
     lines.push('', t('Per GPU: what the GPU must hold, judged against its size — reserved memory (the allocator keeps freed blocks) plus the CUDA context and NCCL, as nvidia-smi shows it. Allocated: live tensors at the peak (torch.cuda.max_memory_allocated).'));
   }
-  lines.push('', t('Ψ: one copy of the 16-bit parameters (or trainable parameters with LoRA). Stages 0–2 all-reduce gradients (2Ψ per step, like plain data parallelism); ZeRO-3 also all-gathers parameters in the backward pass (3Ψ).'));
+  lines.push('', communicationLegend(hasNumbers(analysis) ? analysis.estimate(analysis.current)?.params : undefined, t));
   const notes = [...analysis.notes, ...(analysis.estimate(analysis.current)?.notes ?? [])];
   if (notes.length) lines.push('', ...notes.map((n) => `- ${markdownText(n)}`));
   return lines.join('\n');
@@ -72,7 +73,7 @@ function row(option: OptionEstimate, current: boolean, t: Translate): string {
   const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
   const nvme = result.nvme > 0 ? ` + NVMe ${cell(formatGiB(result.nvme))}` : '';
   const peak = result.perGpu.peakPhase ? cjkWordsWhole(phaseLabel(result.perGpu.peakPhase, t)) : '—';
-  return `| ${current ? '▶' : ''} | ${bold(cjkWordsWhole(optionLabel(target, t)))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${cell(communicationOf(target.stage))} | ${shards(target, t)} |`;
+  return `| ${current ? '▶' : ''} | ${bold(cjkWordsWhole(optionLabel(target, t)))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${cell(communicationCell(target.stage === 3 ? 'forward-and-backward' : 'after-step', result.params))} | ${shards(target, t)} |`;
 }
 
 /**
@@ -136,7 +137,7 @@ function otherEngine(analysis: ConfigAnalysis, t: Translate): string | undefined
 function shapeTable(current: ZeroOption | undefined, t: Translate): string[] {
   const out = [`| | ${t({ message: 'Stage', comment: 'table column' })} | ${t('Comm. / step')} | ${t('Shards')} |`, '|:-:|---|:-:|---|'];
   for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
-    out.push(`| ${stage === current?.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationOf(stage)} | ${shardsOf(stage, t)} |`);
+    out.push(`| ${stage === current?.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationCell(stage === 3 ? 'forward-and-backward' : 'after-step')} | ${shardsOf(stage, t)} |`);
   }
   return out;
 }

@@ -78,5 +78,7 @@ export function estimateDeepSpeedResult(input: EstimateInput, options: DeepSpeed
     fits: input.gpuMemoryBytes === undefined ? null : r.gpu <= input.gpuMemoryBytes,
     notes,
     errsHigh: [],
+    // DeepSpeed's own estimator assumes every parameter trains.
+    params: { total: P, trainable: P },
   };
 }

@@ -545,6 +545,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     fits: input.gpuMemoryBytes === undefined ? null : total <= input.gpuMemoryBytes,
     notes,
     errsHigh,
+    params: { total: totalParams, trainable },
   };
 }
 

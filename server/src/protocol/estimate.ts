@@ -89,6 +89,8 @@ export interface EstimateResult {
   notes: string[];
   /** Where the model is unsure and errs high (unknown data lengths, unmodelled kernels), in words for hovers. */
   errsHigh: string[];
+  /** Parameters of what is trained (the model, its adapters, a trained value model) and how many of them train. */
+  params: { total: number; trainable: number };
 }
 
 /**
