@@ -66,3 +66,22 @@ test('the name-size fallback counts activations: more tokens cost more, by the g
   // At least the logits of a 128k vocabulary: 2 bytes per token and vocabulary entry.
   assert.ok(short.activations >= 2 * 1024 * GENERIC_VOCAB);
 });
+
+test('an underscore between digits is a decimal point (Qwen-1_8B, internlm2_5-1_8b, stablelm-2-1_6b), and bloom\'s 7b1 is 7.1B', async () => {
+  const s = (id: string) => statedSize(id);
+  // InternLM and Qwen-1 write 1.8B as "1_8b" (internlm/internlm2_5-1_8b-chat, Qwen/Qwen-1_8B-Chat): read as 8B,
+  // a 1.8B model was estimated as an 8B one.
+  assert.equal(s('internlm/internlm2_5-1_8b-chat')!.total, 1.8e9);
+  assert.equal(s('internlm/internlm2_5-1_8b-chat')!.text, '1_8b');
+  assert.equal(s('Shanghai_AI_Laboratory/internlm2-chat-1_8b')!.total, 1.8e9);
+  assert.equal(s('Qwen/Qwen-1_8B-Chat-Int4')!.total, 1.8e9);
+  assert.equal(s('stabilityai/stablelm-2-1_6b-chat')!.total, 1.6e9);
+  // An underscore that separates words is not a decimal point: llama_2_7b is Llama 2 7B.
+  assert.equal(s('/data/llama_2_7b')!.total, 7e9);
+  assert.equal(s('internlm/internlm2_5-20b-chat')!.total, 20e9);
+  // BLOOM writes 7.1B and 1.7B as 7b1 and 1b7 (bigscience/bloom-7b1, bigscience/bloomz-7b1-mt).
+  assert.equal(s('bigscience/bloom-7b1')!.total, 7.1e9);
+  assert.equal(s('bigscience/bloomz-7b1-mt')!.total, 7.1e9);
+  assert.equal(s('bigscience/bloom-1b7')!.total, 1.7e9);
+  assert.equal(modelFromNameSize('internlm/internlm2_5-1_8b-chat')!.totalParams, 1.8e9);
+});

@@ -39,6 +39,11 @@ const patterns: Array<{ re: RegExp; read: (m: RegExpExecArray) => Omit<StatedSiz
   { re: /(\d+)x(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: Number(m[1]) * amount(m[2], m[3]), caveat: { kind: 'experts-times-size', size: `${m[2]}${m[3].toUpperCase()}`, experts: Number(m[1]) } }) },
   // E2B, E4B (Gemma 3n/4): effective parameters; embeddings per layer and towers come on top.
   { re: /(?:^|[-_])e(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]), caveat: { kind: 'effective', size: `E${m[1]}${m[2].toUpperCase()}` } }) },
+  // 1_8B, 1_6b: Qwen-1 (Qwen/Qwen-1_8B), InternLM (internlm2_5-1_8b-chat) and StableLM (stablelm-2-1_6b) write the
+  // decimal point as "_". Only after "-" or at the start: in llama_2_7b the underscores separate words.
+  { re: /(?:^|-)(\d+)_(\d+)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[2]}`, m[3]) }) },
+  // 7b1, 1b7: BLOOM's 7.1B and 1.7B (bigscience/bloom-7b1, bloomz-7b1-mt).
+  { re: /(?:^|[-_.])(\d+)([bm])(\d+)(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[3]}`, m[2]) }) },
   // 13B, 0.5B, 1.5b, 135M, 1T.
   { re: /(?:^|[-_.])(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
 ];
