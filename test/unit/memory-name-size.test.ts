@@ -85,3 +85,15 @@ test('an underscore between digits is a decimal point (Qwen-1_8B, internlm2_5-1_
   assert.equal(s('bigscience/bloom-1b7')!.total, 1.7e9);
   assert.equal(modelFromNameSize('internlm/internlm2_5-1_8b-chat')!.totalParams, 1.8e9);
 });
+
+test('a decimal point inside a size is not a separator: A2.7B is no 7B model, and an active size alone states no total', () => {
+  const s = (id: string) => statedSize(id);
+  // Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4 (ms-swift's registry) was read as a 7B model from ".7B"; its total is 14.3B.
+  assert.equal(s('Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4'), undefined);
+  assert.equal(s('xverse/XVERSE-MoE-A4.2B'), undefined);
+  assert.equal(modelFromNameSize('Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4'), undefined);
+  // Sizes after a dot that separates words still count.
+  assert.equal(s('acme/model.7B')!.total, 7e9);
+  assert.equal(s('Qwen/Qwen9-0.5B')!.total, 0.5e9);
+  assert.equal(s('Qwen/Qwen3.5-35B-A3B')!.total, 35e9);
+});

@@ -43,9 +43,10 @@ const patterns: Array<{ re: RegExp; read: (m: RegExpExecArray) => Omit<StatedSiz
   // decimal point as "_". Only after "-" or at the start: in llama_2_7b the underscores separate words.
   { re: /(?:^|-)(\d+)_(\d+)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[2]}`, m[3]) }) },
   // 7b1, 1b7: BLOOM's 7.1B and 1.7B (bigscience/bloom-7b1, bloomz-7b1-mt).
-  { re: /(?:^|[-_.])(\d+)([bm])(\d+)(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[3]}`, m[2]) }) },
-  // 13B, 0.5B, 1.5b, 135M, 1T.
-  { re: /(?:^|[-_.])(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
+  { re: /(?:^|[-_]|(?<!\d)\.)(\d+)([bm])(\d+)(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[3]}`, m[2]) }) },
+  // 13B, 0.5B, 1.5b, 135M, 1T. A dot after a digit is a decimal point, not a separator: the ".7B" of MoE-A2.7B
+  // is no size (an active size alone states no total).
+  { re: /(?:^|[-_]|(?<!\d)\.)(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
 ];
 
 /** The size stated in a model id's last segment, if any. */
