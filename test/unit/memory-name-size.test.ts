@@ -97,3 +97,12 @@ test('a decimal point inside a size is not a separator: A2.7B is no 7B model, an
   assert.equal(s('Qwen/Qwen9-0.5B')!.total, 0.5e9);
   assert.equal(s('Qwen/Qwen3.5-35B-A3B')!.total, 35e9);
 });
+
+test('a quantised release not in the catalog takes the layer shape of the model it was made from, not of a re-upload', () => {
+  const shapeFrom = (id: string) => modelFromNameSize(id)?.approximate?.shapeFrom;
+  // Qwen2.5-72B shares its shape with fine-tunes (huihui-ai/Qwen2.5-72B-Instruct-abliterated); the note names the original.
+  assert.equal(shapeFrom('Qwen/Qwen2.5-72B-Instruct-AWQ'), 'Qwen/Qwen2.5-72B');
+  assert.equal(shapeFrom('Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4'), 'Qwen/Qwen2.5-72B');
+  assert.equal(shapeFrom('Qwen/Qwen2.5-7B-Instruct-AWQ'), 'Qwen/Qwen2.5-7B');
+  assert.equal(shapeFrom('Qwen/Qwen3-8B-AWQ'), 'Qwen/Qwen3-8B');
+});

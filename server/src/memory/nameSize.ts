@@ -82,10 +82,15 @@ function familyOf(stem: string): CatalogEntry[] {
   return [];
 }
 
-/** The family member closest in size (log scale), MoE preferred for a MoE name. */
-function nearest(family: CatalogEntry[], size: StatedSize): CatalogEntry | undefined {
+/**
+ * The family member closest in size (log scale), MoE preferred for a MoE name. Among members of one size, the
+ * one the name was made from (`Qwen2.5-72B` for `Qwen2.5-72B-Instruct-AWQ`) before fine-tunes that share its
+ * shape, then the one most ids point at.
+ */
+function nearest(family: CatalogEntry[], size: StatedSize, name: string): CatalogEntry | undefined {
   const distance = (e: CatalogEntry) => Math.abs(Math.log(e.counts.total / size.total)) + (Boolean(e.info.architecture?.moe) !== Boolean(size.active) ? 10 : 0);
-  return [...family].sort((a, b) => distance(a) - distance(b) || a.id.localeCompare(b.id))[0];
+  const madeFrom = (e: CatalogEntry) => ([e.id, ...e.aliases].some((id) => name.startsWith(lastSegment(id))) ? 0 : 1);
+  return [...family].sort((a, b) => distance(a) - distance(b) || madeFrom(a) - madeFrom(b) || b.aliases.length - a.aliases.length || a.id.localeCompare(b.id))[0];
 }
 
 /** The label beside the name of a model sized from its name, in the reader's language. */
@@ -137,7 +142,7 @@ export function modelDisplayName(model: ModelInfo, t: Translate = english): stri
 export function modelFromNameSize(id: string): ModelInfo | undefined {
   const size = statedSize(id);
   if (!size) return undefined;
-  const sibling = nearest(familyOf(size.stem), size);
+  const sibling = nearest(familyOf(size.stem), size, lastSegment(id.replace(/\\/g, '/').replace(/\/+$/, '')));
   // Without a family the shape is generic (genericShape.ts): activations and adapters are still counted.
   const architecture = sibling?.info.architecture ?? genericArchitecture(size.total);
   const genericShape = sibling ? undefined : { hiddenSize: architecture.hiddenSize, numLayers: architecture.numLayers, vocabSize: architecture.vocabSize };
