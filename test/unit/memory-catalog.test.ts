@@ -136,3 +136,13 @@ test('a release with an entry of its own is found as itself, also under its Mode
   assert.equal(id('Qwen/QwQ-32B'), 'Qwen/QwQ-32B');
   assert.equal(id('Qwen/Qwen3-4B-Instruct-2507'), 'Qwen/Qwen3-4B-Instruct-2507');
 });
+
+test('DeepSeek-V2 (236B) is in the catalog: it used to be unknown, its name states no size', () => {
+  const v2 = findCatalogModel('deepseek-ai/DeepSeek-V2-Chat')!;
+  assert.equal(v2.id, 'deepseek-ai/DeepSeek-V2');
+  const a = v2.architecture!;
+  assert.deepEqual([a.moe?.numExperts, a.moe?.expertsPerToken, a.moe?.moeIntermediateSize, a.moe?.sharedExpertIntermediateSize, a.moe?.denseLayers], [160, 6, 1536, 3072, 1]);
+  assert.deepEqual(a.mla, { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 });
+  // Different from DeepSeek-V2-Lite (15.7B), whose name it prefixes.
+  assert.equal(findCatalogModel('deepseek-ai/DeepSeek-V2-Lite-Chat')!.id, 'deepseek-ai/DeepSeek-V2-Lite');
+});
