@@ -146,3 +146,16 @@ test('DeepSeek-V2 (236B) is in the catalog: it used to be unknown, its name stat
   // Different from DeepSeek-V2-Lite (15.7B), whose name it prefixes.
   assert.equal(findCatalogModel('deepseek-ai/DeepSeek-V2-Lite-Chat')!.id, 'deepseek-ai/DeepSeek-V2-Lite');
 });
+
+test('Qwen1.5 small chat models tie the head to the embedding, although their hub checkpoints store it twice', () => {
+  // vllm-project/vllm#3344 (Qwen team): Qwen1.5-0.5B-Chat has tie_word_embeddings=True and its checkpoint
+  // "(incorrectly) includes a redundant lm_head.weight", so its hub total (619,570,176) counts the head twice.
+  // transformers ties the two when it loads, so training holds the tied count.
+  const chat05 = findCatalogModel('qwen/Qwen1.5-0.5B-Chat')!;
+  assert.equal(chat05.architecture!.tiedEmbeddings, true);
+  assert.equal(chat05.totalParams, 463_987_712);
+  // Qwen1.5-1.8B-Chat's config.json as copied by MLC LLM before MLC read tie_word_embeddings (mlc-ai/mlc-llm#2535).
+  const chat18 = findCatalogModel('Qwen/Qwen1.5-1.8B-Chat')!;
+  assert.equal(chat18.architecture!.tiedEmbeddings, true);
+  assert.equal(chat18.totalParams, 1_525_663_744);
+});

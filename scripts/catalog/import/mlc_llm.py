@@ -9,11 +9,7 @@ count test checks those with a published total). The phi-1_5 and phi-2 presets a
 retired `phi-msft` remote-code config, not the config.json transformers reads. The codellama_34b preset is
 left out too: its vocab_size 32016 is CodeLlama 7B's and 13B's, while codellama/CodeLlama-34b-hf has 32000
 (gpu_poor's copy of its config.json says so, and only 32000 fits the hub total of CodeLlama-34b-Instruct-hf,
-33,743,970,304). So is the qwen2 preset (`_name_or_path` Qwen/Qwen1.5-1.8B-Chat): MLC edited it
-(tie_word_embeddings True, max_position_embeddings 4096), while the hub's checkpoint holds an untied head: its
-total, 1,836,828,672 (llmfit's hub list), is the untied count exactly, and ScandEval lists the model at 1837M
-parameters with a 32768 context (ScandEval/scandeval.github.io, insular-scandinavian-nlg.md). Read as tied it was
-sized 1.53B.
+33,743,970,304).
 """
 import ast
 import os
@@ -39,6 +35,9 @@ PRESET_IDS = {
     'Mixtral-8x7B-v0.1': ('mistralai/Mixtral-8x7B-v0.1', 'preset name'),
     'phi-3_5': ('microsoft/Phi-3.5-mini-instruct', '_name_or_path'),
     'phi-4': ('microsoft/Phi-4-mini-instruct', '_name_or_path'),
+    # tie_word_embeddings True is Qwen's (MLC's Qwen2 model ignored it until mlc-ai/mlc-llm#2535): the hub
+    # checkpoint repeats lm_head, as Qwen1.5-0.5B-Chat's does (vllm-project/vllm#3344), so its total reads untied.
+    'qwen2': ('Qwen/Qwen1.5-1.8B-Chat', '_name_or_path'),
     'qwen2moe': ('Qwen/Qwen1.5-MoE-A2.7B', 'the only qwen2_moe model with 60 experts of width 1408 and 24 layers'),
     'deepseek_v2_lite': ('deepseek-ai/DeepSeek-V2-Lite', 'preset name'),
     'gemma_2b': ('google/gemma-2b', 'preset name'),
