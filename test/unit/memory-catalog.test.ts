@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogEntries, countParams, findCatalogEntry, findCatalogModel } from '../../server/src/memory';
+import { findCatalogModelByPath } from '../../server/src/memory/catalog';
 
 // Reference totals from launchers-and-models.md §3.3 (safetensors metadata totals or exact computations).
 const referenceTotals: Record<string, number> = {
@@ -110,4 +111,51 @@ test('lookup is forgiving: case, org prefix, Instruct/-it/-chat variants, ModelS
 
 test('catalog ModelInfo reports its source as the catalog id', () => {
   assert.deepEqual(findCatalogModel('qwen3-8b')!.source, { kind: 'catalog', id: 'Qwen/Qwen3-8B' });
+});
+
+test('Llama 3 and Llama 3.1 are different releases: each name finds its own entry, whichever way it is written', () => {
+  const id = (name: string) => findCatalogModel(name)?.id;
+  for (const name of ['meta-llama/Meta-Llama-3-8B-Instruct', 'LLM-Research/Meta-Llama-3-8B-Instruct', 'LLM-Research/Meta-Llama-3-8B', 'Meta-Llama-3-8B-Instruct', 'meta-llama-3-8b'])
+    assert.equal(id(name), 'meta-llama/Meta-Llama-3-8B', name);
+  for (const name of ['meta-llama/Llama-3.1-8B-Instruct', 'LLM-Research/Meta-Llama-3.1-8B-Instruct', 'Meta-Llama-3.1-8B-Instruct', 'Llama-3.1-8B'])
+    assert.equal(id(name), 'meta-llama/Llama-3.1-8B', name);
+  assert.equal(findCatalogModelByPath('/data/models/Meta-Llama-3-8B-Instruct')?.id, 'meta-llama/Meta-Llama-3-8B');
+});
+
+test('no name belongs to two catalog entries', () => {
+  const owners = new Map<string, string[]>();
+  for (const e of catalogEntries()) for (const name of [e.id, ...e.aliases]) owners.set(name.toLowerCase(), [...(owners.get(name.toLowerCase()) ?? []), e.id]);
+  const shared = [...owners].filter(([, ids]) => ids.length > 1).map(([name, ids]) => `${name}: ${ids.join(', ')}`);
+  assert.deepEqual(shared, []);
+});
+
+test('a release with an entry of its own is found as itself, also under its ModelScope id', () => {
+  const id = (name: string) => findCatalogModel(name)?.id;
+  assert.equal(id('LLM-Research/Phi-3-mini-128k-instruct'), 'microsoft/Phi-3-mini-128k-instruct');
+  assert.equal(id('LLM-Research/Phi-3.5-mini-instruct'), 'microsoft/Phi-3.5-mini-instruct');
+  assert.equal(id('Qwen/QwQ-32B'), 'Qwen/QwQ-32B');
+  assert.equal(id('Qwen/Qwen3-4B-Instruct-2507'), 'Qwen/Qwen3-4B-Instruct-2507');
+});
+
+test('DeepSeek-V2 (236B) is in the catalog: it used to be unknown, its name states no size', () => {
+  const v2 = findCatalogModel('deepseek-ai/DeepSeek-V2-Chat')!;
+  assert.equal(v2.id, 'deepseek-ai/DeepSeek-V2');
+  const a = v2.architecture!;
+  assert.deepEqual([a.moe?.numExperts, a.moe?.expertsPerToken, a.moe?.moeIntermediateSize, a.moe?.sharedExpertIntermediateSize, a.moe?.denseLayers], [160, 6, 1536, 3072, 1]);
+  assert.deepEqual(a.mla, { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 });
+  // Different from DeepSeek-V2-Lite (15.7B), whose name it prefixes.
+  assert.equal(findCatalogModel('deepseek-ai/DeepSeek-V2-Lite-Chat')!.id, 'deepseek-ai/DeepSeek-V2-Lite');
+});
+
+test('Qwen1.5 small chat models tie the head to the embedding, although their hub checkpoints store it twice', () => {
+  // vllm-project/vllm#3344 (Qwen team): Qwen1.5-0.5B-Chat has tie_word_embeddings=True and its checkpoint
+  // "(incorrectly) includes a redundant lm_head.weight", so its hub total (619,570,176) counts the head twice.
+  // transformers ties the two when it loads, so training holds the tied count.
+  const chat05 = findCatalogModel('qwen/Qwen1.5-0.5B-Chat')!;
+  assert.equal(chat05.architecture!.tiedEmbeddings, true);
+  assert.equal(chat05.totalParams, 463_987_712);
+  // Qwen1.5-1.8B-Chat's config.json as copied by MLC LLM before MLC read tie_word_embeddings (mlc-ai/mlc-llm#2535).
+  const chat18 = findCatalogModel('Qwen/Qwen1.5-1.8B-Chat')!;
+  assert.equal(chat18.architecture!.tiedEmbeddings, true);
+  assert.equal(chat18.totalParams, 1_525_663_744);
 });

@@ -66,3 +66,43 @@ test('the name-size fallback counts activations: more tokens cost more, by the g
   // At least the logits of a 128k vocabulary: 2 bytes per token and vocabulary entry.
   assert.ok(short.activations >= 2 * 1024 * GENERIC_VOCAB);
 });
+
+test('an underscore between digits is a decimal point (Qwen-1_8B, internlm2_5-1_8b, stablelm-2-1_6b), and bloom\'s 7b1 is 7.1B', async () => {
+  const s = (id: string) => statedSize(id);
+  // InternLM and Qwen-1 write 1.8B as "1_8b" (internlm/internlm2_5-1_8b-chat, Qwen/Qwen-1_8B-Chat): read as 8B,
+  // a 1.8B model was estimated as an 8B one.
+  assert.equal(s('internlm/internlm2_5-1_8b-chat')!.total, 1.8e9);
+  assert.equal(s('internlm/internlm2_5-1_8b-chat')!.text, '1_8b');
+  assert.equal(s('Shanghai_AI_Laboratory/internlm2-chat-1_8b')!.total, 1.8e9);
+  assert.equal(s('Qwen/Qwen-1_8B-Chat-Int4')!.total, 1.8e9);
+  assert.equal(s('stabilityai/stablelm-2-1_6b-chat')!.total, 1.6e9);
+  // An underscore that separates words is not a decimal point: llama_2_7b is Llama 2 7B.
+  assert.equal(s('/data/llama_2_7b')!.total, 7e9);
+  assert.equal(s('internlm/internlm2_5-20b-chat')!.total, 20e9);
+  // BLOOM writes 7.1B and 1.7B as 7b1 and 1b7 (bigscience/bloom-7b1, bigscience/bloomz-7b1-mt).
+  assert.equal(s('bigscience/bloom-7b1')!.total, 7.1e9);
+  assert.equal(s('bigscience/bloomz-7b1-mt')!.total, 7.1e9);
+  assert.equal(s('bigscience/bloom-1b7')!.total, 1.7e9);
+  assert.equal(modelFromNameSize('internlm/internlm2_5-1_8b-chat')!.totalParams, 1.8e9);
+});
+
+test('a decimal point inside a size is not a separator: A2.7B is no 7B model, and an active size alone states no total', () => {
+  const s = (id: string) => statedSize(id);
+  // Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4 (ms-swift's registry) was read as a 7B model from ".7B"; its total is 14.3B.
+  assert.equal(s('Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4'), undefined);
+  assert.equal(s('xverse/XVERSE-MoE-A4.2B'), undefined);
+  assert.equal(modelFromNameSize('Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4'), undefined);
+  // Sizes after a dot that separates words still count.
+  assert.equal(s('acme/model.7B')!.total, 7e9);
+  assert.equal(s('Qwen/Qwen9-0.5B')!.total, 0.5e9);
+  assert.equal(s('Qwen/Qwen3.5-35B-A3B')!.total, 35e9);
+});
+
+test('a quantised release not in the catalog takes the layer shape of the model it was made from, not of a re-upload', () => {
+  const shapeFrom = (id: string) => modelFromNameSize(id)?.approximate?.shapeFrom;
+  // Qwen2.5-72B shares its shape with fine-tunes (huihui-ai/Qwen2.5-72B-Instruct-abliterated); the note names the original.
+  assert.equal(shapeFrom('Qwen/Qwen2.5-72B-Instruct-AWQ'), 'Qwen/Qwen2.5-72B');
+  assert.equal(shapeFrom('Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4'), 'Qwen/Qwen2.5-72B');
+  assert.equal(shapeFrom('Qwen/Qwen2.5-7B-Instruct-AWQ'), 'Qwen/Qwen2.5-7B');
+  assert.equal(shapeFrom('Qwen/Qwen3-8B-AWQ'), 'Qwen/Qwen3-8B');
+});

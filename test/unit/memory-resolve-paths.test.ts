@@ -47,3 +47,33 @@ test('a full checkpoint folder with its own config.json is read, whatever it is 
     assert.equal(info?.source.kind, 'model-folder');
   });
 });
+
+test('model names as users write them: hub and ModelScope ids, any case, folders on the training machine, releases', async () => {
+  const resolved = async (spec: string) => {
+    const info = await resolveModel(spec, fs, '/nonexistent');
+    return info && { id: info.id, exact: info.source.kind === 'catalog', total: info.totalParams };
+  };
+  const exact = async (spec: string, id: string) => assert.deepEqual(await resolved(spec).then((r) => r && [r.id, r.exact]), [id, true], spec);
+  for (const spec of [
+    'Qwen/Qwen2.5-7B-Instruct',
+    'qwen/Qwen2.5-7B-Instruct',
+    'QWEN/QWEN2.5-7B-INSTRUCT',
+    'Qwen2.5-7B-Instruct',
+    '/data/models/Qwen2.5-7B-Instruct',
+    '~/.cache/modelscope/hub/models/Qwen/Qwen2___5-7B-Instruct',
+    'D:\\models\\Qwen2.5-7B-Instruct',
+    '/root/.cache/huggingface/hub/models--Qwen--Qwen2.5-7B-Instruct/snapshots/0123456789abcdef0123456789abcdef01234567',
+  ])
+    await exact(spec, 'Qwen/Qwen2.5-7B');
+  // A 72B is never read as the 7B whose name it contains, nor the reverse.
+  for (const spec of ['Qwen/Qwen2.5-72B-Instruct', '~/.cache/modelscope/hub/models/Qwen/Qwen2___5-72B-Instruct', '/mnt/QWEN2.5-72B-INSTRUCT']) await exact(spec, 'Qwen/Qwen2.5-72B');
+  await exact('Qwen/Qwen-7B-Chat', 'Qwen/Qwen-7B');
+  await exact('meta-llama/Llama-2-13b-chat-hf', 'meta-llama/Llama-2-13b-hf');
+  await exact('/models/Meta-Llama-3-8B-Instruct', 'meta-llama/Meta-Llama-3-8B');
+  await exact('Llama-3.1-8B', 'meta-llama/Llama-3.1-8B');
+  // Quantised releases the catalog does not hold: the size their name states, marked approximate.
+  for (const [spec, total] of [['Qwen/Qwen2.5-72B-Instruct-AWQ', 72e9], ['Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4', 7e9], ['internlm/internlm2_5-1_8b-chat', 1.8e9]] as const)
+    assert.deepEqual(await resolved(spec), { id: spec, exact: false, total }, spec);
+  // A name that states no size and is not in the catalog is unknown.
+  for (const spec of ['google-t5/t5-base', 'google-bert/bert-base-uncased', 'Qwen/Qwen1.5-MoE-A2.7B-Chat-GPTQ-Int4']) assert.equal(await resolved(spec), undefined, spec);
+});

@@ -35,6 +35,8 @@ PRESET_IDS = {
     'Mixtral-8x7B-v0.1': ('mistralai/Mixtral-8x7B-v0.1', 'preset name'),
     'phi-3_5': ('microsoft/Phi-3.5-mini-instruct', '_name_or_path'),
     'phi-4': ('microsoft/Phi-4-mini-instruct', '_name_or_path'),
+    # tie_word_embeddings True is Qwen's (MLC's Qwen2 model ignored it until mlc-ai/mlc-llm#2535): the hub
+    # checkpoint repeats lm_head, as Qwen1.5-0.5B-Chat's does (vllm-project/vllm#3344), so its total reads untied.
     'qwen2': ('Qwen/Qwen1.5-1.8B-Chat', '_name_or_path'),
     'qwen2moe': ('Qwen/Qwen1.5-MoE-A2.7B', 'the only qwen2_moe model with 60 experts of width 1408 and 24 layers'),
     'deepseek_v2_lite': ('deepseek-ai/DeepSeek-V2-Lite', 'preset name'),

@@ -249,7 +249,10 @@ export function assemble(inputs: Inputs): Assembled {
     });
   }
   const uncovered = addRegistryAliases(inputs, entries, totals);
-  for (const e of entries) e.aliases = [...new Set(e.aliases.filter((a) => lower(a) !== lower(e.id)))].sort((a, b) => a.localeCompare(b));
+  // A release with an entry of its own (Qwen3-4B-Instruct-2507, a hand-written alias of Qwen3-4B) is that entry's
+  // name only: a name in two entries finds whichever the server indexes last.
+  const ownIds = new Set(entries.map((e) => lower(e.id)));
+  for (const e of entries) e.aliases = [...new Set(e.aliases.filter((a) => !ownIds.has(lower(a))))].sort((a, b) => a.localeCompare(b));
   entries.sort((a, b) => lower(a.id).localeCompare(lower(b.id)) || a.id.localeCompare(b.id));
   return { entries, leftOut, uncovered };
 }
@@ -265,8 +268,10 @@ function addRegistryAliases(inputs: Inputs, entries: Entry[], totals: Map<string
   const index = (e: Entry, id: string) => {
     if (!byName.has(lower(id))) byName.set(lower(id), e);
   };
+  // Every entry's own id first: a registry id that is one entry's id and another's alias joins the former.
+  for (const e of entries) index(e, e.id);
   for (const e of entries) {
-    for (const id of [e.id, ...e.aliases]) index(e, id);
+    for (const id of e.aliases) index(e, id);
     byVariant.set(variantKey(e.id), [...(byVariant.get(variantKey(e.id)) ?? []), e]);
   }
   const agrees = (e: Entry, id: string) =>

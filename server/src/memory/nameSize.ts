@@ -39,8 +39,14 @@ const patterns: Array<{ re: RegExp; read: (m: RegExpExecArray) => Omit<StatedSiz
   { re: /(\d+)x(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: Number(m[1]) * amount(m[2], m[3]), caveat: { kind: 'experts-times-size', size: `${m[2]}${m[3].toUpperCase()}`, experts: Number(m[1]) } }) },
   // E2B, E4B (Gemma 3n/4): effective parameters; embeddings per layer and towers come on top.
   { re: /(?:^|[-_])e(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]), caveat: { kind: 'effective', size: `E${m[1]}${m[2].toUpperCase()}` } }) },
-  // 13B, 0.5B, 1.5b, 135M, 1T.
-  { re: /(?:^|[-_.])(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
+  // 1_8B, 1_6b: Qwen-1 (Qwen/Qwen-1_8B), InternLM (internlm2_5-1_8b-chat) and StableLM (stablelm-2-1_6b) write the
+  // decimal point as "_". Only after "-" or at the start: in llama_2_7b the underscores separate words.
+  { re: /(?:^|-)(\d+)_(\d+)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[2]}`, m[3]) }) },
+  // 7b1, 1b7: BLOOM's 7.1B and 1.7B (bigscience/bloom-7b1, bloomz-7b1-mt).
+  { re: /(?:^|[-_]|(?<!\d)\.)(\d+)([bm])(\d+)(?![a-z0-9])/i, read: (m) => ({ total: amount(`${m[1]}.${m[3]}`, m[2]) }) },
+  // 13B, 0.5B, 1.5b, 135M, 1T. A dot after a digit is a decimal point, not a separator: the ".7B" of MoE-A2.7B
+  // is no size (an active size alone states no total).
+  { re: /(?:^|[-_]|(?<!\d)\.)(\d+(?:\.\d+)?)([bmt])(?![a-z0-9])/i, read: (m) => ({ total: amount(m[1], m[2]) }) },
 ];
 
 /** The size stated in a model id's last segment, if any. */
@@ -76,10 +82,15 @@ function familyOf(stem: string): CatalogEntry[] {
   return [];
 }
 
-/** The family member closest in size (log scale), MoE preferred for a MoE name. */
-function nearest(family: CatalogEntry[], size: StatedSize): CatalogEntry | undefined {
+/**
+ * The family member closest in size (log scale), MoE preferred for a MoE name. Among members of one size, the
+ * one the name was made from (`Qwen2.5-72B` for `Qwen2.5-72B-Instruct-AWQ`) before fine-tunes that share its
+ * shape, then the one most ids point at.
+ */
+function nearest(family: CatalogEntry[], size: StatedSize, name: string): CatalogEntry | undefined {
   const distance = (e: CatalogEntry) => Math.abs(Math.log(e.counts.total / size.total)) + (Boolean(e.info.architecture?.moe) !== Boolean(size.active) ? 10 : 0);
-  return [...family].sort((a, b) => distance(a) - distance(b) || a.id.localeCompare(b.id))[0];
+  const madeFrom = (e: CatalogEntry) => ([e.id, ...e.aliases].some((id) => name.startsWith(lastSegment(id))) ? 0 : 1);
+  return [...family].sort((a, b) => distance(a) - distance(b) || madeFrom(a) - madeFrom(b) || b.aliases.length - a.aliases.length || a.id.localeCompare(b.id))[0];
 }
 
 /** The label beside the name of a model sized from its name, in the reader's language. */
@@ -131,7 +142,7 @@ export function modelDisplayName(model: ModelInfo, t: Translate = english): stri
 export function modelFromNameSize(id: string): ModelInfo | undefined {
   const size = statedSize(id);
   if (!size) return undefined;
-  const sibling = nearest(familyOf(size.stem), size);
+  const sibling = nearest(familyOf(size.stem), size, lastSegment(id.replace(/\\/g, '/').replace(/\/+$/, '')));
   // Without a family the shape is generic (genericShape.ts): activations and adapters are still counted.
   const architecture = sibling?.info.architecture ?? genericArchitecture(size.total);
   const genericShape = sibling ? undefined : { hiddenSize: architecture.hiddenSize, numLayers: architecture.numLayers, vocabSize: architecture.vocabSize };
