@@ -4,15 +4,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import * as path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
 import { withDefaults } from '../../server/src/settings';
-import { estimateFeatures, memoryHosts, scriptDocument, shown } from './context-hosts';
+import { estimateFeatures, memoryHosts, scriptDocument, shown, workspaceRoot } from './context-hosts';
 
 async function analysisOf(name: string, text: string, files: Record<string, string> = {}) {
   const hosts = memoryHosts({ [name]: text, ...files });
   const { analyses } = estimateFeatures(hosts);
-  const document: TextDocument = scriptDocument(name, text);
-  return analyses.training.analyzeDocument(document, 'launch-script', withDefaults({}));
+  const yaml = /\.ya?ml$/.test(name);
+  const document: TextDocument = yaml ? TextDocument.create(URI.file(path.join(workspaceRoot, name)).toString(), 'yaml', 1, text) : scriptDocument(name, text);
+  return analyses.training.analyzeDocument(document, yaml ? 'launch-yaml' : 'launch-script', withDefaults({}));
 }
 
 // https://github.com/lm-sys/FastChat/blob/0e6d3e4beaab66f4d3f93db72541a4abab8af28d/scripts/train_vicuna_7b.sh
@@ -55,4 +58,75 @@ test('a launch with no DeepSpeed at all (ms-swift DDP): its context keeps the sc
   assert.equal(hasConfig, false);
   assert.deepEqual(shown(analysis.context.gradientAccumulationSteps), { value: 8, source: 'train.sh line 10' });
   assert.deepEqual(analysis.notes.filter((n) => /DeepSpeed accumulates/.test(n)), []);
+});
+
+// https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/megatron/base_to_chat.sh
+const megatronSelective = `NPROC_PER_NODE=8 \\
+CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 \\
+megatron sft \\
+    --model Qwen/Qwen2.5-14B \\
+    --tensor_model_parallel_size 4 \\
+    --micro_batch_size 1 \\
+    --global_batch_size 16 \\
+    --packing true \\
+    --recompute_granularity selective \\
+    --max_length 8192 \\
+    --sequence_parallel true
+`;
+
+test('megatron sft: --recompute_granularity decides checkpointing; selective (the default) is not full checkpointing', async () => {
+  const selective = await analysisOf('base_to_chat.sh', megatronSelective);
+  assert.equal(selective.analysis.engine, 'megatron');
+  assert.deepEqual(shown(selective.analysis.context.gradientCheckpointing), { value: false, source: 'base_to_chat.sh line 9' });
+  // https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/megatron/lora/dense.sh
+  const full = await analysisOf('dense.sh', megatronSelective.replace('selective', 'full'));
+  assert.deepEqual(shown(full.analysis.context.gradientCheckpointing), { value: true, source: 'dense.sh line 9' });
+  const unsaid = await analysisOf('unsaid.sh', megatronSelective.replace('    --recompute_granularity selective \\\n', ''));
+  const gc = unsaid.analysis.context.gradientCheckpointing;
+  assert.equal(gc.value, false);
+  assert.equal(gc.source.kind, 'launcher-default');
+  assert.match(shown(gc)!.source, /selective/);
+});
+
+// https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/yaml/megatron/sft.yaml
+const megatronYaml = `model: "Qwen/Qwen2.5-7B"
+tuner_type: lora
+lora_rank: 8
+max_length: 2048
+micro_batch_size: 1
+global_batch_size: 4
+expert_model_parallel_size: 1
+sequence_parallel: true
+recompute_granularity: full
+recompute_method: uniform
+recompute_num_layers: 1
+`;
+
+test('megatron sft with a config file: the file\'s recompute_granularity is read, not ms-swift\'s --gradient_checkpointing default', async () => {
+  const script = 'NPROC_PER_NODE=4 \\\nCUDA_VISIBLE_DEVICES=0,1,2,3 \\\nmegatron sft sft.yaml\n';
+  const { analysis } = await analysisOf('train.sh', script, { 'sft.yaml': megatronYaml });
+  assert.equal(analysis.engine, 'megatron');
+  assert.deepEqual(shown(analysis.context.gradientCheckpointing), { value: true, source: 'sft.yaml line 9' });
+  const selective = await analysisOf('train.sh', script, { 'sft.yaml': megatronYaml.replace('full', 'selective') });
+  assert.deepEqual(shown(selective.analysis.context.gradientCheckpointing), { value: false, source: 'sft.yaml line 9' });
+});
+
+// https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/train/multi-node/ray/sft.yaml
+const swiftRayYaml = `model: Qwen/Qwen2.5-7B-Instruct
+tuner_type: lora
+target_modules:
+  - q_proj
+  - v_proj
+torch_dtype: bfloat16
+per_device_train_batch_size: 1
+gradient_accumulation_steps: 8
+deepspeed: zero3
+`;
+
+test('an ms-swift YAML with LoRA keeps ms-swift\'s lora_dropout 0.05, as the same flags on a command line do', async () => {
+  const { analysis } = await analysisOf('sft.yaml', swiftRayYaml);
+  assert.equal(analysis.context.lora?.value.rank, 8);
+  assert.equal(analysis.context.lora?.value.dropout, 0.05);
+  const written = await analysisOf('sft.yaml', swiftRayYaml + 'lora_dropout: 0.1\n');
+  assert.equal(written.analysis.context.lora?.value.dropout, 0.1);
 });

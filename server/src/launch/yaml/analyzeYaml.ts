@@ -273,6 +273,11 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   readYamlWorkload(top, facts, at, int, str);
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
+    // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
+    if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
+    // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).
+    const recompute = str(top.get('recompute_granularity'));
+    if (recompute) facts.gradientCheckpointing ??= { ...recompute, value: recompute.value === 'full' };
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, msg('ms-swift default'), true);
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
     if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
