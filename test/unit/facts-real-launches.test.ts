@@ -130,3 +130,37 @@ test('an ms-swift YAML with LoRA keeps ms-swift\'s lora_dropout 0.05, as the sam
   const written = await analysisOf('sft.yaml', swiftRayYaml + 'lora_dropout: 0.1\n');
   assert.equal(written.analysis.context.lora?.value.dropout, 0.1);
 });
+
+// https://github.com/QwenLM/Qwen/blob/2df8e8ac450fa185c421a08b0090ef81826caa6e/finetune/finetune_lora_ds.sh
+const qwenLora = `torchrun --nproc_per_node 8 finetune.py \\
+    --model_name_or_path Qwen/Qwen-7B \\
+    --bf16 True \\
+    --output_dir output_qwen \\
+    --per_device_train_batch_size 2 \\
+    --gradient_accumulation_steps 8 \\
+    --model_max_length 512 \\
+    --use_lora \\
+    --gradient_checkpointing \\
+    --deepspeed finetune/ds_config_zero2.json
+`;
+
+test('LoRA switched on without a rank (--use_lora, --lora_enable, --use_peft, --q_lora): adapters, with the rank said to be assumed', async () => {
+  const { analysis } = await analysisOf('finetune_lora_ds.sh', qwenLora);
+  const lora = analysis.context.lora;
+  assert.ok(lora, '--use_lora trains adapters, not the full model');
+  assert.equal(lora.value.rank, 8);
+  assert.equal(lora.value.quantBits, undefined);
+  assert.equal(lora.source.kind, 'launcher-default');
+  assert.match(shown(lora)!.source, /rank not stated/);
+  // https://github.com/QwenLM/Qwen/blob/2df8e8ac450fa185c421a08b0090ef81826caa6e/finetune/finetune_qlora_ds.sh
+  const qlora = await analysisOf('finetune_qlora_ds.sh', qwenLora.replace('--use_lora \\', '--use_lora \\\n    --q_lora \\'));
+  assert.equal(qlora.analysis.context.lora?.value.quantBits, 4);
+  // https://github.com/haotian-liu/LLaVA/blob/c121f0432da27facab705978f83c4ada465e46fd/scripts/finetune_qlora.sh
+  const llava = await analysisOf('finetune_qlora.sh', qwenLora.replace('--use_lora \\', '--lora_enable True \\\n    --bits 4 \\'));
+  assert.deepEqual([llava.analysis.context.lora?.value.rank, llava.analysis.context.lora?.value.quantBits], [8, 4]);
+  // https://github.com/shibing624/MedicalGPT/blob/2f1008cfa49cbba69ff6f138c3b5e2fb0646bdc7/scripts/run_grpo.sh (TRL ModelConfig)
+  const trl = await analysisOf('run_grpo.sh', qwenLora.replace('--use_lora \\', '--use_peft True \\\n    --qlora False \\\n    --load_in_4bit False \\\n    --lora_r 16 \\'));
+  assert.deepEqual(shown(trl.analysis.context.lora), { value: { rank: 16, quantBits: undefined }, source: 'run_grpo.sh line 11' });
+  const off = await analysisOf('finetune_ds.sh', qwenLora.replace('--use_lora \\', '--use_lora False \\'));
+  assert.equal(off.analysis.context.lora, undefined);
+});

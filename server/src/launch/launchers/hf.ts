@@ -7,6 +7,7 @@ import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
 import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
 import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
+import { msg } from '../../l10n';
 
 /** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
 export function pythonTrainer(scriptArgs: Word[]): TrainerPart {
@@ -53,13 +54,8 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   facts.packing ??= reader.bool('packing_samples');
   facts.sleepLevel ??= reader.bool('vllm_enable_sleep') ? { ...reader.bool('vllm_enable_sleep')!, value: 1 } : undefined;
   facts.gradientCheckpointing = reader.bool('gradient_checkpointing');
-  const rank = reader.integer('lora_r', 'lora_rank');
   facts.loraDropout = reader.real('lora_dropout');
-  if (rank) {
-    facts.loraRank = rank;
-    facts.tuner = { ...rank, value: 'lora' };
-  }
-  facts.quantBits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits');
+  readLoraSwitches(ctx, reader, facts);
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   // --deepspeed_config is deepspeed.add_config_arguments' (a plain deepspeed.initialize script): that consumer is known.
@@ -71,6 +67,41 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // HF takes a path (or a dict): a bare word is a file name, not a preset.
     if (facts.deepspeed.kind === 'unknown') facts.deepspeed = { ...facts.deepspeed, kind: 'file', path: facts.deepspeed.text, candidates: ctx.candidates(facts.deepspeed.text) };
   }
+}
+
+/**
+ * LoRA as training scripts switch it: a rank (`--lora_r`, `--lora_rank`), or a switch whose rank is the script's own
+ * dataclass default (Qwen finetune.py:50-63 `--use_lora`/`--q_lora` with lora_r 64, LLaVA train.py:101-106
+ * `--lora_enable`/`--bits`, FastChat train_lora.py:57-65, TRL ModelConfig `--use_peft`/`--load_in_4bit`). A switch
+ * written false turns LoRA off whatever rank is given (TRL reads lora_r only under use_peft). Without a rank, PEFT's
+ * LoraConfig default 8 (peft src/peft/tuners/lora/config.py:613) is assumed, and the source says so.
+ */
+function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
+  const qlora = reader.bool('q_lora') ?? reader.bool('qlora');
+  const switches = [reader.bool('use_lora'), reader.bool('lora_enable'), reader.bool('use_peft'), qlora].filter((f) => f !== undefined);
+  const rank = reader.integer('lora_r', 'lora_rank');
+  const on = switches.find((f) => f.value);
+  if (switches.some((f) => !f.value && f !== qlora) && !on) return;
+  if (rank) {
+    facts.loraRank = rank;
+    facts.tuner = { ...rank, value: 'lora' };
+  } else if (on) {
+    facts.tuner = { ...on, value: 'lora' };
+    facts.loraRank = ctx.fact(8, on.span.start, on.span.end, msg("rank not stated: PEFT's default 8 assumed (the training script may set another)"), true);
+  }
+  const bits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits', 'bits');
+  const fourBit = reader.bool('load_in_4bit');
+  const eightBit = reader.bool('load_in_8bit');
+  facts.quantBits =
+    bits && (bits.value === 4 || bits.value === 8)
+      ? bits
+      : fourBit?.value
+        ? { ...fourBit, value: 4 }
+        : eightBit?.value
+          ? { ...eightBit, value: 8 }
+          : qlora?.value && facts.tuner
+            ? { ...qlora, value: 4 }
+            : undefined;
 }
 
 /** `--fsdp "full_shard auto_wrap"` (with an inline `--fsdp_config`; a file's keys are read by the checks). */
