@@ -164,3 +164,33 @@ test('LoRA switched on without a rank (--use_lora, --lora_enable, --use_peft, --
   const off = await analysisOf('finetune_ds.sh', qwenLora.replace('--use_lora \\', '--use_lora False \\'));
   assert.equal(off.analysis.context.lora, undefined);
 });
+
+// https://github.com/Tele-AI/Telechat/blob/9faf3bc40ee0393e65712acb80067b21c9d1aadb/deepspeed-telechat/sft/run_telechat_lora.sh
+const telechat = `export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7
+MAX_LEN=4096
+MODEL_PATH=Tele-AI/telechat-7B
+python -u process_data.py \\
+   --data_path data.json  \\
+   --tokenizer_path $MODEL_PATH \\
+   --max_seq_len $MAX_LEN \\
+   --num_workers 10
+deepspeed --master_port 29500 main.py \\
+   --model_name_or_path $MODEL_PATH \\
+   --per_device_train_batch_size 1 \\
+   --max_seq_len $MAX_LEN \\
+   --gradient_accumulation_steps 4 \\
+   --gradient_checkpointing \\
+   --zero_stage 3 \\
+   --deepspeed \\
+   --output_dir out
+`;
+
+test('a script that prepares data before it trains: its context is the training command\'s, and DeepSpeed-Chat\'s --max_seq_len is the sequence', async () => {
+  const { analysis, hasConfig } = await analysisOf('run_telechat_lora.sh', telechat);
+  assert.equal(hasConfig, false);
+  const c = analysis.context;
+  assert.deepEqual(shown(c.model), { value: 'Tele-AI/telechat-7B', source: 'run_telechat_lora.sh line 10' });
+  assert.deepEqual(shown(c.gpusPerNode), { value: 8, source: 'run_telechat_lora.sh line 1' });
+  assert.deepEqual(shown(c.gradientAccumulationSteps), { value: 4, source: 'run_telechat_lora.sh line 13' });
+  assert.deepEqual(shown(c.sequenceLength), { value: 4096, source: 'run_telechat_lora.sh line 12' });
+});

@@ -49,6 +49,15 @@ export interface CallerInputs {
   defaults?: ContextDefaults;
 }
 
+/**
+ * The command a script without a readable DeepSpeed config trains with: the first that names a model or a batch, else
+ * the first under a launcher, else the first. A data step before it (`python process_data.py --tokenizer_path …`,
+ * Telechat's run_telechat_lora.sh) runs one process and trains nothing.
+ */
+function trainingCommand(all: LaunchFacts[]): LaunchFacts | undefined {
+  return all.find((f) => f.model || f.microBatch || f.gradientAccumulation) ?? all.find((f) => f.launcher !== 'python') ?? all[0];
+}
+
 /** Launch files in the workspace are scripts and launcher YAML; a change to one may add or remove a reference. */
 const launchFilePattern = /\.(sh|bash|zsh|slurm|sbatch|pbs|ya?ml)$/i;
 /** Files a model's size is read from. */
@@ -297,7 +306,7 @@ export class TrainingService {
     const [parallel] = await this.parallelLaunchesOf(document);
     if (parallel) return { analysis: await this.analyzeParallelLaunch(parallel.facts, settings, caller, document.uri), hasConfig: true };
     const [launch] = await this.launchesOf(document);
-    const written = launch?.facts ?? factsOf(this.parses.launch(document))[0];
+    const written = launch?.facts ?? trainingCommand(factsOf(this.parses.launch(document)));
     // No resolveModel: without a config nothing is estimated, so the model is not looked up (nor said unsized).
     const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller });
     return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };

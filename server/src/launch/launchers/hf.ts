@@ -44,7 +44,8 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   facts.model = reader.string('model_name_or_path', 'model', 'model_id', 'pretrain');
   readCommonTrainingFacts(reader, facts);
   facts.microBatch ??= reader.integer('micro_train_batch_size');
-  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length', 'max_len');
+  // DeepSpeed-Chat's --max_seq_len (DeepSpeedExamples applications/DeepSpeed-Chat/training/step1_supervised_finetuning/main.py:81; Yi, Telechat).
+  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length', 'max_len', 'max_seq_len');
   facts.rewardModel = reader.string('reward_model_path', 'reward_pretrain');
   facts.valueModel = reader.string('critic_pretrain');
   facts.refModel = reader.string('ref_model', 'ref_pretrain');
