@@ -163,6 +163,11 @@ test('LoRA switched on without a rank (--use_lora, --lora_enable, --use_peft, --
   assert.deepEqual(shown(trl.analysis.context.lora), { value: { rank: 16, quantBits: undefined }, source: 'run_grpo.sh line 11' });
   const off = await analysisOf('finetune_ds.sh', qwenLora.replace('--use_lora \\', '--use_lora False \\'));
   assert.equal(off.analysis.context.lora, undefined);
+  // https://github.com/huggingface/peft/blob/5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40/examples/sft/run_peft_qlora_deepspeed_stage3.sh
+  const peft = await analysisOf('run_peft.sh', qwenLora.replace('--use_lora \\', '--use_peft_lora True \\\n    --lora_r 8 \\\n    --use_4bit_quantization True \\'));
+  assert.deepEqual([peft.analysis.context.lora?.value.rank, peft.analysis.context.lora?.value.quantBits], [8, 4]);
+  const peftOff = await analysisOf('run_peft.sh', qwenLora.replace('--use_lora \\', '--use_peft_lora False \\\n    --lora_r 8 \\'));
+  assert.equal(peftOff.analysis.context.lora, undefined);
 });
 
 // https://github.com/Tele-AI/Telechat/blob/9faf3bc40ee0393e65712acb80067b21c9d1aadb/deepspeed-telechat/sft/run_telechat_lora.sh

@@ -73,13 +73,14 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
 /**
  * LoRA as training scripts switch it: a rank (`--lora_r`, `--lora_rank`), or a switch whose rank is the script's own
  * dataclass default (Qwen finetune.py:50-63 `--use_lora`/`--q_lora` with lora_r 64, LLaVA train.py:101-106
- * `--lora_enable`/`--bits`, FastChat train_lora.py:57-65, TRL ModelConfig `--use_peft`/`--load_in_4bit`). A switch
+ * `--lora_enable`/`--bits`, FastChat train_lora.py:57-65, TRL ModelConfig `--use_peft`/`--load_in_4bit`, PEFT's
+ * examples/sft/train.py `--use_peft_lora`/`--use_4bit_quantization`). A switch
  * written false turns LoRA off whatever rank is given (TRL reads lora_r only under use_peft). Without a rank, PEFT's
  * LoraConfig default 8 (peft src/peft/tuners/lora/config.py:613) is assumed, and the source says so.
  */
 function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
   const qlora = reader.bool('q_lora') ?? reader.bool('qlora');
-  const switches = [reader.bool('use_lora'), reader.bool('lora_enable'), reader.bool('use_peft'), qlora].filter((f) => f !== undefined);
+  const switches = [reader.bool('use_lora'), reader.bool('lora_enable'), reader.bool('use_peft'), reader.bool('use_peft_lora'), qlora].filter((f) => f !== undefined);
   const rank = reader.integer('lora_r', 'lora_rank');
   const on = switches.find((f) => f.value);
   if (switches.some((f) => !f.value && f !== qlora) && !on) return;
@@ -91,7 +92,7 @@ function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: Launc
     facts.loraRank = ctx.fact(8, on.span.start, on.span.end, msg("rank not stated: PEFT's default 8 assumed (the training script may set another)"), true);
   }
   const bits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits', 'bits');
-  const fourBit = reader.bool('load_in_4bit');
+  const fourBit = reader.bool('load_in_4bit') ?? reader.bool('use_4bit_quantization');
   const eightBit = reader.bool('load_in_8bit');
   facts.quantBits =
     bits && (bits.value === 4 || bits.value === 8)
