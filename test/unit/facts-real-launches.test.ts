@@ -199,3 +199,57 @@ test('a script that prepares data before it trains: its context is the training 
   assert.deepEqual(shown(c.gradientAccumulationSteps), { value: 4, source: 'run_telechat_lora.sh line 13' });
   assert.deepEqual(shown(c.sequenceLength), { value: 4096, source: 'run_telechat_lora.sh line 12' });
 });
+
+// https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/train/multi-gpu/fsdp2_lora/fsdp2.json
+const swiftFsdp2Json = `{
+  "compute_environment": "LOCAL_MACHINE",
+  "distributed_type": "FSDP",
+  "fsdp_config": {
+    "fsdp_auto_wrap_policy": "TRANSFORMER_BASED_WRAP",
+    "fsdp_reshard_after_forward": true,
+    "fsdp_activation_checkpointing": true,
+    "fsdp_version": 2
+  },
+  "mixed_precision": "bf16",
+  "num_machines": 1,
+  "num_processes": 2
+}
+`;
+// https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/train/multi-gpu/fsdp2_lora/train.sh
+const swiftFsdp2Script = `CUDA_VISIBLE_DEVICES=0,1 \\
+accelerate launch --config_file "./fsdp2.json" \\
+    swift/cli/sft.py \\
+    --model Qwen/Qwen2.5-7B-Instruct \\
+    --tuner_type lora \\
+    --per_device_train_batch_size 1 \\
+    --gradient_checkpointing false \\
+    --max_length 2048
+`;
+
+test('FSDP activation checkpointing in the accelerate config checkpoints the layers, whatever the trainer\'s --gradient_checkpointing false', async () => {
+  const { analysis } = await analysisOf('train.sh', swiftFsdp2Script, { 'fsdp2.json': swiftFsdp2Json });
+  assert.equal(analysis.engine, 'fsdp');
+  assert.deepEqual(shown(analysis.context.gradientCheckpointing), { value: true, source: 'fsdp2.json line 7' });
+});
+
+// https://github.com/huggingface/trl/blob/f2cd57710ae345ea6428ae95363267fcf38a3dc8/examples/accelerate_configs/context_parallel_2gpu.yaml
+const trlContextParallel = `distributed_type: FSDP
+fsdp_config:
+  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP
+  fsdp_version: 2
+mixed_precision: bf16
+num_machines: 1
+num_processes: 2  # Number of GPUs
+parallelism_config:
+  parallelism_config_dp_replicate_size: 1
+  parallelism_config_dp_shard_size: 1
+  parallelism_config_tp_size: 1
+  parallelism_config_cp_size: 2  # Context parallel size
+`;
+
+test('accelerate parallelism_config: context parallel (cp_size) and ALST sequence parallel (sp_size) split each sequence\'s activations', async () => {
+  const { analysis } = await analysisOf('context_parallel_2gpu.yaml', trlContextParallel);
+  assert.deepEqual(shown(analysis.context.workload.sequenceParallel), { value: 2, source: 'context_parallel_2gpu.yaml line 12' });
+  const sp = await analysisOf('sp.yaml', trlContextParallel.replace('cp_size: 2', 'sp_size: 2'));
+  assert.equal(sp.analysis.context.workload.sequenceParallel?.value, 2);
+});

@@ -207,8 +207,12 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
       ),
     );
   }
+  // FSDP's own activation checkpointing (accelerate's fsdp_activation_checkpointing, the Trainer's fsdp_config) wraps the
+  // layers whatever the trainer's flag says; ms-swift's FSDP2 example turns the flag off for it (fsdp2_lora/train.sh).
+  const fsdpCheckpointing = inputs.withoutDeepSpeed && script?.fsdp?.activationCheckpointing?.value ? script.fsdp.activationCheckpointing : undefined;
   const gradientCheckpointing =
     over.gradientCheckpointing ??
+    fromScript(script, fsdpCheckpointing, t) ??
     fromScript(script, script?.gradientCheckpointing, t) ??
     fromSetting('gradientCheckpointing', settings.gradientCheckpointing) ??
     byDefault(defaults.gradientCheckpointing);

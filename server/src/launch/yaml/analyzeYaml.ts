@@ -244,6 +244,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
       };
       if (stage && stageValue !== stage.value) facts.deepspeed.invalidStage = true;
     }
+    // Context parallel (FSDP2, cp_size) or ALST/Ulysses sequence parallel (DeepSpeed, sp_size) splits every sequence over
+    // that many GPUs; the two exclude each other (accelerate parallelism_config.py:73-76, :328-329).
+    const split = ['cp_size', 'sp_size'].map((k) => int(parallelismConfig.get(`parallelism_config_${k}`) ?? parallelismConfig.get(k))).find((f) => f && f.value > 1);
+    if (split) facts.sequenceParallel = split;
     const fsdp = accelerateFsdpSettings(top.get('distributed_type'), fsdpConfig, (start, end) => ctx.span(start, end));
     if (fsdp) facts.fsdp = fsdp;
     return { kind, document, top, deepspeedConfig, fsdpConfig, parallelismConfig, facts };
