@@ -253,3 +253,32 @@ test('accelerate parallelism_config: context parallel (cp_size) and ALST sequenc
   const sp = await analysisOf('sp.yaml', trlContextParallel.replace('cp_size: 2', 'sp_size: 2'));
   assert.equal(sp.analysis.context.workload.sequenceParallel?.value, 2);
 });
+
+// https://github.com/OpenGVLab/InternVL/blob/2410d1dbf208f0e799459aff9376e5747dbf41a2/internvl_chat/shell/internvl2.5/2nd_finetune/internvl2_5_8b_dynamic_res_2nd_finetune_lora.sh
+const internvlLora = `torchrun \\
+  --nnodes=1 \\
+  --nproc_per_node=2 \\
+  internvl/train/internvl_chat_finetune.py \\
+  --model_name_or_path "OpenGVLab/InternVL2_5-8B" \\
+  --freeze_llm True \\
+  --freeze_mlp True \\
+  --freeze_backbone True \\
+  --use_llm_lora 16 \\
+  --bf16 True \\
+  --per_device_train_batch_size 4 \\
+  --gradient_accumulation_steps 2 \\
+  --max_seq_length 8192 \\
+  --grad_checkpoint True \\
+  --deepspeed "zero_stage1_config.json"
+`;
+
+test('InternVL\'s own flags: --use_llm_lora N trains adapters of rank N, --grad_checkpoint and --freeze_backbone are read', async () => {
+  const { analysis } = await analysisOf('finetune_lora.sh', internvlLora);
+  const c = analysis.context;
+  assert.deepEqual(shown(c.lora), { value: { rank: 16, quantBits: undefined }, source: 'finetune_lora.sh line 9' });
+  assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: 'finetune_lora.sh line 14' });
+  assert.deepEqual(shown(c.workload.freezeVit), { value: true, source: 'finetune_lora.sh line 8' });
+  const full = await analysisOf('finetune_full.sh', internvlLora.replace('--use_llm_lora 16', '--use_llm_lora 0').replace('--grad_checkpoint True', '--grad_checkpoint False'));
+  assert.equal(full.analysis.context.lora, undefined);
+  assert.equal(full.analysis.context.gradientCheckpointing.value, false);
+});

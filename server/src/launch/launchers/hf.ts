@@ -54,7 +54,11 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   if (flash?.value) facts.attnImpl ??= { ...flash, value: 'flash' };
   facts.packing ??= reader.bool('packing_samples');
   facts.sleepLevel ??= reader.bool('vllm_enable_sleep') ? { ...reader.bool('vllm_enable_sleep')!, value: 1 } : undefined;
-  facts.gradientCheckpointing = reader.bool('gradient_checkpointing');
+  // InternVL's internvl_chat_finetune.py names them --grad_checkpoint (default True) and --freeze_backbone (the ViT)
+  // (InternVL 2410d1db internvl_chat/internvl/train/internvl_chat_finetune.py:112-115, :140-143). LLaVA's
+  // --freeze_backbone freezes the LLM instead (llava/train/train.py:844-845), so only InternVL's is the ViT.
+  facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? reader.bool('grad_checkpoint');
+  if (/internvl/i.test(facts.script?.value ?? '')) facts.freezeVit ??= reader.bool('freeze_backbone');
   facts.loraDropout = reader.real('lora_dropout');
   readLoraSwitches(ctx, reader, facts);
   readTrainerFsdp(ctx, reader, facts);
@@ -81,7 +85,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
 function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
   const qlora = reader.bool('q_lora') ?? reader.bool('qlora');
   const switches = [reader.bool('use_lora'), reader.bool('lora_enable'), reader.bool('use_peft'), reader.bool('use_peft_lora'), qlora].filter((f) => f !== undefined);
-  const rank = reader.integer('lora_r', 'lora_rank');
+  // InternVL: --use_llm_lora N is the LLM's adapter rank, 0 none (internvl_chat_finetune.py:132-135, :1007-1008).
+  const llmLora = reader.integer('use_llm_lora');
+  const rank = reader.integer('lora_r', 'lora_rank') ?? (llmLora && llmLora.value > 0 ? llmLora : undefined);
   const on = switches.find((f) => f.value);
   if (switches.some((f) => !f.value && f !== qlora) && !on) return;
   if (rank) {
