@@ -282,3 +282,26 @@ test('InternVL\'s own flags: --use_llm_lora N trains adapters of rank N, --grad_
   assert.equal(full.analysis.context.lora, undefined);
   assert.equal(full.analysis.context.gradientCheckpointing.value, false);
 });
+
+// https://github.com/haotian-liu/LLaVA/blob/c121f0432da27facab705978f83c4ada465e46fd/scripts/v1_5/finetune_lora.sh, with its
+// scripts/zero3.json checked out as a Git LFS pointer (as the corpus stores it): a config DeepSpeed cannot load.
+const llavaLora = `deepspeed llava/train/train.py \\
+    --lora_enable True --lora_r 128 --lora_alpha 256 --mm_projector_lr 2e-5 \\
+    --deepspeed ./scripts/zero3.json \\
+    --model_name_or_path lmsys/vicuna-13b-v1.5 \\
+    --bf16 True \\
+    --per_device_train_batch_size 16 \\
+    --gradient_accumulation_steps 2 \\
+    --model_max_length 2048 \\
+    --gradient_checkpointing True
+`;
+const lfsPointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:8d25d1f104be517b09152d6398a7352a8db4956f956565ec2ed8af58feba7a81\nsize 801\n';
+
+test('a --deepspeed file that holds no JSON object is no config ZeRO Lens can read, not a run without DeepSpeed', async () => {
+  const { analysis, hasConfig } = await analysisOf('finetune_lora.sh', llavaLora, { 'scripts/zero3.json': lfsPointer });
+  assert.equal(hasConfig, false);
+  assert.ok(analysis.missing.includes('deepspeed'));
+  const readable = await analysisOf('finetune_lora.sh', llavaLora, { 'scripts/zero3.json': '{"zero_optimization": {"stage": 3}}' });
+  assert.equal(readable.hasConfig, true);
+  assert.equal(readable.analysis.current.stage, 3);
+});

@@ -54,6 +54,10 @@ export interface CallerInputs {
  * the first under a launcher, else the first. A data step before it (`python process_data.py --tokenizer_path …`,
  * Telechat's run_telechat_lora.sh) runs one process and trains nothing.
  */
+function isObjectValue(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function trainingCommand(all: LaunchFacts[]): LaunchFacts | undefined {
   return all.find((f) => f.model || f.microBatch || f.gradientAccumulation) ?? all.find((f) => f.launcher !== 'python') ?? all[0];
 }
@@ -233,7 +237,7 @@ export class TrainingService {
   async analyzeLaunch(launch: LaunchFacts, settings: ZeroLensSettings, given?: ReferencedConfig, caller: CallerInputs = {}, owner?: string): Promise<ConfigAnalysis | undefined> {
     const reads = new Set<string>();
     const config = given ?? (await this.configOf(launch.deepspeed, reads));
-    if (!config) return undefined;
+    if (!config || !isObjectValue(config.value)) return undefined;
     const key = JSON.stringify(['launch', launch, settings, config.configPath, config.file?.text ?? '', caller]);
     const analysis = this.remember<ConfigAnalysis | undefined>(key, (more) => {
       reads.forEach((p) => more.add(p));
@@ -285,7 +289,9 @@ export class TrainingService {
     const reads = new Set<string>();
     for (const launch of await this.launchesOf(document, reads)) {
       const config = await this.configOf(launch.deepspeed, reads);
-      if (!config) continue;
+      // A file that holds no JSON object (a Git LFS pointer, a half-written file) is no config DeepSpeed loads: the run
+      // is not one without DeepSpeed (analyze's plain-PyTorch engine), and its document says the config is unreadable.
+      if (!config || !isObjectValue(config.value)) continue;
       const analysis = await this.analyzeLaunch(launch.facts, settings, config, caller, document.uri);
       this.depend(document.uri, reads);
       return analysis ? { launch, config, analysis } : undefined;
