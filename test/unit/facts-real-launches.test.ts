@@ -305,3 +305,35 @@ test('a --deepspeed file that holds no JSON object is no config ZeRO Lens can re
   assert.equal(readable.hasConfig, true);
   assert.equal(readable.analysis.current.stage, 3);
 });
+
+// https://github.com/OpenRLHF/OpenRLHF/blob/17b714b5992dd7e4538c21358bc051044496c05d/examples/scripts/train_sft.sh (the corpus copy)
+const openrlhfSft = `set -x
+
+read -r -d '' training_commands <<EOF
+openrlhf.cli.train_sft \\
+   --max_len 2048 \\
+   --dataset Open-Orca/OpenOrca \\
+   --train_batch_size 256 \\
+   --micro_train_batch_size 2 \\
+   --pretrain meta-llama/Meta-Llama-3-8B \\
+   --zero_stage 2 \\
+   --param_dtype bf16 \\
+   --packing_samples \\
+   --gradient_checkpointing
+EOF
+    # --wandb [WANDB_TOKENS]
+
+if [[ \${1} != "slurm" ]]; then
+    deepspeed --module $training_commands
+fi
+`;
+
+test("OpenRLHF's read -r -d '' training_commands <<EOF idiom: deepspeed --module $training_commands runs the command the heredoc holds", async () => {
+  const { analysis } = await analysisOf('train_sft.sh', openrlhfSft);
+  const c = analysis.context;
+  assert.deepEqual(shown(c.model), { value: 'meta-llama/Meta-Llama-3-8B', source: 'train_sft.sh line 9' });
+  assert.deepEqual(shown(c.microBatchSize), { value: 2, source: 'train_sft.sh line 8' });
+  assert.deepEqual(shown(c.sequenceLength), { value: 2048, source: 'train_sft.sh line 5' });
+  assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: 'train_sft.sh line 13' });
+  assert.deepEqual(shown(c.workload.packing), { value: true, source: 'train_sft.sh line 12' });
+});
