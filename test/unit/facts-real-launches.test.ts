@@ -337,3 +337,30 @@ test("OpenRLHF's read -r -d '' training_commands <<EOF idiom: deepspeed --module
   assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: 'train_sft.sh line 13' });
   assert.deepEqual(shown(c.workload.packing), { value: true, source: 'train_sft.sh line 12' });
 });
+
+// https://github.com/OpenRLHF/OpenRLHF/blob/3c3be6234e0cb353e76bb8019947db9dfe99fca7/examples/scripts/train_sft_mixtral_lora.sh (dotted flags)
+const openrlhfDotted = `read -r -d '' training_commands <<EOF
+openrlhf.cli.train_sft \\
+    --data.max_len 2048 \\
+    --train.micro_batch_size 4 \\
+    --model.model_name_or_path mistralai/Mixtral-8x7B-v0.1 \\
+    --ds.zero_stage 3 \\
+    --model.gradient_checkpointing_enable \\
+    --ds.lora.rank 64 \\
+    --ds.packing_samples
+EOF
+deepspeed --module $training_commands
+`;
+
+test('OpenRLHF\'s dotted flags (--model.model_name_or_path, --train.micro_batch_size, --data.max_len, --ds.lora.rank …) are read as the old ones were', async () => {
+  const { analysis } = await analysisOf('train_sft_mixtral_lora.sh', openrlhfDotted);
+  const c = analysis.context;
+  assert.deepEqual(shown(c.model), { value: 'mistralai/Mixtral-8x7B-v0.1', source: 'train_sft_mixtral_lora.sh line 5' });
+  assert.deepEqual(shown(c.microBatchSize), { value: 4, source: 'train_sft_mixtral_lora.sh line 4' });
+  assert.deepEqual(shown(c.sequenceLength), { value: 2048, source: 'train_sft_mixtral_lora.sh line 3' });
+  assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: 'train_sft_mixtral_lora.sh line 7' });
+  assert.equal(c.lora?.value.rank, 64);
+  assert.equal(c.workload.packing?.value, true);
+  const full = await analysisOf('train_sft.sh', openrlhfDotted.replace('--ds.lora.rank 64', '--ds.lora.rank 0'));
+  assert.equal(full.analysis.context.lora, undefined, 'rank 0 is full fine-tuning');
+});
