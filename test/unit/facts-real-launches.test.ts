@@ -364,3 +364,29 @@ test('OpenRLHF\'s dotted flags (--model.model_name_or_path, --train.micro_batch_
   const full = await analysisOf('train_sft.sh', openrlhfDotted.replace('--ds.lora.rank 64', '--ds.lora.rank 0'));
   assert.equal(full.analysis.context.lora, undefined, 'rank 0 is full fine-tuning');
 });
+
+// https://github.com/hiyouga/LLaMA-Factory/blob/ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30/examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml
+const llamaFactoryNoGc = `model_name_or_path: Qwen/Qwen3.5-35B-A3B
+stage: sft
+do_train: true
+finetuning_type: lora
+lora_rank: 8
+lora_target: all
+cutoff_len: 2048
+per_device_train_batch_size: 1
+gradient_accumulation_steps: 1
+bf16: true
+disable_gradient_checkpointing: true
+`;
+
+test('LLaMA-Factory checkpoints unless disable_gradient_checkpointing (its loader, not the Trainer\'s flag, decides); a config-less command is completed by its YAML', async () => {
+  const script = 'FORCE_TORCHRUN=1 CUDA_VISIBLE_DEVICES=0,1 llamafactory-cli train sft.yaml\n';
+  const off = await analysisOf('train.sh', script, { 'sft.yaml': llamaFactoryNoGc });
+  assert.equal(off.hasConfig, false);
+  assert.deepEqual(shown(off.analysis.context.model), { value: 'Qwen/Qwen3.5-35B-A3B', source: 'sft.yaml line 1' });
+  assert.deepEqual(shown(off.analysis.context.gradientCheckpointing), { value: false, source: 'sft.yaml line 11' });
+  // gradient_checkpointing: false alone does not stop LLaMA-Factory's loader (model_utils/checkpointing.py:184).
+  const on = await analysisOf('train.sh', script, { 'sft.yaml': llamaFactoryNoGc.replace('disable_gradient_checkpointing: true', 'gradient_checkpointing: false') });
+  assert.equal(on.analysis.context.gradientCheckpointing.value, true);
+  assert.equal(on.analysis.context.gradientCheckpointing.source.kind, 'launcher-default');
+});

@@ -312,7 +312,13 @@ export class TrainingService {
     const [parallel] = await this.parallelLaunchesOf(document);
     if (parallel) return { analysis: await this.analyzeParallelLaunch(parallel.facts, settings, caller, document.uri), hasConfig: true };
     const [launch] = await this.launchesOf(document);
-    const written = launch?.facts ?? trainingCommand(factsOf(this.parses.launch(document)));
+    const reads = new Set<string>();
+    const first = trainingCommand(factsOf(this.parses.launch(document)));
+    // A command without DeepSpeed is still completed by the config file it names (`llamafactory-cli train x.yaml`,
+    // `swift sft x.yaml`): its model, batch and checkpointing are there.
+    const written = launch?.facts ?? (first && (await completedByConfigFile(first, (path) => this.factsOfFile(path, reads)).catch(() => first)));
+    if (first?.configFile) first.configFile.candidates.forEach((c) => reads.add(c));
+    this.depend(document.uri, reads);
     // No resolveModel: without a config nothing is estimated, so the model is not looked up (nor said unsized).
     const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller });
     return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };

@@ -275,6 +275,12 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.torchDtype = at(dtype, precision);
   }
   readYamlWorkload(top, facts, at, int, str);
+  if (kind === 'llamafactory-yaml' && facts.gradientCheckpointing?.value !== true) {
+    // LLaMA-Factory's loader checkpoints unless disable_gradient_checkpointing (ff6d4d12 hparams/model_args.py:145-148,
+    // model/model_utils/checkpointing.py:184); the Trainer's gradient_checkpointing: false does not stop it.
+    const disable = top.get('disable_gradient_checkpointing');
+    facts.gradientCheckpointing = disable?.value === true ? at(disable, false) : ctx.fact(true, 0, 0, msg('LLaMA-Factory default (disable_gradient_checkpointing: false)'), true);
+  }
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
     // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
