@@ -87,6 +87,7 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   const context = resolveTrainingContext({
     configPath: input.configPath,
     config: configContextFacts(facts),
+    withoutDeepSpeed: input.config === undefined,
     scripts: input.scripts,
     settings: input.settings,
     overrides: input.context,

@@ -127,6 +127,8 @@ export interface ContextInputs {
   /** The DeepSpeed config the run uses (a file path or a display name such as "zero3 (ms-swift preset)"). */
   configPath: string;
   config: ConfigContextFacts;
+  /** The run has no DeepSpeed config (FSDP, Megatron, plain PyTorch): what the launch says reaches the trainer unchanged. */
+  withoutDeepSpeed?: boolean;
   /** The launch commands that use this config; the first by path wins, the others are named in a note. */
   scripts: LaunchFacts[];
   settings: ZeroLensSettings;
@@ -189,9 +191,11 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     over.sequenceLength ?? fromScript(script, script?.seqLen, t) ?? fromSetting('sequenceLength', settings.sequenceLength) ?? byDefault(defaults.sequenceLength);
   const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
   const microBatchSize = over.microBatchSize ?? resolveMicroBatch(inputs, script, world, defaults, t);
-  const gradientAccumulationSteps = over.gradientAccumulationSteps ?? resolveAccumulation(config, configPath, script, microBatchSize.value, world, t);
+  const gradientAccumulationSteps =
+    over.gradientAccumulationSteps ??
+    (inputs.withoutDeepSpeed ? launcherAccumulation(script, world, t) : resolveAccumulation(config, configPath, script, microBatchSize.value, world, t));
   const ignored = script?.gradientAccumulation;
-  if (!over.gradientAccumulationSteps && config.gradientAccumulationSteps === undefined && ignored && !ignored.isDefault && ignored.value !== gradientAccumulationSteps.value) {
+  if (!over.gradientAccumulationSteps && !inputs.withoutDeepSpeed && config.gradientAccumulationSteps === undefined && ignored && !ignored.isDefault && ignored.value !== gradientAccumulationSteps.value) {
     // accelerate writes 1 into a config without the key (utils/dataclasses.py:1274-1275); plain DeepSpeed never sees the flag.
     notes.push(
       t(
@@ -203,8 +207,12 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
       ),
     );
   }
+  // FSDP's own activation checkpointing (accelerate's fsdp_activation_checkpointing, the Trainer's fsdp_config) wraps the
+  // layers whatever the trainer's flag says; ms-swift's FSDP2 example turns the flag off for it (fsdp2_lora/train.sh).
+  const fsdpCheckpointing = inputs.withoutDeepSpeed && script?.fsdp?.activationCheckpointing?.value ? script.fsdp.activationCheckpointing : undefined;
   const gradientCheckpointing =
     over.gradientCheckpointing ??
+    fromScript(script, fsdpCheckpointing, t) ??
     fromScript(script, script?.gradientCheckpointing, t) ??
     fromSetting('gradientCheckpointing', settings.gradientCheckpointing) ??
     byDefault(defaults.gradientCheckpointing);
@@ -273,7 +281,7 @@ function resolveMicroBatch(inputs: ContextInputs, script: LaunchFacts | undefine
 function resolveAccumulation(config: ConfigContextFacts, configPath: string, script: LaunchFacts | undefined, micro: number, world: number | undefined, t: Translate): Sourced<number> {
   const steps = config.gradientAccumulationSteps;
   if (typeof steps === 'number' && positiveInteger(steps)) return { value: steps, source: { kind: 'config', file: configPath, key: 'gradient_accumulation_steps' } };
-  if (steps === 'auto') return fromScript(script, script?.gradientAccumulation, t) ?? swiftDefaultAccumulation(script, world, t) ?? byDefault(1, true);
+  if (steps === 'auto') return launcherAccumulation(script, world, t, true);
   // accelerate's DeepSpeedPlugin writes 1 into a config without the key (utils/dataclasses.py:1274-1275) before
   // DeepSpeed could derive it: the HF Trainer, ms-swift, LLaMA-Factory and deepspeed_config_file go through it.
   if (steps === undefined && script && pluginReader(script)) {
@@ -284,6 +292,15 @@ function resolveAccumulation(config: ConfigContextFacts, configPath: string, scr
     return { value: derived, source: { kind: 'config-derived', file: configPath, key: 'train_batch_size', total: config.trainBatchSize!, world: world!, by: 'micro-batch', divisor: micro } };
   }
   return byDefault(1);
+}
+
+/**
+ * The accumulation the launcher itself runs: the script's flag, else its default (ms-swift's), else 1. What a
+ * config's "auto" takes, and what a run without DeepSpeed (FSDP, Megatron, DDP) accumulates: no config stands
+ * between the Trainer's --gradient_accumulation_steps and the run there.
+ */
+function launcherAccumulation(script: LaunchFacts | undefined, world: number | undefined, t: Translate, forAuto = false): Sourced<number> {
+  return fromScript(script, script?.gradientAccumulation, t) ?? swiftDefaultAccumulation(script, world, t) ?? byDefault(1, forAuto);
 }
 
 /**

@@ -49,6 +49,19 @@ export interface CallerInputs {
   defaults?: ContextDefaults;
 }
 
+/**
+ * The command a script without a readable DeepSpeed config trains with: the first that names a model or a batch, else
+ * the first under a launcher, else the first. A data step before it (`python process_data.py --tokenizer_path …`,
+ * Telechat's run_telechat_lora.sh) runs one process and trains nothing.
+ */
+function isObjectValue(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function trainingCommand(all: LaunchFacts[]): LaunchFacts | undefined {
+  return all.find((f) => f.model || f.microBatch || f.gradientAccumulation) ?? all.find((f) => f.launcher !== 'python') ?? all[0];
+}
+
 /** Launch files in the workspace are scripts and launcher YAML; a change to one may add or remove a reference. */
 const launchFilePattern = /\.(sh|bash|zsh|slurm|sbatch|pbs|ya?ml)$/i;
 /** Files a model's size is read from. */
@@ -224,7 +237,7 @@ export class TrainingService {
   async analyzeLaunch(launch: LaunchFacts, settings: ZeroLensSettings, given?: ReferencedConfig, caller: CallerInputs = {}, owner?: string): Promise<ConfigAnalysis | undefined> {
     const reads = new Set<string>();
     const config = given ?? (await this.configOf(launch.deepspeed, reads));
-    if (!config) return undefined;
+    if (!config || !isObjectValue(config.value)) return undefined;
     const key = JSON.stringify(['launch', launch, settings, config.configPath, config.file?.text ?? '', caller]);
     const analysis = this.remember<ConfigAnalysis | undefined>(key, (more) => {
       reads.forEach((p) => more.add(p));
@@ -276,7 +289,9 @@ export class TrainingService {
     const reads = new Set<string>();
     for (const launch of await this.launchesOf(document, reads)) {
       const config = await this.configOf(launch.deepspeed, reads);
-      if (!config) continue;
+      // A file that holds no JSON object (a Git LFS pointer, a half-written file) is no config DeepSpeed loads: the run
+      // is not one without DeepSpeed (analyze's plain-PyTorch engine), and its document says the config is unreadable.
+      if (!config || !isObjectValue(config.value)) continue;
       const analysis = await this.analyzeLaunch(launch.facts, settings, config, caller, document.uri);
       this.depend(document.uri, reads);
       return analysis ? { launch, config, analysis } : undefined;
@@ -297,7 +312,13 @@ export class TrainingService {
     const [parallel] = await this.parallelLaunchesOf(document);
     if (parallel) return { analysis: await this.analyzeParallelLaunch(parallel.facts, settings, caller, document.uri), hasConfig: true };
     const [launch] = await this.launchesOf(document);
-    const written = launch?.facts ?? factsOf(this.parses.launch(document))[0];
+    const reads = new Set<string>();
+    const first = trainingCommand(factsOf(this.parses.launch(document)));
+    // A command without DeepSpeed is still completed by the config file it names (`llamafactory-cli train x.yaml`,
+    // `swift sft x.yaml`): its model, batch and checkpointing are there.
+    const written = launch?.facts ?? (first && (await completedByConfigFile(first, (path) => this.factsOfFile(path, reads)).catch(() => first)));
+    if (first?.configFile) first.configFile.candidates.forEach((c) => reads.add(c));
+    this.depend(document.uri, reads);
     // No resolveModel: without a config nothing is estimated, so the model is not looked up (nor said unsized).
     const analysis = await analyze({ configPath: pathOf(document.uri), config: undefined, scripts: written ? [written] : [], settings, ...caller });
     return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };

@@ -7,6 +7,7 @@ import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
 import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
 import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
+import { msg } from '../../l10n';
 
 /** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
 export function pythonTrainer(scriptArgs: Word[]): TrainerPart {
@@ -39,27 +40,30 @@ const trainerOnlyFlags = new Set([
 
 export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart, facts: LaunchFacts): void {
   const reader = new OptionReader(ctx, env, trainer.parsed);
-  // OpenRLHF names its models --pretrain / --reward_pretrain / --critic_pretrain.
-  facts.model = reader.string('model_name_or_path', 'model', 'model_id', 'pretrain');
+  // OpenRLHF names its models --pretrain / --reward_pretrain / --critic_pretrain; since its dotted flags
+  // (OpenRLHF ed62d0e2 openrlhf/cli/train_sft.py:166-284) --model.model_name_or_path, --train.micro_batch_size,
+  // --data.max_len, --model.gradient_checkpointing_enable, --ds.packing_samples, --ds.lora.rank, --ds.load_in_4bit.
+  facts.model = reader.string('model_name_or_path', 'model', 'model_id', 'pretrain', 'model.model_name_or_path', 'actor.model_name_or_path');
   readCommonTrainingFacts(reader, facts);
-  facts.microBatch ??= reader.integer('micro_train_batch_size');
-  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length', 'max_len');
+  facts.microBatch ??= reader.integer('micro_train_batch_size', 'train.micro_batch_size');
+  // DeepSpeed-Chat's --max_seq_len (DeepSpeedExamples applications/DeepSpeed-Chat/training/step1_supervised_finetuning/main.py:81; Yi, Telechat).
+  facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length', 'max_len', 'max_seq_len', 'data.max_len');
   facts.rewardModel = reader.string('reward_model_path', 'reward_pretrain');
   facts.valueModel = reader.string('critic_pretrain');
   facts.refModel = reader.string('ref_model', 'ref_pretrain');
   facts.teacherModel = reader.string('teacher_model_name_or_path', 'teacher_model');
   const flash = reader.bool('flash_attn');
   if (flash?.value) facts.attnImpl ??= { ...flash, value: 'flash' };
-  facts.packing ??= reader.bool('packing_samples');
+  facts.packing ??= reader.bool('packing_samples') ?? reader.bool('ds.packing_samples');
   facts.sleepLevel ??= reader.bool('vllm_enable_sleep') ? { ...reader.bool('vllm_enable_sleep')!, value: 1 } : undefined;
-  facts.gradientCheckpointing = reader.bool('gradient_checkpointing');
-  const rank = reader.integer('lora_r', 'lora_rank');
+  // InternVL's internvl_chat_finetune.py names them --grad_checkpoint (default True) and --freeze_backbone (the ViT)
+  // (InternVL 2410d1db internvl_chat/internvl/train/internvl_chat_finetune.py:112-115, :140-143). LLaVA's
+  // --freeze_backbone freezes the LLM instead (llava/train/train.py:844-845), so only InternVL's is the ViT.
+  facts.gradientCheckpointing =
+    reader.bool('gradient_checkpointing') ?? reader.bool('grad_checkpoint') ?? reader.bool('model.gradient_checkpointing_enable') ?? reader.bool('actor.gradient_checkpointing_enable');
+  if (/internvl/i.test(facts.script?.value ?? '')) facts.freezeVit ??= reader.bool('freeze_backbone');
   facts.loraDropout = reader.real('lora_dropout');
-  if (rank) {
-    facts.loraRank = rank;
-    facts.tuner = { ...rank, value: 'lora' };
-  }
-  facts.quantBits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits');
+  readLoraSwitches(ctx, reader, facts);
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   // --deepspeed_config is deepspeed.add_config_arguments' (a plain deepspeed.initialize script): that consumer is known.
@@ -71,6 +75,46 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // HF takes a path (or a dict): a bare word is a file name, not a preset.
     if (facts.deepspeed.kind === 'unknown') facts.deepspeed = { ...facts.deepspeed, kind: 'file', path: facts.deepspeed.text, candidates: ctx.candidates(facts.deepspeed.text) };
   }
+}
+
+/**
+ * LoRA as training scripts switch it: a rank (`--lora_r`, `--lora_rank`), or a switch whose rank is the script's own
+ * dataclass default (Qwen finetune.py:50-63 `--use_lora`/`--q_lora` with lora_r 64, LLaVA train.py:101-106
+ * `--lora_enable`/`--bits`, FastChat train_lora.py:57-65, TRL ModelConfig `--use_peft`/`--load_in_4bit`, PEFT's
+ * examples/sft/train.py `--use_peft_lora`/`--use_4bit_quantization`). A switch
+ * written false turns LoRA off whatever rank is given (TRL reads lora_r only under use_peft). Without a rank, PEFT's
+ * LoraConfig default 8 (peft src/peft/tuners/lora/config.py:613) is assumed, and the source says so.
+ */
+function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
+  const qlora = reader.bool('q_lora') ?? reader.bool('qlora');
+  const switches = [reader.bool('use_lora'), reader.bool('lora_enable'), reader.bool('use_peft'), reader.bool('use_peft_lora'), qlora].filter((f) => f !== undefined);
+  // InternVL: --use_llm_lora N is the LLM's adapter rank (internvl_chat_finetune.py:132-135, :1007-1008).
+  const llmLora = reader.integer('use_llm_lora');
+  // A rank of 0 is no adapters (OpenRLHF's --lora_rank / --ds.lora.rank default, InternVL's --use_llm_lora).
+  const written = reader.integer('lora_r', 'lora_rank', 'ds.lora.rank') ?? llmLora;
+  const rank = written && written.value > 0 ? written : undefined;
+  const on = switches.find((f) => f.value);
+  if (switches.some((f) => !f.value && f !== qlora) && !on) return;
+  if (rank) {
+    facts.loraRank = rank;
+    facts.tuner = { ...rank, value: 'lora' };
+  } else if (on) {
+    facts.tuner = { ...on, value: 'lora' };
+    facts.loraRank = ctx.fact(8, on.span.start, on.span.end, msg("rank not stated: PEFT's default 8 assumed (the training script may set another)"), true);
+  }
+  const bits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits', 'bits');
+  const fourBit = reader.bool('load_in_4bit') ?? reader.bool('use_4bit_quantization') ?? reader.bool('ds.load_in_4bit');
+  const eightBit = reader.bool('load_in_8bit');
+  facts.quantBits =
+    bits && (bits.value === 4 || bits.value === 8)
+      ? bits
+      : fourBit?.value
+        ? { ...fourBit, value: 4 }
+        : eightBit?.value
+          ? { ...eightBit, value: 8 }
+          : qlora?.value && facts.tuner
+            ? { ...qlora, value: 4 }
+            : undefined;
 }
 
 /** `--fsdp "full_shard auto_wrap"` (with an inline `--fsdp_config`; a file's keys are read by the checks). */

@@ -1,4 +1,4 @@
-import type { LaunchFacts } from '../facts';
+import type { Fact, LaunchFacts } from '../facts';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { lastOption, parseOptions, valueRange } from '../command/options';
 import type { TrainerPart } from '../command/launchCommand';
@@ -74,7 +74,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530); the context works out the others'.
   if (trainer.subcommand === 'rlhf' && reader.string('rlhf_type')?.value === 'grpo') facts.gradientAccumulation ??= defaultAt(1, msg('ms-swift default'));
   facts.seqLen = reader.integer('max_length', 'seq_length');
-  facts.gradientCheckpointing = reader.bool('gradient_checkpointing') ?? defaultAt(true, msg('ms-swift default'));
+  facts.gradientCheckpointing =
+    trainer.kind === 'megatron' ? megatronRecompute(reader, defaultAt) : reader.bool('gradient_checkpointing') ?? defaultAt(true, msg('ms-swift default'));
   // Vision towers are frozen unless --freeze_vit false (swift/arguments/tuner_args.py:123, freeze_vit: bool = True).
   facts.freezeVit = reader.bool('freeze_vit') ?? defaultAt(true, msg('ms-swift default'));
   // ms-swift chunks the loss under sequence parallelism when CELOSS_PARALLEL_SIZE is set.
@@ -132,6 +133,18 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
       facts.gpusPerNode = ctx.fact(1, a.start, a.end, msg('{0} (one GPU, one process)', devices.name));
     }
   }
+}
+
+/**
+ * Megatron checkpoints whole layers only with `--recompute_granularity full`; `selective`, Megatron-SWIFT's default
+ * (ms-swift 3602360a swift/megatron/arguments/megatron_args.py:484, recompute_modules ['core_attn'] at :487), recomputes
+ * the attention core, which FlashAttention does not keep anyway (docs/memory-model.md, Megatron), and `none` nothing.
+ * `--gradient_checkpointing` is not Megatron's flag.
+ */
+function megatronRecompute(reader: OptionReader, defaultAt: <T>(value: T, via: Phrase) => Fact<T>): Fact<boolean> {
+  const granularity = reader.string('recompute_granularity');
+  if (granularity) return { ...granularity, value: granularity.value === 'full' };
+  return defaultAt(false, msg('Megatron-SWIFT default: selective recompute (the attention core only)'));
 }
 
 /** ms-swift's `--fsdp`: its preset or inline JSON (a file's content is read by the checks). */

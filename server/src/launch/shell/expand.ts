@@ -158,7 +158,24 @@ export class ScriptExpansions {
     const splits = this.splits;
     const values = new Map<string, MappedText>();
     const { text } = script;
+    const reads = heredocReads(script);
+    let nextRead = 0;
+    const record = (name: string, commandIndex: number) => {
+      let versions = this.history.get(name);
+      if (!versions) this.history.set(name, (versions = { commandIndex: [], values: [] }));
+      versions.commandIndex.push(commandIndex);
+      versions.values.push(values.get(name)!);
+    };
+    const readsUpTo = (commandIndex: number) => {
+      for (; nextRead < reads.length && reads[nextRead].commandIndex <= commandIndex; nextRead++) {
+        const r = reads[nextRead];
+        // An unquoted delimiter expands the body's variables (as inside double quotes); a quoted one keeps it as written.
+        values.set(r.name, r.expands ? inlineVariables(text, r.start, r.end, (name) => values.get(name), true) : mapped(text.slice(r.start, r.end), r.start));
+        record(r.name, r.commandIndex);
+      }
+    };
     for (const a of script.assignments) {
+      readsUpTo(a.commandIndex - 1);
       // A prefix (`A=1 cmd`) is the command's own environment: it never becomes a shell variable.
       if (a.kind === 'prefix') continue;
       const content = valueContent(text, a);
@@ -179,11 +196,9 @@ export class ScriptExpansions {
         append(joined, inlined);
         values.set(a.name, joined);
       } else values.set(a.name, inlined);
-      let versions = this.history.get(a.name);
-      if (!versions) this.history.set(a.name, (versions = { commandIndex: [], values: [] }));
-      versions.commandIndex.push(a.commandIndex);
-      versions.values.push(values.get(a.name)!);
+      record(a.name, a.commandIndex);
     }
+    readsUpTo(Infinity);
   }
 
   /** The variables' texts as a command sees them: every assignment of an earlier command. */
@@ -249,6 +264,21 @@ export class ScriptExpansions {
     const inner = reparse(joined, command);
     return inner.length ? [inner[0]] : [command];
   }
+}
+
+/**
+ * `read [-r] -d '' NAME <<EOF … EOF`: the here-document's body becomes NAME (OpenRLHF's examples/scripts hold their
+ * whole training command so, and run `deepspeed --module $training_commands`). Ordered by command.
+ */
+function heredocReads(script: ShellScript): { name: string; commandIndex: number; start: number; end: number; expands: boolean }[] {
+  const out: { name: string; commandIndex: number; start: number; end: number; expands: boolean }[] = [];
+  for (const h of script.heredocs) {
+    const words = script.commands[h.commandIndex]?.words ?? [];
+    const last = words[words.length - 1];
+    if (words[0]?.value !== 'read' || words.length < 2 || !last || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(last.value) || last.hasExpansion) continue;
+    out.push({ name: last.value, commandIndex: h.commandIndex, start: h.start, end: h.bodyEnd, expands: h.expands });
+  }
+  return out.sort((a, b) => a.commandIndex - b.commandIndex);
 }
 
 /** The variables' texts a command sees, by name. */

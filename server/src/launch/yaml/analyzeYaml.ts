@@ -244,6 +244,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
       };
       if (stage && stageValue !== stage.value) facts.deepspeed.invalidStage = true;
     }
+    // Context parallel (FSDP2, cp_size) or ALST/Ulysses sequence parallel (DeepSpeed, sp_size) splits every sequence over
+    // that many GPUs; the two exclude each other (accelerate parallelism_config.py:73-76, :328-329).
+    const split = ['cp_size', 'sp_size'].map((k) => int(parallelismConfig.get(`parallelism_config_${k}`) ?? parallelismConfig.get(k))).find((f) => f && f.value > 1);
+    if (split) facts.sequenceParallel = split;
     const fsdp = accelerateFsdpSettings(top.get('distributed_type'), fsdpConfig, (start, end) => ctx.span(start, end));
     if (fsdp) facts.fsdp = fsdp;
     return { kind, document, top, deepspeedConfig, fsdpConfig, parallelismConfig, facts };
@@ -271,8 +275,19 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.torchDtype = at(dtype, precision);
   }
   readYamlWorkload(top, facts, at, int, str);
+  if (kind === 'llamafactory-yaml' && facts.gradientCheckpointing?.value !== true) {
+    // LLaMA-Factory's loader checkpoints unless disable_gradient_checkpointing (ff6d4d12 hparams/model_args.py:145-148,
+    // model/model_utils/checkpointing.py:184); the Trainer's gradient_checkpointing: false does not stop it.
+    const disable = top.get('disable_gradient_checkpointing');
+    facts.gradientCheckpointing = disable?.value === true ? at(disable, false) : ctx.fact(true, 0, 0, msg('LLaMA-Factory default (disable_gradient_checkpointing: false)'), true);
+  }
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
+    // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
+    if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
+    // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).
+    const recompute = str(top.get('recompute_granularity'));
+    if (recompute) facts.gradientCheckpointing ??= { ...recompute, value: recompute.value === 'full' };
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, msg('ms-swift default'), true);
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
     if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
