@@ -1,0 +1,81 @@
+/**
+ * Figures and lists the docs quote, checked against what they quote: the webview bundle, the settings'
+ * definitions, the bench run README.md cites and the corpus manifest. A change that moves one of them fails here
+ * until the docs say the new figure.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { settingDefinitions } from '../../server/src/protocol/settings';
+
+const root = path.resolve(__dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const readme = read('README.md');
+const KiB = 1024;
+
+test("the READMEs' size of the sidebar's script is the size the build gives it", async () => {
+  // The webview build of scripts/build.mjs, in memory.
+  const { outputFiles } = await esbuild.build({
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'silent',
+    entryPoints: [path.join(root, 'client/src/sidebar/webview/main.ts')],
+    outdir: path.join(root, 'dist'),
+    write: false,
+  });
+  const script = outputFiles.find((f) => f.path.endsWith('.js'))!.contents;
+  const size = script.length / KiB;
+  const gzipped = gzipSync(script).length / KiB;
+  for (const [name, text, pattern] of [
+    ['README.md', readme, /its script weighs (\d+) KiB \((\d+) KiB gzipped\)/],
+  ] as const) {
+    const quoted = pattern.exec(text);
+    assert.ok(quoted, `${name} quotes the script's size`);
+    assert.ok(Math.abs(Number(quoted[1]) - size) < 1, `${name}: ${quoted[1]} KiB, the build ${size.toFixed(1)} KiB`);
+    assert.ok(Math.abs(Number(quoted[2]) - gzipped) < 1, `${name}: ${quoted[2]} KiB gzipped, the build ${gzipped.toFixed(1)} KiB`);
+  }
+});
+
+test("README.md's settings table lists every setting, and the settings it says are not per resource are the window-scoped ones", () => {
+  const table = readme.slice(readme.indexOf('## Settings'), readme.indexOf('## Using the server'));
+  const listed = new Set([...table.matchAll(/^\| (`zeroLens\.[^|]+)\|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`zeroLens\.([\w.]+)`/g)].map((m) => m[1])));
+  assert.deepEqual([...listed].sort(), Object.keys(settingDefinitions).sort());
+  const exceptions = /Every setting but (.+?) is per resource/.exec(table);
+  assert.ok(exceptions, 'README.md says which settings are per resource');
+  const named = [...exceptions[1].matchAll(/`zeroLens\.([\w.]+)`/g)].map((m) => m[1]).sort();
+  const windowScoped = Object.entries(settingDefinitions)
+    .filter(([, definition]) => definition.scope === 'window')
+    .map(([key]) => key)
+    .sort();
+  assert.deepEqual(named, windowScoped);
+});
+
+test("README.md's start-up CPU figures are the cold-start CPU medians of the bench run it quotes", () => {
+  const results = read('bench/RESULTS.md');
+  const cpuOf = (server: string) => Number(new RegExp(`^\\| ${server} \\| [^|]+\\| [^|]+\\| [^|]+\\| ([\\d.]+) \\|$`, 'm').exec(results)?.[1]);
+  const quoted = /start-up CPU to the first diagnostics (\d+) ms against (\d+) without it/.exec(readme);
+  assert.ok(quoted, 'README.md quotes the start-up CPU');
+  assert.equal(Number(quoted[1]), Math.round(cpuOf('ZeRO Lens')));
+  assert.equal(Number(quoted[2]), Math.round(cpuOf('ZeRO Lens, first start')));
+});
+
+test("test/corpus/README.md's holdout repositories are the manifest's", () => {
+  const manifest = JSON.parse(read('test/corpus/manifest.json')) as { repo: string; split: string }[];
+  const holdout = [...new Set(manifest.filter((e) => e.split === 'holdout').map((e) => e.repo))].sort();
+  // microsoft/DeepSpeedExamples is the old name of deepspeedai/DeepSpeedExamples: one repository.
+  const repositories = new Set(manifest.map((e) => e.repo.replace(/^microsoft\/DeepSpeedExamples$/, 'deepspeedai/DeepSpeedExamples'))).size;
+  const text = read('test/corpus/README.md');
+  const split = /`holdout` \((\d+) of the (\d+) repositories[^)]*\):\s*([^.]+)\./.exec(text);
+  assert.ok(split, 'the README names the holdout repositories');
+  const named = split[3].split(/,\s*/).map((s) => s.trim()).sort();
+  assert.deepEqual(named, holdout);
+  assert.equal(Number(split[1]), holdout.length);
+  assert.equal(Number(split[2]), repositories);
+  assert.match(text, new RegExp(`^${manifest.length} files from ${repositories} public repositories`, 'm'));
+});
