@@ -14,6 +14,7 @@ import { settingDefinitions } from '../../server/src/protocol/settings';
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const readme = read('README.md');
+const readmeZh = read('README.zh-CN.md');
 const KiB = 1024;
 
 test("the READMEs' size of the sidebar's script is the size the build gives it", async () => {
@@ -34,6 +35,7 @@ test("the READMEs' size of the sidebar's script is the size the build gives it",
   const gzipped = gzipSync(script).length / KiB;
   for (const [name, text, pattern] of [
     ['README.md', readme, /its script weighs (\d+) KiB \((\d+) KiB gzipped\)/],
+    ['README.zh-CN.md', readmeZh, /脚本大小为 (\d+) KiB（gzip 后 (\d+) KiB）/],
   ] as const) {
     const quoted = pattern.exec(text);
     assert.ok(quoted, `${name} quotes the script's size`);
@@ -78,4 +80,33 @@ test("test/corpus/README.md's holdout repositories are the manifest's", () => {
   assert.equal(Number(split[1]), holdout.length);
   assert.equal(Number(split[2]), repositories);
   assert.match(text, new RegExp(`^${manifest.length} files from ${repositories} public repositories`, 'm'));
+});
+
+/** The text between fences, comments after `#` dropped: what a reader would run or paste. */
+function codeBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map(([, lang, body]) =>
+    lang === 'sh' ? body.split('\n').map((line) => line.replace(/\s+#.*$/, '').trimEnd()).join('\n') : body,
+  );
+}
+
+const headings = (markdown: string, level: string) => markdown.replace(/```[\s\S]*?```/g, '').match(new RegExp(`^${level} `, 'gm'))?.length ?? 0;
+
+test('README.zh-CN.md has every section, command, picture, setting, diagnostic code and figure of README.md', () => {
+  assert.equal(headings(readmeZh, '##'), headings(readme, '##'), 'sections');
+  assert.equal(headings(readmeZh, '###'), headings(readme, '###'), 'subsections');
+  assert.deepEqual(codeBlocks(readmeZh), codeBlocks(readme), 'commands and editor configurations');
+  const pictures = (m: string) => [...m.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((p) => p[1]);
+  assert.deepEqual(pictures(readmeZh), pictures(readme), 'pictures');
+  const settingsTable = (m: string) => [...m.matchAll(/^\| (`zeroLens\.[^|]+)\|/gm)].map(([, cell]) => [...cell.matchAll(/`(zeroLens\.[\w.]+)`/g)].map((x) => x[1]).join());
+  assert.deepEqual(settingsTable(readmeZh), settingsTable(readme), 'settings table');
+  // Identifiers stay as they are in both: diagnostic codes, flags, settings, npm scripts.
+  const identifiers = (m: string) =>
+    new Set([...m.matchAll(/`([^`]+)`/g)].map(([, code]) => code).filter((code) => /^(--[\w-]+|zeroLens\.[\w.]+|npm (run )?[\w:]+|[a-z0-9]+(-[a-z0-9]+)+)$/.test(code)));
+  const zh = identifiers(readmeZh);
+  assert.deepEqual([...identifiers(readme)].filter((code) => !zh.has(code)), [], 'identifiers README.md names');
+  // The speed table's figures, row by row, from the ZeRO Lens column on.
+  const speedTable = (m: string) => m.match(/^\|[^\n]*\b(ms|MiB|KiB) \|[^\n]*$/gm) ?? [];
+  const figures = (m: string) => speedTable(m).map((row) => row.split('|').slice(4).join('|').match(/-?\d[\d,.]*/g)!.join(' '));
+  assert.ok(figures(readme).length > 10, 'the speed table is found');
+  assert.deepEqual(figures(readmeZh), figures(readme), 'speed table');
 });
