@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { settingDefinitions } from '../../server/src/protocol/settings';
+import { diagnose } from './dsconfig-validation-helpers';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -109,4 +111,16 @@ test('README.zh-CN.md has every section, command, picture, setting, diagnostic c
   const figures = (m: string) => speedTable(m).map((row) => row.split('|').slice(4).join('|').match(/-?\d[\d,.]*/g)!.join(' '));
   assert.ok(figures(readme).length > 10, 'the speed table is found');
   assert.deepEqual(figures(readmeZh), figures(readme), 'speed table');
+});
+
+test("README.md's words on quoted bools and on \"stage\": \"auto\" are what the checks report", () => {
+  const plain = diagnose({ train_micro_batch_size_per_gpu: 1, wall_clock_breakdown: 'false' }).find((d) => d.code === 'boolean-as-string');
+  assert.equal(plain?.severity, DiagnosticSeverity.Warning, 'a plain-dict key that only tests the string');
+  const asserted = diagnose({ train_micro_batch_size_per_gpu: 1, expert_parallel: { enabled: true, validate_folding_routing: 'true' } }).find((d) => d.code === 'boolean-as-string');
+  assert.equal(asserted?.severity, DiagnosticSeverity.Error, 'a key DeepSpeed asserts is a bool');
+  assert.match(readme, /in a plain-dict section `"false"` is a\s+non-empty string, which DeepSpeed takes as true: a warning, and an error where DeepSpeed asserts a bool/);
+
+  const auto = diagnose({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 'auto' } }).find((d) => d.code === 'stage-auto');
+  assert.match(String(auto?.message), /fills it with its zero_stage[\s\S]*runs without ZeRO \(stage 0\)/);
+  assert.match(readme, /`"stage": "auto"` \(accelerate's zero_stage under the Trainer, silently stage 0 under plain\s+`deepspeed\.initialize`\)/);
 });
