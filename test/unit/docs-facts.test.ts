@@ -9,7 +9,12 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { getLanguageService } from '../../server/src/languageService';
+import { missing, type FileSystemHost } from '../../server/src/host';
+import { withDefaults } from '../../server/src/settings';
+import { typicalConfig } from '../../bench/documents';
 import { settingDefinitions } from '../../server/src/protocol/settings';
 import { diagnose } from './dsconfig-validation-helpers';
 
@@ -18,6 +23,8 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const readme = read('README.md');
 const readmeZh = read('README.zh-CN.md');
 const KiB = 1024;
+const noDisk: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
+const settings = withDefaults({});
 
 test("the READMEs' size of the sidebar's script is the size the build gives it", async () => {
   // The webview build of scripts/build.mjs, in memory.
@@ -123,4 +130,23 @@ test("README.md's words on quoted bools and on \"stage\": \"auto\" are what the 
   const auto = diagnose({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 'auto' } }).find((d) => d.code === 'stage-auto');
   assert.match(String(auto?.message), /fills it with its zero_stage[\s\S]*runs without ZeRO \(stage 0\)/);
   assert.match(readme, /`"stage": "auto"` \(accelerate's zero_stage under the Trainer, silently stage 0 under plain\s+`deepspeed\.initialize`\)/);
+});
+
+test("CHANGELOG.md's completion list sizes are the median over the bench's typical config, lean and complete", async () => {
+  const text = typicalConfig();
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);
+  const complete = getLanguageService({ fs: noDisk });
+  // What VS Code announces: documentation and detail on resolve, item defaults, snippets.
+  const lean = getLanguageService({ fs: noDisk, completion: { resolveDocumentation: true, resolveDetail: true, defaultEditRange: true, defaultData: true, defaultInsertTextFormat: true, snippets: true } });
+  const sizes: { complete: number[]; lean: number[] } = { complete: [], lean: [] };
+  for (const key of text.matchAll(/\n\s+"\w+":/g)) {
+    const position = document.positionAt(key.index + key[0].indexOf('"') + 2);
+    sizes.complete.push(JSON.stringify(await complete.doComplete(document, position, settings)).length);
+    sizes.lean.push(JSON.stringify(await lean.doComplete(document, position, settings)).length);
+  }
+  const medianKB = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] / 1000;
+  const quoted = /the median list of the bench's typical config is ([\d.]+) KB instead of ([\d.]+) KB/.exec(read('CHANGELOG.md'));
+  assert.ok(quoted, 'CHANGELOG.md quotes the list sizes');
+  assert.equal(Number(quoted[1]), Number(medianKB(sizes.lean).toFixed(1)));
+  assert.equal(Number(quoted[2]), Number(medianKB(sizes.complete).toFixed(1)));
 });
