@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -149,4 +149,12 @@ test("CHANGELOG.md's completion list sizes are the median over the bench's typic
   assert.ok(quoted, 'CHANGELOG.md quotes the list sizes');
   assert.equal(Number(quoted[1]), Number(medianKB(sizes.lean).toFixed(1)));
   assert.equal(Number(quoted[2]), Number(medianKB(sizes.complete).toFixed(1)));
+});
+
+test("docs/ARCHITECTURE.md's size of the README's pictures is what docs/images holds", () => {
+  const images = readdirSync(path.join(root, 'docs/images')).filter((name) => name.endsWith('.webp'));
+  const total = images.reduce((sum, name) => sum + statSync(path.join(root, 'docs/images', name)).size, 0) / KiB;
+  const quoted = /(\d+) KiB where the PNGs were/.exec(read('docs/ARCHITECTURE.md'));
+  assert.ok(quoted, 'the architecture quotes the pictures');
+  assert.equal(Number(quoted[1]), Math.round(total), `${images.join(', ')}: ${total.toFixed(1)} KiB`);
 });
