@@ -158,3 +158,10 @@ test("docs/ARCHITECTURE.md's size of the README's pictures is what docs/images h
   assert.ok(quoted, 'the architecture quotes the pictures');
   assert.equal(Number(quoted[1]), Math.round(total), `${images.join(', ')}: ${total.toFixed(1)} KiB`);
 });
+
+test("docs/ARCHITECTURE.md's margin of the core's size budget is the one scripts/lib/sizeBudget.mjs gives", () => {
+  const budget = /a margin: about (\d+) KiB for the core/.exec(read('scripts/lib/sizeBudget.mjs'));
+  const quoted = /plus a margin \(about (\d+) KiB for the core/.exec(read('docs/ARCHITECTURE.md'));
+  assert.ok(budget && quoted);
+  assert.equal(quoted[1], budget[1]);
+});
