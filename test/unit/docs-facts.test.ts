@@ -165,3 +165,12 @@ test("docs/ARCHITECTURE.md's margin of the core's size budget is the one scripts
   assert.ok(budget && quoted);
   assert.equal(quoted[1], budget[1]);
 });
+
+test('the number of published measurements `npm run bench:accuracy` compares with is the calibration runs it reads', () => {
+  // bench/accuracy.ts reads runs.json and fsdp-tp-runs.json (`const runs = ['runs.json', 'fsdp-tp-runs.json'].flatMap(…)`).
+  const runs = ['runs.json', 'fsdp-tp-runs.json'].flatMap((file) => JSON.parse(read(`bench/calibration/${file}`)) as unknown[]).length;
+  assert.match(read('bench/accuracy.ts'), /\['runs\.json', 'fsdp-tp-runs\.json'\]/);
+  assert.equal(Number(/compares the estimate with (\d+) published measurements/.exec(readme)?.[1]), runs, 'README.md');
+  assert.equal(Number(/把估算与 (\d+) 个公开的实测结果对比/.exec(readmeZh)?.[1]), runs, 'README.zh-CN.md');
+  assert.equal(Number(/compares the estimate with\s+(\d+) published measured runs/.exec(read('CHANGELOG.md'))?.[1]), runs, 'CHANGELOG.md');
+});
