@@ -57,6 +57,15 @@ test("README.md's settings table lists every setting, and the settings it says a
   const table = readme.slice(readme.indexOf('## Settings'), readme.indexOf('## Using the server'));
   const listed = new Set([...table.matchAll(/^\| (`zeroLens\.[^|]+)\|/gm)].flatMap(([, cell]) => [...cell.matchAll(/`zeroLens\.([\w.]+)`/g)].map((m) => m[1])));
   assert.deepEqual([...listed].sort(), Object.keys(settingDefinitions).sort());
+  // The default column: a value in code spans is the definition's default, "—" a setting without one.
+  for (const [, cell, shown] of table.matchAll(/^\| (`zeroLens\.[^|]+)\| ([^|]+) \|/gm)) {
+    for (const [, key] of cell.matchAll(/`zeroLens\.([\w.]+)`/g)) {
+      const definition = settingDefinitions[key as keyof typeof settingDefinitions] as { default?: unknown };
+      const value = /^`(.*)`$/.exec(shown.trim())?.[1];
+      if (value === undefined) assert.ok(shown.startsWith('—') && definition.default === undefined, `${key}: ${shown}`);
+      else assert.deepEqual(JSON.parse(/^[\[\d]|^(true|false)$/.test(value) ? value : JSON.stringify(value)), definition.default, key);
+    }
+  }
   const exceptions = /Every setting but (.+?) is per resource/.exec(table);
   assert.ok(exceptions, 'README.md says which settings are per resource');
   const named = [...exceptions[1].matchAll(/`zeroLens\.([\w.]+)`/g)].map((m) => m[1]).sort();
