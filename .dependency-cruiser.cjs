@@ -4,7 +4,7 @@
  * server/src, bottom to top:
  *   protocol/, util/                 shared with the client; import nothing of ours above them
  *   l10n/                            the message catalog (bundles, locales); above protocol, so the client never bundles it
- *   host, settings, feature, classify, completionList, diagnostics/
+ *   host, settings, feature, classify, completionList, settingsEdit, diagnostics/
  *   memory/, dsconfig/, launch/      the domains (launch may read ds_config parses and estimator types)
  *   training/                        the one pipeline from documents to estimates
  *   estimates/                       the features that show estimates
@@ -20,7 +20,7 @@ const edges = `^server/src/${edgeFiles}`;
 const above = {
   'server/src/(protocol|util)/': 'server/src/(l10n|host|settings|feature|classify|completionList|diagnostics|memory|dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/l10n/': 'server/src/(host|settings|feature|classify|completionList|diagnostics|memory|dsconfig|launch|training|estimates|languageService|analyses)',
-  'server/src/(host|settings|feature|classify|completionList)\\.ts$': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
+  'server/src/(host|settings|feature|classify|completionList|settingsEdit)\\.ts$': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/diagnostics/': 'server/src/(memory|dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/memory/': 'server/src/(dsconfig|launch|training|estimates|languageService|analyses)',
   'server/src/dsconfig/': 'server/src/(memory|launch|training|estimates|languageService|analyses)',

@@ -59,10 +59,11 @@ export const components = [
   },
   {
     name: 'docs',
-    // 28 (from the core's 383): the Chinese README's full-width punctuation takes three bytes a mark.
-    budgetKiB: 28,
-    what: 'readme.md less its pictures, README.zh-CN.md, changelog, licence, package.json, language configuration, the VSIX manifest',
-    files: [/^readme\.md$/i, /^README\.[\w-]+\.md$/, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
+    // 23: 21.3 measured (2026-11-27) plus a margin. README.zh-CN.md is not shipped since it says all README.md
+    // does (13 KiB deflated; the extension page shows README.md only).
+    budgetKiB: 23,
+    what: 'readme.md less its pictures, changelog, licence, package.json, language configuration, the VSIX manifest',
+    files: [/^readme\.md$/i, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
 ];
 

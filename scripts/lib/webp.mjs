@@ -1,7 +1,7 @@
 // Screenshots as lossy WebP, encoded by the browser that took them (no image tool to install). The extension
 // page and GitHub show a README picture at most about 900 px wide, so the screenshot is scaled to 0.8 (the
 // 1600 px overview to 1280) before encoding; at quality 0.35 the text stays legible and the README's two
-// pictures take about 51 KiB (83 KiB at full size and quality 0.4, 290 KiB as PNG).
+// pictures take about 54 KiB (83 KiB at full size and quality 0.4, 290 KiB as PNG).
 export const webpQuality = 0.35;
 export const webpScale = 0.8;
 

@@ -16,7 +16,7 @@ function usage(t: Translate): string {
     `${t('Usage:')}\n` +
     helpRows(
       [
-        ['zero-lens check <files…> [--format text|json|sarif] [--gpu-memory GIB]', t('Check DeepSpeed configs, launch scripts and YAML')],
+        ['zero-lens check <paths…> [--format text|json|sarif] [--gpu-memory GIB] [--cpu-memory GIB]', t('Check DeepSpeed configs, launch scripts and YAML')],
         ['zero-lens estimate [options]', t('Estimate per-GPU memory for every ZeRO stage')],
         ['zero-lens <command> --help', t('Options of a command')],
       ],

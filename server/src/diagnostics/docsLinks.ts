@@ -33,10 +33,14 @@ export const deepspeedDocs = {
   launcher: 'https://www.deepspeed.ai/getting-started/#resource-configuration-multi-node',
 } as const;
 
-/** Hugging Face's pages on DeepSpeed configs (the Trainer's "auto" values, json.load). */
+/**
+ * Hugging Face's pages on DeepSpeed configs (the Trainer's "auto" values, json.load). The anchors are the page's
+ * headings in huggingface/transformers@83b507b7 docs/source/en/deepspeed.md: "## DeepSpeed configuration file"
+ * (L111) and "### DeepSpeed and Trainer parameters" (L150), checked by test/unit/docs-links.test.ts.
+ */
 export const huggingFaceDocs = {
-  auto: 'https://huggingface.co/docs/transformers/main/en/deepspeed#deepspeed-and-trainer-parameter-summary',
-  configFile: 'https://huggingface.co/docs/transformers/main/en/deepspeed#deepspeed-config-file',
+  auto: 'https://huggingface.co/docs/transformers/main/en/deepspeed#deepspeed-and-trainer-parameters',
+  configFile: 'https://huggingface.co/docs/transformers/main/en/deepspeed#deepspeed-configuration-file',
   trainer: 'https://huggingface.co/docs/transformers/deepspeed',
   accelerate: 'https://huggingface.co/docs/accelerate/usage_guides/deepspeed',
 } as const;

@@ -39,6 +39,11 @@ export function sameOption(a: ZeroOption, b: ZeroOption): boolean {
 export function optionLabel(option: ZeroOption, t: Translate = english): string {
   const { stage, offloadOptimizer, offloadParam } = normalizeOption(option);
   if (offloadOptimizer === 'none' && offloadParam === 'none') return `ZeRO-${stage}`;
+  const deviceName = (device: OffloadDevice) => (device === 'nvme' ? 'NVMe' : 'CPU');
+  // ZeRO-Infinity's usual split (optimizer on CPU, parameters on NVMe) names each device.
+  if (offloadOptimizer !== 'none' && offloadParam !== 'none' && offloadOptimizer !== offloadParam) {
+    return t('ZeRO-{0} + offload (optimizer to {1}, params to {2})', stage, deviceName(offloadOptimizer), deviceName(offloadParam));
+  }
   const device = offloadOptimizer === 'nvme' || offloadParam === 'nvme' ? 'NVMe' : 'CPU';
   const moved =
     offloadOptimizer !== 'none' && offloadParam !== 'none'
