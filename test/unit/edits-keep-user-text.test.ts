@@ -37,3 +37,32 @@ test('"Add NPROC_PER_NODE" on its own continued line keeps CRLF line ends, and L
   assert.equal(crlf, 'CUDA_VISIBLE_DEVICES=0,1,2,3 \\\r\nNPROC_PER_NODE=4 \\\r\nswift sft \\\r\n    --model Qwen/Qwen3-8B \\\r\n    --deepspeed zero3\r\n');
   assert.equal(await afterFix('train.sh', text, /^Add NPROC_PER_NODE=4$/), 'CUDA_VISIBLE_DEVICES=0,1,2,3 \\\nNPROC_PER_NODE=4 \\\nswift sft \\\n    --model Qwen/Qwen3-8B \\\n    --deepspeed zero3\n');
 });
+
+/** An item's edits with each tab stop at its default, for `TextDocument.applyEdits` (the LSP's order). */
+function itemEdits(item: CompletionItem): TextEdit[] {
+  const main = item.textEdit as TextEdit;
+  const filled = main.newText.replace(/\$\{\d+\|([^,|}]*)[^}]*\|\}/g, '$1').replace(/\$\{\d+:([^}]*)\}/g, '$1').replace(/(: |\[)\$\d+/g, '$10').replace(/\$\d+/g, '').replace(/\\([$}\\])/g, '$1');
+  return [{ range: main.range, newText: filled }, ...(item.additionalTextEdits ?? [])];
+}
+
+test('a key completed right after a value (no comma yet) gives valid JSON: the comma is not a second edit at the same place', async () => {
+  const { ls } = service();
+  // The last one offers bf16's own snippets, which fill in members of the open object.
+  for (const text of ['{\n  "fp16": {\n    "enabled": true\n  }\n}\n', '{\r\n\t"zero_optimization": {\r\n\t\t"stage": 2\r\n\t}\r\n}', '{"bf16": {"comment": {}}}']) {
+    const document = TextDocument.create('file:///ws/ds_config.json', 'json', 1, text);
+    // Right after the `}` that closes the section (right after a literal, completion edits the literal).
+    const position = document.positionAt(text.lastIndexOf('}', text.lastIndexOf('}') - 1) + 1);
+    const list = await ls.doComplete(document, position, settings());
+    assert.ok(list.items.length > 5, `${list.items.length} items`);
+    for (const item of list.items) {
+      const edits = itemEdits(item);
+      const at = document.offsetAt(edits[0].range.start);
+      // LSP 3.16 CompletionItem.additionalTextEdits: "Edits must not overlap (including the same insert position) with the main edit".
+      for (const extra of edits.slice(1)) assert.notEqual(document.offsetAt(extra.range.start), at, `"${item.label}" has a second edit at its insert position`);
+      const errors: ParseError[] = [];
+      const after = TextDocument.applyEdits(document, edits);
+      parse(after, errors, { allowTrailingComma: true });
+      assert.deepEqual(errors, [], `"${item.label}": ${JSON.stringify(after)}`);
+    }
+  }
+});
