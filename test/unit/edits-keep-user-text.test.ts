@@ -66,3 +66,14 @@ test('a key completed right after a value (no comma yet) gives valid JSON: the c
     }
   }
 });
+
+test('removing the last entry of a launcher YAML without a final newline leaves the file without one', async () => {
+  const head = '# 加速配置\ndistributed_type: DEEPSPEED  # 分布式\nnum_processes: 8\n';
+  assert.equal(await afterFix('acc.yaml', `${head}num_procesess: 8`, /^Remove num_procesess$/), head.slice(0, -1));
+  assert.equal(await afterFix('acc.yaml', `${head}num_procesess: 8\n`, /^Remove num_procesess$/), head);
+  const crlf = head.replace(/\n/g, '\r\n');
+  assert.equal(await afterFix('acc.yaml', `${crlf}num_procesess: 8`, /^Remove num_procesess$/), crlf.slice(0, -2));
+  // A section (a block mapping) that ends the file.
+  const section = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json\nmixed_precision: bf16';
+  assert.equal(await afterFix('acc.yaml', section, /^Remove 'mixed_precision'$/, { 'ds.json': '{"zero_optimization": {"stage": 2}}' }), 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json');
+});
