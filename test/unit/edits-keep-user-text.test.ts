@@ -77,3 +77,25 @@ test('removing the last entry of a launcher YAML without a final newline leaves 
   const section = 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json\nmixed_precision: bf16';
   assert.equal(await afterFix('acc.yaml', section, /^Remove 'mixed_precision'$/, { 'ds.json': '{"zero_optimization": {"stage": 2}}' }), 'distributed_type: DEEPSPEED\ndeepspeed_config:\n  deepspeed_config_file: ds.json');
 });
+
+/** The text an editor shows for a file: without its BOM (VS Code's model drops it and writes it back on save). */
+const opened = (text: string) => text.replace(/^\ufeff/, '');
+
+test('"Switch stage" from a script edits a config or ms-swift YAML with a BOM where the editor, which drops the BOM, has the value', async () => {
+  const config = '\ufeff{"zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": 1}\n';
+  const yaml = '\ufeffdeepspeed: zero2\nmodel: Qwen/Qwen3-8B\n';
+  const { ls } = service({ 'ds.json': config, 'sft.yaml': yaml });
+  const zero3 = { stage: 3, offloadOptimizer: 'none', offloadParam: 'none' } as const;
+
+  const script = doc('train.sh', 'deepspeed --num_gpus 8 train.py --deepspeed ds.json --model_name_or_path Qwen/Qwen3-8B\n');
+  const toConfig = await ls.getApplyOptionEdit(script, { uri: script.uri, ...zero3 }, settings());
+  const [configUri] = Object.keys(toConfig.edit!.changes!);
+  const configDocument = TextDocument.create(configUri, 'json', 1, opened(config));
+  assert.equal(TextDocument.applyEdits(configDocument, toConfig.edit!.changes![configUri]), opened(config).replace('"stage": 2', '"stage": 3'));
+
+  const swift = doc('run.sh', 'swift sft sft.yaml\n');
+  const toYaml = await ls.getApplyOptionEdit(swift, { uri: swift.uri, ...zero3 }, settings());
+  const [yamlUri] = Object.keys(toYaml.edit!.changes!);
+  const yamlDocument = TextDocument.create(yamlUri, 'yaml', 1, opened(yaml));
+  assert.equal(TextDocument.applyEdits(yamlDocument, toYaml.edit!.changes![yamlUri]), opened(yaml).replace('zero2', 'zero3'));
+});
