@@ -9,6 +9,8 @@ import { parse, type ParseError } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, doc, service, settings } from './launch-helpers';
+import { decodeSettingsFile, encodeSettingsFile } from '../../client/src/sidebar/settingsFile';
+import { settingsEdit } from '../../server/src/settingsEdit';
 
 const loneLf = /(^|[^\r])\n/;
 
@@ -98,4 +100,17 @@ test('"Switch stage" from a script edits a config or ms-swift YAML with a BOM wh
   const [yamlUri] = Object.keys(toYaml.edit!.changes!);
   const yamlDocument = TextDocument.create(yamlUri, 'yaml', 1, opened(yaml));
   assert.equal(TextDocument.applyEdits(yamlDocument, toYaml.edit!.changes![yamlUri]), opened(yaml).replace('zero2', 'zero3'));
+});
+
+test("the sidebar's write to a .vscode/settings.json that is not open keeps its BOM, CRLF and comments", () => {
+  // What writeFolderSettings does: read the bytes, ask the server for the edit, write the bytes.
+  const write = (file: string, value: number) => {
+    const text = decodeSettingsFile(new TextEncoder().encode(file));
+    const { edit } = settingsEdit({ text, key: 'zeroLens.gpusPerNode', value });
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(encodeSettingsFile(text, edit!));
+  };
+  const file = '\ufeff{\r\n\t// 训练上下文\r\n\t"editor.tabSize": 2\r\n}';
+  assert.equal(write(file, 4), '\ufeff{\r\n\t// 训练上下文\r\n\t"editor.tabSize": 2,\r\n\t"zeroLens.gpusPerNode": 4\r\n}');
+  // A file holding nothing but its BOM gets the object after the BOM.
+  assert.equal(write('\ufeff', 4), '\ufeff{\n  "zeroLens.gpusPerNode": 4\n}');
 });
