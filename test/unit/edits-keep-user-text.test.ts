@@ -114,3 +114,25 @@ test("the sidebar's write to a .vscode/settings.json that is not open keeps its 
   // A file holding nothing but its BOM gets the object after the BOM.
   assert.equal(write('\ufeff', 4), '\ufeff{\n  "zeroLens.gpusPerNode": 4\n}');
 });
+
+/** The text after completing `label` where `|` marks the cursor. */
+async function completed(name: string, marked: string, label: string, files: Record<string, string> = {}): Promise<string> {
+  const { ls } = service(files);
+  const offset = marked.indexOf('|');
+  const document = doc(name, marked.slice(0, offset) + marked.slice(offset + 1));
+  const list = await ls.doComplete(document, document.positionAt(offset), settings());
+  const item = list.items.find((i) => i.label === label || i.label === `'${label}'`);
+  assert.ok(item, `no ${label} among ${list.items.map((i) => i.label).join(', ')}`);
+  const edit = (item.textEdit as TextEdit | undefined) ?? { range: list.itemDefaults!.editRange as TextEdit['range'], newText: item.textEditText ?? item.label };
+  return TextDocument.applyEdits(document, [edit, ...(item.additionalTextEdits ?? [])]);
+}
+
+test('a YAML value completed inside quotes stays inside them (the opening quote was replaced, the closing one left)', async () => {
+  assert.equal(await completed('sft.yaml', 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: "zer|"\n', 'zero3'), 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: "zero3"\n');
+  assert.equal(await completed('sft.yaml', "model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: 'zer|'\r\n", 'zero3'), "model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: 'zero3'\r\n");
+  // In quotes `no` is already the string accelerate wants: no second pair of quotes.
+  assert.equal(await completed('acc.yaml', 'distributed_type: DEEPSPEED\nmixed_precision: "|"\n', 'no'), 'distributed_type: DEEPSPEED\nmixed_precision: "no"\n');
+  assert.equal(await completed('acc.yaml', 'distributed_type: DEEPSPEED\nmixed_precision: |\n', 'no'), "distributed_type: DEEPSPEED\nmixed_precision: 'no'\n");
+  assert.equal(await completed('acc.yaml', 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: "FU|" # 中文\n', 'FULL_SHARD'), 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: "FULL_SHARD" # 中文\n');
+  assert.equal(await completed('acc.yaml', "distributed_type: 'FS|'\nfsdp_config:\n  fsdp_version: 2\n", 'FSDP'), "distributed_type: 'FSDP'\nfsdp_config:\n  fsdp_version: 2\n");
+});

@@ -15,6 +15,7 @@ import { swiftDeepSpeedFlags } from '../launchers/swift';
 import { msg, say, translator, type Translate } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
 import { quotedWhereBoolean } from '../yaml/pyyamlBool';
+import { typedYamlValue } from '../yaml/typedValue';
 import { documentedFlagItems, documentedFlags } from './parallelFlags';
 import { documentedValueCompletions } from './fsdpScript';
 
@@ -160,17 +161,17 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   if (fsdp) return fsdp;
   const text = ctx.document.getText();
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));
-  if (!m) return [];
-  const range = ctx.span(offset - m[2].length, offset).range;
-  if (swiftDeepSpeedKeys.includes(m[1]) && analysis.yaml?.kind === 'swift-yaml') {
-    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, m[2], settings))];
+  const value = typedYamlValue(text.slice(lineStart, offset));
+  if (!value) return [];
+  const range = ctx.span(offset - value.typed.length, offset).range;
+  if (swiftDeepSpeedKeys.includes(value.key) && analysis.yaml?.kind === 'swift-yaml') {
+    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, value.typed, settings))];
   }
-  if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, m[2], settings);
+  if (value.key === 'deepspeed' || value.key === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, value.typed, settings);
   const t = translator(settings.locale);
-  return (yamlValueKeys[m[1]] ?? []).map((v) => {
-    // mixed_precision: no unquoted is False to the launcher.
-    const written = quotedWhereBoolean(v.value);
+  return (yamlValueKeys[value.key] ?? []).map((v) => {
+    // mixed_precision: no unquoted is False to the launcher; inside quotes it is the string already.
+    const written = value.quoted ? v.value : quotedWhereBoolean(v.value);
     return { label: written, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: written } };
   });
 }
