@@ -136,3 +136,10 @@ test('a YAML value completed inside quotes stays inside them (the opening quote 
   assert.equal(await completed('acc.yaml', 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: "FU|" # 中文\n', 'FULL_SHARD'), 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: "FULL_SHARD" # 中文\n');
   assert.equal(await completed('acc.yaml', "distributed_type: 'FS|'\nfsdp_config:\n  fsdp_version: 2\n", 'FSDP'), "distributed_type: 'FSDP'\nfsdp_config:\n  fsdp_version: 2\n");
 });
+
+test('a config path with a space, completed after --deepspeed, stays one shell word', async () => {
+  const files = { 'deepspeed/zero 3.json': '{"zero_optimization": {"stage": 3}}' };
+  assert.equal(await completed('train.sh', 'deepspeed train.py --deepspeed |\n', './deepspeed/zero 3.json', files), "deepspeed train.py --deepspeed './deepspeed/zero 3.json'\n");
+  // Inside quotes the user opened, the path goes in as it is.
+  assert.equal(await completed('train.sh', 'deepspeed train.py --deepspeed "./dee|"\n', './deepspeed/zero 3.json', files), 'deepspeed train.py --deepspeed "./deepspeed/zero 3.json"\n');
+});

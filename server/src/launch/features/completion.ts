@@ -28,7 +28,14 @@ const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
  * and ms-swift's examples name configs from the repository root, where they are run (`examples/deepspeed/…`), and
  * the editor filters the items by what was typed, so `../deepspeed/…` items matched nothing there.
  */
-async function jsonConfigItems(hosts: Hosts, from: { fileDir: string; folders: string[] }, range: Range, typed: string, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+async function jsonConfigItems(
+  hosts: Hosts,
+  from: { fileDir: string; folders: string[] },
+  range: Range,
+  typed: string,
+  settings: ZeroLensSettings,
+  write: (path: string) => string = (path) => path,
+): Promise<CompletionItem[]> {
   const t = translator(settings.locale);
   const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
   const fromRoot = typed !== '' && !/^[./\\~]/.test(typed);
@@ -36,7 +43,7 @@ async function jsonConfigItems(hosts: Hosts, from: { fileDir: string; folders: s
     const root = fromRoot ? from.folders.find((folder) => !relativePath(folder, file).startsWith('..')) : undefined;
     let rel = relativePath(root ?? from.fileDir, file);
     if (!root && !rel.startsWith('.')) rel = `./${rel}`;
-    return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
+    return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: write(rel) }, sortText: `1${String(i).padStart(4, '0')}` };
   });
 }
 
@@ -89,6 +96,11 @@ function commandAt(analysis: Extract<LaunchAnalysis, { kind: 'script' }>, offset
  * A quoted value without its quotes: the items replace what is between them and keep them, and the editor filters
  * them by the text typed after the opening quote (a range that starts at the quote matches no item).
  */
+/** A path as one shell word: single-quoted when bash would split or expand it (a space, `$`, `*`, …). */
+function shellWord(path: string): string {
+  return /^[\w./+:@%=,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 function insideQuotes<T extends { start: number; end: number }>(text: string, value: T, offset: number): T {
   const quote = text[value.start];
   if ((quote !== '"' && quote !== "'") || offset <= value.start) return value;
@@ -113,15 +125,17 @@ export async function scriptCompletions(
   if (target?.kind === 'value') {
     const range = ctx.span(target.start, target.end).range;
     const typed = ctx.document.getText().slice(target.start, offset);
+    // Outside quotes the user opened, a path is written as one shell word.
+    const write = target === located ? shellWord : undefined;
     const name = target.option.name;
     const trainer = target.launch.trainer;
     if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
       // Never for --teacher_deepspeed: the teacher is another model.
       const estimates = name === 'deepspeed' && presetEstimates ? await presetEstimates(target.launch.facts, settings) : [];
-      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx, range, typed, settings))];
+      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx, range, typed, settings, write))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
-      return jsonConfigItems(hosts, ctx, range, typed, settings);
+      return jsonConfigItems(hosts, ctx, range, typed, settings, write);
     }
     const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
     if (documented) return documented;
