@@ -143,3 +143,11 @@ test('a config path with a space, completed after --deepspeed, stays one shell w
   // Inside quotes the user opened, the path goes in as it is.
   assert.equal(await completed('train.sh', 'deepspeed train.py --deepspeed "./dee|"\n', './deepspeed/zero 3.json', files), 'deepspeed train.py --deepspeed "./deepspeed/zero 3.json"\n');
 });
+
+test('an FSDP config path with a space, completed after --fsdp_config, stays one shell word', async () => {
+  const files = { 'fsdp/my fsdp.json': '{"fsdp_version": 2}' };
+  assert.equal(
+    await completed('train.sh', 'python train.py --output_dir out --fsdp full_shard --fsdp_config |\n', './fsdp/my fsdp.json', files),
+    "python train.py --output_dir out --fsdp full_shard --fsdp_config './fsdp/my fsdp.json'\n",
+  );
+});

@@ -16,6 +16,7 @@ import { msg, say, translator, type Translate } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
 import { quotedWhereBoolean } from '../yaml/pyyamlBool';
 import { typedYamlValue } from '../yaml/typedValue';
+import { shellWord } from '../shell/quote';
 import { documentedFlagItems, documentedFlags } from './parallelFlags';
 import { documentedValueCompletions } from './fsdpScript';
 
@@ -96,11 +97,6 @@ function commandAt(analysis: Extract<LaunchAnalysis, { kind: 'script' }>, offset
  * A quoted value without its quotes: the items replace what is between them and keep them, and the editor filters
  * them by the text typed after the opening quote (a range that starts at the quote matches no item).
  */
-/** A path as one shell word: single-quoted when bash would split or expand it (a space, `$`, `*`, …). */
-function shellWord(path: string): string {
-  return /^[\w./+:@%=,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}
-
 function insideQuotes<T extends { start: number; end: number }>(text: string, value: T, offset: number): T {
   const quote = text[value.start];
   if ((quote !== '"' && quote !== "'") || offset <= value.start) return value;
@@ -137,7 +133,7 @@ export async function scriptCompletions(
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
       return jsonConfigItems(hosts, ctx, range, typed, settings, write);
     }
-    const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
+    const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale, write);
     if (documented) return documented;
     const values = flagTable(target.launch, target.owner)?.flags[name]?.values;
     const t = translator(settings.locale);
