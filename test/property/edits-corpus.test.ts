@@ -14,7 +14,7 @@ import { parse, type ParseError } from 'jsonc-parser';
 import { parseAllDocuments } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-types';
+import type { CodeAction, CompletionItem, CompletionList, Diagnostic, Range, TextEdit } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/languageService';
 import { withDefaults } from '../../server/src/settings';
 import { memoryHosts, workspaceRoot } from '../unit/context-hosts';
@@ -150,4 +150,50 @@ test('every edit on the corpus files and their CRLF, tab, BOM, no-final-newline 
   assert.ok(documents > 1500, `${documents} documents`);
   assert.ok(checked > 10_000, `${checked} edits checked`);
   console.log(`checked ${checked} edits on ${documents} documents`);
+});
+
+/** An item's edits, its snippet's tab stops at their defaults (an empty value as 0), in the LSP's order. */
+function completionEdits(item: CompletionItem, defaults: CompletionList['itemDefaults']): TextEdit[] {
+  const main = (item.textEdit as TextEdit | undefined) ?? { range: defaults!.editRange as Range, newText: item.textEditText ?? item.insertText ?? item.label };
+  const snippet = (item.insertTextFormat ?? defaults?.insertTextFormat) === 2;
+  const newText = snippet
+    ? main.newText.replace(/\$\{\d+\|([^,|}]*)[^}]*\|\}/g, '$1').replace(/\$\{\d+:([^}]*)\}/g, '$1').replace(/(: |\[)\$\d+/g, '$10').replace(/\$\d+/g, '').replace(/\\([$}\\])/g, '$1')
+    : main.newText;
+  return [{ range: main.range, newText }, ...(item.additionalTextEdits ?? [])];
+}
+
+test('key completions on the corpus configs (CRLF, tabs, Chinese comments), on a new line or at a line end, leave valid JSON and every comment', { timeout: 600_000 }, async () => {
+  let items = 0;
+  const ls = getLanguageService(memoryHosts({}));
+  for (const entry of manifest.filter((e) => e.kind === 'ds-config')) {
+    const original = readFileSync(path.join(corpus, entry.file), 'utf8');
+    for (const [variant, make] of variants.filter(([v]) => v !== 'BOM' && v !== 'no final newline')) {
+      const text = make(original, entry.kind);
+      if (variant !== 'as written' && text === original) continue;
+      if (parseErrors(text, entry.kind) > 0) continue;
+      const eol = text.includes('\r\n') ? '\r\n' : '\n';
+      const lines = text.split(eol);
+      for (let line = 1; line < lines.length - 1; line += Math.max(1, Math.floor(lines.length / 6))) {
+        const indent = /^[ \t]*/.exec(lines[line])![0];
+        const cases = [
+          { text: [...lines.slice(0, line + 1), indent, ...lines.slice(line + 1)].join(eol), position: { line: line + 1, character: indent.length } },
+          { text, position: { line, character: lines[line].length } },
+        ];
+        for (const at of cases) {
+          const document = TextDocument.create(`file:///ws/${path.basename(entry.file)}`, 'json', 1, at.text);
+          const list = await ls.doComplete(document, at.position, settings);
+          const picked = [...list.items.filter((i) => i.kind !== 15).slice(0, 2), ...list.items.filter((i) => i.kind === 15).slice(0, 1)];
+          for (const item of picked) {
+            items++;
+            const after = TextDocument.applyEdits(document, completionEdits(item, list.itemDefaults));
+            const where = `"${item.label}" at ${at.position.line}:${at.position.character} of ${entry.file} (${variant})`;
+            assert.ok(parseErrors(after, entry.kind) === 0, `${where}:\n${after}`);
+            for (const comment of at.text.match(/\/\/[^\r\n]*/g) ?? []) assert.ok(after.includes(comment), `${where} loses ${comment}`);
+          }
+        }
+      }
+    }
+  }
+  assert.ok(items > 5000, `${items} items`);
+  console.log(`applied ${items} completion items`);
 });
