@@ -151,3 +151,11 @@ test('an FSDP config path with a space, completed after --fsdp_config, stays one
     "python train.py --output_dir out --fsdp full_shard --fsdp_config './fsdp/my fsdp.json'\n",
   );
 });
+
+test('an fsdp_config key completed where a key already has its value renames the key only (it wrote a second colon)', async () => {
+  const head = 'distributed_type: FSDP\r\nfsdp_config:\r\n  fsdp_version: 2\r\n';
+  assert.equal(await completed('acc.yaml', `${head}  fsdp_sh|: FULL_SHARD # 中文\r\n`, 'fsdp_sharding_strategy'), `${head}  fsdp_sharding_strategy: FULL_SHARD # 中文\r\n`);
+  assert.equal(await completed('acc.yaml', `${head}  fsdp_sh|arding: FULL_SHARD\r\n`, 'fsdp_sharding_strategy'), `${head}  fsdp_sharding_strategy: FULL_SHARD\r\n`);
+  // A new key gets its colon.
+  assert.equal(await completed('acc.yaml', `${head}  fsdp_sh|\r\n`, 'fsdp_sharding_strategy'), `${head}  fsdp_sharding_strategy: \r\n`);
+});

@@ -51,9 +51,11 @@ export function fsdpYamlCompletions(ctx: SourceContext, yaml: YamlLaunch | undef
   }
   const name = /^([ \t]+)([A-Za-z_]*)$/.exec(before);
   if (!name || parentKey(text, lineStart) !== 'fsdp_config') return undefined;
-  const range = ctx.span(offset - name[2].length, offset).range;
+  // The whole key under the cursor is replaced; a key that has its `:` already keeps it and its value.
+  const after = /^([A-Za-z_]*)([ \t]*:)?/.exec(text.slice(offset))!;
+  const range = ctx.span(offset - name[2].length, offset + after[1].length).range;
   const written = new Set([...(yaml?.fsdpConfig.keys() ?? [])].map(accelerateFsdpName));
-  return nameItems(accelerateFsdpOptions().values(), range, t('accelerate FSDP option'), t, locale, written, (name) => `${name}: `);
+  return nameItems(accelerateFsdpOptions().values(), range, t('accelerate FSDP option'), t, locale, written, (name) => (after[2] ? name : `${name}: `));
 }
 
 /** The documentation of a key of `fsdp_config` under the cursor. */
