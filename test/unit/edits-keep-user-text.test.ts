@@ -159,3 +159,11 @@ test('an fsdp_config key completed where a key already has its value renames the
   // A new key gets its colon.
   assert.equal(await completed('acc.yaml', `${head}  fsdp_sh|\r\n`, 'fsdp_sharding_strategy'), `${head}  fsdp_sharding_strategy: \r\n`);
 });
+
+test('a comment moved out of a continued command is indented like the command it now stands above', async () => {
+  const text = 'if true; then\r\n    deepspeed --num_gpus 8 train.py \\\r\n        # 模型\r\n        --deepspeed ds.json \\\r\n        --model_name_or_path Qwen/Qwen3-8B\r\nfi\r\n';
+  assert.equal(
+    await afterFix('train.sh', text, /^Move the comment above the command$/),
+    'if true; then\r\n    # 模型\r\n    deepspeed --num_gpus 8 train.py \\\r\n        --deepspeed ds.json \\\r\n        --model_name_or_path Qwen/Qwen3-8B\r\nfi\r\n',
+  );
+});
