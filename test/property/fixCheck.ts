@@ -77,6 +77,12 @@ function assertCommentsKept(title: string, before: string, after: string, commen
   }
 }
 
+/** A CRLF text stays CRLF: an edit that writes a bare `\n` into it leaves the file with mixed line ends. */
+export function assertLineEndsKept(title: string, before: string, after: string): void {
+  const loneLf = /(^|[^\r])\n/;
+  if (before.includes('\r\n') && !loneLf.test(before)) assert.doesNotMatch(after, loneLf, `"${title}" writes a bare LF into a CRLF file:\n${JSON.stringify(after)}`);
+}
+
 /** The comments of JSONC text. */
 export function jsonComments(text: string): { offset: number; length: number }[] {
   const scanner = createScanner(text, false);
@@ -164,6 +170,7 @@ export function checkConfigAction(document: TextDocument, action: CodeAction, di
     assert.ok(['auto', 'none', 'cpu', 'nvme'].includes(value) || title.includes(value) || toFill.includes(value), `"${title}" writes ${JSON.stringify(value)}, which its title does not say`);
   }
   assertCommentsKept(title, before, after, jsonComments(before), replaced(document, edits), linesOfRemovedKeys(before, a.value));
+  assertLineEndsKept(title, before, after);
 }
 
 /** The lines of the properties of `before` whose key is gone from `afterValue`: their comments may go with them. */
@@ -250,6 +257,7 @@ export function checkScriptAction(document: TextDocument, action: CodeAction, di
     }
   }
   assertCommentsKept(title, before, after, shellComments(before), spans);
+  assertLineEndsKept(title, before, after);
 }
 
 /**
