@@ -167,3 +167,8 @@ test('a comment moved out of a continued command is indented like the command it
     'if true; then\r\n    # 模型\r\n    deepspeed --num_gpus 8 train.py \\\r\n        --deepspeed ds.json \\\r\n        --model_name_or_path Qwen/Qwen3-8B\r\nfi\r\n',
   );
 });
+
+test('a flag completed with the cursor inside it replaces the whole flag, not the part before the cursor only', async () => {
+  assert.equal(await completed('train.sh', 'swift sft --model Qwen/Qwen3-8B --max_len|gth 4096 \\\r\n    --deepspeed zero2\r\n', '--max_length'), 'swift sft --model Qwen/Qwen3-8B --max_length 4096 \\\r\n    --deepspeed zero2\r\n');
+  assert.equal(await completed('train.sh', 'swift sft --model Qwen/Qwen3-8B --max_len|\n', '--max_length'), 'swift sft --model Qwen/Qwen3-8B --max_length\n');
+});

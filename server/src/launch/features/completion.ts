@@ -146,7 +146,9 @@ export async function scriptCompletions(
   if (typed) {
     const at = commandAt(analysis, offset);
     if (!at) return [];
-    const range = ctx.span(offset - typed[1].length, offset).range;
+    // The whole flag under the cursor is replaced (as a ds_config key is), not the part before the cursor only.
+    const rest = /^[A-Za-z0-9_-]*/.exec(text.slice(offset))![0];
+    const range = ctx.span(offset - typed[1].length, offset + rest.length).range;
     return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-', settings);
   }
   return [];
