@@ -172,3 +172,9 @@ test('a flag completed with the cursor inside it replaces the whole flag, not th
   assert.equal(await completed('train.sh', 'swift sft --model Qwen/Qwen3-8B --max_len|gth 4096 \\\r\n    --deepspeed zero2\r\n', '--max_length'), 'swift sft --model Qwen/Qwen3-8B --max_length 4096 \\\r\n    --deepspeed zero2\r\n');
   assert.equal(await completed('train.sh', 'swift sft --model Qwen/Qwen3-8B --max_len|\n', '--max_length'), 'swift sft --model Qwen/Qwen3-8B --max_length\n');
 });
+
+test('a YAML value completed with the cursor inside it replaces the whole value', async () => {
+  assert.equal(await completed('sft.yaml', 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: zer|o2 # 注释\n', 'zero3'), 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: zero3 # 注释\n');
+  assert.equal(await completed('sft.yaml', 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: "zer|o2"\n', 'zero3'), 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: "zero3"\n');
+  assert.equal(await completed('acc.yaml', 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FU|LL\n', 'FULL_SHARD'), 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n');
+});

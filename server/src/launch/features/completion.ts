@@ -172,10 +172,9 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   const fsdp = fsdpYamlCompletions(ctx, analysis.yaml, offset, translator(settings.locale), settings.locale);
   if (fsdp) return fsdp;
   const text = ctx.document.getText();
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const value = typedYamlValue(text.slice(lineStart, offset));
+  const value = typedYamlValue(text, offset);
   if (!value) return [];
-  const range = ctx.span(offset - value.typed.length, offset).range;
+  const range = ctx.span(value.start, value.end).range;
   if (swiftDeepSpeedKeys.includes(value.key) && analysis.yaml?.kind === 'swift-yaml') {
     return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, value.typed, settings))];
   }

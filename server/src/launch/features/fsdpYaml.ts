@@ -40,9 +40,9 @@ export function fsdpYamlCompletions(ctx: SourceContext, yaml: YamlLaunch | undef
   const text = ctx.document.getText();
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const before = text.slice(lineStart, offset);
-  const value = typedYamlValue(before);
+  const value = typedYamlValue(text, offset);
   if (value) {
-    const range = ctx.span(offset - value.typed.length, offset).range;
+    const range = ctx.span(value.start, value.end).range;
     if (value.key === 'distributed_type' && !/^\s/.test(before)) {
       return distributedTypes(t).map((v) => ({ label: v.value, kind: CompletionItemKind.EnumMember, detail: v.doc, textEdit: { range, newText: v.value } }));
     }
