@@ -178,3 +178,11 @@ test('a YAML value completed with the cursor inside it replaces the whole value'
   assert.equal(await completed('sft.yaml', 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: "zer|o2"\n', 'zero3'), 'model: Qwen/Qwen3-8B\ntrain_type: lora\ndeepspeed: "zero3"\n');
   assert.equal(await completed('acc.yaml', 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FU|LL\n', 'FULL_SHARD'), 'distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n');
 });
+
+test('a config path completed as a YAML value stays one value where plain YAML would cut it (" #" starts a comment)', async () => {
+  const files = { 'ds/z3 #1.json': '{"zero_optimization": {"stage": 3}}', 'ds/z3.json': '{"zero_optimization": {"stage": 3}}' };
+  const head = 'model_name_or_path: Qwen/Qwen3-8B\nstage: sft\nfinetuning_type: full\n';
+  assert.equal(await completed('lf.yaml', `${head}deepspeed: |\n`, './ds/z3 #1.json', files), `${head}deepspeed: './ds/z3 #1.json'\n`);
+  assert.equal(await completed('lf.yaml', `${head}deepspeed: |\n`, './ds/z3.json', files), `${head}deepspeed: ./ds/z3.json\n`);
+  assert.equal(await completed('lf.yaml', `${head}deepspeed: "|"\n`, './ds/z3 #1.json', files), `${head}deepspeed: "./ds/z3 #1.json"\n`);
+});

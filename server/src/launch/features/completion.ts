@@ -16,6 +16,7 @@ import { msg, say, translator, type Translate } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
 import { quotedWhereBoolean } from '../yaml/pyyamlBool';
 import { typedYamlValue } from '../yaml/typedValue';
+import { yamlScalar } from '../yaml/plainScalar';
 import { shellWord } from '../shell/quote';
 import { documentedFlagItems, documentedFlags } from './parallelFlags';
 import { documentedValueCompletions } from './fsdpScript';
@@ -175,10 +176,12 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   const value = typedYamlValue(text, offset);
   if (!value) return [];
   const range = ctx.span(value.start, value.end).range;
+  // Outside quotes the user opened, a path is written as one YAML value.
+  const write = value.quoted ? undefined : yamlScalar;
   if (swiftDeepSpeedKeys.includes(value.key) && analysis.yaml?.kind === 'swift-yaml') {
-    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, value.typed, settings))];
+    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, value.typed, settings, write))];
   }
-  if (value.key === 'deepspeed' || value.key === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, value.typed, settings);
+  if (value.key === 'deepspeed' || value.key === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, value.typed, settings, write);
   const t = translator(settings.locale);
   return (yamlValueKeys[value.key] ?? []).map((v) => {
     // mixed_precision: no unquoted is False to the launcher; inside quotes it is the string already.
