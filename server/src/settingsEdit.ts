@@ -9,7 +9,8 @@ export function settingsEdit(params: SettingsEditParams): SettingsEditResult {
   const { text, key, value } = (params ?? {}) as Partial<SettingsEditParams>;
   const valid = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null;
   if (typeof text !== 'string' || typeof key !== 'string' || !/^zeroLens\.[A-Za-z.]+$/.test(key) || !valid) return { edit: null };
-  const source = text.trim() === '' ? '{}' : text;
+  // A blank file (maybe only a BOM, which trim() counts as blank) becomes an object, after the BOM it had.
+  const source = text.trim() === '' ? (text.startsWith('\ufeff') ? '\ufeff{}' : '{}') : text;
   const after = value === null ? removeProperty(source, [key], { withLineComment: false }) : setValue(source, [key], value);
   if (after === undefined) return { edit: null };
   if (source !== text) return { edit: { start: 0, end: text.length, newText: after } };

@@ -77,6 +77,12 @@ function assertCommentsKept(title: string, before: string, after: string, commen
   }
 }
 
+/** A CRLF text stays CRLF: an edit that writes a bare `\n` into it leaves the file with mixed line ends. */
+export function assertLineEndsKept(title: string, before: string, after: string): void {
+  const loneLf = /(^|[^\r])\n/;
+  if (before.includes('\r\n') && !loneLf.test(before)) assert.doesNotMatch(after, loneLf, `"${title}" writes a bare LF into a CRLF file:\n${JSON.stringify(after)}`);
+}
+
 /** The comments of JSONC text. */
 export function jsonComments(text: string): { offset: number; length: number }[] {
   const scanner = createScanner(text, false);
@@ -164,6 +170,7 @@ export function checkConfigAction(document: TextDocument, action: CodeAction, di
     assert.ok(['auto', 'none', 'cpu', 'nvme'].includes(value) || title.includes(value) || toFill.includes(value), `"${title}" writes ${JSON.stringify(value)}, which its title does not say`);
   }
   assertCommentsKept(title, before, after, jsonComments(before), replaced(document, edits), linesOfRemovedKeys(before, a.value));
+  assertLineEndsKept(title, before, after);
 }
 
 /** The lines of the properties of `before` whose key is gone from `afterValue`: their comments may go with them. */
@@ -241,11 +248,32 @@ export function checkScriptAction(document: TextDocument, action: CodeAction, di
       assert.ok(marked.includes(w) || title.includes(w) || w.includes(marked.trim()) || marked.includes(w.split('=')[0]) || (w.includes('=') && title.includes(w.split('=')[0])) || starter(w), `"${title}" removes ${JSON.stringify(w)}, which neither its title nor the diagnostic (${JSON.stringify(marked)}) names`);
     }
     for (const w of added) {
-      const inTitle = title.includes(w) || w.split(/[=\s]/).every((part) => title.includes(part)) || (/valid JSON/.test(title) && isJson(w));
+      const inTitle =
+        title.includes(w) ||
+        w.split(/[=\s]/).every((part) => title.includes(part)) ||
+        (/valid JSON/.test(title) && isJson(w)) ||
+        removed.some((was) => title.includes(changedToken(was, w)));
       assert.ok(inTitle, `"${title}" adds ${JSON.stringify(w)}, which its title does not say`);
     }
   }
   assertCommentsKept(title, before, after, shellComments(before), spans);
+  assertLineEndsKept(title, before, after);
+}
+
+/**
+ * The token of `word` where it differs from `was`, widened to whole name characters: `zero3` for
+ * `CMD+=(--deepspeed zero2)` → `CMD+=(--deepspeed zero3)` (a word the shell reads apart from how it splits).
+ */
+function changedToken(was: string, word: string): string {
+  let start = 0;
+  while (start < was.length && start < word.length && was[start] === word[start]) start++;
+  let end = 0;
+  while (end < was.length - start && end < word.length - start && was[was.length - 1 - end] === word[word.length - 1 - end]) end++;
+  let from = start;
+  let to = word.length - end;
+  while (from > 0 && /[\w.-]/.test(word[from - 1])) from--;
+  while (to < word.length && /[\w.-]/.test(word[to])) to++;
+  return word.slice(from, to) || word;
 }
 
 /** The words after each `flag` word of the script (its values, where it has one). */

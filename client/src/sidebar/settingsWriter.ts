@@ -7,6 +7,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { ConfigurationChangedNotification, SettingsEditRequest } from '../../../server/src/protocol';
 import { sendServerNotification, sendServerRequest } from '../serverRequests';
 import { SETTING_KEYS, type SettingKey, type SettingValue } from './messages';
+import { decodeSettingsFile, encodeSettingsFile } from './settingsFile';
 
 /** Where the value was written, for the sidebar's confirmation line. */
 export type WriteTarget = 'workspace' | 'workspace folder' | 'user';
@@ -45,7 +46,7 @@ async function writeFolderSettings(client: LanguageClient, scope: vscode.Uri | u
   // The text the user sees when the file is open (maybe unsaved), else the file on disk, else nothing yet.
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.toString());
   let text = open?.getText();
-  if (text === undefined) text = await vscode.workspace.fs.readFile(file).then((bytes) => new TextDecoder().decode(bytes), () => '');
+  if (text === undefined) text = await vscode.workspace.fs.readFile(file).then(decodeSettingsFile, () => '');
   const { edit } = await sendServerRequest(client, SettingsEditRequest, { text, key: `zeroLens.${key}`, value });
   if (!edit) return value === null || text.includes(`"zeroLens.${key}"`);
   if (open) {
@@ -54,7 +55,7 @@ async function writeFolderSettings(client: LanguageClient, scope: vscode.Uri | u
     return (await vscode.workspace.applyEdit(change)) && (await open.save());
   }
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, '.vscode'));
-  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text.slice(0, edit.start) + edit.newText + text.slice(edit.end)));
+  await vscode.workspace.fs.writeFile(file, encodeSettingsFile(text, edit));
   return true;
 }
 

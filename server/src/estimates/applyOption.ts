@@ -1,4 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position } from 'vscode-languageserver-types';
 import { TextDocument as TextDocuments } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { english, optionLabel, readOption, sameOption, type ApplyOptionParams, type ApplyOptionResult, type Translate } from '../protocol';
@@ -43,12 +44,27 @@ export async function applyOptionEdit(
     if (ref.span.uri === document.uri) return presetSwitchEdit(document, ref, target, t);
     const text = await training.readText(pathOf(ref.span.uri), 'yaml');
     if (text === undefined) return { edit: null, reason: t('{0} cannot be read.', pathOf(ref.span.uri)) };
-    return presetSwitchEdit(TextDocuments.create(ref.span.uri, 'yaml', 0, text), ref, target, t);
+    return asOpened(presetSwitchEdit(TextDocuments.create(ref.span.uri, 'yaml', 0, text), ref, target, t), text);
   }
   if (ref.kind === 'file' && config.file) {
     const configDocument = TextDocuments.create(URI.file(config.file.path).toString(), 'ds-config', 0, config.file.text);
     const switched = stageSwitchEdit(configDocument, parseConfigText(config.file.text), target);
-    return switched ? { edit: switched.edit } : { edit: null, reason: t('{0} has JSON errors; fix them first.', config.file.path) };
+    return switched ? asOpened({ edit: switched.edit }, config.file.text) : { edit: null, reason: t('{0} has JSON errors; fix them first.', config.file.path) };
   }
   return { edit: null, reason: t('The DeepSpeed settings here are written inline ({0}); change them by hand.', ref.via) };
+}
+
+/**
+ * An edit made on a file's text as read from disk, placed where an editor that opens the file has it: the editor
+ * drops a UTF-8 BOM (VS Code decodes with `new TextDecoder()`, microsoft/vscode
+ * src/vs/workbench/services/textfile/common/encoding.ts:87 at 006001da, and writes the BOM back on save), so every
+ * character of the first line sits one place earlier. A text read from an open document has no BOM to account for.
+ */
+function asOpened(result: ApplyOptionResult, text: string): ApplyOptionResult {
+  if (!result.edit?.changes || text.charCodeAt(0) !== 0xfeff) return result;
+  const shift = (p: Position): Position => (p.line === 0 && p.character > 0 ? { line: 0, character: p.character - 1 } : p);
+  const changes = Object.fromEntries(
+    Object.entries(result.edit.changes).map(([uri, edits]) => [uri, edits.map((e) => ({ ...e, range: { start: shift(e.range.start), end: shift(e.range.end) } }))]),
+  );
+  return { ...result, edit: { ...result.edit, changes } };
 }

@@ -31,8 +31,13 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
   const stage = zeroStageOf(parsed.value);
   const range = rangeOf(document, context.replace);
   const quote = context.partial?.quoted ? '"' : '';
-  const additionalTextEdits: TextEdit[] | undefined =
-    context.leadingCommaAt !== undefined ? [{ range: rangeOf(document, { start: context.leadingCommaAt, end: context.leadingCommaAt }), newText: ',' }] : undefined;
+  // The comma a value before the cursor lacks. Right where the item goes (`}|`) it is part of the item's text:
+  // LSP 3.16 CompletionItem.additionalTextEdits "must not overlap (including the same insert position) with the
+  // main edit" (vscode-languageserver-types 3.18 lib/umd/main.d.ts:1636), and an editor that applies both in
+  // order puts it after the key.
+  const commaAt = context.leadingCommaAt;
+  const lead = commaAt !== undefined && commaAt === context.replace.start ? ',' : '';
+  const additionalTextEdits: TextEdit[] | undefined = commaAt !== undefined && !lead ? [{ range: rangeOf(document, { start: commaAt, end: commaAt }), newText: ',' }] : undefined;
   const trailing = context.needsTrailingComma ? ',' : '';
 
   const items: CompletionDraft[] = [];
@@ -49,7 +54,7 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
         : stage !== undefined && meta.stages && !meta.stages.includes(stage)
           ? group.otherStage
           : group.relevant;
-    const newText = context.keyHasValue ? quotedKeys.get(node, key, () => JSON.stringify(key)) : memberText(key, node) + trailing;
+    const newText = lead + (context.keyHasValue ? quotedKeys.get(node, key, () => JSON.stringify(key)) : memberText(key, node) + trailing);
     items.push({
       label: key,
       kind: CompletionItemKind.Property,
@@ -83,12 +88,12 @@ export function keyCompletions(context: KeyContext, document: TextDocument, pars
         filterText: `${quote}${key} ${label}${snippet.label && label !== snippet.label ? ` ${snippet.label}` : ''}${quote}`,
         sortText: `${sortGroup}_${key}_1_${label}`,
         insertTextFormat: InsertTextFormat.Snippet,
-        textEdit: { range, newText: `${JSON.stringify(key)}: ${body}${trailing}` },
+        textEdit: { range, newText: `${lead}${JSON.stringify(key)}: ${body}${trailing}` },
         additionalTextEdits,
       });
     }
   }
-  if (!context.keyHasValue) items.push(...memberSnippets(objectSchema, context, range, trailing, locale));
+  if (!context.keyHasValue) items.push(...memberSnippets(objectSchema, context, range, { lead, trailing, additionalTextEdits }, locale));
   return items;
 }
 
@@ -104,7 +109,13 @@ function memberText(key: string, node: SchemaNode): string {
  * The object's own defaultSnippets, inserted as members since the braces exist already; offered while none
  * of their keys is present (a whole-config skeleton in an empty file, an optimizer+scheduler pair, …).
  */
-function memberSnippets(objectSchema: SchemaNode, context: KeyContext, range: ReturnType<typeof rangeOf>, trailing: string, locale: Locale): CompletionItem[] {
+function memberSnippets(
+  objectSchema: SchemaNode,
+  context: KeyContext,
+  range: ReturnType<typeof rangeOf>,
+  commas: { lead: string; trailing: string; additionalTextEdits: TextEdit[] | undefined },
+  locale: Locale,
+): CompletionItem[] {
   const quote = context.partial?.quoted ? '"' : '';
   return defaultSnippetsOf(objectSchema)
     .filter((s) => s.body && typeof s.body === 'object' && !Array.isArray(s.body))
@@ -120,7 +131,8 @@ function memberSnippets(objectSchema: SchemaNode, context: KeyContext, range: Re
         filterText: `${quote}${label}${quote}`,
         sortText: `3_${label}`,
         insertTextFormat: InsertTextFormat.Snippet,
-        textEdit: { range, newText: members + trailing },
+        textEdit: { range, newText: commas.lead + members + commas.trailing },
+        additionalTextEdits: commas.additionalTextEdits,
       } satisfies CompletionItem;
     });
 }

@@ -20,8 +20,11 @@ function brokenContinuation(ctx: SourceContext, script: ShellScript, issue: Extr
     // Comments cannot sit inside a continued command: move them above it, so nothing is lost.
     const command = commandAround(script, issue.backslash);
     const at = editor.lineStart(command ? command.start : issue.backslash);
-    const kept = gapText.split('\n').filter((l) => l.trim() !== '').map((l) => l.trimStart()).join('\n');
-    fixes.push({ id: 'move-comment-above', title: t('Move the comment above the command'), ops: [editor.insert(at, kept + '\n'), editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
+    // Indented like the command's first line, ended like it (CRLF stays CRLF).
+    const indent = editor.indentAt(at);
+    const eol = ctx.document.getText()[editor.lineEnd(at) - 1] === '\r' ? '\r\n' : '\n';
+    const kept = gapText.split('\n').filter((l) => l.trim() !== '').map((l) => indent + l.replace(/\r$/, '').trimStart() + eol).join('');
+    fixes.push({ id: 'move-comment-above', title: t('Move the comment above the command'), ops: [editor.insert(at, kept), editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
   }
   const message = issue.reason === 'blank-line'
     ? t('A blank line after this backslash breaks the continuation: bash ends the command there and runs the lines below as a separate command (an environment prefix above it no longer applies).')

@@ -7,7 +7,13 @@ import type { TextOp } from '../../diagnostics/fixData';
 
 /** The whole entry (its line, or its pair and one comma in a flow mapping) taken out. */
 export function removeEntry(ctx: SourceContext, e: YamlEntry): TextOp {
-  return replaceText(ctx.document.getText(), e.pairStart, e.pairEnd, '');
+  const text = ctx.document.getText();
+  // The file's last line without a line break after it: the break before it goes instead, so the file still
+  // ends without one.
+  if (e.pairEnd === text.length && !text.endsWith('\n') && e.pairStart > 0 && text[e.pairStart - 1] === '\n') {
+    return replaceText(text, e.pairStart - (text[e.pairStart - 2] === '\r' ? 2 : 1), e.pairEnd, '');
+  }
+  return replaceText(text, e.pairStart, e.pairEnd, '');
 }
 
 /** The key renamed, its value kept. */

@@ -74,7 +74,9 @@ export class ScriptEditor {
     const ls = this.lineStart(programStart);
     const continued = /\\[ \t]*\r?$/.test(this.text.slice(ls, this.lineEnd(programStart)));
     if (continued && /^[ \t]*$/.test(this.text.slice(ls, programStart))) {
-      return this.insert(ls, `${this.indentAt(programStart)}${assignment} \\\n`);
+      // The new line ends as the program's line does: a CRLF script stays CRLF.
+      const eol = this.text[this.lineEnd(programStart) - 1] === '\r' ? '\r\n' : '\n';
+      return this.insert(ls, `${this.indentAt(programStart)}${assignment} \\${eol}`);
     }
     return this.insert(programStart, `${assignment} `);
   }

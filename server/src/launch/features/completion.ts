@@ -15,6 +15,9 @@ import { swiftDeepSpeedFlags } from '../launchers/swift';
 import { msg, say, translator, type Translate } from '../../l10n';
 import { fsdpYamlCompletions } from './fsdpYaml';
 import { quotedWhereBoolean } from '../yaml/pyyamlBool';
+import { typedYamlValue } from '../yaml/typedValue';
+import { yamlScalar } from '../yaml/plainScalar';
+import { shellWord } from '../shell/quote';
 import { documentedFlagItems, documentedFlags } from './parallelFlags';
 import { documentedValueCompletions } from './fsdpScript';
 
@@ -27,7 +30,14 @@ const swiftDeepSpeedKeys: string[] = swiftDeepSpeedFlags.map((f) => f.name);
  * and ms-swift's examples name configs from the repository root, where they are run (`examples/deepspeed/…`), and
  * the editor filters the items by what was typed, so `../deepspeed/…` items matched nothing there.
  */
-async function jsonConfigItems(hosts: Hosts, from: { fileDir: string; folders: string[] }, range: Range, typed: string, settings: ZeroLensSettings): Promise<CompletionItem[]> {
+async function jsonConfigItems(
+  hosts: Hosts,
+  from: { fileDir: string; folders: string[] },
+  range: Range,
+  typed: string,
+  settings: ZeroLensSettings,
+  write: (path: string) => string = (path) => path,
+): Promise<CompletionItem[]> {
   const t = translator(settings.locale);
   const files = (await hosts.workspace.jsonFiles()).filter((f) => isConfigFileName(f, settings) || /[\\/](ds_?config|deepspeed|ds)[^\\/]*[\\/][^\\/]+$/i.test(f));
   const fromRoot = typed !== '' && !/^[./\\~]/.test(typed);
@@ -35,7 +45,7 @@ async function jsonConfigItems(hosts: Hosts, from: { fileDir: string; folders: s
     const root = fromRoot ? from.folders.find((folder) => !relativePath(folder, file).startsWith('..')) : undefined;
     let rel = relativePath(root ?? from.fileDir, file);
     if (!root && !rel.startsWith('.')) rel = `./${rel}`;
-    return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
+    return { label: rel, kind: CompletionItemKind.File, detail: t('DeepSpeed config in the workspace'), textEdit: { range, newText: write(rel) }, sortText: `1${String(i).padStart(4, '0')}` };
   });
 }
 
@@ -112,17 +122,19 @@ export async function scriptCompletions(
   if (target?.kind === 'value') {
     const range = ctx.span(target.start, target.end).range;
     const typed = ctx.document.getText().slice(target.start, offset);
+    // Outside quotes the user opened, a path is written as one shell word.
+    const write = target === located ? shellWord : undefined;
     const name = target.option.name;
     const trainer = target.launch.trainer;
     if (target.owner === 'trainer' && swiftDeepSpeedKeys.includes(name) && trainer?.kind === 'swift') {
       // Never for --teacher_deepspeed: the teacher is another model.
       const estimates = name === 'deepspeed' && presetEstimates ? await presetEstimates(target.launch.facts, settings) : [];
-      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx, range, typed, settings))];
+      return [...presetItems(range, settings, estimates), ...(await jsonConfigItems(hosts, ctx, range, typed, settings, write))];
     }
     if ((target.owner === 'trainer' && (name === 'deepspeed' || name === 'deepspeed_config')) || (target.owner === 'launcher' && name === 'deepspeed_config_file')) {
-      return jsonConfigItems(hosts, ctx, range, typed, settings);
+      return jsonConfigItems(hosts, ctx, range, typed, settings, write);
     }
-    const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale);
+    const documented = await documentedValueCompletions(ctx, hosts, target, offset, translator(settings.locale), settings.locale, write);
     if (documented) return documented;
     const values = flagTable(target.launch, target.owner)?.flags[name]?.values;
     const t = translator(settings.locale);
@@ -135,7 +147,9 @@ export async function scriptCompletions(
   if (typed) {
     const at = commandAt(analysis, offset);
     if (!at) return [];
-    const range = ctx.span(offset - typed[1].length, offset).range;
+    // The whole flag under the cursor is replaced (as a ds_config key is), not the part before the cursor only.
+    const rest = /^[A-Za-z0-9_-]*/.exec(text.slice(offset))![0];
+    const range = ctx.span(offset - typed[1].length, offset + rest.length).range;
     return flagItems(at.launch, at.owner, range, typed[1].startsWith('--') ? '--' : '-', settings);
   }
   return [];
@@ -159,18 +173,19 @@ async function yamlCompletions(analysis: Extract<LaunchAnalysis, { kind: 'yaml' 
   const fsdp = fsdpYamlCompletions(ctx, analysis.yaml, offset, translator(settings.locale), settings.locale);
   if (fsdp) return fsdp;
   const text = ctx.document.getText();
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const m = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(text.slice(lineStart, offset));
-  if (!m) return [];
-  const range = ctx.span(offset - m[2].length, offset).range;
-  if (swiftDeepSpeedKeys.includes(m[1]) && analysis.yaml?.kind === 'swift-yaml') {
-    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, m[2], settings))];
+  const value = typedYamlValue(text, offset);
+  if (!value) return [];
+  const range = ctx.span(value.start, value.end).range;
+  // Outside quotes the user opened, a path is written as one YAML value.
+  const write = value.quoted ? undefined : yamlScalar;
+  if (swiftDeepSpeedKeys.includes(value.key) && analysis.yaml?.kind === 'swift-yaml') {
+    return [...presetItems(range, settings), ...(await jsonConfigItems(hosts, ctx, range, value.typed, settings, write))];
   }
-  if (m[1] === 'deepspeed' || m[1] === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, m[2], settings);
+  if (value.key === 'deepspeed' || value.key === 'deepspeed_config_file') return jsonConfigItems(hosts, ctx, range, value.typed, settings, write);
   const t = translator(settings.locale);
-  return (yamlValueKeys[m[1]] ?? []).map((v) => {
-    // mixed_precision: no unquoted is False to the launcher.
-    const written = quotedWhereBoolean(v.value);
+  return (yamlValueKeys[value.key] ?? []).map((v) => {
+    // mixed_precision: no unquoted is False to the launcher; inside quotes it is the string already.
+    const written = value.quoted ? v.value : quotedWhereBoolean(v.value);
     return { label: written, kind: CompletionItemKind.Value, detail: valueDetail(v, t), textEdit: { range, newText: written } };
   });
 }

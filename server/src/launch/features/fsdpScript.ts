@@ -17,12 +17,12 @@ import { valueItems } from './optionDocs';
 type ValueTarget = Extract<CursorTarget, { kind: 'value' }>;
 
 /** Workspace JSON files whose path says FSDP, relative to the script. */
-async function fsdpJsonItems(hosts: Hosts, fromDir: string, range: Range, t: Translate): Promise<CompletionItem[]> {
+async function fsdpJsonItems(hosts: Hosts, fromDir: string, range: Range, t: Translate, write: (path: string) => string = (path) => path): Promise<CompletionItem[]> {
   const files = (await hosts.workspace.jsonFiles()).filter((f) => /fsdp/i.test(f)).slice(0, 200);
   return files.map((file, i) => {
     let rel = relativePath(fromDir, file);
     if (!rel.startsWith('.')) rel = `./${rel}`;
-    return { label: rel, kind: CompletionItemKind.File, detail: t('FSDP config in the workspace'), textEdit: { range, newText: rel }, sortText: `1${String(i).padStart(4, '0')}` };
+    return { label: rel, kind: CompletionItemKind.File, detail: t('FSDP config in the workspace'), textEdit: { range, newText: write(rel) }, sortText: `1${String(i).padStart(4, '0')}` };
   });
 }
 
@@ -34,8 +34,19 @@ function typedWord(ctx: SourceContext, target: ValueTarget, offset: number): { s
   return { start: offset - m[0].length, written };
 }
 
-/** Completions for the value of a documented flag, or undefined when the flag is none of them. */
-export async function documentedValueCompletions(ctx: SourceContext, hosts: Hosts, target: ValueTarget, offset: number, t: Translate, locale: Locale | undefined): Promise<CompletionItem[] | undefined> {
+/**
+ * Completions for the value of a documented flag, or undefined when the flag is none of them. `write` writes a
+ * file path as the place needs it (one shell word outside quotes).
+ */
+export async function documentedValueCompletions(
+  ctx: SourceContext,
+  hosts: Hosts,
+  target: ValueTarget,
+  offset: number,
+  t: Translate,
+  locale: Locale | undefined,
+  write?: (path: string) => string,
+): Promise<CompletionItem[] | undefined> {
   const flag = documentedFlags(target.launch, target.owner, t).get(target.option.name);
   if (!flag) return undefined;
   const range = ctx.span(target.start, target.end).range;
@@ -47,8 +58,8 @@ export async function documentedValueCompletions(ctx: SourceContext, hosts: Host
       .filter((v) => !typed.written.has(v.value) || ctx.document.getText().slice(typed.start, offset) === v.value)
       .map((v, i) => ({ label: v.value, kind: CompletionItemKind.EnumMember, documentation: { kind: 'markdown', value: v.doc }, textEdit: { range: wordRange, newText: v.value }, sortText: String(i).padStart(3, '0') }));
   }
-  if (target.owner === 'trainer' && trainer === 'python' && flag.name === 'fsdp_config') return fsdpJsonItems(hosts, ctx.fileDir, range, t);
-  if (target.owner === 'trainer' && trainer === 'swift' && flag.name === 'fsdp') return [...valueItems(swiftFsdpOption(), range, locale), ...(await fsdpJsonItems(hosts, ctx.fileDir, range, t))];
+  if (target.owner === 'trainer' && trainer === 'python' && flag.name === 'fsdp_config') return fsdpJsonItems(hosts, ctx.fileDir, range, t, write);
+  if (target.owner === 'trainer' && trainer === 'swift' && flag.name === 'fsdp') return [...valueItems(swiftFsdpOption(), range, locale), ...(await fsdpJsonItems(hosts, ctx.fileDir, range, t, write))];
   return valueItems(flag.entry, range, locale);
 }
 

@@ -8,6 +8,7 @@ import type { SourceContext } from '../command/context';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
 import { accelerateFsdpName, accelerateFsdpOption, accelerateFsdpOptions } from '../fsdp/options';
 import { nameItems, optionMarkdown, valueItems } from './optionDocs';
+import { typedYamlValue } from '../yaml/typedValue';
 
 /** The key of the block mapping a line belongs to (`fsdp_config` for `  fsdp_version: 2`), else undefined. */
 export function parentKey(text: string, lineStart: number): string | undefined {
@@ -39,20 +40,22 @@ export function fsdpYamlCompletions(ctx: SourceContext, yaml: YamlLaunch | undef
   const text = ctx.document.getText();
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const before = text.slice(lineStart, offset);
-  const value = /^\s*([A-Za-z_][\w]*)\s*:\s*(\S*)$/.exec(before);
+  const value = typedYamlValue(text, offset);
   if (value) {
-    const range = ctx.span(offset - value[2].length, offset).range;
-    if (value[1] === 'distributed_type' && !/^\s/.test(before)) {
+    const range = ctx.span(value.start, value.end).range;
+    if (value.key === 'distributed_type' && !/^\s/.test(before)) {
       return distributedTypes(t).map((v) => ({ label: v.value, kind: CompletionItemKind.EnumMember, detail: v.doc, textEdit: { range, newText: v.value } }));
     }
-    const option = parentKey(text, lineStart) === 'fsdp_config' ? accelerateFsdpOption(value[1]) : undefined;
+    const option = parentKey(text, lineStart) === 'fsdp_config' ? accelerateFsdpOption(value.key) : undefined;
     return option ? valueItems(option, range, locale) : undefined;
   }
   const name = /^([ \t]+)([A-Za-z_]*)$/.exec(before);
   if (!name || parentKey(text, lineStart) !== 'fsdp_config') return undefined;
-  const range = ctx.span(offset - name[2].length, offset).range;
+  // The whole key under the cursor is replaced; a key that has its `:` already keeps it and its value.
+  const after = /^([A-Za-z_]*)([ \t]*:)?/.exec(text.slice(offset))!;
+  const range = ctx.span(offset - name[2].length, offset + after[1].length).range;
   const written = new Set([...(yaml?.fsdpConfig.keys() ?? [])].map(accelerateFsdpName));
-  return nameItems(accelerateFsdpOptions().values(), range, t('accelerate FSDP option'), t, locale, written, (name) => `${name}: `);
+  return nameItems(accelerateFsdpOptions().values(), range, t('accelerate FSDP option'), t, locale, written, (name) => (after[2] ? name : `${name}: `));
 }
 
 /** The documentation of a key of `fsdp_config` under the cursor. */
