@@ -1,7 +1,7 @@
 /**
  * Every edit ZeRO Lens offers on the corpus's real files (ds_configs, launch scripts, accelerate, LLaMA-Factory
  * and ms-swift YAML, FSDP and ms-swift argument JSON), each also written with CRLF line ends, tab indentation, a
- * UTF-8 BOM, no final newline and Chinese comments: the quick fixes of every diagnostic, the stage and preset
+ * UTF-8 BOM, no final newline and Chinese comments (one of them per file, in turn): the quick fixes of every diagnostic, the stage and preset
  * moves offered without one, "Fix all" and the sidebar's apply-option edit. Each must keep what it does not
  * change as the user wrote it (line ends, BOM, final newline, indentation, non-ASCII lines, comments), leave the
  * file parsing as well as before, and not be offered again with another result once applied.
@@ -44,6 +44,16 @@ const variants: [string, (text: string, kind: string) => string][] = [
   ],
 ];
 
+/**
+ * Each file as written and one other variant, turning with the file's place in the manifest: every variant still
+ * meets every kind of file, at a third of the cost of all of them on every file (npm test's ten minutes).
+ */
+function variantsFor(index: number, pool: typeof variants): typeof variants {
+  const others = pool.filter(([v]) => v !== 'as written');
+  const picked = others[index % others.length];
+  return pool.filter((v) => v[0] === 'as written' || v === picked);
+}
+
 function parseErrors(text: string, kind: string): number {
   if (kind === 'launch-script') return 0;
   if (isJson(kind)) {
@@ -79,12 +89,12 @@ async function actionsOf(ls: ReturnType<typeof getLanguageService>, document: Te
 test('every edit on the corpus files and their CRLF, tab, BOM, no-final-newline and Chinese-comment variants keeps the rest of the file', { timeout: 600_000 }, async () => {
   let documents = 0;
   let checked = 0;
-  for (const entry of manifest.filter((e) => kinds.includes(e.kind))) {
+  for (const [index, entry] of manifest.filter((e) => kinds.includes(e.kind)).entries()) {
     const original = readFileSync(path.join(corpus, entry.file), 'utf8');
     const name = path.basename(entry.file);
     const uri = URI.file(path.join(workspaceRoot, name)).toString();
     const languageId = isJson(entry.kind) ? 'json' : entry.kind === 'launch-script' ? 'shellscript' : 'yaml';
-    for (const [variant, make] of variants) {
+    for (const [variant, make] of variantsFor(index, variants)) {
       const text = make(original, entry.kind);
       if (variant !== 'as written' && text === original) continue;
       const ls = getLanguageService(memoryHosts({}));
@@ -145,8 +155,8 @@ test('every edit on the corpus files and their CRLF, tab, BOM, no-final-newline 
       }
     }
   }
-  assert.ok(documents > 1500, `${documents} documents`);
-  assert.ok(checked > 10_000, `${checked} edits checked`);
+  assert.ok(documents > 550, `${documents} documents`);
+  assert.ok(checked > 4_000, `${checked} edits checked`);
   console.log(`checked ${checked} edits on ${documents} documents`);
 });
 
@@ -163,9 +173,9 @@ function completionEdits(item: CompletionItem, defaults: CompletionList['itemDef
 test('key completions on the corpus configs (CRLF, tabs, Chinese comments), on a new line or at a line end, leave valid JSON and every comment', { timeout: 600_000 }, async () => {
   let items = 0;
   const ls = getLanguageService(memoryHosts({}));
-  for (const entry of manifest.filter((e) => e.kind === 'ds-config')) {
+  for (const [index, entry] of manifest.filter((e) => e.kind === 'ds-config').entries()) {
     const original = readFileSync(path.join(corpus, entry.file), 'utf8');
-    for (const [variant, make] of variants.filter(([v]) => v !== 'BOM' && v !== 'no final newline')) {
+    for (const [variant, make] of variantsFor(index, variants.filter(([v]) => v !== 'BOM' && v !== 'no final newline'))) {
       const text = make(original, entry.kind);
       if (variant !== 'as written' && text === original) continue;
       if (parseErrors(text, entry.kind) > 0) continue;
