@@ -78,6 +78,12 @@ function initialized(): void {
 }
 
 let canPullConfiguration = false;
+/**
+ * The editor takes a dynamic registration for settings changes (`workspace.didChangeConfiguration.dynamicRegistration`);
+ * LSP 3.17 (client/registerCapability.md): "A client opts in via the `dynamicRegistration` property on the specific
+ * client capabilities". Editors that send the notification anyway (Neovim, Helix, Eglot) need none.
+ */
+let canRegisterConfiguration = false;
 /** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
 let foldersChange = false;
 /** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
@@ -136,6 +142,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
@@ -176,10 +183,24 @@ connection.onShutdown(() => {
   shutdownRequested = true;
 });
 
+/**
+ * A registration the client refuses (it answers client/registerCapability with an error) is logged: the
+ * server goes on without it. Left unhandled, the rejection ended the process.
+ */
+function registrationRefused(method: string, error: unknown): void {
+  connection.console.warn(`ZeRO Lens could not register ${method} with the client: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 connection.onInitialized(() => {
-  if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
-  basics.register();
-  if (canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] });
+  if (canRegisterConfiguration) {
+    connection.client.register(DidChangeConfigurationNotification.type, undefined).catch((error: unknown) => registrationRefused(DidChangeConfigurationNotification.method, error));
+  }
+  basics.register(registrationRefused);
+  if (canWatchFiles) {
+    connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] })
+      .catch((error: unknown) => registrationRefused(DidChangeWatchedFilesNotification.method, error));
+  }
   // The library throws when asked to listen to a client that cannot report folder changes.
   if (!foldersChange) return;
   connection.workspace.onDidChangeWorkspaceFolders(async () => {

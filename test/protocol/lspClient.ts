@@ -66,6 +66,11 @@ export interface StartOptions {
   pull?: boolean;
   /** The whole of `InitializeParams.capabilities` and no workspace folders (rootUri only): an editor other than VS Code. */
   capabilities?: ClientCapabilities;
+  /**
+   * Answers a request the server sends before the defaults do (return `undefined` to leave it to them; throw a
+   * `ResponseError` to answer with an error): per-folder settings, a changed folder list, a refused registration.
+   */
+  answer?: (method: string, params: unknown) => unknown;
 }
 
 export function fileUri(file: string): string {
@@ -108,6 +113,8 @@ export function initializeParams(options: StartOptions): InitializeParams {
 
 /** The client's answer to a request the server sends (settings, registrations, workspace folders); null otherwise. */
 export function answerServerRequest(options: StartOptions, method: string, params: unknown): unknown {
+  const answered = options.answer?.(method, params);
+  if (answered !== undefined) return answered;
   switch (method) {
     case 'workspace/configuration':
       return (params as { items: { section?: string }[] }).items.map((item) => (item.section === 'zeroLens' ? (options.settings ?? {}) : null));
@@ -200,7 +207,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     pushes: () => pushes,
     registrations: () => [...registrations],
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // A server that already ended (a test of a crash) has nothing left to wait for.
+      const exited = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
       const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
       try {
         await connection.sendRequest('shutdown');
