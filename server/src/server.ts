@@ -207,7 +207,10 @@ connection.onInitialized(() => {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
     disk.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
-    pulled?.changedAll();
+    // Which launches use a config, which folder's settings a file reads, what may be read: all may differ now.
+    // Only marking pulled documents stale kept the service's cached launches (the same answer again), and an
+    // editor that does not pull got nothing.
+    refreshAll();
   });
 });
 
