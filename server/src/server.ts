@@ -10,8 +10,10 @@ import {
   ErrorCodes,
   FileChangeType,
   LSPErrorCodes,
+  MessageType,
   ProposedFeatures,
   ResponseError,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -35,7 +37,7 @@ import { fsTrace, NodeFileSystem, NodeWorkspace } from './nodeHost';
 import { startClientWatch, watchClientProcess, watchedFor } from './clientWatch';
 import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
-import { withDefaults, type ZeroLensSettings } from './settings';
+import { describeIgnoredSetting, ignoredSettings, withDefaults, type ZeroLensSettings } from './settings';
 import { resolveLocale, translator, type Locale } from './l10n';
 import { DependentsRefresh } from './dependentsRefresh';
 import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
@@ -214,15 +216,36 @@ connection.onInitialized(() => {
   });
 });
 
+/** Ignored setting values already shown, by name and value: each is said once, not at every request. */
+const toldIgnored = new Set<string>();
+
+/**
+ * The settings a client sent, read as `withDefaults` reads them; a value the definition refuses is ignored, and the
+ * user is told which, why and what is used instead (shown once per value, and logged).
+ */
+function readSettings(sent: unknown): ZeroLensSettings {
+  const settings = withDefaults(sent, displayLocale);
+  for (const ignored of ignoredSettings(sent)) {
+    const key = `${ignored.name}=${JSON.stringify(ignored.value)}`;
+    if (toldIgnored.has(key)) continue;
+    toldIgnored.add(key);
+    const message = describeIgnoredSetting(ignored, translator(settings.locale));
+    connection.console.warn(message);
+    // A notification (window/showMessage), not showWarningMessage's request: nothing for the editor to answer.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+  }
+  return settings;
+}
+
 /** Settings are per resource: a folder may describe other GPUs than its neighbour. */
 function settingsFor(uri: string): Promise<ZeroLensSettings> {
-  if (!canPullConfiguration) return Promise.resolve(withDefaults(globalSettings, displayLocale));
+  if (!canPullConfiguration) return Promise.resolve(readSettings(globalSettings));
   let settings = settingsByUri.get(uri);
   if (!settings) {
     settings = connection.workspace
       .getConfiguration({ scopeUri: uri, section: 'zeroLens' })
       .then(
-        (value: unknown) => withDefaults(value, displayLocale),
+        (value: unknown) => readSettings(value),
         () => withDefaults({}, displayLocale),
       );
     settingsByUri.set(uri, settings);

@@ -1,9 +1,9 @@
-import { resolveLocale, type Locale } from './l10n';
+import { resolveLocale, type Locale, type Translate } from './l10n';
 /**
  * Settings, as the client reads them per resource (`zeroLens.*`, defined in protocol/settings.ts).
  * Never cached globally on the server: every request passes the settings of its document.
  */
-import { settingDefinitions, settingProblem, type SettingName, type SettingValueOf } from './protocol/settings';
+import { settingDefinitions, settingProblem, type SettingName, type SettingProblem, type SettingValueOf } from './protocol/settings';
 
 type Definitions = typeof settingDefinitions;
 /** The settings the server reads: all but those vscode-languageclient reads itself. */
@@ -53,3 +53,56 @@ export function withDefaults(sent: unknown, displayLocale?: string): ZeroLensSet
 }
 
 export const defaultSettings: ZeroLensSettings = withDefaults({});
+
+/** A value a client sent for a setting that its definition refuses: `withDefaults` reads the default (or unset) instead. */
+export interface IgnoredSetting {
+  name: ServerSettingName;
+  value: unknown;
+  problem: SettingProblem;
+}
+
+/** The values `withDefaults` ignores in what a client sent; null is "unset" (package.json's default), never invalid. */
+export function ignoredSettings(sent: unknown): IgnoredSetting[] {
+  const ignored: IgnoredSetting[] = [];
+  for (const name of serverSettings) {
+    const value = valueAt(sent, name);
+    if (value === undefined || value === null) continue;
+    const problem = settingProblem(settingDefinitions[name], value);
+    if (problem) ignored.push({ name, value, problem });
+  }
+  return ignored;
+}
+
+/** An ignored setting in the reader's language: its name, why, its value and what is used instead. */
+export function describeIgnoredSetting(ignored: IgnoredSetting, t: Translate): string {
+  const definition = settingDefinitions[ignored.name];
+  const setting = `zeroLens.${ignored.name}`;
+  const why = ((problem: SettingProblem): string => {
+    switch (problem.kind) {
+      case 'notNumber':
+        return definition.type === 'integer' ? t('{0} must be a whole number', setting) : t('{0} must be a number', setting);
+      case 'notInteger':
+        return t('{0} must be a whole number', setting);
+      case 'range':
+        return problem.max === Infinity ? t('{0} must be at least {1}', setting, problem.min) : t('{0} must be between {1} and {2}', setting, problem.min, problem.max);
+      case 'notBoolean':
+        return t('{0} must be true or false', setting);
+      case 'notAllowed':
+        return t('{0} must be one of {1}', setting, problem.values.join(', '));
+      case 'notText':
+        return t('{0} must be text', setting);
+      case 'controlCharacters':
+        return t('{0} contains control characters', setting);
+      case 'tooLong':
+        return t('{0} is longer than {1} characters', setting, problem.max);
+      case 'pattern':
+        return t('{0} must match {1}', setting, problem.pattern);
+      case 'notList':
+        return t('{0} must be a list of text', setting);
+    }
+  })(ignored.problem);
+  const written = JSON.stringify(ignored.value) ?? String(ignored.value);
+  const value = written.length > 40 ? `${written.slice(0, 39)}…` : written;
+  const instead = 'default' in definition ? t('The default, {0}, is used instead.', JSON.stringify(definition.default)) : t('It is read as unset.');
+  return t('ZeRO Lens ignores a setting: {0} (it is {1}). {2}', why, value, instead);
+}

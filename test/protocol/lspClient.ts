@@ -47,6 +47,8 @@ export interface TestServer {
   stderr(): string;
   /** The `window/logMessage` notifications so far (unless a test took the handler over). */
   logs(): { type: number; message: string }[];
+  /** The `window/showMessage` notifications so far: what the editor shows the user. */
+  shown(): { type: number; message: string }[];
 }
 
 export interface StartOptions {
@@ -179,6 +181,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   }
   const logs: { type: number; message: string }[] = [];
   connection.onNotification('window/logMessage', (message: { type: number; message: string }) => void logs.push(message));
+  const shown: { type: number; message: string }[] = [];
+  connection.onNotification('window/showMessage', (message: { type: number; message: string }) => void shown.push(message));
   connection.listen();
   const initialized = await connection.sendRequest<InitializeResult>('initialize', initializeParams(options));
   await connection.sendNotification('initialized', {});
@@ -189,6 +193,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     capabilities: initialized.capabilities,
     stderr: () => stderr,
     logs: () => [...logs],
+    shown: () => [...shown],
     diagnostics: diagnostics.next,
     open: (uri, languageId, text, version = 1) =>
       connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } }),
