@@ -55,6 +55,8 @@ export interface StartOptions {
   /** Another server to speak to (the benchmark's peer); defaults to the bundled ZeRO Lens server. */
   command?: { path: string; args: string[] };
   rootPath?: string;
+  /** The workspace folders of a multi-root workspace (`rootPath` alone is one folder). */
+  folders?: string[];
   /** Answers `workspace/configuration` for section zeroLens. */
   settings?: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;
@@ -80,7 +82,8 @@ export function fileUri(file: string): string {
 }
 
 function workspaceFolders(options: StartOptions): { uri: string; name: string }[] | null {
-  return options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null;
+  const folders = options.folders ?? (options.rootPath ? [options.rootPath] : undefined);
+  return folders ? folders.map((folder) => ({ uri: fileUri(folder), name: path.basename(folder) })) : null;
 }
 
 /** What the client sends in `initialize`: the capabilities an editor announces, plus the test's extras. */
