@@ -91,7 +91,7 @@ export const settingDefinitions = {
     scope: 'resource',
     markdown: true,
     description:
-      'The DeepSpeed release you run (for example `0.14.4`), when no requirements or lock file in the workspace pins it. Defaults that changed between releases (such as `gradient_clipping`) follow it.',
+      'The DeepSpeed release you run (for example `0.14.4`). Unset: the release a requirements or lock file or an environment (`.venv`) in the workspace folder pins, if any. Defaults that changed between releases (such as `gradient_clipping`) follow it.',
   },
   sequenceLength: {
     type: 'integer',
