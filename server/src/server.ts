@@ -88,6 +88,11 @@ let canPullConfiguration = false;
 let canRegisterConfiguration = false;
 /** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
 let foldersChange = false;
+/**
+ * The editor takes workspace/inlayHint/refresh (`workspace.inlayHint.refreshSupport`, LSP 3.17 language/inlayHint.md,
+ * InlayHintWorkspaceClientCapabilities); others answer it with an error, or log one, at every settings or file change.
+ */
+let canRefreshInlayHints = false;
 /** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
 let canWatchFiles = false;
 /**
@@ -145,6 +150,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+  canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
@@ -253,13 +259,18 @@ function settingsFor(uri: string): Promise<ZeroLensSettings> {
   return settings;
 }
 
+/** Asks the editor to ask for inlay hints again, where it can be asked. */
+function refreshInlayHints(): void {
+  if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
+}
+
 function refreshAll(): void {
   settingsByUri.clear();
   workspace.invalidate();
   service.invalidateWorkspace();
   if (pulled) pulled.changedAll();
   else for (const document of documents.all()) scheduleValidation(document, 0);
-  void connection.languages.inlayHint.refresh().catch(() => undefined);
+  refreshInlayHints();
 }
 
 connection.onDidChangeConfiguration((change) => {
@@ -276,7 +287,7 @@ connection.onDidChangeWatchedFiles((params) => {
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();
   const affected = service.filesChanged(params.changes.map((c) => c.uri));
   revalidate(affected);
-  if (affected.length) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  if (affected.length) refreshInlayHints();
 });
 
 /** Open documents whose diagnostics may have changed: pushed again, or the editor is asked to pull them. */
@@ -399,7 +410,7 @@ const dependents = new DependentsRefresh({
   delayMs: () => validationDelayMs,
   changed: (uris) => service.filesChanged(uris),
   revalidate: (uri) => revalidate([uri]),
-  refreshInlayHints: () => void connection.languages.inlayHint.refresh().catch(() => undefined),
+  refreshInlayHints,
   reportError: reportRefreshError,
 });
 
