@@ -38,7 +38,7 @@ export const settingDefinitions = {
     scope: 'resource',
     markdown: true,
     description:
-      'Extra glob patterns of files that are DeepSpeed configs, besides `ds_config*.json`, `*deepspeed*.json`, `ds_z*_config.json` and `zero*.json`. A pattern without `/` matches in any folder.',
+      'Extra glob patterns of files that are DeepSpeed configs, besides `ds_config*.json`, `*deepspeed*.json`, `ds_z*_config.json` and `zero*.json`. A pattern without `/` matches the file name in any folder; a relative one with `/` (`configs/*.json`) matches that folder wherever it is; an absolute one matches the whole path.',
   },
   validate: { type: 'boolean', default: true, scope: 'resource', description: 'Check DeepSpeed configs and launch scripts.' },
   warnOnJsonc: {
