@@ -107,6 +107,11 @@ let globalSettings: unknown = {};
  * which VS Code fills from its own).
  */
 let displayLocale: Locale = 'en';
+/**
+ * The editor's own JSON server checks `json`/`jsonc` documents (VS Code's client says so in initializationOptions):
+ * otherwise ZeRO Lens reports their syntax, comments, trailing commas and duplicate keys itself.
+ */
+let editorChecksJson = false;
 /** Validation waits this long after the last keystroke; stale runs are dropped by version. */
 let validationDelayMs = 120;
 const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
@@ -153,7 +158,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown; editorChecksJson?: unknown };
+  editorChecksJson = options.editorChecksJson === true;
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
   watchClientProcess(params.processId);
@@ -230,7 +236,7 @@ const toldIgnored = new Set<string>();
  * user is told which, why and what is used instead (shown once per value, and logged).
  */
 function readSettings(sent: unknown): ZeroLensSettings {
-  const settings = withDefaults(sent, displayLocale);
+  const settings = withDefaults(sent, displayLocale, editorChecksJson);
   for (const ignored of ignoredSettings(sent)) {
     const key = `${ignored.name}=${JSON.stringify(ignored.value)}`;
     if (toldIgnored.has(key)) continue;
@@ -252,7 +258,7 @@ function settingsFor(uri: string): Promise<ZeroLensSettings> {
       .getConfiguration({ scopeUri: uri, section: 'zeroLens' })
       .then(
         (value: unknown) => readSettings(value),
-        () => withDefaults({}, displayLocale),
+        () => withDefaults({}, displayLocale, editorChecksJson),
       );
     settingsByUri.set(uri, settings);
   }

@@ -22,6 +22,12 @@ export type ZeroLensSettings = { [N in WithDefault]: SettingValueOf<Definitions[
    * language the edge passed to `withDefaults` (the editor's `InitializeParams.locale`, the CLI's environment).
    */
   locale: Locale;
+  /**
+   * The editor's own JSON support checks documents of the `json` and `jsonc` languages (syntax, comments, trailing
+   * commas, duplicate keys), so ZeRO Lens leaves those checks to it there: VS Code's client says so
+   * (`initializationOptions.editorChecksJson`). Other editors often run no JSON server beside ours.
+   */
+  editorChecksJson: boolean;
 };
 
 const serverSettings = (Object.keys(settingDefinitions) as SettingName[]).filter(
@@ -40,7 +46,7 @@ function valueAt(settings: unknown, name: string): unknown {
  * definition: a missing or invalid value falls back to the default, so the core never sees a partial object
  * or a value of the wrong type or out of bounds.
  */
-export function withDefaults(sent: unknown, displayLocale?: string): ZeroLensSettings {
+export function withDefaults(sent: unknown, displayLocale?: string, editorChecksJson = true): ZeroLensSettings {
   const settings: Record<string, unknown> = {};
   for (const name of serverSettings) {
     const definition = settingDefinitions[name];
@@ -49,6 +55,7 @@ export function withDefaults(sent: unknown, displayLocale?: string): ZeroLensSet
     else if ('default' in definition) settings[name] = Array.isArray(definition.default) ? [...definition.default] : definition.default;
   }
   settings.locale = resolveLocale([settings.language as string | undefined], [displayLocale]);
+  settings.editorChecksJson = editorChecksJson;
   return settings as ZeroLensSettings;
 }
 

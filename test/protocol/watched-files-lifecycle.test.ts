@@ -38,8 +38,11 @@ async function inWorkspace(run: (server: TestServer, root: string) => Promise<vo
 async function codesAfter(server: TestServer, uri: string, changes: { uri: string; type: number }[]): Promise<string[]> {
   const published = server.diagnostics(uri, () => true, 3000);
   await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
-  return (await published).diagnostics.map((d) => String(d.code));
+  return estimateCodes((await published).diagnostics);
 }
+
+/** The codes that depend on other files (the fixture's comments get their own JSONC warnings, which do not). */
+const estimateCodes = (diagnostics: { code?: unknown }[]): string[] => diagnostics.map((d) => String(d.code)).filter((code) => !code.startsWith('jsonc-'));
 
 test('a config the script names, created after the script was opened, then renamed away', async () => {
   await inWorkspace(async (server, root) => {
@@ -48,7 +51,7 @@ test('a config the script names, created after the script was opened, then renam
     const configFile = path.join(root, 'ds_config_zero2.json');
     const first = server.diagnostics(scriptUri, () => true);
     await server.open(scriptUri, 'shellscript', script);
-    assert.deepEqual((await first).diagnostics.map((d) => d.code), ['deepspeed-config-not-found']);
+    assert.deepEqual(estimateCodes((await first).diagnostics), ['deepspeed-config-not-found']);
 
     writeFileSync(configFile, config);
     assert.deepEqual(await codesAfter(server, scriptUri, [{ uri: fileUri(configFile), type: Created }]), ['estimate-exceeds-gpu-memory']);
@@ -70,7 +73,7 @@ test('a launch script naming an open config, created and then deleted', async ()
     const configUri = fileUri(configFile);
     const first = server.diagnostics(configUri, () => true);
     await server.open(configUri, 'json', config);
-    assert.deepEqual((await first).diagnostics.map((d) => d.code), []);
+    assert.deepEqual(estimateCodes((await first).diagnostics), []);
 
     const scriptFile = path.join(root, 'train_zero2.sh');
     writeFileSync(scriptFile, script);
