@@ -217,10 +217,15 @@ connection.onInitialized(() => {
   }
   // The library throws when asked to listen to a client that cannot report folder changes.
   if (!foldersChange) return;
-  connection.workspace.onDidChangeWorkspaceFolders(async () => {
-    const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
-    workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
-    disk.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
+  // The event says which folders came and went (LSP 3.17 workspace/didChangeWorkspaceFolders.md,
+  // WorkspaceFoldersChangeEvent): asking the client for the whole list again could fail, and a failed request in
+  // this handler was an unhandled rejection that ended the process.
+  connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+    const gone = new Set(removed.map((f) => URI.parse(f.uri).fsPath));
+    const kept = workspace.folders().filter((folder) => !gone.has(folder));
+    const folders = [...kept, ...added.map((f) => URI.parse(f.uri).fsPath).filter((folder) => !kept.includes(folder))];
+    workspace.setFolders(folders);
+    disk.setFolders(folders);
     // Which launches use a config, which folder's settings a file reads, what may be read: all may differ now.
     // Only marking pulled documents stale kept the service's cached launches (the same answer again), and an
     // editor that does not pull got nothing.

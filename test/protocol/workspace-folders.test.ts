@@ -90,3 +90,29 @@ for (const pull of [false, true]) {
     }
   });
 }
+
+test('the folder change itself says what changed: a client that fails workspace/workspaceFolders leaves the server running', async () => {
+  const { root, a, b } = twoFolders();
+  const server = await startServer({
+    rootPath: a,
+    settings: { gpuMemoryGiB: 24 },
+    initializationOptions: { validationDelayMs: 0 },
+    answer: (method) => {
+      if (method === 'workspace/workspaceFolders') throw new Error('workspace/workspaceFolders is not available');
+      return undefined;
+    },
+  });
+  const uri = fileUri(path.join(b, 'ds_config_zero2.json'));
+  try {
+    const first = server.diagnostics(uri, () => true);
+    await server.open(uri, 'json', config);
+    await first;
+    const added = server.diagnostics(uri, (d) => d.some((x) => x.code === exceeds), 3000);
+    await server.connection.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: [folder(b)], removed: [] } });
+    await added;
+    assert.equal(server.process.exitCode, null, server.stderr());
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
