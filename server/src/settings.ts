@@ -34,8 +34,12 @@ const serverSettings = (Object.keys(settingDefinitions) as SettingName[]).filter
   (name): name is ServerSettingName => !('languageClientOnly' in settingDefinitions[name]),
 );
 
-/** The value at a dotted name in VS Code's nested form: `inlayHints.enabled` is `{ inlayHints: { enabled } }`. */
+/**
+ * The value at a dotted name in VS Code's nested form: `inlayHints.enabled` is `{ inlayHints: { enabled } }`; or
+ * under the dotted name itself, as settings.json writes it and other editors pass on the table a user wrote.
+ */
 function valueAt(settings: unknown, name: string): unknown {
+  if (name.includes('.') && settings !== null && typeof settings === 'object' && Object.hasOwn(settings, name)) return (settings as Record<string, unknown>)[name];
   let value = settings;
   for (const part of name.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   return value;

@@ -118,3 +118,11 @@ test('property: whatever the sidebar writes, the server reads as written', () =>
     }),
   );
 });
+
+test('a nested setting written with its dotted name, as settings.json writes it, is read too', () => {
+  // Neovim answers workspace/configuration with the table the user wrote: `zeroLens = { ['inlayHints.enabled'] = false }`
+  // copied from VS Code's settings.json was ignored without a word.
+  assert.equal(withDefaults({ 'inlayHints.enabled': false })['inlayHints.enabled'], false);
+  assert.equal(withDefaults({ inlayHints: { enabled: false } })['inlayHints.enabled'], false);
+  assert.equal(withDefaults({ 'inlayHints.enabled': 'no' })['inlayHints.enabled'], true, 'checked like any value');
+});
