@@ -60,3 +60,9 @@ test('an ignored setting is worded with its name, its value, why and what is use
   const [long] = ignoredSettings({ model: 'x'.repeat(2000) });
   assert.ok(describeIgnoredSetting(long!, en).length < 200);
 });
+
+test('a CUDA context larger than any GPU is refused, not estimated as "≈ ? GiB/GPU"', () => {
+  // cudaContextGiB had no maximum: 1e308 GiB made every estimate infinite, shown as '?'.
+  assert.deepEqual(ignoredSettings({ cudaContextGiB: 1e308 }).map((i) => i.problem), [{ kind: 'range', min: 0, max: 4096 }]);
+  assert.equal(withDefaults({ cudaContextGiB: 2.5 }).cudaContextGiB, 2.5);
+});

@@ -129,6 +129,8 @@ export const settingDefinitions = {
   cudaContextGiB: {
     type: 'number',
     minimum: 0,
+    // No more than the largest GPU zeroLens.gpuMemoryGiB allows: beyond it every estimate is only "does not fit".
+    maximum: 4096,
     scope: 'resource',
     markdown: true,
     description:
