@@ -33,7 +33,7 @@ import { OneChunkMessageReader } from './stdioMessageReader';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
-import { fsTrace, NodeFileSystem, NodeWorkspace } from './nodeHost';
+import { fsTrace, NodeFileSystem, NodeWorkspace, withOpenLaunchFiles } from './nodeHost';
 import { startClientWatch, watchClientProcess, watchedFor } from './clientWatch';
 import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
@@ -152,7 +152,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
   const openDocument = (file: string) => documents.get(URI.file(file).toString());
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
-  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
+  const openFiles = () => documents.all().flatMap((d) => (d.uri.startsWith('file:') ? [{ path: URI.parse(d.uri).fsPath, length: d.getText().length }] : []));
+  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
