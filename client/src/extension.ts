@@ -37,7 +37,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     markdown: { isTrusted: { enabledCommands: ['zeroLens.setTrainingContext', 'zeroLens.switchStage', 'zeroLens.showSidebar'] }, supportHtml: true },
     // The server registers the files it watches (workspace/didChangeWatchedFiles), as it does with every editor.
     // Restricted mode: the server reads no model folder, no cache and nothing outside the workspace until trusted.
-    initializationOptions: { trusted: vscode.workspace.isTrusted },
+    // editorChecksJson: VS Code's JSON server checks json/jsonc documents' syntax, comments and duplicate keys, so
+    // the server does not report them twice there (other editors get them from ZeRO Lens).
+    initializationOptions: { trusted: vscode.workspace.isTrusted, editorChecksJson: true },
   };
   client = new LanguageClient('zeroLens', 'ZeRO Lens', serverOptions, clientOptions);
   await client.start();

@@ -2,7 +2,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import picomatch from 'picomatch';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind } from './feature';
-import { baseName, pathOf } from './util/paths';
+import { baseName, isAbsolutePath, pathOf } from './util/paths';
 
 /** File names that are DeepSpeed configs by convention (matched against the base name). */
 export const configFileNamePatterns = ['ds_config*.json', '*deepspeed*.json', 'ds_z*_config.json', 'zero*.json'];
@@ -62,8 +62,11 @@ function matchesConfiguredGlob(path: string, globs: string[]): boolean {
   for (const glob of globs) {
     let matcher = globCache.get(glob);
     if (!matcher) {
-      // A bare pattern like "my_ds.json" matches in any folder, as files.associations does.
-      const pattern = glob.includes('/') ? glob : `**/${glob}`;
+      // A bare pattern like "my_ds.json" matches in any folder, as files.associations does. A relative one with a
+      // folder ("configs/*.json") would never match the absolute path it is tested against, so it matches that
+      // folder wherever it is; an absolute one ("/data/cfg/*.json", "C:/cfg/*.json") or one from "**" stays as written.
+      const anchored = isAbsolutePath(glob) || glob.startsWith('**');
+      const pattern = anchored ? glob : `**/${glob.replace(/^(\.\/)+/, '')}`;
       matcher = picomatch(pattern, { dot: true, nocase: true });
       globCache.set(glob, matcher);
     }

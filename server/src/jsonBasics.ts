@@ -22,8 +22,16 @@ import type { ZeroLensLanguageService } from './languageService';
 const language = 'ds-config';
 const documentSelector = [{ language }];
 
-/** Wires the handlers now; `register`, called once the client is initialized, registers what the editor supports. */
-export function jsonBasics(connection: Connection, documents: TextDocuments<TextDocument>, service: () => ZeroLensLanguageService, capabilities: ClientCapabilities): { register(): void } {
+/**
+ * Wires the handlers now; `register`, called once the client is initialized, registers what the editor supports
+ * and passes a registration the client refuses to `refused` (a rejected promise left alone would end the process).
+ */
+export function jsonBasics(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  service: () => ZeroLensLanguageService,
+  capabilities: ClientCapabilities,
+): { register(refused: (method: string, error: unknown) => void): void } {
   const text = capabilities.textDocument;
   const foldingLimit = text?.foldingRange?.rangeLimit;
 
@@ -39,13 +47,14 @@ export function jsonBasics(connection: Connection, documents: TextDocuments<Text
   connection.onSelectionRanges((p) => forConfig(p.textDocument.uri, (d) => service().getSelectionRanges(d, p.positions), []));
 
   return {
-    register() {
+    register(refused) {
       const client = connection.client;
-      if (text?.formatting?.dynamicRegistration) void client.register(DocumentFormattingRequest.type, { documentSelector });
-      if (text?.rangeFormatting?.dynamicRegistration) void client.register(DocumentRangeFormattingRequest.type, { documentSelector });
-      if (text?.documentSymbol?.dynamicRegistration) void client.register(DocumentSymbolRequest.type, { documentSelector, label: 'ZeRO Lens' });
-      if (text?.foldingRange?.dynamicRegistration) void client.register(FoldingRangeRequest.type, { documentSelector });
-      if (text?.selectionRange?.dynamicRegistration) void client.register(SelectionRangeRequest.type, { documentSelector });
+      const settle = (method: string, registration: Promise<unknown>): void => void registration.catch((error: unknown) => refused(method, error));
+      if (text?.formatting?.dynamicRegistration) settle(DocumentFormattingRequest.method, client.register(DocumentFormattingRequest.type, { documentSelector }));
+      if (text?.rangeFormatting?.dynamicRegistration) settle(DocumentRangeFormattingRequest.method, client.register(DocumentRangeFormattingRequest.type, { documentSelector }));
+      if (text?.documentSymbol?.dynamicRegistration) settle(DocumentSymbolRequest.method, client.register(DocumentSymbolRequest.type, { documentSelector, label: 'ZeRO Lens' }));
+      if (text?.foldingRange?.dynamicRegistration) settle(FoldingRangeRequest.method, client.register(FoldingRangeRequest.type, { documentSelector }));
+      if (text?.selectionRange?.dynamicRegistration) settle(SelectionRangeRequest.method, client.register(SelectionRangeRequest.type, { documentSelector }));
     },
   };
 }

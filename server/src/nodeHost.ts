@@ -121,6 +121,25 @@ const jsonFilePattern = /\.json$/i;
  */
 export const maxListedLaunchBytes = 256 * 1024;
 
+/**
+ * Without a workspace folder (one file opened on its own, in any editor) there is nothing to walk: the launch files
+ * the editor has open stand for the workspace's, under the walk's size bound, so a config learns its run from the
+ * script that names it once that script is open.
+ */
+export function withOpenLaunchFiles(workspace: WorkspaceHost, openFiles: () => { path: string; length: number }[]): WorkspaceHost {
+  return {
+    folders: () => workspace.folders(),
+    launchFiles: async () =>
+      workspace.folders().length > 0
+        ? workspace.launchFiles()
+        : openFiles()
+            .filter((file) => launchFilePattern.test(file.path) && file.length <= maxListedLaunchBytes)
+            .map((file) => file.path)
+            .sort(),
+    jsonFiles: () => workspace.jsonFiles(),
+  };
+}
+
 /** How far the walk goes: a checkout of a million files, or a link farm, must not stall the server. */
 export interface WalkLimits {
   maxFiles: number;

@@ -10,8 +10,10 @@ import {
   ErrorCodes,
   FileChangeType,
   LSPErrorCodes,
+  MessageType,
   ProposedFeatures,
   ResponseError,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -31,11 +33,11 @@ import { OneChunkMessageReader } from './stdioMessageReader';
 import { OneChunkMessageWriter } from './stdioMessageWriter';
 import { yieldToEventLoop } from './util/pacer';
 import { withOpenDocuments } from './host';
-import { fsTrace, NodeFileSystem, NodeWorkspace } from './nodeHost';
+import { fsTrace, NodeFileSystem, NodeWorkspace, withOpenLaunchFiles } from './nodeHost';
 import { startClientWatch, watchClientProcess, watchedFor } from './clientWatch';
 import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
-import { withDefaults, type ZeroLensSettings } from './settings';
+import { describeIgnoredSetting, ignoredSettings, withDefaults, type ZeroLensSettings } from './settings';
 import { resolveLocale, translator, type Locale } from './l10n';
 import { DependentsRefresh } from './dependentsRefresh';
 import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
@@ -78,8 +80,19 @@ function initialized(): void {
 }
 
 let canPullConfiguration = false;
+/**
+ * The editor takes a dynamic registration for settings changes (`workspace.didChangeConfiguration.dynamicRegistration`);
+ * LSP 3.17 (client/registerCapability.md): "A client opts in via the `dynamicRegistration` property on the specific
+ * client capabilities". Editors that send the notification anyway (Neovim, Helix, Eglot) need none.
+ */
+let canRegisterConfiguration = false;
 /** The editor reports workspace folder changes (`workspace.workspaceFolders`); others name one rootUri. */
 let foldersChange = false;
+/**
+ * The editor takes workspace/inlayHint/refresh (`workspace.inlayHint.refreshSupport`, LSP 3.17 language/inlayHint.md,
+ * InlayHintWorkspaceClientCapabilities); others answer it with an error, or log one, at every settings or file change.
+ */
+let canRefreshInlayHints = false;
 /** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
 let canWatchFiles = false;
 /**
@@ -94,6 +107,11 @@ let globalSettings: unknown = {};
  * which VS Code fills from its own).
  */
 let displayLocale: Locale = 'en';
+/**
+ * The editor's own JSON server checks `json`/`jsonc` documents (VS Code's client says so in initializationOptions):
+ * otherwise ZeRO Lens reports their syntax, comments, trailing commas and duplicate keys itself.
+ */
+let editorChecksJson = false;
 /** Validation waits this long after the last keystroke; stale runs are dropped by version. */
 let validationDelayMs = 120;
 const settingsByUri = new Map<string, Promise<ZeroLensSettings>>();
@@ -134,11 +152,15 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const fs = withOpenDocuments(disk, (file) => documents.get(URI.file(file).toString())?.getText());
   const openDocument = (file: string) => documents.get(URI.file(file).toString());
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
-  service = getLanguageService({ fs, workspace, completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
+  const openFiles = () => documents.all().flatMap((d) => (d.uri.startsWith('file:') ? [{ path: URI.parse(d.uri).fsPath, length: d.getText().length }] : []));
+  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+  canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown };
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown; editorChecksJson?: unknown };
+  editorChecksJson = options.editorChecksJson === true;
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
   watchClientProcess(params.processId);
@@ -176,34 +198,82 @@ connection.onShutdown(() => {
   shutdownRequested = true;
 });
 
+/**
+ * A registration the client refuses (it answers client/registerCapability with an error) is logged: the
+ * server goes on without it. Left unhandled, the rejection ended the process.
+ */
+function registrationRefused(method: string, error: unknown): void {
+  connection.console.warn(`ZeRO Lens could not register ${method} with the client: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 connection.onInitialized(() => {
-  if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined);
-  basics.register();
-  if (canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] });
+  if (canRegisterConfiguration) {
+    connection.client.register(DidChangeConfigurationNotification.type, undefined).catch((error: unknown) => registrationRefused(DidChangeConfigurationNotification.method, error));
+  }
+  basics.register(registrationRefused);
+  if (canWatchFiles) {
+    connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] })
+      .catch((error: unknown) => registrationRefused(DidChangeWatchedFilesNotification.method, error));
+  }
   // The library throws when asked to listen to a client that cannot report folder changes.
   if (!foldersChange) return;
-  connection.workspace.onDidChangeWorkspaceFolders(async () => {
-    const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
-    workspace.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
-    disk.setFolders(folders.map((f) => URI.parse(f.uri).fsPath));
-    pulled?.changedAll();
+  // The event says which folders came and went (LSP 3.17 workspace/didChangeWorkspaceFolders.md,
+  // WorkspaceFoldersChangeEvent): asking the client for the whole list again could fail, and a failed request in
+  // this handler was an unhandled rejection that ended the process.
+  connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+    const gone = new Set(removed.map((f) => URI.parse(f.uri).fsPath));
+    const kept = workspace.folders().filter((folder) => !gone.has(folder));
+    const folders = [...kept, ...added.map((f) => URI.parse(f.uri).fsPath).filter((folder) => !kept.includes(folder))];
+    workspace.setFolders(folders);
+    disk.setFolders(folders);
+    // Which launches use a config, which folder's settings a file reads, what may be read: all may differ now.
+    // Only marking pulled documents stale kept the service's cached launches (the same answer again), and an
+    // editor that does not pull got nothing.
+    refreshAll();
   });
 });
 
+/** Ignored setting values already shown, by name and value: each is said once, not at every request. */
+const toldIgnored = new Set<string>();
+
+/**
+ * The settings a client sent, read as `withDefaults` reads them; a value the definition refuses is ignored, and the
+ * user is told which, why and what is used instead (shown once per value, and logged).
+ */
+function readSettings(sent: unknown): ZeroLensSettings {
+  const settings = withDefaults(sent, displayLocale, editorChecksJson);
+  for (const ignored of ignoredSettings(sent)) {
+    const key = `${ignored.name}=${JSON.stringify(ignored.value)}`;
+    if (toldIgnored.has(key)) continue;
+    toldIgnored.add(key);
+    const message = describeIgnoredSetting(ignored, translator(settings.locale));
+    connection.console.warn(message);
+    // A notification (window/showMessage), not showWarningMessage's request: nothing for the editor to answer.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+  }
+  return settings;
+}
+
 /** Settings are per resource: a folder may describe other GPUs than its neighbour. */
 function settingsFor(uri: string): Promise<ZeroLensSettings> {
-  if (!canPullConfiguration) return Promise.resolve(withDefaults(globalSettings, displayLocale));
+  if (!canPullConfiguration) return Promise.resolve(readSettings(globalSettings));
   let settings = settingsByUri.get(uri);
   if (!settings) {
     settings = connection.workspace
       .getConfiguration({ scopeUri: uri, section: 'zeroLens' })
       .then(
-        (value: unknown) => withDefaults(value, displayLocale),
-        () => withDefaults({}, displayLocale),
+        (value: unknown) => readSettings(value),
+        () => withDefaults({}, displayLocale, editorChecksJson),
       );
     settingsByUri.set(uri, settings);
   }
   return settings;
+}
+
+/** Asks the editor to ask for inlay hints again, where it can be asked. */
+function refreshInlayHints(): void {
+  if (canRefreshInlayHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
 }
 
 function refreshAll(): void {
@@ -212,7 +282,7 @@ function refreshAll(): void {
   service.invalidateWorkspace();
   if (pulled) pulled.changedAll();
   else for (const document of documents.all()) scheduleValidation(document, 0);
-  void connection.languages.inlayHint.refresh().catch(() => undefined);
+  refreshInlayHints();
 }
 
 connection.onDidChangeConfiguration((change) => {
@@ -229,7 +299,7 @@ connection.onDidChangeWatchedFiles((params) => {
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();
   const affected = service.filesChanged(params.changes.map((c) => c.uri));
   revalidate(affected);
-  if (affected.length) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  if (affected.length) refreshInlayHints();
 });
 
 /** Open documents whose diagnostics may have changed: pushed again, or the editor is asked to pull them. */
@@ -352,7 +422,7 @@ const dependents = new DependentsRefresh({
   delayMs: () => validationDelayMs,
   changed: (uris) => service.filesChanged(uris),
   revalidate: (uri) => revalidate([uri]),
-  refreshInlayHints: () => void connection.languages.inlayHint.refresh().catch(() => undefined),
+  refreshInlayHints,
   reportError: reportRefreshError,
 });
 

@@ -71,7 +71,8 @@ test('ds_config diagnostics arrive over stdio and a quick fix round-trips', asyn
 });
 
 test('json documents: syntax errors are left to VS Code\'s JSON server, DeepSpeed rules still apply', async () => {
-  const server = await startServer({ initializationOptions: { validationDelayMs: 0 } });
+  // VS Code's client says its JSON server checks json documents (other editors: test/protocol/json-language.test.ts).
+  const server = await startServer({ initializationOptions: { validationDelayMs: 0, editorChecksJson: true } });
   try {
     const uri = 'file:///tmp/zero-lens-protocol/ds_config.json';
     const published = server.diagnostics(uri, (d) => d.length > 0);

@@ -47,12 +47,16 @@ export interface TestServer {
   stderr(): string;
   /** The `window/logMessage` notifications so far (unless a test took the handler over). */
   logs(): { type: number; message: string }[];
+  /** The `window/showMessage` notifications so far: what the editor shows the user. */
+  shown(): { type: number; message: string }[];
 }
 
 export interface StartOptions {
   /** Another server to speak to (the benchmark's peer); defaults to the bundled ZeRO Lens server. */
   command?: { path: string; args: string[] };
   rootPath?: string;
+  /** The workspace folders of a multi-root workspace (`rootPath` alone is one folder). */
+  folders?: string[];
   /** Answers `workspace/configuration` for section zeroLens. */
   settings?: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;
@@ -66,6 +70,11 @@ export interface StartOptions {
   pull?: boolean;
   /** The whole of `InitializeParams.capabilities` and no workspace folders (rootUri only): an editor other than VS Code. */
   capabilities?: ClientCapabilities;
+  /**
+   * Answers a request the server sends before the defaults do (return `undefined` to leave it to them; throw a
+   * `ResponseError` to answer with an error): per-folder settings, a changed folder list, a refused registration.
+   */
+  answer?: (method: string, params: unknown) => unknown;
 }
 
 export function fileUri(file: string): string {
@@ -73,7 +82,8 @@ export function fileUri(file: string): string {
 }
 
 function workspaceFolders(options: StartOptions): { uri: string; name: string }[] | null {
-  return options.rootPath ? [{ uri: fileUri(options.rootPath), name: path.basename(options.rootPath) }] : null;
+  const folders = options.folders ?? (options.rootPath ? [options.rootPath] : undefined);
+  return folders ? folders.map((folder) => ({ uri: fileUri(folder), name: path.basename(folder) })) : null;
 }
 
 /** What the client sends in `initialize`: the capabilities an editor announces, plus the test's extras. */
@@ -108,6 +118,8 @@ export function initializeParams(options: StartOptions): InitializeParams {
 
 /** The client's answer to a request the server sends (settings, registrations, workspace folders); null otherwise. */
 export function answerServerRequest(options: StartOptions, method: string, params: unknown): unknown {
+  const answered = options.answer?.(method, params);
+  if (answered !== undefined) return answered;
   switch (method) {
     case 'workspace/configuration':
       return (params as { items: { section?: string }[] }).items.map((item) => (item.section === 'zeroLens' ? (options.settings ?? {}) : null));
@@ -172,6 +184,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   }
   const logs: { type: number; message: string }[] = [];
   connection.onNotification('window/logMessage', (message: { type: number; message: string }) => void logs.push(message));
+  const shown: { type: number; message: string }[] = [];
+  connection.onNotification('window/showMessage', (message: { type: number; message: string }) => void shown.push(message));
   connection.listen();
   const initialized = await connection.sendRequest<InitializeResult>('initialize', initializeParams(options));
   await connection.sendNotification('initialized', {});
@@ -182,6 +196,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     capabilities: initialized.capabilities,
     stderr: () => stderr,
     logs: () => [...logs],
+    shown: () => [...shown],
     diagnostics: diagnostics.next,
     open: (uri, languageId, text, version = 1) =>
       connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } }),
@@ -200,7 +215,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     pushes: () => pushes,
     registrations: () => [...registrations],
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // A server that already ended (a test of a crash) has nothing left to wait for.
+      const exited = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
       const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
       try {
         await connection.sendRequest('shutdown');

@@ -24,6 +24,17 @@ test('zeroLens.configFiles globs claim more files, bare patterns match in any fo
   assert.equal(classifyDocument(doc('/w/other.json', 'json'), settings), null);
 });
 
+test('a relative zeroLens.configFiles pattern with a folder matches that folder wherever it is; an absolute one the whole path', () => {
+  // 'configs/**/*.jsonc' was matched against the absolute path, so it matched nothing, and said nothing.
+  const settings = withDefaults({ configFiles: ['configs/**/*.jsonc', './runs/*.json', '/abs/only/*.json'] });
+  assert.equal(classifyDocument(doc('/w/configs/a/b.jsonc', 'jsonc'), settings), 'ds-config');
+  assert.equal(classifyDocument(doc('/w/project/runs/x.json', 'json'), settings), 'ds-config');
+  assert.equal(classifyDocument(doc('/abs/only/y.json', 'json'), settings), 'ds-config');
+  assert.equal(classifyDocument(doc('/w/abs/only/y.json', 'json'), settings), null, 'an absolute pattern stays anchored');
+  assert.equal(classifyDocument(doc('/w/myconfigs/b.jsonc', 'jsonc'), settings), null, 'a folder name matches whole');
+  assert.equal(classifyDocument(doc('/w/runs/deeper/x.json', 'json'), settings), null);
+});
+
 test('a JSON file with DeepSpeed top-level keys is claimed by content', () => {
   const text = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {"stage": 2}\n}';
   assert.equal(classifyDocument(doc('/w/run.json', 'json', text), defaultSettings), 'ds-config');

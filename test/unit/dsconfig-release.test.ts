@@ -7,6 +7,7 @@ import { URI } from 'vscode-uri';
 import { getLanguageService } from '../../server/src/languageService';
 import { defaultSettings } from '../../server/src/settings';
 import { findDeepSpeedRelease } from '../../server/src/dsconfig/deepspeedRelease';
+import { settingDefinitions } from '../../server/src/protocol/settings';
 import { memoryHosts, workspaceRoot } from './context-hosts';
 
 const config = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "gradient_clipping": 1.0\n}\n';
@@ -33,4 +34,13 @@ test('the release is read from the setting, exact pins and lock files; a range s
   assert.deepEqual(await find({ 'requirements.txt': 'deepspeed>=0.12\n' }), undefined);
   assert.deepEqual(await find({ 'uv.lock': '[[package]]\nname = "deepspeed"\nversion = "0.16.4"\n' }), { version: '0.16.4', source: 'uv.lock' });
   assert.deepEqual(await find({ 'pyproject.toml': '[project]\ndependencies = ["deepspeed==0.17.0"]\n' }), { version: '0.17.0', source: 'pyproject.toml' });
+});
+
+test('zeroLens.deepspeedVersion wins over a pin in the workspace, as its description says', async () => {
+  // package.nls.json said the setting applies 'when no requirements or lock file in the workspace pins it', while
+  // findDeepSpeedRelease reads it first: a release set by hand corrects a stale pin.
+  const find = (files: Record<string, string>, setting?: string) => findDeepSpeedRelease(memoryHosts(files).fs, [workspaceRoot], setting);
+  assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.14.4\n' }, '0.19.3'), { version: '0.19.3', source: 'zeroLens.deepspeedVersion' });
+  assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.14.4\n' }), { version: '0.14.4', source: 'requirements.txt' });
+  assert.match(settingDefinitions.deepspeedVersion.description, /Unset: the release .* pins/);
 });

@@ -66,3 +66,13 @@ test('hover on the config a heredoc writes says where the script writes it, not 
   assert.doesNotMatch(english, /not found/);
   assert.match(await markdown(withDefaults({ language: 'zh-cn' })), /由本脚本写入（here-document，第 5–13 行）/);
 });
+
+test('zeroLens.warnOnJsonc applies to the config a heredoc writes as to a config file', async () => {
+  const written = ['cat <<EOT > ds_config.json', '{', '  "train_micro_batch_size_per_gpu": 1,', '  "zero_optimization": {"stage": 2},', '}', 'EOT', 'deepspeed train.py --deepspeed ds_config.json', ''].join('\n');
+  const service = getLanguageService(memoryHosts({ 'train.sh': written }));
+  const document = TextDocument.create(URI.file(path.join(workspaceRoot, 'train.sh')).toString(), 'shellscript', 1, written);
+  const codes = async (sent: object) => (await service.doValidation(document, withDefaults(sent))).map((d) => d.code);
+  assert.ok((await codes({})).includes('jsonc-trailing-comma'), String(await codes({})));
+  // The here-document's checks ran with the default settings: warnOnJsonc: false still warned.
+  assert.ok(!(await codes({ warnOnJsonc: false })).includes('jsonc-trailing-comma'));
+});

@@ -36,10 +36,13 @@ test('package.json contributes exactly the defined settings, in the same order, 
 
 test('the server reads every setting it uses, with the defaults the definitions give', () => {
   const expected = Object.fromEntries(names.flatMap((name) => (!('languageClientOnly' in settingDefinitions[name]) && 'default' in settingDefinitions[name] ? [[name, settingDefinitions[name].default]] : [])));
-  // Besides the settings, the locale every text is written in (derived from `language` and the display language).
-  assert.deepEqual(defaultSettings, { ...expected, locale: 'en' });
-  assert.deepEqual(withDefaults(undefined), { ...expected, locale: 'en' });
-  assert.deepEqual(withDefaults('not an object'), { ...expected, locale: 'en' });
+  // Besides the settings, the locale every text is written in (derived from `language` and the display language),
+  // and whether the editor checks json documents itself (the server's client says; the core's default is yes).
+  const derived = { locale: 'en', editorChecksJson: true };
+  assert.deepEqual(defaultSettings, { ...expected, ...derived });
+  assert.deepEqual(withDefaults(undefined), { ...expected, ...derived });
+  assert.deepEqual(withDefaults('not an object'), { ...expected, ...derived });
+  assert.equal(withDefaults({}, 'en', false).editorChecksJson, false);
   assert.equal(withDefaults({}, 'zh-CN').locale, 'zh-cn');
   assert.equal(withDefaults({ language: 'en' }, 'zh-CN').locale, 'en');
 });
@@ -114,4 +117,12 @@ test('property: whatever the sidebar writes, the server reads as written', () =>
       assert.equal(withDefaults({ [key]: parsed.value })[key], parsed.value);
     }),
   );
+});
+
+test('a nested setting written with its dotted name, as settings.json writes it, is read too', () => {
+  // Neovim answers workspace/configuration with the table the user wrote: `zeroLens = { ['inlayHints.enabled'] = false }`
+  // copied from VS Code's settings.json was ignored without a word.
+  assert.equal(withDefaults({ 'inlayHints.enabled': false })['inlayHints.enabled'], false);
+  assert.equal(withDefaults({ inlayHints: { enabled: false } })['inlayHints.enabled'], false);
+  assert.equal(withDefaults({ 'inlayHints.enabled': 'no' })['inlayHints.enabled'], true, 'checked like any value');
 });

@@ -1,5 +1,5 @@
 import { missing, textOf, type FileSystemHost } from '../host';
-import { joinPath } from '../util/paths';
+import { folderHolding, joinPath } from '../util/paths';
 import { english, type Translate } from '../l10n';
 
 /**
@@ -76,10 +76,13 @@ const pinPatterns: { file: string; pattern: RegExp }[] = [
  * The release a workspace pins or has installed: the setting first; then an exact pin in a requirements or lock
  * file at a workspace root; then an environment inside the workspace (`.venv`, `venv`, `env`:
  * lib/python3.X/site-packages/deepspeed-X.Y.Z.dist-info). A range (`deepspeed>=0.12`) says no release.
+ * With `file`, only the workspace folder holding it is searched (its settings are that folder's too); a file
+ * outside every folder searches them all.
  */
-export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined): Promise<DeepSpeedRelease | undefined> {
+export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined, file?: string): Promise<DeepSpeedRelease | undefined> {
   if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
-  for (const folder of folders) {
+  const holding = file === undefined ? undefined : folderHolding(file, folders);
+  for (const folder of holding ? [holding] : folders) {
     for (const { file, pattern } of pinPatterns) {
       const text = textOf(await fs.readFile(joinPath(folder, file), 'requirements').catch(() => missing));
       const m = text ? pattern.exec(text) : null;

@@ -8,6 +8,7 @@ import { WalkMemo } from './validation/walkMemo';
 import { codeActions } from './codeActions/codeActions';
 import { findDeepSpeedRelease } from './deepspeedRelease';
 import { mayDependOnRelease } from './releaseChecks';
+import { pathOf } from '../util/paths';
 
 /** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
 export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false): FeatureContributor {
@@ -19,7 +20,7 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     hover: (document, position, settings) => hover(parses, document, position, settings, hosts),
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
-      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion) : undefined;
+      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
       return validateConfigAsync(parses, document, settings, release, budget, walks);
     },
     codeActions: (document, range, context, settings, budget) => codeActions(document, range, context, settings, budget, parses, snippetEdits),

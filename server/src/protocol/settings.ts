@@ -38,7 +38,7 @@ export const settingDefinitions = {
     scope: 'resource',
     markdown: true,
     description:
-      'Extra glob patterns of files that are DeepSpeed configs, besides `ds_config*.json`, `*deepspeed*.json`, `ds_z*_config.json` and `zero*.json`. A pattern without `/` matches in any folder.',
+      'Extra glob patterns of files that are DeepSpeed configs, besides `ds_config*.json`, `*deepspeed*.json`, `ds_z*_config.json` and `zero*.json`. A pattern without `/` matches the file name in any folder; a relative one with `/` (`configs/*.json`) matches that folder wherever it is; an absolute one matches the whole path.',
   },
   validate: { type: 'boolean', default: true, scope: 'resource', description: 'Check DeepSpeed configs and launch scripts.' },
   warnOnJsonc: {
@@ -91,7 +91,7 @@ export const settingDefinitions = {
     scope: 'resource',
     markdown: true,
     description:
-      'The DeepSpeed release you run (for example `0.14.4`), when no requirements or lock file in the workspace pins it. Defaults that changed between releases (such as `gradient_clipping`) follow it.',
+      'The DeepSpeed release you run (for example `0.14.4`). Unset: the release a requirements or lock file or an environment (`.venv`) in the workspace folder pins, if any. Defaults that changed between releases (such as `gradient_clipping`) follow it.',
   },
   sequenceLength: {
     type: 'integer',
@@ -129,6 +129,8 @@ export const settingDefinitions = {
   cudaContextGiB: {
     type: 'number',
     minimum: 0,
+    // No more than the largest GPU zeroLens.gpuMemoryGiB allows: beyond it every estimate is only "does not fit".
+    maximum: 4096,
     scope: 'resource',
     markdown: true,
     description:

@@ -81,7 +81,7 @@ export interface WorkloadContext {
 export interface TrainingContext extends ContextValues {
   /** The model as the user named it (hub id or folder); resolved to a size elsewhere. */
   model?: Sourced<string>;
-  /** Folder relative model paths are resolved against (the script's folder). */
+  /** Folder a relative model path is resolved against: the script's for a model it names; unset for zeroLens.model (its workspace folder). */
   modelBaseDir?: string;
   gradientAccumulationSteps: Sourced<number>;
   /** Present when adapters are trained instead of the full model. */
@@ -232,7 +232,8 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   if (!gpuMemoryGiB) missing.push('gpuMemoryGiB');
   return {
     model,
-    modelBaseDir: script && !over.model ? dirName(pathOf(script.uri)) : undefined,
+    // A model the script names is relative to the script; one from zeroLens.model to the workspace folder (service.ts).
+    modelBaseDir: script?.model && !over.model ? dirName(pathOf(script.uri)) : undefined,
     gpusPerNode,
     nodes,
     gpuMemoryGiB,

@@ -12,7 +12,7 @@ import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
 import { english, presetConfigPath, type Translate } from '../protocol';
-import { pathOf } from '../util/paths';
+import { folderHolding, pathOf } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { analyze, type EstimateOverrides } from './analyze';
 import type { ContextDefaults, ContextOverrides } from './context';
@@ -176,6 +176,12 @@ export class TrainingService {
     return reads ? info.then((found) => (modelReads.forEach((p) => reads.add(p)), found)) : info;
   }
 
+  /** The workspace folder holding `path`, else the first (a file outside the workspace). */
+  private folderOf(path: string): string | undefined {
+    const folders = this.hosts.workspace.folders();
+    return folderHolding(path, folders) ?? folders[0];
+  }
+
   /**
    * Why a model the service tried to size has no size, when that is more than "unknown": restricted mode, or
    * a file of its folder that was not read (a named pipe, over the size cap). Undefined otherwise.
@@ -331,8 +337,10 @@ export class TrainingService {
       scripts,
       settings,
       ...caller,
-      resolveModel: (spec, baseDir) => this.model(spec, baseDir, reads),
-      whyUnsized: (spec, baseDir, t) => this.whyUnsized(spec, baseDir, t),
+      // A model without a folder of its own (zeroLens.model, per resource) is relative to the workspace folder
+      // whose settings named it: the one holding the config, not the first folder of a multi-root workspace.
+      resolveModel: (spec, baseDir) => this.model(spec, baseDir ?? this.folderOf(config.configPath), reads),
+      whyUnsized: (spec, baseDir, t) => this.whyUnsized(spec, baseDir ?? this.folderOf(config.configPath), t),
     });
   }
 

@@ -83,3 +83,12 @@ export function resolvePath(p: string, cwd: string | undefined, home: string | u
   if (isAbsolutePath(p)) return p;
   return cwd ? joinPath(cwd, p) : undefined;
 }
+
+/** The folder of `folders` that holds `file` (the innermost, when folders nest), or undefined when none does. */
+export function folderHolding(file: string, folders: readonly string[]): string | undefined {
+  const inside = (folder: string): boolean => {
+    const relative = relativePath(folder, file);
+    return relative !== '' && !relative.startsWith('..') && !isAbsolutePath(relative);
+  };
+  return folders.filter(inside).sort((x, y) => normalizePath(y).length - normalizePath(x).length)[0];
+}

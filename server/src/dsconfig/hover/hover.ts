@@ -10,6 +10,7 @@ import { missing, type FileSystemHost, type Hosts } from '../../host';
 import { changedDefaults, findDeepSpeedRelease, releaseDefault } from '../deepspeedRelease';
 import { translator } from '../../l10n';
 import { rangeOfSpan } from '../../util/textRange';
+import { pathOf } from '../../util/paths';
 
 const noFiles: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
 
@@ -40,7 +41,7 @@ async function hoverAt(parses: ConfigParses, document: TextDocument, position: P
   const dotted = path.filter((p) => typeof p === 'string').join('.');
   let defaultNote: string | undefined;
   if (isKey && changedDefaults[dotted]) {
-    const release = await findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion);
+    const release = await findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion, pathOf(document.uri));
     defaultNote = releaseDefault(dotted, undefined, release, translator(settings.locale)).note;
   }
   const value = isKey

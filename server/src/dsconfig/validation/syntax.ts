@@ -5,11 +5,12 @@ import { ConfigView, fix, showPath } from './configView';
 /**
  * What the built-in JSON language server already reports for a language id, so ZeRO Lens does not say it twice.
  * VS Code validates `json` with comments and trailing commas as errors and `jsonc` with trailing commas as
- * warnings; both get "Duplicate object key" warnings from its parser.
+ * warnings; both get "Duplicate object key" warnings from its parser. Only where the editor has that server
+ * (`editorChecksJson`): in other editors a `json` document may have no other checker.
  */
-function builtInReports(languageId: string): { syntax: boolean; comments: boolean; trailingCommas: boolean; duplicates: boolean } {
-  if (languageId === 'json') return { syntax: true, comments: true, trailingCommas: true, duplicates: true };
-  if (languageId === 'jsonc') return { syntax: true, comments: false, trailingCommas: true, duplicates: true };
+function builtInReports(languageId: string, editorChecksJson: boolean): { syntax: boolean; comments: boolean; trailingCommas: boolean; duplicates: boolean } {
+  if (editorChecksJson && languageId === 'json') return { syntax: true, comments: true, trailingCommas: true, duplicates: true };
+  if (editorChecksJson && languageId === 'jsonc') return { syntax: true, comments: false, trailingCommas: true, duplicates: true };
   return { syntax: false, comments: false, trailingCommas: false, duplicates: false };
 }
 
@@ -33,7 +34,7 @@ function firstOf<T>(config: ConfigView, items: T[], what: string, out: Diagnosti
 /** Syntax errors, duplicate keys, JSONC extensions, BOM and the parser's size/depth limits. */
 export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings): Diagnostic[] {
   const { parsed } = config;
-  const builtIn = builtInReports(config.document.languageId);
+  const builtIn = builtInReports(config.document.languageId, settings.editorChecksJson);
   const out: Diagnostic[] = [];
   const { t } = config;
   const jsonLoadNote = t('DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.');

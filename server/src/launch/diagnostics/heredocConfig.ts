@@ -5,13 +5,16 @@ import { validateConfig } from '../../dsconfig/validation/validate';
 import { ConfigView } from '../../dsconfig/validation/configView';
 import { batchWorldChecks } from '../../dsconfig/validation/rules/batch';
 import { diagnosticData } from '../../diagnostics/fixData';
-import { defaultSettings } from '../../settings';
+import { defaultSettings, type ZeroLensSettings } from '../../settings';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import type { ShellScript } from '../shell/types';
 import { heredocConfigs, type HeredocConfig } from '../heredocConfigs';
 import { configReader } from '../deepspeedPlugin';
-import type { Locale, Translate } from '../../l10n';
+import type { Translate } from '../../l10n';
+
+/** The script's settings a here-document's checks follow, as a config file's would: its language and warnOnJsonc. */
+export type HeredocSettings = Partial<Pick<ZeroLensSettings, 'locale' | 'warnOnJsonc'>>;
 
 /**
  * A DeepSpeed config a script writes with a here-document is checked as a config, inside the script: the ds_config
@@ -20,11 +23,11 @@ import type { Locale, Translate } from '../../l10n';
  * out (the value is not known), as are whole-config checks then. When a launch of the script uses the file, its GPU
  * count checks the batch triple too. Fixes are not offered: they edit JSON by path, and this is a script.
  */
-export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript, launches: LaunchCommand[], t: Translate, locale?: Locale): Diagnostic[] {
+export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript, launches: LaunchCommand[], t: Translate, settings: HeredocSettings = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const config of heredocConfigs(script)) {
     try {
-      out.push(...checkOne(ctx, config, launches, t, locale));
+      out.push(...checkOne(ctx, config, launches, t, settings));
     } catch {
       // One odd here-document must not hide the other checks.
     }
@@ -32,10 +35,11 @@ export function heredocConfigDiagnostics(ctx: SourceContext, script: ShellScript
   return out;
 }
 
-function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCommand[], t: Translate, locale: Locale | undefined): Diagnostic[] {
+function checkOne(ctx: SourceContext, config: HeredocConfig, launches: LaunchCommand[], t: Translate, settings: HeredocSettings): Diagnostic[] {
   const virtual = TextDocument.create(`${ctx.uri}#heredoc-${config.heredoc.start}`, 'ds-config', 1, config.text);
   const parses = new ConfigParses();
-  const found = validateConfig(parses, virtual, { ...defaultSettings, locale: locale ?? defaultSettings.locale });
+  const locale = settings.locale;
+  const found = validateConfig(parses, virtual, { ...defaultSettings, locale: locale ?? defaultSettings.locale, warnOnJsonc: settings.warnOnJsonc ?? defaultSettings.warnOnJsonc });
   const user = launches.find((l) => l.facts.deepspeed?.kind === 'file' && l.facts.deepspeed.written?.start === config.heredoc.start);
   const gpus = user?.facts.gpusPerNode?.value;
   if (gpus) {

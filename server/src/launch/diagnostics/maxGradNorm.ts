@@ -23,7 +23,7 @@ export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, re
   const given = text ? Number(text) : NaN;
   if (!option || !Number.isFinite(given)) return [];
   const { since, change, value, before } = changedDefaults.gradient_clipping;
-  const release = await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion);
+  const release = await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion, ctx.filePath);
   const clipping = release ? ((compareReleases(release.version, since) >= 0 ? value : before) as number) : undefined;
   if (clipping === given || (clipping === undefined && (given === value || given === before))) return [];
   const uses = (v: unknown) => (v === 0 ? t('no clipping') : t('clipping at {0}', String(v)));

@@ -39,8 +39,13 @@ function readingOnce(hosts: Hosts): Hosts {
 }
 
 /** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-/** `settings`: the release the user runs (`deepspeedVersion`) and the reader's language. */
-export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, budget: Budget = unlimited, settings: Partial<Pick<ZeroLensSettings, 'deepspeedVersion' | 'locale'>> = {}): Promise<Diagnostic[]> {
+/** `settings`: the release the user runs (`deepspeedVersion`), the reader's language, and warnOnJsonc for here-document configs. */
+export async function launchDiagnostics(
+  analysis: LaunchAnalysis,
+  disk: Hosts,
+  budget: Budget = unlimited,
+  settings: Partial<Pick<ZeroLensSettings, 'deepspeedVersion' | 'locale' | 'warnOnJsonc'>> = {},
+): Promise<Diagnostic[]> {
   const hosts = readingOnce(disk);
   const { deepspeedVersion, locale } = settings;
   const t = translator(locale);
@@ -55,7 +60,7 @@ export async function launchDiagnostics(analysis: LaunchAnalysis, disk: Hosts, b
     return [yamlSyntaxDiagnostic(ctx, syntaxError, yaml !== undefined, t), ...before];
   }
   const out = shellDiagnostics(ctx, analysis.script, t);
-  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands, t, locale));
+  out.push(...heredocConfigDiagnostics(ctx, analysis.script, analysis.commands, t, { locale, warnOnJsonc: settings.warnOnJsonc }));
   for (const launch of analysis.commands) {
     // A long script yields between commands, and stale work stops.
     await budget.checkpoint();
