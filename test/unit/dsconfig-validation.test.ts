@@ -134,7 +134,7 @@ test('bounds DeepSpeed never checks are warnings that say what the value does', 
   const diagnostics = diagnose(text);
   assert.deepEqual(codesOf(diagnostics), ['out-of-range', 'out-of-range', 'out-of-range', 'out-of-range']);
   assert.ok(diagnostics.every((d) => d.severity === DiagnosticSeverity.Warning));
-  assert.equal(diagnostics.find((d) => String(d.message).startsWith('"top_modules"'))?.message, '"top_modules" should be >= 1; got 0. DeepSpeed does not check it and runs: the aggregated profile then lists no modules.');
+  assert.equal(diagnostics.find((d) => String(d.message).startsWith('"top_modules"'))?.message, '"top_modules" should be >= 1; got 0. DeepSpeed does not check it: the aggregated profile then lists no modules.');
 });
 
 test('unknown keys: error with did-you-mean in strict (pydantic) sections, warning at the top level', () => {
