@@ -129,12 +129,12 @@ test('schema errors: plain messages on the value, with allowed values, types and
 });
 
 test('bounds DeepSpeed never checks are warnings that say what the value does', () => {
-  // Audit 12a: flops_profiler and comet values outside the schema's range run (profiler.py:378, :494-495; comet.py:88).
+  // Audit 12a: flops_profiler and comet values outside the schema's range run (profiler.py:378, :494-499; comet.py:88).
   const text = '{"train_micro_batch_size_per_gpu": 1, "flops_profiler": {"enabled": true, "profile_step": 0, "top_modules": 0, "module_depth": -2, "recompute_fwd_factor": -1}, "comet": {"enabled": true, "samples_log_interval": 0}}';
   const diagnostics = diagnose(text);
   assert.deepEqual(codesOf(diagnostics), ['out-of-range', 'out-of-range', 'out-of-range', 'out-of-range']);
   assert.ok(diagnostics.every((d) => d.severity === DiagnosticSeverity.Warning));
-  assert.equal(diagnostics.find((d) => String(d.message).startsWith('"top_modules"'))?.message, '"top_modules" should be >= 1; got 0. DeepSpeed does not check it and runs: the aggregated profile then lists no modules.');
+  assert.equal(diagnostics.find((d) => String(d.message).startsWith('"top_modules"'))?.message, '"top_modules" should be >= 1; got 0. DeepSpeed does not check it: 0 lists no modules in the aggregated profile, and a negative n lists all but the last n of each depth (a slice [:n], profiler.py:495-499).');
 });
 
 test('unknown keys: error with did-you-mean in strict (pydantic) sections, warning at the top level', () => {

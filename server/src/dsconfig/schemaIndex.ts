@@ -96,9 +96,18 @@ export interface DeepSpeedMeta {
    * ("prints no modules"). Such a value is a warning, not an error.
    */
   uncheckedBounds?: string;
+  /**
+   * DeepSpeed refuses a value outside the schema's minimum/maximum when it reads the config or builds the engine:
+   * the line that raises, `path#Lline` in DeepSpeed at the schema's commit; per keyword where two bounds of the key
+   * fail at different lines. Every bound has this or `uncheckedBounds` (test/unit/dsconfig-bounds.test.ts).
+   */
+  boundRaises?: string | Partial<Record<BoundKeyword, string>>;
   /** DeepSpeed never checks the value against `enum`: what another value does. Such a value is a warning. */
   uncheckedEnum?: string;
 }
+
+/** The JSON Schema keywords of a numeric bound. */
+export type BoundKeyword = 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum';
 
 /** One allowed value with its (markdown) description. */
 export interface EnumValue {

@@ -1,11 +1,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONPath } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type SchemaNode } from '../schemaIndex';
+import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type DeepSpeedMeta, type SchemaNode } from '../schemaIndex';
 import { showPath, showValue, type ConfigView } from './configView';
 import { enumFixes } from './enumFixes';
 import { loadSchemaValidator } from './schemaValidator';
 import { requiredKeyRaises } from './requiredKeyRaises';
+import { boundRaises } from './boundRaises';
 import { localizedField, type Translate } from '../../l10n';
 
 let compiled: ValidateFunction | undefined;
@@ -129,6 +130,19 @@ function describeValue(t: Translate, value: unknown): string {
   return showValue(value);
 }
 
+/**
+ * The x-deepspeed of the key that declares an ajv error's keyword (`#/definitions/x/properties/lr/anyOf/0/minimum`):
+ * the node holding the keyword, or the property whose anyOf branch that node is.
+ */
+function declaringMeta(schemaPath: string): DeepSpeedMeta | undefined {
+  const segments = schemaPath.replace(/^#\/?/, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  segments.pop();
+  if (segments.length >= 2 && segments[segments.length - 2] === 'anyOf') segments.splice(-2);
+  let node: unknown = schemaIndex().root;
+  for (const segment of segments) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+  return node !== null && typeof node === 'object' && !Array.isArray(node) ? metaOf(node as SchemaNode) : undefined;
+}
+
 function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefined {
   const first = group[0];
   if (!first) return undefined;
@@ -177,10 +191,20 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
   const bound = group.find((e) => ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(e.keyword));
   if (bound) {
     const { comparison, limit } = bound.params as { comparison: string; limit: number };
-    if (meta.uncheckedBounds) {
-      return config.diagnostic('out-of-range', 'warning', range, config.t('{0} should be {1} {2}; got {3}. DeepSpeed does not check it and runs: {4}.', name, comparison, limit, showValue(value), localizedField(meta, 'uncheckedBounds', config.locale) ?? meta.uncheckedBounds), { ...data, comparison, limit }, meta.docs);
+    // An error only where DeepSpeed refuses the value (the schema's boundRaises, the line that raises); where it
+    // does not check, a warning that says what DeepSpeed does with it (uncheckedBounds). Both are read where the
+    // bound is declared: an optimizer's params narrowed by its type keep the generic key's docs but not its facts.
+    const facts = declaringMeta(bound.schemaPath) ?? meta;
+    const raises = boundRaises(facts, bound.keyword, path, config);
+    if (facts.uncheckedBounds || raises === undefined) {
+      const unchecked = localizedField(facts, 'uncheckedBounds', config.locale) ?? facts.uncheckedBounds;
+      const message = unchecked ? config.t('{0} should be {1} {2}; got {3}. DeepSpeed does not check it: {4}.', name, comparison, limit, showValue(value), unchecked) : config.t('{0} should be {1} {2}; got {3}.', name, comparison, limit, showValue(value));
+      return config.diagnostic('out-of-range', 'warning', range, message, { ...data, comparison, limit }, meta.docs);
     }
-    return config.diagnostic('out-of-range', 'error', range, config.t('{0} must be {1} {2}; got {3}.', name, comparison, limit, showValue(value)), { ...data, comparison, limit }, meta.docs);
+    if (raises === 'off') {
+      return config.diagnostic('out-of-range', 'warning', range, config.t('{0} must be {1} {2}; got {3}. DeepSpeed refuses it once the section is enabled.', name, comparison, limit, showValue(value)), { ...data, comparison, limit }, meta.docs);
+    }
+    return config.diagnostic('out-of-range', 'error', range, config.t('{0} must be {1} {2}; got {3}.', name, comparison, limit, showValue(value)), { ...data, comparison, limit }, meta.docs, raises);
   }
   const messages = [...new Set(group.map((e) => e.message ?? e.keyword))];
   return config.diagnostic('schema', 'error', range, `${name} ${messages.join('; ')}.`, data, meta.docs);
