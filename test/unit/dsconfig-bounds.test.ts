@@ -72,9 +72,9 @@ test('(a) in a section DeepSpeed reads only when enabled: an error when it is, a
 });
 
 test('(b) DeepSpeed does not check it: a warning that says what DeepSpeed does with the value, in both languages', () => {
-  const [print] = outOfRange({ steps_per_print: 0 });
+  const [print] = outOfRange({ steps_per_print: -5 });
   assert.equal(print.severity, DiagnosticSeverity.Warning);
-  assert.equal(print.message, '"steps_per_print" should be >= 1; got 0. DeepSpeed does not check it: 0 raises ZeroDivisionError at the first optimizer step (engine.py:3392); a negative value prints at the interval of its absolute value.');
+  assert.equal(print.message, '"steps_per_print" should be >= 1; got -5. DeepSpeed does not check it: a negative value prints at the interval of its absolute value (0 raises ZeroDivisionError at the first optimizer step, engine.py:3392).');
   // Adam is FusedAdam (or DeepSpeedCPUAdam), which takes any number; the generic params key no longer speaks for it.
   const [adam] = outOfRange({ optimizer: { type: 'AdamW', params: { lr: -1 } } });
   assert.equal(adam.severity, DiagnosticSeverity.Warning);
@@ -87,6 +87,13 @@ test('(b) DeepSpeed does not check it: a warning that says what DeepSpeed does w
   assert.equal(clip.message, '"gradient_clipping" 应 >= 0；实际是 -1。DeepSpeed 不检查它：负值与 0 一样，不做梯度裁剪。');
   const [momentum] = outOfRange({ scheduler: { type: 'OneCycle', params: { cycle_min_lr: 0, cycle_max_lr: 1, cycle_min_mom: [2] } } });
   assert.equal(momentum.severity, DiagnosticSeverity.Warning);
+});
+
+test('a value DeepSpeed does not check that fails all the same is an error with its line: steps_per_print 0 divides by zero at the first optimizer step on rank 0', () => {
+  const [zero] = outOfRange({ steps_per_print: 0 });
+  assert.equal(zero.severity, DiagnosticSeverity.Error);
+  assert.equal(zero.message, '"steps_per_print" must be >= 1; got 0.');
+  assert.equal(zero.codeDescription?.href, 'https://github.com/deepspeedai/DeepSpeed/blob/edaa7221267243c7be7fb49c5d5f5c4fb97b4641/deepspeed/runtime/engine.py#L3392');
 });
 
 test('(c) bounds that were wrong: an ignored key has none, and params without a type are no optimizer DeepSpeed builds', () => {

@@ -102,6 +102,12 @@ export interface DeepSpeedMeta {
    * fail at different lines. Every bound has this or `uncheckedBounds` (test/unit/dsconfig-bounds.test.ts).
    */
   boundRaises?: string | Partial<Record<BoundKeyword, string>>;
+  /**
+   * Values outside a bound DeepSpeed does not check that fail all the same, each with the line that raises: an
+   * error for these values, the `uncheckedBounds` warning for the rest (steps_per_print 0 divides by zero at the
+   * first optimizer step; a negative value runs).
+   */
+  valueRaises?: Record<string, string>;
   /** DeepSpeed never checks the value against `enum`: what another value does. Such a value is a warning. */
   uncheckedEnum?: string;
 }

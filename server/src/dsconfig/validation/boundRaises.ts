@@ -18,7 +18,9 @@ const checkedWhenEnabled: [section: string, guard: string][] = [
  * citation, `'off'` when that check lives in a section that is not enabled (DeepSpeed skips it), undefined when
  * the key has no citation.
  */
-export function boundRaises(meta: DeepSpeedMeta, keyword: string, path: JSONPath, config: ConfigView): string | 'off' | undefined {
+export function boundRaises(meta: DeepSpeedMeta, keyword: string, path: JSONPath, config: ConfigView, value?: unknown): string | 'off' | undefined {
+  const valueLine = typeof value === 'number' ? meta.valueRaises?.[String(value)] : undefined;
+  if (valueLine) return `${DS}:${valueLine}`;
   const line = typeof meta.boundRaises === 'string' ? meta.boundRaises : meta.boundRaises?.[keyword as BoundKeyword];
   if (!line) return undefined;
   const guarded = checkedWhenEnabled.find(([section]) => path[0] === section);

@@ -195,8 +195,8 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     // does not check, a warning that says what DeepSpeed does with it (uncheckedBounds). Both are read where the
     // bound is declared: an optimizer's params narrowed by its type keep the generic key's docs but not its facts.
     const facts = declaringMeta(bound.schemaPath) ?? meta;
-    const raises = boundRaises(facts, bound.keyword, path, config);
-    if (facts.uncheckedBounds || raises === undefined) {
+    const raises = boundRaises(facts, bound.keyword, path, config, value);
+    if ((facts.uncheckedBounds && !facts.valueRaises?.[String(value)]) || raises === undefined) {
       const unchecked = localizedField(facts, 'uncheckedBounds', config.locale) ?? facts.uncheckedBounds;
       const message = unchecked ? config.t('{0} should be {1} {2}; got {3}. DeepSpeed does not check it: {4}.', name, comparison, limit, showValue(value), unchecked) : config.t('{0} should be {1} {2}; got {3}.', name, comparison, limit, showValue(value));
       return config.diagnostic('out-of-range', 'warning', range, message, { ...data, comparison, limit }, meta.docs);
