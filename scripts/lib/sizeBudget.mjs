@@ -14,30 +14,31 @@ export const totalBudgetKiB = 700;
  * `files` match paths inside the package (`extension/` left off). `bundled` matches inputs of dist/core.js that
  * count towards the component rather than the core (the catalog and strings are bundled into it).
  * Each budget is what the component measured when it was set (`npm run package`, issue 28: VSIX 681.3 KiB with the
- * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others. Together they
+ * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others
+ * (reset 2026-11-27 at VSIX 696.0 KiB, under 1 KiB left in each: see docs/ARCHITECTURE.md). Together they
  * leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
   {
     name: 'core',
-    budgetKiB: 382,
+    budgetKiB: 390,
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
   { name: 'client', budgetKiB: 113, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
   // 38.4 KiB with the codicon font cut down to the icons the sidebar shows (101.7 with the whole font).
-  { name: 'webview', budgetKiB: 40, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
+  { name: 'webview', budgetKiB: 39, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
     name: 'catalog',
-    budgetKiB: 14,
+    budgetKiB: 13,
     what: 'the model catalog (server/src/memory/catalog*, bundled; or dist/catalog*)',
     files: [/^dist\/catalog/],
     bundled: /(^|\/)server\/src\/memory\/catalog[^/]*$/,
   },
   {
     name: 'strings',
-    budgetKiB: 65,
+    budgetKiB: 66,
     what: "translated strings (the catalog l10n/ bundled into the core, the client's share of it in dist/l10n/, package.nls.*.json)",
     files: [/(^|\/)l10n\//, /^package\.nls(\.[\w-]+)?\.json$/],
     // The catalog's data, wherever it sits (l10n/ at the root too); the translator's code is the core's.
@@ -52,7 +53,7 @@ export const components = [
   },
   {
     name: 'images',
-    budgetKiB: 55,
+    budgetKiB: 54,
     what: "the README's pictures (embedded in readme.md, the only way the extension page shows them offline) and media/ images",
     files: [/^media\/.*\.(png|svg|webp|jpe?g|gif)$/],
     readmeImages: true,
@@ -61,7 +62,7 @@ export const components = [
     name: 'docs',
     // 23: 21.3 measured (2026-11-27) plus a margin. README.zh-CN.md is not shipped since it says all README.md
     // does (13 KiB deflated; the extension page shows README.md only).
-    budgetKiB: 23,
+    budgetKiB: 22,
     what: 'readme.md less its pictures, changelog, licence, package.json, language configuration, the VSIX manifest',
     files: [/^readme\.md$/i, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
