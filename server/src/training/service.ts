@@ -49,15 +49,16 @@ export interface CallerInputs {
   defaults?: ContextDefaults;
 }
 
+/** A parsed JSON object (not an array, a string or a Git LFS pointer's text). */
+function isObjectValue(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * The command a script without a readable DeepSpeed config trains with: the first that names a model or a batch, else
  * the first under a launcher, else the first. A data step before it (`python process_data.py --tokenizer_path …`,
  * Telechat's run_telechat_lora.sh) runs one process and trains nothing.
  */
-function isObjectValue(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function trainingCommand(all: LaunchFacts[]): LaunchFacts | undefined {
   return all.find((f) => f.model || f.microBatch || f.gradientAccumulation) ?? all.find((f) => f.launcher !== 'python') ?? all[0];
 }
