@@ -15,7 +15,7 @@ export const totalBudgetKiB = 700;
  * count towards the component rather than the core (the catalog and strings are bundled into it).
  * Each budget is what the component measured when it was set (`npm run package`, issue 28: VSIX 681.3 KiB with the
  * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others
- * (reset 2026-11-27 at VSIX 696.0 KiB, under 1 KiB left in each: see docs/ARCHITECTURE.md). Together they
+ * (reset 2026-11-27 at VSIX 696.7 KiB, under 1 KiB left in each: see docs/ARCHITECTURE.md). Together they
  * leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
@@ -31,7 +31,7 @@ export const components = [
   { name: 'webview', budgetKiB: 39, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
     name: 'catalog',
-    budgetKiB: 13,
+    budgetKiB: 12.5,
     what: 'the model catalog (server/src/memory/catalog*, bundled; or dist/catalog*)',
     files: [/^dist\/catalog/],
     bundled: /(^|\/)server\/src\/memory\/catalog[^/]*$/,
@@ -53,7 +53,7 @@ export const components = [
   },
   {
     name: 'images',
-    budgetKiB: 54,
+    budgetKiB: 53.5,
     what: "the README's pictures (embedded in readme.md, the only way the extension page shows them offline) and media/ images",
     files: [/^media\/.*\.(png|svg|webp|jpe?g|gif)$/],
     readmeImages: true,
@@ -62,7 +62,7 @@ export const components = [
     name: 'docs',
     // 23: 21.3 measured (2026-11-27) plus a margin. README.zh-CN.md is not shipped since it says all README.md
     // does (13 KiB deflated; the extension page shows README.md only).
-    budgetKiB: 22,
+    budgetKiB: 23,
     what: 'readme.md less its pictures, changelog, licence, package.json, language configuration, the VSIX manifest',
     files: [/^readme\.md$/i, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
