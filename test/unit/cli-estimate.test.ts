@@ -240,7 +240,10 @@ test('a script with no DeepSpeed config: no false "cannot size the model", but t
   assert.ok(suggested, plain.err);
   for (const engine of [['--stage', '3'], ['--ddp']]) assert.equal((await cli([...suggested[1].split(' '), ...engine], dir)).code, 0);
   // A path with a space is one shell word; the GPU count the script does not state is a placeholder.
-  assert.match((await cli(['missing.sh'], dir)).err, /--model '\/data\/my models\/q' --gpus-per-node <N> --stage 3/);
+  const missing = await cli(['missing.sh'], dir);
+  assert.match(missing.err, /--model '\/data\/my models\/q' --gpus-per-node <N> --stage 3/);
+  // Why the config it names cannot be used, as `zero-lens check` says it on the same file.
+  assert.match(missing.err, /--ddp \(plain PyTorch\)\. DeepSpeed config 'missing\.json' /);
 });
 
 test('model-parallel sizes the GPUs cannot tile are refused with the error Megatron or DeepSpeed raises, not estimated', async () => {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileSystemHost, WorkspaceHost } from '../host';
-import { getLanguageService } from '../languageService';
+import { getLanguageService, type ZeroLensLanguageService } from '../languageService';
 import { describeSource, english, formatCount, type MissingInput, type Source, type Translate } from '../protocol';
 import { parseConfigText } from '../dsconfig/parse';
 import { resolveModel } from '../memory/resolveModel';
@@ -111,7 +111,7 @@ async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>
   const found = await service.getDocumentAnalysis(document, settings, caller);
   if (!found) throw notOurs();
   const { analysis } = found;
-  if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd, t));
+  if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd, t, found.hasConfig ? undefined : await configProblem(service, document, settings)));
   const layout = parallelLayoutProblem(analysis, t);
   if (layout) throw new UsageError(layout);
   if (args.mode === 'deepspeed' && analysis.current.stage === 0) {
@@ -263,8 +263,18 @@ function missingWords(missing: MissingInput, t: Translate): string {
   }
 }
 
+/** Codes of a launch whose named DeepSpeed config cannot be used: `zero-lens check` says the same on that file. */
+const configProblemCodes = new Set(['deepspeed-config-not-found']);
+
+/** Why the config a launch names cannot be read, in the words `zero-lens check` uses; undefined if it names none. */
+async function configProblem(service: ZeroLensLanguageService, document: TextDocument, settings: ZeroLensSettings): Promise<string | undefined> {
+  const diagnostics = await service.doValidation(document, settings);
+  const found = diagnostics.find((d) => typeof d.code === 'string' && configProblemCodes.has(d.code));
+  return typeof found?.message === 'string' ? found.message : undefined;
+}
+
 /** What the file's context lacks for numbers, and the flag that gives it. */
-async function whatIsMissing(args: EstimateArgs, found: DocumentAnalysis, fs: FileSystemHost, cwd: string, t: Translate): Promise<string> {
+async function whatIsMissing(args: EstimateArgs, found: DocumentAnalysis, fs: FileSystemHost, cwd: string, t: Translate, whyNoConfig?: string): Promise<string> {
   const { analysis } = found;
   if (analysis.modelProblem) {
     const spec = analysis.context.model!.value;
@@ -275,7 +285,8 @@ async function whatIsMissing(args: EstimateArgs, found: DocumentAnalysis, fs: Fi
   if (args.file && !found.hasConfig && analysis.missing.includes('deepspeed')) {
     const model = analysis.context.model ? `--model ${shellWord(analysis.context.model.value)}` : '--model <id>';
     const gpus = `--gpus-per-node ${analysis.context.gpusPerNode?.value ?? '<N>'}`;
-    return t("'{0}' names no DeepSpeed config ZeRO Lens can read. Estimate its job from flags instead: zero-lens estimate {1} {2} --stage 3 (DeepSpeed ZeRO; or --config FILE), or --ddp (plain PyTorch).", args.file, model, gpus);
+    const why = whyNoConfig ? ` ${whyNoConfig}` : '';
+    return t("'{0}' names no DeepSpeed config ZeRO Lens can read. Estimate its job from flags instead: zero-lens estimate {1} {2} --stage 3 (DeepSpeed ZeRO; or --config FILE), or --ddp (plain PyTorch).", args.file, model, gpus) + why;
   }
   const blocking = analysis.missing.filter((m) => m !== 'gpuMemoryGiB');
   const source = args.file ? `'${args.file}'` : t('the command line');
