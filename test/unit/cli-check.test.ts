@@ -215,6 +215,18 @@ test("check reads the workspace's .vscode/settings.json as the editor does: its 
   assert.ok(withSettings.diagnostics.some((d) => d.code === 'estimate-exceeds-gpu-memory' && d.severity === 'warning'), JSON.stringify(withSettings.diagnostics));
   const verdict = await codes(['--gpu-memory', '4096']);
   assert.ok(!verdict.diagnostics.some((d) => d.code === 'estimate-exceeds-gpu-memory'), JSON.stringify(verdict.diagnostics));
+  assert.equal((await check(['ds_config.json'], dir)).err, '', 'valid settings: nothing said');
+});
+
+test('a .vscode/settings.json value the setting refuses is said on stderr, as the editor says it, and read as the definition says', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zl-settings-bad-'));
+  writeFileSync(path.join(dir, 'ds_config.json'), '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": {"stage": 2}\n}\n');
+  mkdirSync(path.join(dir, '.vscode'));
+  writeFileSync(path.join(dir, '.vscode', 'settings.json'), '{\n  "zeroLens.gpusPerNode": "8",\n  "zeroLens.dtype": "bf32"\n}\n');
+  const r = await check(['ds_config.json'], dir);
+  assert.equal(r.code, 0);
+  assert.match(r.err, /^zero-lens check: ZeRO Lens ignores a setting: zeroLens\.gpusPerNode must be a whole number \(it is "8"\)\. It is read as unset\.$/m);
+  assert.match(r.err, /^zero-lens check: ZeRO Lens ignores a setting: zeroLens\.dtype must be one of .*\(it is "bf32"\)\./m);
 });
 
 test('SARIF names each file by a URI reference: a space, "#" or "%" in a name is percent-encoded, an absolute path is a file: URI, columns are UTF-16 code units', async () => {

@@ -260,6 +260,16 @@ test('model-parallel sizes the GPUs cannot tile are refused with the error Megat
   assert.equal((await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '2', '--stage', '2', '--gpus-per-node', '8'])).code, 0);
 });
 
+test('a .vscode/settings.json value the setting refuses is named in the notes, as the editor says it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-lens-estimate-'));
+  writeFileSync(join(dir, 'ds_config.json'), '{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}\n');
+  mkdirSync(join(dir, '.vscode'));
+  writeFileSync(join(dir, '.vscode', 'settings.json'), '{"zeroLens.gpusPerNode": "8"}\n');
+  const r = await cli(['ds_config.json', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8'], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /ZeRO Lens ignores a setting: zeroLens\.gpusPerNode must be a whole number \(it is "8"\)\. It is read as unset\./);
+});
+
 test('--help prints the options and exits 0; runEstimate takes an injected file system', async () => {
   const r = await cli(['--help']);
   assert.equal(r.code, 0);

@@ -14,6 +14,7 @@ import { decodeFile } from './decodeFile';
 import { helpRows } from './help';
 import { shellExtensions } from '../classify';
 import { readWorkspaceSettings } from './workspaceSettings';
+import { describeIgnoredSetting } from '../settings';
 
 function help(t: Translate): string {
   return (
@@ -142,7 +143,7 @@ export async function runCheck(args: string[], io: CliIO): Promise<number> {
   // The workspace's zeroLens.* settings, as the editor reads them (GPUs per node, the DeepSpeed release, …).
   // Giving a capacity asks for the memory verdict: the estimate's "does not fit" becomes an error for CI, and
   // the capacity given replaces the workspace's.
-  const workspaceSettings = await readWorkspaceSettings(nodeFileSystem, io.cwd);
+  const workspaceSettings = await readWorkspaceSettings(nodeFileSystem, io.cwd, (ignored) => io.stderr(`zero-lens check: ${describeIgnoredSetting(ignored, t)}\n`));
   const capacities = { ...(options.gpuMemoryGiB ? { gpuMemoryGiB: options.gpuMemoryGiB } : {}), ...(options.cpuMemoryGiB ? { cpuMemoryGiB: options.cpuMemoryGiB } : {}) };
   const settings = { ...workspaceSettings, locale, ...capacities };
   const verdicts = new Set([...(options.gpuMemoryGiB ? ['estimate-exceeds-gpu-memory'] : []), ...(options.cpuMemoryGiB ? ['estimate-exceeds-cpu-memory'] : [])]);

@@ -18,7 +18,7 @@ import { autotpWorldMessage, megatronWorldMessage } from '../launch/diagnostics/
 import type { ConfigAnalysis } from '../training/analysis';
 import type { ModelInfo } from '../memory/types';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
-import { defaultSettings, type ZeroLensSettings } from '../settings';
+import { defaultSettings, describeIgnoredSetting, type ZeroLensSettings } from '../settings';
 import { translator } from '../l10n';
 import type { ContextDefaults } from '../training/context';
 import type { DocumentAnalysis } from '../training/service';
@@ -89,7 +89,7 @@ async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>
     document = TextDocument.create(pathToFileURL(file).toString(), languageOf(file), 1, await readText(`'${args.file}'`, file, fs, t));
     // The file's own context as the editor sees it: the workspace is the current folder, with its settings.
     workspace = new NodeWorkspace([io.cwd]);
-    settings = { ...(await readWorkspaceSettings(fs, io.cwd)), locale: io.locale ?? 'en' };
+    settings = { ...(await readWorkspaceSettings(fs, io.cwd, (ignored) => notes.push(describeIgnoredSetting(ignored, t)))), locale: io.locale ?? 'en' };
   } else {
     const file = args.config ? resolvePath(args.config, io.cwd, fs.homeDir) ?? args.config : undefined;
     const text = file ? await readText(t("config '{0}'", args.config!), file, fs, t) : '{}';
