@@ -82,8 +82,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
  * dataclass default (Qwen finetune.py:50-63 `--use_lora`/`--q_lora` with lora_r 64, LLaVA train.py:101-106
  * `--lora_enable`/`--bits`, FastChat train_lora.py:57-65, TRL ModelConfig `--use_peft`/`--load_in_4bit`, PEFT's
  * examples/sft/train.py `--use_peft_lora`/`--use_4bit_quantization`). A switch
- * written false turns LoRA off whatever rank is given (TRL reads lora_r only under use_peft). Without a rank, PEFT's
- * LoraConfig default 8 (peft src/peft/tuners/lora/config.py:613) is assumed, and the source says so.
+ * written false turns LoRA off whatever rank is given (TRL reads lora_r only under use_peft). Without a rank, 64 is
+ * assumed and the source says so: Qwen's and LLaVA's default (Qwen finetune.py:55, LLaVA llava/train/train.py:106),
+ * the largest of the scripts' defaults (PEFT's LoraConfig 8, TRL's 16), so the estimate errs high where unsure.
  */
 function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
   const qlora = reader.bool('q_lora') ?? reader.bool('qlora');
@@ -100,7 +101,7 @@ function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: Launc
     facts.tuner = { ...rank, value: 'lora' };
   } else if (on) {
     facts.tuner = { ...on, value: 'lora' };
-    facts.loraRank = ctx.fact(8, on.span.start, on.span.end, msg("rank not stated: PEFT's default 8 assumed (the training script may set another)"), true);
+    facts.loraRank = ctx.fact(64, on.span.start, on.span.end, msg("rank not stated: 64 assumed, the default of Qwen's and LLaVA's scripts and the largest such default (PEFT's is 8)"), true);
   }
   const bits = reader.integer('quantization_bit', 'quant_bits', 'load_in_bits', 'bits');
   const fourBit = reader.bool('load_in_4bit') ?? reader.bool('use_4bit_quantization') ?? reader.bool('ds.load_in_4bit');
