@@ -68,6 +68,9 @@ test('(a) in a section DeepSpeed reads only when enabled: an error when it is, a
   const off = elastic(false);
   assert.equal(off[0].severity, DiagnosticSeverity.Warning);
   assert.equal(off[0].message, '"min_gpus" must be >= 1; got 0. DeepSpeed refuses it once the section is enabled.');
+  // In Chinese a DeepSpeed config's section is a 配置段, as README.zh-CN.md and '"{0}" section' say it ("这一部分" was vague).
+  const offZh = outOfRange({ elasticity: { enabled: false, max_train_batch_size: 8, micro_batch_sizes: [1], min_gpus: 0, ignore_non_elastic_batch_info: true } }, 'zh-cn');
+  assert.equal(offZh[0].message, '"min_gpus" 必须 >= 1；实际是 0。这个配置段启用后，DeepSpeed 会拒绝它。');
   assert.equal(outOfRange({ expert_parallel: { num_expert_groups: 0 } })[0].severity, DiagnosticSeverity.Warning);
 });
 
