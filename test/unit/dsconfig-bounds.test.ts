@@ -107,7 +107,9 @@ test('(c) bounds that were wrong: an ignored key has none, and params without a 
 test('(b) in Chinese the unchecked texts say what the English says: who never reaches the step, which way a negative learning rate moves, what the reshape does', () => {
   const said = (config: object) => String(outOfRange(config, 'zh-cn')[0]?.message);
   // "the profiler never reaches a negative step": it read "训练永远到不了负的步数" (training), not the profiler.
-  assert.match(said({ flops_profiler: { enabled: true, profile_step: -1 } }), /DeepSpeed 不检查它：性能分析器永远不会到达负的步数，因此不会分析任何一步。$/);
+  assert.match(said({ flops_profiler: { enabled: true, profile_step: -1 } }), /DeepSpeed 不检查它：FLOPs 分析器永远不会到达负的步数，因此不会分析任何一步。$/);
+  // The section's own docs name it FLOPs 分析器 and the hybrid engine so; its bounds' texts say it the same way.
+  assert.match(said({ hybrid_engine: { enabled: true, max_out_tokens: -1 } }), /DeepSpeed 不检查它：hybrid engine（RLHF 生成）不加检查地使用它。$/);
   // "moves the weights up the gradient" is gradient ascent; "权重沿梯度方向上升" read as the weights growing.
   assert.match(said({ scheduler: { type: 'WarmupLR', params: { warmup_min_lr: -1 } } }), /负的学习率会让权重沿梯度方向更新，即梯度上升）。$/);
   // "counts from the end there but not in the reshape built from it": the reshape does not count from the end.
