@@ -29,7 +29,7 @@ test('an editor that answers workspace/configuration is told once of each ignore
       await until(() => warnings(server).length > 0, 'a warning');
       await server.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
       await server.connection.sendRequest('textDocument/hover', { textDocument: { uri: first }, position: { line: 3, character: 6 } });
-      assert.deepEqual(warnings(server), ['ZeRO Lens 忽略了一项设置：zeroLens.gpusPerNode必须是整数（当前值为 "8"）。按未设置处理。']);
+      assert.deepEqual(warnings(server), ['ZeRO Lens 忽略了一项设置：zeroLens.gpusPerNode 必须是整数（当前值为 "8"）。按未设置处理。']);
     },
     { settings: { gpusPerNode: '8', gpuMemoryGiB: 80, language: 'zh-cn' } },
   );

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MarkupContent } from 'vscode-languageserver-types';
-import { communicationCell } from '../../server/src/estimates/communication';
+import { communicationCell, communicationLegend } from '../../server/src/estimates/communication';
+import { translator } from '../../server/src/l10n';
 import { withDefaults } from '../../server/src/settings';
 import { configDocument, fixture, memoryHosts, estimateFeatures } from './context-hosts';
 
@@ -48,4 +49,14 @@ test('the stage hover of a LoRA run counts communication in trained and all para
   const fsdpTable = markdown.split('**The same job under PyTorch FSDP**')[1];
   const fullShard = fsdpTable.split('\n').find((l) => l.split('|')[2]?.trim() === 'FSDP FULL_SHARD')!;
   assert.equal(fullShard.split('|')[8].trim(), commCell('ZeRO-3'));
+});
+
+test('the legend in Chinese says what each symbol is: Ψₜ is the size of the trained part, and 2Ψ is as much traffic as all-reduce', () => {
+  const zh = translator('zh-cn');
+  const lora = communicationLegend({ total: 8e9, trainable: 2e7 }, zh);
+  // "Ψₜ：其中参与训练的参数" named the parameters, not their size as Ψ's definition does.
+  assert.match(lora, /Ψ：一份 16 位参数的大小；Ψₜ：[^；。]*的大小。/, lora);
+  for (const legend of [lora, communicationLegend({ total: 8e9, trainable: 8e9 }, zh)]) {
+    assert.match(legend, /通信量与普通数据并行的 all-reduce 相同/, legend);
+  }
 });

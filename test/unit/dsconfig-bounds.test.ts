@@ -68,6 +68,9 @@ test('(a) in a section DeepSpeed reads only when enabled: an error when it is, a
   const off = elastic(false);
   assert.equal(off[0].severity, DiagnosticSeverity.Warning);
   assert.equal(off[0].message, '"min_gpus" must be >= 1; got 0. DeepSpeed refuses it once the section is enabled.');
+  // In Chinese a DeepSpeed config's section is a 配置段, as README.zh-CN.md and '"{0}" section' say it ("这一部分" was vague).
+  const offZh = outOfRange({ elasticity: { enabled: false, max_train_batch_size: 8, micro_batch_sizes: [1], min_gpus: 0, ignore_non_elastic_batch_info: true } }, 'zh-cn');
+  assert.equal(offZh[0].message, '"min_gpus" 必须 >= 1；实际是 0。这个配置段启用后，DeepSpeed 会拒绝它。');
   assert.equal(outOfRange({ expert_parallel: { num_expert_groups: 0 } })[0].severity, DiagnosticSeverity.Warning);
 });
 
@@ -99,4 +102,16 @@ test('a value DeepSpeed does not check that fails all the same is an error with 
 test('(c) bounds that were wrong: an ignored key has none, and params without a type are no optimizer DeepSpeed builds', () => {
   assert.deepEqual(outOfRange({ aio: { thread_count: 0 } }), []);
   assert.deepEqual(outOfRange({ optimizer: { params: { lr: -1 } } }), []);
+});
+
+test('(b) in Chinese the unchecked texts say what the English says: who never reaches the step, which way a negative learning rate moves, what the reshape does', () => {
+  const said = (config: object) => String(outOfRange(config, 'zh-cn')[0]?.message);
+  // "the profiler never reaches a negative step": it read "训练永远到不了负的步数" (training), not the profiler.
+  assert.match(said({ flops_profiler: { enabled: true, profile_step: -1 } }), /DeepSpeed 不检查它：FLOPs 分析器永远不会到达负的步数，因此不会分析任何一步。$/);
+  // The section's own docs name it FLOPs 分析器 and the hybrid engine so; its bounds' texts say it the same way.
+  assert.match(said({ hybrid_engine: { enabled: true, max_out_tokens: -1 } }), /DeepSpeed 不检查它：hybrid engine（RLHF 生成）不加检查地使用它。$/);
+  // "moves the weights up the gradient" is gradient ascent; "权重沿梯度方向上升" read as the weights growing.
+  assert.match(said({ scheduler: { type: 'WarmupLR', params: { warmup_min_lr: -1 } } }), /负的学习率会让权重沿梯度方向更新，即梯度上升）。$/);
+  // "counts from the end there but not in the reshape built from it": the reshape does not count from the end.
+  assert.match(said({ weight_quantization: { quantized_initialization: { group_dim: -1 } } }), /负的维度在索引时从末尾数起，而据此构建的 reshape 不会这样数。$/);
 });

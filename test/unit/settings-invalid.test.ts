@@ -54,8 +54,21 @@ test('an ignored setting is worded with its name, its value, why and what is use
   assert.equal(describeIgnoredSetting(hints!, en), 'ZeRO Lens ignores a setting: zeroLens.inlayHints.enabled must be true or false (it is "yes"). The default, true, is used instead.');
   assert.equal(describeIgnoredSetting(configFiles!, en), 'ZeRO Lens ignores a setting: zeroLens.configFiles must be a list of text (it is "ds/*.json"). The default, [], is used instead.');
   const zh = translator('zh-cn');
-  assert.equal(describeIgnoredSetting(gpus!, zh), 'ZeRO Lens 忽略了一项设置：zeroLens.gpusPerNode必须是整数（当前值为 "8"）。按未设置处理。');
-  assert.equal(describeIgnoredSetting(hints!, zh), 'ZeRO Lens 忽略了一项设置：zeroLens.inlayHints.enabled必须是 true 或 false（当前值为 "yes"）。改用默认值 true。');
+  assert.equal(describeIgnoredSetting(gpus!, zh), 'ZeRO Lens 忽略了一项设置：zeroLens.gpusPerNode 必须是整数（当前值为 "8"）。按未设置处理。');
+  assert.equal(describeIgnoredSetting(hints!, zh), 'ZeRO Lens 忽略了一项设置：zeroLens.inlayHints.enabled 必须是 true 或 false（当前值为 "yes"）。改用默认值 true。');
+  // The glossary's rule: a space between the setting's Latin name and the Chinese after it, for every reason.
+  const every = [
+    ...ignoredSettings(sent),
+    ...ignoredSettings({ model: 'x\u0007', cpuMemoryGiB: -1, loraRank: 0.5 }),
+    ...ignoredSettings({ model: 5 }),
+    ...ignoredSettings({ model: 'x'.repeat(2000) }),
+  ];
+  assert.deepEqual(new Set(every.map((i) => i.problem.kind)).size, 10, 'every kind of problem is worded');
+  assert.ok(every.some((i) => i.problem.kind === 'range' && i.problem.max === Infinity), 'and a range without a maximum');
+  for (const ignored of every) {
+    const said = describeIgnoredSetting(ignored, zh);
+    assert.match(said, new RegExp(`：zeroLens\\.${ignored.name.replace('.', '\\.')} [\\u4e00-\\u9fff]`), said);
+  }
   // A long value is cut, so the message stays one line.
   const [long] = ignoredSettings({ model: 'x'.repeat(2000) });
   assert.ok(describeIgnoredSetting(long!, en).length < 200);
