@@ -193,7 +193,10 @@ deepspeed --master_port 29500 main.py \\
 
 test('a script that prepares data before it trains: its context is the training command\'s, and DeepSpeed-Chat\'s --max_seq_len is the sequence', async () => {
   const { analysis, hasConfig } = await analysisOf('run_telechat_lora.sh', telechat);
-  assert.equal(hasConfig, false);
+  // main.py builds ZeRO-3 from --zero_stage 3 (DeepSpeed-Chat's get_train_ds_config; launchers/flagBuiltConfig.ts).
+  assert.equal(hasConfig, true);
+  assert.equal(analysis.current.stage, 3);
+  assert.equal(analysis.configPath, '--zero_stage 3 (DeepSpeed-Chat builds the config)');
   const c = analysis.context;
   assert.deepEqual(shown(c.model), { value: 'Tele-AI/telechat-7B', source: 'run_telechat_lora.sh line 10' });
   assert.deepEqual(shown(c.gpusPerNode), { value: 8, source: 'run_telechat_lora.sh line 1' });
