@@ -130,3 +130,43 @@ test('no diagnostic on these scripts claims a DeepSpeed error, and the hover on 
     assert.doesNotMatch(value, /accelerate/i, name);
   }
 });
+
+// https://github.com/Tele-AI/Telechat/blob/1dcd13c4c3305318fcb97d45028e53178eb33a40/deepspeed-telechat/sft/run_telechat_lora.sh
+// (from its training command; its main.py passes --precision to get_train_ds_config, Telechat bcdced4e sft/main.py)
+const telechatLora = `export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7
+
+OUTPUT=telechat-lora-test
+ZERO_STAGE=3
+MAX_LEN=4096
+MODEL_PATH=$1
+
+if [ "$ZERO_STAGE" == "" ]; then
+    ZERO_STAGE=3
+fi
+
+deepspeed --master_port 29500 main.py \\
+   --model_name_or_path $MODEL_PATH \\
+   --with_loss_mask \\
+   --per_device_train_batch_size 1 \\
+   --max_seq_len $MAX_LEN \\
+   --gradient_accumulation_steps 4 \\
+   --precision fp16 \\
+   --gradient_checkpointing \\
+   --zero_stage $ZERO_STAGE \\
+   --deepspeed \\
+   --lora_dim 8 \\
+   --output_dir $OUTPUT \\
+   2>&1 | tee $OUTPUT/training.log
+`;
+
+test("Telechat's run_telechat_lora.sh: ZeRO-3 from --zero_stage $ZERO_STAGE, its precision from --precision", async () => {
+  const { analysis, hasConfig } = await analysisOf('run_telechat_lora.sh', telechatLora);
+  assert.equal(hasConfig, true);
+  assert.equal(analysis.current.stage, 3);
+  assert.equal(analysis.current.offloadOptimizer, 'none');
+  assert.equal(analysis.configPath, '--zero_stage 3 --precision fp16 (DeepSpeed-Chat builds the config)');
+  assert.deepEqual(shown(analysis.context.gpusPerNode), { value: 8, source: 'run_telechat_lora.sh line 1' });
+  assert.deepEqual(shown(analysis.context.gradientAccumulationSteps), { value: 4, source: 'run_telechat_lora.sh line 17' });
+  const bf16 = await analysisOf('run_telechat_lora.sh', telechatLora.replace('--precision fp16', '--precision bf16'));
+  assert.equal(bf16.analysis.context.dtype.value, 'bf16');
+});

@@ -23,7 +23,9 @@ function builderOf(script: string | undefined): ConfigBuilder | undefined {
  *   --gradient_accumulation_steps (:234-235; default 1, :102-104). --offload :145, --dtype fp16|bf16 default fp16
  *   :148-151, --zero_stage default 0 :154-156. dschat/utils/ds_utils.py:27 `device = "cpu" if offload else "none"`
  *   for offload_param and offload_optimizer alike (:37-42); fp16 or bfloat16 (:28-33). Copies without --dtype
- *   write fp16 (Yi finetune/utils/ds_utils.py:40). Step3 takes --actor_zero_stage/--critic_zero_stage: not read.
+ *   write fp16 (Yi finetune/utils/ds_utils.py:40); Telechat's passes --precision fp16|bf16 instead (Tele-AI/Telechat
+ *   bcdced4e deepspeed-telechat/sft/main.py: get_train_ds_config(offload=args.offload, stage=args.zero_stage,
+ *   precision=args.precision), then the same batch keys). Step3 takes --actor_zero_stage/--critic_zero_stage: not read.
  * - OpenRLHF: DeepspeedStrategy.get_ds_train_config (openrlhf/utils/deepspeed/deepspeed.py) passes offload=False and
  *   adam_offload=args.adam_offload, so deepspeed_utils.py (0a3fbcef) :20-26 gives offload_param "none" and
  *   offload_optimizer "cpu" with --adam_offload; bf16/fp16 from the precision (:48-53); it sets
@@ -37,7 +39,7 @@ export function readFlagBuiltConfig(reader: OptionReader, facts: LaunchFacts): v
   if (!builtBy || !stage) return;
   const valid = stage.value >= 0 && stage.value <= 3;
   const offload = builtBy === 'DeepSpeed-Chat' ? reader.bool('offload') : reader.bool('adam_offload') ?? reader.bool('ds.adam_offload');
-  const dtype = reader.string('dtype', 'param_dtype', 'ds.param_dtype');
+  const dtype = reader.string('dtype', 'precision', 'param_dtype', 'ds.param_dtype');
   const bf16 = reader.bool('bf16');
   const precision = dtype?.value === 'bf16' || dtype?.value === 'fp16' ? dtype.value : bf16?.value ? 'bf16' : builtBy === 'DeepSpeed-Chat' ? 'fp16' : undefined;
   const device = offload?.value ? 'cpu' : 'none';
