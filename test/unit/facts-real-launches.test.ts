@@ -365,6 +365,9 @@ test('OpenRLHF\'s dotted flags (--model.model_name_or_path, --train.micro_batch_
   assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: 'train_sft_mixtral_lora.sh line 7' });
   assert.equal(c.lora?.value.rank, 64);
   assert.equal(c.workload.packing?.value, true);
+  // OpenRLHF builds ZeRO-3 from --ds.zero_stage 3 (launchers/flagBuiltConfig.ts).
+  assert.equal(analysis.configPath, '--ds.zero_stage 3 (OpenRLHF builds the config)');
+  assert.equal(analysis.current.stage, 3);
   const full = await analysisOf('train_sft.sh', openrlhfDotted.replace('--ds.lora.rank 64', '--ds.lora.rank 0'));
   assert.equal(full.analysis.context.lora, undefined, 'rank 0 is full fine-tuning');
 });
