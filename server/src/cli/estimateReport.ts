@@ -166,8 +166,8 @@ export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = 
   const out: string[] = [];
   if (run.file) out.push(t('File: {0}', run.file));
   // A script's config is another file, a preset or one its program builds from flags: say which the numbers use.
-  const config = run.analysis.configPath;
-  if (run.file && run.analysis.engine === 'deepspeed' && configName(config) !== configName(run.file)) out.push(t('DeepSpeed config: {0}', configName(config, t, true)));
+  const config = configName(run.analysis.configPath, t);
+  if (run.file && run.analysis.engine === 'deepspeed' && config !== configName(run.file, t)) out.push(t('DeepSpeed config: {0}', config));
   const count = m.totalParams.toLocaleString('en-US');
   // A model given as --params is named by its count: said once.
   out.push(

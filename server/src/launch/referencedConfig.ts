@@ -15,9 +15,14 @@ export interface ReferencedConfig {
 export type ReadText = (path: string) => Promise<string | undefined>;
 
 /** The config written by accelerate's stage and offload settings (flags or its YAML), as accelerate hands it on. */
-function settingsConfig(ref: DeepSpeedReference & { kind: 'settings' }): unknown {
+type Settings = DeepSpeedReference & { kind: 'settings' };
+
+/** The stage and offload devices as written into `zero_optimization`. */
+const zeroOf = (ref: Settings) => ({ stage: ref.stage ?? 0, offload_optimizer: { device: ref.offloadOptimizer ?? 'none' }, offload_param: { device: ref.offloadParam ?? 'none' } });
+
+function settingsConfig(ref: Settings): unknown {
   return {
-    zero_optimization: { stage: ref.stage ?? 0, offload_optimizer: { device: ref.offloadOptimizer ?? 'none' }, offload_param: { device: ref.offloadParam ?? 'none' } },
+    zero_optimization: zeroOf(ref),
     bf16: { enabled: 'auto' },
     fp16: { enabled: 'auto' },
     train_micro_batch_size_per_gpu: 'auto',
@@ -28,24 +33,22 @@ function settingsConfig(ref: DeepSpeedReference & { kind: 'settings' }): unknown
 
 /**
  * The config DeepSpeed-Chat or OpenRLHF builds from the flags (launchers/flagBuiltConfig.ts cites their builders).
- * DeepSpeed-Chat's stage-3 settings are its own (DeepSpeedExamples 83757d9c dschat/utils/ds_utils.py:43-45: persistence 1e4, max live and
- * prefetch 3e7; the same in Yi's copy, finetune/utils/ds_utils.py:27-29). Its overlap_comm true (:36) is kept though
- * Yi's copy leaves it out: it only adds buffers, so the estimate errs high where the copy is unknown. OpenRLHF writes "auto" there (openrlhf/utils/deepspeed/deepspeed_utils.py 0a3fbcef :28-33), left out here so DeepSpeed's defaults
- * apply. The micro batch and accumulation each program sets from its own flags: "auto" takes the script's flags,
+ * DeepSpeed-Chat's stage-3 settings are its own (DeepSpeedExamples 83757d9c dschat/utils/ds_utils.py:43-45:
+ * persistence 1e4, max live and prefetch 3e7; the same in Yi's copy, finetune/utils/ds_utils.py:27-29). Its
+ * overlap_comm true (:36) is kept though Yi's copy leaves it out: it only adds buffers, so the estimate errs high
+ * where the copy is unknown. OpenRLHF writes "auto" there (openrlhf/utils/deepspeed/deepspeed_utils.py 0a3fbcef
+ * :28-33), left out here so DeepSpeed's defaults apply. The micro batch and accumulation each program sets from its own flags: "auto" takes the script's flags,
  * a number is the builder's own default or OpenRLHF's --train_batch_size. Without a precision flag OpenRLHF's
  * default depends on its release (--bf16 off, or --param_dtype bf16): left to the context's default.
  */
-function builtConfig(ref: DeepSpeedReference & { kind: 'settings' }): unknown {
-  const zero: Record<string, unknown> = { stage: ref.stage ?? 0, offload_param: { device: ref.offloadParam ?? 'none' }, offload_optimizer: { device: ref.offloadOptimizer ?? 'none' } };
-  if (ref.builtBy === 'DeepSpeed-Chat') Object.assign(zero, { overlap_comm: true, stage3_param_persistence_threshold: 1e4, stage3_max_live_parameters: 3e7, stage3_prefetch_bucket_size: 3e7 });
-  const precision = ref.precision ? { bf16: { enabled: ref.precision === 'bf16' }, fp16: { enabled: ref.precision === 'fp16' } } : {};
+function builtConfig(ref: Settings): unknown {
+  const zero = ref.builtBy === 'DeepSpeed-Chat' ? { overlap_comm: true, stage3_param_persistence_threshold: 1e4, stage3_max_live_parameters: 3e7, stage3_prefetch_bucket_size: 3e7 } : {};
   const batch = ref.batch ?? {};
   return {
-    zero_optimization: zero,
-    ...precision,
+    zero_optimization: { ...zeroOf(ref), ...zero },
+    ...(ref.precision && { bf16: { enabled: ref.precision === 'bf16' }, fp16: { enabled: ref.precision === 'fp16' } }),
     train_micro_batch_size_per_gpu: batch.micro ?? 'auto',
     ...(batch.train !== undefined ? { train_batch_size: batch.train } : { gradient_accumulation_steps: batch.accumulation ?? 'auto' }),
-    gradient_clipping: 1.0,
   };
 }
 

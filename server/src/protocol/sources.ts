@@ -64,8 +64,8 @@ export function configName(path: string, t: Translate = english, whole = false):
   if (preset !== undefined) return t('{0} (ms-swift preset)', preset);
   const settings = named(/^(.+) \(launcher settings\)$/);
   if (settings !== undefined) return t('{0} (launcher settings)', settings);
-  const built = named(/^(.+) \((DeepSpeed-Chat|OpenRLHF) builds the config\)$/);
-  if (built !== undefined) return t('{0} ({1} builds the config)', built, /\((DeepSpeed-Chat|OpenRLHF) builds/.exec(path)![1]);
+  const built = /^([^\\/]+) \((.+) builds the config\)$/.exec(path);
+  if (built) return t('{0} ({1} builds the config)', built[1], built[2]);
   const inline = named(/^inline (.+) JSON$/);
   if (inline !== undefined) return t('inline {0} JSON', inline);
   return whole ? path : fileName(path);

@@ -7,11 +7,8 @@ import type { ZeroStage } from '../../memory/types';
  * (step1/2/3 and the scripts copied from it: Yi finetune/sft, Telechat deepspeed-telechat/sft), OpenRLHF's
  * `openrlhf.cli.*` modules. Only these: an ordinary script's `--zero_stage` is its own business.
  */
-function builderOf(script: string | undefined): ConfigBuilder | undefined {
-  if (!script) return undefined;
-  if (/^openrlhf[./]cli[./]/.test(script.replace(/^\.\//, ''))) return 'OpenRLHF';
-  if (/(^|\/)main\.py$/.test(script)) return 'DeepSpeed-Chat';
-  return undefined;
+function builderOf(script = ''): ConfigBuilder | undefined {
+  return /^(\.\/)?openrlhf[./]cli[./]/.test(script) ? 'OpenRLHF' : /(^|\/)main\.py$/.test(script) ? 'DeepSpeed-Chat' : undefined;
 }
 
 /**
@@ -36,33 +33,32 @@ function builderOf(script: string | undefined): ConfigBuilder | undefined {
 export function readFlagBuiltConfig(reader: OptionReader, facts: LaunchFacts): void {
   const builtBy = builderOf(facts.script?.value);
   const stage = reader.integer('zero_stage', 'ds.zero_stage');
-  if (!builtBy || !stage) return;
-  const valid = stage.value >= 0 && stage.value <= 3;
+  // A stage DeepSpeed refuses is no run to estimate.
+  if (!builtBy || !stage || stage.value < 0 || stage.value > 3) return;
   const offload = builtBy === 'DeepSpeed-Chat' ? reader.bool('offload') : reader.bool('adam_offload') ?? reader.bool('ds.adam_offload');
   const dtype = reader.string('dtype', 'precision', 'param_dtype', 'ds.param_dtype');
   const bf16 = reader.bool('bf16');
   const precision = dtype?.value === 'bf16' || dtype?.value === 'fp16' ? dtype.value : bf16?.value ? 'bf16' : builtBy === 'DeepSpeed-Chat' ? 'fp16' : undefined;
   const device = offload?.value ? 'cpu' : 'none';
   const flags = [`${stage.via} ${stage.value}`, offload?.value ? offload.via : '', dtype ? `${dtype.via} ${dtype.value}` : bf16?.value ? bf16.via : ''].filter(Boolean).join(' ');
-  const trainBatch = reader.integer('train_batch_size', 'train.batch_size');
   facts.deepspeed = {
     kind: 'settings',
     via: stage.via,
     text: String(stage.value),
     span: stage.span,
-    stage: (valid ? stage.value : 0) as ZeroStage,
+    stage: stage.value as ZeroStage,
     offloadOptimizer: device,
-    // OpenRLHF trains with offload=False: parameters stay on the GPU whatever --adam_offload says.
-    offloadParam: builtBy === 'DeepSpeed-Chat' ? device : 'none',
+    // OpenRLHF trains with offload=False: parameters stay on the GPU whatever --adam_offload says. DeepSpeed-Chat's
+    // --offload goes into offload_param too, which DeepSpeed reads at ZeRO-3 only: written as it runs.
+    offloadParam: builtBy === 'DeepSpeed-Chat' && stage.value === 3 ? device : 'none',
     builtBy,
     precision,
     flags,
     batch:
       builtBy === 'DeepSpeed-Chat'
         ? { micro: facts.microBatch ? undefined : 16, accumulation: facts.gradientAccumulation ? undefined : 1 }
-        : { train: trainBatch?.value },
+        : { train: reader.integer('train_batch_size', 'train.batch_size')?.value },
   };
-  if (!valid) facts.deepspeed.invalidStage = true;
   // deepspeed.initialize with the dict it built: not the HF Trainer, whatever Trainer-like flags it takes.
   facts.noTrainerArguments = true;
 }
