@@ -193,7 +193,10 @@ deepspeed --master_port 29500 main.py \\
 
 test('a script that prepares data before it trains: its context is the training command\'s, and DeepSpeed-Chat\'s --max_seq_len is the sequence', async () => {
   const { analysis, hasConfig } = await analysisOf('run_telechat_lora.sh', telechat);
-  assert.equal(hasConfig, false);
+  // main.py builds ZeRO-3 from --zero_stage 3 (DeepSpeed-Chat's get_train_ds_config; launchers/flagBuiltConfig.ts).
+  assert.equal(hasConfig, true);
+  assert.equal(analysis.current.stage, 3);
+  assert.equal(analysis.configPath, '--zero_stage 3 (DeepSpeed-Chat builds the config)');
   const c = analysis.context;
   assert.deepEqual(shown(c.model), { value: 'Tele-AI/telechat-7B', source: 'run_telechat_lora.sh line 10' });
   assert.deepEqual(shown(c.gpusPerNode), { value: 8, source: 'run_telechat_lora.sh line 1' });
@@ -362,6 +365,9 @@ test('OpenRLHF\'s dotted flags (--model.model_name_or_path, --train.micro_batch_
   assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: 'train_sft_mixtral_lora.sh line 7' });
   assert.equal(c.lora?.value.rank, 64);
   assert.equal(c.workload.packing?.value, true);
+  // OpenRLHF builds ZeRO-3 from --ds.zero_stage 3 (launchers/flagBuiltConfig.ts).
+  assert.equal(analysis.configPath, '--ds.zero_stage 3 (OpenRLHF builds the config)');
+  assert.equal(analysis.current.stage, 3);
   const full = await analysisOf('train_sft.sh', openrlhfDotted.replace('--ds.lora.rank 64', '--ds.lora.rank 0'));
   assert.equal(full.analysis.context.lora, undefined, 'rank 0 is full fine-tuning');
 });

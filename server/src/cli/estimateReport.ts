@@ -1,6 +1,6 @@
 /** What `zero-lens estimate` prints: the JSON document and the text tables. */
 import { padColumns, textWidth } from '../util/textWidth';
-import { english, formatCount, formatGiB, formatGiBValue, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
+import { configName, english, formatCount, formatGiB, formatGiBValue, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
 import { estimate, torchLabel } from '../memory/estimate';
 import { estimateDeepSpeedResult } from '../memory/deepspeedResult';
 import { formatDeepSpeedTable } from '../memory/deepspeed';
@@ -165,6 +165,9 @@ export function textReport(args: EstimateArgs, run: EstimateRun, t: Translate = 
   const running = args.mode === 'full' ? run.analysis.alternatives.find((a) => a.current) : undefined;
   const out: string[] = [];
   if (run.file) out.push(t('File: {0}', run.file));
+  // A script's config is another file, a preset or one its program builds from flags: say which the numbers use.
+  const config = configName(run.analysis.configPath, t);
+  if (run.file && run.analysis.engine === 'deepspeed' && config !== configName(run.file, t)) out.push(t('DeepSpeed config: {0}', config));
   const count = m.totalParams.toLocaleString('en-US');
   // A model given as --params is named by its count: said once.
   out.push(

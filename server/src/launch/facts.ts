@@ -45,6 +45,9 @@ export type LauncherKind =
 export const swiftPresetNames = ['zero0', 'zero1', 'zero2', 'zero2_offload', 'zero3', 'zero3_offload'] as const;
 export type SwiftPresetName = (typeof swiftPresetNames)[number];
 
+/** Programs that build their DeepSpeed config in Python from their own flags. */
+export type ConfigBuilder = 'DeepSpeed-Chat' | 'OpenRLHF';
+
 /** What a launch file says about the DeepSpeed config it uses. */
 export type DeepSpeedReference = {
   /** The flag or key that carries it: `--deepspeed`, `--zero_stage`, `deepspeed_config_file`, … */
@@ -75,6 +78,14 @@ export type DeepSpeedReference = {
       offloadOptimizer?: OffloadDevice;
       offloadParam?: OffloadDevice;
       zero3Init?: boolean;
+      /** The training program builds the config from these flags itself (launchers/flagBuiltConfig.ts). */
+      builtBy?: ConfigBuilder;
+      /** Its mixed precision, where the builder writes one. */
+      precision?: 'bf16' | 'fp16';
+      /** The flags it builds from, as written (`--zero_stage 2 --offload --dtype bf16`). */
+      flags?: string;
+      /** Batch keys the builder writes where the script's flags do not say them (its defaults, OpenRLHF's train batch). */
+      batch?: { micro?: number; accumulation?: number; train?: number };
       /** The stage written is not 0–3 (accelerate refuses it): nothing runs, so nothing is estimated. */
       invalidStage?: true;
     }

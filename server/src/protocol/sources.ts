@@ -49,6 +49,8 @@ function fileName(path: string): string {
 // l10n-ignore-start: identities, worded by configName
 export const presetConfigPath = (name: string): string => `${name} (ms-swift preset)`;
 export const settingsConfigPath = (via: string): string => `${via} (launcher settings)`;
+/** A config the training program builds from its flags: `--zero_stage 2 (DeepSpeed-Chat builds the config)`. */
+export const builtConfigPath = (flags: string, builder: string): string => `${flags} (${builder} builds the config)`;
 export const inlineConfigPath = (via: string): string => `inline ${via} JSON`;
 // l10n-ignore-end
 
@@ -62,6 +64,8 @@ export function configName(path: string, t: Translate = english, whole = false):
   if (preset !== undefined) return t('{0} (ms-swift preset)', preset);
   const settings = named(/^(.+) \(launcher settings\)$/);
   if (settings !== undefined) return t('{0} (launcher settings)', settings);
+  const built = /^([^\\/]+) \((.+) builds the config\)$/.exec(path);
+  if (built) return t('{0} ({1} builds the config)', built[1], built[2]);
   const inline = named(/^inline (.+) JSON$/);
   if (inline !== undefined) return t('inline {0} JSON', inline);
   return whole ? path : fileName(path);

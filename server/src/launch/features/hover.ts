@@ -2,6 +2,7 @@ import type { Hover } from 'vscode-languageserver-types';
 import type { FileSystemHost } from '../../host';
 import { baseName, pathOf } from '../../util/paths';
 import { markdownCode, markdownText } from '../../util/markdown';
+import { builtConfigPath, configName } from '../../protocol';
 import type { LaunchAnalysis } from '../analysis';
 import type { DeepSpeedReference } from '../facts';
 import { presetAutoKeys, presetProse, swiftPresets } from '../swiftPresets';
@@ -69,7 +70,8 @@ async function referenceMarkdown(fs: FileSystemHost, ref: DeepSpeedReference, in
           : t('**Inline DeepSpeed config** (JSON in the argument)')
         : t('**Inline DeepSpeed config**, not valid JSON: ms-swift repairs it and reads {0}', markdownCode(ref.repairedJson));
     case 'settings':
-      return t('**DeepSpeed via {0}**: ZeRO-{1}, optimizer offload {2}, parameter offload {3}', markdownText(ref.via), ref.stage ?? 2, markdownText(String(ref.offloadOptimizer ?? 'none')), markdownText(String(ref.offloadParam ?? 'none')));
+      // A config the program builds from flags is named so: "--zero_stage 2 --offload (DeepSpeed-Chat builds the config)".
+      return t('**DeepSpeed via {0}**: ZeRO-{1}, optimizer offload {2}, parameter offload {3}', markdownText(ref.builtBy ? configName(builtConfigPath(ref.flags!, ref.builtBy), t) : ref.via), ref.stage ?? 2, markdownText(String(ref.offloadOptimizer ?? 'none')), markdownText(String(ref.offloadParam ?? 'none')));
     default:
       return t('{0} is not a DeepSpeed preset or file ZeRO Lens can read.', markdownCode(ref.text));
   }

@@ -8,6 +8,7 @@ import type { CommandEnvironment } from '../shell/variables';
 import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
 import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
 import { msg } from '../../l10n';
+import { readFlagBuiltConfig } from './flagBuiltConfig';
 
 /** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
 export function pythonTrainer(scriptArgs: Word[]): TrainerPart {
@@ -75,6 +76,8 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // HF takes a path (or a dict): a bare word is a file name, not a preset.
     if (facts.deepspeed.kind === 'unknown') facts.deepspeed = { ...facts.deepspeed, kind: 'file', path: facts.deepspeed.text, candidates: ctx.candidates(facts.deepspeed.text) };
   }
+  // DeepSpeed-Chat's bare `--deepspeed` (deepspeed.add_config_arguments) names no file: main.py builds the config.
+  if (!facts.deepspeed) readFlagBuiltConfig(reader, facts);
 }
 
 /**
