@@ -22,7 +22,7 @@ function brokenContinuation(ctx: SourceContext, script: ShellScript, issue: Extr
     const at = editor.lineStart(command ? command.start : issue.backslash);
     // Indented like the command's first line, ended like it (CRLF stays CRLF).
     const indent = editor.indentAt(at);
-    const eol = ctx.document.getText()[editor.lineEnd(at) - 1] === '\r' ? '\r\n' : '\n';
+    const eol = editor.lineEndingAt(at);
     const kept = gapText.split('\n').filter((l) => l.trim() !== '').map((l) => indent + l.replace(/\r$/, '').trimStart() + eol).join('');
     fixes.push({ id: 'move-comment-above', title: t('Move the comment above the command'), ops: [editor.insert(at, kept), editor.replace(issue.gapStart, issue.gapEnd, '')], preferred: true });
   }

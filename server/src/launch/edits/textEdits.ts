@@ -32,6 +32,11 @@ export class ScriptEditor {
     return /^[ \t]*/.exec(this.text.slice(start))![0];
   }
 
+  /** How the line at `offset` ends, for a line written beside it: a CRLF script stays CRLF. */
+  lineEndingAt(offset: number): string {
+    return this.text[this.lineEnd(offset) - 1] === '\r' ? '\r\n' : '\n';
+  }
+
   /**
    * Removes the words in [start, end). A line that held nothing else goes entirely; when it was the
    * command's last line, the ` \` that continued the line before it goes too.
@@ -74,9 +79,7 @@ export class ScriptEditor {
     const ls = this.lineStart(programStart);
     const continued = /\\[ \t]*\r?$/.test(this.text.slice(ls, this.lineEnd(programStart)));
     if (continued && /^[ \t]*$/.test(this.text.slice(ls, programStart))) {
-      // The new line ends as the program's line does: a CRLF script stays CRLF.
-      const eol = this.text[this.lineEnd(programStart) - 1] === '\r' ? '\r\n' : '\n';
-      return this.insert(ls, `${this.indentAt(programStart)}${assignment} \\${eol}`);
+      return this.insert(ls, `${this.indentAt(programStart)}${assignment} \\${this.lineEndingAt(programStart)}`);
     }
     return this.insert(programStart, `${assignment} `);
   }
