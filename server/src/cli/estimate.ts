@@ -15,6 +15,7 @@ import { parseConfigText } from '../dsconfig/parse';
 import { resolveModel } from '../memory/resolveModel';
 import { largestLayerGuess } from '../memory/genericShape';
 import { autotpWorldMessage, megatronWorldMessage } from '../launch/diagnostics/parallelSizes';
+import { shellWord } from '../launch/shell/quote';
 import type { ConfigAnalysis } from '../training/analysis';
 import type { ModelInfo } from '../memory/types';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
@@ -242,11 +243,6 @@ function parallelLayoutProblem(analysis: ConfigAnalysis, t: Translate): string |
   if (p.kind === 'megatron' && size % (p.tp * p.pp * p.cp) !== 0) return megatronWorldMessage(world, p.tp, p.pp, p.cp, t);
   if (p.kind === 'autotp' && p.tp > 1 && size % p.tp !== 0) return autotpWorldMessage(world, p.tp, t);
   return undefined;
-}
-
-/** A value as one shell word: quoted where the shell would split or expand it. */
-function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What is missing and the flag that gives it: "the GPU count (--gpus-per-node)". */
