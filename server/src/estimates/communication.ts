@@ -1,4 +1,4 @@
-import { english, type EstimateResult, type Translate } from '../protocol';
+import { english, type EstimateResult, type Translate, type ZeroStage } from '../protocol';
 
 /**
  * How an option moves parameters per step, besides reducing the gradients:
@@ -10,14 +10,26 @@ import { english, type EstimateResult, type Translate } from '../protocol';
  */
 export type GatherPattern = 'after-step' | 'forward-and-backward' | 'forward';
 
+/** A ZeRO stage's pattern: stage 3 gathers in forward and backward, stages 0–2 after the step. */
+export function zeroGathers(stage: ZeroStage): GatherPattern {
+  return stage === 3 ? 'forward-and-backward' : 'after-step';
+}
+
+type Params = EstimateResult['params'];
+
+/** Only part of the model trains (LoRA): Ψₜ is then worth naming beside Ψ. */
+function trainsPart(params: Params | undefined): params is Params {
+  return params !== undefined && params.trainable > 0 && params.trainable < params.total;
+}
+
 /**
  * The "Comm. / step" cell: elements moved per step in copies of the parameters, and the ratio to plain data
  * parallelism's all-reduce of the same gradients (ZeRO paper §7: 2Ψ for stages 0–2, 3Ψ for stage 3 when everything
  * trains). With LoRA the trained part Ψₜ is a sliver of Ψ, and gathering the frozen weights is what ZeRO-3 costs:
  * "2Ψ + Ψₜ (381×)". Without the parameter counts (no model), the full fine-tuning form.
  */
-export function communicationCell(pattern: GatherPattern, params?: EstimateResult['params']): string {
-  const partial = params !== undefined && params.trainable > 0 && params.trainable < params.total;
+export function communicationCell(pattern: GatherPattern, params?: Params): string {
+  const partial = trainsPart(params);
   const total = params?.total ?? 1;
   const trained = partial ? params.trainable : total;
   const moved = pattern === 'forward-and-backward' ? 2 * total + trained : pattern === 'forward' ? total + trained : 2 * trained;
@@ -34,8 +46,8 @@ function formatRatio(ratio: number): string {
 }
 
 /** What Ψ (and Ψₜ, when only part of the model trains) stand for under the tables. */
-export function communicationLegend(params: EstimateResult['params'] | undefined, t: Translate = english): string {
-  if (params && params.trainable > 0 && params.trainable < params.total) {
+export function communicationLegend(params: Params | undefined, t: Translate = english): string {
+  if (trainsPart(params)) {
     return t("Ψ: one copy of the 16-bit parameters; Ψₜ: of the trained ones. Stages 0–2 reduce-scatter the trained gradients and all-gather the updated ones (2Ψₜ per step, as much as plain data parallelism's all-reduce); ZeRO-3 all-gathers every parameter, frozen ones included, in forward and again in backward (2Ψ + Ψₜ).");
   }
   return t("Ψ: one copy of the 16-bit parameters. Stages 0–2 reduce-scatter the gradients and all-gather the updated parameters (2Ψ per step, as much as plain data parallelism's all-reduce); ZeRO-3 all-gathers the parameters in forward and again in backward instead (3Ψ).");

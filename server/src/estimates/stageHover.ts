@@ -1,7 +1,7 @@
 import { describeSource, english, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
 import { deviceName, fitMark, optionTableHeader, shardsOf } from './present';
-import { communicationCell, communicationLegend } from './communication';
+import { communicationCell, communicationLegend, zeroGathers } from './communication';
 import { setContextCommandLink } from './setContextCommand';
 import { markdownText, unbrokenCell as cell, cjkWordsWhole } from '../util/markdown';
 import { alternativeTable } from './alternativeRows';
@@ -73,7 +73,7 @@ function row(option: OptionEstimate, current: boolean, t: Translate): string {
   const cpu = result.perCpu.total > 0 ? cell(formatGiB(result.perCpu.total)) : '—';
   const nvme = result.nvme > 0 ? ` + NVMe ${cell(formatGiB(result.nvme))}` : '';
   const peak = result.perGpu.peakPhase ? cjkWordsWhole(phaseLabel(result.perGpu.peakPhase, t)) : '—';
-  return `| ${current ? '▶' : ''} | ${bold(cjkWordsWhole(optionLabel(target, t)))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${cell(communicationCell(target.stage === 3 ? 'forward-and-backward' : 'after-step', result.params))} | ${shards(target, t)} |`;
+  return `| ${current ? '▶' : ''} | ${bold(cjkWordsWhole(optionLabel(target, t)))} | ${bold(cell(formatGiB(result.perGpu.total)))} | ${cell(formatGiB(result.perGpu.allocated))} | ${peak} | ${cpu}${nvme} | ${fitMark(result)} | ${cell(communicationCell(zeroGathers(target.stage), result.params))} | ${shards(target, t)} |`;
 }
 
 /**
@@ -137,7 +137,7 @@ function otherEngine(analysis: ConfigAnalysis, t: Translate): string | undefined
 function shapeTable(current: ZeroOption | undefined, t: Translate): string[] {
   const out = [`| | ${t({ message: 'Stage', comment: 'table column' })} | ${t('Comm. / step')} | ${t('Shards')} |`, '|:-:|---|:-:|---|'];
   for (const stage of [0, 1, 2, 3] as ZeroStage[]) {
-    out.push(`| ${stage === current?.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationCell(stage === 3 ? 'forward-and-backward' : 'after-step')} | ${shardsOf(stage, t)} |`);
+    out.push(`| ${stage === current?.stage ? '▶' : ''} | ZeRO-${stage} | ${communicationCell(zeroGathers(stage))} | ${shardsOf(stage, t)} |`);
   }
   return out;
 }
