@@ -14,6 +14,7 @@ import type { ModelInfo } from '../memory/types';
 import { english, presetConfigPath, type Translate } from '../protocol';
 import { folderHolding, pathOf } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
+import { RootReads } from './rootReads';
 import { analyze, type EstimateOverrides } from './analyze';
 import type { ContextDefaults, ContextOverrides } from './context';
 import { effectiveLaunch, type EffectiveLaunch, type ParallelLaunch } from './launches';
@@ -50,7 +51,7 @@ export interface CallerInputs {
 }
 
 /** A parsed JSON object (not an array, a string or a Git LFS pointer's text). */
-function isObjectValue(value: unknown): boolean {
+function isObjectValue(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -68,6 +69,14 @@ const launchFilePattern = /\.(sh|bash|zsh|slurm|sbatch|pbs|ya?ml)$/i;
 /** Files a model's size is read from. */
 const modelFilePattern = /(^|[\\/])(config\.json|[^\\/]*\.safetensors(\.index\.json)?)$/i;
 
+/** The latest analysis made of an open config and what of the config it read. */
+interface ConfigReads {
+  analysis: Promise<ConfigAnalysis>;
+  reads: RootReads;
+  /** Reads are complete once the analysis has settled. */
+  settled: boolean;
+}
+
 /**
  * The training layer's one entry: everything an estimate needs for a document, resolved once from the
  * document, the files it names, the workspace's launch scripts, the settings and the defaults. Owned by one
@@ -84,6 +93,10 @@ export class TrainingService {
   private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
   /** The analysis keys of each open config's latest version: a keystroke's analyses replace the last ones'. */
   private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
+  /** Each settings object's JSON, for cache keys: the server hands the same object until the settings change. */
+  private readonly settingsKeys = new WeakMap<ZeroLensSettings, string>();
+  /** By open config and settings: the latest analysis made and which of the config's top-level keys it read. */
+  private readonly configReads = new Map<string, ConfigReads>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
   private readonly dependencies = new Map<string, Set<string>>();
   /** Open documents whose answers depend on which launch files the workspace holds (configs). */
@@ -223,7 +236,8 @@ export class TrainingService {
 
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
   async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
-    const key = JSON.stringify(['config', document.uri, document.version, settings, caller]);
+    const scope = `${this.settingsKey(settings)}\u0000${JSON.stringify(caller)}`;
+    const key = JSON.stringify(['config', document.uri, document.version, scope]);
     this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
@@ -233,7 +247,18 @@ export class TrainingService {
         reads.add(pathOf(script.uri));
         if (script.configFile) script.configFile.candidates.forEach((c) => reads.add(c));
       }
-      return this.analysis({ configPath, value: this.parses.config(document).value }, scripts, settings, caller, reads);
+      const value = this.parses.config(document).value;
+      if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads);
+      // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
+      // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document closes.
+      const id = `${document.uri}\u0000${scope}`;
+      const earlier = this.configReads.get(id);
+      if (earlier?.settled && earlier.reads.sameOn(value)) return earlier.analysis;
+      const tracked = RootReads.track(value);
+      const analysis = this.analysis({ configPath, value: tracked.view }, scripts, settings, caller, reads);
+      const entry: ConfigReads = { analysis, reads: tracked.reads, settled: false };
+      this.configReads.set(id, entry);
+      return analysis.then((made) => ((entry.settled = true), made));
     }, document.uri);
   }
 
@@ -362,6 +387,12 @@ export class TrainingService {
     this.configVersions.set(uri, { version, keys: new Set([key]) });
   }
 
+  private settingsKey(settings: ZeroLensSettings): string {
+    let key = this.settingsKeys.get(settings);
+    if (key === undefined) this.settingsKeys.set(settings, (key = JSON.stringify(settings)));
+    return key;
+  }
+
   /** A cached analysis; what it read is recorded for the document that asked. A failure is not cached. */
   private remember<T extends ConfigAnalysis | undefined>(key: string, compute: (reads: Set<string>) => Promise<T>, owner: string): Promise<T> {
     const hit = this.analyses.get(key) as Promise<T> | undefined;
@@ -430,7 +461,10 @@ export class TrainingService {
       for (const uri of this.usesWorkspaceLaunches) affected.add(uri);
     }
     // Analyses are cheap once the files are cached: drop them all when anything they may have used changed.
-    if (anyKnown || affected.size) this.analyses.clear();
+    if (anyKnown || affected.size) {
+      this.analyses.clear();
+      this.configReads.clear();
+    }
     return [...affected];
   }
 
@@ -438,6 +472,7 @@ export class TrainingService {
   documentClosed(uri: string): void {
     for (const key of this.configVersions.get(uri)?.keys ?? []) this.analyses.delete(key);
     this.configVersions.delete(uri);
+    for (const id of this.configReads.keys()) if (id.startsWith(`${uri}\u0000`)) this.configReads.delete(id);
     this.dependencies.delete(uri);
     this.usesWorkspaceLaunches.delete(uri);
   }
@@ -450,6 +485,7 @@ export class TrainingService {
     this.models.clear();
     this.analyses.clear();
     this.configVersions.clear();
+    this.configReads.clear();
   }
 }
 

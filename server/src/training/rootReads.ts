@@ -1,0 +1,56 @@
+/**
+ * Which top-level keys of a parsed config a computation read, and what it found there, so that the next version
+ * of the document can reuse the result when it holds the same there. A keystroke inside one value (literalEdit.ts)
+ * shares every untouched object with the previous version's parse, so a value below the top level is compared by
+ * identity: the same object has the same contents. A key read and absent is recorded as absent; a list of the keys
+ * (Object.keys, for…in) records that the whole key set was read.
+ */
+export class RootReads {
+  private readonly values = new Map<PropertyKey, unknown>();
+  private readonly present = new Map<PropertyKey, boolean>();
+  private keys?: string[];
+
+  private constructor(private readonly root: object) {}
+
+  /** `root` behind a view that records every read of its own keys into the returned `reads`. */
+  static track(root: object): { view: object; reads: RootReads } {
+    const reads = new RootReads(root);
+    const view = new Proxy(root, {
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key);
+        if (!reads.values.has(key)) reads.values.set(key, value);
+        return value;
+      },
+      has: (target, key) => {
+        const found = Reflect.has(target, key);
+        if (!reads.present.has(key)) reads.present.set(key, found);
+        return found;
+      },
+      // Object.keys asks for each key's descriptor to see that it is enumerable: that reads whether the key is
+      // there, not its value (Object.entries and for…of read values through `get`).
+      getOwnPropertyDescriptor: (target, key) => {
+        const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+        if (!reads.present.has(key)) reads.present.set(key, descriptor !== undefined);
+        return descriptor;
+      },
+      ownKeys: (target) => {
+        const keys = Reflect.ownKeys(target);
+        reads.keys ??= keys.filter((k): k is string => typeof k === 'string');
+        return keys;
+      },
+    });
+    return { view, reads };
+  }
+
+  /** Whether every read made on the tracked root gives the same answer on `other`. */
+  sameOn(other: object): boolean {
+    if (other === this.root) return true;
+    for (const [key, value] of this.values) if (!Object.is(Reflect.get(other, key), value)) return false;
+    for (const [key, found] of this.present) if (Reflect.has(other, key) !== found) return false;
+    if (this.keys) {
+      const keys = Object.keys(other);
+      if (keys.length !== this.keys.length || keys.some((k, i) => k !== this.keys![i])) return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * A keystroke's validation reuses the previous version's analysis (the estimate of every option) when every
+ * top-level key of the config it read holds the same (training/rootReads.ts, TrainingService.analyzeConfig). Whatever
+ * the edit, what the user sees must be exactly what a fresh language service says for the same text.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { getLanguageService } from '../../server/src/languageService';
+import { RootReads } from '../../server/src/training/rootReads';
+import { withDefaults } from '../../server/src/settings';
+import { memoryHosts } from './context-hosts';
+
+const corpus = path.join(__dirname, '../corpus');
+/** The corpus's DeepSpeed configs (none written by us), every fifth: real sections, "auto", offload, stages. */
+const realConfigs = (JSON.parse(readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { file: string; kind: string }[])
+  .filter((entry) => entry.kind === 'ds-config' && entry.file.endsWith('.json'))
+  .filter((_, i) => i % 5 === 1)
+  .map((entry) => readFileSync(path.join(corpus, entry.file), 'utf8'));
+
+/** Numbers on every surface: a catalog model and the GPUs, so the analysis is made in full. */
+const settings = withDefaults({ model: 'Qwen/Qwen2.5-7B-Instruct', gpusPerNode: 8, gpuMemoryGiB: 80, microBatchSize: 2, sequenceLength: 4096 });
+const everything = { start: { line: 0, character: 0 }, end: { line: 100000, character: 0 } };
+
+/** What the user sees of one version: its diagnostics and inlay hints, and the hover of its stage when it has one. */
+async function seen(service: ReturnType<typeof getLanguageService>, document: TextDocument): Promise<unknown> {
+  const diagnostics = await service.doValidation(document, settings);
+  const hints = await service.getInlayHints(document, everything, settings);
+  const at = document.getText().indexOf('"stage"');
+  const hover = at < 0 ? null : await service.doHover(document, document.positionAt(at + 2), settings);
+  // Fixes carry the version they were made for: compare them as of version 1, a fresh document's.
+  return JSON.parse(JSON.stringify({ diagnostics, hints, hover }).replaceAll(`"version":${document.version}`, '"version":1'));
+}
+
+/** What a fresh language service shows for the document's text. */
+function seenFresh(document: TextDocument): Promise<unknown> {
+  return seen(getLanguageService(memoryHosts({})), TextDocument.create(document.uri, 'ds-config', 1, document.getText()));
+}
+
+test('RootReads: a read key, a presence test and the key list each decide whether another root reads the same', () => {
+  const shared = { stage: 2 };
+  const root = { zero_optimization: shared, steps_per_print: 10, bf16: { enabled: true } };
+  const { view, reads } = RootReads.track(root);
+  assert.equal((view as typeof root).zero_optimization, shared);
+  assert.equal('fp16' in view, false);
+  assert.ok(reads.sameOn({ ...root, steps_per_print: 99 }), 'a key nobody read changed');
+  assert.ok(!reads.sameOn({ ...root, zero_optimization: { stage: 2 } }), 'an object read is compared by identity');
+  assert.ok(!reads.sameOn({ ...root, fp16: { enabled: true } }), 'a key tested absent is now present');
+  Object.keys(view);
+  assert.ok(!reads.sameOn({ ...root, steps_per_print: 99, wall_clock_breakdown: false }), 'the key list was read: a new key counts');
+  assert.ok(reads.sameOn({ ...root, steps_per_print: 99 }));
+});
+
+test('a keystroke in a value the estimate does not read keeps every surface as a fresh service shows it; one in the stage changes them', async () => {
+  const text = '{\n  "train_micro_batch_size_per_gpu": 2,\n  "steps_per_print": 10,\n  "bf16": {"enabled": true},\n  "zero_optimization": {"stage": 3}\n}\n';
+  const service = getLanguageService(memoryHosts({}));
+  const document = TextDocument.create('file:///ws/ds_config.json', 'ds-config', 1, text);
+  const before = await seen(service, document);
+  const edit = (from: string, to: string) => {
+    const at = document.getText().indexOf(from);
+    TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + from.length) }, text: to }], document.version + 1);
+  };
+  const analysisOf = async () => (await service.getDocumentAnalysis(document, settings))?.analysis;
+  const first = await analysisOf();
+  edit('10,', '20,');
+  assert.deepEqual(await seen(service, document), before);
+  assert.equal(await analysisOf(), first, 'the analysis was reused');
+  edit('20,', '30,');
+  assert.equal(await analysisOf(), first, 'and reused again at the next keystroke');
+  edit('"stage": 3', '"stage": 2');
+  const afterStage = await seen(service, document);
+  assert.notEqual(await analysisOf(), first);
+  assert.notDeepEqual(afterStage, before);
+  assert.deepEqual(afterStage, await seenFresh(document));
+  edit('"train_micro_batch_size_per_gpu": 2', '"train_micro_batch_size_per_gpu": 8');
+  const afterBatch = await seen(service, document);
+  assert.notDeepEqual(afterBatch, afterStage, 'the micro-batch is read from the config');
+  assert.deepEqual(afterBatch, await seenFresh(document));
+});
+
+test('property: keystrokes in real configs show on every surface what a fresh language service shows', async () => {
+  assert.ok(realConfigs.length >= 20, `${realConfigs.length} corpus configs`);
+  // Mostly a digit typed over a digit (inside a value: the objects around it are shared), else anything over a letter
+  // or digit: keys, keywords, a quote that breaks the string, a deletion (each a full parse, nothing shared).
+  const keystroke = fc.oneof(
+    { weight: 3, arbitrary: fc.record({ pick: fc.nat(), char: fc.constantFrom('0', '1', '2', '3', '9'), spot: fc.constant(/[0-9]/g) }) },
+    { weight: 1, arbitrary: fc.record({ pick: fc.nat(), char: fc.constantFrom('0', '3', 'e', 'x', '_', '"', ''), spot: fc.constant(/[0-9A-Za-z_]/g) }) },
+  );
+  const counts = { reused: 0, keystrokes: 0 };
+  await fc.assert(
+    fc.asyncProperty(fc.nat(realConfigs.length - 1), fc.array(keystroke, { minLength: 1, maxLength: 6 }), async (which, keystrokes) => {
+      const service = getLanguageService(memoryHosts({}));
+      const document = TextDocument.create('file:///ws/ds_config.json', 'ds-config', 1, realConfigs[which]);
+      await seen(service, document);
+      const analysisOf = async () => (await service.getDocumentAnalysis(document, settings))?.analysis;
+      for (const { pick, char, spot } of keystrokes) {
+        const before = await analysisOf();
+        const spots = [...document.getText().matchAll(spot)].map((m) => m.index!);
+        if (!spots.length) return;
+        const at = spots[pick % spots.length];
+        TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + 1) }, text: char }], document.version + 1);
+        assert.deepEqual(await seen(service, document), await seenFresh(document), `after the edit, text:\n${document.getText()}`);
+        counts.keystrokes++;
+        if ((await analysisOf()) === before) counts.reused++;
+      }
+    }),
+    { numRuns: 60 },
+  );
+  // The comparison means something only if analyses were reused; most keystrokes here change a value the estimate
+  // reads (a digit of a batch or bucket size, the stage) or reparse the whole text, which shares nothing.
+  assert.ok(counts.reused > counts.keystrokes / 10, JSON.stringify(counts));
+});
