@@ -1,6 +1,7 @@
 /**
  * The schema walk takes over the previous version's findings for objects a keystroke left as they were
- * (walkMemo.ts). Whatever the edit, the diagnostics must be exactly those of a fresh validation of the same text.
+ * (walkMemo.ts), and ajv's errors for the sections it left as they were (sectionErrors.ts). Whatever the edit, the
+ * diagnostics must be exactly those of a fresh validation of the same text.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { ConfigParses } from '../../server/src/dsconfig/parse';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { WalkMemo } from '../../server/src/dsconfig/validation/walkMemo';
+import { SectionErrorsMemo } from '../../server/src/dsconfig/validation/sectionErrors';
 import { defaultSettings, withDefaults, type ZeroLensSettings } from '../../server/src/settings';
 
 const corpus = path.join(__dirname, '../corpus');
@@ -26,6 +28,7 @@ class EditedConfig {
   readonly document: TextDocument;
   private readonly parses = new ConfigParses();
   readonly walks = new WalkMemo();
+  readonly sections = new SectionErrorsMemo();
 
   constructor(text: string) {
     this.document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);
@@ -37,7 +40,7 @@ class EditedConfig {
   }
 
   validate(settings: ZeroLensSettings = defaultSettings): Diagnostic[] {
-    return validateConfig(this.parses, this.document, settings, undefined, this.walks);
+    return validateConfig(this.parses, this.document, settings, undefined, { walks: this.walks, sections: this.sections });
   }
 
   /** A validation from scratch of the same text and version: no earlier parse, nothing taken over. */
@@ -66,11 +69,13 @@ test('property: keystrokes in real configs give the diagnostics of a fresh valid
     { weight: 1, arbitrary: fc.record({ pick: fc.nat(), char: fc.constantFrom('0', '3', 'e', 'x', 'A', '_', '"', ''), spot: fc.constant(/[0-9A-Za-z_]/g) }) },
   );
   const counts = { takenOver: 0, walked: 0 };
+  const sections = { takenOver: 0, validated: 0 };
   fc.assert(
     fc.property(fc.nat(realConfigs.length - 1), fc.array(keystroke, { minLength: 1, maxLength: 8 }), (which, keystrokes) => {
       const config = new EditedConfig(realConfigs[which]);
       config.assertLikeFresh();
       const opened = { ...config.walks.counts };
+      const openedSections = { ...config.sections.counts };
       for (const { pick, char, spot } of keystrokes) {
         const spots = [...config.document.getText().matchAll(spot)].map((m) => m.index!);
         if (!spots.length) return;
@@ -79,11 +84,14 @@ test('property: keystrokes in real configs give the diagnostics of a fresh valid
       }
       counts.takenOver += config.walks.counts.takenOver - opened.takenOver;
       counts.walked += config.walks.counts.walked - opened.walked;
+      sections.takenOver += config.sections.counts.takenOver - openedSections.takenOver;
+      sections.validated += config.sections.counts.validated - openedSections.validated;
     }),
     { numRuns: 300 },
   );
   // The comparison means something only if findings were taken over, and often.
   assert.ok(counts.takenOver > counts.walked / 4, JSON.stringify(counts));
+  assert.ok(sections.takenOver > sections.validated / 4, JSON.stringify(sections));
 });
 
 test('an object left as it was is re-checked when a value it reads elsewhere changes: the stage, autotp_size', () => {

@@ -5,6 +5,7 @@ import { complete } from './completion/complete';
 import { hover } from './hover/hover';
 import { validateConfigAsync } from './validation/validate';
 import { WalkMemo } from './validation/walkMemo';
+import { SectionErrorsMemo } from './validation/sectionErrors';
 import { codeActions } from './codeActions/codeActions';
 import { findDeepSpeedRelease } from './deepspeedRelease';
 import { mayDependOnRelease } from './releaseChecks';
@@ -12,8 +13,9 @@ import { pathOf } from '../util/paths';
 
 /** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
 export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false): FeatureContributor {
-  // The schema walk's findings per object, taken over by the next version where an edit left the object as it was.
-  const walks = new WalkMemo();
+  // The schema walk's findings per object and ajv's per section, taken over by the next version where an edit left
+  // the object as it was.
+  const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo() };
   return {
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),
@@ -21,7 +23,7 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
       const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
-      return validateConfigAsync(parses, document, settings, release, budget, walks);
+      return validateConfigAsync(parses, document, settings, release, budget, memo);
     },
     codeActions: (document, range, context, settings, budget) => codeActions(document, range, context, settings, budget, parses, snippetEdits),
   };

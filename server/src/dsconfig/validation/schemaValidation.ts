@@ -1,22 +1,23 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import type { JSONPath } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { acceptsAuto, jsonTypeOf, metaOf, schemaForPath, schemaIndex, type DeepSpeedMeta, type SchemaNode } from '../schemaIndex';
 import { showPath, showValue, type ConfigView } from './configView';
 import { enumFixes } from './enumFixes';
-import { loadSchemaValidator } from './schemaValidator';
+import { loadSchemaValidators } from './schemaValidator';
+import { allSectionErrors, type SectionErrorsMemo, type SectionValidator } from './sectionErrors';
 import { requiredKeyRaises } from './requiredKeyRaises';
 import { boundRaises } from './boundRaises';
 import { localizedField, type Translate } from '../../l10n';
 
-let compiled: ValidateFunction | undefined;
+let compiled: SectionValidator[] | undefined;
 let compileError: string | undefined;
 
-/** Loads the schema validator once, on first use; a broken schema disables schema checks instead of crashing. */
-function validator(): ValidateFunction | undefined {
+/** Loads the schema's validators once, on first use; a broken schema disables schema checks instead of crashing. */
+function validators(): SectionValidator[] | undefined {
   if (compiled || compileError) return compiled;
   try {
-    compiled = loadSchemaValidator();
+    compiled = loadSchemaValidators();
   } catch (error) {
     compileError = error instanceof Error ? error.message : String(error);
   }
@@ -25,7 +26,7 @@ function validator(): ValidateFunction | undefined {
 
 /** Why the schema could not be compiled, if it could not (for tests and the CLI). */
 export function schemaCompileError(): string | undefined {
-  validator();
+  validators();
   return compileError;
 }
 
@@ -46,17 +47,19 @@ function valueAt(root: unknown, pointer: string): unknown {
 
 /**
  * ajv errors against the schema, mapped to exact ranges and rewritten in plain words. `skipPointers` are
- * values another check already explained ("auto", integer strings, case-insensitive enums owned by rules).
+ * values another check already explained ("auto", integer strings, case-insensitive enums owned by rules); `memo`
+ * takes over the errors of sections a keystroke left as they were (an open document's; sectionErrors.ts).
  */
-export function schemaDiagnostics(config: ConfigView, skipPointers: Set<string>, ownedPointers: Set<string>): Diagnostic[] {
-  const validate = validator();
-  if (!validate || config.parsed.root?.type !== 'object') return [];
-  validate(config.root);
+export function schemaDiagnostics(config: ConfigView, skipPointers: Set<string>, ownedPointers: Set<string>, memo?: SectionErrorsMemo): Diagnostic[] {
+  const sections = validators();
+  if (!sections || config.parsed.root?.type !== 'object') return [];
+  const root = config.root as Record<string, unknown>;
+  const found = memo ? memo.errorsOf(root, sections) : allSectionErrors(root, sections);
   // With autotuning on, a list where one value belongs is a tuning space the autotuner expands into experiments
   // (autotuning/autotuner.py:434 "stage", :543-547 "train_micro_batch_size_per_gpu"; utils.py get_tuning_keys).
   const tuning = config.isTrue(['autotuning', 'enabled']);
   const tuningSpace = (pointer: string) => tuning && pointer !== '' && Array.isArray(valueAt(config.root, pointer));
-  const errors = (validate.errors ?? []).filter((e) => {
+  const errors = found.filter((e) => {
     if (tuningSpace(e.instancePath)) return false;
     if (dropped.has(e.keyword)) return false;
     if (e.keyword === 'const' && (e.params as { allowedValue?: unknown }).allowedValue === 'auto') return false;

@@ -11,6 +11,7 @@ import { maxWalkDiagnostics, pointerOf, walkWithSchema } from './schemaWalk';
 import { schemaDiagnostics } from './schemaValidation';
 import { textDiagnostics } from './syntax';
 import type { WalkMemo } from './walkMemo';
+import type { SectionErrorsMemo } from './sectionErrors';
 
 const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
 
@@ -20,9 +21,9 @@ const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
  * truth changed between DeepSpeed releases follow `release` (the workspace's, when known).
  * Each check is isolated so one failing check cannot hide the others' results.
  */
-export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, walks?: WalkMemo): Diagnostic[] {
+export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, memo?: ValidationMemo): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings), release, settings.locale), settings, out, walks)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings), release, settings.locale), settings, out, memo)) phase();
   return out;
 }
 
@@ -32,14 +33,14 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
  * budget's next checkpoint once it is stale (a newer version, a cancelled pull): `Cancelled` is thrown, so no
  * caller mistakes a stopped run for "no problems". Without a budget, a stale run resolves with nothing.
  */
-export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited, walks?: WalkMemo): Promise<Diagnostic[]> {
+export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited, memo?: ValidationMemo): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
   const parsed = await parses.parseForValidation(document, budget);
   await budget.checkpoint();
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings), release, settings.locale), settings, out, walks)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings), release, settings.locale), settings, out, memo)) {
     if (await pacer.pause()) {
       await budget.checkpoint();
       if (document.version !== version) return [];
@@ -54,11 +55,19 @@ function worldSizeOf(settings: ZeroLensSettings): number | undefined {
   return settings.gpusPerNode ? settings.gpusPerNode * (settings.nodes ?? 1) : undefined;
 }
 
+/** What an open document's validation keeps for its next version, where a keystroke left parts as they were. */
+export interface ValidationMemo {
+  /** The schema walk's findings per object (walkMemo.ts). */
+  walks?: WalkMemo;
+  /** ajv's errors per top-level section (sectionErrors.ts). */
+  sections?: SectionErrorsMemo;
+}
+
 /**
- * The checks in order, each appending to `out`; text-level diagnostics are added right away. `walks`: what the
- * schema walk found in the previous versions' objects (an open document's; walkMemo.ts).
+ * The checks in order, each appending to `out`; text-level diagnostics are added right away. `memo`: what the
+ * checks found in the previous versions of an open document.
  */
-function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: Diagnostic[], walks?: WalkMemo): (() => void)[] {
+function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: Diagnostic[], memo?: ValidationMemo): (() => void)[] {
   out.push(...textDiagnostics(config, settings));
   if (config.parsed.root?.type !== 'object') return [];
   const guarded = <T>(name: string, run: () => T, fallback: T): T => {
@@ -75,14 +84,14 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
   return [
     () => {
       // l10n-ignore: a check's name, quoted in a bug report
-      const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers, walks), { diagnostics: [], handledPointers: new Set<string>() });
+      const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers, memo?.walks), { diagnostics: [], handledPointers: new Set<string>() });
       handledPointers = walk.handledPointers;
       out.push(...walk.diagnostics);
       if (walk.diagnostics.length >= maxWalkDiagnostics) {
         out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens stopped checking keys after {0} problems; fix these first.', maxWalkDiagnostics), { path: [] }));
       }
     },
-    () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers), [])),
+    () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers, memo?.sections), [])),
     () => {
       for (const rule of allRules) out.push(...guarded(rule.name || 'rule', () => rule(config), []));
     },
