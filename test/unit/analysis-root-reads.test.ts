@@ -12,7 +12,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/languageService';
 import { RootReads } from '../../server/src/training/rootReads';
 import { withDefaults } from '../../server/src/settings';
-import { memoryHosts } from './context-hosts';
+import { URI } from 'vscode-uri';
+import { configDocument, fixture, memoryHosts, scriptDocument, workspaceRoot } from './context-hosts';
 
 const corpus = path.join(__dirname, '../corpus');
 /** The corpus's DeepSpeed configs (none written by us), every fifth: real sections, "auto", offload, stages. */
@@ -112,4 +113,34 @@ test('property: keystrokes in real configs show on every surface what a fresh la
   // The comparison means something only if analyses were reused; most keystrokes here change a value the estimate
   // reads (a digit of a batch or bucket size, the stage) or reparse the whole text, which shares nothing.
   assert.ok(counts.reused > counts.keystrokes / 10, JSON.stringify(counts));
+});
+
+test('with a script that launches the config, a keystroke in the config reuses its analysis; an edit of the script does not', async () => {
+  const config = fixture('ds_config_zero2.json').replace('{', '{\n  "steps_per_print": 10,');
+  const hosts = memoryHosts({ 'ds_config_zero2.json': config, 'train_zero2.sh': fixture('train_zero2.sh') });
+  const service = getLanguageService(hosts);
+  const document = configDocument('ds_config_zero2.json', config);
+  const plain = withDefaults({ gpuMemoryGiB: 80 });
+  const analysisOf = async () => (await service.getDocumentAnalysis(document, plain))?.analysis;
+  const first = await analysisOf();
+  assert.equal(first?.context.gpusPerNode?.value, 5, 'the script supplies the GPUs');
+  // The script's own analysis reads the config from disk.
+  assert.equal((await service.getDocumentAnalysis(scriptDocument('train_zero2.sh'), plain))?.analysis.current.stage, 2);
+  // The server reports every edit of an open document as a change of its file (dependentsRefresh.ts): the script's
+  // analysis read the config's text, so it must look again, but the config's own analysis read nothing of it.
+  const edit = (from: string, to: string) => {
+    const at = document.getText().indexOf(from);
+    TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + from.length) }, text: to }], document.version + 1);
+    service.filesChanged([document.uri]);
+  };
+  edit('"steps_per_print": 10', '"steps_per_print": 20');
+  assert.equal(await analysisOf(), first, 'the analysis was reused');
+  edit('"stage": 2', '"stage": 3');
+  const third = await analysisOf();
+  assert.notEqual(third, first);
+  assert.equal(third?.current.stage, 3);
+  hosts.write('train_zero2.sh', fixture('train_zero2.sh').replace('NPROC_PER_NODE=5', 'NPROC_PER_NODE=4').replace('0,1,2,3,4', '0,1,2,3'));
+  service.filesChanged([URI.file(path.join(workspaceRoot, 'train_zero2.sh')).toString()]);
+  edit('"steps_per_print": 20', '"steps_per_print": 30');
+  assert.equal((await analysisOf())?.context.gpusPerNode?.value, 4, 'a script edited on disk is read again');
 });

@@ -444,6 +444,7 @@ export class TrainingService {
     const launchFileChanged = paths.some((p) => launchFilePattern.test(p) || this.fileFacts.has(p));
     const affected = new Set<string>();
     let anyKnown = launchFileChanged;
+    let modelDropped = false;
     for (const path of paths) {
       const hadText = this.texts.delete(path);
       const hadFacts = this.fileFacts.delete(path);
@@ -451,7 +452,7 @@ export class TrainingService {
       for (const [key, entry] of this.models) {
         if (entry.reads.has(path) || (modelFilePattern.test(path) && [...entry.reads].some((r) => path.startsWith(r)))) {
           this.models.delete(key);
-          anyKnown = true;
+          anyKnown = modelDropped = true;
         }
       }
       for (const [uri, deps] of this.dependencies) if (deps.has(path)) affected.add(uri);
@@ -461,10 +462,12 @@ export class TrainingService {
       for (const uri of this.usesWorkspaceLaunches) affected.add(uri);
     }
     // Analyses are cheap once the files are cached: drop them all when anything they may have used changed.
-    if (anyKnown || affected.size) {
-      this.analyses.clear();
-      this.configReads.clear();
-    }
+    if (anyKnown || affected.size) this.analyses.clear();
+    // An open config's latest analysis goes only when it read what changed (its dependencies), or when a model may
+    // have appeared where one was looked for, or the launches changed: a keystroke in the config, which a script
+    // that launches it read from disk, leaves the config's own analysis as it was.
+    if (modelDropped || launchFileChanged) this.configReads.clear();
+    else for (const id of [...this.configReads.keys()]) if (affected.has(id.slice(0, id.indexOf('\u0000')))) this.configReads.delete(id);
     return [...affected];
   }
 
