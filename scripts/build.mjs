@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildCodiconSubset } from './lib/codiconSubset.mjs';
+import { fromRoot } from './lib/paths.mjs';
 import { run } from './lib/run.mjs';
 import { generatedValidatorFile, precompileValidator, sourceValidatorFile } from './precompileValidator.mjs';
 
@@ -26,6 +27,23 @@ const precompiledSchema = {
   },
 };
 
+/** Where the build writes the catalogs the core bundles: keyed by messageHash, only the messages the core uses. */
+const coreBundles = '.cache/generated/l10n';
+
+/**
+ * The core bundles its catalogs as the build wrote them (`scripts/l10n.ts core-bundle`) in place of
+ * server/src/l10n/zhCnCatalog.ts, which computes the same table from l10n/ at load, with every message.
+ */
+const prebuiltCatalog = {
+  name: 'prebuilt-catalog',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]zhCnCatalog$/ }, (args) => {
+      const resolved = path.resolve(args.resolveDir, args.path + '.ts');
+      return resolved === fromRoot('server/src/l10n/zhCnCatalog.ts') ? { path: fromRoot(coreBundles, 'bundle.l10n.zh-cn.json') } : undefined;
+    });
+  },
+};
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -37,7 +55,7 @@ const node = {
   legalComments: 'none',
   // jsonc-parser's `main` is a UMD build whose lazy require('./impl/…') calls esbuild cannot follow; use its ESM build.
   mainFields: ['module', 'main'],
-  plugins: watch ? [] : [precompiledSchema],
+  plugins: watch ? [] : [precompiledSchema, prebuiltCatalog],
 };
 
 /**
@@ -88,12 +106,14 @@ writeFileSync('dist/codicon.css', codicons.css);
 // VS Code reads the client's translations from dist/l10n (package.json's "l10n"): only the messages client/src
 // uses, since the core bundles the whole catalog for the server and the CLI. A watch build writes them once.
 const clientBundles = run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'client-bundle', 'dist/l10n']);
+const catalogs = watch ? undefined : run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'core-bundle', coreBundles]);
 
 if (watch) {
   await clientBundles;
   for (const options of [core, ...boots(), ...builds]) await (await esbuild.context(options)).watch();
 } else {
   const others = Promise.all(builds.map((options) => esbuild.build(options)));
+  await catalogs;
   const { metafile } = await esbuild.build({ ...core, metafile: true });
   // What dist/core.js is made of, for the size budget (scripts/lib/sizeBudget.mjs).
   mkdirSync('.cache/build', { recursive: true });
