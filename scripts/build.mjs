@@ -44,6 +44,19 @@ const prebuiltCatalog = {
   },
 };
 
+/**
+ * yaml's ES module build (its package's `default` export condition; Node gets the CommonJS one), so esbuild
+ * drops what the core never calls (`parseDocument` is all it uses). Same release, same sources
+ * (node_modules/yaml/browser/dist/); it warns through console.warn (stderr) instead of process.emitWarning and
+ * reads no LOG_TOKENS / LOG_STREAM debug variables.
+ */
+const yamlModules = {
+  name: 'yaml-es-modules',
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({ path: fromRoot('node_modules/yaml/browser/dist/index.js') }));
+  },
+};
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -55,7 +68,7 @@ const node = {
   legalComments: 'none',
   // jsonc-parser's `main` is a UMD build whose lazy require('./impl/…') calls esbuild cannot follow; use its ESM build.
   mainFields: ['module', 'main'],
-  plugins: watch ? [] : [precompiledSchema, prebuiltCatalog],
+  plugins: watch ? [yamlModules] : [precompiledSchema, prebuiltCatalog, yamlModules],
 };
 
 /**
