@@ -4,7 +4,7 @@
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { buildCodiconSubset } from './lib/codiconSubset.mjs';
 import { fromRoot } from './lib/paths.mjs';
 import { run } from './lib/run.mjs';
@@ -109,7 +109,22 @@ const builds = [
   },
 ];
 
+/** The newest modification time of a file or of any file under a folder. */
+function newestUnder(file) {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((name) => newestUnder(path.join(file, name))));
+}
+
+/** Whether the core's catalogs were written after the catalogs, the sources they are taken for and the scan last changed. */
+function coreBundlesCurrent() {
+  const written = readdirSync('l10n').map((name) => statSync(path.join(coreBundles, name), { throwIfNoEntry: false })?.mtimeMs ?? -Infinity);
+  return Math.min(...written) >= Math.max(...['l10n', 'server/src', 'scripts/l10n.ts'].map(newestUnder));
+}
+
 mkdirSync('dist', { recursive: true });
+// The core's catalogs (seconds of parsing the sources) are written while the rest of the build runs, when stale.
+const catalogs = watch || coreBundlesCurrent() ? undefined : run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'core-bundle', coreBundles]);
 if (!watch) precompileValidator();
 // Codicons are loaded by the webview from the extension's media, never from a CDN: only the glyphs it shows.
 const codicons = await buildCodiconSubset();
@@ -117,9 +132,8 @@ writeFileSync('dist/codicon.ttf', codicons.ttf);
 writeFileSync('dist/codicon.css', codicons.css);
 
 // VS Code reads the client's translations from dist/l10n (package.json's "l10n"): only the messages client/src
-// uses, since the core bundles the whole catalog for the server and the CLI. A watch build writes them once.
+// uses, since the core bundles its own for the server and the CLI. A watch build writes them once.
 const clientBundles = run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'client-bundle', 'dist/l10n']);
-const catalogs = watch ? undefined : run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'core-bundle', coreBundles]);
 
 if (watch) {
   await clientBundles;
