@@ -4,8 +4,9 @@
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { buildCodiconSubset } from './lib/codiconSubset.mjs';
+import { fromRoot } from './lib/paths.mjs';
 import { run } from './lib/run.mjs';
 import { generatedValidatorFile, precompileValidator, sourceValidatorFile } from './precompileValidator.mjs';
 
@@ -26,6 +27,36 @@ const precompiledSchema = {
   },
 };
 
+/** Where the build writes the catalogs the core bundles: keyed by messageHash, only the messages the core uses. */
+const coreBundles = '.cache/generated/l10n';
+
+/**
+ * The core bundles its catalogs as the build wrote them (`scripts/l10n.ts core-bundle`) in place of
+ * server/src/l10n/zhCnCatalog.ts, which computes the same table from l10n/ at load, with every message.
+ */
+const prebuiltCatalog = {
+  name: 'prebuilt-catalog',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]zhCnCatalog$/ }, (args) => {
+      const resolved = path.resolve(args.resolveDir, args.path + '.ts');
+      return resolved === fromRoot('server/src/l10n/zhCnCatalog.ts') ? { path: fromRoot(coreBundles, 'bundle.l10n.zh-cn.json') } : undefined;
+    });
+  },
+};
+
+/**
+ * yaml's ES module build (its package's `default` export condition; Node gets the CommonJS one), so esbuild
+ * drops what the core never calls (`parseDocument` is all it uses). Same release, same sources
+ * (node_modules/yaml/browser/dist/); it warns through console.warn (stderr) instead of process.emitWarning and
+ * reads no LOG_TOKENS / LOG_STREAM debug variables.
+ */
+const yamlModules = {
+  name: 'yaml-es-modules',
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({ path: fromRoot('node_modules/yaml/browser/dist/index.js') }));
+  },
+};
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -37,7 +68,7 @@ const node = {
   legalComments: 'none',
   // jsonc-parser's `main` is a UMD build whose lazy require('./impl/…') calls esbuild cannot follow; use its ESM build.
   mainFields: ['module', 'main'],
-  plugins: watch ? [] : [precompiledSchema],
+  plugins: watch ? [yamlModules] : [precompiledSchema, prebuiltCatalog, yamlModules],
 };
 
 /**
@@ -78,7 +109,22 @@ const builds = [
   },
 ];
 
+/** The newest modification time of a file or of any file under a folder. */
+function newestUnder(file) {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((name) => newestUnder(path.join(file, name))));
+}
+
+/** Whether the core's catalogs were written after the catalogs, the sources they are taken for and the scan last changed. */
+function coreBundlesCurrent() {
+  const written = readdirSync('l10n').map((name) => statSync(path.join(coreBundles, name), { throwIfNoEntry: false })?.mtimeMs ?? -Infinity);
+  return Math.min(...written) >= Math.max(...['l10n', 'server/src', 'scripts/l10n.ts'].map(newestUnder));
+}
+
 mkdirSync('dist', { recursive: true });
+// The core's catalogs (seconds of parsing the sources) are written while the rest of the build runs, when stale.
+const catalogs = watch || coreBundlesCurrent() ? undefined : run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'core-bundle', coreBundles]);
 if (!watch) precompileValidator();
 // Codicons are loaded by the webview from the extension's media, never from a CDN: only the glyphs it shows.
 const codicons = await buildCodiconSubset();
@@ -86,7 +132,7 @@ writeFileSync('dist/codicon.ttf', codicons.ttf);
 writeFileSync('dist/codicon.css', codicons.css);
 
 // VS Code reads the client's translations from dist/l10n (package.json's "l10n"): only the messages client/src
-// uses, since the core bundles the whole catalog for the server and the CLI. A watch build writes them once.
+// uses, since the core bundles its own for the server and the CLI. A watch build writes them once.
 const clientBundles = run(process.execPath, ['--import', 'tsx', 'scripts/l10n.ts', 'client-bundle', 'dist/l10n']);
 
 if (watch) {
@@ -94,6 +140,7 @@ if (watch) {
   for (const options of [core, ...boots(), ...builds]) await (await esbuild.context(options)).watch();
 } else {
   const others = Promise.all(builds.map((options) => esbuild.build(options)));
+  await catalogs;
   const { metafile } = await esbuild.build({ ...core, metafile: true });
   // What dist/core.js is made of, for the size budget (scripts/lib/sizeBudget.mjs).
   mkdirSync('.cache/build', { recursive: true });

@@ -4,6 +4,7 @@
  *   npm run l10n -- report [path…]   English literals shown to people outside the catalog (the phase-2 worklist)
  *   npm run l10n -- missing           messages the code uses that l10n/bundle.l10n.zh-cn.json lacks, as a JSON skeleton
  *   npm run l10n -- client-bundle DIR  writes DIR/bundle.l10n.<locale>.json with only the messages dist/client.js uses
+ *   npm run l10n -- core-bundle DIR    the same for dist/core.js, keyed by messageHash (server/src/l10n/messageHash.ts)
  *
  * Messages are found with the TypeScript parser: calls of `t(…)`, `l10n.t(…)`, `vscode.l10n.t(…)` and `msg(…)` (a
  * message kept in data, worded where it is shown) whose first argument is a literal (or `{ message, comment }` of
@@ -15,6 +16,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import ts from 'typescript';
+import { hashedCatalog } from '../server/src/l10n/messageHash';
 
 export const repoRoot = path.resolve(__dirname, '..');
 
@@ -230,14 +232,26 @@ export const clientEntryPoint = 'client/src/extension.ts';
  * (server/src/protocol/, whose labels and units the extension translates with `vscode.l10n.t`).
  */
 export function clientSourceFiles(): string[] {
+  return bundledSourceFiles(clientEntryPoint, ['vscode']);
+}
+
+/** The core's entry point, as scripts/build.mjs bundles it into dist/core.js. */
+export const coreEntryPoint = 'server/src/bundle.ts';
+
+/** Our TypeScript files that dist/core.js holds (the server, the CLI and what they share), as esbuild resolves them. */
+export function coreSourceFiles(): string[] {
+  return bundledSourceFiles(coreEntryPoint, []);
+}
+
+function bundledSourceFiles(entryPoint: string, external: string[]): string[] {
   const { metafile } = esbuild.buildSync({
-    entryPoints: [path.join(repoRoot, clientEntryPoint)],
+    entryPoints: [path.join(repoRoot, entryPoint)],
     absWorkingDir: repoRoot,
     bundle: true,
     write: false,
     metafile: true,
     platform: 'node',
-    external: ['vscode'],
+    external,
     mainFields: ['module', 'main'],
     outdir: 'dist',
     logLevel: 'silent',
@@ -250,9 +264,9 @@ export function clientSourceFiles(): string[] {
 
 /**
  * The client's share of a locale's catalog: the translations of the messages dist/client.js uses, by key. VS
- * Code reads it for `vscode.l10n.t` (package.json's "l10n"); the server and the CLI bundle the whole catalog
- * into dist/core.js, so shipping the whole catalog to the extension host too would ship it twice. A message the
- * catalog lacks is left out (VS Code shows the English); test/unit/l10n-catalog.test.ts fails on it.
+ * Code reads it for `vscode.l10n.t` (package.json's "l10n"); the server and the CLI bundle their own share
+ * into dist/core.js (`coreBundle`). A message the catalog lacks is left out (VS Code shows the English);
+ * test/unit/l10n-catalog.test.ts fails on it.
  */
 export function clientBundle(locale: string, messages: readonly MessageUse[] = scan(clientSourceFiles()).messages): Record<string, string> {
   const bundle = readBundle(locale);
@@ -263,13 +277,33 @@ export function clientBundle(locale: string, messages: readonly MessageUse[] = s
 /** Writes `dir/bundle.l10n.<locale>.json` for every shipped locale (dist/l10n in the build), and nothing else there. */
 export function writeClientBundles(dir: string): string[] {
   const messages = scan(clientSourceFiles()).messages;
+  return writeBundles(dir, (locale) => clientBundle(locale, messages));
+}
+
+function writeBundles(dir: string, bundleOf: (locale: string) => Record<string, string>): string[] {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return bundleLocales().map((locale) => {
     const file = path.join(dir, `bundle.l10n.${locale}.json`);
-    writeFileSync(file, JSON.stringify(clientBundle(locale, messages)));
+    writeFileSync(file, JSON.stringify(bundleOf(locale)));
     return file;
   });
+}
+
+/**
+ * A locale's catalog as dist/core.js bundles it: the translations of the messages the core uses, keyed by
+ * `messageHash` of the English text, which the code holds already (server/src/l10n/messageHash.ts). Throws
+ * when two of those messages share a hash, since the core's translator could not tell them apart.
+ */
+export function coreBundle(locale: string, messages: readonly MessageUse[] = scan(coreSourceFiles()).messages): Record<string, string> {
+  const keys = [...new Set(messages.map((m) => m.key))].sort();
+  return hashedCatalog(readBundle(locale), keys);
+}
+
+/** Writes `dir/bundle.l10n.<locale>.json`, the core's catalog, for every shipped locale, and nothing else there. */
+export function writeCoreBundles(dir: string): string[] {
+  const messages = scan(coreSourceFiles()).messages;
+  return writeBundles(dir, (locale) => coreBundle(locale, messages));
 }
 
 /** The schema's prose: what people read in hovers, completion, diagnostics and fixes. */
@@ -316,6 +350,9 @@ if (require.main === module) {
   if (command === 'client-bundle') {
     if (paths.length !== 1) throw new Error('usage: l10n client-bundle <output folder>');
     for (const file of writeClientBundles(path.resolve(paths[0]))) console.log(`${relative(file)}: ${Object.keys(JSON.parse(readFileSync(file, 'utf8'))).length} client messages`);
+  } else if (command === 'core-bundle') {
+    if (paths.length !== 1) throw new Error('usage: l10n core-bundle <output folder>');
+    for (const file of writeCoreBundles(path.resolve(paths[0]))) console.log(`${relative(file)}: ${Object.keys(JSON.parse(readFileSync(file, 'utf8'))).length} core messages`);
   } else {
     report(command, paths);
   }

@@ -62,3 +62,12 @@ test('a file no component covers fails the package, and so does a component or t
   const wasm = measureEntries([{ name: 'dist/tree-sitter-bash.wasm', compressedSize: 1 * KiB }], 1 * KiB, { inputSize: () => 0 });
   assert.deepEqual(overBudget(wasm), ['shell parser 1.0 KiB > 0 KiB']);
 });
+
+test('the core’s catalog where the build writes it (scripts/build.mjs, .cache/generated/l10n) counts as strings; its translator as core', () => {
+  const measured = measureEntries([{ name: 'dist/core.js', compressedSize: 100 * KiB }], 100 * KiB, {
+    coreInputs: ['.cache/generated/l10n/bundle.l10n.zh-cn.json', 'server/src/l10n/messageHash.ts', 'server/src/l10n/zhCnCatalog.ts'],
+    inputSize: (input) => (input.endsWith('.json') ? 30 * KiB : 1 * KiB),
+  });
+  assert.equal(kibOf(measured, 'strings'), 30);
+  assert.equal(kibOf(measured, 'core'), 70);
+});

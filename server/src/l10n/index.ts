@@ -2,11 +2,12 @@
  * The server's and the CLI's message catalog: which language a reader gets, and the translator for it.
  * One catalog for both processes and the client: `l10n/bundle.l10n.<locale>.json`, keyed by the English
  * text (VS Code's format, which `vscode.l10n.t` reads in the extension host). The bundles are data bundled
- * into the core, never read from disk here; the locale is chosen by the edges (`server.ts` from the editor's
- * display language and `zeroLens.language`, the CLI from `--lang` and the environment) and arrives in the
- * settings of every request (`ZeroLensSettings.locale`).
+ * into the core, keyed by a hash of that text (`messageHash.ts`), never read from disk here; the locale is
+ * chosen by the edges (`server.ts` from the editor's display language and `zeroLens.language`, the CLI from
+ * `--lang` and the environment) and arrives in the settings of every request (`ZeroLensSettings.locale`).
  */
-import zhCn from '../../../l10n/bundle.l10n.zh-cn.json';
+import zhCn from './zhCnCatalog';
+import { messageHash } from './messageHash';
 import { bundleTranslator, english, formatMessage, readCall, type L10nMessage, type Translate } from '../protocol/l10n';
 
 export type { L10nArg, L10nMessage, Phrase, Translate } from '../protocol/l10n';
@@ -19,9 +20,9 @@ export type Locale = 'en' | 'zh-cn' | 'qps-ploc';
 export type LanguageSetting = 'auto' | 'en' | 'zh-cn';
 export const languageSettings: readonly LanguageSetting[] = ['auto', 'en', 'zh-cn'];
 
-/** Translations per locale, English text → text. English needs none. */
-export const bundles: Readonly<Record<Exclude<Locale, 'en' | 'qps-ploc'>, Readonly<Record<string, string>>>> = {
-  'zh-cn': zhCn as Record<string, string>,
+/** Translations per locale, `messageHash` of the English text → text. English needs none. */
+const bundles: Readonly<Record<Exclude<Locale, 'en' | 'qps-ploc'>, Readonly<Record<string, string>>>> = {
+  'zh-cn': zhCn,
 };
 
 /**
@@ -84,7 +85,7 @@ const pseudo: Translate = ((first: string | L10nMessage, ...rest: unknown[]) => 
 
 const translators: Record<Locale, Translate> = {
   en: english,
-  'zh-cn': bundleTranslator(bundles['zh-cn']),
+  'zh-cn': bundleTranslator(bundles['zh-cn'], messageHash),
   'qps-ploc': pseudo,
 };
 

@@ -53,10 +53,14 @@ export function readCall(first: string | L10nMessage, rest: unknown[]): { key: s
   return { key: messageKey(first), message: first.message, args: first.args ?? [] };
 }
 
-/** A translator from a bundle (English key → text in the locale); a missing entry reads in English. */
-export function bundleTranslator(bundle: Readonly<Record<string, string>>): Translate {
+/**
+ * A translator from a bundle (English key → text in the locale); a missing entry reads in English. `keyOf` names
+ * the entry of a key where the bundle is keyed otherwise (the core's catalogs, by `messageHash`).
+ */
+export function bundleTranslator(bundle: Readonly<Record<string, string>>, keyOf: (key: string) => string = (key) => key): Translate {
   return ((first: string | L10nMessage, ...rest: unknown[]) => {
-    const { key, message, args } = readCall(first, rest);
+    const { key: english, message, args } = readCall(first, rest);
+    const key = keyOf(english);
     const text = Object.prototype.hasOwnProperty.call(bundle, key) ? bundle[key] : undefined;
     return formatMessage(text || message, args);
   }) as Translate;
