@@ -1,7 +1,7 @@
 import { activationBytes, type ActivationBreakdown } from './activations';
 import { CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
 import { bufferBytes, resolveBuffers } from './buffers';
-import { frozenWeightBytes, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
+import { frozenWeightBytes, loraAdaptedWeights, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
@@ -128,22 +128,26 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const frozenExtra = Math.min(Math.max(0, input.frozenParams ?? 0), model.totalParams);
   let trainable = model.totalParams - frozenExtra;
   let weightBytes = model.totalParams * storage;
+  let adapters = 0;
   if (lora) {
     counts = arch ? countParams(arch) : undefined;
-    trainable = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
+    adapters = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
     if (!arch) notes.push(t('LoRA adapter size is a rough guess: the model has no architecture facts.'));
-    weightBytes = frozenWeightBytes(counts, model.totalParams, storage, lora) + trainable * trainableBytes;
+    weightBytes = frozenWeightBytes(counts, model.totalParams, storage, lora) + adapters * trainableBytes;
+    // Without an architecture, which weights the adapters wrap is unknown: all of the base counts as trained (errs high).
+    trainable = adapters + (lora.baseTrains ? model.totalParams - (arch ? loraAdaptedWeights(arch, lora) : 0) : 0);
   }
+  const baseTrains = !lora || lora.baseTrains === true;
   // PPO trains a value model with the policy, in one optimizer (TRL's PolicyAndValueWrapper).
   const trainedExtras = (input.extraModels ?? []).filter((m) => m.trainable);
   const extraTrainable = trainedExtras.reduce((sum, m) => sum + m.model.totalParams, 0);
   trainable += extraTrainable;
   weightBytes += extraTrainable * storage;
-  const totalParams = model.totalParams + (lora ? trainable - extraTrainable : 0) + extraTrainable;
+  const totalParams = model.totalParams + adapters + extraTrainable;
   // The largest parameter the optimizer holds: ZeRO-1/2 take it over bit16_groups, the trainable params
   // (stage_1_and_2.py:379-385, 558-567). The largest layer's weight for full fine-tuning, an adapter with LoRA.
   let largestTrainable = Math.min(model.largestLayerParams, trainable);
-  if (lora) largestTrainable = arch ? loraLargestParam(arch, lora) : loraLargestParamRough(model.totalParams, lora);
+  if (lora && !lora.baseTrains) largestTrainable = arch ? loraLargestParam(arch, lora) : loraLargestParamRough(model.totalParams, lora);
 
   const needsEmbedding = input.optimizer === 'muon';
   if (needsEmbedding && !counts && arch) counts = countParams(arch);
@@ -153,7 +157,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     trainable,
     architecture: arch,
     loraRank: lora?.rank,
-    embeddingParams: lora ? 0 : counts ? counts.embedding + counts.lmHead : 0,
+    embeddingParams: !baseTrains ? 0 : counts ? counts.embedding + counts.lmHead : 0,
   });
   // torch keeps fp32 states for fp32 adapters: optimizerStateBytes with statesIn16Bit false already does.
 
@@ -238,8 +242,8 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
       lossTokens: input.lossTokens,
       sequenceParallel,
       sequencesPerSample: input.sequencesPerSample,
-      trainableNorms: !lora && frozenExtra === 0,
-      trainableHead: !lora,
+      trainableNorms: baseTrains && frozenExtra === 0,
+      trainableHead: baseTrains,
       loraInputs: lora ? loraInputsOf(arch, lora, trainableBytes) : undefined,
     });
   } else {
@@ -291,7 +295,8 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     // ZeRO-3 they are partitioned like the trained model; otherwise every GPU holds them whole, in 16-bit.
     const w = extra.model.totalParams * p;
     const sharded = extra.sharded ?? stage === 3;
-    if (extra.offloaded) extraCpu += sharded ? w / gpus : w;
+    // offload_param is read at ZeRO-3 only (DeepSpeed-Chat's frozen models below it stay on the GPU).
+    if (extra.offloaded && sharded) extraCpu += sharded ? w / gpus : w;
     else extraGpu += sharded ? w / gpus : w;
   }
   const rollout = input.rollout;
@@ -357,7 +362,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const backwardGradients = torchEngine ? trainable * trainableBytes : states.backwardGradients;
   // At ZeRO-3 this is also the buffers' largest-layer gradient when the head is the largest layer: counted twice
   // on purpose until a GPU measurement says what coexists (docs/memory-model.md §7, "A known overlap").
-  const headGrad = !lora && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
+  const headGrad = baseTrains && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
   const early = actBackward + autocastCopies + headGrad;
   const late = backwardGradients + actTail + stage0Bucket;
   const earlyWins = early >= late;

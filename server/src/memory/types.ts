@@ -198,6 +198,11 @@ export interface LoraSpec {
   doubleQuant?: boolean;
   /** lora_dropout: with a rate > 0 every adapted linear saves a dropped copy of its input and the mask. */
   dropout?: number;
+  /**
+   * Every weight but the adapted linears' trains too (DeepSpeed-Chat without --only_optimize_lora: its LoRA freezes
+   * only the weights it wraps, dschat/utils/module/lora.py:49).
+   */
+  baseTrains?: boolean;
 }
 
 /** DeepSpeed buffer and partition sizes, in elements; absent fields take DeepSpeed's defaults. */
