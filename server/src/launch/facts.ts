@@ -156,6 +156,11 @@ export interface LaunchFacts {
   script?: Fact<string>;
   /** accelerate `--config_file`, LLaMA-Factory YAML, swift config YAML (absolute candidates). */
   configFile?: Fact<string> & { candidates: string[] };
+  /**
+   * A YAML the training script reads as its arguments, under its command line: TRL's TrlParser `--config x.yaml`,
+   * alignment-handbook's H4ArgumentParser `script.py x.yaml` (references.ts, `withArgumentsFile`).
+   */
+  argsFile?: Fact<string> & { candidates: string[] };
   model?: Fact<string>;
   gpusPerNode?: Fact<number>;
   nodes?: Fact<number>;
