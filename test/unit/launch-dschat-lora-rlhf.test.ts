@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { withDefaults } from '../../server/src/settings';
 import { describeSource } from '../../server/src/protocol';
@@ -73,42 +73,15 @@ test('a scope ZeRO Lens cannot map (OPT\'s default "decoder.layers." on a Llama 
 });
 
 // https://github.com/microsoft/DeepSpeedExamples/blob/4bf1924b80d395e86c0b7d654ec61b6f8d4477af/applications/DeepSpeed-Chat/training/step3_rlhf_finetuning/training_scripts/llama2/run_llama2_7b_lora.sh
-// (its $1..$4 written as the values: the actor is the step 1 output, the critic the step 2 output, both stage 3)
-const step3 = `deepspeed --master_port 12346 main.py \\
-   --data_path Dahoas/rm-static \\
-   --data_split 2,4,4 \\
-   --actor_model_name_or_path meta-llama/Llama-2-7b-hf \\
-   --critic_model_name_or_path meta-llama/Llama-2-7b-hf \\
-   --num_padding_at_beginning 1 \\
-   --per_device_generation_batch_size 1 \\
-   --per_device_training_batch_size 1 \\
-   --generation_batches 1 \\
-   --ppo_epochs 1 \\
-   --max_answer_seq_len 256 \\
-   --max_prompt_seq_len 256 \\
-   --actor_learning_rate \${Actor_Lr} \\
-   --critic_learning_rate \${Critic_Lr} \\
-   --actor_weight_decay 0.1 \\
-   --critic_weight_decay 0.1 \\
-   --num_train_epochs 1 \\
-   --lr_scheduler_type cosine \\
-   --gradient_accumulation_steps 1 \\
-   --actor_gradient_checkpointing \\
-   --critic_gradient_checkpointing \\
-   --offload_reference_model \\
-   --actor_dropout 0.0 \\
-   --num_warmup_steps 100 \\
-   --deepspeed --seed 1234 \\
-   --actor_zero_stage 3 \\
-   --critic_zero_stage 3 \\
-   --enable_hybrid_engine \\
-   --actor_lora_dim 64 \\
-   --critic_lora_dim 64 \\
-   --critic_lora_module_name "layers." \\
-   --actor_lora_module_name "layers." \\
-   --output_dir $OUTPUT \\
-    &> $OUTPUT/training.log
-`;
+// is the corpus's run_llama2_7b_mixz.sh (test/corpus/manifest.json gives its URL) with --enable_hybrid_engine for
+// --enable_mixed_precision_lora and --actor_dropout 0.0 for --disable_actor_dropout; the models its $1 and $2 take
+// (the step 1 and step 2 outputs) written as Llama-2-7B, its stages as their default 3.
+const mixz = readFileSync(path.join(__dirname, '..', 'corpus', 'files', 'microsoft__DeepSpeedExamples', 'applications', 'DeepSpeed-Chat', 'examples', 'training', 'step3_rlhf_finetuning', 'training_scripts', 'llama2', 'run_llama2_7b_mixz.sh'), 'utf8');
+const step3 = mixz
+  .replace('ACTOR_MODEL_PATH=$1', 'ACTOR_MODEL_PATH=meta-llama/Llama-2-7b-hf')
+  .replace('CRITIC_MODEL_PATH=$2', 'CRITIC_MODEL_PATH=meta-llama/Llama-2-7b-hf')
+  .replace('--enable_mixed_precision_lora', '--enable_hybrid_engine')
+  .replace('--disable_actor_dropout', '--actor_dropout 0.0');
 
 test('DeepSpeed-Chat step 3: the actor\'s config from --actor_zero_stage, a reference copy of the actor, a trained critic and a reward model from the critic\'s path', async () => {
   const { analysis, result } = await analysisOf('run_llama2_7b_lora.sh', step3);
@@ -136,7 +109,7 @@ test('DeepSpeed-Chat step 3: the actor\'s config from --actor_zero_stage, a refe
 });
 
 test('step 3 at --actor_zero_stage 2: the reference stays whole on every GPU (stage 0, rlhf_engine.py:138-141), offload or not; a lower critic stage is named', async () => {
-  const { analysis, result } = await analysisOf('run_llama2_7b_lora.sh', step3.replace('--actor_zero_stage 3', '--actor_zero_stage 2').replace('--critic_zero_stage 3', '--critic_zero_stage 0'));
+  const { analysis, result } = await analysisOf('run_llama2_7b_lora.sh', step3.replace('ACTOR_ZERO_STAGE=3', 'ACTOR_ZERO_STAGE=2').replace('CRITIC_ZERO_STAGE=3', 'CRITIC_ZERO_STAGE=0'));
   assert.equal(analysis.current.stage, 2);
   const llama = 6_738_415_616;
   // reference whole + reward whole (critic stage 0), 16-bit each.
@@ -151,4 +124,61 @@ test('zero-lens estimate on the step 3 script names the actor config and counts 
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /DeepSpeed config: --actor_zero_stage 3 \(DeepSpeed-Chat builds the config\)/);
   assert.match(r.out, /hybrid engine/);
+});
+
+// https://github.com/microsoft/DeepSpeedExamples/blob/4bf1924b80d395e86c0b7d654ec61b6f8d4477af/applications/DeepSpeed-Chat/training/step3_rlhf_finetuning/training_scripts/opt/single_node/run_1.3b.sh
+// (its variables and the flags that change what the run holds; the learning rates, data and logging flags left out)
+const opt13 = `ACTOR_MODEL_PATH=$1
+CRITIC_MODEL_PATH=$2
+ACTOR_ZERO_STAGE=$3
+CRITIC_ZERO_STAGE=$4
+if [ "$ACTOR_ZERO_STAGE" == "" ]; then
+    ACTOR_ZERO_STAGE=2
+fi
+if [ "$CRITIC_ZERO_STAGE" == "" ]; then
+    CRITIC_ZERO_STAGE=2
+fi
+if [ "$ACTOR_MODEL_PATH" == "" ]; then
+    ACTOR_MODEL_PATH=AdamG012/chat-opt-1.3b-sft-deepspeed
+fi
+if [ "$CRITIC_MODEL_PATH" == "" ]; then
+    CRITIC_MODEL_PATH=AdamG012/chat-opt-350m-reward-deepspeed
+fi
+
+deepspeed --master_port 12346 main.py \\
+   --actor_model_name_or_path $ACTOR_MODEL_PATH \\
+   --critic_model_name_or_path $CRITIC_MODEL_PATH \\
+   --per_device_generation_batch_size 4 \\
+   --per_device_training_batch_size 4 \\
+   --max_answer_seq_len 256 \\
+   --max_prompt_seq_len 256 \\
+   --gradient_accumulation_steps 1 \\
+   --deepspeed --seed 1234 \\
+   --enable_hybrid_engine \\
+   --actor_zero_stage $ACTOR_ZERO_STAGE \\
+   --critic_zero_stage $CRITIC_ZERO_STAGE \\
+   --enable_ema \\
+   --output_dir $OUTPUT
+`;
+
+test("step 3's run_1.3b.sh as written: stage 2 from the script's defaults, main.py's defaults where it says nothing, --enable_ema a second frozen actor copy", async () => {
+  const { analysis } = await analysisOf('run_1.3b.sh', opt13);
+  assert.equal(analysis.current.stage, 2);
+  assert.equal(analysis.context.model?.value, 'AdamG012/chat-opt-1.3b-sft-deepspeed');
+  // No --actor_gradient_checkpointing: main.py's store_true leaves it off (not ZeRO Lens' usual default, on).
+  assert.equal(analysis.context.gradientCheckpointing.value, false);
+  assert.match(describeSource(analysis.context.gradientCheckpointing.source), /DeepSpeed-Chat main\.py/);
+  assert.equal(analysis.context.sequenceLength.value, 512);
+  const rlhf = analysis.context.workload.rlhf?.value;
+  assert.equal(rlhf?.emaModel, 'AdamG012/chat-opt-1.3b-sft-deepspeed');
+  assert.equal(rlhf?.rewardModel, 'AdamG012/chat-opt-350m-reward-deepspeed');
+  assert.deepEqual(rlhf?.placement, { reference: { offloaded: false }, reward: { sharded: false, offloaded: false } });
+});
+
+test('step1 without --max_seq_len or --gradient_checkpointing: main.py\'s 512 and off', async () => {
+  const text = llamaLora.replace('   --max_seq_len 512 \\\n', '').replace('   --gradient_checkpointing \\\n', '');
+  const { analysis } = await analysisOf('run_llama2_7b_lora.sh', text);
+  assert.equal(analysis.context.sequenceLength.value, 512);
+  assert.equal(analysis.context.gradientCheckpointing.value, false);
+  assert.match(describeSource(analysis.context.sequenceLength.source), /DeepSpeed-Chat main\.py/);
 });

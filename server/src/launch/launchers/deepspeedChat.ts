@@ -1,4 +1,5 @@
-import type { LaunchFacts } from '../facts';
+import type { Fact, LaunchFacts } from '../facts';
+import { msg } from '../../l10n';
 import type { OptionReader } from './trainerArgs';
 
 /**
@@ -20,11 +21,18 @@ import type { OptionReader } from './trainerArgs';
  * at ZeRO-3 only. The actor trains on --per_device_training_batch_size (default 16, main.py:118-120) sequences of
  * --max_prompt_seq_len + --max_answer_seq_len tokens (256 each, :133-139) that it generated itself.
  */
-export function readDeepSpeedChatFacts(reader: OptionReader, facts: LaunchFacts): void {
+export function readDeepSpeedChatFacts(reader: OptionReader, facts: LaunchFacts, anchor: Fact<unknown>): void {
+  // main.py's own defaults where the command says nothing (its store_true checkpointing is off).
+  const byDefault = <T>(value: T): Fact<T> => reader.ctx.fact(value, anchor.span.start, anchor.span.end, msg('DeepSpeed-Chat main.py'), true);
   const actor = reader.string('actor_model_name_or_path');
   if (actor) facts.model = actor;
   readLora(reader, facts, actor ? 'actor_' : '');
-  if (!actor) return;
+  if (!actor) {
+    // step1 main.py:81-84 (--max_seq_len 512), :135-137 (--gradient_checkpointing).
+    facts.seqLen ??= byDefault(512);
+    facts.gradientCheckpointing ??= byDefault(false);
+    return;
+  }
   facts.rlhfType = { ...actor, value: 'ppo' };
   facts.refModel = actor;
   const critic = reader.string('critic_model_name_or_path');
@@ -33,11 +41,11 @@ export function readDeepSpeedChatFacts(reader: OptionReader, facts: LaunchFacts)
     facts.valueModel = critic;
   }
   facts.microBatch = reader.integer('per_device_training_batch_size');
-  const prompt = reader.integer('max_prompt_seq_len');
-  const answer = reader.integer('max_answer_seq_len');
-  if (prompt && answer) facts.seqLen = { ...prompt, value: prompt.value + answer.value, via: `${prompt.via} + ${answer.via}` };
-  if (answer) facts.maxCompletionLength = answer;
-  facts.gradientCheckpointing = reader.bool('actor_gradient_checkpointing');
+  const prompt = reader.integer('max_prompt_seq_len') ?? byDefault(256);
+  const answer = reader.integer('max_answer_seq_len') ?? byDefault(256);
+  facts.seqLen = { ...(prompt.isDefault ? answer : prompt), value: prompt.value + answer.value, via: `${prompt.via} + ${answer.via}` };
+  facts.maxCompletionLength = answer;
+  facts.gradientCheckpointing = reader.bool('actor_gradient_checkpointing') ?? byDefault(false);
   const criticStage = reader.integer('critic_zero_stage');
   facts.criticStage = criticStage;
   // The reference follows the actor's stage, so it moves with each stage the estimate compares; the reward, the critic's.

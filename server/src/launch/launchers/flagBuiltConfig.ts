@@ -39,7 +39,7 @@ export function readFlagBuiltConfig(reader: OptionReader, facts: LaunchFacts): v
   const stage = reader.integer('zero_stage', 'ds.zero_stage') ?? (builtBy === 'DeepSpeed-Chat' ? reader.integer('actor_zero_stage') : undefined);
   // A stage DeepSpeed refuses is no run to estimate.
   if (!builtBy || !stage || stage.value < 0 || stage.value > 3) return;
-  if (builtBy === 'DeepSpeed-Chat') readDeepSpeedChatFacts(reader, facts);
+  if (builtBy === 'DeepSpeed-Chat') readDeepSpeedChatFacts(reader, facts, stage);
   const offload = builtBy === 'DeepSpeed-Chat' ? reader.bool('offload') : reader.bool('adam_offload') ?? reader.bool('ds.adam_offload');
   const dtype = reader.string('dtype', 'precision', 'param_dtype', 'ds.param_dtype');
   const bf16 = reader.bool('bf16');
