@@ -102,8 +102,8 @@ const qloraLaunch =
 
 const files = { 'recipes/accelerate_configs/zero3.yaml': zero3, 'recipes/zephyr-7b-beta/sft/config_full.yaml': sftFull, 'recipes/zephyr-7b-beta/sft/config_qlora.yaml': sftQlora };
 
-async function analysisOf(text: string) {
-  const { analyses } = estimateFeatures(memoryHosts({ ...files, 'train.sh': text }));
+async function analysisOf(text: string, more: Record<string, string> = {}) {
+  const { analyses } = estimateFeatures(memoryHosts({ ...files, ...more, 'train.sh': text }));
   return analyses.training.analyzeDocument(scriptDocument('train.sh', text), 'launch-script', withDefaults({}));
 }
 
@@ -145,4 +145,9 @@ test('zero-lens estimate on the recipe launch shows the recipe as the source of 
   assert.match(r.out, /Mistral-7B-v0\.1/);
   assert.match(r.out, /micro-batch 16/);
   assert.match(r.out, /sequence 2048/);
+});
+
+test("a recipe's gradient_checkpointing: false stays false (LLaMA-Factory's loader, which ignores it, does not read a TRL recipe)", async () => {
+  const { analysis } = await analysisOf(fullLaunch.replace('config_full.yaml', 'config_nogc.yaml'), { 'recipes/zephyr-7b-beta/sft/config_nogc.yaml': sftFull.replace('gradient_checkpointing: true', 'gradient_checkpointing: false') });
+  assert.deepEqual(shown(analysis.context.gradientCheckpointing), { value: false, source: 'config_nogc.yaml line 12' });
 });

@@ -293,7 +293,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.torchDtype = at(dtype, precision);
   }
   readYamlWorkload(top, facts, at, int, str);
-  if (kind === 'llamafactory-yaml' && facts.gradientCheckpointing?.value !== true) {
+  // Only a file with LLaMA-Factory's own keys is read by its loader: a TRL recipe (model_name_or_path alone) keeps its
+  // gradient_checkpointing: false (the YAML a script reads as its arguments, launchers/hf.ts).
+  const llamaFactoryOwn = llamaFactoryKeys.some((k) => k !== 'model_name_or_path' && top.has(k));
+  if (kind === 'llamafactory-yaml' && llamaFactoryOwn && facts.gradientCheckpointing?.value !== true) {
     // LLaMA-Factory's loader checkpoints unless disable_gradient_checkpointing (ff6d4d12 hparams/model_args.py:145-148,
     // model/model_utils/checkpointing.py:184); the Trainer's gradient_checkpointing: false does not stop it.
     const disable = top.get('disable_gradient_checkpointing');
