@@ -108,13 +108,18 @@ test('DeepSpeed-Chat step 3: the actor\'s config from --actor_zero_stage, a refe
   assert.ok(result.params.total > 2 * llama * 0.99);
 });
 
-test('step 3 at --actor_zero_stage 2: the reference stays whole on every GPU (stage 0, rlhf_engine.py:138-141), offload or not; a lower critic stage is named', async () => {
+test('step 3 at --actor_zero_stage 2, --critic_zero_stage 0: the reference whole on every GPU (stage 0, rlhf_engine.py:138-141), the critic trained apart at its own stage 0', async () => {
   const { analysis, result } = await analysisOf('run_llama2_7b_lora.sh', step3.replace('ACTOR_ZERO_STAGE=3', 'ACTOR_ZERO_STAGE=2').replace('CRITIC_ZERO_STAGE=3', 'CRITIC_ZERO_STAGE=0'));
   assert.equal(analysis.current.stage, 2);
   const llama = 6_738_415_616;
-  // reference whole + reward whole (critic stage 0), 16-bit each.
-  assert.ok(Math.abs(result.perGpu.extraModels - llama * 2 * 2) < llama * 0.05, `${result.perGpu.extraModels}`);
-  assert.ok(analysis.notes.some((n) => /critic runs ZeRO-0, the actor ZeRO-2/.test(n)));
+  // reference and reward whole in 16-bit (2 + 2 bytes), the critic's 16-bit weights and gradients and its 16 bytes of
+  // fp32 master, moments and gradient, none of it partitioned at stage 0.
+  assert.ok(Math.abs(result.perGpu.extraModels - llama * (2 + 2 + 2 + 2 + 16)) < llama * 0.05, `${result.perGpu.extraModels}`);
+  assert.ok(analysis.notes.some((n) => /critic runs ZeRO-0, the actor ZeRO-2: the critic's weights, gradients and optimizer states are counted at ZeRO-0/.test(n)));
+  // At ZeRO-0, the critic's own stage, it joins the actor's optimizer as before.
+  const zero0 = analysis.estimate({ stage: 0, offloadOptimizer: 'none', offloadParam: 'none' })!;
+  assert.ok(zero0.perGpu.extraModels < llama * 5);
+  assert.ok(zero0.params.total > 2 * llama * 0.99);
 });
 
 test('zero-lens estimate on the step 3 script names the actor config and counts the extra models', async () => {

@@ -5,7 +5,7 @@ import { frozenWeightBytes, loraAdaptedWeights, loraInputWidths, loraLargestPara
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
-import type { EstimateInput, EstimateResult, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
+import type { EstimateInput, EstimateResult, ExtraModel, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
 import { optionLabel } from '../protocol/options';
 import { english, type Translate } from '../protocol/l10n';
 import { fsdpDefaults, fsdpLabel, fsdpStates, wrapUnits } from './fsdp';
@@ -139,7 +139,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   }
   const baseTrains = !lora || lora.baseTrains === true;
   // PPO trains a value model with the policy, in one optimizer (TRL's PolicyAndValueWrapper).
-  const trainedExtras = (input.extraModels ?? []).filter((m) => m.trainable);
+  const trainedExtras = (input.extraModels ?? []).filter((m) => m.trainable && !trainedApart(m, stage));
   const extraTrainable = trainedExtras.reduce((sum, m) => sum + m.model.totalParams, 0);
   trainable += extraTrainable;
   weightBytes += extraTrainable * storage;
@@ -290,13 +290,25 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   let extraGpu = 0;
   let extraCpu = 0;
   for (const extra of input.extraModels ?? []) {
+    if (trainedApart(extra, stage)) {
+      // Its own engine at a lower stage (DeepSpeed-Chat's critic): 16-bit weights and gradients, an fp32 master, Adam's
+      // two moments and the fp32 gradient ZeRO steps on, each partitioned as its stage does; the states on the CPU
+      // under the run's optimizer offload, which stage 0 ignores.
+      const n = extra.model.totalParams;
+      const own = extra.stage ?? 0;
+      const share = (from: ZeroStage) => (own >= from ? n / gpus : n);
+      extraGpu += share(3) * p + share(2) * p;
+      if (own > 0 && input.offloadOptimizer !== 'none') extraCpu += share(1) * 16;
+      else extraGpu += share(1) * 16;
+      continue;
+    }
     if (extra.trainable) continue;
     // TRL prepares frozen models with the run's DeepSpeed config (trl/models/utils.py, prepare_deepspeed): under
     // ZeRO-3 they are partitioned like the trained model; otherwise every GPU holds them whole, in 16-bit.
     const w = extra.model.totalParams * p;
     const sharded = extra.sharded ?? stage === 3;
     // offload_param is read at ZeRO-3 only (DeepSpeed-Chat's frozen models below it stay on the GPU).
-    if (extra.offloaded && sharded) extraCpu += sharded ? w / gpus : w;
+    if (extra.offloaded && sharded) extraCpu += w / gpus;
     else extraGpu += sharded ? w / gpus : w;
   }
   const rollout = input.rollout;
@@ -680,3 +692,8 @@ export function torchLabel(input: Pick<EstimateInput, 'ddp' | 'gpusPerNode' | 'n
 }
 
 export { GiB };
+
+/** A trained extra model with its own engine at a lower ZeRO stage than the run's: counted apart, not in one optimizer. */
+function trainedApart(extra: ExtraModel, stage: ZeroStage): boolean {
+  return extra.trainable === true && extra.stage !== undefined && extra.stage < stage;
+}

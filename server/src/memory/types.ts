@@ -227,6 +227,8 @@ export interface ExtraModel {
   model: ModelInfo;
   /** Trained alongside the policy (PPO's value model): gradients and optimizer states too. */
   trainable?: boolean;
+  /** A trained model's own ZeRO stage (DeepSpeed-Chat's critic engine); below the run's it is counted apart. */
+  stage?: ZeroStage;
   /** Partitioned over the GPUs like ZeRO-3 parameters (TRL wraps it with the run's ZeRO-3 config). */
   sharded?: boolean;
   /** Its weights live in CPU memory (a ZeRO-3 offload config for a teacher). */

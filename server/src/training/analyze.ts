@@ -11,7 +11,7 @@ import {
   type ConfigFacts,
   type Fact,
 } from '../memory/configFacts';
-import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, ModelParallelSpec, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
+import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, ModelParallelSpec, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine, ZeroStage } from '../memory/types';
 import { optimizerFromName } from '../memory/optimizers';
 import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import type { LaunchFacts } from '../launch/facts';
@@ -375,19 +375,19 @@ async function extraModelsFor(context: TrainingContext, model: ModelInfo, input:
   if (reward) out.push({ role: 'reward', model: reward, ...rlhf.placement?.reward });
   dschatCriticNotes(rlhf, actorStage, notes, t);
   const value = await sized(rlhf.valueModel);
-  if (value) out.push({ role: 'value', model: value, trainable: true });
+  if (value) out.push({ role: 'value', model: value, trainable: true, stage: rlhf.criticStage as ZeroStage | undefined });
   const teacher = await sized(rlhf.teacherModel);
   if (teacher) out.push({ role: 'teacher', model: teacher, sharded: rlhf.teacherSharded, offloaded: rlhf.teacherOffloaded });
   return out;
 }
 
 /**
- * What DeepSpeed-Chat step 3 does that one optimizer over actor and critic cannot say (launch/launchers/deepspeedChat.ts):
- * the critic trains whole at the actor's stage here, and the hybrid engine's generation is the rollout's.
+ * What DeepSpeed-Chat step 3's estimate should say (launch/launchers/deepspeedChat.ts): a critic below the actor's
+ * stage is counted apart, at its own; the hybrid engine's generation is not modelled.
  */
 function dschatCriticNotes(rlhf: RlhfContext, actorStage: number, notes: string[], t: Translate): void {
   if (rlhf.criticStage !== undefined && rlhf.criticStage < actorStage) {
-    notes.push(t('The critic runs ZeRO-{0}, the actor ZeRO-{1}: the critic is counted at ZeRO-{1}, which is low.', rlhf.criticStage, actorStage));
+    notes.push(t("The critic runs ZeRO-{0}, the actor ZeRO-{1}: the critic's weights, gradients and optimizer states are counted at ZeRO-{0} among the other models.", rlhf.criticStage, actorStage));
   }
   if (rlhf.hybridEngine) notes.push(t("DeepSpeed's hybrid engine is not counted: its generation can take more than this estimate's rollout."));
 }
