@@ -250,7 +250,8 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     notes.push(t('Activations not counted: give a model id or folder so its layers are known.'));
   }
   // A trained value model (PPO) runs its own forward on the same sequences.
-  const activationScale = 1 + (arch ? trainedExtras.reduce((s, m) => s + m.model.totalParams / model.totalParams, 0) : 0);
+  // A trained extra counted apart (its own engine) runs its forward and backward too: its activations count the same.
+  const activationScale = 1 + (arch ? (input.extraModels ?? []).filter((m) => m.trainable).reduce((s, m) => s + m.model.totalParams / model.totalParams, 0) : 0);
   const actBackward = (act?.backwardPeak ?? 0) * activationScale;
   const actTail = (act?.tail ?? 0) * activationScale;
   // torch.autocast caches the 16-bit copy of every weight it casts for the rest of the forward, and the matmuls
