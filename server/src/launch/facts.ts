@@ -48,6 +48,15 @@ export type SwiftPresetName = (typeof swiftPresetNames)[number];
 /** Programs that build their DeepSpeed config in Python from their own flags. */
 export type ConfigBuilder = 'DeepSpeed-Chat' | 'OpenRLHF';
 
+/**
+ * Where a frozen model's weights sit: partitioned over the GPUs (ZeRO-3; absent: as the trained model's stage), in
+ * CPU memory (parameter offload, which only a partitioned model gets).
+ */
+export interface ExtraPlacement {
+  sharded?: boolean;
+  offloaded: boolean;
+}
+
 /** What a launch file says about the DeepSpeed config it uses. */
 export type DeepSpeedReference = {
   /** The flag or key that carries it: `--deepspeed`, `--zero_stage`, `deepspeed_config_file`, … */
@@ -147,6 +156,11 @@ export interface LaunchFacts {
   script?: Fact<string>;
   /** accelerate `--config_file`, LLaMA-Factory YAML, swift config YAML (absolute candidates). */
   configFile?: Fact<string> & { candidates: string[] };
+  /**
+   * A YAML the training script reads as its arguments, under its command line: TRL's TrlParser `--config x.yaml`,
+   * alignment-handbook's H4ArgumentParser `script.py x.yaml` (references.ts, `withArgumentsFile`).
+   */
+  argsFile?: Fact<string> & { candidates: string[] };
   model?: Fact<string>;
   gpusPerNode?: Fact<number>;
   nodes?: Fact<number>;
@@ -180,6 +194,18 @@ export interface LaunchFacts {
   torchDtype?: Fact<Precision>;
   /** LoRA's dropout rate (`--lora_dropout`; ms-swift's default 0.05). */
   loraDropout?: Fact<number>;
+  /** The linears LoRA wraps, as target_modules names (DeepSpeed-Chat's --lora_module_name); [] where not known. */
+  loraTargets?: Fact<string[]>;
+  /** DeepSpeed-Chat without --only_optimize_lora: every weight but the wrapped linears' trains too. */
+  loraBaseTrains?: Fact<boolean>;
+  /**
+   * DeepSpeed-Chat step 3 (dschat/rlhf/rlhf_engine.py): the frozen models' ZeRO-3 partitioning and parameter offload,
+   * the critic's own ZeRO stage, the EMA copy of the actor, the hybrid engine.
+   */
+  extraPlacement?: { reference: ExtraPlacement; reward: ExtraPlacement };
+  criticStage?: Fact<number>;
+  emaModel?: Fact<string>;
+  hybridEngine?: Fact<boolean>;
   /** Workload facts the memory estimate reads (docs/memory-model.md §7). */
   ligerKernel?: Fact<boolean>;
   /** A chunked cross-entropy (torchtune CEWithChunkedOutputLoss, ms-swift CELOSS_PARALLEL_SIZE). */

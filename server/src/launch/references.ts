@@ -49,19 +49,43 @@ export function refersTo(facts: LaunchFacts, configPath: string): boolean {
  * launcher config.
  */
 export async function configFileFacts(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
-  if (!facts.configFile) return undefined;
-  for (const candidate of facts.configFile.candidates) {
+  return facts.configFile ? firstFacts(facts.configFile.candidates, factsOfFile) : undefined;
+}
+
+async function firstFacts(candidates: string[], factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+  for (const candidate of candidates) {
     const found = await factsOfFile(candidate);
     if (found) return found[0];
   }
   return undefined;
 }
 
+/** What a launch says besides how it trains: never taken from a script's arguments file. */
+const launchKeys = new Set(['uri', 'launcher', 'chain', 'span', 'commandIndex', 'wordsFrom', 'script', 'configFile', 'argsFile', 'deepspeed', 'gpusPerNode', 'nodes', 'configEnv', 'noTrainerArguments']);
+
+/**
+ * The script's arguments file (TrlParser `--config`, H4ArgumentParser's first argument; launchers/hf.ts) under its
+ * command line: a value the command writes wins, the file's written values come next. A default the file's reader
+ * supplies (LLaMA-Factory's, ms-swift's) is not the script's: left out.
+ */
+export async function withArgumentsFile(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts> {
+  const file = facts.argsFile && (await firstFacts(facts.argsFile.candidates, factsOfFile).catch(() => undefined));
+  if (!file) return facts;
+  const merged: LaunchFacts = { ...facts };
+  for (const [key, value] of Object.entries(file) as [keyof LaunchFacts, { isDefault?: boolean } | undefined][]) {
+    if (!value || value.isDefault || launchKeys.has(key)) continue;
+    const own = facts[key] as { isDefault?: boolean } | undefined;
+    if (!own || own.isDefault) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
 /**
  * A launch whose DeepSpeed settings live in the config file it names: the file's facts with the script's on
  * top. Undefined when there is no such file or it says nothing about DeepSpeed.
  */
-export async function throughConfigFile(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+export async function throughConfigFile(written: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+  const facts = await withArgumentsFile(written, factsOfFile);
   const config = await configFileFacts(facts, factsOfFile);
   return config?.deepspeed ? mergeFacts(config, facts) : undefined;
 }
@@ -71,7 +95,8 @@ export async function throughConfigFile(facts: LaunchFacts, factsOfFile: FactsOf
  * --deepspeed zero3` takes the model from the YAML, a script's `--deepspeed` under accelerate `--config_file`
  * the process counts.
  */
-export async function completedByConfigFile(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts> {
+export async function completedByConfigFile(written: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts> {
+  const facts = await withArgumentsFile(written, factsOfFile);
   const config = await configFileFacts(facts, factsOfFile).catch(() => undefined);
   return config ? { ...mergeFacts(config, facts), deepspeed: facts.deepspeed } : facts;
 }

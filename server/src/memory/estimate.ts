@@ -1,11 +1,11 @@
 import { activationBytes, type ActivationBreakdown } from './activations';
 import { CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
 import { bufferBytes, resolveBuffers } from './buffers';
-import { frozenWeightBytes, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
+import { frozenWeightBytes, loraAdaptedWeights, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
-import type { EstimateInput, EstimateResult, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
+import type { EstimateInput, EstimateResult, ExtraModel, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
 import { optionLabel } from '../protocol/options';
 import { english, type Translate } from '../protocol/l10n';
 import { fsdpDefaults, fsdpLabel, fsdpStates, wrapUnits } from './fsdp';
@@ -128,22 +128,26 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const frozenExtra = Math.min(Math.max(0, input.frozenParams ?? 0), model.totalParams);
   let trainable = model.totalParams - frozenExtra;
   let weightBytes = model.totalParams * storage;
+  let adapters = 0;
   if (lora) {
     counts = arch ? countParams(arch) : undefined;
-    trainable = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
+    adapters = arch ? loraTrainableParams(arch, lora) : loraTrainableParamsRough(model.totalParams, lora);
     if (!arch) notes.push(t('LoRA adapter size is a rough guess: the model has no architecture facts.'));
-    weightBytes = frozenWeightBytes(counts, model.totalParams, storage, lora) + trainable * trainableBytes;
+    weightBytes = frozenWeightBytes(counts, model.totalParams, storage, lora) + adapters * trainableBytes;
+    // Without an architecture, which weights the adapters wrap is unknown: all of the base counts as trained (errs high).
+    trainable = adapters + (lora.baseTrains ? model.totalParams - (arch ? loraAdaptedWeights(arch, lora) : 0) : 0);
   }
+  const baseTrains = !lora || lora.baseTrains === true;
   // PPO trains a value model with the policy, in one optimizer (TRL's PolicyAndValueWrapper).
-  const trainedExtras = (input.extraModels ?? []).filter((m) => m.trainable);
+  const trainedExtras = (input.extraModels ?? []).filter((m) => m.trainable && !trainedApart(m, stage));
   const extraTrainable = trainedExtras.reduce((sum, m) => sum + m.model.totalParams, 0);
   trainable += extraTrainable;
   weightBytes += extraTrainable * storage;
-  const totalParams = model.totalParams + (lora ? trainable - extraTrainable : 0) + extraTrainable;
+  const totalParams = model.totalParams + adapters + extraTrainable;
   // The largest parameter the optimizer holds: ZeRO-1/2 take it over bit16_groups, the trainable params
   // (stage_1_and_2.py:379-385, 558-567). The largest layer's weight for full fine-tuning, an adapter with LoRA.
   let largestTrainable = Math.min(model.largestLayerParams, trainable);
-  if (lora) largestTrainable = arch ? loraLargestParam(arch, lora) : loraLargestParamRough(model.totalParams, lora);
+  if (lora && !lora.baseTrains) largestTrainable = arch ? loraLargestParam(arch, lora) : loraLargestParamRough(model.totalParams, lora);
 
   const needsEmbedding = input.optimizer === 'muon';
   if (needsEmbedding && !counts && arch) counts = countParams(arch);
@@ -153,7 +157,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     trainable,
     architecture: arch,
     loraRank: lora?.rank,
-    embeddingParams: lora ? 0 : counts ? counts.embedding + counts.lmHead : 0,
+    embeddingParams: !baseTrains ? 0 : counts ? counts.embedding + counts.lmHead : 0,
   });
   // torch keeps fp32 states for fp32 adapters: optimizerStateBytes with statesIn16Bit false already does.
 
@@ -238,15 +242,16 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
       lossTokens: input.lossTokens,
       sequenceParallel,
       sequencesPerSample: input.sequencesPerSample,
-      trainableNorms: !lora && frozenExtra === 0,
-      trainableHead: !lora,
+      trainableNorms: baseTrains && frozenExtra === 0,
+      trainableHead: baseTrains,
       loraInputs: lora ? loraInputsOf(arch, lora, trainableBytes) : undefined,
     });
   } else {
     notes.push(t('Activations not counted: give a model id or folder so its layers are known.'));
   }
   // A trained value model (PPO) runs its own forward on the same sequences.
-  const activationScale = 1 + (arch ? trainedExtras.reduce((s, m) => s + m.model.totalParams / model.totalParams, 0) : 0);
+  // A trained extra counted apart (its own engine) runs its forward and backward too: its activations count the same.
+  const activationScale = 1 + (arch ? (input.extraModels ?? []).filter((m) => m.trainable).reduce((s, m) => s + m.model.totalParams / model.totalParams, 0) : 0);
   const actBackward = (act?.backwardPeak ?? 0) * activationScale;
   const actTail = (act?.tail ?? 0) * activationScale;
   // torch.autocast caches the 16-bit copy of every weight it casts for the rest of the forward, and the matmuls
@@ -286,12 +291,25 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   let extraGpu = 0;
   let extraCpu = 0;
   for (const extra of input.extraModels ?? []) {
+    if (trainedApart(extra, stage)) {
+      // Its own engine at a lower stage (DeepSpeed-Chat's critic): 16-bit weights and gradients, an fp32 master, Adam's
+      // two moments and the fp32 gradient ZeRO steps on, each partitioned as its stage does; the states on the CPU
+      // under the run's optimizer offload, which stage 0 ignores.
+      const n = extra.model.totalParams;
+      const own = extra.stage ?? 0;
+      const share = (from: ZeroStage) => (own >= from ? n / gpus : n);
+      extraGpu += share(3) * p + share(2) * p;
+      if (own > 0 && input.offloadOptimizer !== 'none') extraCpu += share(1) * 16;
+      else extraGpu += share(1) * 16;
+      continue;
+    }
     if (extra.trainable) continue;
     // TRL prepares frozen models with the run's DeepSpeed config (trl/models/utils.py, prepare_deepspeed): under
     // ZeRO-3 they are partitioned like the trained model; otherwise every GPU holds them whole, in 16-bit.
     const w = extra.model.totalParams * p;
     const sharded = extra.sharded ?? stage === 3;
-    if (extra.offloaded) extraCpu += sharded ? w / gpus : w;
+    // offload_param is read at ZeRO-3 only (DeepSpeed-Chat's frozen models below it stay on the GPU).
+    if (extra.offloaded && sharded) extraCpu += w / gpus;
     else extraGpu += sharded ? w / gpus : w;
   }
   const rollout = input.rollout;
@@ -357,7 +375,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const backwardGradients = torchEngine ? trainable * trainableBytes : states.backwardGradients;
   // At ZeRO-3 this is also the buffers' largest-layer gradient when the head is the largest layer: counted twice
   // on purpose until a GPU measurement says what coexists (docs/memory-model.md §7, "A known overlap").
-  const headGrad = !lora && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
+  const headGrad = baseTrains && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
   const early = actBackward + autocastCopies + headGrad;
   const late = backwardGradients + actTail + stage0Bucket;
   const earlyWins = early >= late;
@@ -675,3 +693,8 @@ export function torchLabel(input: Pick<EstimateInput, 'ddp' | 'gpusPerNode' | 'n
 }
 
 export { GiB };
+
+/** A trained extra model with its own engine at a lower ZeRO stage than the run's: counted apart, not in one optimizer. */
+function trainedApart(extra: ExtraModel, stage: ZeroStage): boolean {
+  return extra.trainable === true && extra.stage !== undefined && extra.stage < stage;
+}

@@ -130,6 +130,16 @@ export function loraTrainableParams(a: ModelArchitecture, spec: LoraSpec): numbe
   return sum;
 }
 
+/** Weights of the linears the adapters wrap (d_in · d_out each): what LoRA freezes. */
+export function loraAdaptedWeights(a: ModelArchitecture, spec: LoraSpec): number {
+  const t = targetsOf(spec);
+  let sum = 0;
+  for (const kind of layerKinds(a)) {
+    for (const s of kind.shapes) if (adapted(s, t)) sum += kind.layers * s.copies * s.dIn * s.dOut;
+  }
+  return sum;
+}
+
 /**
  * The largest single adapter tensor: lora_A is r × d_in and lora_B is d_out × r, so r · max(d_in, d_out)
  * over the adapted linears (each routed expert has its own). ZeRO-1/2 offload sizes buffers by the largest

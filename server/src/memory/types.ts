@@ -198,6 +198,11 @@ export interface LoraSpec {
   doubleQuant?: boolean;
   /** lora_dropout: with a rate > 0 every adapted linear saves a dropped copy of its input and the mask. */
   dropout?: number;
+  /**
+   * Every weight but the adapted linears' trains too (DeepSpeed-Chat without --only_optimize_lora: its LoRA freezes
+   * only the weights it wraps, dschat/utils/module/lora.py:49).
+   */
+  baseTrains?: boolean;
 }
 
 /** DeepSpeed buffer and partition sizes, in elements; absent fields take DeepSpeed's defaults. */
@@ -222,6 +227,8 @@ export interface ExtraModel {
   model: ModelInfo;
   /** Trained alongside the policy (PPO's value model): gradients and optimizer states too. */
   trainable?: boolean;
+  /** A trained model's own ZeRO stage (DeepSpeed-Chat's critic engine); below the run's it is counted apart. */
+  stage?: ZeroStage;
   /** Partitioned over the GPUs like ZeRO-3 parameters (TRL wraps it with the run's ZeRO-3 config). */
   sharded?: boolean;
   /** Its weights live in CPU memory (a ZeRO-3 offload config for a teacher). */

@@ -11,13 +11,13 @@ import {
   type ConfigFacts,
   type Fact,
 } from '../memory/configFacts';
-import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, ModelParallelSpec, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine } from '../memory/types';
+import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, ModelParallelSpec, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine, ZeroStage } from '../memory/types';
 import { optimizerFromName } from '../memory/optimizers';
 import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import type { LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
-import { resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type TrainingContext } from './context';
+import { resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type RlhfContext, type TrainingContext } from './context';
 
 /** What the caller decides beyond the training context: the CLI's --stage, --optimizer, --params, overheads. */
 export interface EstimateOverrides {
@@ -125,7 +125,7 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   const notes = [...context.notes, ...unfilledAutoNotes(facts, context, t)];
   // A size read off the name is never shown silently: every surface that lists the notes says how to get an exact one.
   if (model?.approximate) notes.push(approximateNote(model.approximate, t));
-  const extras = model && context.gpusPerNode ? await extraModelsFor(context, model, input, notes, t) : [];
+  const extras = model && context.gpusPerNode ? await extraModelsFor(context, model, input, current.stage, notes, t) : [];
   const base = model && context.gpusPerNode ? estimateInputFor(model, context, facts, current, input, gpuMemoryBytes, sources, fromConfig, notes, extras, t) : undefined;
 
   const options: OptionEstimate[] = base
@@ -356,7 +356,7 @@ function estimateInputFor(
 const logprobTrainers = new Set(['dpo', 'kto', 'orpo', 'simpo', 'cpo', 'ppo', 'grpo']);
 
 /** The models an RLHF or distillation command holds besides the trained one, sized by the same resolver. */
-async function extraModelsFor(context: TrainingContext, model: ModelInfo, input: AnalysisInput, notes: string[], t: Translate): Promise<ExtraModel[]> {
+async function extraModelsFor(context: TrainingContext, model: ModelInfo, input: AnalysisInput, actorStage: number, notes: string[], t: Translate): Promise<ExtraModel[]> {
   const rlhf = context.workload.rlhf?.value;
   if (!rlhf) return [];
   const sized = async (spec: string | undefined): Promise<ModelInfo | undefined> => {
@@ -368,20 +368,37 @@ async function extraModelsFor(context: TrainingContext, model: ModelInfo, input:
   };
   const out: ExtraModel[] = [];
   const reference = await sized(rlhf.referenceModel);
-  if (reference) out.push({ role: 'reference', model: reference });
+  if (reference) out.push({ role: 'reference', model: reference, ...rlhf.placement?.reference });
+  const ema = await sized(rlhf.emaModel);
+  if (ema) out.push({ role: 'reference', model: ema, ...rlhf.placement?.reference });
   const reward = await sized(rlhf.rewardModel);
-  if (reward) out.push({ role: 'reward', model: reward });
+  if (reward) out.push({ role: 'reward', model: reward, ...rlhf.placement?.reward });
+  dschatCriticNotes(rlhf, actorStage, notes, t);
   const value = await sized(rlhf.valueModel);
-  if (value) out.push({ role: 'value', model: value, trainable: true });
+  if (value) out.push({ role: 'value', model: value, trainable: true, stage: rlhf.criticStage as ZeroStage | undefined });
   const teacher = await sized(rlhf.teacherModel);
   if (teacher) out.push({ role: 'teacher', model: teacher, sharded: rlhf.teacherSharded, offloaded: rlhf.teacherOffloaded });
   return out;
 }
 
+/**
+ * What DeepSpeed-Chat step 3's estimate should say (launch/launchers/deepspeedChat.ts): a critic below the actor's
+ * stage is counted apart, at its own; the hybrid engine's generation is not modelled.
+ */
+function dschatCriticNotes(rlhf: RlhfContext, actorStage: number, notes: string[], t: Translate): void {
+  if (rlhf.criticStage !== undefined && rlhf.criticStage < actorStage) {
+    notes.push(t("The critic runs ZeRO-{0}, the actor ZeRO-{1}: the critic's weights, gradients and optimizer states are counted at ZeRO-{0} among the other models.", rlhf.criticStage, actorStage));
+  }
+  if (rlhf.hybridEngine) notes.push(t("DeepSpeed's hybrid engine is not counted: its generation can take more than this estimate's rollout."));
+}
+
 function loraSpec(lora: LoraContext): LoraSpec {
-  const spec: LoraSpec = { rank: lora.rank, targetModules: lora.targetModules ?? ['all-linear'], quantBits: lora.quantBits };
+  // [] : the wrapped linears are not known; all-linear errs high on adapters, none wrapped on a base that trains.
+  const targets = lora.targetModules?.length ? lora.targetModules : lora.targetModules && lora.baseTrains ? [] : ['all-linear'];
+  const spec: LoraSpec = { rank: lora.rank, targetModules: targets, quantBits: lora.quantBits };
   if (lora.doubleQuant) spec.doubleQuant = true;
   if (lora.dropout) spec.dropout = lora.dropout;
+  if (lora.baseTrains) spec.baseTrains = true;
   return spec;
 }
 

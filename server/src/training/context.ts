@@ -1,7 +1,7 @@
 import { configName, describeSource, english, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
 import type { AttentionImpl, FsdpSpec, LossKernel, ModelParallelSpec } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
-import { factVia, type Fact, type LaunchFacts } from '../launch/facts';
+import { factVia, type ExtraPlacement, type Fact, type LaunchFacts } from '../launch/facts';
 import { baseName, dirName, pathOf } from '../util/paths';
 import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
 import { deepspeedSubcommands } from '../launch/launchers/swift';
@@ -32,6 +32,8 @@ export interface LoraContext {
   /** QLoRA's double quantisation of the NF4 scales. */
   doubleQuant?: boolean;
   targetModules?: string[];
+  /** Every weight but the wrapped linears' trains too (DeepSpeed-Chat without --only_optimize_lora). */
+  baseTrains?: boolean;
 }
 
 /** The extra models and rollout of an RLHF or distillation command, as the command states them. */
@@ -52,6 +54,13 @@ export interface RlhfContext {
   /** Generation: vLLM colocated on the training GPUs, vLLM elsewhere, or transformers' generate. */
   /** `completionStated`: the completion length is written (--max_completion_length), not the 512 default. */
   rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; completionStated?: boolean; generations?: number };
+  /** Where the reference and reward models sit when the command decides it (DeepSpeed-Chat step 3); else the run's stage. */
+  placement?: { reference: ExtraPlacement; reward: ExtraPlacement };
+  /** A frozen EMA copy of the trained model (DeepSpeed-Chat --enable_ema). */
+  emaModel?: string;
+  /** DeepSpeed-Chat step 3: the critic's own ZeRO stage, the hybrid engine's generation. */
+  criticStage?: number;
+  hybridEngine?: boolean;
 }
 
 /** What the run computes and how (docs/memory-model.md §7), each with its source; absent means the default. */
@@ -345,6 +354,8 @@ function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings
     const quantBits = quantBitsOf(script) ?? (script.tuner.value.toLowerCase() === 'qlora' ? 4 : undefined);
     const value: LoraContext = { rank, quantBits };
     if (script.loraDropout) value.dropout = script.loraDropout.value;
+    if (script.loraTargets) value.targetModules = script.loraTargets.value;
+    if (script.loraBaseTrains?.value) value.baseTrains = true;
     return { value, source: factSource(script, fact, t) };
   }
   if (script?.loraRank && script.loraRank.value > 0) {
@@ -433,6 +444,10 @@ function resolveRlhf(script: LaunchFacts | undefined, t: Translate): Sourced<Rlh
   // ms-swift's PPO trains a value model initialised from the reward model (TRL PPOTrainer, value_model).
   if (script.valueModel) rlhf.valueModel = script.valueModel.value;
   else if (type === 'ppo' && script.rewardModel) rlhf.valueModel = script.rewardModel.value;
+  if (script.extraPlacement) rlhf.placement = script.extraPlacement;
+  if (script.emaModel) rlhf.emaModel = script.emaModel.value;
+  if (script.criticStage) rlhf.criticStage = script.criticStage.value;
+  if (script.hybridEngine) rlhf.hybridEngine = true;
   if (script.teacherModel) {
     rlhf.teacherModel = script.teacherModel.value;
     const teacher = script.teacherDeepspeed;

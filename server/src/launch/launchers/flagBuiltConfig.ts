@@ -1,6 +1,8 @@
 import type { ConfigBuilder, LaunchFacts } from '../facts';
 import type { OptionReader } from './trainerArgs';
 import type { ZeroStage } from '../../memory/types';
+import { readDeepSpeedChatFacts } from './deepspeedChat';
+import { msg } from '../../l10n';
 
 /**
  * The program, when it is one that builds its DeepSpeed config from `--zero_stage` itself: DeepSpeed-Chat's main.py
@@ -22,7 +24,8 @@ function builderOf(script = ''): ConfigBuilder | undefined {
  *   for offload_param and offload_optimizer alike (:37-42); fp16 or bfloat16 (:28-33). Copies without --dtype
  *   write fp16 (Yi finetune/utils/ds_utils.py:40); Telechat's passes --precision fp16|bf16 instead (Tele-AI/Telechat
  *   bcdced4e deepspeed-telechat/sft/main.py: get_train_ds_config(offload=args.offload, stage=args.zero_stage,
- *   precision=args.precision), then the same batch keys). Step3 takes --actor_zero_stage/--critic_zero_stage: not read.
+ *   precision=args.precision), then the same batch keys). Step 3 builds the actor's the same way from --actor_zero_stage
+ *   (dschat/rlhf/rlhf_engine.py:67-87); its other models: deepspeedChat.ts.
  * - OpenRLHF: DeepspeedStrategy.get_ds_train_config (openrlhf/utils/deepspeed/deepspeed.py) passes offload=False and
  *   adam_offload=args.adam_offload, so deepspeed_utils.py (0a3fbcef) :20-26 gives offload_param "none" and
  *   offload_optimizer "cpu" with --adam_offload; bf16/fp16 from the precision (:48-53); it sets
@@ -32,14 +35,19 @@ function builderOf(script = ''): ConfigBuilder | undefined {
  */
 export function readFlagBuiltConfig(reader: OptionReader, facts: LaunchFacts): void {
   const builtBy = builderOf(facts.script?.value);
-  const stage = reader.integer('zero_stage', 'ds.zero_stage');
+  // Step 3 builds the actor's config from --actor_zero_stage (deepspeedChat.ts).
+  const stage = reader.integer('zero_stage', 'ds.zero_stage') ?? (builtBy === 'DeepSpeed-Chat' ? reader.integer('actor_zero_stage') : undefined);
   // A stage DeepSpeed refuses is no run to estimate.
   if (!builtBy || !stage || stage.value < 0 || stage.value > 3) return;
+  if (builtBy === 'DeepSpeed-Chat') readDeepSpeedChatFacts(reader, facts, stage);
   const offload = builtBy === 'DeepSpeed-Chat' ? reader.bool('offload') : reader.bool('adam_offload') ?? reader.bool('ds.adam_offload');
   const dtype = reader.string('dtype', 'precision', 'param_dtype', 'ds.param_dtype');
   const bf16 = reader.bool('bf16');
   const precision = dtype?.value === 'bf16' || dtype?.value === 'fp16' ? dtype.value : bf16?.value ? 'bf16' : builtBy === 'DeepSpeed-Chat' ? 'fp16' : undefined;
   const device = offload?.value ? 'cpu' : 'none';
+  // DeepSpeed-Chat hands deepspeed.initialize its own Adam: DeepSpeedCPUAdam with --offload, else FusedAdam (step1
+  // main.py:321-324, dschat/rlhf/rlhf_engine.py:108, :238).
+  if (builtBy === 'DeepSpeed-Chat') facts.optim ??= reader.ctx.fact(offload?.value ? 'DeepSpeedCPUAdam' : 'FusedAdam', stage.span.start, stage.span.end, msg('DeepSpeed-Chat main.py'), true);
   const flags = [`${stage.via} ${stage.value}`, offload?.value ? offload.via : '', dtype ? `${dtype.via} ${dtype.value}` : bf16?.value ? bf16.via : ''].filter(Boolean).join(' ');
   facts.deepspeed = {
     kind: 'settings',

@@ -76,8 +76,24 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // HF takes a path (or a dict): a bare word is a file name, not a preset.
     if (facts.deepspeed.kind === 'unknown') facts.deepspeed = { ...facts.deepspeed, kind: 'file', path: facts.deepspeed.text, candidates: ctx.candidates(facts.deepspeed.text) };
   }
+  readArgumentsFile(ctx, env, reader, trainer, facts);
   // DeepSpeed-Chat's bare `--deepspeed` (deepspeed.add_config_arguments) names no file: main.py builds the config.
   if (!facts.deepspeed) readFlagBuiltConfig(reader, facts);
+}
+
+/**
+ * The YAML a script reads as its arguments: TRL's TrlParser takes `--config x.yaml` and sets its values as the
+ * defaults the command line overrides (huggingface/trl f2cd5771 trl/scripts/utils.py:303-338); alignment-handbook's
+ * H4ArgumentParser read a first argument ending in .yaml, with `--key=value` after it overriding (19f03455^
+ * src/alignment/configs.py:51-64, :91-98).
+ */
+function readArgumentsFile(ctx: SourceContext, env: CommandEnvironment, reader: OptionReader, trainer: TrainerPart, facts: LaunchFacts): void {
+  const isYaml = (text: string | undefined) => text !== undefined && /\.ya?ml$/i.test(text);
+  const config = reader.string('config');
+  const first = trainer.args[0];
+  const firstText = first && !first.raw.startsWith('-') ? env.resolve(first) : undefined;
+  const file = isYaml(config?.value) ? config : isYaml(firstText) ? ctx.fact(firstText!, first!.start, first!.end, firstText!) : undefined;
+  if (file) facts.argsFile = { ...file, candidates: ctx.candidates(file.value) };
 }
 
 /**

@@ -143,6 +143,22 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlAnalysis {
   return { yaml: launchOf(ctx, text, document), syntaxError };
 }
 
+/**
+ * TRL's ModelConfig in a recipe YAML (huggingface/trl f2cd5771 trl/trainer/model_config.py): use_peft turns LoRA on
+ * with lora_r (default 16, :107-108) on lora_target_modules (:119), load_in_4bit / load_in_8bit quantise the base.
+ */
+function readTrlPeft(top: Map<string, YamlEntry>, facts: LaunchFacts, at: <T>(e: YamlEntry, value: T) => Fact<T>, int: (e: YamlEntry | undefined) => Fact<number> | undefined): void {
+  const peft = top.get('use_peft');
+  if (peft?.value !== true || facts.tuner) return;
+  facts.tuner = at(peft, 'lora');
+  facts.loraRank ??= int(top.get('lora_r')) ?? { ...at(peft, 16), via: 'use_peft (lora_r 16)' };
+  const targets = top.get('lora_target_modules');
+  const names = Array.isArray(targets?.value) ? targets.value.map(String) : typeof targets?.value === 'string' ? [targets.value] : [];
+  if (targets && names.length) facts.loraTargets = at(targets, names);
+  const quant = top.get('load_in_4bit')?.value === true ? top.get('load_in_4bit') : top.get('load_in_8bit')?.value === true ? top.get('load_in_8bit') : undefined;
+  if (quant) facts.quantBits ??= at(quant, quant.key === 'load_in_4bit' ? 4 : 8);
+}
+
 /** Workload facts of an ms-swift or LLaMA-Factory YAML (their keys are the command's flags). */
 function readYamlWorkload(
   top: Map<string, YamlEntry>,
@@ -256,10 +272,12 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   facts.model = str(top.get('model_name_or_path')) ?? str(top.get('model'));
   facts.microBatch = int(top.get('per_device_train_batch_size'));
   facts.gradientAccumulation = int(top.get('gradient_accumulation_steps'));
-  facts.seqLen = int(top.get('cutoff_len')) ?? int(top.get('max_length'));
+  // TRL's SFTConfig said max_seq_length before max_length (a recipe read as a script's arguments, launchers/hf.ts).
+  facts.seqLen = int(top.get('cutoff_len')) ?? int(top.get('max_length')) ?? int(top.get('max_seq_length'));
   const tuner = str(top.get('finetuning_type')) ?? str(top.get('tuner_type')) ?? str(top.get('train_type'));
   if (tuner) facts.tuner = tuner;
   facts.loraRank = int(top.get('lora_rank'));
+  readTrlPeft(top, facts, at, int);
   facts.quantBits = int(top.get('quantization_bit')) ?? int(top.get('quant_bits'));
   facts.quantMethod = str(top.get('quantization_method')) ?? str(top.get('quant_method'));
   const gc = top.get('gradient_checkpointing');
@@ -275,7 +293,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.torchDtype = at(dtype, precision);
   }
   readYamlWorkload(top, facts, at, int, str);
-  if (kind === 'llamafactory-yaml' && facts.gradientCheckpointing?.value !== true) {
+  // Only a file with LLaMA-Factory's own keys is read by its loader: a TRL recipe (model_name_or_path alone) keeps its
+  // gradient_checkpointing: false (the YAML a script reads as its arguments, launchers/hf.ts).
+  const llamaFactoryOwn = llamaFactoryKeys.some((k) => k !== 'model_name_or_path' && top.has(k));
+  if (kind === 'llamafactory-yaml' && llamaFactoryOwn && facts.gradientCheckpointing?.value !== true) {
     // LLaMA-Factory's loader checkpoints unless disable_gradient_checkpointing (ff6d4d12 hparams/model_args.py:145-148,
     // model/model_utils/checkpointing.py:184); the Trainer's gradient_checkpointing: false does not stop it.
     const disable = top.get('disable_gradient_checkpointing');

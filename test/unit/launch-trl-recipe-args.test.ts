@@ -1,0 +1,153 @@
+/**
+ * TRL recipes: the training arguments live in a YAML the script's parser reads (TrlParser `--config x.yaml`,
+ * alignment-handbook's H4ArgumentParser `script.py x.yaml`), with the command line over it
+ * (huggingface/trl f2cd5771 trl/scripts/utils.py:303-338; alignment-handbook 19f03455^ src/alignment/configs.py:51-64,
+ * :91-98). Excerpts of the real recipes, each with its URL; each test failed before the change (the recipe unread).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { withDefaults } from '../../server/src/settings';
+import { describeSource } from '../../server/src/protocol';
+import { estimateFeatures, memoryHosts, scriptDocument, shown } from './context-hosts';
+import { runCli } from './cli-helpers';
+
+// https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/accelerate_configs/zero3.yaml
+const zero3 = `compute_environment: LOCAL_MACHINE
+debug: false
+deepspeed_config:
+  deepspeed_multinode_launcher: standard
+  offload_optimizer_device: none
+  offload_param_device: none
+  zero3_init_flag: true
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+downcast_bf16: 'no'
+machine_rank: 0
+main_training_function: main
+mixed_precision: bf16
+num_machines: 1
+num_processes: 8
+rdzv_backend: static
+same_network: true
+tpu_env: []
+tpu_use_cluster: false
+tpu_use_sudo: false
+use_cpu: false
+`;
+
+// https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/zephyr-7b-beta/sft/config_full.yaml
+// (the dataset mixture and the chat template left out)
+const sftFull = `# Model arguments
+model_name_or_path: mistralai/Mistral-7B-v0.1
+model_revision: main
+torch_dtype: bfloat16
+attn_implementation: flash_attention_2
+
+# SFT trainer config
+bf16: true
+do_eval: true
+eval_strategy: epoch
+gradient_accumulation_steps: 1
+gradient_checkpointing: true
+gradient_checkpointing_kwargs:
+  use_reentrant: False
+hub_model_id: zephyr-7b-sft-full
+learning_rate: 2.0e-05
+lr_scheduler_type: cosine
+max_seq_length: 2048
+max_steps: -1
+num_train_epochs: 1
+output_dir: data/zephyr-7b-sft-full
+per_device_eval_batch_size: 8
+per_device_train_batch_size: 16
+warmup_ratio: 0.1
+`;
+
+// https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/zephyr-7b-beta/sft/config_qlora.yaml
+// (the same, with its LoRA arguments)
+const sftQlora = `model_name_or_path: mistralai/Mistral-7B-v0.1
+torch_dtype: bfloat16
+attn_implementation: flash_attention_2
+
+# LoRA arguments
+load_in_4bit: true
+use_peft: true
+lora_r: 16
+lora_alpha: 16
+lora_dropout: 0.05
+lora_target_modules:
+- q_proj
+- k_proj
+- v_proj
+- o_proj
+- gate_proj
+- up_proj
+- down_proj
+
+bf16: true
+gradient_accumulation_steps: 2
+gradient_checkpointing: true
+max_seq_length: 2048
+per_device_train_batch_size: 4
+`;
+
+// https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/zephyr-7b-beta/README.md (lines 18, 40)
+const fullLaunch = 'ACCELERATE_LOG_LEVEL=info accelerate launch --config_file recipes/accelerate_configs/zero3.yaml scripts/sft.py --config recipes/zephyr-7b-beta/sft/config_full.yaml\n';
+const qloraLaunch =
+  'ACCELERATE_LOG_LEVEL=info accelerate launch --config_file recipes/accelerate_configs/zero3.yaml scripts/sft.py recipes/zephyr-7b-beta/sft/config_qlora.yaml --load_in_4bit=true --per_device_train_batch_size=2\n';
+
+const files = { 'recipes/accelerate_configs/zero3.yaml': zero3, 'recipes/zephyr-7b-beta/sft/config_full.yaml': sftFull, 'recipes/zephyr-7b-beta/sft/config_qlora.yaml': sftQlora };
+
+async function analysisOf(text: string, more: Record<string, string> = {}) {
+  const { analyses } = estimateFeatures(memoryHosts({ ...files, ...more, 'train.sh': text }));
+  return analyses.training.analyzeDocument(scriptDocument('train.sh', text), 'launch-script', withDefaults({}));
+}
+
+test("alignment-handbook's `scripts/sft.py --config recipe.yaml` under accelerate's zero3.yaml: model, batch, sequence, checkpointing and dtype from the recipe", async () => {
+  const { analysis, hasConfig } = await analysisOf(fullLaunch);
+  assert.equal(hasConfig, true);
+  assert.equal(analysis.current.stage, 3);
+  const c = analysis.context;
+  const recipe = 'config_full.yaml';
+  assert.deepEqual(shown(c.model!), { value: 'mistralai/Mistral-7B-v0.1', source: `${recipe} line 2` });
+  assert.deepEqual(shown(c.microBatchSize), { value: 16, source: `${recipe} line 23` });
+  assert.deepEqual(shown(c.gradientAccumulationSteps), { value: 1, source: `${recipe} line 11` });
+  assert.deepEqual(shown(c.sequenceLength), { value: 2048, source: `${recipe} line 18` });
+  assert.deepEqual(shown(c.gradientCheckpointing), { value: true, source: `${recipe} line 12` });
+  assert.equal(c.dtype.value, 'bf16');
+  assert.equal(c.gpusPerNode?.value, 8);
+  assert.equal(c.lora, undefined);
+});
+
+test('a positional recipe (H4ArgumentParser) with use_peft, lora_r, lora_target_modules; `--key=value` on the command line overrides the recipe', async () => {
+  const { analysis } = await analysisOf(qloraLaunch);
+  const c = analysis.context;
+  const recipe = 'config_qlora.yaml';
+  assert.deepEqual(c.lora?.value, { rank: 16, quantBits: 4, dropout: 0.05, targetModules: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'] });
+  assert.match(describeSource(c.lora!.source), new RegExp(`${recipe} line 8`));
+  assert.deepEqual(shown(c.microBatchSize), { value: 2, source: 'train.sh line 1' });
+  assert.deepEqual(shown(c.gradientAccumulationSteps), { value: 2, source: `${recipe} line 21` });
+});
+
+test('zero-lens estimate on the recipe launch shows the recipe as the source of the model and batch', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zero-lens-trl-recipe-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  writeFileSync(path.join(dir, 'train.sh'), fullLaunch);
+  const r = await runCli(['estimate', 'train.sh'], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Mistral-7B-v0\.1/);
+  assert.match(r.out, /micro-batch 16/);
+  assert.match(r.out, /sequence 2048/);
+});
+
+test("a recipe's gradient_checkpointing: false stays false (LLaMA-Factory's loader, which ignores it, does not read a TRL recipe)", async () => {
+  const { analysis } = await analysisOf(fullLaunch.replace('config_full.yaml', 'config_nogc.yaml'), { 'recipes/zephyr-7b-beta/sft/config_nogc.yaml': sftFull.replace('gradient_checkpointing: true', 'gradient_checkpointing: false') });
+  assert.deepEqual(shown(analysis.context.gradientCheckpointing), { value: false, source: 'config_nogc.yaml line 12' });
+});
