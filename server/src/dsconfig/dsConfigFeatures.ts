@@ -33,11 +33,13 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
       const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
-      const world = worldOf ? await worldOf(document, settings) : undefined;
+      // The world size comes from the estimate's analysis: should that fail (it is reported as its own check-failed),
+      // the DeepSpeed checks still run, with the settings' world size.
+      const world = worldOf ? await worldOf(document, settings).catch(() => undefined) : undefined;
       return validateConfigAsync(parses, document, settings, release, budget, walks, world);
     },
     // "Fix all" validates again, with the world size the diagnostics had, so its batch fix is theirs.
     codeActions: (document, range, context, settings, budget) =>
-      codeActions(document, range, context, settings, budget, parses, snippetEdits, worldOf && (() => worldOf(document, settings))),
+      codeActions(document, range, context, settings, budget, parses, snippetEdits, worldOf && (() => worldOf(document, settings).catch(() => undefined))),
   };
 }
