@@ -30,6 +30,7 @@ import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
 import { createFsdpConfigFeatures } from './launch/features/fsdpConfigFeatures';
 import { createLaunchFeatures } from './launch/launchFeatures';
 import type { CallerInputs, DocumentAnalysis } from './training/service';
+import { contextWorldSize } from './training/worldSize';
 import { createAnalyses } from './analyses';
 import { createConfigEstimates } from './estimates/configEstimates';
 import { createLaunchEstimates } from './estimates/launchEstimates';
@@ -115,7 +116,9 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
   const { configParses, launchParses, fsdpConfigFiles, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory);
-  const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true);
+  // The config's world-size rules use its training context's GPU count (a launch script's before the settings').
+  const worldOf = async (document: TextDocument, settings: ZeroLensSettings) => contextWorldSize((await training.analyzeConfig(document, settings)).context, translator(settings.locale));
+  const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true, worldOf);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);
   const launch = createLaunchFeatures({

@@ -246,6 +246,30 @@ test('a script with no DeepSpeed config: no false "cannot size the model", but t
   assert.match(missing.err, /--ddp \(plain PyTorch\)\. DeepSpeed config 'missing\.json' /);
 });
 
+test('a LLaMA-Factory YAML whose DeepSpeed config cannot be used: estimate says why in the words of zero-lens check, on the YAML and on a script that trains it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-lens-estimate-lf-'));
+  const yaml = (deepspeed: string) => `model_name_or_path: meta-llama/Llama-2-7b-hf\nstage: sft\ndo_train: true\nfinetuning_type: full\ndeepspeed: ${deepspeed}\n`;
+  // LLaMA-Factory's own example names examples/deepspeed/ds_z3_config.json, relative to where it is started.
+  writeFileSync(join(dir, 'train.yaml'), yaml('examples/deepspeed/ds_z3_config.json'));
+  writeFileSync(join(dir, 'run.sh'), '#!/bin/bash\nFORCE_TORCHRUN=1 llamafactory-cli train train.yaml\n');
+  mkdirSync(join(dir, 'folder.json'));
+  writeFileSync(join(dir, 'folder.yaml'), yaml('folder.json'));
+  for (const [file, said] of [
+    ['train.yaml', "DeepSpeed config 'examples/deepspeed/ds_z3_config.json' is not next to this file"],
+    ['folder.yaml', "ZeRO Lens did not read 'folder.json': it is a folder"],
+    ['run.sh', "train.yaml: DeepSpeed config 'examples/deepspeed/ds_z3_config.json' is not next to this file"],
+  ]) {
+    const check = await runCli(['check', file === 'run.sh' ? 'train.yaml' : file], dir);
+    const estimate = await cli([file], dir);
+    assert.equal(estimate.code, 2, estimate.err);
+    assert.match(estimate.err, /names no DeepSpeed config ZeRO Lens can read/);
+    // The same sentence zero-lens check prints for the file that names the config.
+    const checkSays = said.replace(/^train\.yaml: /, '');
+    assert.ok(check.out.includes(checkSays), check.out);
+    assert.ok(estimate.err.includes(said), `${file}: ${estimate.err}`);
+  }
+});
+
 test('model-parallel sizes the GPUs cannot tile are refused with the error Megatron or DeepSpeed raises, not estimated', async () => {
   const megatron = await cli(['--model', 'Qwen/Qwen2.5-7B', '--tp', '8', '--pp', '7', '--gpus-per-node', '1']);
   assert.equal(megatron.code, 2);

@@ -239,11 +239,11 @@ test('a value the user must fill in (nvme_path) is a snippet tab stop, offered o
   assert.deepEqual(change.edits.map((e) => e.snippet), [{ kind: 'snippet', value: ', "nvme_path": "${1:/local_nvme}"' }]);
 });
 
-test('batch triple with zeroLens.gpusPerNode set: the fix gives the batch of that many GPUs, not the nearest multiple', async () => {
+test('batch triple with zeroLens.gpusPerNode set: the fix gives the batch of that many GPUs, not the nearest multiple, and says where the count comes from', async () => {
   const text = lines('{', '  "train_batch_size": 30,', '  "train_micro_batch_size_per_gpu": 2,', '  "gradient_accumulation_steps": 2', '}');
   const document = docOf(text);
   const titles = (await quickFixes(document, withDefaults({ gpusPerNode: 8 }))).map((a) => a.title);
-  assert.ok(titles.includes('Set train_batch_size to 32 (2 × 2 × 8 GPUs)'), titles.join(' | '));
+  assert.ok(titles.includes('Set train_batch_size to 32 (2 × 2 × 8 GPUs (settings (zeroLens.gpusPerNode)))'), titles.join(' | '));
   const twoNodes = (await quickFixes(document, withDefaults({ gpusPerNode: 8, nodes: 2 }))).map((a) => a.title);
-  assert.ok(twoNodes.includes('Set train_batch_size to 64 (2 × 2 × 16 GPUs)'), twoNodes.join(' | '));
+  assert.ok(twoNodes.some((title) => title.startsWith('Set train_batch_size to 64 (2 × 2 × 16 GPUs (2 nodes × 8) (') && title.includes('zeroLens.nodes')), twoNodes.join(' | '));
 });

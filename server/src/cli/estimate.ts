@@ -16,6 +16,8 @@ import { resolveModel } from '../memory/resolveModel';
 import { largestLayerGuess } from '../memory/genericShape';
 import { autotpWorldMessage, megatronWorldMessage } from '../launch/diagnostics/parallelSizes';
 import { shellWord } from '../launch/shell/quote';
+import { extractLaunchFacts } from '../launch/references';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ConfigAnalysis } from '../training/analysis';
 import type { ModelInfo } from '../memory/types';
 import { nodeFileSystem, NodeWorkspace } from '../nodeHost';
@@ -112,7 +114,7 @@ async function estimateFor(args: EstimateArgs, io: Pick<CliIO, 'cwd' | 'locale'>
   const found = await service.getDocumentAnalysis(document, settings, caller);
   if (!found) throw notOurs();
   const { analysis } = found;
-  if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd, t, found.hasConfig ? undefined : await configProblem(service, document, settings)));
+  if (!analysis.input) throw new UsageError(await whatIsMissing(args, found, fs, io.cwd, t, found.hasConfig ? undefined : await configProblem(service, document, settings, fs, workspace, io.cwd, t)));
   const layout = parallelLayoutProblem(analysis, t);
   if (layout) throw new UsageError(layout);
   if (args.mode === 'deepspeed' && analysis.current.stage === 0) {
@@ -259,14 +261,37 @@ function missingWords(missing: MissingInput, t: Translate): string {
   }
 }
 
-/** Codes of a launch whose named DeepSpeed config cannot be used: `zero-lens check` says the same on that file. */
-const configProblemCodes = new Set(['deepspeed-config-not-found']);
+/**
+ * Codes of a launch whose named DeepSpeed config cannot be used (not found; found but not read: a folder, too
+ * large): `zero-lens check` says the same on that file.
+ */
+const configProblemCodes = new Set(['deepspeed-config-not-found', 'file-not-read']);
 
-/** Why the config a launch names cannot be read, in the words `zero-lens check` uses; undefined if it names none. */
-async function configProblem(service: ZeroLensLanguageService, document: TextDocument, settings: ZeroLensSettings): Promise<string | undefined> {
-  const diagnostics = await service.doValidation(document, settings);
+/** The first of those diagnostics' messages. */
+function problemIn(diagnostics: Diagnostic[]): string | undefined {
   const found = diagnostics.find((d) => typeof d.code === 'string' && configProblemCodes.has(d.code));
   return typeof found?.message === 'string' ? found.message : undefined;
+}
+
+/**
+ * Why the config a launch names cannot be read, in the words `zero-lens check` uses; undefined if it names none. A
+ * command that hands its DeepSpeed settings to a config file (`llamafactory-cli train x.yaml`, `swift sft x.yaml`,
+ * accelerate `--config_file`) has the problem in that file: it is checked as `zero-lens check` checks it, and named.
+ */
+async function configProblem(service: ZeroLensLanguageService, document: TextDocument, settings: ZeroLensSettings, fs: FileSystemHost, workspace: WorkspaceHost, cwd: string, t: Translate): Promise<string | undefined> {
+  const own = problemIn(await service.doValidation(document, settings));
+  if (own || service.classify(document, settings) !== 'launch-script') return own;
+  for (const facts of extractLaunchFacts(document, workspace.folders())) {
+    for (const candidate of facts.configFile?.candidates ?? []) {
+      const read = await fs.readFile(candidate, 'yaml');
+      if (!('text' in read)) continue;
+      const named = TextDocument.create(pathToFileURL(candidate).toString(), languageOf(candidate), 1, read.text);
+      const why = problemIn(await service.doValidation(named, settings));
+      if (why) return t('{0}: {1}', path.relative(cwd, candidate), why);
+      break;
+    }
+  }
+  return undefined;
 }
 
 /** What the file's context lacks for numbers, and the flag that gives it. */

@@ -10,9 +10,21 @@ import { codeActions } from './codeActions/codeActions';
 import { findDeepSpeedRelease } from './deepspeedRelease';
 import { mayDependOnRelease } from './releaseChecks';
 import { pathOf } from '../util/paths';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ZeroLensSettings } from '../settings';
+import type { WorldSize } from './validation/worldSize';
 
-/** The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. */
-export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false): FeatureContributor {
+/**
+ * The run's world size for a config (from its training context: the launch script that uses it, else the settings),
+ * injected by the facade, since the training layer sits above this domain.
+ */
+export type WorldOf = (document: TextDocument, settings: ZeroLensSettings) => Promise<WorldSize | undefined>;
+
+/**
+ * The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. Without
+ * `worldOf` the world-size rules take the GPU count from the settings alone.
+ */
+export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false, worldOf?: WorldOf): FeatureContributor {
   // The schema walk's findings per object and ajv's per section, taken over by the next version where an edit left
   // the object as it was.
   const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo() };
@@ -23,8 +35,13 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
       const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
-      return validateConfigAsync(parses, document, settings, release, budget, memo);
+      // The world size comes from the estimate's analysis: should that fail (it is reported as its own check-failed),
+      // the DeepSpeed checks still run, with the settings' world size.
+      const world = worldOf ? await worldOf(document, settings).catch(() => undefined) : undefined;
+      return validateConfigAsync(parses, document, settings, release, budget, memo, world);
     },
-    codeActions: (document, range, context, settings, budget) => codeActions(document, range, context, settings, budget, parses, snippetEdits),
+    // "Fix all" validates again, with the world size the diagnostics had, so its batch fix is theirs.
+    codeActions: (document, range, context, settings, budget) =>
+      codeActions(document, range, context, settings, budget, parses, snippetEdits, worldOf && (() => worldOf(document, settings).catch(() => undefined))),
   };
 }

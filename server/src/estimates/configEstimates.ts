@@ -4,9 +4,8 @@ import { InlayHintKind, MarkupKind, type Diagnostic, type InlayHint, type Range 
 import type { Node } from 'jsonc-parser';
 import type { FeatureContributor } from '../feature';
 import { findProperty, type ConfigParses, type ParsedConfig } from '../dsconfig/parse';
-import { describeSource, formatGpuCount, type Translate } from '../protocol';
+import type { Translate } from '../protocol';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
-import type { TrainingContext } from '../training/context';
 import type { TrainingService } from '../training/service';
 import { fitDiagnostic, hostMemoryDiagnostic } from './fitDiagnostic';
 import { offloadHintText, offloadHintTooltip, peakTooltip, stageHintText } from './present';
@@ -18,7 +17,8 @@ import { dataFixActions } from '../diagnostics/fixActions';
 import { pathOf } from '../util/paths';
 import { unlimited } from '../util/budget';
 import { ConfigView } from '../dsconfig/validation/configView';
-import { autoepWorldChecks, type WorldSize } from '../dsconfig/validation/rules/expertParallel';
+import { autoepWorldChecks } from '../dsconfig/validation/rules/expertParallel';
+import { contextWorldSize } from '../training/worldSize';
 import { elasticityWorldChecks } from '../dsconfig/validation/rules/elasticity';
 import { batchWorldChecks } from '../dsconfig/validation/rules/batch';
 import { configReader } from '../launch/deepspeedPlugin';
@@ -79,7 +79,7 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       if (host) out.push(host);
       const view = new ConfigView(document, parsed, undefined, undefined, settings.locale);
       // Checks that need the world size, when the context knows the GPU count (a launch script or the settings).
-      const world = worldSizeOf(analysis.context, t);
+      const world = contextWorldSize(analysis.context, t);
       if (world) {
         // The HF Trainer, accelerate, ms-swift and LLaMA-Factory run data-parallel over every GPU; a plain
         // `deepspeed train.py --deepspeed_config` script may bring an mpu of its own.
@@ -137,14 +137,6 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       return hints;
     },
   };
-}
-
-/** The world size of the training context with where it came from; undefined when the GPU count is unknown. */
-function worldSizeOf(context: TrainingContext, t: Translate): WorldSize | undefined {
-  const { gpusPerNode, nodes } = context;
-  if (!gpusPerNode) return undefined;
-  const sources = [...new Set([describeSource(gpusPerNode.source, t), ...(nodes.value > 1 ? [describeSource(nodes.source, t)] : [])])].join(t({ message: '; ', comment: 'between the clauses of a list' }));
-  return { gpus: gpusPerNode.value * nodes.value, label: t('{0} ({1})', formatGpuCount(gpusPerNode.value, nodes.value, t), sources) };
 }
 
 function stageHint(document: TextDocument, stage: Node, analysis: ConfigAnalysis, t: Translate): InlayHint {

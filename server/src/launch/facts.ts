@@ -222,6 +222,11 @@ export interface LaunchFacts {
   freezeVit?: Fact<boolean>;
   /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */
   optim?: Fact<string>;
+  /**
+   * ms-swift `--optimizer`: the optimizer plugin that builds the optimizer (swift/optimizers/mapping.py:9-16,
+   * trainers/mixin.py:87), `galore` also from `--use_galore` (arguments/sft_args.py:213-217).
+   */
+  swiftOptimizer?: Fact<string>;
   /** LLaMA-Factory `pure_bf16`: bf16 weights and optimizer states, no fp32 copy of the trainable weights. */
   pureBf16?: Fact<boolean>;
   /** RLHF and distillation: the extra models the command holds. */

@@ -65,6 +65,12 @@ export function configContextFacts(facts: ConfigFacts): ConfigContextFacts {
   };
 }
 
+/** Whether a config has an optimizer block, of any type: DeepSpeed then builds it instead of the trainer. */
+function buildsOptimizer(config: unknown): boolean {
+  const block = config && typeof config === 'object' ? (config as { optimizer?: unknown }).optimizer : undefined;
+  return !!block && typeof block === 'object';
+}
+
 /** Where a config fact came from: the config's key, or a default when the fact follows from what the config leaves out. */
 export function configFactSource(configPath: string, fact: Fact<unknown> | undefined): Source {
   return fact && !fact.implicit ? { kind: 'config', file: configPath, key: fact.path } : { kind: 'default' };
@@ -86,7 +92,7 @@ export async function analyze(input: AnalysisInput): Promise<ConfigAnalysis> {
   const facts = extractConfigFacts(input.config);
   const context = resolveTrainingContext({
     configPath: input.configPath,
-    config: configContextFacts(facts),
+    config: { ...configContextFacts(facts), buildsOptimizer: buildsOptimizer(input.config) },
     withoutDeepSpeed: input.config === undefined,
     scripts: input.scripts,
     settings: input.settings,

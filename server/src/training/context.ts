@@ -7,6 +7,7 @@ import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/config
 import { deepspeedSubcommands } from '../launch/launchers/swift';
 import { pluginReader } from '../launch/deepspeedPlugin';
 import { translator } from '../l10n';
+import { loraTuners, unmodelledNotes } from './unmodelled';
 
 /**
  * The training context of one run: which model, how many GPUs, what batch and sequence. Resolved from, in
@@ -22,6 +23,8 @@ export interface ConfigContextFacts {
   trainBatchSize?: number;
   gradientAccumulationSteps?: number | 'auto';
   precision?: Precision | 'auto';
+  /** The config has an optimizer block: DeepSpeed builds that optimizer, not the trainer's. */
+  buildsOptimizer?: boolean;
 }
 
 export interface LoraContext {
@@ -145,7 +148,6 @@ export interface ContextInputs {
   defaults?: ContextDefaults;
 }
 
-const loraTuners = new Set(['lora', 'qlora', 'longlora', 'adalora', 'lora_llm', 'dora', 'pissa', 'olora', 'vera', 'loha', 'lokr']);
 
 /** Where a script's fact came from: its line, or the launcher's default it stands for. */
 export function factSource(launch: LaunchFacts, fact: Fact<unknown>, t: Translate = english): Source {
@@ -232,6 +234,8 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
   const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings, t);
+  // A tuner or optimizer plugin the estimate counts as something else is said, with the way the numbers may be off.
+  if (!over.lora) notes.push(...unmodelledNotes(script, config.buildsOptimizer === true, (fact) => describeSource(factSource(script!, fact, t), t), t));
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
 

@@ -8,6 +8,7 @@ import { fixEdits } from '../../diagnostics/applyFix';
 import { readDiagnosticData } from '../../diagnostics/readDiagnosticData';
 import { dataFixActions, placeholderOf } from '../../diagnostics/fixActions';
 import { fixAllText } from './fixAll';
+import type { WorldSize } from '../validation/worldSize';
 import { isOwnDiagnostic } from './ownDiagnostics';
 import type { ConfigParses } from '../parse';
 import { unlimited, type Budget } from '../../util/budget';
@@ -33,6 +34,8 @@ export async function codeActions(
   budget: Budget = unlimited,
   parses?: ConfigParses,
   snippetEdits = false,
+  /** The run's world size as the diagnostics had it (the training context's); else "Fix all" takes the settings'. */
+  worldOf?: () => Promise<WorldSize | undefined>,
 ): Promise<CodeAction[]> {
   const text = document.getText();
   const actions: CodeAction[] = [];
@@ -50,7 +53,7 @@ export async function codeActions(
     const edits =
       text.length >= fixAllInOnePassFrom
         ? fixAllFromDiagnostics(document, context.diagnostics.filter(isOwnDiagnostic), parses?.parse(document).root)
-        : await fixAllEdits(document, settings, budget);
+        : await fixAllEdits(document, settings, budget, await worldOf?.());
     const t = translator(settings.locale);
     if (edits.length > 0) actions.push({ title: t('Fix all auto-fixable ZeRO Lens problems'), kind: fixAllKind, edit: { changes: { [document.uri]: edits } } });
   }
@@ -60,9 +63,9 @@ export async function codeActions(
 /** From this size "Fix all" applies the editor's diagnostics' preferred fixes in one pass. */
 const fixAllInOnePassFrom = 256 * 1024;
 
-async function fixAllEdits(document: TextDocument, settings: ZeroLensSettings, budget: Budget): Promise<TextEdit[]> {
+async function fixAllEdits(document: TextDocument, settings: ZeroLensSettings, budget: Budget, world: WorldSize | undefined): Promise<TextEdit[]> {
   const text = document.getText();
-  const after = await fixAllText(document, settings, budget);
+  const after = await fixAllText(document, settings, budget, world);
   return after === text ? [] : [minimalEdit(document, text, after)];
 }
 

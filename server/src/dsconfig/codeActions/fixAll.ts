@@ -4,6 +4,7 @@ import { applyFix } from '../../diagnostics/applyFix';
 import { readDiagnosticData } from '../../diagnostics/readDiagnosticData';
 import { placeholderOf } from '../../diagnostics/fixActions';
 import { validateConfig } from '../validation/validate';
+import type { WorldSize } from '../validation/worldSize';
 import { ConfigParses } from '../parse';
 import { isOwnDiagnostic } from './ownDiagnostics';
 import { unlimited, type Budget } from '../../util/budget';
@@ -15,7 +16,7 @@ const maxRounds = 200;
  * Applies every preferred fix, one at a time, re-validating the text after each so fixes never overlap or
  * act on stale positions. Returns the final text (unchanged when nothing was fixable).
  */
-export async function fixAllText(document: TextDocument, settings: ZeroLensSettings, budget: Budget = unlimited): Promise<string> {
+export async function fixAllText(document: TextDocument, settings: ZeroLensSettings, budget: Budget = unlimited, world?: WorldSize): Promise<string> {
   let text = document.getText();
   const tried = new Set<string>();
   // Parses of their own keep these intermediate versions out of the editor document's parse cache.
@@ -26,7 +27,7 @@ export async function fixAllText(document: TextDocument, settings: ZeroLensSetti
     await budget.checkpoint();
     const current = TextDocument.create(uri, document.languageId, round, text);
     let progressed = false;
-    for (const diagnostic of validateConfig(parses, current, settings)) {
+    for (const diagnostic of validateConfig(parses, current, settings, undefined, undefined, world)) {
       if (!isOwnDiagnostic(diagnostic)) continue;
       const data = readDiagnosticData(diagnostic.data);
       const preferred = data?.fixes.find((f) => f.preferred);

@@ -12,6 +12,7 @@ import type { DeepSpeedRelease } from '../deepspeedRelease';
 import { holdsUnder, type ReleaseCheck } from '../releaseChecks';
 import { translator, type Locale, type Translate } from '../../l10n';
 import { rangeOfSpan } from '../../util/textRange';
+import type { WorldSize } from './worldSize';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -40,8 +41,8 @@ export class ConfigView {
   constructor(
     readonly document: TextDocument,
     readonly parsed: ParsedConfig,
-    /** The data-parallel world size the settings give (zeroLens.gpusPerNode × nodes), when they give one. */
-    readonly worldSize?: number,
+    /** The run's data-parallel world size with where it came from (the training context's, else the settings'), when known. */
+    readonly world?: WorldSize,
     readonly release?: DeepSpeedRelease,
     readonly locale: Locale = 'en',
   ) {

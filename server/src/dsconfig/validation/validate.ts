@@ -12,18 +12,21 @@ import { schemaDiagnostics } from './schemaValidation';
 import { textDiagnostics } from './syntax';
 import type { WalkMemo } from './walkMemo';
 import type { SectionErrorsMemo } from './sectionErrors';
+import { settingsWorldSize, type WorldSize } from './worldSize';
+import { translator } from '../../l10n';
 
 const ownedPointers = new Set(ruleOwnedPaths.map(pointerOf));
 
 /**
  * All ds_config diagnostics for one document: text level (syntax, duplicates, JSONC), schema (types, enums,
  * unknown keys, "auto", integers, deprecations, aliases, stage-only keys) and the cross-key rules; checks whose
- * truth changed between DeepSpeed releases follow `release` (the workspace's, when known).
+ * truth changed between DeepSpeed releases follow `release` (the workspace's, when known); the world-size rules
+ * take `world` (the training context's, which the facade injects), else the settings'.
  * Each check is isolated so one failing check cannot hide the others' results.
  */
-export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, memo?: ValidationMemo): Diagnostic[] {
+export function validateConfig(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, memo?: ValidationMemo, world = worldOfSettings(settings)): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), worldSizeOf(settings), release, settings.locale), settings, out, memo)) phase();
+  for (const phase of validationPhases(new ConfigView(document, parses.parse(document), world, release, settings.locale), settings, out, memo)) phase();
   return out;
 }
 
@@ -33,14 +36,22 @@ export function validateConfig(parses: ConfigParses, document: TextDocument, set
  * budget's next checkpoint once it is stale (a newer version, a cancelled pull): `Cancelled` is thrown, so no
  * caller mistakes a stopped run for "no problems". Without a budget, a stale run resolves with nothing.
  */
-export async function validateConfigAsync(parses: ConfigParses, document: TextDocument, settings: ZeroLensSettings, release?: DeepSpeedRelease, budget: Budget = unlimited, memo?: ValidationMemo): Promise<Diagnostic[]> {
+export async function validateConfigAsync(
+  parses: ConfigParses,
+  document: TextDocument,
+  settings: ZeroLensSettings,
+  release?: DeepSpeedRelease,
+  budget: Budget = unlimited,
+  memo?: ValidationMemo,
+  world = worldOfSettings(settings),
+): Promise<Diagnostic[]> {
   const version = document.version;
   const pacer = new Pacer();
   const parsed = await parses.parseForValidation(document, budget);
   await budget.checkpoint();
   if (!parsed) return [];
   const out: Diagnostic[] = [];
-  for (const phase of validationPhases(new ConfigView(document, parsed, worldSizeOf(settings), release, settings.locale), settings, out, memo)) {
+  for (const phase of validationPhases(new ConfigView(document, parsed, world, release, settings.locale), settings, out, memo)) {
     if (await pacer.pause()) {
       await budget.checkpoint();
       if (document.version !== version) return [];
@@ -50,9 +61,9 @@ export async function validateConfigAsync(parses: ConfigParses, document: TextDo
   return out;
 }
 
-/** GPUs of the whole run when the settings say how many per node. */
-function worldSizeOf(settings: ZeroLensSettings): number | undefined {
-  return settings.gpusPerNode ? settings.gpusPerNode * (settings.nodes ?? 1) : undefined;
+/** Without the training context's world size (`world`), the settings' (zeroLens.gpusPerNode × nodes), when they give one. */
+function worldOfSettings(settings: ZeroLensSettings): WorldSize | undefined {
+  return settingsWorldSize(settings, translator(settings.locale));
 }
 
 /** What an open document's validation keeps for its next version, where a keystroke left parts as they were. */

@@ -7,7 +7,8 @@ import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { FixSpec } from '../../diagnostics/fixData';
-import { replaceText } from '../../diagnostics/textOps';
+import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
+import type { CommandEnvironment } from '../shell/variables';
 import { suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
 import { maxNestingDepth } from '../../util/nesting';
@@ -99,10 +100,16 @@ async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: strin
   });
 }
 
-/** "Change to '<value>'" fixes for the written value, the first (best) one preferred. */
-function changeTo(ctx: SourceContext, start: number, end: number, values: string[], t: Translate): FixSpec[] {
+/**
+ * "Change to '<value>'" fixes for the written value, the first (best) one preferred; a value written as a variable
+ * is changed where the script sets it, or has none (launch/edits/valueEdit.ts).
+ */
+function changeTo(ctx: SourceContext, start: number, end: number, values: string[], t: Translate, env: CommandEnvironment | undefined): FixSpec[] {
   const text = ctx.document.getText();
-  return values.map((value, i) => ({ id: 'change-value', title: t("Change to '{0}'", value), ops: [replaceText(text, start, end, value)], preferred: i === 0 }));
+  return values.flatMap((value, i) => {
+    const edit = valueEdit(text, start, end, value, env);
+    return edit.op ? [{ id: 'change-value' as const, title: valueEditTitle(edit, value, t("Change to '{0}'", value), t), ops: [edit.op], preferred: i === 0 }] : [];
+  });
 }
 
 export async function checkDeepSpeedReference(
@@ -111,6 +118,8 @@ export async function checkDeepSpeedReference(
   ref: DeepSpeedReference,
   reader: ReferenceReader,
   t: Translate,
+  /** The command's variables; undefined for a YAML value. */
+  env?: CommandEnvironment,
 ): Promise<Diagnostic[]> {
   const { start, end } = ref.span;
   const name = readerName(reader, t);
@@ -131,7 +140,7 @@ export async function checkDeepSpeedReference(
       if (await firstExisting(hosts.fs, ctx.candidates(ref.text))) return [];
       const suggestions = suggestPresets(ref.text);
       return [
-        withSuggestions(ctx, 'unknown-deepspeed-preset', start, end, suggestions, { value: ref.text, suggestions }, t, (hint) =>
+        withSuggestions(ctx, 'unknown-deepspeed-preset', start, end, suggestions, { value: ref.text, suggestions }, t, env, (hint) =>
           t("'{0}' is neither an ms-swift preset (zero0, zero1, zero2, zero2_offload, zero3, zero3_offload) nor an existing JSON file; ms-swift fails at startup.", ref.text) + hint,
         ),
       ];
@@ -147,7 +156,9 @@ export async function checkDeepSpeedReference(
         }
       }
       const suggestions = await similarJsonFiles(hosts, ctx, ref.path);
-      return [fileNotFound(ctx, start, end, t('DeepSpeed config'), ref.path, ref.candidates, name, t, { fixes: changeTo(ctx, start, end, suggestions, t) }, didYouMean(suggestions[0], t))];
+      const fixes = changeTo(ctx, start, end, suggestions, t, env);
+      const hint = didYouMean(suggestions[0], t) + (suggestions.length && !fixes.length ? fromVariable(valueEdit(ctx.document.getText(), start, end, suggestions[0], env), t) : '');
+      return [fileNotFound(ctx, start, end, t('DeepSpeed config'), ref.path, ref.candidates, name, t, { fixes }, hint)];
     }
     case 'inline':
       if (ref.tooDeep) {
@@ -170,7 +181,8 @@ function withSuggestions(
   suggestions: string[],
   details: Record<string, unknown>,
   t: Translate,
+  env: CommandEnvironment | undefined,
   message: (hint: string) => string,
 ) {
-  return launchDiagnostic(ctx, code, start, end, message(didYouMean(suggestions[0], t)), { ...details, fixes: changeTo(ctx, start, end, suggestions, t) });
+  return launchDiagnostic(ctx, code, start, end, message(didYouMean(suggestions[0], t)), { ...details, fixes: changeTo(ctx, start, end, suggestions, t, env) });
 }

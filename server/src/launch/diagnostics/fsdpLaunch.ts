@@ -10,6 +10,7 @@ import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import { lastOption, valueRange } from '../command/options';
 import { ScriptEditor } from '../edits/textEdits';
+import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
 import type { FixSpec } from '../../diagnostics/fixData';
 import type { FsdpSettings } from '../facts';
 import { configFileFacts, factsOfFileIn } from '../references';
@@ -26,19 +27,25 @@ function bothFamilies(ctx: SourceContext, launch: LaunchCommand, t: Translate): 
   return [launchDiagnostic(ctx, 'fsdp-with-deepspeed', fsdp.nameStart, fsdp.nameEnd, message, {}, { raises: raises.launchDeepSpeedAndFsdp })];
 }
 
-/** Turning the trainer's gradient checkpointing off: its flag's value, the bare flag, or ms-swift's default. */
-function gradientCheckpointingOff(ctx: SourceContext, launch: LaunchCommand, t: Translate): FixSpec[] {
+/**
+ * Turning the trainer's gradient checkpointing off: its flag's value (where the script sets it when it is a variable,
+ * launch/edits/valueEdit.ts), the bare flag, or ms-swift's default; `note` says where a value no fix can change comes from.
+ */
+function gradientCheckpointingOff(ctx: SourceContext, launch: LaunchCommand, t: Translate): { fixes: FixSpec[]; note: string } {
   const editor = new ScriptEditor(ctx);
   const trainer = launch.trainer!;
   const option = lastOption(trainer.parsed, 'gradient_checkpointing');
   const title = t('Set `--gradient_checkpointing false`');
   if (option) {
     const r = valueRange(option);
-    if (r) return [{ id: 'change-value', title, ops: [editor.replace(r.start, r.end, 'false')], preferred: true }];
-    return [{ id: 'remove-flag', title: t('Remove `{0}`', option.written), ops: [editor.removeWords(option.word.start, option.word.end)], preferred: true }];
+    if (r) {
+      const edit = valueEdit(ctx.document.getText(), r.start, r.end, 'false', launch.env);
+      return { fixes: edit.op ? [{ id: 'change-value', title: valueEditTitle(edit, 'false', title, t), ops: [edit.op], preferred: true }] : [], note: fromVariable(edit, t) };
+    }
+    return { fixes: [{ id: 'remove-flag', title: t('Remove `{0}`', option.written), ops: [editor.removeWords(option.word.start, option.word.end)], preferred: true }], note: '' };
   }
   const after = trainer.subcommandWord ?? launch.launcher?.script;
-  return after ? [{ id: 'add-flag', title, ops: [editor.insert(after.end, ' --gradient_checkpointing false')], preferred: true }] : [];
+  return { fixes: after ? [{ id: 'add-flag', title, ops: [editor.insert(after.end, ' --gradient_checkpointing false')], preferred: true }] : [], note: '' };
 }
 
 /** FSDP's activation checkpointing and the Trainer's gradient checkpointing: the Trainer refuses the pair. */
@@ -49,7 +56,8 @@ export function checkpointingTwice(ctx: SourceContext, launch: LaunchCommand, wh
     ? t("FSDP's activation checkpointing is on ({0}) and ms-swift turns `--gradient_checkpointing` on by default: the Hugging Face Trainer refuses both at once (ValueError). Pass `--gradient_checkpointing false` and keep FSDP's.", where)
     : t("FSDP's activation checkpointing is on ({0}) and so is `--gradient_checkpointing`: the Hugging Face Trainer refuses both at once (ValueError). Turn `--gradient_checkpointing` off and keep FSDP's.", where);
   const anchor = gc.isDefault ? (launch.trainer.subcommandWord ?? launch.command.words[0]) : gc.span;
-  return launchDiagnostic(ctx, 'fsdp-activation-and-gradient-checkpointing', anchor.start, anchor.end, message, { fixes: gradientCheckpointingOff(ctx, launch, t) });
+  const off = gradientCheckpointingOff(ctx, launch, t);
+  return launchDiagnostic(ctx, 'fsdp-activation-and-gradient-checkpointing', anchor.start, anchor.end, message + off.note, { fixes: off.fixes });
 }
 
 /**

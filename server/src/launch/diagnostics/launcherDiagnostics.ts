@@ -142,7 +142,7 @@ async function accelerateRules(ctx: SourceContext, hosts: Hosts, launch: LaunchC
     }
   }
   const ref = launch.facts.deepspeed;
-  if (configFile && ref && ref.via === configFile.written) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'accelerate', t)));
+  if (configFile && ref && ref.via === configFile.written) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'accelerate', t, launch.env)));
   const yaml = lastOption(part.parsed, 'config_file');
   const facts = launch.facts.configFile;
   if (yaml && facts && !(await firstExisting(hosts.fs, facts.candidates))) {

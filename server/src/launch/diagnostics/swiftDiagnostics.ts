@@ -5,6 +5,7 @@ import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
 import { deepspeedSubcommands, swiftConfigArgument, swiftDeepSpeedFlags, type SwiftDeepSpeedFlag } from '../launchers/swift';
 import { ScriptEditor } from '../edits/textEdits';
+import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
 import type { FixSpec } from '../../diagnostics/fixData';
 import { launchDiagnostic } from './launchDiagnostic';
 import { checkDeepSpeedReference } from './deepspeedReference';
@@ -99,7 +100,7 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
     if (!option) continue;
     const ref = launch.facts[flag.fact];
     if (!takes(flag.subcommands)) out.push(unsupportedSubcommand(ctx, editor, trainer, option, flag, t));
-    else if (ref) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'ms-swift', t)));
+    else if (ref) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'ms-swift', t, launch.env)));
   }
 
   const fsdp = lastOption(parsed, 'fsdp');
@@ -156,9 +157,11 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   const dtypeRange = dtype && valueRange(dtype);
   if (dtype && dtypeText && dtypeRange && !validTorchDtypes.has(dtypeText) && !/\$/.test(dtypeText)) {
     const replacement = torchDtypes[dtypeText.toLowerCase()];
+    // A value written as a variable is changed where the script sets it, or not at all (launch/edits/valueEdit.ts).
+    const edit = replacement ? valueEdit(ctx.document.getText(), dtypeRange.start, dtypeRange.end, replacement, launch.env) : undefined;
     out.push(
-      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, t("{0} takes bfloat16, float16 or float32, not '{1}'.", '--torch_dtype', dtypeText) + (replacement ? t(' Use {0}.', replacement) : ''), {
-        fixes: replacement ? [{ id: 'change-value', title: t('Change to {0}', replacement), ops: [editor.replace(dtypeRange.start, dtypeRange.end, replacement)], preferred: true }] : [],
+      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, t("{0} takes bfloat16, float16 or float32, not '{1}'.", '--torch_dtype', dtypeText) + (replacement ? t(' Use {0}.', replacement) : '') + (edit ? fromVariable(edit, t) : ''), {
+        fixes: replacement && edit?.op ? [{ id: 'change-value', title: valueEditTitle(edit, replacement, t('Change to {0}', replacement), t), ops: [edit.op], preferred: true }] : [],
       }),
     );
   }

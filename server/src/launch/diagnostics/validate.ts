@@ -76,7 +76,7 @@ export async function launchDiagnostics(
       // Only the script's own --deepspeed; a reference from accelerate's flags is checked with the launcher.
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
-      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t)));
+      if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t, launch.env)));
       if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, deepspeedVersion)));
       out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer, t)));
       const single = hfSingleProcessDiagnostic(ctx, launch, t);
@@ -86,7 +86,7 @@ export async function launchDiagnostics(
       if (cfg && !(await firstExisting(hosts.fs, cfg.candidates))) {
         out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t, {}, '', missingFileRaises['LLaMA-Factory config']));
       }
-      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t)));
+      if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t, launch.env)));
     }
   }
   return out;

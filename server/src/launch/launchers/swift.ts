@@ -61,6 +61,10 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     // swift/arguments/tuner_args.py:135, lora_dropout: float = 0.05.
     facts.loraDropout = reader.real('lora_dropout') ?? defaultAt(0.05, msg('ms-swift default'));
   }
+  // ms-swift's optimizer plugin (swift/optimizers/mapping.py:9-16); --use_galore picks galore when --optimizer is
+  // not given (swift/arguments/sft_args.py:213-217, at ms-swift 3602360a).
+  const galore = reader.bool('use_galore');
+  facts.swiftOptimizer = reader.string('optimizer') ?? (galore?.value ? { ...galore, value: 'galore' } : undefined);
   facts.quantBits = reader.integer('quant_bits', 'quantization_bit');
   facts.quantMethod = reader.string('quant_method');
   readCommonTrainingFacts(reader, facts);

@@ -25,6 +25,14 @@ export class CommandEnvironment {
     return (this.prefix.get(name) ?? this.shellBinding(name))?.value;
   }
 
+  /**
+   * The script's assignment a `$name` in the command's words expands from: bash expands the words before the
+   * command's own prefix assignments apply. Undefined when the script never sets it (the environment's).
+   */
+  wordBinding(name: string): VariableBinding | undefined {
+    return this.shellBinding(name);
+  }
+
   /** Binding of an environment variable the launched process sees (prefix, or exported script variable). */
   envBinding(name: string): VariableBinding | undefined {
     const prefix = this.prefix.get(name);

@@ -304,6 +304,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   }
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
+    // As on the command line (launchers/swift.ts): the optimizer plugin.
+    facts.swiftOptimizer = str(top.get('optimizer'));
     // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
     if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
     // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).

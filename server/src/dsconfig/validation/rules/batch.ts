@@ -63,19 +63,28 @@ export const batchTriple: Rule = (config) => {
         ),
       ];
     }
-    // The run's own GPU count when the settings give it; else the nearest batch size DeepSpeed can start with.
-    const gpus = config.worldSize ?? Math.max(1, Math.round(tb / unit));
+    // The run's own GPU count when known (the launch script that uses this config, else the settings), said with
+    // where it came from; else the nearest batch size DeepSpeed can start with.
+    const world = config.world;
+    const gpus = world?.gpus ?? Math.max(1, Math.round(tb / unit));
     const suggested = unit * gpus;
+    const message = config.t('{0} ({1}) must equal {2} × {3} × data-parallel world size = {4} × {5} × N. {1} is not a multiple of {6}, so DeepSpeed fails at start for every GPU count (AssertionError).', TB, tb, MICRO, GAS, micro, gas, unit);
+    const title = world
+      ? config.t('Set {0} to {1} ({2} × {3} × {4})', TB, suggested, micro, gas, world.label)
+      : gpus === 1
+        ? config.t('Set {0} to {1} ({2} × {3} × {4} GPU)', TB, suggested, micro, gas, gpus)
+        : config.t('Set {0} to {1} ({2} × {3} × {4} GPUs)', TB, suggested, micro, gas, gpus);
     return [
       config.diagnostic('batch-size-mismatch', 'error', range,
-        config.t('{0} ({1}) must equal {2} × {3} × data-parallel world size = {4} × {5} × N. {1} is not a multiple of {6}, so DeepSpeed fails at start for every GPU count (AssertionError).', TB, tb, MICRO, GAS, micro, gas, unit),
+        world ? message + config.t(' With {0} it is {1}.', world.label, suggested) : message,
         {
           path: [TB],
           trainBatchSize: tb,
           micro,
           gas,
           suggested,
-          fixes: [fix(gpus === 1 ? config.t('Set {0} to {1} ({2} × {3} × {4} GPU)', TB, suggested, micro, gas, gpus) : config.t('Set {0} to {1} ({2} × {3} × {4} GPUs)', TB, suggested, micro, gas, gpus), [{ op: 'set', path: [TB], value: suggested }], true), allAuto(config)],
+          ...(world && { world: world.gpus, worldSource: world.label }),
+          fixes: [fix(title, [{ op: 'set', path: [TB], value: suggested }], true), allAuto(config)],
         },
       ),
     ];

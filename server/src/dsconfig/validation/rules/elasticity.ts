@@ -4,7 +4,7 @@ import { fix, showValue } from '../configView';
 import { writtenAsFloat } from '../valueChecks';
 import type { Rule } from './rule';
 import type { ConfigView } from '../configView';
-import type { WorldSize } from './expertParallel';
+import type { WorldSize } from '../worldSize';
 
 const batchKeys = ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'];
 

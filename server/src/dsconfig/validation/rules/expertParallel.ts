@@ -4,6 +4,7 @@ import { enumValuesOf, schemaForPath } from '../../schemaIndex';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { FixSpec } from '../fixTypes';
 import type { Rule } from './rule';
+import type { WorldSize } from '../worldSize';
 
 const ZERO = 'zero_optimization';
 const EP = 'expert_parallel';
@@ -73,13 +74,6 @@ function zeroOffloadBlocks(config: ConfigView): string[] {
 }
 
 export const expertParallelRules: Rule[] = [autoepConflicts];
-
-/** The number of processes DeepSpeed runs with, and where it comes from ("8 GPUs (train.sh line 3)"). */
-export interface WorldSize {
-  gpus: number;
-  /** How the count is shown in a message. */
-  label: string;
-}
 
 /**
  * What build_folding_spec refuses once the world size is known (module_inject/auto_ep_folding.py:81-125, called
