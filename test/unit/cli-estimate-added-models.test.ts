@@ -36,3 +36,11 @@ test('InternVL2.5-8B is sized from the catalog, and --freeze-vit freezes its Int
   assert.equal(frozen.inputs.frozenParams.value, towers[0].params + towers[1].params);
   assert.ok(frozen.perGpu.optimizerStates < trained.perGpu.optimizerStates);
 });
+
+test('InternVL2.5-2B: the tower --freeze-vit freezes is the 316.6M its checkpoint holds outside the language model', () => {
+  // https://huggingface.co/OpenExplorer/InternVL2_5-2B: "Vision model (ViT) parameters 316.6M", counted from
+  // OpenGVLab/InternVL2_5-2B's tensors (InternViT-300M and mlp1).
+  const parts = findCatalogModel('OpenGVLab/InternVL2_5-2B')!.architecture!.parts!;
+  const outside = parts.reduce((sum, p) => sum + p.params, 0);
+  assert.ok(Math.abs(outside - 316.6e6) < 0.05e6, `${outside}`);
+});
