@@ -3,6 +3,8 @@
  * gets the service's hovers and completion documentation as readable text, through the facade's real path.
  */
 import { test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CompletionItem, Hover, MarkupContent } from 'vscode-languageserver-types';
@@ -144,4 +146,28 @@ test('the conversion: escapes, code spans holding backticks, command links, fold
     markdownAsPlainText(markdown),
     ['Heading', '', 'What the preset sets', '', 'key: value', 'a|b: 1', '', 'A *literal* star, a`b and run it, note on num_gpus, https://x.dev.', '', '{ "a": "**b**" }'].join('\n'),
   );
+});
+
+test('every hover over the examples, in English and Chinese, reads as plain text', async () => {
+  let hovers = 0;
+  for (const dir of ['examples/configs', 'examples/scripts']) {
+    for (const file of readdirSync(dir)) {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      const language = file.endsWith('.json') ? 'ds-config' : file.endsWith('.sh') ? 'shellscript' : 'yaml';
+      const document = TextDocument.create(`file:///w/${file}`, language, 1, text);
+      const service = getLanguageService({ fs: noDisk, ...plainClient });
+      for (const locale of ['en', 'zh-cn']) {
+        const settings = withDefaults({ model: 'Qwen/Qwen3-8B', language: locale });
+        for (let at = 0; at < text.length; at += 7) {
+          const contents = (await service.doHover(document, document.positionAt(at), settings))?.contents as MarkupContent | undefined;
+          if (!contents) continue;
+          hovers++;
+          assert.equal(contents.kind, 'plaintext');
+          assertNoMarkdown(contents.value);
+          assert.doesNotMatch(contents.value, /<\/?\w+>/, contents.value);
+        }
+      }
+    }
+  }
+  assert.ok(hovers > 500, `${hovers} hovers`);
 });
