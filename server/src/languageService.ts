@@ -47,12 +47,18 @@ import { configFoldingRanges } from './dsconfig/structure/foldingRanges';
 import { configSelectionRanges } from './dsconfig/structure/selectionRanges';
 import type { ParsedConfig } from './dsconfig/parse';
 import { yieldToEventLoop } from './util/pacer';
+import { forClient } from './util/plainText';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
   workspace?: WorkspaceHost;
   /** What the editor does with completion lists (defaults: documentation inline, no item defaults). */
   completion?: CompletionClientSupport;
+  /**
+   * Whether the editor shows Markdown in hovers and in completion documentation (default: both). One that
+   * declares only plain text gets the same content as plain text (`util/plainText.ts`).
+   */
+  markdown?: MarkdownSupport;
   /** Whether the editor applies snippet edits in workspace edits (LSP 3.18): fixes with a value to fill in need them. */
   snippetEdits?: boolean;
   /** The document open in the editor at an absolute path, if any: its parse is shared with what reads that path. */
@@ -62,6 +68,12 @@ export interface LanguageServiceParams {
    * server collects the garbage then, so the two versions are never in memory together.
    */
   releaseMemory?: () => void;
+}
+
+/** Where the editor renders Markdown: `textDocument.hover.contentFormat`, `completionItem.documentationFormat` (LSP 3.17). */
+export interface MarkdownSupport {
+  hover: boolean;
+  documentation: boolean;
 }
 
 /**
@@ -169,8 +181,16 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   async function hoverAll(document: TextDocument, position: Position, settings: ZeroLensSettings): Promise<Hover | null> {
     const hovers: (Hover | null)[] = [];
     for (const contributor of forDocument(document, settings)) if (contributor.hover) hovers.push(await contributor.hover(document, position, settings));
-    return mergeHovers(hovers);
+    const merged = mergeHovers(hovers);
+    if (!merged || markdown.hover) return merged;
+    // A MarkedString is Markdown too (LSP 3.17 hover.md).
+    const contents = typeof merged.contents === 'object' && 'kind' in merged.contents ? merged.contents : { kind: 'markdown' as const, value: markdownOf(merged.contents) };
+    return { ...merged, contents: forClient(contents, false) };
   }
+  const markdown = params.markdown ?? { hover: true, documentation: true };
+  /** An item whose documentation the editor can show: a copy, since the drafts of the last list are kept for resolve. */
+  const documentedForClient = (item: CompletionItem): CompletionItem =>
+    markdown.documentation || typeof item.documentation !== 'object' ? item : { ...item, documentation: forClient(item.documentation, false) };
 
   const completeAll = (d: TextDocument, p: Position, s: ZeroLensSettings) => collect(d, s, (c) => c.complete?.(d, p, s));
   const completionSupport = params.completion ?? inlineCompletion;
@@ -218,8 +238,11 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   return {
     classify: classifyDocument,
     doValidation: (d, s, budget = unlimited) => (s.validate ? validateInTurn(d, s, budget) : Promise.resolve([])),
-    doComplete: async (d, p, s) => shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }),
-    resolveCompletion,
+    doComplete: async (d, p, s) => {
+      const list = shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p });
+      return markdown.documentation ? list : { ...list, items: list.items.map(documentedForClient) };
+    },
+    resolveCompletion: async (d, item, s) => documentedForClient(await resolveCompletion(d, item, s)),
     doHover: hoverAll,
     getCodeActions: async (d, r, ctx, s, budget = unlimited) => (await collect(d, s, (c) => c.codeActions?.(d, r, ctx, s, budget))).filter((a) => kindWanted(ctx, a.kind)),
     getInlayHints: (d, r, s) => (s['inlayHints.enabled'] ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
