@@ -15,14 +15,14 @@ export const totalBudgetKiB = 700;
  * count towards the component rather than the core (the catalog and strings are bundled into it).
  * Each budget is what the component measured when it was set (`npm run package`, issue 28: VSIX 681.3 KiB with the
  * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others
- * (reset 2026-11-27 at VSIX 697.9 KiB, under 1 KiB left in each: see docs/ARCHITECTURE.md). Together they
- * leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
+ * (last reset 2026-11-27 at VSIX 678.7 KiB, after the core's catalog lost its English keys: see
+ * docs/ARCHITECTURE.md). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
   {
     name: 'core',
-    budgetKiB: 390.5,
+    budgetKiB: 398,
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
@@ -31,14 +31,14 @@ export const components = [
   { name: 'webview', budgetKiB: 39, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
     name: 'catalog',
-    budgetKiB: 12.5,
+    budgetKiB: 13.5,
     what: 'the model catalog (server/src/memory/catalog*, bundled; or dist/catalog*)',
     files: [/^dist\/catalog/],
     bundled: /(^|\/)server\/src\/memory\/catalog[^/]*$/,
   },
   {
     name: 'strings',
-    budgetKiB: 66,
+    budgetKiB: 49,
     what: "translated strings (the catalog l10n/ bundled into the core, the client's share of it in dist/l10n/, package.nls.*.json)",
     files: [/(^|\/)l10n\//, /^package\.nls(\.[\w-]+)?\.json$/],
     // The catalog's data, wherever it sits (l10n/ at the root too); the translator's code is the core's.
@@ -62,7 +62,7 @@ export const components = [
     name: 'docs',
     // 23: 21.3 measured (2026-11-27) plus a margin. README.zh-CN.md is not shipped since it says all README.md
     // does (13 KiB deflated; the extension page shows README.md only).
-    budgetKiB: 23,
+    budgetKiB: 24,
     what: 'readme.md less its pictures, changelog, licence, package.json, language configuration, the VSIX manifest',
     files: [/^readme\.md$/i, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
