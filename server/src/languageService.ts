@@ -192,6 +192,13 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   const documentedForClient = (item: CompletionItem): CompletionItem =>
     markdown.documentation || typeof item.documentation !== 'object' ? item : { ...item, documentation: forClient(item.documentation, false) };
 
+  /**
+   * A hint whose tooltip the editor can show. LSP 3.17 names no format for inlay-hint tooltips; an editor that takes
+   * only plain text in hovers is taken to want it there too.
+   */
+  const hintForClient = (hint: InlayHint): InlayHint =>
+    markdown.hover || typeof hint.tooltip !== 'object' ? hint : { ...hint, tooltip: forClient(hint.tooltip, false) };
+
   const completeAll = (d: TextDocument, p: Position, s: ZeroLensSettings) => collect(d, s, (c) => c.complete?.(d, p, s));
   const completionSupport = params.completion ?? inlineCompletion;
   /** The last list, so moving through the items of one list resolves each without recomputing it. */
@@ -245,7 +252,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     resolveCompletion: async (d, item, s) => documentedForClient(await resolveCompletion(d, item, s)),
     doHover: hoverAll,
     getCodeActions: async (d, r, ctx, s, budget = unlimited) => (await collect(d, s, (c) => c.codeActions?.(d, r, ctx, s, budget))).filter((a) => kindWanted(ctx, a.kind)),
-    getInlayHints: (d, r, s) => (s['inlayHints.enabled'] ? collect(d, s, (c) => c.inlayHints?.(d, r, s)) : Promise.resolve([])),
+    getInlayHints: async (d, r, s) => (s['inlayHints.enabled'] ? (await collect(d, s, (c) => c.inlayHints?.(d, r, s))).map(hintForClient) : []),
     getDocumentLinks: (d, s) => collect(d, s, (c) => c.documentLinks?.(d, s)),
     getDefinition: (d, p, s) => collect(d, s, (c) => c.definition?.(d, p, s)),
     getDocumentAnalysis: async (d, s, caller) => {

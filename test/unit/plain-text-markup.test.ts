@@ -171,3 +171,19 @@ test('every hover over the examples, in English and Chinese, reads as plain text
   }
   assert.ok(hovers > 500, `${hovers} hovers`);
 });
+
+test('the stage hint\'s tooltip in a plain-text editor is plain text; a Markdown editor keeps its Markdown', async () => {
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, config);
+  const settings = withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 4, gpuMemoryGiB: 80 });
+  const everything = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
+  const tooltipOf = async (options: Partial<LanguageServiceParams>) => {
+    const [hint] = await getLanguageService({ fs: noDisk, ...options }).getInlayHints(document, everything, settings);
+    return hint?.tooltip as MarkupContent;
+  };
+  const rich = await tooltipOf({});
+  assert.equal(rich.kind, 'markdown');
+  const plain = await tooltipOf(plainClient);
+  assert.equal(plain.kind, 'plaintext');
+  assert.equal(plain.value, markdownAsPlainText(rich.value));
+  assertNoMarkdown(plain.value);
+});
