@@ -175,9 +175,12 @@ export const optimizerVariantArguments: Rule = (config) => {
   if (!type || !params || typeof params !== 'object' || Array.isArray(params)) return [];
   const built = builtOptimizer(config, type);
   if (!built) return [];
+  const untaken = Object.keys(params).filter((key) => !built.takes.has(key));
+  if (untaken.length === 0) return [];
+  // Resolving the params' schema (its conditions on the type) is most of this rule's cost: only when a key is left.
   const known = new Set(Object.keys(schemaForPath(['optimizer', 'params'], config.root)?.properties ?? {}));
-  return Object.keys(params)
-    .filter((key) => known.has(key) && !built.takes.has(key))
+  return untaken
+    .filter((key) => known.has(key))
     .map((key) => {
       const path = ['optimizer', 'params', key];
       return config.diagnostic('optimizer-argument-not-taken', 'error', config.keyRange(path),
