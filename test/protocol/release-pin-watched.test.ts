@@ -15,6 +15,7 @@ import { fileUri, startServer } from './lspClient';
 // WarmupLR refuses a float warmup_num_steps from DeepSpeed 0.19.3 on (releaseChecks.warmupStepsInt, #8126).
 const config = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "scheduler": { "type": "WarmupLR", "params": { "warmup_num_steps": 100.5 } }\n}\n';
 const Changed = 2;
+const Deleted = 3;
 const Error = 1;
 const Warning = 2;
 const severity = (diagnostics: Diagnostic[]) => diagnostics.find((d) => d.code === 'integer-fraction')?.severity;
@@ -36,6 +37,23 @@ test('a pin changed on disk re-checks the open config under the new release (pus
     const again = server.diagnostics(configUri, (d) => severity(d) === Error);
     writeFileSync(requirements, 'torch\ndeepspeed==0.19.3\n');
     await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(requirements), type: Changed }] });
+    await again;
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a pin deleted on disk re-checks the open config with the release unknown (the schema release holds)', async () => {
+  const { root, requirements, configUri } = pinnedWorkspace('0.19.2');
+  const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
+  try {
+    const first = server.diagnostics(configUri, (d) => severity(d) !== undefined);
+    await server.open(configUri, 'json', config);
+    assert.equal(severity((await first).diagnostics), Warning);
+    const again = server.diagnostics(configUri, (d) => severity(d) === Error);
+    rmSync(requirements);
+    await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(requirements), type: Deleted }] });
     await again;
   } finally {
     await server.stop();

@@ -53,3 +53,22 @@ test('an environment that appears under a folder the lookup listed names the con
   const metadata = uriOf('.venv/lib/python3.11/site-packages/deepspeed-0.19.2.dist-info/METADATA');
   assert.deepEqual(service.filesChanged([metadata]), [document.uri]);
 });
+
+test("a launch script's release-dependent check (the Trainer's --max_grad_norm) follows the pin too", async () => {
+  const script = 'torchrun --nproc_per_node 2 train.py --max_grad_norm 1.0 --deepspeed ds.json\n';
+  const hosts = memoryHosts({ 'ds.json': JSON.stringify({ train_micro_batch_size_per_gpu: 'auto' }), 'train.sh': script, 'requirements.txt': 'deepspeed==0.19.2\n' });
+  const service = getLanguageService(hosts);
+  const document = TextDocument.create(uriOf('train.sh'), 'shellscript', 1, script);
+  const warned = async () => (await service.doValidation(document, defaultSettings)).some((d) => d.code === 'max-grad-norm-not-applied');
+  assert.equal(await warned(), true, 'no clipping under 0.19.2');
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  assert.ok(service.filesChanged([uriOf('requirements.txt')]).includes(document.uri));
+  assert.equal(await warned(), false, 'clipping at 1.0 from 0.19.3 on');
+});
+
+test('a closed config no longer depends on the pin or the folders its lookup listed', async () => {
+  const { service, document, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  await severity();
+  service.documentClosed(document.uri);
+  assert.deepEqual(service.filesChanged([uriOf('requirements.txt'), uriOf('.venv/lib/python3.11/site-packages/deepspeed-0.19.2.dist-info')]), []);
+});
