@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import type { Diagnostic, DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
-import { fileUri, startServer } from './lspClient';
+import { fileUri, startServer, type TestServer } from './lspClient';
 
 // WarmupLR refuses a float warmup_num_steps from DeepSpeed 0.19.3 on (releaseChecks.warmupStepsInt, #8126).
 const config = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "scheduler": { "type": "WarmupLR", "params": { "warmup_num_steps": 100.5 } }\n}\n';
@@ -27,39 +27,48 @@ function pinnedWorkspace(version: string) {
   return { root, requirements, configUri: fileUri(path.join(root, 'ds_config.json')) };
 }
 
-test('a pin changed on disk re-checks the open config under the new release (push)', async () => {
+/** A push server with the config open and checked under 0.19.2 (a warning); `then` runs with it, and the server is stopped. */
+async function withConfigUnder0192(then: (server: TestServer, pin: { requirements: string; configUri: string }) => Promise<void>): Promise<void> {
   const { root, requirements, configUri } = pinnedWorkspace('0.19.2');
   const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
   try {
     const first = server.diagnostics(configUri, (d) => severity(d) !== undefined);
     await server.open(configUri, 'json', config);
     assert.equal(severity((await first).diagnostics), Warning);
+    await then(server, { requirements, configUri });
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+test('a pin changed on disk re-checks the open config under the new release (push)', () =>
+  withConfigUnder0192(async (server, { requirements, configUri }) => {
     const again = server.diagnostics(configUri, (d) => severity(d) === Error);
     writeFileSync(requirements, 'torch\ndeepspeed==0.19.3\n');
     await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(requirements), type: Changed }] });
     await again;
-  } finally {
-    await server.stop();
-    rmSync(root, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a pin deleted on disk re-checks the open config with the release unknown (the schema release holds)', async () => {
-  const { root, requirements, configUri } = pinnedWorkspace('0.19.2');
-  const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
-  try {
-    const first = server.diagnostics(configUri, (d) => severity(d) !== undefined);
-    await server.open(configUri, 'json', config);
-    assert.equal(severity((await first).diagnostics), Warning);
+test('a pin deleted on disk re-checks the open config with the release unknown (the schema release holds)', () =>
+  withConfigUnder0192(async (server, { requirements, configUri }) => {
     const again = server.diagnostics(configUri, (d) => severity(d) === Error);
     rmSync(requirements);
     await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(requirements), type: Deleted }] });
     await again;
-  } finally {
-    await server.stop();
-    rmSync(root, { recursive: true, force: true });
-  }
-});
+  }));
+
+test('a pin edited in the editor and not saved counts, as an unsaved launch script does; closed unsaved, the disk counts again', () =>
+  withConfigUnder0192(async (server, { requirements, configUri }) => {
+    const pinUri = fileUri(requirements);
+    await server.open(pinUri, 'pip-requirements', 'torch\ndeepspeed==0.19.2\n');
+    const edited = server.diagnostics(configUri, (d) => severity(d) === Error);
+    await server.change(pinUri, 2, 'torch\ndeepspeed==0.19.3\n');
+    await edited;
+    const closed = server.diagnostics(configUri, (d) => severity(d) === Warning);
+    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: pinUri } });
+    await closed;
+  }));
 
 test('a pin changed on disk asks an editor that pulls to pull again, and the config answers under the new release', async () => {
   const { root, requirements, configUri } = pinnedWorkspace('0.19.2');
@@ -76,27 +85,6 @@ test('a pin changed on disk asks an editor that pulls to pull again, and the con
     const after = await server.pull(configUri, before.resultId);
     assert.equal(after.kind, 'full', 'the config is validated again, not answered "unchanged"');
     assert.equal(severity(items(after)), Error);
-  } finally {
-    await server.stop();
-    rmSync(root, { recursive: true, force: true });
-  }
-});
-
-test('a pin edited in the editor and not saved counts, as an unsaved launch script does; closed unsaved, the disk counts again', async () => {
-  const { root, requirements, configUri } = pinnedWorkspace('0.19.2');
-  const server = await startServer({ rootPath: root, initializationOptions: { validationDelayMs: 0 } });
-  const pinUri = fileUri(requirements);
-  try {
-    const first = server.diagnostics(configUri, (d) => severity(d) !== undefined);
-    await server.open(configUri, 'json', config);
-    assert.equal(severity((await first).diagnostics), Warning);
-    await server.open(pinUri, 'pip-requirements', 'torch\ndeepspeed==0.19.2\n');
-    const edited = server.diagnostics(configUri, (d) => severity(d) === Error);
-    await server.change(pinUri, 2, 'torch\ndeepspeed==0.19.3\n');
-    await edited;
-    const closed = server.diagnostics(configUri, (d) => severity(d) === Warning);
-    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: pinUri } });
-    await closed;
   } finally {
     await server.stop();
     rmSync(root, { recursive: true, force: true });
