@@ -24,7 +24,8 @@ export const documentSelector = [
 /**
  * Files the DeepSpeed release is read from (requirements.txt, pyproject.toml, lock files): handed to the server too,
  * so an unsaved pin changes the checks of the configs under it, as an unsaved launch script changes their estimates.
- * Not in `documentSelector`: the sidebar and language status do not follow them.
+ * Not in `documentSelector`: the sidebar and language status do not follow them. The pattern is matched on the
+ * document's absolute path (@types/vscode 1.91.0 index.d.ts L2335, DocumentFilter.pattern).
  */
 const releasePinDocuments = [{ scheme: 'file', pattern: releasePinGlob() }];
 
