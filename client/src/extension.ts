@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerSidebar } from './register';
-import { WorkspaceTrustNotification } from '../../server/src/protocol';
+import { releasePinGlob, WorkspaceTrustNotification } from '../../server/src/protocol';
 import { sendServerNotification } from './serverRequests';
 
 let client: LanguageClient | undefined;
@@ -21,6 +21,14 @@ export const documentSelector = [
   { scheme: 'untitled', language: 'ds-config' },
 ];
 
+/**
+ * Files the DeepSpeed release is read from (requirements.txt, pyproject.toml, lock files): handed to the server too,
+ * so an unsaved pin changes the checks of the configs under it, as an unsaved launch script changes their estimates.
+ * Not in `documentSelector`: the sidebar and language status do not follow them. The pattern is matched on the
+ * document's absolute path (@types/vscode 1.91.0 index.d.ts L2335, DocumentFilter.pattern).
+ */
+const releasePinDocuments = [{ scheme: 'file', pattern: releasePinGlob() }];
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
   // The server's V8 code cache (server/src/boot/codeCache.ts) for the editor's own Node, kept with the extension.
@@ -30,7 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector,
+    documentSelector: [...documentSelector, ...releasePinDocuments],
     // Hovers and hints link to these commands (e.g. "Set model and GPUs…"); no other command runs from markdown.
     // HTML for <details>: a preset's JSON stays folded under the estimate instead of pushing it out of the hover
     // (VS Code keeps only the tags its sanitizer allows; the server escapes every text it did not write).

@@ -130,12 +130,13 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
   const { configParses, launchParses, fsdpConfigFiles, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory);
   // The config's world-size rules use its training context's GPU count (a launch script's before the settings').
   const worldOf = async (document: TextDocument, settings: ZeroLensSettings) => contextWorldSize((await training.analyzeConfig(document, settings)).context, translator(settings.locale));
-  const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true, worldOf);
+  const hostsFor = (uri: string) => training.hostsReadingFor(uri);
+  const dsConfig = createDsConfigFeatures(hosts, configParses, params.snippetEdits === true, worldOf, hostsFor);
   const configEstimates = createConfigEstimates(training, configParses);
   const launchEstimates = createLaunchEstimates(training, parses.launch);
   const launch = createLaunchFeatures({
     hosts,
-    hostsFor: (uri) => training.hostsReadingFor(uri),
+    hostsFor,
     parse: parses.launch,
     factsOfFile: (path) => training.factsOfFile(path),
     presetEstimates: (written, settings) => launchEstimates.presetEstimates(written, settings),

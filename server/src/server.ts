@@ -41,7 +41,7 @@ import { describeIgnoredSetting, ignoredSettings, withDefaults, type ZeroLensSet
 import { resolveLocale, translator, type Locale } from './l10n';
 import { DependentsRefresh } from './dependentsRefresh';
 import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
-import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, type RequestSpec, type WorkspaceTrustParams } from './protocol';
+import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, releaseWatchGlobs, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 import { settingsEdit } from './settingsEdit';
 import { jsonBasics } from './jsonBasics';
 
@@ -96,10 +96,11 @@ let canRefreshInlayHints = false;
 /** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
 let canWatchFiles = false;
 /**
- * What the server reads besides open documents: launch scripts (and batch scripts), launcher YAML, configs. Edited
- * outside the editor (a `git pull`, a script that writes its ds_config), they change other documents' estimates.
+ * What the server reads besides open documents: launch scripts (and batch scripts), launcher YAML, configs, and
+ * what the DeepSpeed release is read from (pins, environments). Edited outside the editor (a `git pull`, a script
+ * that writes its ds_config, a new pin), they change other documents' estimates and checks.
  */
-const watchedFiles = '**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}';
+const watchedFiles = ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}', ...releaseWatchGlobs()].map((globPattern) => ({ globPattern }));
 let globalSettings: unknown = {};
 /**
  * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
@@ -227,7 +228,7 @@ connection.onInitialized(() => {
   basics.register(registrationRefused);
   if (canWatchFiles) {
     connection.client
-      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: watchedFiles }] })
+      .register(DidChangeWatchedFilesNotification.type, { watchers: watchedFiles })
       .catch((error: unknown) => registrationRefused(DidChangeWatchedFilesNotification.method, error));
   }
   // The library throws when asked to listen to a client that cannot report folder changes.

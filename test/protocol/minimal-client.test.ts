@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { InsertTextFormat, type ClientCapabilities, type CompletionList } from 'vscode-languageserver-protocol';
 import { fileUri, inEmptyWorkspace, type TestServer } from './lspClient';
+import { releaseWatchGlobs } from '../../server/src/protocol';
 
 /** A server over an empty folder, initialized with `capabilities` only. */
 const withMinimalClient = (capabilities: ClientCapabilities, run: (server: TestServer, root: string) => Promise<void>) => inEmptyWorkspace(run, { capabilities });
@@ -46,7 +47,8 @@ test('the server asks the editor to watch launch scripts and configs, as other e
     while (!server.registrations().some((r) => r.method === 'workspace/didChangeWatchedFiles') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const registration = server.registrations().find((r) => r.method === 'workspace/didChangeWatchedFiles');
     const globs = (registration?.registerOptions as { watchers: { globPattern: string }[] } | undefined)?.watchers.map((w) => w.globPattern);
-    assert.deepEqual(globs, ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}']);
+    // And what the DeepSpeed release is read from (release-pin-watched.test.ts checks which files those match).
+    assert.deepEqual(globs, ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}', ...releaseWatchGlobs()]);
   });
   await withMinimalClient({}, async (server, root) => {
     const uri = fileUri(path.join(root, 'ds_config.json'));

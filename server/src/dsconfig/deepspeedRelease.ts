@@ -1,6 +1,7 @@
 import { missing, textOf, type FileSystemHost } from '../host';
 import { folderHolding, joinPath } from '../util/paths';
 import { english, type Translate } from '../l10n';
+import { releaseEnvironments, releasePinFiles, type ReleasePinFile } from '../protocol/releasePins';
 
 /**
  * The DeepSpeed release a workspace runs, and the defaults that changed between releases. The schema reflects
@@ -62,15 +63,15 @@ export function releaseDefault(path: string, schemaDefault: unknown, release: De
 }
 
 /** `deepspeed==0.14.4`, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files). */
-const pinPatterns: { file: string; pattern: RegExp }[] = [
-  { file: 'requirements.txt', pattern: /^\s*deepspeed\s*===?\s*v?([\d.]+)/im },
-  { file: 'requirements-train.txt', pattern: /^\s*deepspeed\s*===?\s*v?([\d.]+)/im },
-  { file: 'environment.yml', pattern: /^\s*-\s*deepspeed\s*===?\s*v?([\d.]+)/im },
-  { file: 'pyproject.toml', pattern: /["']deepspeed\s*===?\s*v?([\d.]+)["']|^\s*deepspeed\s*=\s*["']=*\s*v?([\d.]+)["']/im },
-  { file: 'uv.lock', pattern: /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i },
-  { file: 'poetry.lock', pattern: /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i },
-  { file: 'Pipfile.lock', pattern: /"deepspeed"\s*:\s*\{[^}]*"version"\s*:\s*"==([\d.]+)"/i },
-];
+const pinPatterns: Record<ReleasePinFile, RegExp> = {
+  'requirements.txt': /^\s*deepspeed\s*===?\s*v?([\d.]+)/im,
+  'requirements-train.txt': /^\s*deepspeed\s*===?\s*v?([\d.]+)/im,
+  'environment.yml': /^\s*-\s*deepspeed\s*===?\s*v?([\d.]+)/im,
+  'pyproject.toml': /["']deepspeed\s*===?\s*v?([\d.]+)["']|^\s*deepspeed\s*=\s*["']=*\s*v?([\d.]+)["']/im,
+  'uv.lock': /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i,
+  'poetry.lock': /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i,
+  'Pipfile.lock': /"deepspeed"\s*:\s*\{[^}]*"version"\s*:\s*"==([\d.]+)"/i,
+};
 
 /**
  * The release a workspace pins or has installed: the setting first; then an exact pin in a requirements or lock
@@ -83,13 +84,14 @@ export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[]
   if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
   const holding = file === undefined ? undefined : folderHolding(file, folders);
   for (const folder of holding ? [holding] : folders) {
-    for (const { file, pattern } of pinPatterns) {
+    for (const file of releasePinFiles) {
+      const pattern = pinPatterns[file];
       const text = textOf(await fs.readFile(joinPath(folder, file), 'requirements').catch(() => missing));
       const m = text ? pattern.exec(text) : null;
       const version = m?.[1] ?? m?.[2];
       if (version) return { version, source: file };
     }
-    for (const env of ['.venv', 'venv', 'env']) {
+    for (const env of releaseEnvironments) {
       const lib = joinPath(folder, `${env}/lib`);
       const pythons = (await fs.listDir(lib).catch(() => undefined)) ?? [];
       for (const python of pythons.filter((p) => /^python3/.test(p))) {

@@ -22,9 +22,10 @@ export type WorldOf = (document: TextDocument, settings: ZeroLensSettings) => Pr
 
 /**
  * The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. Without
- * `worldOf` the world-size rules take the GPU count from the settings alone.
+ * `worldOf` the world-size rules take the GPU count from the settings alone. `hostsFor` records what a document's
+ * checks read (the DeepSpeed release's pin files and environments), so a change there checks it again.
  */
-export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false, worldOf?: WorldOf): FeatureContributor {
+export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false, worldOf?: WorldOf, hostsFor?: (uri: string) => Hosts): FeatureContributor {
   // The schema walk's findings per object and ajv's per section, taken over by the next version where an edit left
   // the object as it was.
   const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo() };
@@ -34,7 +35,8 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     hover: (document, position, settings) => hover(parses, document, position, settings, hosts),
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
-      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
+      const reading = hostsFor?.(document.uri) ?? hosts;
+      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(reading.fs, reading.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
       // The world size comes from the estimate's analysis: should that fail (it is reported as its own check-failed),
       // the DeepSpeed checks still run, with the settings' world size.
       const world = worldOf ? await worldOf(document, settings).catch(() => undefined) : undefined;

@@ -10,3 +10,4 @@ export * from './messages';
 export * from './options';
 export * from './settings';
 export * from './sources';
+export * from './releasePins';

@@ -12,7 +12,7 @@ import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
 import { english, presetConfigPath, type Translate } from '../protocol';
-import { folderHolding, pathOf } from '../util/paths';
+import { dirName, folderHolding, pathOf } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { RootReads } from './rootReads';
 import { analyze, type EstimateOverrides } from './analyze';
@@ -99,6 +99,11 @@ export class TrainingService {
   private readonly configReads = new Map<string, ConfigReads>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
   private readonly dependencies = new Map<string, Set<string>>();
+  /**
+   * Folders each open document's checks listed (the environments a DeepSpeed release is looked for in): a file
+   * created or deleted under one may change what the listing found (`pip install` into `.venv`).
+   */
+  private readonly listings = new Map<string, Set<string>>();
   /** Open documents whose answers depend on which launch files the workspace holds (configs). */
   private readonly usesWorkspaceLaunches = new Set<string>();
 
@@ -420,7 +425,17 @@ export class TrainingService {
    * there checks the document again (`filesChanged`).
    */
   hostsReadingFor(uri: string): Hosts {
-    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), []) };
+    let listed = this.listings.get(uri);
+    if (!listed) this.listings.set(uri, (listed = new Set()));
+    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), [], listed) };
+  }
+
+  /** Whether `path` lies under a folder `uri`'s checks listed: walks up its parents, not through every listing. */
+  private listedAbove(uri: string, path: string): boolean {
+    const listed = this.listings.get(uri);
+    if (!listed?.size) return false;
+    for (let dir = dirName(path); dir !== path; path = dir, dir = dirName(dir)) if (listed.has(dir)) return true;
+    return false;
   }
 
   private depend(uri: string, reads: Set<string>): void {
@@ -455,7 +470,7 @@ export class TrainingService {
           anyKnown = modelDropped = true;
         }
       }
-      for (const [uri, deps] of this.dependencies) if (deps.has(path)) affected.add(uri);
+      for (const [uri, deps] of this.dependencies) if (deps.has(path) || this.listedAbove(uri, path)) affected.add(uri);
     }
     if (launchFileChanged) {
       this.references.clear();
@@ -477,6 +492,7 @@ export class TrainingService {
     this.configVersions.delete(uri);
     for (const id of this.configReads.keys()) if (id.startsWith(`${uri}\u0000`)) this.configReads.delete(id);
     this.dependencies.delete(uri);
+    this.listings.delete(uri);
     this.usesWorkspaceLaunches.delete(uri);
   }
 
@@ -507,7 +523,7 @@ function launchFileKind(path: string): FileKind {
  * A file system that records every path asked for (the paths a model's size was read from), and every file
  * that exists but was not read (a named pipe, a file over its cap), for the hover to say why.
  */
-function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[]): FileSystemHost {
+function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[], listed?: Set<string>): FileSystemHost {
   const note = <T extends object>(path: string, result: T): T => {
     if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead.push({ path, unread: result.unread as Unread });
     return result;
@@ -516,6 +532,6 @@ function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[]): 
     readFile: async (path, kind) => (reads.add(path), note(path, await fs.readFile(path, kind))),
     readBytes: async (path, offset, length, kind) => (reads.add(path), note(path, await fs.readBytes(path, offset, length, kind))),
     exists: (path) => (reads.add(path), fs.exists(path)),
-    listDir: (path) => (reads.add(path), fs.listDir(path)),
+    listDir: (path) => (reads.add(path), listed?.add(path), fs.listDir(path)),
   });
 }

@@ -1,0 +1,74 @@
+/**
+ * A config's release-dependent diagnostics follow the workspace's pin as it changes on disk: the pin files and
+ * environments findDeepSpeedRelease looked at are the config's dependencies, so `filesChanged` names the config
+ * and its next validation reads the new pin.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { getLanguageService } from '../../server/src/languageService';
+import { defaultSettings } from '../../server/src/settings';
+import { memoryHosts, workspaceRoot } from './context-hosts';
+
+// WarmupLR's isinstance(warmup_num_steps, int) refuses a float from 0.19.3 on (releaseChecks.warmupStepsInt).
+const config = JSON.stringify({ train_micro_batch_size_per_gpu: 1, scheduler: { type: 'WarmupLR', params: { warmup_num_steps: 100.5 } } }, null, 2);
+const uriOf = (name: string) => URI.file(path.join(workspaceRoot, name)).toString();
+
+function workspace(files: Record<string, string>) {
+  const hosts = memoryHosts({ 'ds_config.json': config, ...files });
+  const service = getLanguageService(hosts);
+  const document = TextDocument.create(uriOf('ds_config.json'), 'ds-config', 1, config);
+  const severity = async () => (await service.doValidation(document, defaultSettings)).find((d) => d.code === 'integer-fraction')?.severity;
+  return { hosts, service, document, severity };
+}
+
+test('a pin changed on disk names the config that was checked under it, which is then checked under the new release', async () => {
+  const { hosts, service, document, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  assert.deepEqual(service.filesChanged([uriOf('requirements.txt')]), [document.uri]);
+  assert.equal(await severity(), DiagnosticSeverity.Error);
+});
+
+test('a pin file created where none was read before reaches the config too', async () => {
+  const { hosts, service, document, severity } = workspace({});
+  assert.equal(await severity(), DiagnosticSeverity.Error, 'no release known: the schema release holds');
+  hosts.write('pyproject.toml', '[project]\ndependencies = ["deepspeed==0.19.2"]\n');
+  assert.deepEqual(service.filesChanged([uriOf('pyproject.toml')]), [document.uri]);
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+});
+
+test("a file the release lookup never read (a trainer's log) names no config", async () => {
+  const { service, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  await severity();
+  assert.deepEqual(service.filesChanged([uriOf('output/log.txt')]), []);
+});
+
+test('an environment that appears under a folder the lookup listed names the config (pip install into .venv)', async () => {
+  const { service, document, severity } = workspace({});
+  await severity();
+  const metadata = uriOf('.venv/lib/python3.11/site-packages/deepspeed-0.19.2.dist-info/METADATA');
+  assert.deepEqual(service.filesChanged([metadata]), [document.uri]);
+});
+
+test("a launch script's release-dependent check (the Trainer's --max_grad_norm) follows the pin too", async () => {
+  const script = 'torchrun --nproc_per_node 2 train.py --max_grad_norm 1.0 --deepspeed ds.json\n';
+  const hosts = memoryHosts({ 'ds.json': JSON.stringify({ train_micro_batch_size_per_gpu: 'auto' }), 'train.sh': script, 'requirements.txt': 'deepspeed==0.19.2\n' });
+  const service = getLanguageService(hosts);
+  const document = TextDocument.create(uriOf('train.sh'), 'shellscript', 1, script);
+  const warned = async () => (await service.doValidation(document, defaultSettings)).some((d) => d.code === 'max-grad-norm-not-applied');
+  assert.equal(await warned(), true, 'no clipping under 0.19.2');
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  assert.ok(service.filesChanged([uriOf('requirements.txt')]).includes(document.uri));
+  assert.equal(await warned(), false, 'clipping at 1.0 from 0.19.3 on');
+});
+
+test('a closed config no longer depends on the pin or the folders its lookup listed', async () => {
+  const { service, document, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  await severity();
+  service.documentClosed(document.uri);
+  assert.deepEqual(service.filesChanged([uriOf('requirements.txt'), uriOf('.venv/lib/python3.11/site-packages/deepspeed-0.19.2.dist-info')]), []);
+});
