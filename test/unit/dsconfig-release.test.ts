@@ -36,6 +36,19 @@ test('the release is read from the setting, exact pins and lock files; a range s
   assert.deepEqual(await find({ 'pyproject.toml': '[project]\ndependencies = ["deepspeed==0.17.0"]\n' }), { version: '0.17.0', source: 'pyproject.toml' });
 });
 
+test('a pin with extras (PEP 508) and conda\'s one "=" pin the release; conda\'s ranges do not', async () => {
+  const find = (files: Record<string, string>) => findDeepSpeedRelease(memoryHosts(files).fs, [workspaceRoot], undefined);
+  // PEP 508: name [extras] version-spec (packaging.requirements); pip installs deepspeed 0.14.4 for both.
+  assert.deepEqual(await find({ 'requirements.txt': 'deepspeed[autotuning]==0.14.4\n' }), { version: '0.14.4', source: 'requirements.txt' });
+  assert.deepEqual(await find({ 'requirements.txt': 'deepspeed [autotuning, triton] == 0.14.4\n' }), { version: '0.14.4', source: 'requirements.txt' });
+  assert.deepEqual(await find({ 'pyproject.toml': '[project]\ndependencies = ["deepspeed[autotuning]==0.17.0"]\n' }), { version: '0.17.0', source: 'pyproject.toml' });
+  // conda's match spec: `deepspeed=0.14.4` is 0.14.4 (or 0.14.4.x), with or without a build string; `>=` is a range.
+  assert.deepEqual(await find({ 'environment.yml': 'dependencies:\n  - python=3.10\n  - deepspeed=0.14.4\n' }), { version: '0.14.4', source: 'environment.yml' });
+  assert.deepEqual(await find({ 'environment.yml': 'dependencies:\n  - deepspeed=0.14.4=py310h1234_0\n' }), { version: '0.14.4', source: 'environment.yml' });
+  assert.deepEqual(await find({ 'environment.yml': 'dependencies:\n  - pip:\n    - deepspeed==0.15.1\n' }), { version: '0.15.1', source: 'environment.yml' });
+  assert.deepEqual(await find({ 'environment.yml': 'dependencies:\n  - deepspeed>=0.14\n' }), undefined);
+});
+
 test('zeroLens.deepspeedVersion wins over a pin in the workspace, as its description says', async () => {
   // package.nls.json said the setting applies 'when no requirements or lock file in the workspace pins it', while
   // findDeepSpeedRelease reads it first: a release set by hand corrects a stale pin.

@@ -62,12 +62,15 @@ export function releaseDefault(path: string, schemaDefault: unknown, release: De
   return { value, note: t('{0} in DeepSpeed {1} ({2}); {3} ({4}).', show(value), release.version, release.source, since, changed.change) };
 }
 
-/** `deepspeed==0.14.4`, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files). */
+/**
+ * `deepspeed==0.14.4`, `deepspeed[autotuning]==0.14.4` (PEP 508 extras), conda's `deepspeed=0.14.4` in an environment
+ * file, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files).
+ */
 const pinPatterns: Record<ReleasePinFile, RegExp> = {
-  'requirements.txt': /^\s*deepspeed\s*===?\s*v?([\d.]+)/im,
-  'requirements-train.txt': /^\s*deepspeed\s*===?\s*v?([\d.]+)/im,
-  'environment.yml': /^\s*-\s*deepspeed\s*===?\s*v?([\d.]+)/im,
-  'pyproject.toml': /["']deepspeed\s*===?\s*v?([\d.]+)["']|^\s*deepspeed\s*=\s*["']=*\s*v?([\d.]+)["']/im,
+  'requirements.txt': /^\s*deepspeed\s*(?:\[[^\]]*\])?\s*===?\s*v?([\d.]+)/im,
+  'requirements-train.txt': /^\s*deepspeed\s*(?:\[[^\]]*\])?\s*===?\s*v?([\d.]+)/im,
+  'environment.yml': /^\s*-\s*deepspeed\s*(?:\[[^\]]*\])?\s*={1,3}\s*v?([\d.]+)/im,
+  'pyproject.toml': /["']deepspeed\s*(?:\[[^\]]*\])?\s*===?\s*v?([\d.]+)["']|^\s*deepspeed\s*=\s*["']=*\s*v?([\d.]+)["']/im,
   'uv.lock': /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i,
   'poetry.lock': /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i,
   'Pipfile.lock': /"deepspeed"\s*:\s*\{[^}]*"version"\s*:\s*"==([\d.]+)"/i,
