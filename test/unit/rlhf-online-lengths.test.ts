@@ -69,12 +69,19 @@ test('a GRPO launch that does not bound the prompt: the assumed length plus the 
   assert.ok(j.notes.some((n: string) => n.includes('2048 + 8192 = 10240') && n.includes('not stated')), j.notes.join('\n'));
 });
 
-test('the CLI: --seq-len is the prompt of --rlhf grpo, as the rollout always took it', async () => {
-  const r = await runCli(['estimate', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '3', '--rlhf', 'grpo', '--seq-len', '1024', '--max-completion-length', '3072', '--format', 'json'], tmpdir());
-  assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out);
-  assert.equal(j.inputs.seqLen.value, 4096);
-  assert.equal(j.inputs.rollout.value.sequenceLength, 4096);
+test('the CLI: --seq-len is tokens per sample, the whole row, which the rollout no longer lengthens; without it the prompt is assumed', async () => {
+  const cli = async (...extra: string[]) => {
+    const args = ['estimate', '--model', 'Qwen/Qwen3-8B', '--gpus-per-node', '8', '--stage', '3', '--rlhf', 'grpo', '--max-completion-length', '3072', '--format', 'json'];
+    const r = await runCli([...args, ...extra], tmpdir());
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out);
+  };
+  const stated = await cli('--seq-len', '4096');
+  assert.equal(stated.inputs.seqLen.value, 4096);
+  assert.equal(stated.inputs.rollout.value.sequenceLength, 4096);
+  const assumed = await cli();
+  assert.equal(assumed.inputs.seqLen.value, 2048 + 3072);
+  assert.equal(assumed.inputs.rollout.value.sequenceLength, 2048 + 3072);
 });
 
 test('DeepSpeed-Chat step 3 states the whole row already (--max_prompt_seq_len + --max_answer_seq_len): nothing is added twice', async () => {

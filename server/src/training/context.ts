@@ -246,9 +246,9 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     fromSetting('sequenceLength', settings.sequenceLength) ??
     byDefault(defaults.sequenceLength);
   const rollout = online?.value.rollout;
-  // A length the launch states for the whole row (DeepSpeed-Chat, OpenRLHF --data.max_len) already holds the completion;
-  // else it is the prompt's (the CLI's --seq-len, as the rollout always took it), or unknown and assumed.
-  const statesRow = !over.sequenceLength && script?.seqLen !== undefined && script.seqLen.value !== script.promptLength?.value;
+  // A length stated for the whole row (the CLI's --seq-len, tokens per sample; DeepSpeed-Chat; OpenRLHF --data.max_len)
+  // already holds the completion; else it is the prompt's (ms-swift --max_length), or unknown and assumed.
+  const statesRow = over.sequenceLength !== undefined || (script?.seqLen !== undefined && script.seqLen.value !== script.promptLength?.value);
   if (online && rollout && !statesRow) {
     workload.rlhf = { ...online, value: { ...online.value, rollout: { ...rollout, promptLength: sequenceLength.value } } };
     const args = [online.value.type.toUpperCase(), sequenceLength.value, rollout.completionLength, sequenceLength.value + rollout.completionLength] as const;
