@@ -121,3 +121,34 @@ test('OpenRLHF: --prompt_max_len + --generate_max_len are the rows PPO trains on
   assert.equal(k.inputs.seqLen.value, 3072);
   assert.equal(k.inputs.rollout.value.sequenceLength, 3072);
 });
+
+test("transformers' generate completes the whole generation batch at once: micro-batch × steps_per_generation (default the accumulation)", async () => {
+  // ms-swift examples/train/grpo/internal/transformers.sh (https://github.com/modelscope/ms-swift), shortened. Both
+  // trainers load per_device_train_batch_size × steps_per_generation prompts per generation (trl f2cd577
+  // grpo_trainer.py:1230; steps_per_generation = gradient_accumulation_steps by default, grpo_config.py:1077-1079,
+  // ms-swift 3602360 swift/rlhf_trainers/args_mixin.py:205-207) and generate them in one call (grpo_trainer.py:1861;
+  // ms-swift rollout_mixin.py:394, TransformersEngine(max_batch_size=0), no limit: transformers_engine.py:155-157).
+  const script = [
+    'CUDA_VISIBLE_DEVICES=0 \\',
+    'swift rlhf \\',
+    '    --rlhf_type grpo \\',
+    '    --model Qwen/Qwen2.5-7B \\',
+    '    --tuner_type lora \\',
+    '    --max_completion_length 1024 \\',
+    '    --per_device_train_batch_size 4 \\',
+    '    --gradient_accumulation_steps 4 \\',
+    '    --max_length 2048 \\',
+    '    --deepspeed zero2 \\',
+    '    --num_generations 4',
+    '',
+  ].join('\n');
+  const j = await estimate(script);
+  assert.equal(j.inputs.rollout.value.engine, 'generate');
+  assert.equal(j.inputs.rollout.value.sequences, 16);
+  assert.equal(j.inputs.rollout.value.sequenceLength, 3072);
+  const k = await estimate(script.replace('--num_generations 4', '--num_generations 4 \\\n    --steps_per_generation 2'));
+  assert.equal(k.inputs.rollout.value.sequences, 8);
+  // vLLM keeps its own pool and batches itself: the micro-batch stays what the rollout is counted by.
+  const vllm = await estimate(script.replace('--num_generations 4', '--num_generations 4 \\\n    --use_vllm true'));
+  assert.equal(vllm.inputs.rollout.value.sequences, 4);
+});

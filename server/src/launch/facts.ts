@@ -247,6 +247,8 @@ export interface LaunchFacts {
   offloadModelDuringRollout?: Fact<boolean>;
   offloadOptimizerDuringRollout?: Fact<boolean>;
   numGenerations?: Fact<number>;
+  /** TRL / ms-swift `--steps_per_generation`: micro-batches one generation serves (default the accumulation). */
+  stepsPerGeneration?: Fact<number>;
   maxCompletionLength?: Fact<number>;
   /**
    * The prompt bound of online RL, whose rows are the prompt and its completion: ms-swift GRPO/PPO `--max_length`,

@@ -286,7 +286,12 @@ function estimateInputFor(
         sleepLevel: rlhf.rollout.sleepLevel,
         offloadModel: rlhf.rollout.offloadModel,
         offloadOptimizer: rlhf.rollout.offloadOptimizer,
-        sequences: context.microBatchSize.value,
+        // GRPO's transformers generate completes the whole generation batch in one call, micro-batch × steps_per_generation
+        // (default the accumulation): trl f2cd577 grpo_trainer.py:1230, :1861, grpo_config.py:1077-1079; ms-swift
+        // 3602360 args_mixin.py:205-207, rollout_mixin.py:394 TransformersEngine(max_batch_size=0). vLLM batches itself.
+        sequences:
+          context.microBatchSize.value *
+          (rlhf.type === 'grpo' && rlhf.rollout.engine === 'generate' ? (rlhf.rollout.stepsPerGeneration ?? context.gradientAccumulationSteps.value) : 1),
         // GKD's rollout completes a prompt of the sequence length; online RL's rows are what it generated.
         sequenceLength: onlineTypes.has(rlhf.type) ? rowLength : context.sequenceLength.value + rlhf.rollout.completionLength,
       }

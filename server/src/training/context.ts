@@ -57,7 +57,7 @@ export interface RlhfContext {
   /** Generation: vLLM colocated on the training GPUs, vLLM elsewhere, or transformers' generate. */
   /** `completionStated`: the completion length is written (--max_completion_length), not the 512 default. */
   /** `promptLength`: the rows GRPO/PPO train on are this prompt + the completion; absent, the sequence length is the whole row. */
-  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; completionStated?: boolean; generations?: number; promptLength?: number };
+  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; completionStated?: boolean; generations?: number; promptLength?: number; stepsPerGeneration?: number };
   /** Where the reference and reward models sit when the command decides it (DeepSpeed-Chat step 3); else the run's stage. */
   placement?: { reference: ExtraPlacement; reward: ExtraPlacement };
   /** A frozen EMA copy of the trained model (DeepSpeed-Chat --enable_ema). */
@@ -501,6 +501,7 @@ function resolveRlhf(script: LaunchFacts | undefined, t: Translate): Sourced<Rlh
       completionLength: script.maxCompletionLength?.value ?? 512,
       completionStated: script.maxCompletionLength !== undefined,
       generations: script.numGenerations?.value,
+      stepsPerGeneration: script.stepsPerGeneration?.value,
     };
   }
   return { value: rlhf, source };

@@ -108,5 +108,6 @@ export function readWorkloadFacts(reader: OptionReader, facts: LaunchFacts): voi
   facts.vllmMode ??= reader.string('vllm_mode');
   facts.vllmGpuMemoryUtilization ??= reader.real('vllm_gpu_memory_utilization');
   facts.numGenerations ??= reader.integer('num_generations');
+  facts.stepsPerGeneration ??= reader.integer('steps_per_generation');
   facts.maxCompletionLength ??= reader.integer('max_completion_length');
 }

@@ -201,6 +201,7 @@ function readYamlWorkload(
   facts.offloadModelDuringRollout = bool('offload_model');
   facts.offloadOptimizerDuringRollout = bool('offload_optimizer');
   facts.numGenerations = int(top.get('num_generations'));
+  facts.stepsPerGeneration = int(top.get('steps_per_generation'));
   facts.maxCompletionLength = int(top.get('max_completion_length'));
   facts.freezeAligner = bool('freeze_aligner');
   // ms-swift GRPO/PPO: max_length bounds the prompt (launchers/swift.ts).
