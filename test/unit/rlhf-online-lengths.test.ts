@@ -14,9 +14,10 @@ import { runCli } from './cli-helpers';
  * rollout_mixin.py:1722-1738 sets max_length None), so --max_length bounds the prompt only (left-truncated,
  * rlhf_args.py:350-351) and --max_completion_length the completion (default 512, rlhf_args.py:241).
  */
-async function estimate(script: string, extra: string[] = []) {
+async function estimate(script: string, extra: string[] = [], files: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'zl-rlhf-'));
   writeFileSync(join(dir, 'train.sh'), script);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const r = await runCli(['estimate', 'train.sh', '--format', 'json', '--stage', '3', ...extra], dir);
   assert.equal(r.code, 0, r.err);
   return JSON.parse(r.out);
@@ -151,4 +152,23 @@ test("transformers' generate completes the whole generation batch at once: micro
   // vLLM keeps its own pool and batches itself: the micro-batch stays what the rollout is counted by.
   const vllm = await estimate(script.replace('--num_generations 4', '--num_generations 4 \\\n    --use_vllm true'));
   assert.equal(vllm.inputs.rollout.value.sequences, 4);
+});
+
+test("TRL's PPO trains on query + response: --response_length is the completion", async () => {
+  // trl examples/scripts/ppo/ppo_tldr.py's second command (https://github.com/huggingface/trl), shortened, with a
+  // DeepSpeed config of its own. PPOConfig.response_length (trl f2cd577 trl/experimental/ppo/ppo_config.py:151-154)
+  // is generate's max_new_tokens (ppo_trainer.py:621); the policy's forward runs over query_responses (:815).
+  const script = [
+    'accelerate launch --num_processes 8 examples/scripts/ppo/ppo_tldr.py \\',
+    '    --deepspeed ds_config.json \\',
+    '    --per_device_train_batch_size 16 \\',
+    '    --gradient_accumulation_steps 4 \\',
+    '    --model_name_or_path EleutherAI/pythia-1b-deduped \\',
+    '    --reward_model_path EleutherAI/pythia-1b-deduped \\',
+    '    --response_length 53',
+    '',
+  ].join('\n');
+  const j = await estimate(script, [], { 'ds_config.json': '{ "zero_optimization": { "stage": 3 } }' });
+  assert.equal(j.inputs.seqLen.value, 2048 + 53);
+  assert.ok(j.notes.some((n: string) => n.includes('2048 + 53 = 2101') && n.includes('not stated')), j.notes.join('\n'));
 });
