@@ -172,3 +172,10 @@ test("TRL's PPO trains on query + response: --response_length is the completion"
   assert.equal(j.inputs.seqLen.value, 2048 + 53);
   assert.ok(j.notes.some((n: string) => n.includes('2048 + 53 = 2101') && n.includes('not stated')), j.notes.join('\n'));
 });
+
+test('an ms-swift YAML of GRPO: max_length is the prompt there too', async () => {
+  const yaml = 'rlhf_type: grpo\nmodel: Qwen/Qwen3-8B\ntuner_type: full\nmax_length: 1024\nmax_completion_length: 2048\ndeepspeed: zero3\n';
+  const j = await estimate('NPROC_PER_NODE=8 swift rlhf grpo.yaml\n', [], { 'grpo.yaml': yaml });
+  assert.equal(j.inputs.seqLen.value, 1024 + 2048);
+  assert.equal(j.inputs.rollout.value.sequenceLength, 1024 + 2048);
+});

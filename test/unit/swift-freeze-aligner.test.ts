@@ -41,3 +41,12 @@ test('--freeze_aligner false trains the projector under a frozen ViT', async () 
 test('both false (vit_gradient_checkpointing.sh): nothing is frozen', async () => {
   assert.equal(await frozen(['--freeze_vit false', '--freeze_aligner false']), undefined);
 });
+
+test('an ms-swift YAML says it the same way: freeze_aligner: false trains the projector', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zl-aligner-'));
+  writeFileSync(join(dir, 'sft.yaml'), 'model: Qwen/Qwen2.5-VL-7B-Instruct\ntuner_type: full\nfreeze_aligner: false\ndeepspeed: zero2\n');
+  writeFileSync(join(dir, 'train.sh'), 'NPROC_PER_NODE=8 swift sft sft.yaml\n');
+  const r = await runCli(['estimate', 'train.sh', '--format', 'json', '--stage', '2'], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).inputs.frozenParams.value, vit);
+});
