@@ -220,6 +220,8 @@ export interface LaunchFacts {
   sequenceParallelFlag?: Fact<boolean>;
   /** Vision tower frozen (ms-swift `--freeze_vit`, default true; LLaMA-Factory `freeze_vision_tower`). */
   freezeVit?: Fact<boolean>;
+  /** ms-swift `--freeze_aligner` (default true): the projector is frozen in full fine-tuning (tuner_args.py:124, :212-215). */
+  freezeAligner?: Fact<boolean>;
   /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */
   optim?: Fact<string>;
   /**
@@ -245,7 +247,14 @@ export interface LaunchFacts {
   offloadModelDuringRollout?: Fact<boolean>;
   offloadOptimizerDuringRollout?: Fact<boolean>;
   numGenerations?: Fact<number>;
+  /** TRL / ms-swift `--steps_per_generation`: micro-batches one generation serves (default the accumulation). */
+  stepsPerGeneration?: Fact<number>;
   maxCompletionLength?: Fact<number>;
+  /**
+   * The prompt bound of online RL, whose rows are the prompt and its completion: ms-swift GRPO/PPO `--max_length`,
+   * TRL's `--max_prompt_length`, OpenRLHF's `--prompt_max_len`. A `seqLen` that is not this fact is the whole row.
+   */
+  promptLength?: Fact<number>;
   /** ms-swift `--deepspeed_autotp_size`, which adds `zero_optimization` to the config (sft_args.py:275-279). */
   deepspeedAutotpSize?: Fact<number>;
   /** FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`. */

@@ -154,12 +154,15 @@ export function activationBytes(i: ActivationInput): ActivationBreakdown {
       logitsForward = p * tv + 4 * tv + (p < 4 ? (4 * tv) / LOSS_CHUNKS : 0);
       logitsBackward = (4 * tv) / LOSS_CHUNKS;
       break;
-    case 'logprobs':
+    case 'logprobs': {
       // TRL's selective_log_softmax: for 16-bit logits a log_softmax per sequence in the logits' dtype, each saved
-      // for backward; for fp32 a gather and a logsumexp over the logits themselves (trl/trainer/utils.py).
-      logitsForward = p * tv + (p < 4 ? p * tv : 0);
-      logitsBackward = p * tv;
+      // for backward; for fp32 a gather and a logsumexp over the logits themselves (trl/trainer/utils.py). GRPO asks
+      // the head for the completion's logits only (logits_to_keep, `lossTokens`).
+      const kept = tv * Math.min(1, (i.lossTokens ?? i.seqLen) / i.seqLen);
+      logitsForward = p * kept + (p < 4 ? p * kept : 0);
+      logitsBackward = p * kept;
       break;
+    }
     case 'jsd':
       // GKD (TRL's GKDTrainer.generalized_jsd_loss, which ms-swift's GKD trainer called until its chunked JSD of
       // Dec 2025, #7164): the student's and the teacher's 16-bit logits (2p), their masked copies (`logits[mask]`,

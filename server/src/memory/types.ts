@@ -310,7 +310,7 @@ export interface EstimateInput {
   extraModels?: ExtraModel[];
   /** Generation during training. */
   rollout?: RolloutSpec;
-  /** Tokens per sample the loss's masked terms cover, when fewer than seqLen (GKD's completion, --max_completion_length). */
+  /** Tokens per sample the loss's masked terms (GKD) or the head's logits (GRPO's logits_to_keep) cover, when fewer than seqLen. */
   lossTokens?: number;
   /** Sequences per micro-batch relative to samples: 2 for preference pairs (chosen + rejected); default 1. */
   sequencesPerSample?: number;

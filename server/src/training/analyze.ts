@@ -17,7 +17,7 @@ import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import type { LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
-import { resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type RlhfContext, type TrainingContext } from './context';
+import { onlineTypes, resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type RlhfContext, type TrainingContext } from './context';
 
 /** What the caller decides beyond the training context: the CLI's --stage, --optimizer, --params, overheads. */
 export interface EstimateOverrides {
@@ -269,10 +269,16 @@ function estimateInputFor(
   const parallel = context.workload.modelParallel;
   const autotp: Sourced<ModelParallelSpec> | undefined =
     parallel?.value.kind === 'autotp' ? parallel : facts.autotpSize ? { value: { kind: 'autotp', tp: facts.autotpSize.value, pp: 1, cp: 1, ep: 1 }, source: fromConfig(facts.autotpSize) } : undefined;
-  // ms-swift freezes the towers and the aligner by default (--freeze_vit, --freeze_aligner); MTP layers are not loaded.
-  const towerParams = (model.architecture?.parts ?? []).filter((p) => p.loaded !== false && ['vision', 'audio', 'projector'].includes(p.kind)).reduce((sum, p) => sum + p.params, 0);
-  const frozenParams = workload.freezeVit?.value && towerParams > 0 ? towerParams : undefined;
+  // ms-swift freezes the towers (--freeze_vit) and, on its own flag, the aligner (--freeze_aligner, both default true:
+  // ms-swift 3602360 swift/arguments/tuner_args.py:123-124, :210-215); elsewhere the projector follows the tower. MTP layers are not loaded.
+  const partParams = (kinds: string[]) => (model.architecture?.parts ?? []).filter((p) => p.loaded !== false && kinds.includes(p.kind)).reduce((sum, p) => sum + p.params, 0);
+  const alignerFrozen = workload.freezeAligner ?? workload.freezeVit;
+  const frozen = (workload.freezeVit?.value ? partParams(['vision', 'audio']) : 0) + (alignerFrozen?.value ? partParams(['projector']) : 0);
+  const frozenParams = frozen > 0 ? frozen : undefined;
   const rlhf = workload.rlhf?.value;
+  // GRPO/PPO train on prompt + completion where the sequence length is the prompt's (context.ts, onlineTypes).
+  const promptLength = rlhf?.rollout?.promptLength;
+  const rowLength = promptLength !== undefined ? promptLength + rlhf!.rollout!.completionLength : context.sequenceLength.value;
   const rollout: RolloutSpec | undefined = rlhf?.rollout
     ? {
         engine: rlhf.rollout.engine,
@@ -280,8 +286,14 @@ function estimateInputFor(
         sleepLevel: rlhf.rollout.sleepLevel,
         offloadModel: rlhf.rollout.offloadModel,
         offloadOptimizer: rlhf.rollout.offloadOptimizer,
-        sequences: context.microBatchSize.value,
-        sequenceLength: context.sequenceLength.value + rlhf.rollout.completionLength,
+        // GRPO's transformers generate completes the whole generation batch in one call, micro-batch × steps_per_generation
+        // (default the accumulation): trl f2cd577 grpo_trainer.py:1230, :1861, grpo_config.py:1077-1079; ms-swift
+        // 3602360 args_mixin.py:205-207, rollout_mixin.py:394 TransformersEngine(max_batch_size=0). vLLM batches itself.
+        sequences:
+          context.microBatchSize.value *
+          (rlhf.type === 'grpo' && rlhf.rollout.engine === 'generate' ? (rlhf.rollout.stepsPerGeneration ?? context.gradientAccumulationSteps.value) : 1),
+        // GKD's rollout completes a prompt of the sequence length; online RL's rows are what it generated.
+        sequenceLength: onlineTypes.has(rlhf.type) ? rowLength : context.sequenceLength.value + rlhf.rollout.completionLength,
       }
     : undefined;
   Object.assign(sources, {
@@ -310,11 +322,12 @@ function estimateInputFor(
     const value = workload[key as keyof typeof workloadKeys];
     if (value) sources[field] = value.source;
   }
-  if (workload.freezeVit && frozenParams) sources.frozenParams = workload.freezeVit.source;
+  if (frozenParams) sources.frozenParams = (workload.freezeVit?.value ? workload.freezeVit : alignerFrozen)!.source;
   if (workload.rlhf) {
     sources.extraModels = workload.rlhf.source;
     if (rollout) sources.rollout = workload.rlhf.source;
     sources.sequencesPerSample = workload.rlhf.source;
+    if (grpoLogits(rlhf, rowLength) !== undefined) sources.lossTokens = workload.rlhf.source;
   }
   return {
     ...configured,
@@ -327,7 +340,7 @@ function estimateInputFor(
     gpuMemoryBytes,
     microBatch: context.microBatchSize.value,
     gradientAccumulationSteps: context.gradientAccumulationSteps.value,
-    seqLen: context.sequenceLength.value,
+    seqLen: rowLength,
     gradientCheckpointing: context.gradientCheckpointing.value,
     // ms-swift, LLaMA-Factory and the HF Trainer use SDPA / FlashAttention kernels by default.
     flashAttention: true,
@@ -335,7 +348,7 @@ function estimateInputFor(
     // TRL's preference and RL trainers take per-token log-probabilities, not transformers' upcast loss.
     loss: workload.loss?.value ?? (rlhf && logprobTrainers.has(rlhf.type) ? 'logprobs' : rlhf?.type === 'gkd' ? 'jsd' : undefined),
     // GKD's divergence runs over the completion only (its masked copies), where the script says how long it is.
-    lossTokens: rlhf?.type === 'gkd' && rlhf.rollout?.completionStated ? Math.min(context.sequenceLength.value, rlhf.rollout.completionLength) : undefined,
+    lossTokens: rlhf?.type === 'gkd' && rlhf.rollout?.completionStated ? Math.min(context.sequenceLength.value, rlhf.rollout.completionLength) : grpoLogits(rlhf, rowLength),
     packing: workload.packing?.value,
     paddingFree: workload.paddingFree?.value,
     fixedLength: workload.fixedLength?.value,
@@ -356,6 +369,15 @@ function estimateInputFor(
     cudaContextBytes: cudaContextBytes?.value,
     fragmentation: fragmentation?.value,
   };
+}
+
+/**
+ * GRPO computes logits for the completion only: TRL passes logits_to_keep = the completion's length (+1)
+ * (trl f2cd577 trl/trainer/grpo_trainer.py:2433, :1502), ms-swift collates with use_logits_to_keep=True (3602360
+ * swift/rlhf_trainers/grpo_trainer.py:759).
+ */
+function grpoLogits(rlhf: RlhfContext | undefined, rowLength: number): number | undefined {
+  return rlhf?.type === 'grpo' && rlhf.rollout ? Math.min(rowLength, rlhf.rollout.completionLength + 1) : undefined;
 }
 
 /** Trainers whose loss works on per-token log-probabilities (trl/trainer/utils.py, selective_log_softmax). */

@@ -56,7 +56,8 @@ export interface RlhfContext {
   teacherOffloaded?: boolean;
   /** Generation: vLLM colocated on the training GPUs, vLLM elsewhere, or transformers' generate. */
   /** `completionStated`: the completion length is written (--max_completion_length), not the 512 default. */
-  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; completionStated?: boolean; generations?: number };
+  /** `promptLength`: the rows GRPO/PPO train on are this prompt + the completion; absent, the sequence length is the whole row. */
+  rollout?: { engine: 'vllm-colocate' | 'vllm-server' | 'generate'; gpuMemoryUtilization?: number; sleepLevel?: number; offloadModel?: boolean; offloadOptimizer?: boolean; completionLength: number; completionStated?: boolean; generations?: number; promptLength?: number; stepsPerGeneration?: number };
   /** Where the reference and reward models sit when the command decides it (DeepSpeed-Chat step 3); else the run's stage. */
   placement?: { reference: ExtraPlacement; reward: ExtraPlacement };
   /** A frozen EMA copy of the trained model (DeepSpeed-Chat --enable_ema). */
@@ -79,6 +80,8 @@ export interface WorkloadContext {
   torchDtype?: Sourced<Precision>;
   /** The vision tower is frozen (multimodal models). */
   freezeVit?: Sourced<boolean>;
+  /** The projector frozen (ms-swift `--freeze_aligner`); absent, it follows freezeVit. */
+  freezeAligner?: Sourced<boolean>;
   /** Plain DistributedDataParallel, no DeepSpeed. */
   ddp?: Sourced<boolean>;
   /** PyTorch FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`, the CLI's `--fsdp`. */
@@ -198,8 +201,6 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     (defaults.gpusPerNode !== undefined ? byDefault(defaults.gpusPerNode) : undefined);
   const nodes = over.nodes ?? fromScript(script, script?.nodes, t) ?? fromSetting('nodes', settings.nodes) ?? byDefault(defaults.nodes);
   const gpuMemoryGiB = over.gpuMemoryGiB ?? fromSetting('gpuMemoryGiB', settings.gpuMemoryGiB);
-  const sequenceLength =
-    over.sequenceLength ?? fromScript(script, script?.seqLen, t) ?? fromSetting('sequenceLength', settings.sequenceLength) ?? byDefault(defaults.sequenceLength);
   const world = gpusPerNode ? gpusPerNode.value * nodes.value : undefined;
   const microBatchSize = over.microBatchSize ?? resolveMicroBatch(inputs, script, world, defaults, t);
   const gradientAccumulationSteps =
@@ -238,6 +239,25 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   if (!over.lora) notes.push(...unmodelledNotes(script, config.buildsOptimizer === true, (fact) => describeSource(factSource(script!, fact, t), t), t));
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
+  const online = onlineTypes.has(workload.rlhf?.value.type ?? '') ? workload.rlhf : undefined;
+  const sequenceLength =
+    over.sequenceLength ??
+    fromScript(script, script?.seqLen ?? (online ? script?.promptLength : undefined), t) ??
+    fromSetting('sequenceLength', settings.sequenceLength) ??
+    byDefault(defaults.sequenceLength);
+  const rollout = online?.value.rollout;
+  // A length stated for the whole row (the CLI's --seq-len, tokens per sample; DeepSpeed-Chat; OpenRLHF --data.max_len)
+  // already holds the completion; else it is the prompt's (ms-swift --max_length), or unknown and assumed.
+  const statesRow = over.sequenceLength !== undefined || (script?.seqLen !== undefined && script.seqLen.value !== script.promptLength?.value);
+  if (online && rollout && !statesRow) {
+    workload.rlhf = { ...online, value: { ...online.value, rollout: { ...rollout, promptLength: sequenceLength.value } } };
+    const args = [online.value.type.toUpperCase(), sequenceLength.value, rollout.completionLength, sequenceLength.value + rollout.completionLength] as const;
+    notes.push(
+      sequenceLength.source.kind === 'default'
+        ? t('{0} trains on prompt + completion: {1} + {2} = {3} tokens per row (the prompt length is not stated).', ...args)
+        : t('{0} trains on prompt + completion: {1} + {2} = {3} tokens per row.', ...args),
+    );
+  }
 
   const missing: MissingInput[] = [];
   if (!model) missing.push('model');
@@ -373,6 +393,12 @@ function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings
   return undefined;
 }
 
+/**
+ * Online RL: the policy trains on the rows it generated, prompt + completion (TRL f2cd577 trl/trainer/grpo_trainer.py:2430;
+ * ms-swift 3602360 swift/rlhf_trainers/grpo_trainer.py:753-759; DeepSpeed-Chat and OpenRLHF's actor over `sequences`).
+ */
+export const onlineTypes = new Set(['grpo', 'ppo']);
+
 const preferenceTypes = new Set(['dpo', 'orpo', 'simpo', 'cpo', 'rm', 'ipo']);
 
 /** Sequences per sample: a preference pair runs chosen and rejected through the model (TRL concatenated_forward). */
@@ -413,6 +439,7 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
     sequenceParallel: over.sequenceParallel ?? from(script?.sequenceParallel),
     torchDtype,
     freezeVit: over.freezeVit ?? from(script?.freezeVit),
+    freezeAligner: over.freezeAligner ?? (over.freezeVit ? undefined : from(script?.freezeAligner)),
     ddp: over.ddp,
     fsdp: over.fsdp ?? resolveFsdp(script),
     modelParallel: over.modelParallel ?? resolveModelParallel(script),
@@ -474,6 +501,7 @@ function resolveRlhf(script: LaunchFacts | undefined, t: Translate): Sourced<Rlh
       completionLength: script.maxCompletionLength?.value ?? 512,
       completionStated: script.maxCompletionLength !== undefined,
       generations: script.numGenerations?.value,
+      stepsPerGeneration: script.stepsPerGeneration?.value,
     };
   }
   return { value: rlhf, source };

@@ -49,6 +49,11 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   facts.microBatch ??= reader.integer('micro_train_batch_size', 'train.micro_batch_size');
   // DeepSpeed-Chat's --max_seq_len (DeepSpeedExamples applications/DeepSpeed-Chat/training/step1_supervised_finetuning/main.py:81; Yi, Telechat).
   facts.seqLen = reader.integer('max_length', 'max_seq_length', 'model_max_length', 'cutoff_len', 'block_size', 'max_source_length', 'max_len', 'max_seq_len', 'data.max_len');
+  // The prompt bound of online RL: TRL's --max_prompt_length (GRPOConfig until trl 89070d24), OpenRLHF's
+  // --prompt_max_len with --generate_max_len (OpenRLHF d0e088b6^ openrlhf/cli/train_ppo_ray.py:44, :347-349: max_len =
+  // max_len or prompt_max_len + generate_max_len); its current --rollout.max_new_tokens (3c3be62 train_ppo_ray.py:381).
+  facts.promptLength = reader.integer('max_prompt_length', 'prompt_max_len');
+  facts.maxCompletionLength ??= reader.integer('generate_max_len', 'rollout.max_new_tokens');
   facts.rewardModel = reader.string('reward_model_path', 'reward_pretrain');
   facts.valueModel = reader.string('critic_pretrain');
   facts.refModel = reader.string('ref_model', 'ref_pretrain');

@@ -82,6 +82,9 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     trainer.kind === 'megatron' ? megatronRecompute(reader, defaultAt) : reader.bool('gradient_checkpointing') ?? defaultAt(true, msg('ms-swift default'));
   // Vision towers are frozen unless --freeze_vit false (swift/arguments/tuner_args.py:123, freeze_vit: bool = True).
   facts.freezeVit = reader.bool('freeze_vit') ?? defaultAt(true, msg('ms-swift default'));
+  // The aligner (projector) stays frozen unless --freeze_aligner false, whatever --freeze_vit says
+  // (ms-swift 3602360 swift/arguments/tuner_args.py:124 freeze_aligner: bool = True; :212-215).
+  facts.freezeAligner = reader.bool('freeze_aligner') ?? defaultAt(true, msg('ms-swift default'));
   // ms-swift chunks the loss under sequence parallelism when CELOSS_PARALLEL_SIZE is set.
   if (env.envBinding('CELOSS_PARALLEL_SIZE')) {
     const b = env.envBinding('CELOSS_PARALLEL_SIZE')!;
@@ -91,6 +94,9 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     // swift/arguments/rlhf_args.py:232, rlhf_type defaults to dpo; the reference model is the model itself for
     // full-parameter DPO/KTO/PPO/GRPO (rlhf_args.py:289-295).
     facts.rlhfType = reader.string('rlhf_type') ?? defaultAt('dpo', msg('ms-swift default'));
+    // GRPO/PPO encode the prompt under --max_length (left-truncated, rlhf_args.py:350-351) and train on it with the
+    // completion, the template's max_length unset (ms-swift 3602360 grpo_trainer.py:753, rollout_mixin.py:1722-1738).
+    if (['grpo', 'ppo'].includes(facts.rlhfType.value)) facts.promptLength = facts.seqLen;
     facts.refModel = reader.string('ref_model');
     facts.rewardModel = reader.string('reward_model');
     facts.teacherModel = reader.string('teacher_model');

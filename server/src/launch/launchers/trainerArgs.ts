@@ -92,7 +92,8 @@ export function readCommonTrainingFacts(reader: OptionReader, facts: LaunchFacts
 /**
  * Workload facts HF TrainingArguments and the trainers built on it (TRL, ms-swift) name the same way:
  * `--use_liger_kernel`, `--optim`, `--attn_implementation`, TRL's `--packing`, `--padding_free`, `--beta`,
- * `--use_vllm`, `--vllm_mode`, `--vllm_gpu_memory_utilization`, `--num_generations`, `--max_completion_length`.
+ * `--use_vllm`, `--vllm_mode`, `--vllm_gpu_memory_utilization`, `--num_generations`, `--max_completion_length`
+ * (`--response_length`), `--steps_per_generation`.
  */
 export function readWorkloadFacts(reader: OptionReader, facts: LaunchFacts): void {
   facts.ligerKernel ??= reader.bool('use_liger_kernel') ?? reader.bool('use_liger');
@@ -108,5 +109,7 @@ export function readWorkloadFacts(reader: OptionReader, facts: LaunchFacts): voi
   facts.vllmMode ??= reader.string('vllm_mode');
   facts.vllmGpuMemoryUtilization ??= reader.real('vllm_gpu_memory_utilization');
   facts.numGenerations ??= reader.integer('num_generations');
-  facts.maxCompletionLength ??= reader.integer('max_completion_length');
+  facts.stepsPerGeneration ??= reader.integer('steps_per_generation');
+  // TRL PPO's --response_length (trl f2cd577 trl/experimental/ppo/ppo_config.py:151), ms-swift's compat name for it (rlhf_args.py:471).
+  facts.maxCompletionLength ??= reader.integer('max_completion_length', 'response_length');
 }

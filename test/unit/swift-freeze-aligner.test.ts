@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './cli-helpers';
+import { findCatalogModel } from '../../server/src/memory';
+
+/**
+ * ms-swift full fine-tuning of a multimodal model freezes the ViT with --freeze_vit and the aligner (projector) with
+ * its own --freeze_aligner, both true by default (ms-swift 3602360 swift/arguments/tuner_args.py:123-124; :210-215
+ * adds model_arch.aligner to freeze_parameters, or to trainable_parameters when false).
+ */
+async function frozen(flags: string[]): Promise<number | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'zl-aligner-'));
+  // ms-swift examples/train/multimodal/vit_gradient_checkpointing.sh (https://github.com/modelscope/ms-swift), shortened; its flags vary below.
+  const script = ['NPROC_PER_NODE=8 \\', 'swift sft \\', '    --model Qwen/Qwen2.5-VL-7B-Instruct \\', '    --tuner_type full \\', ...flags.map((f) => `    ${f} \\`), '    --deepspeed zero2', ''].join('\n');
+  writeFileSync(join(dir, 'train.sh'), script);
+  const r = await runCli(['estimate', 'train.sh', '--format', 'json', '--stage', '2'], dir);
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out).inputs.frozenParams?.value ?? undefined;
+}
+
+const parts = findCatalogModel('Qwen/Qwen2.5-VL-7B-Instruct')!.architecture!.parts!;
+const vit = parts.find((p) => p.kind === 'vision')!.params;
+const merger = parts.find((p) => p.kind === 'projector')!.params;
+
+test('ms-swift defaults: the ViT and the aligner are frozen', async () => {
+  assert.equal(await frozen([]), vit + merger);
+});
+
+test('--freeze_vit false alone trains the ViT; the aligner stays frozen (freeze_aligner defaults to true)', async () => {
+  // As in ms-swift examples/megatron/grpo/opd_rl.sh, which says --freeze_vit false and nothing of the aligner.
+  assert.equal(await frozen(['--freeze_vit false']), merger);
+});
+
+test('--freeze_aligner false trains the projector under a frozen ViT', async () => {
+  assert.equal(await frozen(['--freeze_vit true', '--freeze_aligner false']), vit);
+});
+
+test('both false (vit_gradient_checkpointing.sh): nothing is frozen', async () => {
+  assert.equal(await frozen(['--freeze_vit false', '--freeze_aligner false']), undefined);
+});
+
+test('an ms-swift YAML says it the same way: freeze_aligner: false trains the projector', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zl-aligner-'));
+  writeFileSync(join(dir, 'sft.yaml'), 'model: Qwen/Qwen2.5-VL-7B-Instruct\ntuner_type: full\nfreeze_aligner: false\ndeepspeed: zero2\n');
+  writeFileSync(join(dir, 'train.sh'), 'NPROC_PER_NODE=8 swift sft sft.yaml\n');
+  const r = await runCli(['estimate', 'train.sh', '--format', 'json', '--stage', '2'], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).inputs.frozenParams.value, vit);
+});
