@@ -187,3 +187,24 @@ test('step1 without --max_seq_len or --gradient_checkpointing: main.py\'s 512 an
   assert.equal(analysis.context.gradientCheckpointing.value, false);
   assert.match(describeSource(analysis.context.sequenceLength.source), /DeepSpeed-Chat main\.py/);
 });
+
+test('DeepSpeed-Chat step 3 as its script is written ($1 and $2 for the models): step 3 still, the models counted at the given model\'s size', async () => {
+  // run_llama2_7b_mixz.sh unchanged: its actor and critic paths are the caller's arguments. Before, the command was
+  // read as step 1 (micro-batch 16, checkpointing off, full fine-tuning) because the actor's path did not resolve.
+  const { analyses } = estimateFeatures(memoryHosts({ 'run_llama2_7b_mixz.sh': mixz }));
+  const settings = withDefaults({ gpusPerNode: 8, model: 'meta-llama/Llama-2-7b-hf' });
+  const { analysis } = await analyses.training.analyzeDocument(scriptDocument('run_llama2_7b_mixz.sh', mixz), 'launch-script', settings);
+  const result = analysis.estimate(analysis.current)!;
+  assert.equal(analysis.current.stage, 3);
+  assert.equal(analysis.context.microBatchSize.value, 1);
+  assert.equal(analysis.context.sequenceLength.value, 512, 'prompt + answer');
+  assert.equal(analysis.context.gradientCheckpointing.value, true);
+  assert.equal(analysis.context.lora?.value.rank, 64);
+  assert.equal(analysis.context.workload.rlhf?.value.type, 'ppo');
+  // The reference (offloaded at ZeRO-3) and the reward model's 16-bit share stay counted; the critic trains.
+  const llama = 6_738_415_616;
+  assert.ok(Math.abs(result.perGpu.extraModels - (llama * 2) / 8) < llama * 0.02, `reward share ${result.perGpu.extraModels}`);
+  assert.ok(result.params.total > 2 * llama * 0.99, 'the critic counts among the trained parameters');
+  assert.ok(analysis.notes.some((n) => /critic's model comes from a variable/.test(n)), analysis.notes.join('\n'));
+  assert.ok(!analysis.notes.some((n) => /cannot size/.test(n)), analysis.notes.join('\n'));
+});

@@ -136,6 +136,13 @@ export interface ParallelSizes {
 }
 
 /** One training launch, from a shell command or a launcher YAML file. */
+/**
+ * An extra model whose path the script gives through a variable it does not set (DeepSpeed-Chat's `$1`): counted
+ * as the trained model, the size the estimate knows, and said so.
+ */
+// l10n-ignore: a key no reader sees (it never leaves the estimate's model lookup)
+export const sameAsTrainedModel = '\u0000the trained model';
+
 export interface LaunchFacts {
   uri: string;
   launcher: LauncherKind;
@@ -231,7 +238,7 @@ export interface LaunchFacts {
   swiftOptimizer?: Fact<string>;
   /** LLaMA-Factory `pure_bf16`: bf16 weights and optimizer states, no fp32 copy of the trainable weights. */
   pureBf16?: Fact<boolean>;
-  /** RLHF and distillation: the extra models the command holds. */
+  /** RLHF and distillation: the extra models the command holds (`sameAsTrainedModel` where the path is not readable). */
   rlhfType?: Fact<string>;
   beta?: Fact<number>;
   refModel?: Fact<string>;

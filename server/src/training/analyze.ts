@@ -14,7 +14,7 @@ import {
 import type { EstimateInput, EstimateResult, ExtraModel, LoraSpec, ModelInfo, ModelParallelSpec, OptimizerKernel, OptimizerName, RolloutSpec, TrainingEngine, ZeroStage } from '../memory/types';
 import { optimizerFromName } from '../memory/optimizers';
 import { approximateNote, modelDisplayName } from '../memory/nameSize';
-import type { LaunchFacts } from '../launch/facts';
+import { sameAsTrainedModel, type LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
 import { onlineTypes, resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type RlhfContext, type TrainingContext } from './context';
@@ -389,7 +389,7 @@ async function extraModelsFor(context: TrainingContext, model: ModelInfo, input:
   if (!rlhf) return [];
   const sized = async (spec: string | undefined): Promise<ModelInfo | undefined> => {
     if (!spec) return undefined;
-    if (spec === context.model?.value) return model;
+    if (spec === context.model?.value || spec === sameAsTrainedModel) return model;
     const found = await input.resolveModel?.(spec, context.modelBaseDir);
     if (!found) notes.push(t('ZeRO Lens cannot size "{0}" ({1}); it is left out of the estimate.', spec, rlhf.type));
     return found;
@@ -418,6 +418,9 @@ function dschatCriticNotes(rlhf: RlhfContext, actorStage: number, notes: string[
     notes.push(t("The critic runs ZeRO-{0}, the actor ZeRO-{1}: the critic's weights, gradients and optimizer states are counted at ZeRO-{0} among the other models.", rlhf.criticStage, actorStage));
   }
   if (rlhf.hybridEngine) notes.push(t("DeepSpeed's hybrid engine is not counted: its generation can take more than this estimate's rollout."));
+  if (rlhf.rewardModel === sameAsTrainedModel) {
+    notes.push(t("The critic's model comes from a variable the script does not set: the critic and the reward model are counted at the trained model's size, which errs high when they are smaller."));
+  }
 }
 
 function loraSpec(lora: LoraContext): LoraSpec {

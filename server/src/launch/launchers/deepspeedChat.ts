@@ -1,4 +1,4 @@
-import type { Fact, LaunchFacts } from '../facts';
+import { sameAsTrainedModel, type Fact, type LaunchFacts } from '../facts';
 import { msg } from '../../l10n';
 import type { OptionReader } from './trainerArgs';
 
@@ -24,18 +24,27 @@ import type { OptionReader } from './trainerArgs';
 export function readDeepSpeedChatFacts(reader: OptionReader, facts: LaunchFacts, anchor: Fact<unknown>): void {
   // main.py's own defaults where the command says nothing (its store_true checkpointing is off).
   const byDefault = <T>(value: T): Fact<T> => reader.ctx.fact(value, anchor.span.start, anchor.span.end, msg('DeepSpeed-Chat main.py'), true);
+  // Step 3 is the command that names an actor, readable or not (its scripts pass `$1`).
+  const actorOption = reader.option('actor_model_name_or_path');
   const actor = reader.string('actor_model_name_or_path');
   if (actor) facts.model = actor;
-  readLora(reader, facts, actor ? 'actor_' : '');
-  if (!actor) {
+  readLora(reader, facts, actorOption ? 'actor_' : '');
+  if (!actorOption) {
     // step1 main.py:81-84 (--max_seq_len 512), :135-137 (--gradient_checkpointing).
     facts.seqLen ??= byDefault(512);
     facts.gradientCheckpointing ??= byDefault(false);
     return;
   }
-  facts.rlhfType = { ...actor, value: 'ppo' };
-  facts.refModel = actor;
-  const critic = reader.string('critic_model_name_or_path');
+  // A path the script leaves to its caller: the reference is the actor's copy, whatever the model; the critic and
+  // reward model are counted at the actor's size (analyze.ts says so; they are smaller in most examples).
+  const unread = (names: string): Fact<string> | undefined => {
+    const option = reader.option(names);
+    return option && reader.ctx.fact(sameAsTrainedModel, option.nameStart, option.nameEnd, option.written);
+  };
+  const named = actor ?? unread('actor_model_name_or_path')!;
+  facts.rlhfType = { ...named, value: 'ppo' };
+  facts.refModel = actor ?? named;
+  const critic = reader.string('critic_model_name_or_path') ?? unread('critic_model_name_or_path');
   if (critic) {
     facts.rewardModel = critic;
     facts.valueModel = critic;
@@ -53,7 +62,7 @@ export function readDeepSpeedChatFacts(reader: OptionReader, facts: LaunchFacts,
     reference: { offloaded: reader.bool('offload_reference_model')?.value === true },
     reward: { sharded: criticStage?.value === 3, offloaded: reader.bool('offload_reward_model')?.value === true },
   };
-  if (reader.bool('enable_ema')?.value) facts.emaModel = actor;
+  if (reader.bool('enable_ema')?.value) facts.emaModel = actor ?? named;
   const hybrid = reader.bool('enable_hybrid_engine');
   if (hybrid?.value) facts.hybridEngine = hybrid;
 }
