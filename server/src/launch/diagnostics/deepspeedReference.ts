@@ -7,7 +7,7 @@ import type { SourceContext } from '../command/context';
 import type { DeepSpeedReference } from '../facts';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { FixSpec } from '../../diagnostics/fixData';
-import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
+import { changeValueFix } from '../edits/valueEdit';
 import type { CommandEnvironment } from '../shell/variables';
 import { suggestPresets } from './didYouMean';
 import { repairedInlineJsonDiagnostic } from './repairedInlineJson';
@@ -106,10 +106,7 @@ async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: strin
  */
 function changeTo(ctx: SourceContext, start: number, end: number, values: string[], t: Translate, env: CommandEnvironment | undefined): FixSpec[] {
   const text = ctx.document.getText();
-  return values.flatMap((value, i) => {
-    const edit = valueEdit(text, start, end, value, env);
-    return edit.op ? [{ id: 'change-value' as const, title: valueEditTitle(edit, value, t("Change to '{0}'", value), t), ops: [edit.op], preferred: i === 0 }] : [];
-  });
+  return values.flatMap((value, i) => changeValueFix(text, start, end, value, env, t("Change to '{0}'", value), t, i === 0).fixes);
 }
 
 export async function checkDeepSpeedReference(
@@ -157,7 +154,7 @@ export async function checkDeepSpeedReference(
       }
       const suggestions = await similarJsonFiles(hosts, ctx, ref.path);
       const fixes = changeTo(ctx, start, end, suggestions, t, env);
-      const hint = didYouMean(suggestions[0], t) + (suggestions.length && !fixes.length ? fromVariable(valueEdit(ctx.document.getText(), start, end, suggestions[0], env), t) : '');
+      const hint = didYouMean(suggestions[0], t) + (suggestions.length ? changeValueFix(ctx.document.getText(), start, end, suggestions[0], env, '', t).note : '');
       return [fileNotFound(ctx, start, end, t('DeepSpeed config'), ref.path, ref.candidates, name, t, { fixes }, hint)];
     }
     case 'inline':

@@ -10,7 +10,7 @@ import type { SourceContext } from '../command/context';
 import type { LaunchCommand } from '../command/launchCommand';
 import { lastOption, valueRange } from '../command/options';
 import { ScriptEditor } from '../edits/textEdits';
-import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
+import { changeValueFix } from '../edits/valueEdit';
 import type { FixSpec } from '../../diagnostics/fixData';
 import type { FsdpSettings } from '../facts';
 import { configFileFacts, factsOfFileIn } from '../references';
@@ -38,10 +38,7 @@ function gradientCheckpointingOff(ctx: SourceContext, launch: LaunchCommand, t: 
   const title = t('Set `--gradient_checkpointing false`');
   if (option) {
     const r = valueRange(option);
-    if (r) {
-      const edit = valueEdit(ctx.document.getText(), r.start, r.end, 'false', launch.env);
-      return { fixes: edit.op ? [{ id: 'change-value', title: valueEditTitle(edit, 'false', title, t), ops: [edit.op], preferred: true }] : [], note: fromVariable(edit, t) };
-    }
+    if (r) return changeValueFix(ctx.document.getText(), r.start, r.end, 'false', launch.env, title, t);
     return { fixes: [{ id: 'remove-flag', title: t('Remove `{0}`', option.written), ops: [editor.removeWords(option.word.start, option.word.end)], preferred: true }], note: '' };
   }
   const after = trainer.subcommandWord ?? launch.launcher?.script;

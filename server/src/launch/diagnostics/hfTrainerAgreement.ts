@@ -7,8 +7,7 @@ import { configReader } from '../deepspeedPlugin';
 import { readReferencedConfig } from '../referencedConfig';
 import { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
-import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
-import type { FixSpec } from '../../diagnostics/fixData';
+import { changeValueFix } from '../edits/valueEdit';
 import { trainBatchAgreement, trainerMismatchRefusal } from './hfTrainerBatch';
 import { maxGradNormNotApplied } from './maxGradNorm';
 import type { Translate } from '../../l10n';
@@ -73,12 +72,9 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
   const mismatch = (option: Option, given: number, dotted: string, written: number) => {
     const r = valueRange(option) ?? { start: option.nameStart, end: option.nameEnd };
     // A value written as a variable is changed where the script sets it, or not at all (launch/edits/valueEdit.ts).
-    const edit = valueEdit(text, r.start, r.end, String(written), launch.env);
-    const message = t('{0} is {1} but the DeepSpeed config sets {2}. The Hugging Face Trainer refuses the mismatch at start ({3}); write the same value, or "auto" in the config.', option.written, given, `"${dotted}": ${written}`, trainerMismatchRefusal) + fromVariable(edit, t);
-    return launchDiagnostic(ctx, 'hf-trainer-config-mismatch', r.start, r.end, message, {
-      key: dotted,
-      fixes: edit.op ? [{ id: 'change-value', title: valueEditTitle(edit, String(written), t('Change to {0}', written), t), ops: [edit.op], preferred: true }] : [],
-    });
+    const change = changeValueFix(text, r.start, r.end, String(written), launch.env, t('Change to {0}', written), t);
+    const message = t('{0} is {1} but the DeepSpeed config sets {2}. The Hugging Face Trainer refuses the mismatch at start ({3}); write the same value, or "auto" in the config.', option.written, given, `"${dotted}": ${written}`, trainerMismatchRefusal) + change.note;
+    return launchDiagnostic(ctx, 'hf-trainer-config-mismatch', r.start, r.end, message, { key: dotted, fixes: change.fixes });
   };
   for (const m of mappings) {
     const written = at(config.value, m.key);
@@ -145,16 +141,15 @@ export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, 
   const reader = new OptionReader(ctx, launch.env, trainer.parsed);
   const given = reader.integer('gradient_accumulation_steps');
   if (!given || given.value === yamlSteps.value) return [];
-  const edit = valueEdit(ctx.document.getText(), given.span.start, given.span.end, String(yamlSteps.value), launch.env);
-  const fixes: FixSpec[] = edit.op ? [{ id: 'change-value', title: valueEditTitle(edit, String(yamlSteps.value), t('Change to {0}', yamlSteps.value), t), ops: [edit.op], preferred: true }] : [];
+  const change = changeValueFix(ctx.document.getText(), given.span.start, given.span.end, String(yamlSteps.value), launch.env, t('Change to {0}', yamlSteps.value), t);
   return [
     launchDiagnostic(
       ctx,
       'hf-trainer-config-mismatch',
       given.span.start,
       given.span.end,
-      t('{0} is {1}, but {2} sets {3} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.', '--gradient_accumulation_steps', given.value, file.value, `gradient_accumulation_steps: ${yamlSteps.value}`) + fromVariable(edit, t),
-      { key: 'gradient_accumulation_steps', fixes },
+      t('{0} is {1}, but {2} sets {3} for DeepSpeed: accelerate writes that into the DeepSpeed config, and the Hugging Face Trainer refuses the mismatch at start. Use the same value in both.', '--gradient_accumulation_steps', given.value, file.value, `gradient_accumulation_steps: ${yamlSteps.value}`) + change.note,
+      { key: 'gradient_accumulation_steps', fixes: change.fixes },
     ),
   ];
 }

@@ -5,7 +5,7 @@ import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
 import { lastOption, optionExtent, valueRange, type Option } from '../command/options';
 import { deepspeedSubcommands, swiftConfigArgument, swiftDeepSpeedFlags, type SwiftDeepSpeedFlag } from '../launchers/swift';
 import { ScriptEditor } from '../edits/textEdits';
-import { fromVariable, valueEdit, valueEditTitle } from '../edits/valueEdit';
+import { changeValueFix } from '../edits/valueEdit';
 import type { FixSpec } from '../../diagnostics/fixData';
 import { launchDiagnostic } from './launchDiagnostic';
 import { checkDeepSpeedReference } from './deepspeedReference';
@@ -158,10 +158,10 @@ export async function swiftDiagnostics(ctx: SourceContext, hosts: Hosts, launch:
   if (dtype && dtypeText && dtypeRange && !validTorchDtypes.has(dtypeText) && !/\$/.test(dtypeText)) {
     const replacement = torchDtypes[dtypeText.toLowerCase()];
     // A value written as a variable is changed where the script sets it, or not at all (launch/edits/valueEdit.ts).
-    const edit = replacement ? valueEdit(ctx.document.getText(), dtypeRange.start, dtypeRange.end, replacement, launch.env) : undefined;
+    const change = replacement ? changeValueFix(ctx.document.getText(), dtypeRange.start, dtypeRange.end, replacement, launch.env, t('Change to {0}', replacement), t) : { fixes: [], note: '' };
     out.push(
-      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, t("{0} takes bfloat16, float16 or float32, not '{1}'.", '--torch_dtype', dtypeText) + (replacement ? t(' Use {0}.', replacement) : '') + (edit ? fromVariable(edit, t) : ''), {
-        fixes: replacement && edit?.op ? [{ id: 'change-value', title: valueEditTitle(edit, replacement, t('Change to {0}', replacement), t), ops: [edit.op], preferred: true }] : [],
+      launchDiagnostic(ctx, 'invalid-torch-dtype', dtypeRange.start, dtypeRange.end, t("{0} takes bfloat16, float16 or float32, not '{1}'.", '--torch_dtype', dtypeText) + (replacement ? t(' Use {0}.', replacement) : '') + change.note, {
+        fixes: change.fixes,
       }),
     );
   }

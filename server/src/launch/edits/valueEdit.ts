@@ -1,4 +1,4 @@
-import type { TextOp } from '../../diagnostics/fixData';
+import type { FixSpec, TextOp } from '../../diagnostics/fixData';
 import { replaceText } from '../../diagnostics/textOps';
 import type { Translate } from '../../l10n';
 import { shellWord } from '../shell/quote';
@@ -31,11 +31,20 @@ export function valueEdit(text: string, start: number, end: number, newText: str
 }
 
 /** The fix's title: the caller's for a literal, `Set NAME=value` for an assignment. */
-export function valueEditTitle(edit: ValueEdit, newText: string, title: string, t: Translate): string {
+function valueEditTitle(edit: ValueEdit, newText: string, title: string, t: Translate): string {
   return edit.variable ? t('Set {0}', `${edit.variable}=${newText}`) : title;
 }
 
 /** Said after a message whose value has no fix: where the value comes from. */
-export function fromVariable(edit: ValueEdit, t: Translate): string {
+function fromVariable(edit: ValueEdit, t: Translate): string {
   return edit.op ? '' : t(' It comes from {0}: change it where that is set.', `$${edit.variable}`);
+}
+
+/**
+ * The "change the value" fix of a diagnostic (titled `title` for a literal, `Set NAME=value` for an assignment), and
+ * the note its message ends with when there is no fix: where the value comes from ('' otherwise).
+ */
+export function changeValueFix(text: string, start: number, end: number, newText: string, env: CommandEnvironment | undefined, title: string, t: Translate, preferred = true): { fixes: FixSpec[]; note: string } {
+  const edit = valueEdit(text, start, end, newText, env);
+  return { fixes: edit.op ? [{ id: 'change-value', title: valueEditTitle(edit, newText, title, t), ops: [edit.op], preferred }] : [], note: fromVariable(edit, t) };
 }
