@@ -47,7 +47,7 @@ import { configFoldingRanges } from './dsconfig/structure/foldingRanges';
 import { configSelectionRanges } from './dsconfig/structure/selectionRanges';
 import type { ParsedConfig } from './dsconfig/parse';
 import { yieldToEventLoop } from './util/pacer';
-import { forClient } from './util/plainText';
+import { asPlainText } from './util/plainText';
 
 export interface LanguageServiceParams {
   fs: FileSystemHost;
@@ -186,19 +186,19 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     if (!merged || markdown.hover) return merged;
     // A MarkedString is Markdown too (LSP 3.17 hover.md).
     const contents = typeof merged.contents === 'object' && 'kind' in merged.contents ? merged.contents : { kind: 'markdown' as const, value: markdownOf(merged.contents) };
-    return { ...merged, contents: forClient(contents, false) };
+    return { ...merged, contents: asPlainText(contents) };
   }
   const markdown = params.markdown ?? { hover: true, documentation: true };
   /** An item whose documentation the editor can show: a copy, since the drafts of the last list are kept for resolve. */
   const documentedForClient = (item: CompletionItem): CompletionItem =>
-    markdown.documentation || typeof item.documentation !== 'object' ? item : { ...item, documentation: forClient(item.documentation, false) };
+    markdown.documentation || typeof item.documentation !== 'object' ? item : { ...item, documentation: asPlainText(item.documentation) };
 
   /**
    * A hint whose tooltip the editor can show. LSP 3.17 names no format for inlay-hint tooltips; an editor that takes
    * only plain text in hovers is taken to want it there too.
    */
   const hintForClient = (hint: InlayHint): InlayHint =>
-    markdown.hover || typeof hint.tooltip !== 'object' ? hint : { ...hint, tooltip: forClient(hint.tooltip, false) };
+    markdown.hover || typeof hint.tooltip !== 'object' ? hint : { ...hint, tooltip: asPlainText(hint.tooltip) };
 
   const completeAll = (d: TextDocument, p: Position, s: ZeroLensSettings) => collect(d, s, (c) => c.complete?.(d, p, s));
   const completionSupport = params.completion ?? inlineCompletion;

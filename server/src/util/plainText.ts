@@ -10,10 +10,9 @@
 import type { MarkupContent } from 'vscode-languageserver-types';
 import { padColumns, textWidth } from './textWidth';
 
-/** `content` for the editor: unchanged where it shows Markdown, plain text where it does not. */
-export function forClient(content: MarkupContent, markdown: boolean): MarkupContent {
-  if (markdown || content.kind !== 'markdown') return content;
-  return { kind: 'plaintext', value: markdownAsPlainText(content.value) };
+/** `content` for an editor that does not show Markdown: Markdown as plain text, plain text as it is. */
+export function asPlainText(content: MarkupContent): MarkupContent {
+  return content.kind === 'markdown' ? { kind: 'plaintext', value: markdownAsPlainText(content.value) } : content;
 }
 
 const fence = /^\s*(```+|~~~+)/;
