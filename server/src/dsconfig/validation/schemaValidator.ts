@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { schemaIndex } from '../schemaIndex';
 import ajvOptions from './ajvOptions.json';
 import type { SectionValidator } from './sectionErrors';
+import { pointerOf } from './schemaWalk';
 
 /** The key the schema is registered under, so its properties can be compiled one by one. */
 const schemaKey = 'ds_config';
@@ -18,7 +19,7 @@ export function loadSchemaValidators(): SectionValidator[] {
   const ajv = new Ajv(ajvOptions);
   ajv.addSchema(root, schemaKey);
   return Object.keys(root.properties).map((key) => {
-    const validate = ajv.getSchema(`${schemaKey}#/properties/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const validate = ajv.getSchema(`${schemaKey}#/properties${pointerOf([key])}`);
     if (!validate) throw new Error(`the schema's property ${key} did not compile`);
     return { key, validate };
   });

@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { pointerOf } from './schemaWalk';
 
 /** The schema's validator for one top-level key of a config, in the schema's order of its properties. */
 export interface SectionValidator {
@@ -47,7 +48,7 @@ export class SectionErrorsMemo {
 
 /** ajv's errors for one top-level value, with paths as validating the whole root gives them. */
 export function sectionErrors(root: Record<string, unknown>, { key, validate }: SectionValidator): ErrorObject[] {
-  const pointer = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const pointer = pointerOf([key]);
   if (validate(root[key], { instancePath: pointer, parentData: root, parentDataProperty: key, rootData: root, dynamicAnchors: {} })) return [];
   // A section's own keywords are at "#/…" of its schema, "#/properties/<key>/…" of the root's; a definition it
   // refers to is where it is in both.
