@@ -304,9 +304,10 @@ function refreshAll(): void {
   estimatesChanged?.add(documents.keys());
 }
 
+/** Sent from a timer: a write that fails (the client went away meanwhile) is no unhandled rejection, as with inlay hints. */
 function tellEstimatesChanged(uris: string[]): void {
   const params: EstimatesChangedParams = { uris };
-  void connection.sendNotification(EstimatesChangedNotification.method, params);
+  connection.sendNotification(EstimatesChangedNotification.method, params).catch(() => undefined);
 }
 
 connection.onDidChangeConfiguration((change) => {
