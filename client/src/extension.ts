@@ -46,8 +46,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // The server registers the files it watches (workspace/didChangeWatchedFiles), as it does with every editor.
     // Restricted mode: the server reads no model folder, no cache and nothing outside the workspace until trusted.
     // editorChecksJson: VS Code's JSON server checks json/jsonc documents' syntax, comments and duplicate keys, so
-    // the server does not report them twice there (other editors get them from ZeRO Lens).
-    initializationOptions: { trusted: vscode.workspace.isTrusted, editorChecksJson: true },
+    // the server does not report them twice there (other editors get them from ZeRO Lens). estimatesChanged: the
+    // server names the open documents whose estimate a change on disk may have changed (the sidebar follows one).
+    initializationOptions: { trusted: vscode.workspace.isTrusted, editorChecksJson: true, estimatesChanged: true },
   };
   client = new LanguageClient('zeroLens', 'ZeRO Lens', serverOptions, clientOptions);
   await client.start();

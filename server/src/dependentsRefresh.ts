@@ -57,3 +57,30 @@ export class DependentsRefresh {
     if (any) this.host.refreshInlayHints();
   }
 }
+
+/**
+ * Tells the editor which open documents' estimates may differ (the sidebar and the language status follow one of
+ * them), once a burst of changes is over: a `git checkout` reports its files in several events, and each
+ * document is named once.
+ */
+export class EstimatesChanged {
+  private pending: { timer: ReturnType<typeof setTimeout>; uris: Set<string> } | undefined;
+
+  constructor(
+    private readonly delayMs: () => number,
+    private readonly send: (uris: string[]) => void,
+  ) {}
+
+  add(uris: Iterable<string>): void {
+    const added = [...uris];
+    if (added.length === 0) return;
+    const pending = this.pending?.uris ?? new Set<string>();
+    for (const uri of added) pending.add(uri);
+    clearTimeout(this.pending?.timer);
+    const timer = setTimeout(() => {
+      this.pending = undefined;
+      this.send([...pending]);
+    }, this.delayMs());
+    this.pending = { timer, uris: pending };
+  }
+}

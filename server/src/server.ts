@@ -39,9 +39,9 @@ import { withBudget } from './requestBudget';
 import { Cancelled, timeBudget, type Budget } from './util/budget';
 import { describeIgnoredSetting, ignoredSettings, withDefaults, type ZeroLensSettings } from './settings';
 import { resolveLocale, translator, type Locale } from './l10n';
-import { DependentsRefresh } from './dependentsRefresh';
+import { DependentsRefresh, EstimatesChanged } from './dependentsRefresh';
 import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
-import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, releaseWatchGlobs, type RequestSpec, type WorkspaceTrustParams } from './protocol';
+import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimatesChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, releaseWatchGlobs, type EstimatesChangedParams, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 import { settingsEdit } from './settingsEdit';
 import { jsonBasics } from './jsonBasics';
 
@@ -122,6 +122,8 @@ const pendingValidation = new Map<string, () => void>();
 let pulled: PullDiagnostics | undefined;
 /** Format, outline, folding and Expand Selection for ds_config documents (jsonBasics.ts). */
 let basics: ReturnType<typeof jsonBasics>;
+/** Set when the client asks to be told which open documents' estimates may differ (`initializationOptions.estimatesChanged`). */
+let estimatesChanged: EstimatesChanged | undefined;
 
 /** How much of a completion list the editor lets us leave out (see completionList.ts). */
 function completionSupportOf(capabilities: ClientCapabilities): CompletionClientSupport {
@@ -174,8 +176,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown; editorChecksJson?: unknown };
+  const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown; editorChecksJson?: unknown; estimatesChanged?: unknown };
   editorChecksJson = options.editorChecksJson === true;
+  if (options.estimatesChanged === true) estimatesChanged = new EstimatesChanged(() => validationDelayMs, tellEstimatesChanged);
   // Editors without workspace trust send nothing: trusted. VS Code's client says whether the user trusts the folder.
   disk.setTrusted(options.trusted !== false);
   watchClientProcess(params.processId);
@@ -298,6 +301,13 @@ function refreshAll(): void {
   if (pulled) pulled.changedAll();
   else for (const document of documents.all()) scheduleValidation(document, 0);
   refreshInlayHints();
+  estimatesChanged?.add(documents.keys());
+}
+
+/** Sent from a timer: a write that fails (the client went away meanwhile) is no unhandled rejection, as with inlay hints. */
+function tellEstimatesChanged(uris: string[]): void {
+  const params: EstimatesChangedParams = { uris };
+  connection.sendNotification(EstimatesChangedNotification.method, params).catch(() => undefined);
 }
 
 connection.onDidChangeConfiguration((change) => {
@@ -317,8 +327,12 @@ connection.onDidChangeWatchedFiles((params) => {
   if (affected.length) refreshInlayHints();
 });
 
-/** Open documents whose diagnostics may have changed: pushed again, or the editor is asked to pull them. */
+/**
+ * Open documents whose diagnostics may have changed: pushed again, or the editor is asked to pull them. Their
+ * estimates too: the client that follows one (the sidebar) is told.
+ */
 function revalidate(uris: string[]): void {
+  estimatesChanged?.add(uris);
   if (pulled) return pulled.changed(uris);
   for (const uri of uris) {
     const document = documents.get(uri);

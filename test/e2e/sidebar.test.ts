@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { scenarios } from './scenarios';
-import { placeScenario, readText } from './support/files';
+import { placeFile, placeScenario, readText } from './support/files';
 import { screenshot } from './support/screenshots';
 import { uiSuite } from './support/suite';
 import { poll } from './support/poll';
@@ -252,6 +252,26 @@ uiSuite('sidebar', (suite) => {
     await screenshot(wb.page, 'sidebar', 'fsdp-switch-stage');
     await compare.click();
     await webviewContent(wb.page).locator('[data-testid="zl-alternatives"] .zl-option[data-current="true"]').waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  suite.test('a launch script changed on disk, not in the editor, changes the sidebar of the config it launches', async (wb) => {
+    const workspace = wb.instance.workspace;
+    placeFile(workspace, 'configs/ds_config_zero2.json', 'ds_config_e2e_ondisk.json');
+    const script = placeFile(workspace, path.resolve(__dirname, '../fixtures/context/train_zero2.sh'), 'train_e2e_ondisk.sh');
+    const launching = (model: string) => readText(script).replace('ds_config_zero2.json', 'ds_config_e2e_ondisk.json').replace('Qwen/Qwen3-8B', model);
+    writeFileSync(script, launching('Qwen/Qwen3-8B'));
+    await wb.openFile('ds_config_e2e_ondisk.json');
+    const view = await showSidebar(wb);
+    const total = view.locator('.zl-option[data-current="true"] .zl-option-total');
+    const model = view.locator('#zl-src-model');
+    const before = await poll(async () => (await model.textContent().catch(() => null)) ?? '', (text) => text.includes('train_e2e_ondisk.sh'), { timeoutMs: 30_000, pauseMs: 200 });
+    assert.ok(before.includes('train_e2e_ondisk.sh'), `the model comes from the script: ${before}`);
+    const totalBefore = await total.innerText();
+    // As a git checkout or another editor would: the file changes on disk, VS Code's watcher reports it.
+    writeFileSync(script, launching('Qwen/Qwen3-32B'));
+    const after = await poll(() => total.innerText().catch(() => totalBefore), (text) => text !== totalBefore, { timeoutMs: 20_000, pauseMs: 200 });
+    assert.notEqual(after, totalBefore, 'the sidebar follows the script on disk');
+    await screenshot(wb.page, 'sidebar', 'script-changed-on-disk');
   });
 
   suite.test('the language status item shows the estimate and opens the sidebar', async (wb) => {

@@ -5,7 +5,7 @@
 import { sendServerRequest } from '../serverRequests';
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
-import { EstimateViewRequest, type DocumentParams } from '../../../server/src/protocol';
+import { EstimatesChangedNotification, EstimateViewRequest, type DocumentParams, type EstimatesChangedParams } from '../../../server/src/protocol';
 import type { EstimateState } from './viewModel';
 
 /** Typing pauses shorter than this do not ask the server again. */
@@ -33,6 +33,12 @@ export class EstimateStore implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('zeroLens')) this.schedule(DEBOUNCE_MS);
+      }),
+      // A file it read changed on disk (git checkout, another editor), or the workspace folders or trust did. The
+      // server names documents as the client sent them: Uri.toString() (vscode-languageclient 10.1.2
+      // lib/common/codeConverter.js L67-70, nullConverter without uriConverters).
+      client.onNotification(EstimatesChangedNotification.method, ({ uris }: EstimatesChangedParams) => {
+        if (this.document && uris.includes(this.document.toString())) this.schedule(DEBOUNCE_MS);
       }),
       vscode.workspace.onDidCloseTextDocument((document) => {
         if (this.document && document.uri.toString() === this.document.toString()) this.follow(vscode.window.activeTextEditor);

@@ -88,6 +88,17 @@ export const CatalogRequest: RequestSpec<void, CatalogEntry[]> = { method: 'zero
 /** The client changed zeroLens.* settings itself (sidebar inputs): re-read settings and refresh. */
 export const ConfigurationChangedNotification: NotificationSpec<void> = { method: 'zeroLens/configurationChanged' };
 
+/** Open documents whose estimate may differ now. */
+export interface EstimatesChangedParams {
+  uris: string[];
+}
+/**
+ * Server to client: what these open documents read changed (a file on disk or unsaved, the settings, the
+ * workspace folders, trust), so the sidebar and the language status ask again when they show one of them. Sent
+ * only to a client that asks with `initializationOptions.estimatesChanged: true` (other editors have no use for it).
+ */
+export const EstimatesChangedNotification: NotificationSpec<EstimatesChangedParams> = { method: 'zeroLens/estimatesChanged' };
+
 /** Whether the user trusts the workspace (VS Code's workspace trust); also sent as `initializationOptions.trusted`. */
 export interface WorkspaceTrustParams {
   trusted: boolean;
