@@ -235,8 +235,10 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
   const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings, t);
-  // A tuner or optimizer plugin the estimate counts as something else is said, with the way the numbers may be off.
-  if (!over.lora) notes.push(...unmodelledNotes(script, config.buildsOptimizer === true, (fact) => describeSource(factSource(script!, fact, t), t), t));
+  // A tuner or optimizer plugin the estimate counts as something else is said, with the way the numbers may be off; not
+  // the plugin when the config's optimizer block or the CLI's --optimizer decides what is counted.
+  const optimizerDecided = config.buildsOptimizer === true || over.workload?.optimizer !== undefined;
+  if (!over.lora) notes.push(...unmodelledNotes(script, optimizerDecided, (fact) => describeSource(factSource(script!, fact, t), t), t));
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
   const online = onlineTypes.has(workload.rlhf?.value.type ?? '') ? workload.rlhf : undefined;

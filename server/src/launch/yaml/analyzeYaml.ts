@@ -308,8 +308,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   }
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
-    // As on the command line (launchers/swift.ts): the optimizer plugin.
-    facts.swiftOptimizer = str(top.get('optimizer'));
+    // As on the command line (launchers/swift.ts): the optimizer plugin, galore from use_galore when no optimizer is
+    // named (ms-swift 3602360a swift/arguments/sft_args.py:213-217).
+    const galore = top.get('use_galore');
+    facts.swiftOptimizer = str(top.get('optimizer')) ?? (galore?.value === true ? at(galore, 'galore') : undefined);
     // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
     if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
     // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).
