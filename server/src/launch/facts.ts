@@ -187,6 +187,8 @@ export interface LaunchFacts {
    * deepspeed.initialize for inference), so nothing is claimed about that consumer. Absent for other launches.
    */
   noTrainerArguments?: boolean;
+  /** Words whose variable depends on the `if`/`case` branch the script takes, each with the branches' values. */
+  branchDependent?: Fact<string[]>[];
   /**
    * ms-swift rlhf `--teacher_deepspeed`: the frozen teacher's config (GKD, GRPO on-policy distillation), read
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
