@@ -231,6 +231,10 @@ export interface LaunchFacts {
   freezeVit?: Fact<boolean>;
   /** ms-swift `--freeze_aligner` (default true): the projector is frozen in full fine-tuning (tuner_args.py:124, :212-215). */
   freezeAligner?: Fact<boolean>;
+  /** ms-swift `--freeze_llm` (default false): the language model is frozen in multimodal full fine-tuning (tuner_args.py:122, :208-209). */
+  freezeLlm?: Fact<boolean>;
+  /** ms-swift `--vllm_max_model_len`: the colocated vLLM engine's max_model_len, where it stops a rollout (prompt + completion). */
+  vllmMaxModelLen?: Fact<number>;
   /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */
   optim?: Fact<string>;
   /**

@@ -82,6 +82,8 @@ export interface WorkloadContext {
   freezeVit?: Sourced<boolean>;
   /** The projector frozen (ms-swift `--freeze_aligner`); absent, it follows freezeVit. */
   freezeAligner?: Sourced<boolean>;
+  /** The language model frozen (ms-swift `--freeze_llm`, multimodal full fine-tuning). */
+  freezeLlm?: Sourced<boolean>;
   /** Plain DistributedDataParallel, no DeepSpeed. */
   ddp?: Sourced<boolean>;
   /** PyTorch FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`, the CLI's `--fsdp`. */
@@ -256,8 +258,16 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   // already holds the completion; else it is the prompt's (ms-swift --max_length), or unknown and assumed.
   const statesRow = over.sequenceLength !== undefined || (script?.seqLen !== undefined && script.seqLen.value !== script.promptLength?.value);
   if (online && rollout && !statesRow) {
-    workload.rlhf = { ...online, value: { ...online.value, rollout: { ...rollout, promptLength: sequenceLength.value } } };
-    const args = [online.value.type.toUpperCase(), sequenceLength.value, rollout.completionLength, sequenceLength.value + rollout.completionLength] as const;
+    // A colocated vLLM stops a sequence once prompt + completion reach its max_model_len (vllm 6110ea29
+    // vllm/v1/core/sched/utils.py:12-15, check_stop), ms-swift's --vllm_max_model_len (rollout_mixin.py:518); an external
+    // server takes its own (rlhf_args.py:703-707). vLLM's share of the card is gpu_memory_utilization whatever the length.
+    const cap = rollout.engine === 'vllm-colocate' ? script?.vllmMaxModelLen : undefined;
+    const completionLength = cap && sequenceLength.value + rollout.completionLength > cap.value ? Math.max(0, cap.value - sequenceLength.value) : rollout.completionLength;
+    if (cap && completionLength !== rollout.completionLength) {
+      notes.push(t('{0} {1} ({2}) stops each rollout at {1} tokens, prompt included: the completion is counted as {3}.', cap.via, cap.value, describeSource(factSource(script!, cap, t), t), completionLength));
+    }
+    workload.rlhf = { ...online, value: { ...online.value, rollout: { ...rollout, promptLength: sequenceLength.value, completionLength } } };
+    const args = [online.value.type.toUpperCase(), sequenceLength.value, completionLength, sequenceLength.value + completionLength] as const;
     notes.push(
       sequenceLength.source.kind === 'default'
         ? t('{0} trains on prompt + completion: {1} + {2} = {3} tokens per row (the prompt length is not stated).', ...args)
@@ -446,6 +456,7 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
     torchDtype,
     freezeVit: over.freezeVit ?? from(script?.freezeVit),
     freezeAligner: over.freezeAligner ?? (over.freezeVit ? undefined : from(script?.freezeAligner)),
+    freezeLlm: over.freezeLlm ?? from(script?.freezeLlm),
     ddp: over.ddp,
     fsdp: over.fsdp ?? resolveFsdp(script),
     modelParallel: over.modelParallel ?? resolveModelParallel(script),

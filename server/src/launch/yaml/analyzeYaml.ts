@@ -248,6 +248,8 @@ function readYamlWorkload(
   facts.stepsPerGeneration = int(top.get('steps_per_generation'));
   facts.maxCompletionLength = int(top.get('max_completion_length'));
   facts.freezeAligner = bool('freeze_aligner');
+  facts.freezeLlm = bool('freeze_llm');
+  facts.vllmMaxModelLen = int(top.get('vllm_max_model_len'));
   // ms-swift GRPO/PPO: max_length bounds the prompt (launchers/swift.ts).
   if (['grpo', 'ppo'].includes(facts.rlhfType?.value ?? '') && top.get('max_length')) facts.promptLength = int(top.get('max_length'));
   for (const key of Object.keys(facts) as Array<keyof LaunchFacts>) if (facts[key] === undefined) delete facts[key];
