@@ -95,3 +95,14 @@ test('a command inside a branch sees that branch, not a sibling written before i
   const before = 'MODEL=m0\nif [ -f x ]; then\n  MODEL=m1\nelse\n  swift sft --model $MODEL --deepspeed zero3\nfi\n';
   assert.equal(extractLaunchFacts(doc('t.sh', before), [workspaceRoot])[0]?.model?.value, 'm0');
 });
+
+test('one-line forms, ;; on its own line and an if inside a case branch', () => {
+  assert.equal(valueAtEnd('M=a\nif [ "$M" = a ]; then X=1; else X=2; fi\necho\n', 'X')?.value, '1');
+  assert.equal(valueAtEnd('M=b\nif [[ $M == a* ]]; then X=1; elif [ "$M" != c ]; then X=2; else X=3; fi\necho\n', 'X')?.value, '2');
+  const nested = 'S=7b\ncase "$S" in\n  7b|8b)\n    if [ -z "$BIG" ]; then\n      BS=4\n    fi\n    ;;\n  *)\n    BS=1\n    ;;\nesac\necho\n';
+  assert.equal(valueAtEnd(nested, 'BS')?.value, '4');
+  // A pattern that does not match and no *): the value before the case.
+  assert.equal(valueAtEnd('BS=2\ncase x in\n  y) BS=8 ;;\nesac\necho\n', 'BS')?.value, '2');
+  // Unbalanced keywords never throw, and the script still reads.
+  for (const text of ['fi\nesac\nX=1\necho\n', 'case $1 in\n a) X=1 ;;\n', 'if true; then\n X=1\n']) assert.doesNotThrow(() => valueAtEnd(text, 'X'));
+});
