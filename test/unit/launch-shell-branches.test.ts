@@ -99,10 +99,25 @@ test('a command inside a branch sees that branch, not a sibling written before i
 test('one-line forms, ;; on its own line and an if inside a case branch', () => {
   assert.equal(valueAtEnd('M=a\nif [ "$M" = a ]; then X=1; else X=2; fi\necho\n', 'X')?.value, '1');
   assert.equal(valueAtEnd('M=b\nif [[ $M == a* ]]; then X=1; elif [ "$M" != c ]; then X=2; else X=3; fi\necho\n', 'X')?.value, '2');
-  const nested = 'S=7b\ncase "$S" in\n  7b|8b)\n    if [ -z "$BIG" ]; then\n      BS=4\n    fi\n    ;;\n  *)\n    BS=1\n    ;;\nesac\necho\n';
+  const nested = 'S=7b\nBIG=\ncase "$S" in\n  7b|8b)\n    if [ -z "$BIG" ]; then\n      BS=4\n    fi\n    ;;\n  *)\n    BS=1\n    ;;\nesac\necho\n';
   assert.equal(valueAtEnd(nested, 'BS')?.value, '4');
   // A pattern that does not match and no *): the value before the case.
   assert.equal(valueAtEnd('BS=2\ncase x in\n  y) BS=8 ;;\nesac\necho\n', 'BS')?.value, '2');
   // Unbalanced keywords never throw, and the script still reads.
   for (const text of ['fi\nesac\nX=1\necho\n', 'case $1 in\n a) X=1 ;;\n', 'if true; then\n X=1\n']) assert.doesNotThrow(() => valueAtEnd(text, 'X'));
+});
+
+test('an argument list set in branches (TUNE_ARGS="--train_type lora …") expands from the branch the script decides', () => {
+  const script = (use: string) => `USE_LORA=${use}
+if [ "$USE_LORA" = "1" ]; then
+  TUNE_ARGS="--train_type lora --lora_rank 16"
+else
+  TUNE_ARGS="--train_type full"
+fi
+NPROC_PER_NODE=4 swift sft --model Qwen/Qwen2.5-7B-Instruct $TUNE_ARGS --deepspeed zero3
+`;
+  const lora = extractLaunchFacts(doc('train.sh', script('1')), [workspaceRoot])[0];
+  assert.deepEqual([lora?.tuner?.value, lora?.loraRank?.value], ['lora', 16]);
+  const full = extractLaunchFacts(doc('train.sh', script('0')), [workspaceRoot])[0];
+  assert.equal(full?.tuner?.value, 'full');
 });

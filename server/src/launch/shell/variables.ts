@@ -155,14 +155,15 @@ interface BranchFrame {
 }
 
 /**
- * A name's value as the script runs with no arguments and none of its names set by the environment, the reading
- * `${1:-default}` and `${X:-default}` get (resolveBraced): a name the script never sets is empty. A value the script
- * cannot know (`$(nvidia-smi …)`) stays unknown.
+ * A name's value as the script runs with no arguments, the reading `${1:-default}` gets (resolveBraced): positional
+ * parameters are empty (`$#` is 0). A name the script never sets is the environment's and a value it cannot know
+ * (`$(nvidia-smi …)`) is unknown: neither decides a branch.
  */
 function bareLookup(current: Map<string, VariableBinding | undefined>): (name: string) => string | undefined {
   return (name) => {
     const binding = current.get(name);
-    return binding ? (binding.value ?? binding.bare) : name === '#' ? '0' : '';
+    if (binding) return binding.value ?? binding.bare;
+    return name === '#' ? '0' : /^(\d+|[@*])$/.test(name) ? '' : undefined;
   };
 }
 
@@ -247,10 +248,14 @@ export function environmentFor(script: ShellScript, command: Command): CommandEn
   return new CommandEnvironment(shell, prefix);
 }
 
-/** Concatenates a word's parts, resolving simple expansions; undefined when any part is unknown. */
+/** Longer values are not followed (a variable that doubles itself: `a="$a $a"`), as expand.ts cuts its texts. */
+const maxValueLength = 64 * 1024;
+
+/** Concatenates a word's parts, resolving simple expansions; undefined when any part is unknown or too long. */
 export function resolveWord(word: Word, lookup: (name: string) => string | undefined): string | undefined {
   let out = '';
   for (const part of word.parts) {
+    if (out.length > maxValueLength) return undefined;
     if (part.kind === 'text') out += part.text;
     else if (part.kind === 'var') {
       const value = resolveBraced(part.raw, part.name, lookup);
@@ -266,7 +271,7 @@ export function resolveWord(word: Word, lookup: (name: string) => string | undef
       out += String(value);
     }
   }
-  return out;
+  return out.length > maxValueLength ? undefined : out;
 }
 
 function resolveBraced(raw: string, name: string, lookup: (name: string) => string | undefined): string | undefined {
