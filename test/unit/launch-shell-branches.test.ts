@@ -121,3 +121,11 @@ NPROC_PER_NODE=4 swift sft --model Qwen/Qwen2.5-7B-Instruct $TUNE_ARGS --deepspe
   const full = extractLaunchFacts(doc('train.sh', script('0')), [workspaceRoot])[0];
   assert.equal(full?.tuner?.value, 'full');
 });
+
+// https://github.com/OpenRLHF/OpenRLHF examples/scripts/train_sft.sh (test/corpus): the launch sits in
+// if [[ ${1} != "slurm" ]]; its arguments come from a heredoc read before the if.
+test('OpenRLHF train_sft.sh: the launch inside the if still reads its heredoc arguments', () => {
+  const text = readFileSync(join(__dirname, '../corpus/files/OpenRLHF__OpenRLHF/examples/scripts/train_sft.sh'), 'utf8');
+  const [f] = extractLaunchFacts(doc('examples/scripts/train_sft.sh', text), [workspaceRoot]);
+  assert.deepEqual([f?.chain.join('>'), f?.deepspeed?.kind, f?.deepspeed?.kind === 'settings' && f.deepspeed.stage], ['deepspeed>python', 'settings', 2]);
+});
