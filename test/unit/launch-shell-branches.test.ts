@@ -129,3 +129,10 @@ test('OpenRLHF train_sft.sh: the launch inside the if still reads its heredoc ar
   const [f] = extractLaunchFacts(doc('examples/scripts/train_sft.sh', text), [workspaceRoot]);
   assert.deepEqual([f?.chain.join('>'), f?.deepspeed?.kind, f?.deepspeed?.kind === 'settings' && f.deepspeed.stage], ['deepspeed>python', 'settings', 2]);
 });
+
+// The long form of a default: bash, run without the name in the environment, takes the branch, as the reading
+// of `${NPROC_PER_NODE:-8}` gives 8.
+test('if [ -z "$NAME" ]; then NAME=8; fi gives 8, as ${NAME:-8} does: a name the script never sets is empty', () => {
+  assert.equal(valueAtEnd('if [ -z "$NPROC_PER_NODE" ]; then\n  export NPROC_PER_NODE=8\nfi\necho\n', 'NPROC_PER_NODE')?.value, '8');
+  assert.equal(valueAtEnd('if [ -n "$BS" ]; then\n  BS=$BS\nelse\n  BS=4\nfi\necho\n', 'BS')?.value, '4');
+});

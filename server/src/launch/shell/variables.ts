@@ -167,9 +167,13 @@ function bareLookup(current: Map<string, VariableBinding | undefined>): (name: s
   };
 }
 
-/** A word's value for deciding a branch (bareLookup). */
+/**
+ * A word's value for deciding a branch (bareLookup). A name the script never assigns is empty, as in a clean
+ * environment: the reading `\${NAME:-8}` gets, so `if [ -z "$NAME" ]; then NAME=8; fi` gives 8 as it does.
+ */
 function fixedValue(current: Map<string, VariableBinding | undefined>): (word: Word) => string | undefined {
-  return (word) => resolveWord(word, bareLookup(current));
+  const lookup = bareLookup(current);
+  return (word) => resolveWord(word, (name) => lookup(name) ?? (current.has(name) || !/^[A-Za-z_]\w*$/.test(name) ? undefined : ''));
 }
 
 /** A branch event's effect on the variables: restore at each branch, merge at the end (see BranchFrame). */
