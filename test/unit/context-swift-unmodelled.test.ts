@@ -68,3 +68,29 @@ test('the memory hover on the launch lists the note', async () => {
   const hover = await ls.doHover(document, document.positionAt(script.indexOf('ds_config.json') + 2), { ...defaultSettings, gpusPerNode: 4 });
   assert.match(JSON.stringify(hover?.contents), /--optimizer muon/);
 });
+
+test("zero-lens estimate --optimizer names what is counted: no note that the Trainer's states are counted instead", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zl-swift-cli-opt-'));
+  writeFileSync(join(dir, 'ds_config.json'), '{ "train_micro_batch_size_per_gpu": "auto", "zero_optimization": { "stage": 2 } }');
+  writeFileSync(join(dir, 'train.sh'), swift('--optimizer muon'));
+  const run = await runCli(['estimate', 'train.sh', '--optimizer', 'muon', '--params', '7e9'], dir);
+  assert.equal(run.code, 0, run.err);
+  assert.doesNotMatch(run.out, /--optimizer muon \(train\.sh[^)]*\) is not modelled/);
+  // Without the CLI's --optimizer the note stays.
+  assert.match((await runCli(['estimate', 'train.sh', '--params', '7e9'], dir)).out, /--optimizer muon \(train\.sh[^)]*\) is not modelled/);
+});
+
+test('swift sft x.yaml with use_galore: true (ms-swift examples/train/optimizer galore, sft_args.py:213-217): the note names use_galore where the YAML writes it', async () => {
+  const yaml = 'model: Qwen/Qwen2.5-7B-Instruct\ntrain_type: full\nuse_galore: true\ndeepspeed: ds_config.json\n';
+  const script = 'NPROC_PER_NODE=4 swift sft sft.yaml\n';
+  const ls = getLanguageService(memoryHosts({ 'ds_config.json': '{ "train_micro_batch_size_per_gpu": "auto", "zero_optimization": { "stage": 2 } }', 'sft.yaml': yaml, 'train.sh': script }));
+  const found = await ls.getDocumentAnalysis(scriptDocument('train.sh', script), { ...defaultSettings, gpusPerNode: 4 });
+  const note = found?.analysis.notes.find((n) => n.includes('use_galore'));
+  assert.ok(note, found?.analysis.notes.join('\n'));
+  assert.match(note, /sft\.yaml/);
+  assert.match(note, /too high/);
+  // optimizer: wins over use_galore, as on the command line.
+  const both = getLanguageService(memoryHosts({ 'ds_config.json': '{ "train_micro_batch_size_per_gpu": "auto", "zero_optimization": { "stage": 2 } }', 'sft.yaml': yaml + 'optimizer: default\n', 'train.sh': script }));
+  const notes = (await both.getDocumentAnalysis(scriptDocument('train.sh', script), { ...defaultSettings, gpusPerNode: 4 }))?.analysis.notes ?? [];
+  assert.ok(!notes.some((n) => n.includes('not modelled')), notes.join('\n'));
+});

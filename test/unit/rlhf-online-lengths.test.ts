@@ -179,3 +179,22 @@ test('an ms-swift YAML of GRPO: max_length is the prompt there too', async () =>
   assert.equal(j.inputs.seqLen.value, 1024 + 2048);
   assert.equal(j.inputs.rollout.value.sequenceLength, 1024 + 2048);
 });
+
+// vLLM stops a sequence once prompt + output reach max_model_len (vllm 6110ea29 vllm/v1/core/sched/utils.py:12-15,
+// check_stop), and ms-swift builds the colocated engine with max_model_len=args.vllm_max_model_len (3602360a
+// swift/rlhf_trainers/rollout_mixin.py:518; megatron/trainers/rollout_mixin.py:495). vLLM's share of the card stays
+// gpu_memory_utilization whatever the length: the KV cache fills it.
+test('--vllm_max_model_len caps a colocated rollout row: the completion is counted up to it', async () => {
+  const capped = await estimate(moeFull.replace('    --max_length 12000 \\', '    --vllm_max_model_len 16384 \\\n    --max_length 12000 \\'));
+  assert.equal(capped.inputs.seqLen.value, 16384);
+  assert.equal(capped.inputs.rollout.value.sequenceLength, 16384);
+  assert.equal(capped.inputs.lossTokens.value, 16384 - 12000 + 1);
+  assert.ok(capped.notes.some((n: string) => n.includes('--vllm_max_model_len 16384') && n.includes('4384')), capped.notes.join('\n'));
+  // ms-swift examples/megatron/grpo/dense_colocate.sh: --max_length 8192 + --max_completion_length 2048 = --vllm_max_model_len 10240, nothing capped.
+  const fits = await estimate(moeFull.replace('    --max_length 12000 \\', '    --vllm_max_model_len 20192 \\\n    --max_length 12000 \\'));
+  assert.equal(fits.inputs.seqLen.value, 20192);
+  assert.ok(!fits.notes.some((n: string) => n.includes('--vllm_max_model_len')));
+  // An external vLLM server takes its own length (rlhf_args.py:703-707 warns that the flag is ignored there).
+  const server = await estimate(moeFull.replace('--vllm_mode colocate', '--vllm_mode server').replace('    --max_length 12000 \\', '    --vllm_max_model_len 16384 \\\n    --max_length 12000 \\'));
+  assert.equal(server.inputs.seqLen.value, 20192);
+});

@@ -50,3 +50,12 @@ test('an ms-swift YAML says it the same way: freeze_aligner: false trains the pr
   assert.equal(r.code, 0, r.err);
   assert.equal(JSON.parse(r.out).inputs.frozenParams.value, vit);
 });
+
+// --freeze_llm adds model_arch.language_model to freeze_parameters in multimodal full fine-tuning (ms-swift 3602360a
+// swift/arguments/tuner_args.py:122, :208-209; megatron_args.py:1086-1087): the LLM keeps no gradients or optimizer states.
+test('--freeze_llm true (ms-swift examples/ascend/train/qwen3_omni/qwen3_omni_full_mindspeed.sh writes it false) freezes the language model', async () => {
+  const total = findCatalogModel('Qwen/Qwen2.5-VL-7B-Instruct')!.totalParams;
+  const llm = total - parts.filter((p) => p.loaded !== false).reduce((sum, p) => sum + p.params, 0);
+  assert.equal(await frozen(['--freeze_llm true', '--freeze_vit false']), llm + merger);
+  assert.equal(await frozen(['--freeze_llm false']), vit + merger);
+});

@@ -11,6 +11,7 @@ import { readTorchrunFacts, torchrunLauncher } from './launchers/torchrun';
 import { accelerateLauncher, readAccelerateFacts } from './launchers/accelerate';
 import { llamaFactoryTrainer, readLlamaFactoryFacts } from './launchers/llamafactory';
 import { msg } from '../l10n';
+import { branchDependentWords } from './branchValues';
 
 /** Words that only wrap the real command. */
 const wrappers = new Set(['nohup', 'exec', 'time', 'command', 'builtin', 'stdbuf', 'nice']);
@@ -188,6 +189,8 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   facts.nodes = fromLauncher.nodes ?? facts.nodes;
   facts.deepspeed ??= fromLauncher.deepspeed;
   if (r.launcher?.kind === 'accelerate') facts.dtype ??= fromLauncher.dtype;
+  const branchDependent = branchDependentWords(ctx, env, command);
+  if (branchDependent.length) facts.branchDependent = branchDependent;
   return { command, env, launcher: r.launcher, trainer: r.trainer, facts };
 }
 

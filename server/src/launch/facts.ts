@@ -187,6 +187,8 @@ export interface LaunchFacts {
    * deepspeed.initialize for inference), so nothing is claimed about that consumer. Absent for other launches.
    */
   noTrainerArguments?: boolean;
+  /** Words whose variable depends on the `if`/`case` branch the script takes, each with the branches' values. */
+  branchDependent?: Fact<string[]>[];
   /**
    * ms-swift rlhf `--teacher_deepspeed`: the frozen teacher's config (GKD, GRPO on-policy distillation), read
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.
@@ -229,6 +231,10 @@ export interface LaunchFacts {
   freezeVit?: Fact<boolean>;
   /** ms-swift `--freeze_aligner` (default true): the projector is frozen in full fine-tuning (tuner_args.py:124, :212-215). */
   freezeAligner?: Fact<boolean>;
+  /** ms-swift `--freeze_llm` (default false): the language model is frozen in multimodal full fine-tuning (tuner_args.py:122, :208-209). */
+  freezeLlm?: Fact<boolean>;
+  /** ms-swift `--vllm_max_model_len`: the colocated vLLM engine's max_model_len, where it stops a rollout (prompt + completion). */
+  vllmMaxModelLen?: Fact<number>;
   /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */
   optim?: Fact<string>;
   /**

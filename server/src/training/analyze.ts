@@ -273,7 +273,11 @@ function estimateInputFor(
   // ms-swift 3602360 swift/arguments/tuner_args.py:123-124, :210-215); elsewhere the projector follows the tower. MTP layers are not loaded.
   const partParams = (kinds: string[]) => (model.architecture?.parts ?? []).filter((p) => p.loaded !== false && kinds.includes(p.kind)).reduce((sum, p) => sum + p.params, 0);
   const alignerFrozen = workload.freezeAligner ?? workload.freezeVit;
-  const frozen = (workload.freezeVit?.value ? partParams(['vision', 'audio']) : 0) + (alignerFrozen?.value ? partParams(['projector']) : 0);
+  // --freeze_llm freezes what is not a tower, aligner or generator: the language model, in a multimodal model only
+  // (ms-swift 3602360a tuner_args.py:197-209 returns for a text model).
+  const allParts = partParams(['vision', 'audio', 'projector', 'speech', 'mtp']);
+  const llmFrozen = workload.freezeLlm?.value && (model.architecture?.parts ?? []).length ? workload.freezeLlm : undefined;
+  const frozen = (workload.freezeVit?.value ? partParams(['vision', 'audio']) : 0) + (alignerFrozen?.value ? partParams(['projector']) : 0) + (llmFrozen ? model.totalParams - allParts : 0);
   const frozenParams = frozen > 0 ? frozen : undefined;
   const rlhf = workload.rlhf?.value;
   // GRPO/PPO train on prompt + completion where the sequence length is the prompt's (context.ts, onlineTypes).
@@ -322,7 +326,7 @@ function estimateInputFor(
     const value = workload[key as keyof typeof workloadKeys];
     if (value) sources[field] = value.source;
   }
-  if (frozenParams) sources.frozenParams = (workload.freezeVit?.value ? workload.freezeVit : alignerFrozen)!.source;
+  if (frozenParams) sources.frozenParams = (llmFrozen ?? (workload.freezeVit?.value ? workload.freezeVit : alignerFrozen))!.source;
   if (workload.rlhf) {
     sources.extraModels = workload.rlhf.source;
     if (rollout) sources.rollout = workload.rlhf.source;

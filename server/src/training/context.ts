@@ -82,6 +82,8 @@ export interface WorkloadContext {
   freezeVit?: Sourced<boolean>;
   /** The projector frozen (ms-swift `--freeze_aligner`); absent, it follows freezeVit. */
   freezeAligner?: Sourced<boolean>;
+  /** The language model frozen (ms-swift `--freeze_llm`, multimodal full fine-tuning). */
+  freezeLlm?: Sourced<boolean>;
   /** Plain DistributedDataParallel, no DeepSpeed. */
   ddp?: Sourced<boolean>;
   /** PyTorch FSDP instead of DeepSpeed: accelerate's `distributed_type: FSDP`, the Trainer's or ms-swift's `--fsdp`, the CLI's `--fsdp`. */
@@ -235,8 +237,14 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     fromSetting('dtype', settings.dtype) ??
     byDefault(defaults.dtype, config.precision === 'auto');
   const lora = over.lora ? (over.lora.value.rank > 0 ? over.lora : undefined) : resolveLora(script, settings, t);
-  // A tuner or optimizer plugin the estimate counts as something else is said, with the way the numbers may be off.
-  if (!over.lora) notes.push(...unmodelledNotes(script, config.buildsOptimizer === true, (fact) => describeSource(factSource(script!, fact, t), t), t));
+  // A tuner or optimizer plugin the estimate counts as something else is said, with the way the numbers may be off; not
+  // the plugin when the config's optimizer block or the CLI's --optimizer decides what is counted.
+  const optimizerDecided = config.buildsOptimizer === true || over.workload?.optimizer !== undefined;
+  if (!over.lora) notes.push(...unmodelledNotes(script, optimizerDecided, (fact) => describeSource(factSource(script!, fact, t), t), t));
+  // bash takes one branch of an if/case the script does not decide: the value is not read, and the note names each.
+  for (const word of script?.branchDependent ?? []) {
+    notes.push(t('{0} depends on the branch the script takes ({1}), so it is not read.', word.via, word.value.join(t({ message: ', ', comment: 'between the items of a list' }))));
+  }
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
   const online = onlineTypes.has(workload.rlhf?.value.type ?? '') ? workload.rlhf : undefined;
@@ -250,8 +258,16 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   // already holds the completion; else it is the prompt's (ms-swift --max_length), or unknown and assumed.
   const statesRow = over.sequenceLength !== undefined || (script?.seqLen !== undefined && script.seqLen.value !== script.promptLength?.value);
   if (online && rollout && !statesRow) {
-    workload.rlhf = { ...online, value: { ...online.value, rollout: { ...rollout, promptLength: sequenceLength.value } } };
-    const args = [online.value.type.toUpperCase(), sequenceLength.value, rollout.completionLength, sequenceLength.value + rollout.completionLength] as const;
+    // A colocated vLLM stops a sequence once prompt + completion reach its max_model_len (vllm 6110ea29
+    // vllm/v1/core/sched/utils.py:12-15, check_stop), ms-swift's --vllm_max_model_len (rollout_mixin.py:518); an external
+    // server takes its own (rlhf_args.py:703-707). vLLM's share of the card is gpu_memory_utilization whatever the length.
+    const cap = rollout.engine === 'vllm-colocate' ? script?.vllmMaxModelLen : undefined;
+    const completionLength = cap && sequenceLength.value + rollout.completionLength > cap.value ? Math.max(0, cap.value - sequenceLength.value) : rollout.completionLength;
+    if (cap && completionLength !== rollout.completionLength) {
+      notes.push(t('{0} {1} ({2}) stops each rollout at {1} tokens, prompt included: the completion is counted as {3}.', cap.via, cap.value, describeSource(factSource(script!, cap, t), t), completionLength));
+    }
+    workload.rlhf = { ...online, value: { ...online.value, rollout: { ...rollout, promptLength: sequenceLength.value, completionLength } } };
+    const args = [online.value.type.toUpperCase(), sequenceLength.value, completionLength, sequenceLength.value + completionLength] as const;
     notes.push(
       sequenceLength.source.kind === 'default'
         ? t('{0} trains on prompt + completion: {1} + {2} = {3} tokens per row (the prompt length is not stated).', ...args)
@@ -440,6 +456,7 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
     torchDtype,
     freezeVit: over.freezeVit ?? from(script?.freezeVit),
     freezeAligner: over.freezeAligner ?? (over.freezeVit ? undefined : from(script?.freezeAligner)),
+    freezeLlm: over.freezeLlm ?? from(script?.freezeLlm),
     ddp: over.ddp,
     fsdp: over.fsdp ?? resolveFsdp(script),
     modelParallel: over.modelParallel ?? resolveModelParallel(script),

@@ -19,10 +19,11 @@ const fewerStatesPlugins = new Set(['muon', 'muonclip', 'galore']);
  * What a launch trains with that the estimate does not model, and which way the numbers may be off: a tuner that is
  * neither LoRA nor full (ms-swift's custom, boft, reft, llamapro… swift/arguments/base_args/base_args.py:28-30;
  * LLaMA-Factory's freeze, oft) is estimated as full fine-tuning; an ms-swift optimizer plugin as the Trainer's
- * optimizer, unless the DeepSpeed config has an optimizer block, which DeepSpeed builds instead of the Trainer's
- * (transformers integrations/deepspeed.py, deepspeed_optim_sched).
+ * optimizer, unless something else decides what is counted (`optimizerDecided`): the DeepSpeed config's optimizer block,
+ * which DeepSpeed builds instead of the Trainer's (transformers integrations/deepspeed.py, deepspeed_optim_sched), or
+ * the CLI's --optimizer.
  */
-export function unmodelledNotes(script: LaunchFacts | undefined, configBuildsOptimizer: boolean, where: (fact: Fact<unknown>) => string, t: Translate): string[] {
+export function unmodelledNotes(script: LaunchFacts | undefined, optimizerDecided: boolean, where: (fact: Fact<unknown>) => string, t: Translate): string[] {
   const notes: string[] = [];
   const tuner = script?.tuner;
   if (tuner && !tuner.isDefault && tuner.value !== 'full' && !loraTuners.has(tuner.value.toLowerCase())) {
@@ -30,7 +31,7 @@ export function unmodelledNotes(script: LaunchFacts | undefined, configBuildsOpt
   }
   const plugin = script?.swiftOptimizer;
   const name = plugin?.value.toLowerCase();
-  if (plugin && name && !configBuildsOptimizer && !trainerOptimizerPlugins.has(name)) {
+  if (plugin && name && !optimizerDecided && !trainerOptimizerPlugins.has(name)) {
     notes.push(
       fewerStatesPlugins.has(name)
         ? t("{0} {1} ({2}) is not modelled: the Trainer's optimizer states are counted instead, so the numbers are likely too high.", plugin.via, plugin.value, where(plugin))

@@ -85,6 +85,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   // The aligner (projector) stays frozen unless --freeze_aligner false, whatever --freeze_vit says
   // (ms-swift 3602360 swift/arguments/tuner_args.py:124 freeze_aligner: bool = True; :212-215).
   facts.freezeAligner = reader.bool('freeze_aligner') ?? defaultAt(true, msg('ms-swift default'));
+  // --freeze_llm freezes the language model in multimodal full fine-tuning (3602360a tuner_args.py:122, :208-209).
+  facts.freezeLlm = reader.bool('freeze_llm');
   // ms-swift chunks the loss under sequence parallelism when CELOSS_PARALLEL_SIZE is set.
   if (env.envBinding('CELOSS_PARALLEL_SIZE')) {
     const b = env.envBinding('CELOSS_PARALLEL_SIZE')!;
@@ -103,6 +105,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
     facts.sleepLevel = reader.integer('sleep_level');
     facts.offloadModelDuringRollout = reader.bool('offload_model');
     facts.offloadOptimizerDuringRollout = reader.bool('offload_optimizer');
+    // The colocated engine's max_model_len (3602360a swift/rlhf_trainers/rollout_mixin.py:518).
+    facts.vllmMaxModelLen = reader.integer('vllm_max_model_len');
   }
   const dtype2x = reader.string('dtype');
   if (!facts.dtype && dtype2x && /^(bf16|fp16|fp32)$/.test(dtype2x.value)) facts.dtype = { ...dtype2x, value: dtype2x.value as 'bf16' | 'fp16' | 'fp32' };

@@ -1,5 +1,6 @@
 import { parseShell } from './parser';
 import { countBelow } from '../../util/sortedSearch';
+import { environmentFor } from './variables';
 import type { Assignment, Command, ShellScript, Word, WordPart } from './types';
 
 /**
@@ -145,7 +146,9 @@ export class ScriptExpansions {
    * assigned by an earlier command: looked up per name, not copied per command (a script of thousands of
    * commands and variables would copy every variable once per command).
    */
-  private readonly history = new Map<string, { commandIndex: number[]; values: MappedText[] }>();
+  private readonly history = new Map<string, { commandIndex: number[]; values: MappedText[]; fromAssignment: boolean[] }>();
+  /** Each assignment's text, for the assignment variables.ts says a command sees (if/case branches). */
+  private readonly byAssignment = new Map<Assignment, MappedText>();
   /** Whether a variable's text splits, asked once per text (this instance's: the core keeps no module state). */
   private readonly splitCache = new WeakMap<MappedText, boolean>();
   private readonly splits = (value: MappedText): boolean => {
@@ -160,11 +163,13 @@ export class ScriptExpansions {
     const { text } = script;
     const reads = heredocReads(script);
     let nextRead = 0;
-    const record = (name: string, commandIndex: number) => {
+    const record = (name: string, commandIndex: number, assignment?: Assignment) => {
       let versions = this.history.get(name);
-      if (!versions) this.history.set(name, (versions = { commandIndex: [], values: [] }));
+      if (!versions) this.history.set(name, (versions = { commandIndex: [], values: [], fromAssignment: [] }));
       versions.commandIndex.push(commandIndex);
       versions.values.push(values.get(name)!);
+      versions.fromAssignment.push(assignment !== undefined);
+      if (assignment) this.byAssignment.set(assignment, values.get(name)!);
     };
     const readsUpTo = (commandIndex: number) => {
       for (; nextRead < reads.length && reads[nextRead].commandIndex <= commandIndex; nextRead++) {
@@ -196,18 +201,28 @@ export class ScriptExpansions {
         append(joined, inlined);
         values.set(a.name, joined);
       } else values.set(a.name, inlined);
-      record(a.name, a.commandIndex);
+      record(a.name, a.commandIndex, a);
     }
     readsUpTo(Infinity);
   }
 
   /** The variables' texts as a command sees them: every assignment of an earlier command. */
   valuesAt(command: Command): Variables {
+    const env = environmentFor(this.script, command);
     return {
       get: (name) => {
         const versions = this.history.get(name);
         const before = versions ? countBelow(versions.commandIndex, command.index) : 0;
-        return before === 0 ? undefined : versions!.values[before - 1];
+        if (before === 0) return undefined;
+        // After an if/case whose branch the script decides, that branch's assignment (variables.ts); an undecided
+        // one keeps the last written (an array appended to in a branch still runs), and a heredoc read after it
+        // (read -d '' X <<EOF) stays the latest.
+        if (versions!.fromAssignment[before - 1]) {
+          const binding = env.wordBinding(name);
+          const taken = binding && !binding.branches ? this.byAssignment.get(binding.assignment) : undefined;
+          if (taken) return taken;
+        }
+        return versions!.values[before - 1];
       },
     };
   }

@@ -1,12 +1,21 @@
 import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
+import { branchEvents, decideTest, patternMatches, type BranchEvent } from './branches';
 
 /** A variable's value as the script sets it, with where it was set. */
 export interface VariableBinding {
   value: string | undefined;
   assignment: Assignment;
   exported: boolean;
+  /**
+   * Set (value undefined) after an `if`/`case` whose branches give the name different values and whose branch bash
+   * takes the script does not decide: the value of each way through, as written (`$NAME` where it keeps the
+   * environment's).
+   */
+  branches?: string[];
+  /** The value with every name the script never sets empty (where `value` is unknown): what decides a branch. */
+  bare?: string;
 }
 
 /**
@@ -69,7 +78,10 @@ function histories(script: ShellScript): Map<string, History> {
   const current = new Map<string, VariableBinding | undefined>();
   /** Names exported (by `export NAME` or an export assignment) since they were last unset. */
   const exported = new Set<string>();
+  const frames: BranchFrame[] = [];
   const record = (name: string, at: number, binding: VariableBinding | undefined): void => {
+    // Every open if/case keeps the value the name had before it, to restore per branch and merge at its end.
+    for (const frame of frames) if (!frame.before.has(name)) frame.before.set(name, current.get(name));
     current.set(name, binding);
     let history = byName.get(name);
     if (!history) byName.set(name, (history = { at: [], bindings: [] }));
@@ -85,8 +97,9 @@ function histories(script: ShellScript): Map<string, History> {
       order,
       run: () => {
         const value = resolveWord(a.value, (n) => current.get(n)?.value);
+        const bare = value === undefined ? resolveWord(a.value, bareLookup(current)) : undefined;
         if (a.kind === 'export') exported.add(a.name);
-        record(a.name, position(a.commandIndex, false), { value, assignment: a, exported: exported.has(a.name) });
+        record(a.name, position(a.commandIndex, false), { value, assignment: a, exported: exported.has(a.name), ...(bare !== undefined && { bare }) });
       },
     });
   });
@@ -113,6 +126,11 @@ function histories(script: ShellScript): Map<string, History> {
       });
     }
   }
+  for (const [index, event] of branchEvents(script)) {
+    const at = position(index, false);
+    // Before the command's own assignments (`then X=1`).
+    events.push({ at, order: -1, run: () => branchStep(frames, event, at, current, record) });
+  }
   events.sort((a, b) => a.at - b.at || a.order - b.order);
   for (const event of events) event.run();
   for (const history of byName.values()) {
@@ -120,6 +138,95 @@ function histories(script: ShellScript): Map<string, History> {
     history.bindings = exactArray(history.bindings);
   }
   return byName;
+}
+
+/** One open `if` or `case` while the histories are made. */
+interface BranchFrame {
+  before: Map<string, VariableBinding | undefined>;
+  /** Each finished branch's values of the names in `before`. */
+  done: Map<string, VariableBinding | undefined>[];
+  open: boolean;
+  /** The case subject's value, when the script fixes it. */
+  subject?: string;
+  /** The branch bash takes: its number, 'none', 'searching' while the tests so far are false, undefined if unknown. */
+  taken: number | 'none' | 'searching' | undefined;
+  /** An `else` or `*)`: some branch always runs. */
+  exhaustive: boolean;
+}
+
+/**
+ * A name's value as the script runs with no arguments, the reading `${1:-default}` gets (resolveBraced): positional
+ * parameters are empty (`$#` is 0). A name the script never sets is the environment's and a value it cannot know
+ * (`$(nvidia-smi …)`) is unknown: neither decides a branch.
+ */
+function bareLookup(current: Map<string, VariableBinding | undefined>): (name: string) => string | undefined {
+  return (name) => {
+    const binding = current.get(name);
+    if (binding) return binding.value ?? binding.bare;
+    return name === '#' ? '0' : /^(\d+|[@*])$/.test(name) ? '' : undefined;
+  };
+}
+
+/**
+ * A word's value for deciding a branch (bareLookup). A name the script never assigns is empty, as in a clean
+ * environment: the reading `\${NAME:-8}` gets, so `if [ -z "$NAME" ]; then NAME=8; fi` gives 8 as it does.
+ */
+function fixedValue(current: Map<string, VariableBinding | undefined>): (word: Word) => string | undefined {
+  const lookup = bareLookup(current);
+  return (word) => resolveWord(word, (name) => lookup(name) ?? (current.has(name) || !/^[A-Za-z_]\w*$/.test(name) ? undefined : ''));
+}
+
+/** A branch event's effect on the variables: restore at each branch, merge at the end (see BranchFrame). */
+function branchStep(
+  frames: BranchFrame[],
+  event: BranchEvent,
+  at: number,
+  current: Map<string, VariableBinding | undefined>,
+  record: (name: string, at: number, binding: VariableBinding | undefined) => void,
+): void {
+  if (event.kind === 'open') {
+    const subject = event.subject ? fixedValue(current)(event.subject) : undefined;
+    frames.push({ before: new Map(), done: [], open: false, subject, taken: event.construct === 'if' || subject !== undefined ? 'searching' : undefined, exhaustive: false });
+    return;
+  }
+  const frame = frames[frames.length - 1];
+  if (!frame) return;
+  if (frame.open) frame.done.push(new Map([...frame.before.keys()].map((name) => [name, current.get(name)])));
+  if (event.kind === 'close') {
+    frames.pop();
+    // Back to the values before the construct, so outer frames keep those, then the merged values.
+    for (const [name, binding] of frame.before) current.set(name, binding);
+    for (const [name, before] of frame.before) record(name, at, merged(frame, name, before));
+    return;
+  }
+  for (const [name, binding] of frame.before) if (current.get(name) !== binding) record(name, at, binding);
+  frame.open = true;
+  const index = frame.done.length;
+  const catchAll = event.patterns ? event.patterns.some((p) => !p.quoted && p.value === '*') : !event.test;
+  frame.exhaustive ||= catchAll;
+  if (frame.taken !== 'searching') return;
+  if (event.patterns) {
+    const values = event.patterns.map((p) => ({ p, value: fixedValue(current)(p) }));
+    if (values.some((v) => v.value === undefined)) frame.taken = undefined;
+    else if (values.some((v) => patternMatches(v.value!, v.p.quoted, frame.subject!))) frame.taken = index;
+    return;
+  }
+  const holds = event.test ? decideTest(event.test, fixedValue(current)) : true;
+  frame.taken = holds === undefined ? undefined : holds ? index : 'searching';
+}
+
+/** A name's value after an if/case: the branch taken's, the same in every way through, or each way's value. */
+function merged(frame: BranchFrame, name: string, before: VariableBinding | undefined): VariableBinding | undefined {
+  const after = (branch: Map<string, VariableBinding | undefined>) => (branch.has(name) ? branch.get(name) : before);
+  if (typeof frame.taken === 'number') return after(frame.done[frame.taken]);
+  if (frame.taken === 'none' || frame.taken === 'searching') return before;
+  const ways = frame.done.map(after);
+  if (!frame.exhaustive) ways.push(before);
+  const texts = [...new Set(ways.flatMap((b) => b?.branches ?? [b ? (b.value ?? b.assignment.value.raw) : `$${name}`]))];
+  const last = [...ways].reverse().find((b) => b !== undefined);
+  if (!last) return undefined;
+  if (ways.every((b) => b !== undefined && b.value !== undefined && b.value === last.value)) return last;
+  return { value: undefined, assignment: last.assignment, exported: ways.some((b) => b?.exported === true), branches: texts };
 }
 
 /** The last event of a history before `limit`, by binary search. */
@@ -145,10 +252,14 @@ export function environmentFor(script: ShellScript, command: Command): CommandEn
   return new CommandEnvironment(shell, prefix);
 }
 
-/** Concatenates a word's parts, resolving simple expansions; undefined when any part is unknown. */
+/** Longer values are not followed (a variable that doubles itself: `a="$a $a"`), as expand.ts cuts its texts. */
+const maxValueLength = 64 * 1024;
+
+/** Concatenates a word's parts, resolving simple expansions; undefined when any part is unknown or too long. */
 export function resolveWord(word: Word, lookup: (name: string) => string | undefined): string | undefined {
   let out = '';
   for (const part of word.parts) {
+    if (out.length > maxValueLength) return undefined;
     if (part.kind === 'text') out += part.text;
     else if (part.kind === 'var') {
       const value = resolveBraced(part.raw, part.name, lookup);
@@ -164,14 +275,15 @@ export function resolveWord(word: Word, lookup: (name: string) => string | undef
       out += String(value);
     }
   }
-  return out;
+  return out.length > maxValueLength ? undefined : out;
 }
 
 function resolveBraced(raw: string, name: string, lookup: (name: string) => string | undefined): string | undefined {
   const value = lookup(name);
   if (!raw.startsWith('${') || raw === '${' + name + '}') return value;
-  // ${X:-default} / ${X-default}: the default when X is unset (or empty for :-).
-  const fallback = /^\$\{[A-Za-z_][A-Za-z0-9_]*(:?)-([^}$`]*)\}$/.exec(raw);
+  // ${X:-default} / ${X-default}: the default when X is unset (or empty for :-); ${1:-default} too, the script run
+  // without arguments.
+  const fallback = /^\$\{(?:[A-Za-z_][A-Za-z0-9_]*|\d+)(:?)-([^}$`]*)\}$/.exec(raw);
   if (fallback) {
     if (value === undefined || (fallback[1] === ':' && value === '')) return fallback[2];
     return value;

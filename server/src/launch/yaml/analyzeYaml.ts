@@ -1,5 +1,5 @@
 import { valueNestsDeeperThan } from '../../util/nesting';
-import { isMap, isScalar, parseDocument, type Document, type Node, type Pair, type Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type Scalar } from 'yaml';
 import type { Fact, LaunchFacts, LauncherKind } from '../facts';
 import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
@@ -54,28 +54,66 @@ function scalarText(node: Scalar): string | undefined {
   return typeof node.value === 'boolean' && node.source ? node.source : String(node.value);
 }
 
-function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
+/**
+ * The node an alias stands for, as PyYAML's SafeConstructor reads it (yaml.safe_load: accelerate, ms-swift;
+ * OmegaConf.load: LLaMA-Factory); any other node as it is.
+ */
+function resolved(node: unknown, document: Document): unknown {
+  return isAlias(node) ? node.resolve(document) : node;
+}
+
+/** The maps a `<<` merge key takes keys from: one alias, or a sequence of them (the first wins). */
+function mergedMaps(value: unknown, document: Document): unknown[] {
+  const node = resolved(value, document);
+  return isSeq(node) ? node.items.map((item) => resolved(item, document)) : [node];
+}
+
+/** A node's JavaScript value with its aliases resolved; undefined past yaml's alias limit (a billion-laughs file). */
+function jsOf(node: Node | null, document: Document): unknown {
+  if (isScalar(node)) return node.value;
+  try {
+    return node?.toJS(document, { maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A map's entries as PyYAML builds the dict (SafeConstructor.flatten_mapping): its own keys, then those of the maps
+ * its `<<` merge keys name (a later `<<` over an earlier one, the first map of a list over the rest). An aliased
+ * value is the anchored node, and a merged key keeps its own offsets: both point where the file writes them.
+ */
+function entriesOf(node: unknown, text: string, document: Document, merging: Set<unknown> = new Set()): Map<string, YamlEntry> {
   const out = new Map<string, YamlEntry>();
-  if (!isMap(node)) return out;
-  for (const pair of node.items as Pair<unknown, unknown>[]) {
+  const map = resolved(node, document);
+  if (!isMap(map) || merging.has(map)) return out;
+  const merged = new Map<string, YamlEntry>();
+  for (const pair of map.items as Pair<unknown, unknown>[]) {
     const key = pair.key;
     if (!isScalar(key) || !key.range) continue;
-    const valueNode = (pair.value ?? null) as Node | null;
+    if (isMergeKey(key)) {
+      const one = new Map<string, YamlEntry>();
+      merging.add(map);
+      for (const source of mergedMaps(pair.value, document)) for (const [k, e] of entriesOf(source, text, document, merging)) if (!one.has(k)) one.set(k, e);
+      merging.delete(map);
+      for (const [k, e] of one) merged.set(k, e);
+      continue;
+    }
+    const valueNode = (resolved(pair.value ?? null, document) ?? null) as Node | null;
     const keyStart = key.range[0];
     const keyEnd = key.range[1];
     const valueRange = valueNode?.range;
     const valueStart = valueRange ? valueRange[0] : keyEnd + 1;
     const valueEnd = valueRange ? valueRange[1] : keyEnd + 1;
     const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
-    const nodeEnd = valueRange ? valueRange[2] : keyEnd + 1;
+    const nodeEnd = valueRange && !isAlias(pair.value) ? valueRange[2] : keyEnd + 1;
     const nl = text.indexOf('\n', Math.max(nodeEnd - 1, keyEnd));
     const pairEnd = nl < 0 ? text.length : nl + 1;
-    const value = isScalar(valueNode) ? valueNode.value : valueNode?.toJSON?.();
     // In a flow mapping the line holds the other pairs too: a removal takes this pair and one comma.
-    const extent = node.flow ? flowPairExtent(text, keyStart, Math.min(valueEnd, text.length)) : { start: lineStart, end: Math.max(pairEnd, valueEnd) };
+    const extent = map.flow ? flowPairExtent(text, keyStart, Math.min(valueEnd, text.length)) : { start: lineStart, end: Math.max(pairEnd, valueEnd) };
     out.set(String(key.value), {
       key: String(key.value),
-      value,
+      value: jsOf(valueNode, document),
       text: isScalar(valueNode) ? scalarText(valueNode) : undefined,
       keyStart,
       keyEnd,
@@ -86,7 +124,13 @@ function entriesOf(node: unknown, text: string): Map<string, YamlEntry> {
       node: valueNode,
     });
   }
+  for (const [k, e] of merged) if (!out.has(k)) out.set(k, e);
   return out;
+}
+
+/** `<<` as yaml reads it with `merge: true`. */
+function isMergeKey(key: Scalar): boolean {
+  return typeof key.value === 'symbol' && key.source === '<<';
 }
 
 const llamaFactoryKeys = ['finetuning_type', 'model_name_or_path', 'cutoff_len', 'stage', 'template', 'lora_target', 'quantization_bit'];
@@ -134,7 +178,7 @@ export function analyzeYaml(ctx: SourceContext, text: string): YamlAnalysis {
   if (yamlNestingBound(text) > maxYamlNesting) return { yaml: undefined, syntaxError: undefined };
   let document: Document;
   try {
-    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false, customTags: withPyyamlBooleans });
+    document = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: false, merge: true, customTags: withPyyamlBooleans });
   } catch {
     return { yaml: undefined, syntaxError: undefined };
   }
@@ -204,6 +248,8 @@ function readYamlWorkload(
   facts.stepsPerGeneration = int(top.get('steps_per_generation'));
   facts.maxCompletionLength = int(top.get('max_completion_length'));
   facts.freezeAligner = bool('freeze_aligner');
+  facts.freezeLlm = bool('freeze_llm');
+  facts.vllmMaxModelLen = int(top.get('vllm_max_model_len'));
   // ms-swift GRPO/PPO: max_length bounds the prompt (launchers/swift.ts).
   if (['grpo', 'ppo'].includes(facts.rlhfType?.value ?? '') && top.get('max_length')) facts.promptLength = int(top.get('max_length'));
   for (const key of Object.keys(facts) as Array<keyof LaunchFacts>) if (facts[key] === undefined) delete facts[key];
@@ -223,12 +269,12 @@ function firstError(document: Document, text: string): YamlSyntaxError | undefin
 }
 
 function launchOf(ctx: SourceContext, text: string, document: Document): YamlLaunch | undefined {
-  const top = entriesOf(document.contents, text);
+  const top = entriesOf(document.contents, text, document);
   const kind = kindOf(top);
   if (!kind) return undefined;
-  const deepspeedConfig = entriesOf(top.get('deepspeed_config')?.node, text);
-  const fsdpConfig = entriesOf(top.get('fsdp_config')?.node, text);
-  const parallelismConfig = entriesOf(top.get('parallelism_config')?.node, text);
+  const deepspeedConfig = entriesOf(top.get('deepspeed_config')?.node, text, document);
+  const fsdpConfig = entriesOf(top.get('fsdp_config')?.node, text, document);
+  const parallelismConfig = entriesOf(top.get('parallelism_config')?.node, text, document);
   const facts: LaunchFacts = { uri: ctx.uri, launcher: kind, chain: [kind], span: ctx.span(0, text.length) };
   const at = <T>(e: YamlEntry, value: T) => ctx.fact(value, e.valueStart, e.valueEnd, e.key);
   const int = (e: YamlEntry | undefined) => (e && typeof e.value === 'number' && Number.isInteger(e.value) ? at(e, e.value) : undefined);
@@ -308,8 +354,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   }
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
-    // As on the command line (launchers/swift.ts): the optimizer plugin.
-    facts.swiftOptimizer = str(top.get('optimizer'));
+    // As on the command line (launchers/swift.ts): the optimizer plugin, galore from use_galore when no optimizer is
+    // named (ms-swift 3602360a swift/arguments/sft_args.py:213-217).
+    const galore = top.get('use_galore');
+    facts.swiftOptimizer = str(top.get('optimizer')) ?? (galore?.value === true ? at(galore, 'galore') : undefined);
     // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
     if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
     // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).
@@ -318,7 +366,7 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, msg('ms-swift default'), true);
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
     if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
-    readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text), facts);
+    readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text, document), facts);
     facts.deepspeedAutotpSize = int(top.get('deepspeed_autotp_size'));
   }
   // An ms-swift config's keys are its flags (teacher_deepspeed too); LLaMA-Factory has deepspeed only.

@@ -1,0 +1,120 @@
+import type { Command, ShellScript, Word } from './types';
+
+/**
+ * Where `if … fi` and `case … esac` open, branch and close, read from the parsed commands: the parser drops `if`,
+ * `then`, `elif` and `else` from a command's words but starts the command at the keyword, and keeps `fi`, `esac` and
+ * a case pattern (`lora)`, `7b|7B)`: words ended by `|` and `)`) as commands of their own.
+ */
+export type BranchEvent =
+  | { kind: 'open'; construct: 'if' | 'case'; subject?: Word }
+  /** A branch starts here; `test` is the `if`/`elif` condition's words, `patterns` a case branch's; `else` has neither. */
+  | { kind: 'branch'; test?: Word[]; patterns?: Word[] }
+  | { kind: 'close' };
+
+const keyword = /^(if|then|elif|else)(?=[\s;&|()]|$)/;
+
+/** The branch events by command index (at most one per command). */
+export function branchEvents(script: ShellScript): Map<number, BranchEvent> {
+  const events = new Map<number, BranchEvent>();
+  const open: ('if' | 'case')[] = [];
+  /** The condition of the `if`/`elif` whose `then` comes next. */
+  let condition: Word[] | undefined;
+  let patterns: { first: number; words: Word[] } | undefined;
+  for (const command of script.commands) {
+    const lead = keyword.exec(script.text.slice(command.start, command.start + 5))?.[1];
+    const first = command.words[0];
+    const word = first && !first.quoted ? first.value : undefined;
+    if (lead === 'if' || lead === 'elif') {
+      if (lead === 'if') {
+        open.push('if');
+        events.set(command.index, { kind: 'open', construct: 'if' });
+      }
+      condition = command.words;
+      // `if [ … ]; then X=1; fi` on one line: the `then` is its own command, read next.
+      continue;
+    }
+    if (open[open.length - 1] === 'if' && (lead === 'then' || lead === 'else')) {
+      events.set(command.index, lead === 'then' ? { kind: 'branch', test: condition ?? [] } : { kind: 'branch' });
+      condition = undefined;
+      continue;
+    }
+    if (word === 'case' && command.words[2]?.value === 'in') {
+      open.push('case');
+      events.set(command.index, { kind: 'open', construct: 'case', subject: command.words[1] });
+      continue;
+    }
+    if ((word === 'fi' && open[open.length - 1] === 'if') || (word === 'esac' && open[open.length - 1] === 'case')) {
+      open.pop();
+      patterns = undefined;
+      events.set(command.index, { kind: 'close' });
+      continue;
+    }
+    if (open[open.length - 1] === 'case' && isPatternPart(command)) {
+      patterns ??= { first: command.index, words: [] };
+      patterns.words.push(command.words[0]);
+      if (command.separator === ')') {
+        events.set(patterns.first, { kind: 'branch', patterns: patterns.words });
+        patterns = undefined;
+      }
+      continue;
+    }
+    patterns = undefined;
+  }
+  return events;
+}
+
+/** One word ended by `|` or `)`, as a case pattern is (`--model)`, `*)`, `"7b"|7B)`). */
+function isPatternPart(command: Command): boolean {
+  return command.words.length === 1 && command.envPrefix.length === 0 && (command.separator === ')' || command.separator === '|');
+}
+
+/** A case pattern as bash matches it: `*`, `?` and `[…]` unquoted, the rest literal. */
+export function patternMatches(pattern: string, quoted: boolean, subject: string): boolean {
+  if (quoted) return pattern === subject;
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') source += '[\\s\\S]*';
+    else if (c === '?') source += '[\\s\\S]';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close < 0) source += '\\[';
+      else {
+        source += '[' + pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+        i = close;
+      }
+    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${source}$`).test(subject);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A test as bash decides it, when its operands are known: `[ A = B ]`, `[[ A == B ]]`, `test A != B`, `-z A`, `-n A`.
+ * Undefined when the form is another or an operand is unknown.
+ */
+export function decideTest(words: Word[], resolve: (word: Word) => string | undefined): boolean | undefined {
+  let inner = words;
+  const head = words[0]?.value;
+  if (head === '[' && words[words.length - 1]?.value === ']') inner = words.slice(1, -1);
+  else if (head === '[[' && words[words.length - 1]?.value === ']]') inner = words.slice(1, -1);
+  else if (head === 'test') inner = words.slice(1);
+  else return undefined;
+  const ops = inner.map((w) => (w.quoted ? undefined : w.value));
+  if (inner.length === 2 && (ops[0] === '-z' || ops[0] === '-n')) {
+    const value = resolve(inner[1]);
+    return value === undefined ? undefined : (value === '') === (ops[0] === '-z');
+  }
+  if (inner.length === 3 && (ops[1] === '=' || ops[1] === '==' || ops[1] === '!=')) {
+    const a = resolve(inner[0]);
+    const b = resolve(inner[2]);
+    if (a === undefined || b === undefined) return undefined;
+    // `[[ A == pattern ]]` matches a glob; `[ A = B ]` compares strings.
+    const equal = head === '[[' ? patternMatches(b, inner[2].quoted, a) : a === b;
+    return ops[1] === '!=' ? !equal : equal;
+  }
+  return undefined;
+}
