@@ -131,8 +131,9 @@ test('OpenRLHF train_sft.sh: the launch inside the if still reads its heredoc ar
 });
 
 // The long form of a default: bash, run without the name in the environment, takes the branch, as the reading
-// of `${NPROC_PER_NODE:-8}` gives 8.
-test('if [ -z "$NAME" ]; then NAME=8; fi gives 8, as ${NAME:-8} does: a name the script never sets is empty', () => {
+// of `${NPROC_PER_NODE:-8}` gives 8; a test of another kind on a name the script never sets still decides nothing.
+test('if [ -z "$NAME" ]; then NAME=8; fi gives 8, as ${NAME:-8} does', () => {
   assert.equal(valueAtEnd('if [ -z "$NPROC_PER_NODE" ]; then\n  export NPROC_PER_NODE=8\nfi\necho\n', 'NPROC_PER_NODE')?.value, '8');
-  assert.equal(valueAtEnd('if [ -n "$BS" ]; then\n  BS=$BS\nelse\n  BS=4\nfi\necho\n', 'BS')?.value, '4');
+  assert.equal(valueAtEnd('if [[ -z ${BS} ]]; then\n  BS=4\nelse\n  BS=$BS\nfi\necho\n', 'BS')?.value, '4');
+  assert.equal(valueAtEnd('if [ -n "$BS" ]; then\n  BS=2\nfi\necho\n', 'BS')?.value, undefined);
 });

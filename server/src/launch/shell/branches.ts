@@ -92,6 +92,14 @@ export function patternMatches(pattern: string, quoted: boolean, subject: string
   }
 }
 
+/** `NAME` of `[ -z "$NAME" ]`, `[[ -z ${NAME} ]]` or `test -z "$NAME"`: a test for a default to fill in. */
+export function emptinessTested(words: Word[]): string | undefined {
+  const head = words[0]?.value;
+  const inner = head === 'test' ? words.slice(1) : (head === '[' || head === '[[') && words.length === 4 ? words.slice(1, -1) : [];
+  if (inner.length !== 2 || inner[0].quoted || inner[0].value !== '-z') return undefined;
+  return /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(inner[1].value)?.[1];
+}
+
 /**
  * A test as bash decides it, when its operands are known: `[ A = B ]`, `[[ A == B ]]`, `test A != B`, `-z A`, `-n A`.
  * Undefined when the form is another or an operand is unknown.

@@ -1,7 +1,7 @@
 import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
-import { branchEvents, decideTest, patternMatches, type BranchEvent } from './branches';
+import { branchEvents, decideTest, emptinessTested, patternMatches, type BranchEvent } from './branches';
 
 /** A variable's value as the script sets it, with where it was set. */
 export interface VariableBinding {
@@ -152,6 +152,11 @@ interface BranchFrame {
   taken: number | 'none' | 'searching' | undefined;
   /** An `else` or `*)`: some branch always runs. */
   exhaustive: boolean;
+  /**
+   * The name an `if [ -z "$NAME" ]` first branch defaults, when the script has not set it: the long form of
+   * `${NAME:-value}`, and read the same way (the branch's value unless the environment sets one).
+   */
+  defaults?: string;
 }
 
 /**
@@ -167,13 +172,9 @@ function bareLookup(current: Map<string, VariableBinding | undefined>): (name: s
   };
 }
 
-/**
- * A word's value for deciding a branch (bareLookup). A name the script never assigns is empty, as in a clean
- * environment: the reading `\${NAME:-8}` gets, so `if [ -z "$NAME" ]; then NAME=8; fi` gives 8 as it does.
- */
+/** A word's value for deciding a branch (bareLookup). */
 function fixedValue(current: Map<string, VariableBinding | undefined>): (word: Word) => string | undefined {
-  const lookup = bareLookup(current);
-  return (word) => resolveWord(word, (name) => lookup(name) ?? (current.has(name) || !/^[A-Za-z_]\w*$/.test(name) ? undefined : ''));
+  return (word) => resolveWord(word, bareLookup(current));
 }
 
 /** A branch event's effect on the variables: restore at each branch, merge at the end (see BranchFrame). */
@@ -211,6 +212,10 @@ function branchStep(
     else if (values.some((v) => patternMatches(v.value!, v.p.quoted, frame.subject!))) frame.taken = index;
     return;
   }
+  if (index === 0 && event.test) {
+    const name = emptinessTested(event.test);
+    if (name !== undefined && current.get(name) === undefined) frame.defaults = name;
+  }
   const holds = event.test ? decideTest(event.test, fixedValue(current)) : true;
   frame.taken = holds === undefined ? undefined : holds ? index : 'searching';
 }
@@ -220,6 +225,7 @@ function merged(frame: BranchFrame, name: string, before: VariableBinding | unde
   const after = (branch: Map<string, VariableBinding | undefined>) => (branch.has(name) ? branch.get(name) : before);
   if (typeof frame.taken === 'number') return after(frame.done[frame.taken]);
   if (frame.taken === 'none' || frame.taken === 'searching') return before;
+  if (frame.defaults === name && frame.done[0]?.get(name)?.value !== undefined) return frame.done[0].get(name);
   const ways = frame.done.map(after);
   if (!frame.exhaustive) ways.push(before);
   const texts = [...new Set(ways.flatMap((b) => b?.branches ?? [b ? (b.value ?? b.assignment.value.raw) : `$${name}`]))];
