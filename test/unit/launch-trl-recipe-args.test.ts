@@ -13,31 +13,7 @@ import { withDefaults } from '../../server/src/settings';
 import { describeSource } from '../../server/src/protocol';
 import { estimateFeatures, memoryHosts, scriptDocument, shown } from './context-hosts';
 import { runCli } from './cli-helpers';
-
-// https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/accelerate_configs/zero3.yaml
-const zero3 = `compute_environment: LOCAL_MACHINE
-debug: false
-deepspeed_config:
-  deepspeed_multinode_launcher: standard
-  offload_optimizer_device: none
-  offload_param_device: none
-  zero3_init_flag: true
-  zero3_save_16bit_model: true
-  zero_stage: 3
-distributed_type: DEEPSPEED
-downcast_bf16: 'no'
-machine_rank: 0
-main_training_function: main
-mixed_precision: bf16
-num_machines: 1
-num_processes: 8
-rdzv_backend: static
-same_network: true
-tpu_env: []
-tpu_use_cluster: false
-tpu_use_sudo: false
-use_cpu: false
-`;
+import { zero3 } from './trl-fixtures';
 
 // https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/zephyr-7b-beta/sft/config_full.yaml
 // (the dataset mixture and the chat template left out)

@@ -129,7 +129,8 @@ function recognise(words: Word[]): Recognised | undefined {
       // Another module than ms-swift's counts when given a DeepSpeed config (`python -m pkg.train --deepspeed
       // ds.json`): not `python -m pip …`, nor a launcher we do not read.
       const otherModule = target.module !== undefined && trainer.kind === 'python';
-      if (!otherModule || (!launcherModule.test(run.value) && hfDeepSpeedOption(trainer))) {
+      // TRL's scripts as modules (`python -m trl.scripts.rloo`, trl f2cd5771 examples/scripts/rloo.py:35-36) train too.
+      if (!otherModule || (!launcherModule.test(run.value) && hfDeepSpeedOption(trainer)) || /^trl\.scripts\.\w+$/.test(run.value)) {
         // main.py reads NPROC_PER_NODE and starts torchrun as `swift` does; anything else python runs is one process.
         if (!isSwiftMain(run)) trainer.python = { word: words[0], runs: run };
         return { trainer };
