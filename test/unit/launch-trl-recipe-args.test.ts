@@ -127,3 +127,17 @@ test("a recipe's gradient_checkpointing: false stays false (LLaMA-Factory's load
   const { analysis } = await analysisOf(fullLaunch.replace('config_full.yaml', 'config_nogc.yaml'), { 'recipes/zephyr-7b-beta/sft/config_nogc.yaml': sftFull.replace('gradient_checkpointing: true', 'gradient_checkpointing: false') });
   assert.deepEqual(shown(analysis.context.gradientCheckpointing), { value: false, source: 'config_nogc.yaml line 12' });
 });
+
+test('`--use_peft false` on the command line wins over the recipe\'s use_peft: true (TrlParser: the command line over the YAML\'s defaults)', async () => {
+  // trl f2cd5771 trl/scripts/utils.py:337-343: the YAML's values become the parser's defaults, then argv is parsed.
+  const trlParser = fullLaunch.replace('config_full.yaml', 'config_qlora.yaml').replace('\n', ' --use_peft false\n');
+  // H4ArgumentParser reads `--key=value` after the recipe (alignment-handbook 19f03455^ src/alignment/configs.py:91-98).
+  const h4 = qloraLaunch.replace('--load_in_4bit=true', '--use_peft=False');
+  for (const launch of [trlParser, h4]) {
+    const { analysis } = await analysisOf(launch);
+    assert.equal(analysis.context.lora, undefined, launch);
+  }
+  // And a recipe's own use_peft: true still turns LoRA on when the command line says nothing.
+  const { analysis } = await analysisOf(qloraLaunch);
+  assert.equal(analysis.context.lora?.value.rank, 16);
+});

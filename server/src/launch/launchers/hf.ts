@@ -130,7 +130,14 @@ function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: Launc
   const written = reader.integer('lora_r', 'lora_rank', 'ds.lora.rank') ?? llmLora;
   const rank = written && written.value > 0 ? written : undefined;
   const on = switches.find((f) => f.value);
-  if (switches.some((f) => !f.value && f !== qlora) && !on) return;
+  const off = switches.find((f) => !f.value && f !== qlora);
+  // Written off, it is full fine-tuning, also over an arguments file's `use_peft: true`: TrlParser makes the file's
+  // values the defaults argv overrides (trl f2cd5771 trl/scripts/utils.py:337-343), and get_peft_config returns None
+  // without use_peft (trl/trainer/utils.py:254-256).
+  if (off && !on) {
+    facts.tuner = { ...off, value: 'full' };
+    return;
+  }
   if (rank) {
     facts.loraRank = rank;
     facts.tuner = { ...rank, value: 'lora' };
