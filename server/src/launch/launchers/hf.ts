@@ -9,7 +9,7 @@ import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerA
 import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
 import { msg } from '../../l10n';
 import { readFlagBuiltConfig } from './flagBuiltConfig';
-import { readTrlTrainer, trlTrainerOf } from './trlScripts';
+import { readTrlTrainer, trlCommandType, trlTrainerOf } from './trlScripts';
 import { baseName } from '../../util/paths';
 
 /** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
@@ -92,6 +92,12 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
 
 /** The TRL trainer the script's name says it runs (`trl/scripts/grpo.py`, `-m trl.scripts.rloo`, `trl grpo`). */
 function readScriptTrainer(ctx: SourceContext, trainer: TrainerPart, facts: LaunchFacts): void {
+  const command = trainer.subcommandWord;
+  if (command) {
+    const type = trlCommandType(command.value);
+    if (type) readTrlTrainer(ctx, facts, type, command, `trl ${command.value}`);
+    return;
+  }
   const script = facts.script ?? (trainer.python && ctx.fact(trainer.python.runs.value, trainer.python.runs.start, trainer.python.runs.end, 'python'));
   const type = script && trlTrainerOf(script.value);
   if (script && type) readTrlTrainer(ctx, facts, type, script.span, baseName(script.value));

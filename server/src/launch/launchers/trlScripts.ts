@@ -16,6 +16,11 @@ export function trlTrainerOf(script: string): string | undefined {
   return word ? trainers[word] : undefined;
 }
 
+/** The RL type of a `trl` command: its script's (`trl reward` trains a reward model on preference pairs, reward.py). */
+export function trlCommandType(command: string): string | undefined {
+  return command === 'reward' ? 'rm' : trlTrainerOf(command);
+}
+
 /**
  * The trainer a TRL script runs, when the command does not name it otherwise: its type from the script's name, and
  * GRPO's beta where the command leaves it: GRPOConfig's default 0.0, so no reference model is loaded (trl f2cd5771

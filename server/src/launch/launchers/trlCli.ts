@@ -1,0 +1,68 @@
+import type { Word } from '../shell/types';
+import type { LaunchFacts } from '../facts';
+import type { LauncherPart, TrainerPart } from '../command/launchCommand';
+import type { SourceContext } from '../command/context';
+import type { CommandEnvironment } from '../shell/variables';
+import type { ZeroStage } from '../../memory/types';
+import { parseOptions, valueRange } from '../command/options';
+import { accelerateBooleans, accelerateOptions } from './accelerate';
+import { pythonTrainer } from './hf';
+import { OptionReader } from './trainerArgs';
+import { msg } from '../../l10n';
+
+/**
+ * `trl sft|dpo|grpo|kto|reward|rloo ARGS` (huggingface/trl f2cd5771 trl/cli/commands/__init__.py:22-33): runs
+ * trl/scripts/<name>.py through `accelerate launch`; what the script's parser does not take goes to accelerate
+ * (trl/cli/commands/training.py:56-71, accelerate_launcher.py:45-47).
+ */
+export const trlTrainingCommands = new Set(['sft', 'dpo', 'grpo', 'kto', 'reward', 'rloo']);
+
+/** accelerate's options minus the script's own (TrainingArguments has gradient_accumulation_steps and debug). */
+const launcherNames = new Set([...accelerateOptions.filter((n) => n !== 'gradient_accumulation_steps' && n !== 'debug'), 'accelerate_config']);
+
+/** The words of `trl <name>` split as TRL splits them: accelerate's options to the launcher, the rest to the script. */
+export function trlCommand(name: Word, args: Word[]): { launcher: LauncherPart; trainer: TrainerPart } {
+  const launcherWords: Word[] = [];
+  const scriptWords: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([\w.-]+)(=)?/.exec(args[i].value);
+    if (!flag || !launcherNames.has(flag[1])) {
+      scriptWords.push(args[i]);
+      continue;
+    }
+    launcherWords.push(args[i]);
+    const takesValue = !flag[2] && !accelerateBooleans.has(flag[1]) && args[i + 1] && !args[i + 1].value.startsWith('--');
+    if (takesValue) launcherWords.push(args[++i]);
+  }
+  const launcher: LauncherPart = { kind: 'accelerate', word: name, parsed: parseOptions(launcherWords, { booleans: accelerateBooleans }), trl: true };
+  return { launcher, trainer: { ...pythonTrainer(scriptWords), subcommand: name.value, subcommandWord: name } };
+}
+
+/** The DeepSpeed profiles TRL ships (trl/accelerate_configs/zero{1,2,3}.yaml: no offload, 8 processes, bf16). */
+const profiles: Record<string, { stage: ZeroStage; zero3Init: boolean }> = {
+  zero1: { stage: 1, zero3Init: false },
+  zero2: { stage: 2, zero3Init: false },
+  zero3: { stage: 3, zero3Init: true },
+};
+
+/**
+ * `--accelerate_config`: a file is accelerate's `--config_file`; a name is the profile TRL ships
+ * (trl/cli/accelerate_config.py:26-47). Read after accelerate's own flags, which win over the profile's values.
+ */
+export function readTrlAccelerateConfig(ctx: SourceContext, env: CommandEnvironment, part: LauncherPart, facts: LaunchFacts): void {
+  const reader = new OptionReader(ctx, env, part.parsed);
+  const config = reader.string('accelerate_config');
+  if (!config) return;
+  const profile = profiles[config.value];
+  if (!profile || /[\\/]|\.ya?ml$/i.test(config.value)) {
+    facts.configFile ??= { ...config, candidates: ctx.candidates(config.value) };
+    return;
+  }
+  const option = reader.option('accelerate_config')!;
+  const r = valueRange(option)!;
+  const via = msg("TRL's {0} profile", config.value);
+  facts.deepspeed ??= { kind: 'settings', via: option.written, text: config.value, span: config.span, stage: profile.stage, offloadOptimizer: 'none', offloadParam: 'none', zero3Init: profile.zero3Init };
+  facts.gpusPerNode ??= ctx.fact(8, r.start, r.end, via, true);
+  facts.dtype ??= ctx.fact('bf16', r.start, r.end, via, true);
+  facts.mixedPrecision ??= ctx.fact('bf16', r.start, r.end, via, true);
+}
