@@ -141,3 +141,18 @@ test('`--use_peft false` on the command line wins over the recipe\'s use_peft: t
   const { analysis } = await analysisOf(qloraLaunch);
   assert.equal(analysis.context.lora?.value.rank, 16);
 });
+
+test("a recipe's deepspeed: key is TrainingArguments.deepspeed (TrlParser sets it as the default): the launch trains with that config, and --deepspeed on the command line wins", async () => {
+  // transformers 00349ae8 src/transformers/training_args.py: `deepspeed` is a TrainingArguments field (# --- DeepSpeed ---),
+  // so TrlParser's set_defaults_with_config takes the YAML's value (trl f2cd5771 trl/scripts/utils.py:359-379).
+  const recipe = sftFull.replace('bf16: true', 'bf16: true\ndeepspeed: ds_z3.json');
+  const ds = (stage: number) => JSON.stringify({ train_micro_batch_size_per_gpu: 'auto', zero_optimization: { stage }, bf16: { enabled: 'auto' } });
+  const launch = 'torchrun --nproc_per_node 8 scripts/sft.py --config recipes/zephyr-7b-beta/sft/config_ds.yaml\n';
+  const more = { 'recipes/zephyr-7b-beta/sft/config_ds.yaml': recipe, 'ds_z3.json': ds(3), 'ds_z2.json': ds(2) };
+  const fromRecipe = await analysisOf(launch, more);
+  assert.equal(fromRecipe.hasConfig, true);
+  assert.equal(fromRecipe.analysis.current.stage, 3);
+  assert.equal(fromRecipe.analysis.context.microBatchSize.value, 16);
+  const overridden = await analysisOf(launch.replace('\n', ' --deepspeed ds_z2.json\n'), more);
+  assert.equal(overridden.analysis.current.stage, 2);
+});

@@ -72,6 +72,10 @@ export async function withArgumentsFile(facts: LaunchFacts, factsOfFile: FactsOf
   const file = facts.argsFile && (await firstFacts(facts.argsFile.candidates, factsOfFile).catch(() => undefined));
   if (!file) return facts;
   const merged: LaunchFacts = { ...facts };
+  // The file's `deepspeed:` is TrainingArguments.deepspeed (transformers 00349ae8 src/transformers/training_args.py,
+  // `# --- DeepSpeed ---`), a default TrlParser takes from it (trl f2cd5771 trl/scripts/utils.py:359-379): the
+  // command's own --deepspeed wins.
+  if (file.deepspeed?.kind === 'file' && !facts.deepspeed) merged.deepspeed = file.deepspeed;
   for (const [key, value] of Object.entries(file) as [keyof LaunchFacts, { isDefault?: boolean } | undefined][]) {
     if (!value || value.isDefault || launchKeys.has(key)) continue;
     const own = facts[key] as { isDefault?: boolean } | undefined;
@@ -107,6 +111,9 @@ export async function completedByConfigFile(written: LaunchFacts, factsOfFile: F
  */
 export async function effectiveFacts(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
   if (facts.deepspeed) return completedByConfigFile(facts, factsOfFile);
+  // A script whose arguments file names the DeepSpeed config (`deepspeed: ds.json` in a TRL recipe).
+  const withFile = facts.argsFile ? await withArgumentsFile(facts, factsOfFile).catch(() => facts) : facts;
+  if (withFile.deepspeed) return completedByConfigFile(withFile, factsOfFile);
   return facts.configFile ? throughConfigFile(facts, factsOfFile).catch(() => undefined) : undefined;
 }
 
