@@ -68,3 +68,35 @@ test('`trl env` and `trl vllm-serve` train nothing', async () => {
     assert.equal(analysis.context.model, undefined, text);
   }
 });
+
+// https://github.com/huggingface/trl/blob/f2cd57710ae345ea6428ae95363267fcf38a3dc8/docs/source/clis.md (lines 283-296, 392-403)
+test('`trl grpo --config grpo_config.yaml` whose YAML holds num_processes, and `trl sft --config` whose YAML holds accelerate_config: accelerate gets them', async () => {
+  const grpoConfig = `# grpo_config.yaml
+model_name_or_path: Qwen/Qwen2.5-0.5B
+dataset_name: HuggingFaceH4/Polaris-Dataset-53K
+reward_funcs:
+  - accuracy_reward
+num_processes: 4
+`;
+  const grpoRun = await analysisOf('trl grpo --config grpo_config.yaml\n', { 'grpo_config.yaml': grpoConfig });
+  assert.equal(grpoRun.analysis.context.model?.value, 'Qwen/Qwen2.5-0.5B');
+  assert.equal(grpoRun.analysis.context.gpusPerNode?.value, 4);
+  assert.equal(grpoRun.analysis.context.workload.rlhf?.value.type, 'grpo');
+  // The command line's --num_processes comes after the file's (training.py:61-64): it wins.
+  const overridden = await analysisOf('trl grpo --config grpo_config.yaml --num_processes 2\n', { 'grpo_config.yaml': grpoConfig });
+  assert.equal(overridden.analysis.context.gpusPerNode?.value, 2);
+
+  const sftConfig = `# sft_config.yaml
+model_name_or_path: Qwen/Qwen2.5-0.5B
+dataset_name: stanfordnlp/imdb
+accelerate_config: zero2  # or path/to/my/accelerate/config.yaml
+`;
+  const sft = await analysisOf('trl sft --config sft_config.yaml\n', { 'sft_config.yaml': sftConfig });
+  assert.equal(sft.hasConfig, true);
+  assert.equal(sft.analysis.current.stage, 2);
+  assert.equal(sft.analysis.context.gpusPerNode?.value, 8);
+  // A python script's arguments file does not launch: the same YAML under `python sft.py --config` keeps one process.
+  const python = await analysisOf('python trl/scripts/sft.py --config sft_config.yaml\n', { 'sft_config.yaml': sftConfig });
+  assert.equal(python.hasConfig, false);
+  assert.equal(python.analysis.context.gpusPerNode?.value, 1);
+});

@@ -1,14 +1,14 @@
 import type { Word } from '../shell/types';
-import type { LaunchFacts } from '../facts';
+import type { Fact, LaunchFacts } from '../facts';
 import type { LauncherPart, TrainerPart } from '../command/launchCommand';
 import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
 import type { ZeroStage } from '../../memory/types';
-import { parseOptions, valueRange } from '../command/options';
+import { parseOptions } from '../command/options';
 import { accelerateBooleans, accelerateOptions } from './accelerate';
 import { pythonTrainer } from './hf';
 import { OptionReader } from './trainerArgs';
-import { msg } from '../../l10n';
+import { english, msg, say } from '../../l10n';
 
 /**
  * `trl sft|dpo|grpo|kto|reward|rloo ARGS` (huggingface/trl f2cd5771 trl/cli/commands/__init__.py:22-33): runs
@@ -50,19 +50,31 @@ const profiles: Record<string, { stage: ZeroStage; zero3Init: boolean }> = {
  * (trl/cli/accelerate_config.py:26-47). Read after accelerate's own flags, which win over the profile's values.
  */
 export function readTrlAccelerateConfig(ctx: SourceContext, env: CommandEnvironment, part: LauncherPart, facts: LaunchFacts): void {
-  const reader = new OptionReader(ctx, env, part.parsed);
-  const config = reader.string('accelerate_config');
-  if (!config) return;
+  const config = new OptionReader(ctx, env, part.parsed).string('accelerate_config');
+  if (config) accelerateConfigFacts({ ...config, candidates: ctx.candidates(config.value) }, facts);
+  facts.argsFileLaunches = true;
+}
+
+/**
+ * The keys of a `trl <command>` arguments file that its parser leaves to accelerate (`num_processes: 4`,
+ * `accelerate_config: zero2`; trl f2cd5771 trl/scripts/utils.py:381-386 returns them, training.py:61-64 passes them
+ * to accelerate before the command line's, so the command line's win).
+ */
+export function withAccelerateKeys(merged: LaunchFacts, keys: NonNullable<LaunchFacts['accelerateKeys']>): void {
+  if (keys.processes && keys.processes.value > 0 && (!merged.gpusPerNode || merged.gpusPerNode.isDefault)) merged.gpusPerNode = keys.processes;
+  if (keys.config && !merged.configFile && !merged.deepspeed) accelerateConfigFacts(keys.config, merged);
+}
+
+function accelerateConfigFacts(config: Fact<string> & { candidates: string[] }, facts: LaunchFacts): void {
   const profile = profiles[config.value];
   if (!profile || /[\\/]|\.ya?ml$/i.test(config.value)) {
-    facts.configFile ??= { ...config, candidates: ctx.candidates(config.value) };
+    facts.configFile ??= config;
     return;
   }
-  const option = reader.option('accelerate_config')!;
-  const r = valueRange(option)!;
-  const via = msg("TRL's {0} profile", config.value);
-  facts.deepspeed ??= { kind: 'settings', via: option.written, text: config.value, span: config.span, stage: profile.stage, offloadOptimizer: 'none', offloadParam: 'none', zero3Init: profile.zero3Init };
-  facts.gpusPerNode ??= ctx.fact(8, r.start, r.end, via, true);
-  facts.dtype ??= ctx.fact('bf16', r.start, r.end, via, true);
-  facts.mixedPrecision ??= ctx.fact('bf16', r.start, r.end, via, true);
+  const phrase = msg("TRL's {0} profile", config.value);
+  const byProfile = <T>(value: T): Fact<T> => ({ value, span: config.span, via: say(english, phrase), viaText: phrase, isDefault: true });
+  facts.deepspeed ??= { kind: 'settings', via: config.via, text: config.value, span: config.span, stage: profile.stage, offloadOptimizer: 'none', offloadParam: 'none', zero3Init: profile.zero3Init };
+  facts.gpusPerNode ??= byProfile(8);
+  facts.dtype ??= byProfile<'bf16'>('bf16');
+  facts.mixedPrecision ??= byProfile('bf16');
 }
