@@ -100,3 +100,12 @@ accelerate_config: zero2  # or path/to/my/accelerate/config.yaml
   assert.equal(python.hasConfig, false);
   assert.equal(python.analysis.context.gpusPerNode?.value, 1);
 });
+
+test("`--accelerate_config multi_gpu` / `single_gpu`: the profiles' process counts without DeepSpeed (multi_gpu.yaml's 8; single_gpu.yaml's distributed_type NO runs one)", async () => {
+  const run = (profile: string) => analysisOf(`trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name stanfordnlp/imdb --accelerate_config ${profile}\n`);
+  const multi = await run('multi_gpu');
+  assert.equal(multi.hasConfig, false);
+  assert.equal(multi.analysis.context.gpusPerNode?.value, 8);
+  const single = await run('single_gpu');
+  assert.equal(single.analysis.context.gpusPerNode?.value, 1);
+});

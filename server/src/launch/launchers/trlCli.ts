@@ -65,14 +65,26 @@ export function withAccelerateKeys(merged: LaunchFacts, keys: NonNullable<Launch
   if (keys.config && !merged.configFile && !merged.deepspeed) accelerateConfigFacts(keys.config, merged);
 }
 
+/**
+ * The profiles without DeepSpeed: multi_gpu.yaml starts its 8 processes (MULTI_GPU); single_gpu.yaml's distributed_type
+ * NO leaves multi_gpu off, so accelerate's simple_launcher runs one (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1223-1233,
+ * :1397-1407). The FSDP profiles are not read.
+ */
+const processProfiles: Record<string, number> = { multi_gpu: 8, single_gpu: 1 };
+
 function accelerateConfigFacts(config: Fact<string> & { candidates: string[] }, facts: LaunchFacts): void {
   const profile = profiles[config.value];
-  if (!profile || /[\\/]|\.ya?ml$/i.test(config.value)) {
+  const phrase = msg("TRL's {0} profile", config.value);
+  const byProfile = <T>(value: T): Fact<T> => ({ value, span: config.span, via: say(english, phrase), viaText: phrase, isDefault: true });
+  const isPath = /[\\/]|\.ya?ml$/i.test(config.value);
+  if (!isPath && processProfiles[config.value]) {
+    facts.gpusPerNode ??= byProfile(processProfiles[config.value]);
+    return;
+  }
+  if (!profile || isPath) {
     facts.configFile ??= config;
     return;
   }
-  const phrase = msg("TRL's {0} profile", config.value);
-  const byProfile = <T>(value: T): Fact<T> => ({ value, span: config.span, via: say(english, phrase), viaText: phrase, isDefault: true });
   facts.deepspeed ??= { kind: 'settings', via: config.via, text: config.value, span: config.span, stage: profile.stage, offloadOptimizer: 'none', offloadParam: 'none', zero3Init: profile.zero3Init };
   facts.gpusPerNode ??= byProfile(8);
   facts.dtype ??= byProfile<'bf16'>('bf16');
