@@ -13,31 +13,7 @@ import { withDefaults } from '../../server/src/settings';
 import { describeSource } from '../../server/src/protocol';
 import { estimateFeatures, memoryHosts, scriptDocument, shown } from './context-hosts';
 import { runCli } from './cli-helpers';
-
-// https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/accelerate_configs/zero3.yaml
-const zero3 = `compute_environment: LOCAL_MACHINE
-debug: false
-deepspeed_config:
-  deepspeed_multinode_launcher: standard
-  offload_optimizer_device: none
-  offload_param_device: none
-  zero3_init_flag: true
-  zero3_save_16bit_model: true
-  zero_stage: 3
-distributed_type: DEEPSPEED
-downcast_bf16: 'no'
-machine_rank: 0
-main_training_function: main
-mixed_precision: bf16
-num_machines: 1
-num_processes: 8
-rdzv_backend: static
-same_network: true
-tpu_env: []
-tpu_use_cluster: false
-tpu_use_sudo: false
-use_cpu: false
-`;
+import { zero3 } from './trl-fixtures';
 
 // https://github.com/huggingface/alignment-handbook/blob/925acdfe4b2b4e38c3dabd1851bc418f0b656351/recipes/zephyr-7b-beta/sft/config_full.yaml
 // (the dataset mixture and the chat template left out)
@@ -150,4 +126,33 @@ test('zero-lens estimate on the recipe launch shows the recipe as the source of 
 test("a recipe's gradient_checkpointing: false stays false (LLaMA-Factory's loader, which ignores it, does not read a TRL recipe)", async () => {
   const { analysis } = await analysisOf(fullLaunch.replace('config_full.yaml', 'config_nogc.yaml'), { 'recipes/zephyr-7b-beta/sft/config_nogc.yaml': sftFull.replace('gradient_checkpointing: true', 'gradient_checkpointing: false') });
   assert.deepEqual(shown(analysis.context.gradientCheckpointing), { value: false, source: 'config_nogc.yaml line 12' });
+});
+
+test('`--use_peft false` on the command line wins over the recipe\'s use_peft: true (TrlParser: the command line over the YAML\'s defaults)', async () => {
+  // trl f2cd5771 trl/scripts/utils.py:337-343: the YAML's values become the parser's defaults, then argv is parsed.
+  const trlParser = fullLaunch.replace('config_full.yaml', 'config_qlora.yaml').replace('\n', ' --use_peft false\n');
+  // H4ArgumentParser reads `--key=value` after the recipe (alignment-handbook 19f03455^ src/alignment/configs.py:91-98).
+  const h4 = qloraLaunch.replace('--load_in_4bit=true', '--use_peft=False');
+  for (const launch of [trlParser, h4]) {
+    const { analysis } = await analysisOf(launch);
+    assert.equal(analysis.context.lora, undefined, launch);
+  }
+  // And a recipe's own use_peft: true still turns LoRA on when the command line says nothing.
+  const { analysis } = await analysisOf(qloraLaunch);
+  assert.equal(analysis.context.lora?.value.rank, 16);
+});
+
+test("a recipe's deepspeed: key is TrainingArguments.deepspeed (TrlParser sets it as the default): the launch trains with that config, and --deepspeed on the command line wins", async () => {
+  // transformers 00349ae8 src/transformers/training_args.py: `deepspeed` is a TrainingArguments field (# --- DeepSpeed ---),
+  // so TrlParser's set_defaults_with_config takes the YAML's value (trl f2cd5771 trl/scripts/utils.py:359-379).
+  const recipe = sftFull.replace('bf16: true', 'bf16: true\ndeepspeed: ds_z3.json');
+  const ds = (stage: number) => JSON.stringify({ train_micro_batch_size_per_gpu: 'auto', zero_optimization: { stage }, bf16: { enabled: 'auto' } });
+  const launch = 'torchrun --nproc_per_node 8 scripts/sft.py --config recipes/zephyr-7b-beta/sft/config_ds.yaml\n';
+  const more = { 'recipes/zephyr-7b-beta/sft/config_ds.yaml': recipe, 'ds_z3.json': ds(3), 'ds_z2.json': ds(2) };
+  const fromRecipe = await analysisOf(launch, more);
+  assert.equal(fromRecipe.hasConfig, true);
+  assert.equal(fromRecipe.analysis.current.stage, 3);
+  assert.equal(fromRecipe.analysis.context.microBatchSize.value, 16);
+  const overridden = await analysisOf(launch.replace('\n', ' --deepspeed ds_z2.json\n'), more);
+  assert.equal(overridden.analysis.current.stage, 2);
 });

@@ -10,6 +10,7 @@ import { deepspeedLauncher, readDeepSpeedLauncherFacts } from './launchers/deeps
 import { readTorchrunFacts, torchrunLauncher } from './launchers/torchrun';
 import { accelerateLauncher, readAccelerateFacts } from './launchers/accelerate';
 import { llamaFactoryTrainer, readLlamaFactoryFacts } from './launchers/llamafactory';
+import { readTrlAccelerateConfig, trlCommand, trlTrainingCommands } from './launchers/trlCli';
 import { msg } from '../l10n';
 import { branchDependentWords } from './branchValues';
 
@@ -113,6 +114,7 @@ function recognise(words: Word[]): Recognised | undefined {
   if (program === 'accelerate' && words[1]?.value === 'launch') return launched(accelerateLauncher(words[1], words.slice(2)));
   // accelerate's own console script for the same main() (setup.py:74, accelerate-launch=accelerate.commands.launch:main).
   if (program === 'accelerate-launch') return launched(accelerateLauncher(words[0], words.slice(1)));
+  if (program === 'trl' && trlTrainingCommands.has(words[1]?.value ?? '')) return trlCommand(words[1], words.slice(2));
   if (program === 'llamafactory-cli' || program === 'lmf') {
     return { trainer: llamaFactoryTrainer(words[1], words.slice(2)) };
   }
@@ -130,7 +132,8 @@ function recognise(words: Word[]): Recognised | undefined {
       // Another module than ms-swift's counts when given a DeepSpeed config (`python -m pkg.train --deepspeed
       // ds.json`): not `python -m pip …`, nor a launcher we do not read.
       const otherModule = target.module !== undefined && trainer.kind === 'python';
-      if (!otherModule || (!launcherModule.test(run.value) && hfDeepSpeedOption(trainer))) {
+      // TRL's scripts as modules (`python -m trl.scripts.rloo`, trl f2cd5771 examples/scripts/rloo.py:35-36) train too.
+      if (!otherModule || (!launcherModule.test(run.value) && hfDeepSpeedOption(trainer)) || /^trl\.scripts\.\w+$/.test(run.value)) {
         // main.py reads NPROC_PER_NODE and starts torchrun as `swift` does; anything else python runs is one process.
         if (!isSwiftMain(run)) trainer.python = { word: words[0], runs: run };
         return { trainer };
@@ -170,6 +173,7 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   if (r.launcher?.kind === 'deepspeed') readDeepSpeedLauncherFacts(ctx, env, r.launcher, facts);
   if (r.launcher?.kind === 'torchrun') readTorchrunFacts(ctx, env, r.launcher, facts);
   if (r.launcher?.kind === 'accelerate') readAccelerateFacts(ctx, env, r.launcher, facts);
+  if (r.launcher?.trl) readTrlAccelerateConfig(ctx, env, r.launcher, facts);
   const fromLauncher = { gpus: facts.gpusPerNode, nodes: facts.nodes, dtype: facts.dtype, deepspeed: facts.deepspeed };
   if (r.trainer) {
     // Only the swift CLI reads NPROC_PER_NODE and starts torchrun; `python swift/cli/sft.py` runs one process.

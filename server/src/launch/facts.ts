@@ -168,6 +168,10 @@ export interface LaunchFacts {
    * alignment-handbook's H4ArgumentParser `script.py x.yaml` (references.ts, `withArgumentsFile`).
    */
   argsFile?: Fact<string> & { candidates: string[] };
+  /** `trl <command>`: the arguments file's keys its parser does not take go to accelerate launch (launchers/trlCli.ts). */
+  argsFileLaunches?: true;
+  /** accelerate's keys in an arguments file (`num_processes: 4`, `accelerate_config: zero2`), which `trl <command>` hands on. */
+  accelerateKeys?: { processes?: Fact<number>; config?: Fact<string> & { candidates: string[] } };
   model?: Fact<string>;
   gpusPerNode?: Fact<number>;
   nodes?: Fact<number>;

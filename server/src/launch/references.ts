@@ -5,6 +5,7 @@ import { launchFormat } from '../classify';
 import { samePath } from '../util/paths';
 import { analyzeDocument, factsOf } from './analysis';
 import type { LaunchFacts } from './facts';
+import { withAccelerateKeys } from './launchers/trlCli';
 
 /**
  * Launch facts and the config files launches name, as pure functions: the caller (the training layer) reads
@@ -61,7 +62,9 @@ async function firstFacts(candidates: string[], factsOfFile: FactsOfFile): Promi
 }
 
 /** What a launch says besides how it trains: never taken from a script's arguments file. */
-const launchKeys = new Set(['uri', 'launcher', 'chain', 'span', 'commandIndex', 'wordsFrom', 'script', 'configFile', 'argsFile', 'deepspeed', 'gpusPerNode', 'nodes', 'configEnv', 'noTrainerArguments']);
+const launchKeys = new Set([
+  'uri', 'launcher', 'chain', 'span', 'commandIndex', 'wordsFrom', 'script', 'configFile', 'argsFile', 'deepspeed', 'gpusPerNode', 'nodes', 'configEnv', 'noTrainerArguments', 'argsFileLaunches', 'accelerateKeys',
+]);
 
 /**
  * The script's arguments file (TrlParser `--config`, H4ArgumentParser's first argument; launchers/hf.ts) under its
@@ -72,6 +75,11 @@ export async function withArgumentsFile(facts: LaunchFacts, factsOfFile: FactsOf
   const file = facts.argsFile && (await firstFacts(facts.argsFile.candidates, factsOfFile).catch(() => undefined));
   if (!file) return facts;
   const merged: LaunchFacts = { ...facts };
+  // The file's `deepspeed:` is TrainingArguments.deepspeed (transformers 00349ae8 src/transformers/training_args.py,
+  // `# --- DeepSpeed ---`), a default TrlParser takes from it (trl f2cd5771 trl/scripts/utils.py:359-379): the
+  // command's own --deepspeed wins.
+  if (file.deepspeed?.kind === 'file' && !facts.deepspeed) merged.deepspeed = file.deepspeed;
+  if (facts.argsFileLaunches && file.accelerateKeys) withAccelerateKeys(merged, file.accelerateKeys);
   for (const [key, value] of Object.entries(file) as [keyof LaunchFacts, { isDefault?: boolean } | undefined][]) {
     if (!value || value.isDefault || launchKeys.has(key)) continue;
     const own = facts[key] as { isDefault?: boolean } | undefined;
@@ -107,7 +115,10 @@ export async function completedByConfigFile(written: LaunchFacts, factsOfFile: F
  */
 export async function effectiveFacts(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
   if (facts.deepspeed) return completedByConfigFile(facts, factsOfFile);
-  return facts.configFile ? throughConfigFile(facts, factsOfFile).catch(() => undefined) : undefined;
+  // A script whose arguments file names the DeepSpeed config (`deepspeed: ds.json` in a TRL recipe).
+  const withFile = facts.argsFile ? await withArgumentsFile(facts, factsOfFile).catch(() => facts) : facts;
+  if (withFile.deepspeed) return completedByConfigFile(withFile, factsOfFile);
+  return withFile.configFile ? throughConfigFile(withFile, factsOfFile).catch(() => undefined) : undefined;
 }
 
 /** Script facts override the YAML's where the script says something. */

@@ -17,7 +17,7 @@ import { approximateNote, modelDisplayName } from '../memory/nameSize';
 import { sameAsTrainedModel, type LaunchFacts } from '../launch/facts';
 import type { ZeroLensSettings } from '../settings';
 import { findOption, type ConfigAnalysis, type OptionEstimate } from './analysis';
-import { onlineTypes, resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type RlhfContext, type TrainingContext } from './context';
+import { groupRelativeTypes, onlineTypes, resolveTrainingContext, sequencesPerSample, type ConfigContextFacts, type ContextDefaults, type ContextOverrides, type LoraContext, type RlhfContext, type TrainingContext } from './context';
 
 /** What the caller decides beyond the training context: the CLI's --stage, --optimizer, --params, overheads. */
 export interface EstimateOverrides {
@@ -295,7 +295,7 @@ function estimateInputFor(
         // 3602360 args_mixin.py:205-207, rollout_mixin.py:394 TransformersEngine(max_batch_size=0). vLLM batches itself.
         sequences:
           context.microBatchSize.value *
-          (rlhf.type === 'grpo' && rlhf.rollout.engine === 'generate' ? (rlhf.rollout.stepsPerGeneration ?? context.gradientAccumulationSteps.value) : 1),
+          (groupRelativeTypes.has(rlhf.type) && rlhf.rollout.engine === 'generate' ? (rlhf.rollout.stepsPerGeneration ?? context.gradientAccumulationSteps.value) : 1),
         // GKD's rollout completes a prompt of the sequence length; online RL's rows are what it generated.
         sequenceLength: onlineTypes.has(rlhf.type) ? rowLength : context.sequenceLength.value + rlhf.rollout.completionLength,
       }
@@ -381,11 +381,11 @@ function estimateInputFor(
  * swift/rlhf_trainers/grpo_trainer.py:759).
  */
 function grpoLogits(rlhf: RlhfContext | undefined, rowLength: number): number | undefined {
-  return rlhf?.type === 'grpo' && rlhf.rollout ? Math.min(rowLength, rlhf.rollout.completionLength + 1) : undefined;
+  return rlhf && groupRelativeTypes.has(rlhf.type) && rlhf.rollout ? Math.min(rowLength, rlhf.rollout.completionLength + 1) : undefined;
 }
 
 /** Trainers whose loss works on per-token log-probabilities (trl/trainer/utils.py, selective_log_softmax). */
-const logprobTrainers = new Set(['dpo', 'kto', 'orpo', 'simpo', 'cpo', 'ppo', 'grpo']);
+const logprobTrainers = new Set(['dpo', 'kto', 'orpo', 'simpo', 'cpo', 'ppo', 'grpo', 'rloo']);
 
 /** The models an RLHF or distillation command holds besides the trained one, sized by the same resolver. */
 async function extraModelsFor(context: TrainingContext, model: ModelInfo, input: AnalysisInput, actorStage: number, notes: string[], t: Translate): Promise<ExtraModel[]> {

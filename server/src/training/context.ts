@@ -247,6 +247,10 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   }
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
+  // GRPO/RLOO with beta 0 load no reference model (trl f2cd5771 grpo_trainer.py:954-957): say where the 0 comes from.
+  if (workload.rlhf && groupRelativeTypes.has(workload.rlhf.value.type) && workload.rlhf.value.beta === 0 && script?.beta && !lora) {
+    notes.push(t('No reference model: beta is 0 ({0}).', describeSource(factSource(script, script.beta, t), t)));
+  }
   const online = onlineTypes.has(workload.rlhf?.value.type ?? '') ? workload.rlhf : undefined;
   const sequenceLength =
     over.sequenceLength ??
@@ -413,7 +417,13 @@ function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings
  * Online RL: the policy trains on the rows it generated, prompt + completion (TRL f2cd577 trl/trainer/grpo_trainer.py:2430;
  * ms-swift 3602360 swift/rlhf_trainers/grpo_trainer.py:753-759; DeepSpeed-Chat and OpenRLHF's actor over `sequences`).
  */
-export const onlineTypes = new Set(['grpo', 'ppo']);
+export const onlineTypes = new Set(['grpo', 'rloo', 'ppo']);
+
+/**
+ * TRL's RLOO runs as GRPO does: a group of completions per prompt, logits for the completion only, a reference model
+ * only when beta != 0 (trl f2cd5771 trl/trainer/rloo_trainer.py:592-609, :1397; rloo_config.py:494-500).
+ */
+export const groupRelativeTypes = new Set(['grpo', 'rloo']);
 
 const preferenceTypes = new Set(['dpo', 'orpo', 'simpo', 'cpo', 'rm', 'ipo']);
 
@@ -473,7 +483,7 @@ function resolveWorkload(script: LaunchFacts | undefined, over: WorkloadContext,
  * (ms-swift swift/arguments/rlhf_args.py:289-295; TRL's trainers create the same copy when no ref_model is given).
  */
 function withReference(rlhf: RlhfContext, model: string | undefined, isLora: boolean): RlhfContext {
-  const needsReference = ['dpo', 'kto', 'ppo', 'grpo'].includes(rlhf.type) && !(rlhf.type === 'grpo' && rlhf.beta === 0);
+  const needsReference = ['dpo', 'kto', 'ppo', 'grpo', 'rloo'].includes(rlhf.type) && !(groupRelativeTypes.has(rlhf.type) && rlhf.beta === 0);
   if (rlhf.referenceModel || !needsReference || isLora || !model) return rlhf;
   return { ...rlhf, referenceModel: model };
 }
@@ -505,7 +515,7 @@ function resolveRlhf(script: LaunchFacts | undefined, t: Translate): Sourced<Rlh
     }
   }
   // GRPO and PPO generate every step; GKD generates on-policy for a share lmbda of the steps (default 0.5).
-  const generates = ['grpo', 'ppo', 'gkd'].includes(type);
+  const generates = ['grpo', 'rloo', 'ppo', 'gkd'].includes(type);
   if (generates) {
     const vllm = script.useVllm?.value === true;
     const colocate = vllm && (script.vllmMode?.value ?? 'colocate') === 'colocate';

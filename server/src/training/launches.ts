@@ -23,7 +23,7 @@ export async function effectiveLaunch(written: LaunchFacts, factsOfFile: FactsOf
   const facts = await effectiveFacts(written, factsOfFile);
   const deepspeed = facts?.deepspeed;
   if (!facts || !deepspeed) return undefined;
-  const anchor = own ? own.span : written.configFile?.span;
+  const anchor = own ? own.span : (written.configFile?.span ?? written.argsFile?.span);
   return anchor ? { written, facts, deepspeed, anchor } : undefined;
 }
 

@@ -11,6 +11,8 @@ export interface LauncherPart {
   parsed: ParsedOptions;
   /** The training script or module it starts. */
   script?: Word;
+  /** `trl <command>`: TRL's CLI runs accelerate launch itself (launchers/trlCli.ts). */
+  trl?: true;
 }
 
 /** The program that reads training arguments (`swift sft`, `python train.py`, `llamafactory-cli train`). */

@@ -9,6 +9,8 @@ import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerA
 import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
 import { msg } from '../../l10n';
 import { readFlagBuiltConfig } from './flagBuiltConfig';
+import { readTrlTrainer, trlCommandType, trlTrainerOf } from './trlScripts';
+import { baseName } from '../../util/paths';
 
 /** A Hugging Face style training script: `python train.py --deepspeed ds.json …` (also under launchers). */
 export function pythonTrainer(scriptArgs: Word[]): TrainerPart {
@@ -54,7 +56,8 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   // max_len or prompt_max_len + generate_max_len); its current --rollout.max_new_tokens (3c3be62 train_ppo_ray.py:381).
   facts.promptLength = reader.integer('max_prompt_length', 'prompt_max_len');
   facts.maxCompletionLength ??= reader.integer('generate_max_len', 'rollout.max_new_tokens');
-  facts.rewardModel = reader.string('reward_model_path', 'reward_pretrain');
+  // TRL GRPO's and RLOO's reward model: --reward_model_name_or_path (trl f2cd5771 trl/scripts/grpo.py:51-57, :91-92).
+  facts.rewardModel = reader.string('reward_model_path', 'reward_pretrain', 'reward_model_name_or_path');
   facts.valueModel = reader.string('critic_pretrain');
   facts.refModel = reader.string('ref_model', 'ref_pretrain');
   facts.teacherModel = reader.string('teacher_model_name_or_path', 'teacher_model');
@@ -70,6 +73,7 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   if (/internvl/i.test(facts.script?.value ?? '')) facts.freezeVit ??= reader.bool('freeze_backbone');
   facts.loraDropout = reader.real('lora_dropout');
   readLoraSwitches(ctx, reader, facts);
+  readScriptTrainer(ctx, trainer, facts);
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   // --deepspeed_config is deepspeed.add_config_arguments' (a plain deepspeed.initialize script): that consumer is known.
@@ -84,6 +88,19 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   readArgumentsFile(ctx, env, reader, trainer, facts);
   // DeepSpeed-Chat's bare `--deepspeed` (deepspeed.add_config_arguments) names no file: main.py builds the config.
   if (!facts.deepspeed) readFlagBuiltConfig(reader, facts);
+}
+
+/** The TRL trainer the script's name says it runs (`trl/scripts/grpo.py`, `-m trl.scripts.rloo`, `trl grpo`). */
+function readScriptTrainer(ctx: SourceContext, trainer: TrainerPart, facts: LaunchFacts): void {
+  const command = trainer.subcommandWord;
+  if (command) {
+    const type = trlCommandType(command.value);
+    if (type) readTrlTrainer(ctx, facts, type, command, `trl ${command.value}`);
+    return;
+  }
+  const script = facts.script ?? (trainer.python && ctx.fact(trainer.python.runs.value, trainer.python.runs.start, trainer.python.runs.end, 'python'));
+  const type = script && trlTrainerOf(script.value);
+  if (script && type) readTrlTrainer(ctx, facts, type, script.span, baseName(script.value));
 }
 
 /**
@@ -119,7 +136,14 @@ function readLoraSwitches(ctx: SourceContext, reader: OptionReader, facts: Launc
   const written = reader.integer('lora_r', 'lora_rank', 'ds.lora.rank') ?? llmLora;
   const rank = written && written.value > 0 ? written : undefined;
   const on = switches.find((f) => f.value);
-  if (switches.some((f) => !f.value && f !== qlora) && !on) return;
+  const off = switches.find((f) => !f.value && f !== qlora);
+  // Written off, it is full fine-tuning, also over an arguments file's `use_peft: true`: TrlParser makes the file's
+  // values the defaults argv overrides (trl f2cd5771 trl/scripts/utils.py:337-343), and get_peft_config returns None
+  // without use_peft (trl/trainer/utils.py:254-256).
+  if (off && !on) {
+    facts.tuner = { ...off, value: 'full' };
+    return;
+  }
   if (rank) {
     facts.loraRank = rank;
     facts.tuner = { ...rank, value: 'lora' };

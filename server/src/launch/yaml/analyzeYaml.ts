@@ -280,6 +280,12 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
   const int = (e: YamlEntry | undefined) => (e && typeof e.value === 'number' && Number.isInteger(e.value) ? at(e, e.value) : undefined);
   const str = (e: YamlEntry | undefined) => (e?.text !== undefined && e.text !== '' ? at(e, e.text) : undefined);
 
+  // A TRL arguments file may carry accelerate's keys, which `trl <command>` passes to accelerate (launchers/trlCli.ts).
+  const accelerateConfig = str(top.get('accelerate_config'));
+  const trlProcesses = int(top.get('num_processes'));
+  if (kind !== 'accelerate-yaml' && (accelerateConfig || trlProcesses)) {
+    facts.accelerateKeys = { processes: trlProcesses, config: accelerateConfig && { ...accelerateConfig, candidates: ctx.candidates(accelerateConfig.value) } };
+  }
   if (kind === 'accelerate-yaml') {
     const machines = int(top.get('num_machines'));
     const processes = int(top.get('num_processes'));
