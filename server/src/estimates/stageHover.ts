@@ -1,4 +1,4 @@
-import { describeSource, english, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
+import { describeSource, english, listSeparator, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
 import { deviceName, fitMark, optionTableHeader, shardsOf } from './present';
 import { communicationCell, communicationLegend, zeroGathers } from './communication';
@@ -107,11 +107,6 @@ function peakBreakdown(label: string, result: EstimateResult, t: Translate): str
   ];
   if (result.errsHigh.length) out.push('', t('Errs high where unsure: {0}.', result.errsHigh.join(t({ message: '; ', comment: 'between the clauses of a list' }))));
   return out;
-}
-
-/** ", " between the items of a list, "、" in Chinese. */
-function listSeparator(t: Translate): string {
-  return t({ message: ', ', comment: 'between the items of a list' });
 }
 
 function shards(target: ZeroOption, t: Translate): string {

@@ -11,7 +11,7 @@ import { messageHash } from './messageHash';
 import { bundleTranslator, english, formatMessage, readCall, type L10nMessage, type Translate } from '../protocol/l10n';
 
 export type { L10nArg, L10nMessage, Phrase, Translate } from '../protocol/l10n';
-export { english, msg, say } from '../protocol/l10n';
+export { andList, english, joinList, listSeparator, msg, say } from '../protocol/l10n';
 
 /** The languages ZeRO Lens writes in, and `qps-ploc`, the pseudo-locale that shows what is not translated. */
 export type Locale = 'en' | 'zh-cn' | 'qps-ploc';
