@@ -23,7 +23,7 @@ import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView }
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, EstimatedKind, FeatureContributor } from './feature';
-import { completionOrigin, inlineCompletion, shapeCompletionList, withResolvedParts, type CompletionClientSupport, type CompletionDraft } from './completionList';
+import { completionOrigin, inlineCompletion, shapeCompletionList, textLayoutAt, withResolvedParts, type CompletionClientSupport, type CompletionDraft } from './completionList';
 import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
@@ -247,7 +247,8 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     classify: classifyDocument,
     doValidation: (d, s, budget = unlimited) => (s.validate ? validateInTurn(d, s, budget) : Promise.resolve([])),
     doComplete: async (d, p, s) => {
-      const list = shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p });
+      const layout = completionSupport.snippets ? undefined : textLayoutAt(d, p);
+      const list = shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }, layout);
       return markdown.documentation ? list : { ...list, items: list.items.map(documentedForClient) };
     },
     resolveCompletion: async (d, item, s) => documentedForClient(await resolveCompletion(d, item, s)),
