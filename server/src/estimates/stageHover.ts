@@ -150,7 +150,7 @@ export function whatIsMissing(analysis: ConfigAnalysis, t: Translate = english):
 /** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ..." (Markdown; names and paths escaped). */
 export function contextLine(analysis: ConfigAnalysis, t: Translate = english): string {
   const c = analysis.context;
-  const from = (source: Sourced<unknown>['source']): string => ` _(${markdownText(describeSource(source, t))})_`;
+  const from = (source: Sourced<unknown>['source']): string => ` _${t({ message: '({0})', args: [markdownText(describeSource(source, t))], comment: 'where a value of the training context came from' })}_`;
   const item = <T>(label: string, value: Sourced<T> | undefined, show: (v: T) => string = String): string | undefined =>
     value ? `${label} ${markdownText(show(value.value))}${from(value.source)}` : undefined;
   const model = c.model
