@@ -12,6 +12,8 @@ import { defaultSettings, describeIgnoredSetting, ignoredSettings } from '../../
 import { andList, joinList, translator, type Locale } from '../../server/src/l10n';
 import { parseEstimateArgs } from '../../server/src/cli/estimateArgs';
 import { doc, service, settings } from './launch-helpers';
+import { buildViewModel, statusSummary } from '../../client/src/sidebar/viewModel';
+import { sampleView } from '../fixtures/sidebar/estimateView';
 
 const zh = translator('zh-cn');
 const en = translator('en');
@@ -59,4 +61,11 @@ test('an ignored setting and a CLI usage error list their values with 、 in Chi
   assert.match(describeIgnoredSetting(ignored, en), /bf16, fp16, fp32/);
   assert.throws(() => parseEstimateArgs(['--offload-param', 'gpu'], zh), /none、cpu、nvme/);
   assert.throws(() => parseEstimateArgs(['--offload-param', 'gpu'], en), /none, cpu, nvme/);
+});
+
+test('the language status names what is missing with 、 in Chinese', () => {
+  const vm = buildViewModel({ kind: 'ready', view: sampleView({ missing: ['model', 'gpuMemoryGiB'] }) }, zh);
+  const detail = String(statusSummary(vm, zh)?.detail);
+  assert.match(detail, /缺少 .+、.+/, detail);
+  assert.doesNotMatch(detail, /, /, detail);
 });

@@ -11,6 +11,7 @@ import {
   formatCount,
   formatGiB,
   GiB,
+  joinList,
   normalizeOption,
   phaseLabel,
   sameOption,
@@ -548,7 +549,7 @@ export function statusSummary(vm: SidebarViewModel, t: Translate = english): Sta
   if (!current) return { text: t('ZeRO Lens: no ZeRO stage set'), detail: t('Open the sidebar to compare stages.'), warning: false };
   return {
     text: `${current.summary}`,
-    detail: vm.missing.length ? t('{0} · missing {1}', current.label, vm.missing.join(', ')) : current.label,
+    detail: vm.missing.length ? t('{0} · missing {1}', current.label, joinList(t, vm.missing)) : current.label,
     warning: current.fit === 'exceeds',
   };
 }
