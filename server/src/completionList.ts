@@ -1,5 +1,7 @@
-import { InsertTextFormat, type CompletionItem, type CompletionList, type Position, type Range } from 'vscode-languageserver-types';
+import { InsertTextFormat, InsertTextMode, type CompletionItem, type CompletionList, type Position, type Range } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { snippetAsText } from './util/snippet';
+import { formattingOf, unitOf } from './util/jsonEdits';
 
 /**
  * What the editor can do with a completion list, from its LSP capabilities. A list answers every keystroke,
@@ -83,18 +85,48 @@ function copyPlainFields(from: CompletionItem, to: CompletionItem): void {
   if (from.command !== undefined) to.command = from.command;
 }
 
+/**
+ * How the document lays out lines where the list was asked for: the line's indentation, the file's indent unit and
+ * line end. An editor expands a snippet's line breaks and leading tabs into these; plain text has to carry them.
+ */
+export interface TextLayout {
+  lineIndent: string;
+  unit: string;
+  eol: string;
+}
+
+/** The layout of `document` at `position`: its line's indentation, the indent unit and line end the file uses. */
+export function textLayoutAt(document: TextDocument, position: Position): TextLayout {
+  const before = document.getText({ start: { line: position.line, character: 0 }, end: position });
+  const format = formattingOf(document.getText());
+  return { lineIndent: /^[ \t]*/.exec(before)![0], unit: unitOf(format), eol: format.eol ?? '\n' };
+}
+
+/** The snippet's text as an editor without snippets must get it: defaults for tab stops, lines in the file's layout. */
+function plainText(snippet: string, layout: TextLayout | undefined): string {
+  const text = snippetAsText(snippet);
+  if (!layout) return text;
+  return text.replace(/\r?\n(\t*)/g, (_, tabs: string) => layout.eol + layout.lineIndent + layout.unit.repeat(tabs.length));
+}
+
 /** A snippet item as plain text, every tab stop at its default, for an editor that would insert `$1` literally. */
-function withoutSnippet(item: CompletionDraft): CompletionDraft {
+function withoutSnippet(item: CompletionDraft, layout: TextLayout | undefined): CompletionDraft {
   if (item.insertTextFormat !== InsertTextFormat.Snippet) return item;
   const plain: CompletionDraft = { ...item, insertTextFormat: InsertTextFormat.PlainText };
-  if (item.insertText !== undefined) plain.insertText = snippetAsText(item.insertText);
-  if (item.textEdit !== undefined) plain.textEdit = { ...item.textEdit, newText: snippetAsText(item.textEdit.newText) };
+  if (item.insertText !== undefined) plain.insertText = plainText(item.insertText, layout);
+  if (item.textEdit !== undefined) plain.textEdit = { ...item.textEdit, newText: plainText(item.textEdit.newText, layout) };
+  // Already in the line's indentation: an editor that adjusts indentation by default would add it twice
+  // (LSP 3.17 completion.md, InsertTextMode, microsoft/language-server-protocol@60f2bb8 lines 478-497).
+  if (layout && /\n/.test(plain.textEdit?.newText ?? plain.insertText ?? '')) plain.insertTextMode = InsertTextMode.asIs;
   return plain;
 }
 
-/** Shapes the merged items of one completion request for the editor's capabilities. */
-export function shapeCompletionList(drafts: CompletionDraft[], support: CompletionClientSupport, origin: CompletionOrigin): CompletionList {
-  const items = support.snippets ? drafts : drafts.map(withoutSnippet);
+/**
+ * Shapes the merged items of one completion request for the editor's capabilities; `layout` (the document's at the
+ * request) lays out the snippets an editor without snippet support gets as plain text.
+ */
+export function shapeCompletionList(drafts: CompletionDraft[], support: CompletionClientSupport, origin: CompletionOrigin, layout?: TextLayout): CompletionList {
+  const items = support.snippets ? drafts : drafts.map((item) => withoutSnippet(item, layout));
   // An item with data of its own keeps everything inline.
   const deferrable = (item: CompletionDraft) => item.data === undefined;
   const lazyDocumentation = support.resolveDocumentation && items.some((item) => (item.documentation !== undefined || item.lazy) && deferrable(item));

@@ -23,7 +23,7 @@ import type { ApplyOptionParams, ApplyOptionResult, CatalogEntry, EstimateView }
 import { emptyWorkspace } from './host';
 import type { ZeroLensSettings } from './settings';
 import type { DocumentKind, EstimatedKind, FeatureContributor } from './feature';
-import { completionOrigin, inlineCompletion, shapeCompletionList, withResolvedParts, type CompletionClientSupport, type CompletionDraft } from './completionList';
+import { completionOrigin, inlineCompletion, shapeCompletionList, textLayoutAt, withResolvedParts, type CompletionClientSupport, type CompletionDraft } from './completionList';
 import { classifyDocument } from './classify';
 import { catalogEntries } from './memory';
 import { createDsConfigFeatures } from './dsconfig/dsConfigFeatures';
@@ -55,10 +55,10 @@ export interface LanguageServiceParams {
   /** What the editor does with completion lists (defaults: documentation inline, no item defaults). */
   completion?: CompletionClientSupport;
   /**
-   * Whether the editor shows Markdown in hovers and in completion documentation (default: both). One that
-   * declares only plain text gets the same content as plain text (`util/plainText.ts`).
+   * The formats the editor lists for hovers and completion documentation, as it sends them (default: none listed,
+   * so Markdown). `markdownSupportOf` decides from them who gets plain text (`util/plainText.ts`).
    */
-  markdown?: MarkdownSupport;
+  markupFormats?: MarkupFormats;
   /** Whether the editor applies snippet edits in workspace edits (LSP 3.18): fixes with a value to fill in need them. */
   snippetEdits?: boolean;
   /** The document open in the editor at an absolute path, if any: its parse is shared with what reads that path. */
@@ -70,10 +70,28 @@ export interface LanguageServiceParams {
   releaseMemory?: () => void;
 }
 
-/** Where the editor renders Markdown: `textDocument.hover.contentFormat`, `completionItem.documentationFormat` (LSP 3.17). */
+/** What the editor lists in `textDocument.hover.contentFormat` and `completionItem.documentationFormat` (LSP 3.17). */
+export interface MarkupFormats {
+  hover?: unknown;
+  documentation?: unknown;
+}
+
+/** Where the editor gets Markdown: hovers (and inlay-hint tooltips), completion documentation. */
 export interface MarkdownSupport {
   hover: boolean;
   documentation: boolean;
+}
+
+/**
+ * The one decision of who gets Markdown. LSP 3.17 (microsoft/language-server-protocol@60f2bb8 hover.md lines 20-23,
+ * completion.md lines 51-54): the formats a client lists are those it supports, and "the order describes the
+ * preferred format of the client". So Markdown goes to a client that lists `markdown` before `plaintext`, and to
+ * one that lists nothing (or predates MarkupContent, whose MarkedString is Markdown too); plain text to one that
+ * lists `plaintext` first or lists no `markdown`.
+ */
+export function markdownSupportOf(formats: MarkupFormats = {}): MarkdownSupport {
+  const markdownFirst = (listed: unknown) => !Array.isArray(listed) || listed.find((f) => f === 'markdown' || f === 'plaintext') === 'markdown';
+  return { hover: markdownFirst(formats.hover), documentation: markdownFirst(formats.documentation) };
 }
 
 /**
@@ -188,7 +206,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     const contents = typeof merged.contents === 'object' && 'kind' in merged.contents ? merged.contents : { kind: 'markdown' as const, value: markdownOf(merged.contents) };
     return { ...merged, contents: asPlainText(contents) };
   }
-  const markdown = params.markdown ?? { hover: true, documentation: true };
+  const markdown = markdownSupportOf(params.markupFormats);
   /** An item whose documentation the editor can show: a copy, since the drafts of the last list are kept for resolve. */
   const documentedForClient = (item: CompletionItem): CompletionItem =>
     markdown.documentation || typeof item.documentation !== 'object' ? item : { ...item, documentation: asPlainText(item.documentation) };
@@ -247,7 +265,8 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     classify: classifyDocument,
     doValidation: (d, s, budget = unlimited) => (s.validate ? validateInTurn(d, s, budget) : Promise.resolve([])),
     doComplete: async (d, p, s) => {
-      const list = shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p });
+      const layout = completionSupport.snippets ? undefined : textLayoutAt(d, p);
+      const list = shapeCompletionList(await draftsAt(d, p, s), completionSupport, { uri: d.uri, version: d.version, position: p }, layout);
       return markdown.documentation ? list : { ...list, items: list.items.map(documentedForClient) };
     },
     resolveCompletion: async (d, item, s) => documentedForClient(await resolveCompletion(d, item, s)),

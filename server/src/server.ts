@@ -26,7 +26,7 @@ import { Console } from 'node:console';
 import { runInNewContext } from 'node:vm';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { getLanguageService, type MarkdownSupport, type ZeroLensLanguageService } from './languageService';
+import { getLanguageService, type ZeroLensLanguageService } from './languageService';
 import { completionOrigin, type CompletionClientSupport } from './completionList';
 import { warmUpDsConfig } from './dsconfig/warmUp';
 import { OneChunkMessageReader } from './stdioMessageReader';
@@ -141,20 +141,6 @@ function completionSupportOf(capabilities: ClientCapabilities): CompletionClient
 }
 
 /**
- * Whether the editor shows Markdown. LSP 3.17 (language-server-protocol@0df17bc hover.md lines 20-25, @1c961d0
- * completion.md lines 50-54): `contentFormat` and `documentationFormat` list the formats the client supports.
- * One that lists none (or predates MarkupContent, which takes MarkedString, Markdown too) gets Markdown as
- * before; one that lists formats without `markdown` gets plain text.
- */
-function markdownSupportOf(capabilities: ClientCapabilities): MarkdownSupport {
-  const shows = (formats: string[] | undefined) => !Array.isArray(formats) || formats.includes('markdown');
-  return {
-    hover: shows(capabilities.textDocument?.hover?.contentFormat),
-    documentation: shows(capabilities.textDocument?.completion?.completionItem?.documentationFormat),
-  };
-}
-
-/**
  * A full collection, when a huge script's analysis was just dropped for its next version (releaseMemory): V8
  * would otherwise collect it only once the heap has doubled what its last collection kept, so the old analysis and the new one
  * (about 45 MB each for a 1 MB script) would be in memory together. It takes about 10 ms on that heap, beside a
@@ -170,7 +156,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const openDocument = (file: string) => documents.get(URI.file(file).toString());
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   const openFiles = () => documents.all().flatMap((d) => (d.uri.startsWith('file:') ? [{ path: URI.parse(d.uri).fsPath, length: d.getText().length }] : []));
-  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), markdown: markdownSupportOf(params.capabilities), openDocument, snippetEdits, releaseMemory: collectGarbage() });
+  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), markupFormats: { hover: params.capabilities.textDocument?.hover?.contentFormat, documentation: params.capabilities.textDocument?.completion?.completionItem?.documentationFormat }, openDocument, snippetEdits, releaseMemory: collectGarbage() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;

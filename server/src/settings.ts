@@ -1,4 +1,4 @@
-import { resolveLocale, type Locale, type Translate } from './l10n';
+import { joinList, resolveLocale, type Locale, type Translate } from './l10n';
 /**
  * Settings, as the client reads them per resource (`zeroLens.*`, defined in protocol/settings.ts).
  * Never cached globally on the server: every request passes the settings of its document.
@@ -99,7 +99,7 @@ export function describeIgnoredSetting(ignored: IgnoredSetting, t: Translate): s
       case 'notBoolean':
         return t('{0} must be true or false', setting);
       case 'notAllowed':
-        return t('{0} must be one of {1}', setting, problem.values.join(', '));
+        return t('{0} must be one of {1}', setting, joinList(t, problem.values));
       case 'notText':
         return t('{0} must be text', setting);
       case 'controlCharacters':

@@ -26,9 +26,11 @@ async function hoverAndDocs(server: TestServer, root: string): Promise<{ hover: 
 
 const resolving = { resolveSupport: { properties: ['documentation', 'detail'] } };
 
-test('a client that declares only plain text gets the stage table and key docs as plain text, listed or resolved', async () => {
-  for (const completionItem of [{}, resolving]) {
-    const textDocumentCapabilities = { hover: { contentFormat: ['plaintext'] }, completion: { completionItem: { snippetSupport: true, documentationFormat: ['plaintext'], ...completionItem } } };
+// LSP 3.17 hover.md lines 20-23, completion.md lines 51-54 (microsoft/language-server-protocol@60f2bb8): "The order
+// describes the preferred format of the client", so ['plaintext', 'markdown'] asks for plain text.
+test('a client that declares only plain text, or prefers it, gets the stage table and key docs as plain text, listed or resolved', async () => {
+  for (const [formats, completionItem] of [[['plaintext'], {}], [['plaintext'], resolving], [['plaintext', 'markdown'], {}], [['plaintext', 'markdown'], resolving]] as const) {
+    const textDocumentCapabilities = { hover: { contentFormat: formats }, completion: { completionItem: { snippetSupport: true, documentationFormat: formats, ...completionItem } } };
     await inEmptyWorkspace(async (server, root) => {
       const { hover, docs } = await hoverAndDocs(server, root);
       assert.equal(hover.kind, 'plaintext');

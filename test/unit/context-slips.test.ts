@@ -29,7 +29,7 @@ test('train_batch_size 32 with micro-batch 4 and accumulation 4 on 4 GPUs is an 
   const fromSettings = await batchErrors({}, { ...defaultSettings, gpusPerNode: 4 });
   assert.equal(fromSettings.length, 1);
   assert.equal(fromSettings[0].severity, 1);
-  assert.match(String(fromSettings[0].message), /4 × 4 × 4 GPUs .* = 64/);
+  assert.match(String(fromSettings[0].message), /with 4 GPUs .* that is 4 × 4 × 4 = 64/);
   const fromScript = await batchErrors({ 'train.sh': 'NPROC_PER_NODE=4 swift sft --model Qwen/Qwen2.5-7B-Instruct --deepspeed ds_config.json\n' });
   assert.equal(fromScript.length, 1);
   assert.equal(fromScript[0].severity, 1);

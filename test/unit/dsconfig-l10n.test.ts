@@ -45,8 +45,8 @@ test('unknown keys, types, enums, deprecated keys and their fixes in Chinese, wi
   const unknown = byCode(zh, 'unknown-key');
   assert.match(String(unknown?.message), /^未知键 "overlap_com"：DeepSpeed 拒绝 "zero_optimization" 中的未知键.*是不是想写 "overlap_comm"？$/);
   assert.equal(fixesOf(unknown!)[0].title, '重命名为 "overlap_comm"');
-  assert.match(String(byCode(zh, 'invalid-type')?.message), /^"gradient_clipping" 必须是数字 或 "auto"，不能是字符串 "high"。$/);
-  assert.match(String(byCode(zh, 'invalid-value')?.message), /^"device" 必须是 .* 之一；实际是 字符串 "gpu"。$/);
+  assert.match(String(byCode(zh, 'invalid-type')?.message), /^"gradient_clipping" 必须是数字或 "auto"，不能是字符串 "high"。$/);
+  assert.match(String(byCode(zh, 'invalid-value')?.message), /^"device" 必须是 .* 之一；实际是字符串 "gpu"。$/);
   // The reason is the schema's own Chinese (x-deepspeed.deprecated.message-zh-cn).
   assert.match(String(byCode(zh, 'deprecated-with-replacement')?.message), /^"cpu_offload" 已弃用，同时还设置了 "zero_optimization.offload_optimizer"：DeepSpeed 不接受.*（AssertionError）。请改用 "offload_optimizer"/);
   const en = await diagnose(text, 'en');

@@ -29,7 +29,7 @@ test('zero-lens estimate under LANG=zh_CN.UTF-8: the report around the table is 
   assert.match(lines[1], /^DeepSpeed 配置：zero2（ms-swift 预设）$/);
   assert.match(lines[2], /^模型：Llama-3\.1-8B — 参数量 8\.03B（8,030,261,248），最大单层 525M$/);
   assert.match(lines[3], /^环境：1 个节点 × 5 张 GPU = 5；bf16，adamw；单卡显存 24\.0 GiB$/);
-  assert.match(lines[4], /^训练负载：微批次 1，梯度累积 4，序列长度 2048，梯度检查点 开，全参数微调；flash 注意力、样本拼接（packing）$/);
+  assert.match(lines[4], /^训练负载：微批次 1，梯度累积 4，序列长度 2048，梯度检查点开启，全参数微调；flash 注意力、样本拼接（packing）$/);
   // The stage table: its rows in Chinese, its columns lined up by terminal width (a Chinese character takes two).
   const start = lines.indexOf('') + 1;
   const table = lines.slice(start, lines.indexOf('', start));

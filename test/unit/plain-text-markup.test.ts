@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CompletionItem, Hover, MarkupContent } from 'vscode-languageserver-types';
-import { getLanguageService, type LanguageServiceParams } from '../../server/src/languageService';
+import { getLanguageService, markdownSupportOf, type LanguageServiceParams } from '../../server/src/languageService';
 import { withDefaults } from '../../server/src/settings';
 import { missing, type FileSystemHost } from '../../server/src/host';
 import { inlineCompletion, type CompletionClientSupport } from '../../server/src/completionList';
@@ -21,7 +21,7 @@ const noDisk: FileSystemHost = {
   exists: async () => false,
   listDir: async () => undefined,
 };
-const plainClient: Partial<LanguageServiceParams> = { markdown: { hover: false, documentation: false } };
+const plainClient: Partial<LanguageServiceParams> = { markupFormats: { hover: ['plaintext'], documentation: ['plaintext'] } };
 const config = '{\n  "bf16": { "enabled": true },\n  "zero_optimization": {\n    "stage": 2\n  },\n  "train_micro_batch_size_per_gpu": 4\n}\n';
 
 async function hoverAt(text: string, uri: string, language: string, at: number, options: Partial<LanguageServiceParams>, locale = 'en'): Promise<Hover | null> {
@@ -92,7 +92,7 @@ test("a launch flag's hover in a plain-text editor", async () => {
 });
 
 test('an editor that shows Markdown gets the hover exactly as before', async () => {
-  const markdownClient = await configHover('"stage"', { markdown: { hover: true, documentation: true } });
+  const markdownClient = await configHover('"stage"', { markupFormats: { hover: ['markdown', 'plaintext'], documentation: ['markdown', 'plaintext'] } });
   const unsaid = await configHover('"stage"', {});
   assert.deepEqual(markdownClient, unsaid);
   assert.equal((markdownClient?.contents as MarkupContent).kind, 'markdown');
@@ -186,4 +186,18 @@ test('the stage hint\'s tooltip in a plain-text editor is plain text; a Markdown
   assert.equal(plain.kind, 'plaintext');
   assert.equal(plain.value, markdownAsPlainText(rich.value));
   assertNoMarkdown(plain.value);
+});
+
+test('an editor that lists plain text first gets plain text in hovers, tooltips and documentation (LSP: the order is its preference)', async () => {
+  const prefersPlain: Partial<LanguageServiceParams> = { markupFormats: { hover: ['plaintext', 'markdown'], documentation: ['plaintext', 'markdown'] } };
+  assert.equal(((await configHover('"stage"', prefersPlain))?.contents as MarkupContent).kind, 'plaintext');
+  assert.equal(((await documentation(prefersPlain, 'contiguous_gradients')) as MarkupContent).kind, 'plaintext');
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, config);
+  const everything = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
+  const [hint] = await getLanguageService({ fs: noDisk, ...prefersPlain }).getInlayHints(document, everything, withDefaults({ model: 'Qwen/Qwen3-8B', gpusPerNode: 4, gpuMemoryGiB: 80 }));
+  assert.equal((hint?.tooltip as MarkupContent).kind, 'plaintext');
+  // Each surface follows its own list; nothing listed, or no Markdown listed, reads as before.
+  assert.deepEqual(markdownSupportOf({ hover: ['markdown', 'plaintext'], documentation: ['plaintext'] }), { hover: true, documentation: false });
+  assert.deepEqual(markdownSupportOf({}), { hover: true, documentation: true });
+  assert.deepEqual(markdownSupportOf({ hover: [], documentation: ['x-other'] }), { hover: false, documentation: false });
 });

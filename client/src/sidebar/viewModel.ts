@@ -5,11 +5,13 @@
  * the translator the extension passes (`vscode.l10n.t`); English by default.
  */
 import {
+  andList,
   describeSource,
   english,
   formatCount,
   formatGiB,
   GiB,
+  joinList,
   normalizeOption,
   phaseLabel,
   sameOption,
@@ -286,9 +288,9 @@ function buildReady(base: SidebarViewModel, view: EstimateView, t: Translate): S
   const missing = view.missing.map((m) => missingLabel(m, t));
   let message = '';
   if (view.options.length === 0) {
-    message = missing.length ? t('No estimate yet: set {0} below.', joinWords(missing, t)) : t('No estimate yet for this file.');
+    message = missing.length ? t('No estimate yet: set {0} below.', andList(t, missing)) : t('No estimate yet for this file.');
   } else if (missing.length) {
-    message = t('Set {0} to complete the estimate.', joinWords(missing, t));
+    message = t('Set {0} to complete the estimate.', andList(t, missing));
   }
   return {
     ...base,
@@ -527,11 +529,6 @@ function contextRows(context: TrainingContextView, t: Translate): ContextRowVM[]
   });
 }
 
-/** "a, b and c" ("a、b 和 c"). */
-function joinWords(words: string[], t: Translate): string {
-  if (words.length <= 1) return words.join('');
-  return t('{0} and {1}', words.slice(0, -1).join(t({ message: ', ', comment: 'between the items of a list' })), words[words.length - 1]);
-}
 
 function clamp01(value: number): number {
   return Math.min(1, Math.max(0, value));
@@ -552,7 +549,7 @@ export function statusSummary(vm: SidebarViewModel, t: Translate = english): Sta
   if (!current) return { text: t('ZeRO Lens: no ZeRO stage set'), detail: t('Open the sidebar to compare stages.'), warning: false };
   return {
     text: `${current.summary}`,
-    detail: vm.missing.length ? t('{0} · missing {1}', current.label, vm.missing.join(', ')) : current.label,
+    detail: vm.missing.length ? t('{0} · missing {1}', current.label, joinList(t, vm.missing)) : current.label,
     warning: current.fit === 'exceeds',
   };
 }

@@ -9,7 +9,7 @@ import { parseCount } from '../memory/units';
 import type { ContextOverrides, LoraContext, RlhfContext, WorkloadContext } from '../training/context';
 import type { AttentionImpl, FsdpSpec, ModelParallelSpec, OptimizerKernel } from '../memory/types';
 import type { EstimateOverrides } from '../training/analyze';
-import { english, GiB, type Translate } from '../protocol';
+import { english, GiB, joinList, type Translate } from '../protocol';
 
 export class UsageError extends Error {}
 
@@ -105,7 +105,7 @@ function real(o: Option | undefined, t: Translate, min: number, max = Infinity):
 function choice<T extends string>(o: Option | undefined, allowed: readonly T[], t: Translate): T | undefined {
   if (!o) return undefined;
   const v = o.value.toLowerCase() as T;
-  if (!allowed.includes(v)) throw new UsageError(t("{0} '{1}' must be one of: {2}.", o.flag, o.value, allowed.join(', ')));
+  if (!allowed.includes(v)) throw new UsageError(t("{0} '{1}' must be one of: {2}.", o.flag, o.value, joinList(t, allowed)));
   return v;
 }
 
@@ -114,7 +114,7 @@ const devices = ['none', 'cpu', 'nvme'] as const;
 /** The command line; its usage errors in the reader's language (`t`). */
 export function parseEstimateArgs(args: string[], t: Translate = english): EstimateArgs {
   const { options: o, positional } = parseOptions(args, t);
-  if (positional.length > 1) throw new UsageError(t('one file at a time (got {0}: {1}).', positional.length, positional.join(', ')));
+  if (positional.length > 1) throw new UsageError(t('one file at a time (got {0}: {1}).', positional.length, joinList(t, positional)));
   const help = o.has('--help') || o.has('-h');
   const format = choice(o.get('--format'), ['text', 'json'] as const, t) ?? 'text';
   const mode = choice(o.get('--mode'), ['full', 'deepspeed'] as const, t) ?? 'full';
@@ -123,7 +123,7 @@ export function parseEstimateArgs(args: string[], t: Translate = english): Estim
 
   const optimizerOption = o.get('--optimizer');
   const optimizer = optimizerOption ? optimizerFromName(optimizerOption.value) : undefined;
-  if (optimizerOption && !optimizer) throw new UsageError(t("--optimizer '{0}' is not known; use one of: {1}.", optimizerOption.value, optimizerNames.join(', ')));
+  if (optimizerOption && !optimizer) throw new UsageError(t("--optimizer '{0}' is not known; use one of: {1}.", optimizerOption.value, joinList(t, optimizerNames)));
   const stage = integer(o.get('--stage'), 0, t);
   if (stage !== undefined && stage > 3) throw new UsageError(t('--stage must be 0, 1, 2 or 3.'));
   const gc = o.has('--gradient-checkpointing') ? true : o.has('--no-gradient-checkpointing') ? false : undefined;
@@ -219,7 +219,7 @@ function workloadOverride(o: Map<string, Option>, t: Translate): WorkloadContext
     '--ref-model', '--reward-model', '--value-model', '--teacher-model', '--teacher-offload', '--vllm-gpu-memory-utilization', '--vllm-sleep-level',
     '--rollout-offload', '--num-generations', '--max-completion-length',
   ].filter(flag);
-  if (!type && extras.length) throw new UsageError(t('{0} needs --rlhf ({1}).', extras[0], rlhfTypes.join(', ')));
+  if (!type && extras.length) throw new UsageError(t('{0} needs --rlhf ({1}).', extras[0], joinList(t, rlhfTypes)));
   if (type) {
     const rlhf: RlhfContext = { type };
     rlhf.referenceModel = o.get('--ref-model')?.value;
@@ -253,7 +253,7 @@ function fsdpOverride(o: Map<string, Option>, t: Translate): Sourced<FsdpSpec> |
   const strategy = choice(o.get('--fsdp'), fsdpStrategies, t);
   const extras = ['--fsdp-offload', '--fsdp-version', '--fsdp-mixed-precision'].filter((f) => o.has(f));
   if (!strategy) {
-    if (extras.length) throw new UsageError(t('{0} needs --fsdp ({1}).', extras[0], fsdpStrategies.join(', ')));
+    if (extras.length) throw new UsageError(t('{0} needs --fsdp ({1}).', extras[0], joinList(t, fsdpStrategies)));
     return undefined;
   }
   if (o.has('--stage')) throw new UsageError(t('--fsdp and --stage choose between FSDP and DeepSpeed ZeRO: give one.'));

@@ -1,4 +1,4 @@
-import { english, type Translate } from '../l10n';
+import { english, joinList, type Translate } from '../l10n';
 import { optimizerNames } from '../memory/optimizers';
 import { helpRows, type HelpRow } from './help';
 
@@ -29,7 +29,7 @@ export function estimateHelp(t: Translate = english): string {
       ['--offload-optimizer none|cpu|nvme', ''],
       ['--offload-param none|cpu|nvme', t('Stage 3 only')],
       ['--dtype bf16|fp16|fp32', t('Training precision (default: from --config, else bf16)')],
-      ['--optimizer <name>', t("{0}, or the trainer's (adamw_torch_fused, paged_adamw_8bit, …) (default adamw)", optimizerNames.join(', '))],
+      ['--optimizer <name>', t("{0}, or the trainer's (adamw_torch_fused, paged_adamw_8bit, …) (default adamw)", joinList(t, optimizerNames))],
     ]),
     section(t('FSDP and model parallelism (instead of ZeRO):'), [
       ['--fsdp full_shard|shard_grad_op|no_shard|hybrid_shard|hybrid_shard_zero2', t('PyTorch FSDP with this sharding strategy (wrap units: one decoder layer each)')],

@@ -1,6 +1,6 @@
 /** What `zero-lens estimate` prints: the JSON document and the text tables. */
 import { padColumns, textWidth } from '../util/textWidth';
-import { configName, english, formatCount, formatGiB, formatGiBValue, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
+import { configName, english, joinList, formatCount, formatGiB, formatGiBValue, optionLabel, phaseLabel, type Source, type Translate, type ZeroStage } from '../protocol';
 import { estimate, torchLabel } from '../memory/estimate';
 import { estimateDeepSpeedResult } from '../memory/deepspeedResult';
 import { formatDeepSpeedTable } from '../memory/deepspeed';
@@ -138,7 +138,7 @@ function workloadWords(i: EstimateInput, t: Translate): string {
     const engine = i.rollout.engine;
     words.push(engine === 'vllm-colocate' ? t('vLLM colocated ({0} of the GPU)', i.rollout.gpuMemoryUtilization ?? 0.9) : engine === 'generate' ? t('rollouts with generate') : t('vLLM server'));
   }
-  return words.length ? t({ message: '; ', comment: 'between the clauses of a list' }) + words.join(t({ message: ', ', comment: 'between the items of a list' })) : '';
+  return words.length ? t({ message: '; ', comment: 'between the clauses of a list' }) + joinList(t, words) : '';
 }
 
 /** The training setup in one line: nodes, GPUs, precision, optimizer and the GPU's size. */

@@ -1,7 +1,7 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ParsedConfig } from '../dsconfig/parse';
-import { english, formatGiB, normalizeOption, optionLabel, sameOption, type Translate, type ZeroOption } from '../protocol';
+import { english, formatGiB, joinList, normalizeOption, optionLabel, sameOption, type Translate, type ZeroOption } from '../protocol';
 import { extractConfigFacts } from '../memory/configFacts';
 import { hasNumbers, type ConfigAnalysis } from '../training/analysis';
 import { currentOption } from '../training/analyze';
@@ -93,7 +93,7 @@ function stageFix(config: ParsedConfig, offer: Offer, preferred: boolean, t: Tra
     ...(turnsOff('offload_optimizer', 'cpu_offload') ? [t('optimizer offload off')] : []),
     ...(turnsOff('offload_param', 'cpu_offload_param') ? [t('parameter offload off')] : []),
   ];
-  const removing = dropped.length ? [t('removing {0} (read only by ZeRO-3)', dropped.map((d) => d.split('.').pop()).join(', '))] : [];
+  const removing = dropped.length ? [t('removing {0} (read only by ZeRO-3)', joinList(t, dropped.map((d) => d.split('.').pop() ?? d)))] : [];
   const title = [offer.title, ...off, ...removing].join(t({ message: ', ', comment: 'between the parts of a quick-fix title' }));
   return preferred ? { id: offer.kind, title, ops, preferred } : { id: offer.kind, title, ops };
 }

@@ -1,4 +1,4 @@
-import { describeSource, english, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
+import { describeSource, english, listSeparator, formatCount, formatGiB, formatGiBValue, formatGpuCount, optionLabel, phaseLabel, sameOption, type EstimateResult, type Sourced, type Translate, type ZeroOption, type ZeroStage } from '../protocol';
 import { hasNumbers, type ConfigAnalysis, type OptionEstimate } from '../training/analysis';
 import { deviceName, fitMark, optionTableHeader, shardsOf } from './present';
 import { communicationCell, communicationLegend, zeroGathers } from './communication';
@@ -109,11 +109,6 @@ function peakBreakdown(label: string, result: EstimateResult, t: Translate): str
   return out;
 }
 
-/** ", " between the items of a list, "、" in Chinese. */
-function listSeparator(t: Translate): string {
-  return t({ message: ', ', comment: 'between the items of a list' });
-}
-
 function shards(target: ZeroOption, t: Translate): string {
   const moved: string[] = [];
   if (target.offloadOptimizer !== 'none' && target.stage > 0) moved.push(t('optimizer → {0}', deviceName(target.offloadOptimizer)));
@@ -155,7 +150,7 @@ export function whatIsMissing(analysis: ConfigAnalysis, t: Translate = english):
 /** "Context: Qwen3-8B (8.19B params) — train.sh line 3 · 8 GPUs — train.sh line 1 · ..." (Markdown; names and paths escaped). */
 export function contextLine(analysis: ConfigAnalysis, t: Translate = english): string {
   const c = analysis.context;
-  const from = (source: Sourced<unknown>['source']): string => ` _(${markdownText(describeSource(source, t))})_`;
+  const from = (source: Sourced<unknown>['source']): string => ` _${t({ message: '({0})', args: [markdownText(describeSource(source, t))], comment: 'where a value of the training context came from' })}_`;
   const item = <T>(label: string, value: Sourced<T> | undefined, show: (v: T) => string = String): string | undefined =>
     value ? `${label} ${markdownText(show(value.value))}${from(value.source)}` : undefined;
   const model = c.model

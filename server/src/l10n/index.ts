@@ -11,7 +11,7 @@ import { messageHash } from './messageHash';
 import { bundleTranslator, english, formatMessage, readCall, type L10nMessage, type Translate } from '../protocol/l10n';
 
 export type { L10nArg, L10nMessage, Phrase, Translate } from '../protocol/l10n';
-export { english, msg, say } from '../protocol/l10n';
+export { andList, english, joinList, listSeparator, msg, say } from '../protocol/l10n';
 
 /** The languages ZeRO Lens writes in, and `qps-ploc`, the pseudo-locale that shows what is not translated. */
 export type Locale = 'en' | 'zh-cn' | 'qps-ploc';
@@ -83,9 +83,23 @@ const pseudo: Translate = ((first: string | L10nMessage, ...rest: unknown[]) => 
   return formatMessage(pseudoLocalize(message), args);
 }) as Translate;
 
+/**
+ * A space between two Chinese characters (or a full-width mark and a character) is never Chinese: it comes from a
+ * template that spaces a placeholder for Latin text ("{1} 中", glossary: a space between Chinese and Latin) filled
+ * with Chinese ("顶层"). Only a single space goes, so aligned columns keep theirs.
+ */
+const spaceBetweenChinese = /(?<=[\u3000-\u303f\u4e00-\u9fff\uff01-\uff0f\uff1a-\uff20]) (?=[\u4e00-\u9fff\uff08])/g;
+
+function chineseSpacing(translate: Translate): Translate {
+  return ((first: string | L10nMessage, ...rest: unknown[]) => {
+    const text = (translate as (first: string | L10nMessage, ...rest: unknown[]) => string)(first, ...rest);
+    return text.includes(' ') ? text.replace(spaceBetweenChinese, '') : text;
+  }) as Translate;
+}
+
 const translators: Record<Locale, Translate> = {
   en: english,
-  'zh-cn': bundleTranslator(bundles['zh-cn'], messageHash),
+  'zh-cn': chineseSpacing(bundleTranslator(bundles['zh-cn'], messageHash)),
   'qps-ploc': pseudo,
 };
 

@@ -88,3 +88,19 @@ export function msg(message: string, ...args: L10nArg[]): Phrase {
 export function say(translate: Translate, phrase: Phrase): string {
   return translate(phrase.message, ...phrase.args);
 }
+
+/** ", " between the items of a list, "、" in Chinese: the one separator of every list a message names. */
+export function listSeparator(t: Translate): string {
+  return t({ message: ', ', comment: 'between the items of a list' });
+}
+
+/** "a, b, c" ("a、b、c"): a list of values or code tokens inside a message. */
+export function joinList(t: Translate, items: readonly L10nArg[]): string {
+  return items.join(listSeparator(t));
+}
+
+/** "a, b and c" ("a、b 和 c"): the same list when the sentence names all of them. */
+export function andList(t: Translate, items: readonly L10nArg[]): string {
+  if (items.length < 2) return items.join('');
+  return t('{0} and {1}', joinList(t, items.slice(0, -1)), String(items[items.length - 1]));
+}

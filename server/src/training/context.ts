@@ -1,4 +1,4 @@
-import { configName, describeSource, english, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
+import { configName, describeSource, english, joinList, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
 import type { AttentionImpl, FsdpSpec, LossKernel, ModelParallelSpec } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
 import { factVia, type ExtraPlacement, type Fact, type LaunchFacts } from '../launch/facts';
@@ -190,7 +190,7 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
     const args = [scripts.length, configName(configPath, t), where(script, t)] as const;
     notes.push(
       others.length
-        ? t('{0} launch commands reference {1}; using {2} (first by path), not {3}.', ...args, others.join(t({ message: ', ', comment: 'between the items of a list' })))
+        ? t('{0} launch commands reference {1}; using {2} (first by path), not {3}.', ...args, joinList(t, others))
         : t('{0} launch commands reference {1}; using {2} (first by path).', ...args),
     );
   }

@@ -30,7 +30,8 @@ export function parseForEdit(text: string): Node | undefined {
   return parseTree(source, [], { allowTrailingComma: true, disallowComments: false });
 }
 
-function unitOf(format: FormattingOptions): string {
+/** One level of indentation in `format`. */
+export function unitOf(format: FormattingOptions): string {
   return format.insertSpaces ? ' '.repeat(format.tabSize ?? 2) : '\t';
 }
 

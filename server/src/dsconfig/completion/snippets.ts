@@ -40,13 +40,20 @@ function buildPlaceholder(node: SchemaNode): string {
   if (types.includes('object')) return '{\n\t$1\n}';
   if (types.includes('array')) return '[$1]';
   if (types.includes('boolean')) return defaultValue === true ? '${1|true,false|}' : '${1|false,true|}';
-  if (types.includes('number') || types.includes('integer')) {
-    const exact = typeof defaultValue === 'number' && Number.isFinite(defaultValue) && Math.abs(defaultValue) <= Number.MAX_SAFE_INTEGER;
-    return exact ? `\${1:${String(defaultValue)}}` : '$1';
-  }
+  if (types.includes('number') || types.includes('integer')) return `\${1:${String(numberToFill(view, defaultValue))}}`;
   if (types.includes('string')) return typeof defaultValue === 'string' && defaultValue ? `"\${1:${escapeSnippet(defaultValue)}}"` : '"$1"';
   if (types.length === 1 && types[0] === 'null') return 'null';
-  return '$1';
+  // Every tab stop in a value's place has a default that is JSON: an editor without snippets inserts the defaults.
+  return '${1:null}';
+}
+
+/** The number a value's tab stop starts with: the default, else the smallest the schema allows, else 0. */
+function numberToFill(view: SchemaNode, defaultValue: unknown): number {
+  const exact = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER;
+  if (exact(defaultValue)) return defaultValue;
+  if (exact(view.minimum)) return view.minimum;
+  if (exact(view.exclusiveMinimum)) return Math.floor(view.exclusiveMinimum) + 1;
+  return 0;
 }
 
 /**

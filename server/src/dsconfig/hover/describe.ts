@@ -15,7 +15,7 @@ import {
   type SchemaPath,
 } from '../schemaIndex';
 import { NodeMemo } from './memo';
-import { translator, type Locale, type Translate } from '../../l10n';
+import { listSeparator, translator, type Locale, type Translate } from '../../l10n';
 import { markdownCode } from '../../util/markdown';
 
 /**
@@ -100,11 +100,6 @@ function buildDetail(node: SchemaNode, t: Translate): string {
   if (def !== undefined) parts.push(t('default {0}', JSON.stringify(def)));
   if (acceptsAuto(node) && metaOf(node).auto) parts.push(t('or "auto"'));
   return parts.join(' · ');
-}
-
-/** ", " between the items of a list ("、" in Chinese). */
-function listSeparator(t: Translate): string {
-  return t({ message: ', ', comment: 'between the items of a list' });
 }
 
 function stagesLine(meta: DeepSpeedMeta, stage: number | undefined, t: Translate): string | undefined {

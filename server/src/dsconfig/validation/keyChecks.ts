@@ -4,7 +4,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { DS } from '../../diagnostics/upstream';
 import { metaOf, schemaIndex, typesOf, type SchemaNode } from '../schemaIndex';
 import { fix, showPath, type ConfigView } from './configView';
-import { localizedField, type Translate } from '../../l10n';
+import { joinList, localizedField, type Translate } from '../../l10n';
 import { didYouMean } from './didYouMean';
 import type { FixSpec } from './fixTypes';
 import { pipelineLoadingFails, stage0OffloadFails } from './rules/zero';
@@ -184,7 +184,7 @@ export function checkKey(config: ConfigView, site: PropertySite, underIgnored: b
   if (ignored && stages && !underIgnored && !ruleExplains(config, site)) {
     // At stage 0 ZeRO is simply off and presets keep their ZeRO block around: say it quietly.
     const severity = stage === 0 ? 'hint' : 'warning';
-    const used = stages.length === 1 ? t('stage {0}', stages[0]) : t('stages {0}', stages.join(', '));
+    const used = stages.length === 1 ? t('stage {0}', stages[0]) : t('stages {0}', joinList(t, stages));
     out.push(
       config.diagnostic(
         'ignored-at-stage',

@@ -8,7 +8,7 @@ import { loadSchemaValidators } from './schemaValidator';
 import { allSectionErrors, type SectionErrorsMemo, type SectionValidator } from './sectionErrors';
 import { requiredKeyRaises } from './requiredKeyRaises';
 import { boundRaises } from './boundRaises';
-import { localizedField, type Translate } from '../../l10n';
+import { joinList, localizedField, type Translate } from '../../l10n';
 
 let compiled: SectionValidator[] | undefined;
 let compileError: string | undefined;
@@ -161,7 +161,7 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     const missing = [...new Set(group.map((e) => (e.params as { missingProperty: string }).missingProperty))];
     const where = path.length === 0 ? config.t('The config') : `"${showPath(path)}"`;
     const range = path.length === 0 ? config.rootRange() : config.keyRange(path);
-    return config.diagnostic('missing-key', 'error', range, missing.length > 1 ? config.t('{0} needs {1}, which are missing.', where, missing.map((m) => `"${m}"`).join(', ')) : config.t('{0} needs {1}, which is missing.', where, `"${missing[0]}"`), { ...data, missing }, meta.docs, requiredKeyRaises(path));
+    return config.diagnostic('missing-key', 'error', range, missing.length > 1 ? config.t('{0} needs {1}, which are missing.', where, joinList(config.t, missing.map((m) => `"${m}"`))) : config.t('{0} needs {1}, which is missing.', where, `"${missing[0]}"`), { ...data, missing }, meta.docs, requiredKeyRaises(path));
   }
   const range = config.valueRange(path);
   const types = [...new Set(group.filter((e) => e.keyword === 'type').flatMap((e) => String((e.params as { type: string }).type).split(',')))];
@@ -178,14 +178,14 @@ function describe(config: ConfigView, group: ErrorObject[]): Diagnostic | undefi
     const fixes = enumFixes(path, value, choices, config.t);
     // Python looks an unhashable list or dict up in the set of known values and fails; anything else falls back.
     if (meta.fallback !== undefined && (value === null || typeof value !== 'object')) {
-      const message = config.t('{0} should be one of {1}; DeepSpeed does not know {2} and uses {3} instead.', name, values.join(', '), describeValue(config.t, value), showValue(meta.fallback));
+      const message = config.t('{0} should be one of {1}; DeepSpeed does not know {2} and uses {3} instead.', name, joinList(config.t, values), describeValue(config.t, value), showValue(meta.fallback));
       return config.diagnostic('invalid-value', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
     if (meta.uncheckedEnum && typeof value === 'string') {
-      const message = config.t('{0} should be one of {1}; got {2}. DeepSpeed does not check it: {3}.', name, values.join(', '), describeValue(config.t, value), localizedField(meta, 'uncheckedEnum', config.locale) ?? meta.uncheckedEnum);
+      const message = config.t('{0} should be one of {1}; got {2}. DeepSpeed does not check it: {3}.', name, joinList(config.t, values), describeValue(config.t, value), localizedField(meta, 'uncheckedEnum', config.locale) ?? meta.uncheckedEnum);
       return config.diagnostic('invalid-value', 'warning', range, message, { ...data, allowed: choices, fixes }, meta.docs);
     }
-    return config.diagnostic('invalid-value', 'error', range, config.t('{0} must be one of {1}{2}; got {3}.', name, values.join(', '), autoNote, describeValue(config.t, value)), { ...data, allowed: choices, fixes }, meta.docs);
+    return config.diagnostic('invalid-value', 'error', range, config.t('{0} must be one of {1}{2}; got {3}.', name, joinList(config.t, values), autoNote, describeValue(config.t, value)), { ...data, allowed: choices, fixes }, meta.docs);
   }
   if (types.length > 0) {
     const words = types.map((type) => typeWords(config.t)[type] ?? type);

@@ -5,7 +5,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { textOf, type Hosts } from '../../host';
-import type { Translate } from '../../l10n';
+import { joinList, type Translate } from '../../l10n';
 import { isAbsolutePath } from '../../util/paths';
 import type { SourceContext } from '../command/context';
 import type { LaunchCommand, TrainerPart } from '../command/launchCommand';
@@ -40,7 +40,7 @@ export function checkWords(c: Check, words: FsdpWord[], quoted: boolean): void {
     if (known.includes(w.word)) continue;
     const suggestion = closest(w.word, known);
     const fixes: FixSpec[] = suggestion ? [{ id: 'change-value', title: t('Change to {0}', suggestion), ops: [editor.replace(w.start, w.end, suggestion)], preferred: true }] : [];
-    const message = t('`{0}` is not an FSDP option of the Trainer ({1}): `TrainingArguments` raises ValueError.', w.word, known.join(', '));
+    const message = t('`{0}` is not an FSDP option of the Trainer ({1}): `TrainingArguments` raises ValueError.', w.word, joinList(t, known));
     out.push(launchDiagnostic(ctx, 'fsdp-invalid-value', w.start, w.end, message, { fixes }, { raises: raises.trainerUnknownWord }));
   }
   const names = words.map((w) => w.word);
@@ -213,7 +213,7 @@ async function swiftTrainer(c: Check, hosts: Hosts, launch: LaunchCommand, train
       const presets = swiftFsdpOption().values?.map(String) ?? [];
       const suggestion = closest(value.text, presets);
       const fixes: FixSpec[] = suggestion ? [{ id: 'change-value', title: t('Change to {0}', suggestion), ops: [editor.replace(value.start, value.end, suggestion)], preferred: true }] : [];
-      const message = t("`--fsdp` is neither ms-swift's preset ({0}) nor a JSON file or inline JSON ('{1}'): ms-swift parses it as JSON and fails.", presets.join(', '), value.text);
+      const message = t("`--fsdp` is neither ms-swift's preset ({0}) nor a JSON file or inline JSON ('{1}'): ms-swift parses it as JSON and fails.", joinList(t, presets), value.text);
       out.push(launchDiagnostic(ctx, 'fsdp-config-not-found', value.start, value.end, message, { fixes }, { raises: raises.swiftFsdpFile }));
     }
     return;

@@ -11,7 +11,7 @@ import { ScriptEditor } from '../edits/textEdits';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { DiagnosticCode } from '../../diagnostics/registry';
 import { checkDeepSpeedReference, fileNotFound, firstExisting, missingFileRaises } from './deepspeedReference';
-import type { Translate } from '../../l10n';
+import { joinList, type Translate } from '../../l10n';
 
 function textOf(launch: LaunchCommand, option: Option): string | undefined {
   if (option.inline) {
@@ -97,7 +97,7 @@ function torchrunRules(ctx: SourceContext, launch: LaunchCommand, part: Launcher
   const nprocText = nproc && textOf(launch, nproc);
   const r = nproc && valueRange(nproc);
   if (nproc && r && nprocText !== undefined && !/^\d+$/.test(nprocText) && !nprocKeywords.includes(nprocText)) {
-    out.push(launchDiagnostic(ctx, 'torchrun-invalid-value', r.start, r.end, t("{0} takes an integer or one of {1}, not '{2}'.", '--nproc_per_node', nprocKeywords.join(', '), nprocText)));
+    out.push(launchDiagnostic(ctx, 'torchrun-invalid-value', r.start, r.end, t("{0} takes an integer or one of {1}, not '{2}'.", '--nproc_per_node', joinList(t, nprocKeywords), nprocText)));
   }
   const devices = visibleDevices(launch.env);
   if (nproc && r && nprocText && /^\d+$/.test(nprocText) && devices && Number(nprocText) > devices.ids.length) {

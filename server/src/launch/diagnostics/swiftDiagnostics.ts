@@ -12,7 +12,7 @@ import { checkDeepSpeedReference } from './deepspeedReference';
 import { swiftDeviceDiagnostics } from './swiftDevices';
 import { configFileFacts, factsOfFileIn } from '../references';
 import { teacherDeepSpeedDiagnostics } from './teacherDeepSpeed';
-import type { Translate } from '../../l10n';
+import { andList, type Translate } from '../../l10n';
 
 const torchDtypes: Record<string, string> = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32', half: 'float16', float: 'float32', bfloat: 'bfloat16' };
 const validTorchDtypes = new Set(['bfloat16', 'float16', 'float32']);
@@ -22,10 +22,6 @@ function optionValueText(launch: LaunchCommand, option: Option): string | undefi
   if (option.inline) return option.inline.text;
   const v = option.values[0];
   return v ? (launch.env.resolve(v) ?? v.value) : undefined;
-}
-
-function listed(names: readonly string[], t: Translate): string {
-  return names.length < 2 ? names.join('') : t('{0} and {1}', names.slice(0, -1).join(', '), names[names.length - 1]);
 }
 
 /** A DeepSpeed flag on a subcommand whose arguments class has no such field: parse_args leaves it over. */
@@ -40,8 +36,8 @@ function unsupportedSubcommand(ctx: SourceContext, editor: ScriptEditor, trainer
         ? t('Megatron-SWIFT has no {0} (it uses tensor/pipeline parallel flags)', '--deepspeed')
         : t('Megatron-SWIFT has no {0}', `--${flag.name}`)
       : flag.subcommands.length > 1
-        ? t('only {0} accept it', listed(flag.subcommands, t))
-        : t('only {0} accepts it', listed(flag.subcommands, t));
+        ? t('only {0} accept it', andList(t, flag.subcommands))
+        : t('only {0} accepts it', andList(t, flag.subcommands));
   return launchDiagnostic(ctx, 'deepspeed-unsupported-subcommand', option.nameStart, valueRange(option)?.end ?? option.nameEnd, t("'{0}' does not take {1}: {2}. ms-swift stops with a remaining_argv error.", who, `--${flag.name}`, why), {
     subcommand: sub,
     flag: flag.name,

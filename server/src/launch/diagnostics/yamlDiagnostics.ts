@@ -11,7 +11,7 @@ import { zeroSectionDiagnostics } from './zeroSection';
 import { accelerateFsdpDiagnostics } from './accelerateFsdp';
 import { accelerateTopKeyDiagnostics } from './accelerateTopKeys';
 import { removeEntry, setValue } from './yamlEntryOps';
-import { english, type Translate } from '../../l10n';
+import { english, joinList, type Translate } from '../../l10n';
 
 /** deepspeed_config keys that `deepspeed_config_file` excludes (accelerate's DeepSpeedPlugin checks). */
 const excludedYamlKeys = [
@@ -100,7 +100,7 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): D
   if (qb && qb.value !== null && allowed && !allowed.includes(qb.value as number)) {
     const name = method === 'bnb' ? t('bitsandbytes (the default {0})', 'quantization_method') : method.toUpperCase();
     const raises = `${LLAMA_FACTORY}:src/llamafactory/model/model_utils/quantization.py${quantizationWidthLines[method]}`;
-    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, t('{0} {1} is not a width {2} takes: {3}. LLaMA-Factory raises ValueError when it loads the model.', 'quantization_bit', String(qb.value), name, allowed.join(', ')), {}, { raises }));
+    out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, t('{0} {1} is not a width {2} takes: {3}. LLaMA-Factory raises ValueError when it loads the model.', 'quantization_bit', String(qb.value), name, joinList(t, allowed)), {}, { raises }));
   }
   return out;
 }

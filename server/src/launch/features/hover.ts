@@ -13,7 +13,7 @@ import { flagTable } from './flagTables';
 import { accelerateFlags, llamaFactoryKeys, swiftFlags } from '../flagDocs';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
 import type { SourceContext } from '../command/context';
-import { say, translator, type Locale, type Translate } from '../../l10n';
+import { joinList, say, translator, type Locale, type Translate } from '../../l10n';
 import { fsdpYamlHover } from './fsdpYaml';
 import { documentedFlagHover, documentedFlags } from './parallelFlags';
 import { fsdpValueHover } from './fsdpScript';
@@ -37,7 +37,7 @@ function presetMarkdown(name: keyof typeof swiftPresets, t: Translate): string {
     '',
     prose.details,
     '',
-    t('"auto" (filled by the Hugging Face Trainer from the arguments): {0}.', presetAutoKeys.map((k) => `\`${k}\``).join(', ')),
+    t('"auto" (filled by the Hugging Face Trainer from the arguments): {0}.', joinList(t, presetAutoKeys.map((k) => `\`${k}\``))),
     '',
     '```json',
     p.json.trimEnd(),
@@ -130,7 +130,7 @@ function yamlKeyHover(yaml: YamlLaunch, offset: number, ctx: SourceContext, t: T
     if (offset < entry.keyStart || offset > entry.keyEnd) continue;
     const doc = table[entry.key];
     if (!doc) return null;
-    const values = doc.values?.length ? `\n\n${t('Values: {0}', doc.values.map((v) => `\`${v.value}\``).join(', '))}` : '';
+    const values = doc.values?.length ? `\n\n${t('Values: {0}', joinList(t, doc.values.map((v) => `\`${v.value}\``)))}` : '';
     return { contents: { kind: 'markdown', value: `**${markdownText(entry.key)}**\n\n${say(t, doc.doc)}${values}` }, range: ctx.span(entry.keyStart, entry.keyEnd).range };
   }
   return null;

@@ -4,7 +4,7 @@
  * and the upstream line that reads it.
  */
 import { CompletionItemKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
-import type { Locale, Translate } from '../../l10n';
+import { joinList, type Locale, type Translate } from '../../l10n';
 import { optionDoc, optionValues, type OptionEntry } from '../optionSchema';
 import { lineLink } from '../upstream';
 
@@ -18,7 +18,7 @@ export function optionMarkdown(entry: OptionEntry, title: string, t: Translate, 
   const versions = entry.meta.versions;
   if (versions && versions.length === 1) lines.push('', t('Read by FSDP{0} only.', versions[0]));
   const values = optionValues(entry, locale);
-  if (values.length) lines.push('', t('Values: {0}', values.map((v) => `\`${v.value}\``).join(', ')));
+  if (values.length) lines.push('', t('Values: {0}', joinList(t, values.map((v) => `\`${v.value}\``))));
   if (entry.default !== undefined) lines.push('', t('Default: {0}', `\`${shown(entry.default)}\``));
   const links: string[] = [];
   if (entry.meta.docs) links.push(`[${t('Documentation')}](${entry.meta.docs})`);

@@ -134,13 +134,14 @@ export function batchWorldChecks(config: ConfigView, world: { gpus: number; labe
   if (micro !== undefined && gas !== undefined && tb % (micro * gas) !== 0) return [];
   const unit = (micro ?? 1) * (gas ?? 1) * n;
   const suggested = micro !== undefined ? unit : nearestMultiple(tb, n * (gas ?? 1));
-  const shown = `${micro ?? `${m} (derived)`} × ${gas ?? `${g} (derived)`} × ${n}`;
+  const derived = (value: number) => config.t('{0} (derived)', value);
+  const shown = `${micro ?? derived(m)} × ${gas ?? derived(g)} × ${n}`;
   // A plain deepspeed.initialize script may split the GPUs with its own mpu (Megatron, a PipelineModule): the
   // data-parallel size is then smaller than the GPU count, which the config does not show.
   const caveat = maybeModelParallel ? config.t(' (unless the training script splits the GPUs with tensor or pipeline parallelism, which makes the data-parallel size smaller)') : '';
   return [
     config.diagnostic('batch-size-mismatch', maybeModelParallel ? 'warning' : 'error', config.keyRange([TB]),
-      config.t('{0} ({1}) must equal {2} × {3} × the data-parallel world size, here {4} GPUs ({5}) = {6}: DeepSpeed asserts at start{7}.', TB, tb, MICRO, GAS, shown, world.label, m * g * n, caveat),
+      config.t('{0} ({1}) must equal {2} × {3} × the data-parallel world size; with {5} that is {4} = {6}: DeepSpeed asserts at start{7}.', TB, tb, MICRO, GAS, shown, world.label, m * g * n, caveat),
       {
         path: [TB],
         trainBatchSize: tb,

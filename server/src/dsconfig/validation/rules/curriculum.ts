@@ -3,6 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { DS } from '../../../diagnostics/upstream';
 import { fix, showPath, type ConfigView } from '../configView';
 import type { Rule } from './rule';
+import { andList, joinList } from '../../../l10n';
 
 /**
  * The schedule_config keys CurriculumScheduler asserts for each schedule type
@@ -46,7 +47,7 @@ function schedulerSites(config: ConfigView): SchedulerSite[] {
 
 function words(config: ConfigView, keys: string[]): string {
   const quoted = keys.map((k) => `"${k}"`);
-  return quoted.length > 1 ? config.t('{0} and {1}', quoted.slice(0, -1).join(', '), quoted[quoted.length - 1]) : quoted[0] ?? '';
+  return andList(config.t, quoted);
 }
 
 /** Asserted for every scheduler before it looks at the schedule (curriculum_scheduler.py:16-21). */
@@ -93,7 +94,7 @@ function checkSchedule(config: ConfigView, { path, when }: SchedulerSite): Diagn
         : config.t('A "{0}" schedule needs {1} in "schedule_config"; DeepSpeed\'s CurriculumScheduler asserts it, so {2} stops with an AssertionError.', String(type), words(config, missing), when), {
         path: schedulePath,
         missing,
-        fixes: fillable ? [fix(config.t('Add {0}', missing.map((k) => `"${k}": ${genericValues[k]}`).join(', ')), missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
+        fixes: fillable ? [fix(config.t('Add {0}', joinList(config.t, missing.map((k) => `"${k}": ${genericValues[k]}`))), missing.map((k) => ({ op: 'set' as const, path: [...schedulePath, k], value: genericValues[k] })))] : [],
       }, undefined, `${scheduler}${scheduleReads[type as string]}`),
     ];
   }

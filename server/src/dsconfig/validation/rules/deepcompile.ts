@@ -1,6 +1,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { fix, type ConfigView } from '../configView';
 import type { Rule } from './rule';
+import { andList } from '../../../l10n';
 
 const ZERO = 'zero_optimization';
 const DOCS = 'https://www.deepspeed.ai/docs/config-json/#deepcompile-activation-offload';
@@ -41,7 +42,7 @@ function stage3Conflicts(config: ConfigView): Diagnostic[] {
     ]);
   }
   if (activation && (parameters.on || optStates)) {
-    const others = [parameters.on ? paramsWord : undefined, optStates ? '"offload_opt_states"' : undefined].filter(Boolean).join(' and ');
+    const others = andList(config.t, [parameters.on ? paramsWord : undefined, optStates ? '"offload_opt_states"' : undefined].filter((w): w is string => Boolean(w)));
     conflict('offload_activation', config.t('DeepCompile\'s "offload_activation" cannot be combined with {0}: choose one offloading target.', others), [turnOff('offload_activation', true)]);
   }
   // init_z3 checks this pair only after the two checks above, so it adds nothing when the first one fired.

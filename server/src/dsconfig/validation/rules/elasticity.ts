@@ -5,6 +5,7 @@ import { writtenAsFloat } from '../valueChecks';
 import type { Rule } from './rule';
 import type { ConfigView } from '../configView';
 import type { WorldSize } from '../worldSize';
+import { joinList } from '../../../l10n';
 
 const batchKeys = ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps'];
 
@@ -39,7 +40,7 @@ export const elasticitySettings: Rule = (config) => {
   const micro = config.get(['elasticity', 'micro_batch_sizes']);
   if (maxBatch !== undefined && Array.isArray(micro)) {
     const tooBig = micro.filter((m) => typeof m === 'number' && m > maxBatch);
-    if (tooBig.length > 0) say(['elasticity', 'micro_batch_sizes'], config.t('Micro batch sizes {0} are larger than "max_train_batch_size" ({1}); DeepSpeed refuses them.', tooBig.join(', '), maxBatch));
+    if (tooBig.length > 0) say(['elasticity', 'micro_batch_sizes'], config.t('Micro batch sizes {0} are larger than "max_train_batch_size" ({1}); DeepSpeed refuses them.', joinList(config.t, tooBig), maxBatch));
   }
   return out;
 };
@@ -221,7 +222,7 @@ export function elasticityWorldChecks(config: ConfigView, world: WorldSize): Dia
   if (!config.isTrue(['elasticity', 'enabled'])) return [];
   const valid = elasticValidGpus(config, world.gpus);
   if (!valid || valid.includes(world.gpus)) return [];
-  const shown = valid.length > 12 ? `${valid.slice(0, 12).join(', ')}, …` : valid.join(', ') || config.t('none');
+  const shown = valid.length > 12 ? joinList(config.t, [...valid.slice(0, 12), '…']) : joinList(config.t, valid) || config.t('none');
   return [
     config.diagnostic('elasticity-invalid', 'error', config.keyRange(['elasticity', 'enabled']),
       config.t('This elastic config does not allow the world size of {0}: DeepSpeed raises ElasticityIncompatibleWorldSize at start. GPU counts it allows: {1}.', world.label, shown),

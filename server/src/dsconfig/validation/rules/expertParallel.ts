@@ -5,6 +5,7 @@ import { fix, showValue, type ConfigView } from '../configView';
 import type { FixSpec } from '../fixTypes';
 import type { Rule } from './rule';
 import type { WorldSize } from '../worldSize';
+import { joinList } from '../../../l10n';
 
 const ZERO = 'zero_optimization';
 const EP = 'expert_parallel';
@@ -92,7 +93,7 @@ export function autoepWorldChecks(config: ConfigView, world: WorldSize): Diagnos
   };
   const out: Diagnostic[] = [];
   const say = (path: JSONPath, message: string) => {
-    const text = config.t('{0} DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide {1}: {2}.', message, world.gpus, divisorsOf(world.gpus).join(', '));
+    const text = config.t('{0} DeepSpeed raises ValueError when it sets up AutoEP ("... must divide the stage size", world_size / pp_size). Values that divide {1}: {2}.', message, world.gpus, joinList(config.t, divisorsOf(world.gpus)));
     out.push(config.diagnostic('autoep-conflict', 'error', config.keyRange(path), text, { path }, DOCS));
   };
 

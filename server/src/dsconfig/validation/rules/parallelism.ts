@@ -2,6 +2,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { DS } from '../../../diagnostics/upstream';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { Rule } from './rule';
+import { joinList } from '../../../l10n';
 
 const ZERO = 'zero_optimization';
 
@@ -125,7 +126,7 @@ export const deepcompilePasses: Rule = (config) => {
   const others = passes.filter((p) => p === 'autosp' || p === 'z1' || p === 'z3');
   if (others.length === 0) return [];
   return [
-    config.diagnostic('deepcompile-passes-conflict', 'error', config.valueRange(['compile', 'passes']), config.t('The "autotp" DeepCompile pass cannot be combined with {0}; DeepSpeed raises NotImplementedError.', others.map((p) => `"${p}"`).join(', ')), {
+    config.diagnostic('deepcompile-passes-conflict', 'error', config.valueRange(['compile', 'passes']), config.t('The "autotp" DeepCompile pass cannot be combined with {0}; DeepSpeed raises NotImplementedError.', joinList(config.t, others.map((p) => `"${p}"`))), {
       path: ['compile', 'passes'],
     }),
   ];

@@ -1,6 +1,6 @@
 import { DS } from '../../../diagnostics/upstream';
-import { fix, type ConfigView } from '../configView';
-import type { Translate } from '../../../l10n';
+import { fix } from '../configView';
+import { andList, joinList, type Translate } from '../../../l10n';
 import type { Rule } from './rule';
 
 /** contiguous_memory_optimization needs partitioned activations and a checkpoint count (§8). */
@@ -18,7 +18,7 @@ export const contiguousMemory: Rule = (config) => {
       // checkpointing.configure() asserts only when it is called without num_checkpoints (activation_checkpointing/
       // checkpointing.py); DeepSpeed's engine never calls it, the training script does (Megatron passes num_layers).
       missing.length > 1
-        ? config.t('"contiguous_memory_optimization" also needs {0}: deepspeed.checkpointing.configure() asserts without them when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).', both(config, missing))
+        ? config.t('"contiguous_memory_optimization" also needs {0}: deepspeed.checkpointing.configure() asserts without them when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).', andList(config.t, missing))
         : config.t('"contiguous_memory_optimization" also needs {0}: deepspeed.checkpointing.configure() asserts without it when the training script calls it without num_checkpoints (Megatron passes its layer count, and then it runs).', missing[0]),
       {
         path,
@@ -55,7 +55,7 @@ export const pldSettingsRequired: Rule = (config) => {
   if (!config.isTrue(['progressive_layer_drop', 'enabled'])) return [];
   const missing = ['theta', 'gamma'].filter((key) => !config.has(['progressive_layer_drop', key]));
   if (missing.length === 0) return [];
-  const keys = both(config, missing.map((k) => `"${k}"`));
+  const keys = andList(config.t, missing.map((k) => `"${k}"`));
   const message =
     missing.length > 1
       ? config.t('Progressive layer drop is on but {0} are missing: DeepSpeed reads them without a default, so the run stops with a KeyError.', keys)
@@ -64,7 +64,7 @@ export const pldSettingsRequired: Rule = (config) => {
     config.diagnostic('enabled-key-missing', 'error', config.keyRange(['progressive_layer_drop']), message, {
       path: ['progressive_layer_drop'],
       missing,
-      fixes: [fix(config.t('Add {0} (the tutorial\'s {1})', keys, missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')).join(', ')), missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
+      fixes: [fix(config.t('Add {0} (the tutorial\'s {1})', keys, joinList(config.t, missing.map((k) => (k === 'theta' ? 'theta 0.5' : 'gamma 0.001')))), missing.map((k) => ({ op: 'set' as const, path: ['progressive_layer_drop', k], value: k === 'theta' ? 0.5 : 0.001 })))],
     }, undefined, `${DS}:deepspeed/runtime/engine.py#L1018`),
   ];
 };
@@ -76,11 +76,6 @@ const needsPythonObjects: Record<string, (t: Translate) => string> = {
   SequentialLR: (t) => t('other scheduler objects (schedulers)'),
   ChainedScheduler: (t) => t('other scheduler objects (schedulers, its first argument)'),
 };
-
-/** Two things in the reader's language: "a" and "b". */
-function both(config: ConfigView, items: string[]): string {
-  return items.length > 1 ? config.t('{0} and {1}', items.slice(0, -1).join(', '), items[items.length - 1]) : (items[0] ?? '');
-}
 
 const deepSpeedSchedulers = new Set(['WarmupLR', 'WarmupDecayLR', 'WarmupCosineLR', 'OneCycle', 'LRRangeTest']);
 /** Scheduler params the HF Trainer / accelerate fill when they hold "auto": arguments of DeepSpeed's schedulers only. */

@@ -2,6 +2,7 @@ import type { JSONPath } from 'jsonc-parser';
 import type { CodeOf } from '../../../diagnostics/registry';
 import { fix, showValue, type ConfigView } from '../configView';
 import type { Rule } from './rule';
+import { joinList } from '../../../l10n';
 
 /**
  * String settings DeepSpeed matches case-insensitively (so a JSON-schema enum would be too strict); these
@@ -31,7 +32,7 @@ function check(config: ConfigView, setting: CaseInsensitiveSetting) {
   if (value === null && setting.nullable) return [];
   if (typeof value === 'string' && setting.allowed.some((a) => a.toLowerCase() === value.toLowerCase())) return [];
   const key = String(setting.path[setting.path.length - 1]);
-  const list = setting.allowed.map((a) => `"${a}"`).join(', ');
+  const list = joinList(config.t, setting.allowed.map((a) => `"${a}"`));
   return [
     config.diagnostic(setting.code, 'error', config.valueRange(setting.path), config.t('"{0}" must be one of {1} (any case){2}; DeepSpeed raises {3} on {4}.', key, list, setting.nullable ? config.t(' or null') : '', setting.raises, showValue(value)), {
       path: setting.path,
