@@ -16,7 +16,8 @@ export const totalBudgetKiB = 700;
  * Each budget is what the component measured when it was set (`npm run package`, issue 28: VSIX 681.3 KiB with the
  * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others
  * (last reset 2026-11-27 at VSIX 678.7 KiB, after the core's catalog lost its English keys: see
- * docs/ARCHITECTURE.md). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
+ * docs/ARCHITECTURE.md; the client's raised by 1 KiB when the sidebar learned to follow changes on disk and the
+ * language status to list in the reader's language). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
@@ -26,7 +27,7 @@ export const components = [
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
-  { name: 'client', budgetKiB: 112.5, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
+  { name: 'client', budgetKiB: 113.5, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
   // 38.4 KiB with the codicon font cut down to the icons the sidebar shows (101.7 with the whole font).
   { name: 'webview', budgetKiB: 39, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
