@@ -61,9 +61,10 @@ export const components = [
   },
   {
     name: 'docs',
-    // 23: 21.3 measured (2026-11-27) plus a margin. README.zh-CN.md is not shipped since it says all README.md
+    // 23: 21.3 measured (2026-11-27) plus a margin; 25 once the changelog took the margin (24.1, 2026-11-27).
+    // README.zh-CN.md is not shipped since it says all README.md
     // does (13 KiB deflated; the extension page shows README.md only).
-    budgetKiB: 24,
+    budgetKiB: 25,
     what: 'readme.md less its pictures, changelog, licence, package.json, language configuration, the VSIX manifest',
     files: [/^readme\.md$/i, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
