@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { parseTree } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/languageService';
 import { defaultSettings, withDefaults, type ZeroLensSettings } from '../../server/src/settings';
@@ -92,31 +93,50 @@ test('a keystroke in a 3.9 MB config never holds the event loop for long: whiche
     clearInterval(ticker);
   }
   assert.ok(turns >= 5, `the event loop ran ${turns} times`);
-  // Slices of 10 ms and the collections between them; a margin for a busy CI machine.
-  assert.ok(longest < 150, `the event loop waited up to ${longest.toFixed(0)} ms`);
+  // Slices of 10 ms and the collections between them, against what one block would hold the loop for: the same
+  // text parsed at once, timed here, so a busy machine slows both (a fixed bound failed under load).
+  const t0 = performance.now();
+  parseTree(text, [], { allowTrailingComma: true });
+  const oneBlock = performance.now() - t0;
+  assert.ok(longest < Math.max(150, oneBlock / 2), `the event loop waited up to ${longest.toFixed(0)} ms; one parse in a block takes ${oneBlock.toFixed(0)} ms`);
 });
 
-test('a code action on a 3.9 MB config costs what one diagnostic costs: 50 diagnostics about as much as 1', async () => {
+test('a code action on a 3.9 MB config parses nothing of it again: 50 diagnostics\' fixes each edit only their object', async () => {
   const service = getLanguageService({ fs: noDisk });
   const text = bigConfig(3_900_000, 50);
   const document = TextDocument.create('file:///w/ds_config_big.json', 'ds-config', 1, text);
   const diagnostics = await service.doValidation(document, defaultSettings);
   assert.ok(diagnostics.length >= 50, `${diagnostics.length} diagnostics`);
-  const timed = async (list: typeof diagnostics) => {
-    const t0 = performance.now();
-    const actions = await service.getCodeActions(document, list[0].range, { diagnostics: list, only: ['quickfix'] }, defaultSettings);
-    return { ms: performance.now() - t0, actions };
-  };
-  await timed(diagnostics.slice(1, 2)); // the document's parse is cached by validation; warm the code paths
-  const one = await timed(diagnostics.slice(1, 2));
-  const all = await timed(diagnostics);
-  assert.ok(all.actions.length >= 50);
-  assert.ok(all.ms < 2000, `50 diagnostics: ${all.ms.toFixed(0)} ms`);
-  // Fifty cost about fifty times one (each a few ms), not fifty parses of 3.9 MB (over a second each).
-  assert.ok(all.ms < 300 + 50 * Math.max(one.ms, 5) * 2, `one ${one.ms.toFixed(0)} ms, fifty ${all.ms.toFixed(0)} ms`);
-  // Each edit is the one-line rename, not a rewrite of the file.
-  for (const action of all.actions) for (const edit of action.edit!.changes![document.uri]) assert.ok(edit.newText.length < 200, action.title);
+  // Counted, not timed (a timed bound failed on a loaded machine): each parse of the whole text would be over a
+  // second; the document's parse is cached by validation and each fix re-parses only the object it edits.
+  const wholeParses = countWholeParses(text.length);
+  try {
+    const actions = await service.getCodeActions(document, diagnostics[0].range, { diagnostics, only: ['quickfix'] }, defaultSettings);
+    assert.ok(actions.length >= 50);
+    assert.deepEqual(wholeParses.calls, [], 'no parse of the whole 3.9 MB text');
+    // Each edit is the one-line rename, not a rewrite of the file.
+    for (const action of actions) for (const edit of action.edit!.changes![document.uri]) assert.ok(edit.newText.length < 200, action.title);
+  } finally {
+    wholeParses.restore();
+  }
 });
+
+/**
+ * Records jsonc-parser's parses (parseTree, parse, visit) of texts at least `length` long until restored. The
+ * sources call them through the module's exports (CommonJS here), so replacing an export sees every call.
+ */
+function countWholeParses(length: number): { calls: string[]; restore: () => void } {
+  const parser = require('jsonc-parser') as Record<string, (...args: unknown[]) => unknown>;
+  const calls: string[] = [];
+  const originals = (['parseTree', 'parse', 'visit'] as const).map((name) => [name, parser[name]] as const);
+  for (const [name, original] of originals) {
+    parser[name] = (text: unknown, ...rest: unknown[]) => {
+      if (typeof text === 'string' && text.length >= length) calls.push(name);
+      return original(text, ...rest);
+    };
+  }
+  return { calls, restore: () => { for (const [name, original] of originals) parser[name] = original; } };
+}
 
 test('launch-script variables: every command sees the assignments, exports and unsets before it, and nothing after', () => {
   const s = parseShell('A=1\nexport B=2\nC=3\nexport C\nunset A\nD=$B$C deepspeed x.py\nA=4\nexport A\nrun\n');
