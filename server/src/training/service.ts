@@ -5,14 +5,14 @@ import type { EstimatedKind } from '../feature';
 import type { ParsedConfig } from '../dsconfig/parse';
 import { factsOf, type LaunchAnalysis } from '../launch/analysis';
 import type { LaunchFacts } from '../launch/facts';
-import { launchFactsOfText, refersTo, completedByConfigFile, throughConfigFile } from '../launch/references';
+import { launchFactsOfText, refersTo, effectiveFacts, completedByConfigFile } from '../launch/references';
 import { readReferencedConfig, type ReferencedConfig } from '../launch/referencedConfig';
 import { parsedPreset } from '../launch/swiftPresets';
 import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
 import { english, presetConfigPath, type Translate } from '../protocol';
-import { dirName, folderHolding, pathOf } from '../util/paths';
+import { dirName, folderHolding, pathOf, samePath } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { RootReads } from './rootReads';
 import { analyze, type EstimateOverrides } from './analyze';
@@ -166,17 +166,17 @@ export class TrainingService {
     const factsOfFile = (path: string) => this.factsOfFile(path);
     const found: LaunchFacts[] = [];
     for (const facts of byFile.flat()) {
-      if (!facts) continue;
-      if (refersTo(facts, configPath)) {
-        found.push(await completedByConfigFile(facts, factsOfFile));
-        continue;
-      }
-      // A script whose YAML (accelerate config, LLaMA-Factory config) names the JSON.
-      if (!facts.configFile || facts.deepspeed?.kind === 'file') continue;
-      const merged = await throughConfigFile(facts, factsOfFile).catch(() => undefined);
-      if (merged && refersTo(merged, configPath)) found.push(merged);
+      // Cheap refusals first: a command's own --deepspeed wins over what its files say (effectiveFacts).
+      if (!facts || (facts.deepspeed?.kind === 'file' ? !refersTo(facts, configPath) : !facts.configFile && !facts.argsFile)) continue;
+      // The launch as it runs (the one path the script's side takes too): its own config, or the one its
+      // launcher YAML (accelerate, LLaMA-Factory) or its arguments file (a TRL recipe's `deepspeed:`) names.
+      const effective = await effectiveFacts(facts, factsOfFile).catch(() => undefined);
+      if (effective && refersTo(effective, configPath)) found.push(effective);
     }
-    return found;
+    // A YAML a found launch runs (`llamafactory-cli train x.yaml`, a script's `--config recipe.yaml`) is part of
+    // that launch, not a launch without its GPU count.
+    const runBy = found.flatMap((f) => [...(f.configFile?.candidates ?? []), ...(f.argsFile?.candidates ?? [])]);
+    return runBy.length ? found.filter((f) => !runBy.some((p) => samePath(p, pathOf(f.uri)))) : found;
   }
 
   /** The model a context names, sized once per spec and folder until one of the files it was read from changes. */
