@@ -26,13 +26,14 @@ const hugeLaunchLength = 256 * 1024;
 /**
  * `open`: the document the editor has open at a path, if any (the server knows; the CLI and tests need not).
  * `releaseMemory`: asked when a huge script's analysis was dropped for a newer version, before that is built.
+ * `modelSized`: told when a model was sized (`TrainingService.modelFolders` may differ).
  */
-export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocument | undefined, releaseMemory?: () => void): Analyses {
+export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocument | undefined, releaseMemory?: () => void, modelSized?: () => void): Analyses {
   const configParses = new ConfigParses(releaseMemory);
   const dropped = (length: number) => {
     if (length >= hugeLaunchLength) releaseMemory?.();
   };
   const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()), undefined, dropped);
   const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d), open };
-  return { configParses, launchParses, fsdpConfigFiles: new FsdpConfigFiles(), parses, training: new TrainingService(hosts, parses) };
+  return { configParses, launchParses, fsdpConfigFiles: new FsdpConfigFiles(), parses, training: new TrainingService(hosts, parses, modelSized) };
 }

@@ -68,6 +68,8 @@ export interface LanguageServiceParams {
    * server collects the garbage then, so the two versions are never in memory together.
    */
   releaseMemory?: () => void;
+  /** Told when a model was sized: `modelFolders()` may have changed (the server watches them). */
+  modelSized?: () => void;
 }
 
 /** What the editor lists in `textDocument.hover.contentFormat` and `completionItem.documentationFormat` (LSP 3.17). */
@@ -128,6 +130,8 @@ export interface ZeroLensLanguageService {
   documentClosed(uri: string): void;
   /** Settings or workspace folders changed: drop everything read from disk and the last completion list. */
   invalidateWorkspace(): void;
+  /** The folders a model's config.json was read from, for the models sized until now. */
+  modelFolders(): string[];
   /** The built-in model catalog, for model pickers. */
   getModelCatalog(): CatalogEntry[];
   /**
@@ -145,7 +149,7 @@ export interface ZeroLensLanguageService {
 export function getLanguageService(params: LanguageServiceParams): ZeroLensLanguageService {
   const hosts = { fs: params.fs, workspace: params.workspace ?? emptyWorkspace };
   // The parses of open documents and everything read from disk live in this instance, not in module state.
-  const { configParses, launchParses, fsdpConfigFiles, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory);
+  const { configParses, launchParses, fsdpConfigFiles, parses, training } = createAnalyses(hosts, params.openDocument, params.releaseMemory, params.modelSized);
   // The config's world-size rules use its training context's GPU count (a launch script's before the settings').
   const worldOf = async (document: TextDocument, settings: ZeroLensSettings) => contextWorldSize((await training.analyzeConfig(document, settings)).context, translator(settings.locale));
   const hostsFor = (uri: string) => training.hostsReadingFor(uri);
@@ -302,6 +306,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
       lastList = undefined; // settings or files changed: a list for the same version may differ now
       training.invalidateAll();
     },
+    modelFolders: () => training.modelFolders(),
     getModelCatalog: () => catalogEntries().map((e) => ({ id: e.id, displayName: e.displayName, totalParams: e.info.totalParams, aliases: e.aliases })),
     format: formatConfig,
     getDocumentSymbols: async (d) => withParse(d, [], (parsed) => configSymbols(d, parsed)),

@@ -44,6 +44,8 @@ import { PullDiagnostics, pullSupportOf } from './pullDiagnostics';
 import { ApplyOptionRequest, CatalogRequest, ConfigurationChangedNotification, EstimatesChangedNotification, EstimateViewRequest, SettingsEditRequest, WorkspaceTrustNotification, releaseWatchGlobs, type EstimatesChangedParams, type RequestSpec, type WorkspaceTrustParams } from './protocol';
 import { settingsEdit } from './settingsEdit';
 import { jsonBasics } from './jsonBasics';
+import { ModelFolderWatch } from './modelFolderWatch';
+import { folderHolding } from './util/paths';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -101,6 +103,13 @@ let canWatchFiles = false;
  * that writes its ds_config, a new pin), they change other documents' estimates and checks.
  */
 const watchedFiles = ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}', ...releaseWatchGlobs()].map((globPattern) => ({ globPattern }));
+/**
+ * Model folders outside the workspace, watched where the editor takes a RelativePattern (LSP 3.17
+ * workspace/didChangeWatchedFiles.md L27-33, L77-96 @60f2bb8a: `relativePatternSupport`, `{ baseUri, pattern }`).
+ */
+let modelWatch: ModelFolderWatch | undefined;
+/** What a model's size is read from in its folder (readModelFolder, memory/modelFolder.ts), not its subfolders. */
+const modelFilesPattern = '{config.json,*.safetensors,*.safetensors.index.json}';
 let globalSettings: unknown = {};
 /**
  * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
@@ -156,12 +165,13 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const openDocument = (file: string) => documents.get(URI.file(file).toString());
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   const openFiles = () => documents.all().flatMap((d) => (d.uri.startsWith('file:') ? [{ path: URI.parse(d.uri).fsPath, length: d.getText().length }] : []));
-  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), markupFormats: { hover: params.capabilities.textDocument?.hover?.contentFormat, documentation: params.capabilities.textDocument?.completion?.completionItem?.documentationFormat }, openDocument, snippetEdits, releaseMemory: collectGarbage() });
+  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), markupFormats: { hover: params.capabilities.textDocument?.hover?.contentFormat, documentation: params.capabilities.textDocument?.completion?.completionItem?.documentationFormat }, openDocument, snippetEdits, releaseMemory: collectGarbage(), modelSized: () => modelWatch?.schedule() });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   foldersChange = params.capabilities.workspace?.workspaceFolders === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+  if (canWatchFiles && params.capabilities.workspace?.didChangeWatchedFiles?.relativePatternSupport === true) modelWatch = new ModelFolderWatch({ wanted: watchedModelFolders, register: watchModelFolder });
   const options = (params.initializationOptions ?? {}) as { settings?: unknown; validationDelayMs?: number; language?: unknown; trusted?: unknown; editorChecksJson?: unknown; estimatesChanged?: unknown };
   editorChecksJson = options.editorChecksJson === true;
   if (options.estimatesChanged === true) estimatesChanged = new EstimatesChanged(() => validationDelayMs, tellEstimatesChanged);
@@ -304,7 +314,21 @@ connection.onNotification(ConfigurationChangedNotification.method, refreshAll);
 connection.onNotification(WorkspaceTrustNotification.method, (params: WorkspaceTrustParams) => {
   disk.setTrusted(params?.trusted === true);
   refreshAll();
+  modelWatch?.schedule();
 });
+
+/** Folders a model's config.json was read from, outside the workspace (the workspace's watchers cover the rest); none untrusted. */
+function watchedModelFolders(): string[] {
+  return disk.restricted() ? [] : service.modelFolders().filter((folder) => !folderHolding(folder, workspace.folders()));
+}
+
+function watchModelFolder(folder: string): Promise<{ dispose(): void } | undefined> {
+  const globPattern = { baseUri: URI.file(folder).toString(), pattern: modelFilesPattern };
+  return connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => {
+    registrationRefused(DidChangeWatchedFilesNotification.method, error);
+    return undefined;
+  });
+}
 connection.onDidChangeWatchedFiles((params) => {
   // A file created or deleted changes the workspace's listing; a changed one only what was read from it.
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();

@@ -43,6 +43,8 @@ export interface TestServer {
   pushes(): number;
   /** The capabilities the server registered dynamically (`client/registerCapability`) so far. */
   registrations(): Registration[];
+  /** The ids the server unregistered (`client/unregisterCapability`) so far. */
+  unregistrations(): string[];
   stop(): Promise<void>;
   stderr(): string;
   /** The `window/logMessage` notifications so far (unless a test took the handler over). */
@@ -176,9 +178,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     return null;
   });
   const registrations: Registration[] = [];
-  for (const method of ['workspace/configuration', 'client/registerCapability', 'workspace/inlayHint/refresh', 'workspace/workspaceFolders']) {
+  const unregistrations: string[] = [];
+  for (const method of ['workspace/configuration', 'client/registerCapability', 'client/unregisterCapability', 'workspace/inlayHint/refresh', 'workspace/workspaceFolders']) {
     connection.onRequest(method, (params: unknown) => {
       if (method === 'client/registerCapability') registrations.push(...(params as RegistrationParams).registrations);
+      // The protocol's own misspelling: `unregisterations` (LSP 3.17 metaModel/metaModel.json:4263 @60f2bb8a).
+      if (method === 'client/unregisterCapability') unregistrations.push(...(params as { unregisterations: { id: string }[] }).unregisterations.map((u) => u.id));
       return answerServerRequest(options, method, params);
     });
   }
@@ -214,6 +219,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       }),
     pushes: () => pushes,
     registrations: () => [...registrations],
+    unregistrations: () => [...unregistrations],
     async stop() {
       // A server that already ended (a test of a crash) has nothing left to wait for.
       const exited = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));

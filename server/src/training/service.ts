@@ -5,14 +5,14 @@ import type { EstimatedKind } from '../feature';
 import type { ParsedConfig } from '../dsconfig/parse';
 import { factsOf, type LaunchAnalysis } from '../launch/analysis';
 import type { LaunchFacts } from '../launch/facts';
-import { launchFactsOfText, refersTo, completedByConfigFile, throughConfigFile } from '../launch/references';
+import { launchFactsOfText, refersTo, effectiveFacts, completedByConfigFile } from '../launch/references';
 import { readReferencedConfig, type ReferencedConfig } from '../launch/referencedConfig';
 import { parsedPreset } from '../launch/swiftPresets';
 import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
 import type { ModelInfo } from '../memory/types';
 import { english, presetConfigPath, type Translate } from '../protocol';
-import { dirName, folderHolding, pathOf } from '../util/paths';
+import { baseName, dirName, folderHolding, pathOf, samePath } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { RootReads } from './rootReads';
 import { analyze, type EstimateOverrides } from './analyze';
@@ -89,7 +89,8 @@ export class TrainingService {
   private readonly texts = new Map<string, Map<FileKind, Promise<ReadResult>>>();
   private readonly fileFacts = new Map<string, Promise<LaunchFacts[] | undefined>>();
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
-  private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string>; notRead: NotRead[] }>();
+  /** By folder and spec; `folders`: where the resolver read a config.json (the editor watches those outside the workspace). */
+  private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string>; notRead: NotRead[]; folders: Set<string> }>();
   private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
   /** The analysis keys of each open config's latest version: a keystroke's analyses replace the last ones'. */
   private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
@@ -110,6 +111,8 @@ export class TrainingService {
   constructor(
     private readonly hosts: Hosts,
     private readonly parses: DocumentParses,
+    /** Told when a model was sized: the folders its config.json was read from may be new (`modelFolders`). */
+    private readonly modelSized?: () => void,
   ) {}
 
   /** A file read as `kind`, once until it changes; `reads` records the path for the asking document. */
@@ -166,17 +169,17 @@ export class TrainingService {
     const factsOfFile = (path: string) => this.factsOfFile(path);
     const found: LaunchFacts[] = [];
     for (const facts of byFile.flat()) {
-      if (!facts) continue;
-      if (refersTo(facts, configPath)) {
-        found.push(await completedByConfigFile(facts, factsOfFile));
-        continue;
-      }
-      // A script whose YAML (accelerate config, LLaMA-Factory config) names the JSON.
-      if (!facts.configFile || facts.deepspeed?.kind === 'file') continue;
-      const merged = await throughConfigFile(facts, factsOfFile).catch(() => undefined);
-      if (merged && refersTo(merged, configPath)) found.push(merged);
+      // Cheap refusals first: a command's own --deepspeed wins over what its files say (effectiveFacts).
+      if (!facts || (facts.deepspeed?.kind === 'file' ? !refersTo(facts, configPath) : !facts.configFile && !facts.argsFile)) continue;
+      // The launch as it runs (the one path the script's side takes too): its own config, or the one its
+      // launcher YAML (accelerate, LLaMA-Factory) or its arguments file (a TRL recipe's `deepspeed:`) names.
+      const effective = await effectiveFacts(facts, factsOfFile).catch(() => undefined);
+      if (effective && refersTo(effective, configPath)) found.push(effective);
     }
-    return found;
+    // A YAML a found launch runs (`llamafactory-cli train x.yaml`, a script's `--config recipe.yaml`) is part of
+    // that launch, not a launch without its GPU count.
+    const runBy = found.flatMap((f) => [...(f.configFile?.candidates ?? []), ...(f.argsFile?.candidates ?? [])]);
+    return runBy.length ? found.filter((f) => !runBy.some((p) => samePath(p, pathOf(f.uri)))) : found;
   }
 
   /** The model a context names, sized once per spec and folder until one of the files it was read from changes. */
@@ -186,13 +189,20 @@ export class TrainingService {
     if (!entry) {
       const modelReads = new Set<string>();
       const notRead: NotRead[] = [];
-      const info = resolveModel(spec, recording(this.hosts.fs, modelReads, notRead), baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
-      entry = { info, reads: modelReads, notRead };
+      const folders = new Set<string>();
+      const info = resolveModel(spec, recording(this.hosts.fs, modelReads, notRead, undefined, folders), baseDir ?? this.hosts.workspace.folders()[0]).catch(() => undefined);
+      entry = { info, reads: modelReads, notRead, folders };
       this.models.set(key, entry);
+      void info.then(() => this.modelSized?.());
     }
     const { info, reads: modelReads } = entry;
     // The resolver records its paths as it reads them: all of them are known once it has settled.
     return reads ? info.then((found) => (modelReads.forEach((p) => reads.add(p)), found)) : info;
+  }
+
+  /** The folders the models sized so far read their config.json from; the set changes as models are sized and dropped. */
+  modelFolders(): string[] {
+    return [...new Set([...this.models.values()].flatMap((entry) => [...entry.folders]))];
   }
 
   /** The workspace folder holding `path`, else the first (a file outside the workspace). */
@@ -521,11 +531,13 @@ function launchFileKind(path: string): FileKind {
 
 /**
  * A file system that records every path asked for (the paths a model's size was read from), and every file
- * that exists but was not read (a named pipe, a file over its cap), for the hover to say why.
+ * that exists but was not read (a named pipe, a file over its cap), for the hover to say why; and the folder of
+ * each config.json it read (`configFolders`).
  */
-function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[], listed?: Set<string>): FileSystemHost {
+function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[], listed?: Set<string>, configFolders?: Set<string>): FileSystemHost {
   const note = <T extends object>(path: string, result: T): T => {
     if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead.push({ path, unread: result.unread as Unread });
+    else if (configFolders && 'text' in result && baseName(path) === 'config.json') configFolders.add(dirName(path));
     return result;
   };
   return delegating(fs, {
