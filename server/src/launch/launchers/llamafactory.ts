@@ -6,7 +6,7 @@ import type { Word } from '../shell/types';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { visibleDevices } from './devices';
 import { parseOptions, valueRange } from '../command/options';
-import { OptionReader, readCommonTrainingFacts } from './trainerArgs';
+import { OptionReader, readCommonTrainingFacts, trainingArgumentsDefault } from './trainerArgs';
 
 /** `llamafactory-cli train config.yaml key=value …` (OmegaConf dotlist overrides, not `--key value`). */
 export function llamaFactoryTrainer(subcommandWord: Word | undefined, args: Word[]): TrainerPart {
@@ -45,6 +45,9 @@ export function readLlamaFactoryFacts(ctx: SourceContext, env: CommandEnvironmen
   facts.quantBits = reader.integer('quantization_bit');
   facts.seqLen = reader.integer('cutoff_len');
   readCommonTrainingFacts(reader, facts);
+  // Its TrainingArguments is Seq2SeqTrainingArguments with no batch of its own (LLaMA-Factory ff6d4d12
+  // src/llamafactory/hparams/training_args.py:143-153): a config file's written batch wins over this default.
+  facts.microBatch ??= trainingArgumentsDefault(ctx, facts, 8);
   const ds = reader.option('deepspeed');
   const dsText = ds && reader.text(ds);
   const r = ds && valueRange(ds);
