@@ -144,3 +144,14 @@ test('`trl sft --accelerate_config fsdp2` / `fsdp1`: FSDP as the profiles say, o
     assert.equal(c.microBatchSize.value, 8, profile);
   }
 });
+
+// LLaMA-Factory ff6d4d12 src/llamafactory/hparams/parser.py:118-120: the YAML merged under OmegaConf.from_cli(sys.argv[2:]).
+test('`llamafactory-cli train sft.yaml per_device_train_batch_size=2 gradient_accumulation_steps=4`: the dotlist wins over the YAML', async () => {
+  const ds = JSON.stringify({ train_micro_batch_size_per_gpu: 'auto', gradient_accumulation_steps: 'auto', zero_optimization: { stage: 3 } });
+  const { analysis } = await analysisOf('CUDA_VISIBLE_DEVICES=0,1 llamafactory-cli train sft.yaml per_device_train_batch_size=2 gradient_accumulation_steps=4\n', {
+    'sft.yaml': qwen3FullSft,
+    'ds_z3_config.json': ds,
+  });
+  assert.equal(analysis.context.microBatchSize.value, 2);
+  assert.equal(analysis.context.gradientAccumulationSteps.value, 4);
+});
