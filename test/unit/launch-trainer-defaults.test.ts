@@ -155,3 +155,16 @@ test('`llamafactory-cli train sft.yaml per_device_train_batch_size=2 gradient_ac
   assert.equal(analysis.context.microBatchSize.value, 2);
   assert.equal(analysis.context.gradientAccumulationSteps.value, 4);
 });
+
+test('a TRL arguments file\'s per_device_train_batch_size wins over TrainingArguments\' default', async () => {
+  const recipe = 'model_name_or_path: Qwen/Qwen2.5-0.5B\nper_device_train_batch_size: 4\ngradient_checkpointing: false\n';
+  const { analysis } = await analysisOf('trl sft --config recipe.yaml --accelerate_config zero2\n', { 'recipe.yaml': recipe });
+  assert.equal(analysis.context.microBatchSize.value, 4);
+  assert.equal(analysis.context.gradientCheckpointing.value, false);
+});
+
+test('a data step that passes --output_dir is not taken for the training command for the batch default it gets', async () => {
+  const { analysis } = await analysisOf('python preprocess.py --output_dir data\ntorchrun --nproc_per_node 2 train.py --model_name_or_path Qwen/Qwen2.5-0.5B --output_dir out\n');
+  assert.equal(analysis.context.model?.value, 'Qwen/Qwen2.5-0.5B');
+  assert.equal(analysis.context.gpusPerNode?.value, 2);
+});

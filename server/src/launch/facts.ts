@@ -191,6 +191,8 @@ export interface LaunchFacts {
    * deepspeed.initialize for inference), so nothing is claimed about that consumer. Absent for other launches.
    */
   noTrainerArguments?: boolean;
+  /** The command runs TRL, whose configs turn gradient_checkpointing and bf16 on by default (launchers/hf.ts). */
+  trlDefaults?: true;
   /** Words whose variable depends on the `if`/`case` branch the script takes, each with the branches' values. */
   branchDependent?: Fact<string[]>[];
   /**

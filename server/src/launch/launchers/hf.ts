@@ -99,6 +99,7 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
  */
 function readTrlDefaults(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
   const at = <T>(value: T) => ctx.fact(value, facts.span.start, facts.span.start, msg("TRL's default"), true);
+  facts.trlDefaults = true;
   facts.gradientCheckpointing ??= at(true);
   if (!reader.bool('bf16') && !reader.bool('fp16')) facts.dtype ??= at<'bf16'>('bf16');
 }
