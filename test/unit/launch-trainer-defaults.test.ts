@@ -168,3 +168,10 @@ test('a data step that passes --output_dir is not taken for the training command
   assert.equal(analysis.context.model?.value, 'Qwen/Qwen2.5-0.5B');
   assert.equal(analysis.context.gpusPerNode?.value, 2);
 });
+
+test('accelerate\'s --num_processes 8 over a distributed_type NO config still runs one process; --multi_gpu makes it 8 (launch.py:1214-1237)', async () => {
+  const files = { 'single_gpu.yaml': singleGpu, 'ds.json': autoConfig };
+  const script = (flags: string) => `accelerate launch --config_file single_gpu.yaml ${flags} train.py --model_name_or_path Qwen/Qwen2.5-0.5B --output_dir out --deepspeed ds.json\n`;
+  assert.equal((await analysisOf(script('--num_processes 8'), files)).analysis.context.gpusPerNode?.value, 1);
+  assert.equal((await analysisOf(script('--multi_gpu --num_processes 8'), files)).analysis.context.gpusPerNode?.value, 8);
+});

@@ -294,7 +294,10 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     // distributed_type NO turns multi_gpu off, so accelerate's simple_launcher starts one process whatever num_processes
     // says (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1214-1237, :1397-1407).
     const type = top.get('distributed_type');
-    if (type?.text?.toUpperCase() === 'NO') facts.gpusPerNode = ctx.fact(1, type.valueStart, type.valueEnd, msg('{0} (one GPU, one process)', 'distributed_type: NO'));
+    if (type?.text?.toUpperCase() === 'NO') {
+      facts.gpusPerNode = ctx.fact(1, type.valueStart, type.valueEnd, msg('{0} (one GPU, one process)', 'distributed_type: NO'));
+      facts.oneProcess = true;
+    }
     const mp = top.get('mixed_precision');
     const precision = precisionOf(mp?.text);
     if (mp && precision) facts.dtype = at(mp, precision);
