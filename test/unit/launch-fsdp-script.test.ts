@@ -85,6 +85,15 @@ test('accelerate config with FSDP activation checkpointing: ms-swift\'s default 
   assert.deepEqual(codes((await check(after, { 'scripts/fsdp2.yaml': accelerateFsdp })).diagnostics), []);
 });
 
+// TRL's configs turn gradient_checkpointing on (trl f2cd5771 trl/trainer/base_config.py:61-66); a TRL script under an FSDP
+// config with activation checkpointing meets the same ValueError, and the message names TRL, not ms-swift.
+test('accelerate config with FSDP activation checkpointing: TRL\'s default gradient checkpointing collides too', async () => {
+  const text = 'accelerate launch --config_file fsdp2.yaml trl/scripts/sft.py --model_name_or_path Qwen/Qwen2.5-0.5B --output_dir out\n';
+  const { diagnostics } = await check(text, { 'scripts/fsdp2.yaml': accelerateFsdp });
+  assert.deepEqual(codes(diagnostics), ['fsdp-activation-and-gradient-checkpointing']);
+  assert.match(String(diagnostics[0].message), /TRL turns `--gradient_checkpointing` on by default/);
+});
+
 test('accelerate: a script\'s --deepspeed under an FSDP config wins, and both --use_* flags are refused', async () => {
   const files = { 'scripts/fsdp2.yaml': accelerateFsdp.replace('  fsdp_activation_checkpointing: true\n', ''), 'scripts/ds.json': '{ "zero_optimization": { "stage": 2 }, "train_micro_batch_size_per_gpu": "auto" }' };
   const { diagnostics } = await check('accelerate launch --config_file fsdp2.yaml train.py --deepspeed ds.json\n', files);

@@ -67,3 +67,13 @@ test('--auto_find_batch_size: the Trainer compares neither the micro-batch nor t
   // Accumulation is compared regardless.
   assert.deepEqual((await mismatches({ gradient_accumulation_steps: 2 }, run(`${args} --auto_find_batch_size`))).map((f) => f.at), ['1']);
 });
+
+// TRL's configs make bf16 `not fp16` when unset (trl f2cd5771 trl/trainer/base_config.py:67-72, :104-105): a TRL script that
+// passes no --bf16 runs with bf16 on, so a config with bf16 enabled agrees with it, and one with bf16 false does not.
+test('a TRL script without --bf16: TRL\'s bf16 default, not TrainingArguments\' False', async () => {
+  const trl = (args: string) => `torchrun --nproc_per_node 4 trl/scripts/dpo.py \\\n  --model_name_or_path Qwen/Qwen2.5-7B \\\n  --output_dir out ${args} \\\n  --deepspeed ds_config.json\n`;
+  assert.deepEqual(await mismatches({ bf16: { enabled: true } }, trl('')), []);
+  assert.equal((await mismatches({ bf16: { enabled: false } }, trl(''))).length, 1);
+  assert.deepEqual(await mismatches({ bf16: { enabled: false }, fp16: { enabled: true } }, trl('--fp16')), []);
+  assert.equal((await mismatches({ fp16: { enabled: true } }, trl(''))).length, 1);
+});

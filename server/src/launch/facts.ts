@@ -191,6 +191,12 @@ export interface LaunchFacts {
    * deepspeed.initialize for inference), so nothing is claimed about that consumer. Absent for other launches.
    */
   noTrainerArguments?: boolean;
+  /** The command runs TRL, whose configs turn gradient_checkpointing and bf16 on by default (launchers/hf.ts). */
+  trlDefaults?: true;
+  /** An accelerate config's distributed_type NO: one process, unless the command names a distributed type (`namesDistributedType`). */
+  oneProcess?: true;
+  /** The `accelerate launch` command passes --multi_gpu, --use_deepspeed, --use_fsdp, --use_megatron_lm or --tpu. */
+  namesDistributedType?: true;
   /** Words whose variable depends on the `if`/`case` branch the script takes, each with the branches' values. */
   branchDependent?: Fact<string[]>[];
   /**

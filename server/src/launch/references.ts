@@ -136,5 +136,8 @@ function mergeFacts(base: LaunchFacts, over: LaunchFacts): LaunchFacts {
   if (over.chain.includes('accelerate') && over.gpusPerNode && !over.nodes && base.nodes && base.nodes.value > 1) {
     merged.gpusPerNode = { ...over.gpusPerNode, value: Math.max(1, Math.floor(over.gpusPerNode.value / base.nodes.value)) };
   }
+  // accelerate takes the config's distributed_type only when the command names none; NO then runs one process whatever
+  // --num_processes says (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1214-1237, :1397-1407).
+  if (base.oneProcess && over.chain.includes('accelerate') && !over.namesDistributedType) merged.gpusPerNode = base.gpusPerNode;
   return merged;
 }

@@ -61,7 +61,9 @@ function isObjectValue(value: unknown): value is object {
  * Telechat's run_telechat_lora.sh) runs one process and trains nothing.
  */
 function trainingCommand(all: LaunchFacts[]): LaunchFacts | undefined {
-  return all.find((f) => f.model || f.microBatch || f.gradientAccumulation) ?? all.find((f) => f.launcher !== 'python') ?? all[0];
+  // A written batch, not the trainer's default (TrainingArguments' 8, which any command with a Trainer flag gets).
+  const written = (fact: { isDefault?: boolean } | undefined) => fact !== undefined && !fact.isDefault;
+  return all.find((f) => f.model || written(f.microBatch) || written(f.gradientAccumulation)) ?? all.find((f) => f.launcher !== 'python') ?? all[0];
 }
 
 /** Launch files in the workspace are scripts and launcher YAML; a change to one may add or remove a reference. */

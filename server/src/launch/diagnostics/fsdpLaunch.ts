@@ -49,8 +49,10 @@ function gradientCheckpointingOff(ctx: SourceContext, launch: LaunchCommand, t: 
 export function checkpointingTwice(ctx: SourceContext, launch: LaunchCommand, where: string, t: Translate): Diagnostic | undefined {
   const gc = launch.facts.gradientCheckpointing;
   if (!gc?.value || !launch.trainer || launch.trainer.kind === 'llamafactory') return undefined;
+  // The defaults that turn it on: ms-swift's and TRL's (launchers/hf.ts readTrlDefaults).
+  const program = launch.facts.trlDefaults ? 'TRL' : 'ms-swift';
   const message = gc.isDefault
-    ? t("FSDP's activation checkpointing is on ({0}) and ms-swift turns `--gradient_checkpointing` on by default: the Hugging Face Trainer refuses both at once (ValueError). Pass `--gradient_checkpointing false` and keep FSDP's.", where)
+    ? t("FSDP's activation checkpointing is on ({0}) and {1} turns `--gradient_checkpointing` on by default: the Hugging Face Trainer refuses both at once (ValueError). Pass `--gradient_checkpointing false` and keep FSDP's.", where, program)
     : t("FSDP's activation checkpointing is on ({0}) and so is `--gradient_checkpointing`: the Hugging Face Trainer refuses both at once (ValueError). Turn `--gradient_checkpointing` off and keep FSDP's.", where);
   const anchor = gc.isDefault ? (launch.trainer.subcommandWord ?? launch.command.words[0]) : gc.span;
   const off = gradientCheckpointingOff(ctx, launch, t);

@@ -97,7 +97,10 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
     }
     if (typeof written !== 'boolean') continue;
     const options = m.args.map((a) => reader.bool(a)).filter((f) => f !== undefined);
-    const on = options.some((f) => f!.value);
+    // TRL's configs make an unset bf16 `not fp16` (trl f2cd5771 trl/trainer/base_config.py:67-72, :104-105); an
+    // arguments file may set it, so not claimed then.
+    const trlBf16 = m.key[0] === 'bf16' && launch.facts.trlDefaults && !launch.facts.argsFile && !reader.bool('bf16') && !reader.bool('fp16')?.value;
+    const on = options.some((f) => f!.value) || trlBf16 === true;
     if (on === written) continue;
     const shown = options.find((f) => f!.value === on);
     const span = shown ? shown.span : ref.span;

@@ -62,6 +62,7 @@ export function offloadDeviceOf(value: string | undefined): OffloadDevice | unde
 
 export function readAccelerateFacts(ctx: SourceContext, env: CommandEnvironment, part: LauncherPart, facts: LaunchFacts): void {
   const reader = new OptionReader(ctx, env, part.parsed);
+  if (['multi_gpu', 'use_deepspeed', 'use_fsdp', 'use_megatron_lm', 'tpu'].some((n) => reader.option(n))) facts.namesDistributedType = true;
   const processes = reader.integer('num_processes');
   const machines = reader.integer('num_machines');
   if (machines && machines.value > 0) facts.nodes = machines;

@@ -9,7 +9,7 @@ import { msg } from '../../l10n';
  * (step1/2/3 and the scripts copied from it: Yi finetune/sft, Telechat deepspeed-telechat/sft), OpenRLHF's
  * `openrlhf.cli.*` modules. Only these: an ordinary script's `--zero_stage` is its own business.
  */
-function builderOf(script = ''): ConfigBuilder | undefined {
+export function builderOf(script = ''): ConfigBuilder | undefined {
   return /^(\.\/)?openrlhf[./]cli[./]/.test(script) ? 'OpenRLHF' : /(^|\/)main\.py$/.test(script) ? 'DeepSpeed-Chat' : undefined;
 }
 

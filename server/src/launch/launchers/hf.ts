@@ -5,10 +5,10 @@ import type { TrainerPart } from '../command/launchCommand';
 import type { Word } from '../shell/types';
 import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
-import { OptionReader, isEnvLikeWord, readCommonTrainingFacts } from './trainerArgs';
+import { OptionReader, isEnvLikeWord, readCommonTrainingFacts, trainingArgumentsDefault } from './trainerArgs';
 import { fsdpConfigValue, fsdpWords, trainerFsdpSettings } from '../fsdp/trainerFsdp';
 import { msg } from '../../l10n';
-import { readFlagBuiltConfig } from './flagBuiltConfig';
+import { builderOf, readFlagBuiltConfig } from './flagBuiltConfig';
 import { readTrlTrainer, trlCommandType, trlTrainerOf } from './trlScripts';
 import { baseName } from '../../util/paths';
 
@@ -73,7 +73,8 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   if (/internvl/i.test(facts.script?.value ?? '')) facts.freezeVit ??= reader.bool('freeze_backbone');
   facts.loraDropout = reader.real('lora_dropout');
   readLoraSwitches(ctx, reader, facts);
-  readScriptTrainer(ctx, trainer, facts);
+  const trl = readScriptTrainer(ctx, trainer, facts);
+  if (trl) readTrlDefaults(ctx, reader, facts);
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   // --deepspeed_config is deepspeed.add_config_arguments' (a plain deepspeed.initialize script): that consumer is known.
@@ -88,19 +89,36 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   readArgumentsFile(ctx, env, reader, trainer, facts);
   // DeepSpeed-Chat's bare `--deepspeed` (deepspeed.add_config_arguments) names no file: main.py builds the config.
   if (!facts.deepspeed) readFlagBuiltConfig(reader, facts);
+  const trainerFlags = !facts.noTrainerArguments && trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name));
+  if ((trl || trainerFlags) && !builderOf(facts.script?.value)) facts.microBatch ??= trainingArgumentsDefault(ctx, facts, 8);
 }
 
-/** The TRL trainer the script's name says it runs (`trl/scripts/grpo.py`, `-m trl.scripts.rloo`, `trl grpo`). */
-function readScriptTrainer(ctx: SourceContext, trainer: TrainerPart, facts: LaunchFacts): void {
+/**
+ * TRL's configs turn on gradient_checkpointing and bf16 (unless fp16) (trl f2cd5771 trl/trainer/base_config.py:61-72,
+ * :104-105; checkpointing since a222aeb4, v0.21), where TrainingArguments has both off.
+ */
+function readTrlDefaults(ctx: SourceContext, reader: OptionReader, facts: LaunchFacts): void {
+  const at = <T>(value: T) => ctx.fact(value, facts.span.start, facts.span.start, msg("TRL's default"), true);
+  facts.trlDefaults = true;
+  facts.gradientCheckpointing ??= at(true);
+  if (!reader.bool('bf16') && !reader.bool('fp16')) facts.dtype ??= at<'bf16'>('bf16');
+}
+
+/**
+ * The TRL trainer the script's name says it runs (`trl/scripts/grpo.py`, `-m trl.scripts.rloo`, `trl grpo`); true when
+ * the command runs TRL (also `trl sft`, trl/scripts/sft.py), not a program that builds its own config (OpenRLHF).
+ */
+function readScriptTrainer(ctx: SourceContext, trainer: TrainerPart, facts: LaunchFacts): boolean {
   const command = trainer.subcommandWord;
   if (command) {
     const type = trlCommandType(command.value);
     if (type) readTrlTrainer(ctx, facts, type, command, `trl ${command.value}`);
-    return;
+    return true;
   }
   const script = facts.script ?? (trainer.python && ctx.fact(trainer.python.runs.value, trainer.python.runs.start, trainer.python.runs.end, 'python'));
   const type = script && trlTrainerOf(script.value);
   if (script && type) readTrlTrainer(ctx, facts, type, script.span, baseName(script.value));
+  return !!script && !builderOf(script.value) && (!!type || /(^|[\\/.])trl[\\/.]scripts[\\/.]/.test(script.value));
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { LaunchFacts } from '../facts';
 import type { TrainerPart } from '../command/launchCommand';
-import type { SourceContext } from '../command/context';
+import { parseInteger, type SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
 import type { Word } from '../shell/types';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { visibleDevices } from './devices';
 import { parseOptions, valueRange } from '../command/options';
-import { OptionReader, readCommonTrainingFacts } from './trainerArgs';
+import { OptionReader, readCommonTrainingFacts, trainingArgumentsDefault } from './trainerArgs';
 
 /** `llamafactory-cli train config.yaml key=value …` (OmegaConf dotlist overrides, not `--key value`). */
 export function llamaFactoryTrainer(subcommandWord: Word | undefined, args: Word[]): TrainerPart {
@@ -33,6 +33,10 @@ export function readLlamaFactoryFacts(ctx: SourceContext, env: CommandEnvironmen
     const valueStart = word.start + word.raw.indexOf('=') + 1;
     const resolved = env.resolve(word);
     const value = resolved?.slice(resolved.indexOf('=') + 1);
+    // The dotlist is merged over the YAML (LLaMA-Factory ff6d4d12 src/llamafactory/hparams/parser.py:118-120).
+    const batchKey = m[1] === 'per_device_train_batch_size' ? 'microBatch' : m[1] === 'gradient_accumulation_steps' ? 'gradientAccumulation' : undefined;
+    const n = batchKey ? parseInteger(value) : undefined;
+    if (batchKey && n !== undefined) facts[batchKey] = ctx.fact(n, valueStart, word.end, `${m[1]}=`);
     if (m[1] === 'deepspeed') {
       const ref = classifyDeepSpeedValue(ctx, m[2], value, valueStart, word.end, 'deepspeed=');
       facts.deepspeed = ref.kind === 'unknown' ? { ...ref, kind: 'file', path: ref.text, candidates: ctx.candidates(ref.text) } : ref;
@@ -45,6 +49,9 @@ export function readLlamaFactoryFacts(ctx: SourceContext, env: CommandEnvironmen
   facts.quantBits = reader.integer('quantization_bit');
   facts.seqLen = reader.integer('cutoff_len');
   readCommonTrainingFacts(reader, facts);
+  // Its TrainingArguments is Seq2SeqTrainingArguments with no batch of its own (LLaMA-Factory ff6d4d12
+  // src/llamafactory/hparams/training_args.py:143-153): a config file's written batch wins over this default.
+  facts.microBatch ??= trainingArgumentsDefault(ctx, facts, 8);
   const ds = reader.option('deepspeed');
   const dsText = ds && reader.text(ds);
   const r = ds && valueRange(ds);

@@ -6,6 +6,7 @@ import type { SourceContext } from '../command/context';
 import { parseBool, parseInteger } from '../command/context';
 import type { Option, ParsedOptions } from '../command/options';
 import { lastOption, valueRange } from '../command/options';
+import { msg } from '../../l10n';
 
 /** Reads option values with the command's variables resolved; helpers shared by the launcher models. */
 export class OptionReader {
@@ -65,6 +66,15 @@ export class OptionReader {
     const b = t === '' ? true : parseBool(t);
     return b === undefined ? undefined : this.located(o, b);
   }
+}
+
+/**
+ * TrainingArguments' per_device_train_batch_size when the command is silent: 8 (transformers fd798335
+ * src/transformers/training_args.py, `per_device_train_batch_size: int = field(default=8, …)`), which TRL's configs
+ * keep (trl f2cd5771 trl/trainer/base_config.py overrides no batch) and the DeepSpeed config's "auto" takes.
+ */
+export function trainingArgumentsDefault(ctx: SourceContext, facts: LaunchFacts, value: number): Fact<number> {
+  return ctx.fact(value, facts.span.start, facts.span.start, msg('TrainingArguments default {0}', value), true);
 }
 
 /** Environment-looking words among arguments (`NPROC_PER_NODE=2` after `swift sft`). */

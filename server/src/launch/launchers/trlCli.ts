@@ -1,5 +1,5 @@
 import type { Word } from '../shell/types';
-import type { Fact, LaunchFacts } from '../facts';
+import type { Fact, FsdpSettings, LaunchFacts } from '../facts';
 import type { LauncherPart, TrainerPart } from '../command/launchCommand';
 import type { SourceContext } from '../command/context';
 import type { CommandEnvironment } from '../shell/variables';
@@ -68,9 +68,20 @@ export function withAccelerateKeys(merged: LaunchFacts, keys: NonNullable<Launch
 /**
  * The profiles without DeepSpeed: multi_gpu.yaml starts its 8 processes (MULTI_GPU); single_gpu.yaml's distributed_type
  * NO leaves multi_gpu off, so accelerate's simple_launcher runs one (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1223-1233,
- * :1397-1407). The FSDP profiles are not read.
+ * :1397-1407); fsdp1.yaml and fsdp2.yaml start 8 with FSDP (below).
  */
-const processProfiles: Record<string, number> = { multi_gpu: 8, single_gpu: 1 };
+const processProfiles: Record<string, number> = { multi_gpu: 8, single_gpu: 1, fsdp1: 8, fsdp2: 8 };
+
+/**
+ * trl f2cd5771 trl/accelerate_configs/fsdp1.yaml and fsdp2.yaml: FULL_SHARD (fsdp1's default sharding strategy, fsdp2's
+ * fsdp_reshard_after_forward: true), TRANSFORMER_BASED_WRAP, no offload, no FSDP activation checkpointing, fsdp1 with
+ * use_orig_params; mixed_precision bf16.
+ */
+function fsdpProfile(version: 1 | 2, at: Fact<string>): FsdpSettings {
+  const settings: FsdpSettings = { via: at.via, span: at.span, version, strategy: 'FULL_SHARD', offloadParams: false, autoWrap: 'TRANSFORMER_BASED_WRAP' };
+  if (version === 1) settings.useOrigParams = true;
+  return settings;
+}
 
 function accelerateConfigFacts(config: Fact<string> & { candidates: string[] }, facts: LaunchFacts): void {
   const profile = profiles[config.value];
@@ -79,6 +90,11 @@ function accelerateConfigFacts(config: Fact<string> & { candidates: string[] }, 
   const isPath = /[\\/]|\.ya?ml$/i.test(config.value);
   if (!isPath && processProfiles[config.value]) {
     facts.gpusPerNode ??= byProfile(processProfiles[config.value]);
+    const fsdp = /^fsdp([12])$/.exec(config.value);
+    if (fsdp) {
+      facts.fsdp ??= fsdpProfile(fsdp[1] === '2' ? 2 : 1, config);
+      facts.mixedPrecision ??= byProfile('bf16');
+    }
     return;
   }
   if (!profile || isPath) {

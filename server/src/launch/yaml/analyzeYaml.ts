@@ -291,6 +291,13 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     const processes = int(top.get('num_processes'));
     if (machines && machines.value > 0) facts.nodes = machines;
     if (processes && processes.value > 0) facts.gpusPerNode = { ...processes, value: Math.max(1, Math.floor(processes.value / (machines?.value || 1))) };
+    // distributed_type NO turns multi_gpu off, so accelerate's simple_launcher starts one process whatever num_processes
+    // says (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1214-1237, :1397-1407).
+    const type = top.get('distributed_type');
+    if (type?.text?.toUpperCase() === 'NO') {
+      facts.gpusPerNode = ctx.fact(1, type.valueStart, type.valueEnd, msg('{0} (one GPU, one process)', 'distributed_type: NO'));
+      facts.oneProcess = true;
+    }
     const mp = top.get('mixed_precision');
     const precision = precisionOf(mp?.text);
     if (mp && precision) facts.dtype = at(mp, precision);
@@ -358,6 +365,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     const disable = top.get('disable_gradient_checkpointing');
     facts.gradientCheckpointing = disable?.value === true ? at(disable, false) : ctx.fact(true, 0, 0, msg('LLaMA-Factory default (disable_gradient_checkpointing: false)'), true);
   }
+  // LLaMA-Factory's TrainingArguments keeps Seq2SeqTrainingArguments' batch (launchers/llamafactory.ts).
+  if (kind === 'llamafactory-yaml' && llamaFactoryOwn) facts.microBatch ??= ctx.fact(8, 0, 0, msg('TrainingArguments default {0}', 8), true);
   if (kind === 'swift-yaml') {
     facts.tuner ??= ctx.fact('lora', 0, 0, msg('ms-swift default'), true);
     // As on the command line (launchers/swift.ts): the optimizer plugin, galore from use_galore when no optimizer is
