@@ -63,6 +63,9 @@ test('a plain HF Trainer script with "auto" in its config and no batch flag: Tra
   assert.equal(c.microBatchSize.value, 8);
   assert.match(describeSource(c.microBatchSize.source), /TrainingArguments default 8/);
   assert.equal(c.gradientAccumulationSteps.value, 1);
+  // TrainingArguments' gradient_checkpointing is False: every layer's activations stay (the editor's default was on).
+  assert.equal(c.gradientCheckpointing.value, false);
+  assert.match(describeSource(c.gradientCheckpointing.source), /TrainingArguments default false/);
 });
 
 test('the config\'s own train_micro_batch_size_per_gpu decides (transformers raises when the script\'s differs)', async () => {

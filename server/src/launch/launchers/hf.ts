@@ -90,7 +90,12 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   // DeepSpeed-Chat's bare `--deepspeed` (deepspeed.add_config_arguments) names no file: main.py builds the config.
   if (!facts.deepspeed) readFlagBuiltConfig(reader, facts);
   const trainerFlags = !facts.noTrainerArguments && trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name));
-  if ((trl || trainerFlags) && !builderOf(facts.script?.value)) facts.microBatch ??= trainingArgumentsDefault(ctx, facts, 8);
+  if ((trl || trainerFlags) && !builderOf(facts.script?.value)) {
+    facts.microBatch ??= trainingArgumentsDefault(ctx, facts, 8);
+    // TrainingArguments' gradient_checkpointing defaults to False (transformers fd798335 training_args.py): the
+    // activations of every layer stay (TRL's own default, readTrlDefaults, came first).
+    facts.gradientCheckpointing ??= trainingArgumentsDefault(ctx, facts, false);
+  }
 }
 
 /**
