@@ -66,6 +66,9 @@ test('a plain HF Trainer script with "auto" in its config and no batch flag: Tra
   // TrainingArguments' gradient_checkpointing is False: every layer's activations stay (the editor's default was on).
   assert.equal(c.gradientCheckpointing.value, false);
   assert.match(describeSource(c.gradientCheckpointing.source), /TrainingArguments default false/);
+  // Neither --bf16 nor --fp16: fp32, which the config's "auto" (unwritten here) would follow.
+  assert.equal(c.dtype.value, 'fp32');
+  assert.match(describeSource(c.dtype.source), /TrainingArguments default fp32/);
 });
 
 test('the config\'s own train_micro_batch_size_per_gpu decides (transformers raises when the script\'s differs)', async () => {

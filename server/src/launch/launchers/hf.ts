@@ -1,6 +1,7 @@
 import type { LaunchFacts } from '../facts';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { parseOptions, valueRange, type Option } from '../command/options';
+import type { Precision } from '../../memory/types';
 import type { TrainerPart } from '../command/launchCommand';
 import type { Word } from '../shell/types';
 import type { SourceContext } from '../command/context';
@@ -95,6 +96,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // TrainingArguments' gradient_checkpointing defaults to False (transformers fd798335 training_args.py): the
     // activations of every layer stay (TRL's own default, readTrlDefaults, came first).
     facts.gradientCheckpointing ??= trainingArgumentsDefault(ctx, facts, false);
+    // Neither --bf16 nor --fp16 (nor a dtype): TrainingArguments trains in fp32 (bf16 and fp16 default to False), and
+    // a DeepSpeed config's "auto" follows it.
+    facts.dtype ??= trainingArgumentsDefault<Precision>(ctx, facts, 'fp32');
   }
 }
 

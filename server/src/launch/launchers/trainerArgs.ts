@@ -73,7 +73,7 @@ export class OptionReader {
  * src/transformers/training_args.py, `per_device_train_batch_size: int = field(default=8, …)`), which TRL's configs
  * keep (trl f2cd5771 trl/trainer/base_config.py overrides no batch) and the DeepSpeed config's "auto" takes.
  */
-export function trainingArgumentsDefault<T extends number | boolean>(ctx: SourceContext, facts: LaunchFacts, value: T): Fact<T> {
+export function trainingArgumentsDefault<T extends number | boolean | string>(ctx: SourceContext, facts: LaunchFacts, value: T): Fact<T> {
   return ctx.fact(value, facts.span.start, facts.span.start, msg('TrainingArguments default {0}', value), true);
 }
 
