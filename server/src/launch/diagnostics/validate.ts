@@ -16,6 +16,7 @@ import type { ZeroLensSettings } from '../../settings';
 import { fsdpTrainerDiagnostics } from './fsdpTrainer';
 import { fsdpLaunchDiagnostics } from './fsdpLaunch';
 import { parallelSizeDiagnostics } from './parallelSizes';
+import { commandLineOptions, llamaFactoryDeepSpeed } from './llamaFactoryDeepSpeed';
 
 /**
  * The hosts for one validation run, reading each path once: a script may name the same config in thousands
@@ -87,6 +88,7 @@ export async function launchDiagnostics(
         out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t, {}, '', missingFileRaises['LLaMA-Factory config']));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t, launch.env)));
+      if (launch.facts.deepspeed) out.push(...(await llamaFactoryDeepSpeed(ctx, hosts, launch.facts.deepspeed, commandLineOptions(ctx, launch.env, trainer), t)));
     }
   }
   return out;

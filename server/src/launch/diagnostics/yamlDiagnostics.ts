@@ -5,6 +5,7 @@ import type { YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
 import { LLAMA_FACTORY } from '../../diagnostics/upstream';
 import { llamaFactoryZero3 } from './llamaFactoryZero3';
+import { llamaFactoryDeepSpeed, yamlOptions } from './llamaFactoryDeepSpeed';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
@@ -127,5 +128,6 @@ export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: Ya
   }
   out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts, t)));
   out.push(...(await llamaFactoryZero3(ctx, hosts, yaml, t)));
+  if (yaml.kind === 'llamafactory-yaml' && yaml.facts.deepspeed) out.push(...(await llamaFactoryDeepSpeed(ctx, hosts, yaml.facts.deepspeed, yamlOptions(ctx, yaml), t)));
   return out;
 }
