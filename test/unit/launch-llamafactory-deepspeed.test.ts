@@ -76,3 +76,18 @@ test('in Chinese', async () => {
   const { ours } = await check('lf/zh.yaml', `${base}use_galore: true\ndeepspeed: ds_z2.json\n`, 'zh-cn');
   assert.match(String(ours[0].message), /^use_galore 配合 DeepSpeed（ds_z2\.json）：LLaMA-Factory 启动时会拒绝（"GaLore and APOLLO are incompatible with DeepSpeed yet\."，hparams\/parser\.py:518-519）。请关闭 use_galore。$/);
 });
+
+test('YAML: quantization_bit with full or freeze tuning, which LLaMA-Factory refuses, DeepSpeed or not (parser.py:235-237)', async () => {
+  const text = `${base}quantization_bit: 4\ndeepspeed: ds_z2.json\n`;
+  const { document, diagnostics } = await check('lf/q.yaml', text);
+  const [d] = diagnostics.filter((x) => x.code === 'llamafactory-invalid-value');
+  assert.equal(document.getText(d?.range), 'quantization_bit: 4');
+  assert.equal(d.codeDescription?.href, link('235-237'));
+  assert.match(String(d.message), /^quantization_bit with finetuning_type: full: LLaMA-Factory refuses it at start \("Quantization is only compatible with the LoRA or OFT method\."/);
+  assert.equal(fixed(document, diagnostics, 'llamafactory-invalid-value', 'Remove quantization_bit'), `${base}deepspeed: ds_z2.json\n`);
+  // lora (also the default) and oft take it.
+  for (const tuning of ['lora', 'oft']) assert.deepEqual(codes((await check(`lf/q-${tuning}.yaml`, text.replace('full', tuning))).diagnostics), []);
+  assert.deepEqual(codes((await check('lf/q-default.yaml', text.replace('finetuning_type: full\n', ''))).diagnostics), []);
+  const zh = (await check('lf/q-zh.yaml', text.replace('full', 'freeze'), 'zh-cn')).diagnostics[0];
+  assert.match(String(zh?.message), /^quantization_bit 配合 finetuning_type: freeze：LLaMA-Factory 启动时会拒绝/);
+});
