@@ -70,6 +70,14 @@ test('command line: `key=value` overrides and `--key` flags of llamafactory-cli 
   assert.deepEqual((await check('run3.sh', flags.replace('--use_apollo', '--use_apollo false'))).ours, []);
   const badam = await check('run4.sh', 'llamafactory-cli train --use_badam true --deepspeed ds_z2.json\n');
   assert.equal(badam.ours[0]?.codeDescription?.href, link('515-516'));
+  // The DeepSpeed config of the YAML the command runs counts too.
+  const document = doc('run5.sh', 'llamafactory-cli train lf/sft.yaml use_galore=true\n');
+  const withYaml = service({ ...files, 'lf/sft.yaml': `${base}deepspeed: ds_z2.json\n` });
+  const viaYaml = (await withYaml.ls.doValidation(document, settings())).filter((d) => d.code === code);
+  assert.equal(viaYaml.length, 1);
+  assert.match(String(viaYaml[0].message), /^use_galore with DeepSpeed \(ds_z2\.json\)/);
+  const plainYaml = service({ ...files, 'lf/sft.yaml': base });
+  assert.deepEqual((await plainYaml.ls.doValidation(document, settings())).filter((d) => d.code === code), []);
 });
 
 test('in Chinese', async () => {
