@@ -68,6 +68,9 @@ test('command line: `key=value` overrides and `--key` flags of llamafactory-cli 
   assert.equal(b.ours.length, 1, b.diagnostics.map((d) => d.message).join('\n'));
   assert.equal(fixed(b.document, b.diagnostics, code, 'Remove --use_apollo'), 'llamafactory-cli train --model_name_or_path Qwen/Qwen3-8B --deepspeed ds_z2.json\n');
   assert.deepEqual((await check('run3.sh', flags.replace('--use_apollo', '--use_apollo false'))).ours, []);
+  // After a config file only key=value overrides are read (parser.py:117-120); without one, only flags (:125-126).
+  assert.deepEqual((await check('run6.sh', 'llamafactory-cli train lf/sft.yaml --use_galore deepspeed=ds_z2.json\n')).ours, []);
+  assert.deepEqual((await check('run7.sh', 'llamafactory-cli train use_galore=true --deepspeed ds_z2.json\n')).ours, []);
   const badam = await check('run4.sh', 'llamafactory-cli train --use_badam true --deepspeed ds_z2.json\n');
   assert.equal(badam.ours[0]?.codeDescription?.href, link('515-516'));
   // The DeepSpeed config of the YAML the command runs counts too.

@@ -39,19 +39,25 @@ export function yamlOptions(ctx: SourceContext, yaml: YamlLaunch): OptionLookup 
   };
 }
 
-/** `llamafactory-cli train`'s options: `key=value` overrides (OmegaConf's dotlist) and `--key [value]` flags (HfArgumentParser). */
+/**
+ * `llamafactory-cli train`'s options: after a config file, `key=value` overrides (OmegaConf's dotlist); without one,
+ * `--key [value]` flags (HfArgumentParser) (hiyouga/LLaMA-Factory@ff6d4d12 src/llamafactory/hparams/parser.py:117-126).
+ */
 export function commandLineOptions(ctx: SourceContext, env: CommandEnvironment, trainer: TrainerPart): OptionLookup {
   const editor = new ScriptEditor(ctx);
   const reader = new OptionReader(ctx, env, trainer.parsed);
   const read = (text: string) => parseBool(text) ?? text;
+  // sys.argv[1], the word after `train`.
+  const first = trainer.args[0];
+  const configFile = !!first && /\.(ya?ml|json)$/i.test(env.resolve(first) ?? first.value);
   return (key) => {
     let found: WrittenOption | undefined;
-    for (const word of trainer.args) {
+    for (const word of configFile ? trainer.args : []) {
       const text = env.resolve(word) ?? word.value;
       if (text.startsWith(`${key}=`)) found = { value: read(text.slice(key.length + 1)), start: word.start, end: word.end, fix: 'remove-flag', remove: editor.removeWords(word.start, word.end), name: key };
     }
-    const option = lastOption(trainer.parsed, key);
-    if (!option || (found && found.start > option.word.start)) return found;
+    const option = configFile ? undefined : lastOption(trainer.parsed, key);
+    if (!option) return found;
     // `--use_galore` alone is true (HfArgumentParser's bool fields take an optional value).
     const text = reader.text(option) ?? '';
     const extent = optionExtent(option, 1);
