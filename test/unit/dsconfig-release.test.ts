@@ -6,7 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { getLanguageService } from '../../server/src/languageService';
 import { defaultSettings } from '../../server/src/settings';
-import { findDeepSpeedRelease } from '../../server/src/dsconfig/deepspeedRelease';
+import { findDeepSpeedRelease, findPinnedRelease } from '../../server/src/dsconfig/deepspeedRelease';
 import { settingDefinitions } from '../../server/src/protocol/settings';
 import { memoryHosts, workspaceRoot } from './context-hosts';
 
@@ -56,4 +56,16 @@ test('zeroLens.deepspeedVersion wins over a pin in the workspace, as its descrip
   assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.14.4\n' }, '0.19.3'), { version: '0.19.3', source: 'zeroLens.deepspeedVersion' });
   assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.14.4\n' }), { version: '0.14.4', source: 'requirements.txt' });
   assert.match(settingDefinitions.deepspeedVersion.description, /Unset: the release .* pins/);
+});
+
+test('the same pins name trl\'s release, and neither package is read as the other', async () => {
+  const find = (files: Record<string, string>, name: 'deepspeed' | 'trl') => findPinnedRelease(memoryHosts(files).fs, [workspaceRoot], name);
+  const both = 'torch==2.4.0\ntrl==0.18.2\ndeepspeed==0.16.4\n';
+  assert.deepEqual(await find({ 'requirements.txt': both }, 'trl'), { version: '0.18.2', source: 'requirements.txt' });
+  assert.deepEqual(await find({ 'requirements.txt': both }, 'deepspeed'), { version: '0.16.4', source: 'requirements.txt' });
+  assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.16.4\n' }, 'trl'), undefined);
+  assert.deepEqual(await find({ 'requirements.txt': 'trl==0.18.2\n' }, 'deepspeed'), undefined);
+  assert.deepEqual(await find({ 'poetry.lock': '[[package]]\nname = "trl"\nversion = "0.17.0"\n' }, 'trl'), { version: '0.17.0', source: 'poetry.lock' });
+  assert.deepEqual(await find({ 'Pipfile.lock': '{"default": {"trl": {"version": "==0.16.1"}}}' }, 'trl'), { version: '0.16.1', source: 'Pipfile.lock' });
+  assert.deepEqual(await find({ 'requirements.txt': 'trl>=0.14\n' }, 'trl'), undefined);
 });

@@ -40,14 +40,25 @@ test('ds_config diagnostics in Chinese: the top level, a value\'s kind, "auto" l
 });
 
 test('the batch check against the GPU count: the derived values in Chinese, the GPU count said once', async () => {
-  const config = '{ "train_batch_size": 1, "gradient_accumulation_steps": 1, "zero_optimization": { "stage": 2 } }';
+  const config = '{ "train_batch_size": 12, "gradient_accumulation_steps": 4, "zero_optimization": { "stage": 2 } }';
   const [zhBatch] = (await diagnoseConfig(config, { language: 'zh-cn', gpusPerNode: 8 })).filter((d) => d.code === 'batch-size-mismatch');
   assert.ok(zhBatch, 'batch-size-mismatch is reported');
   assert.doesNotMatch(String(zhBatch.message), /derived|GPU（8 张 GPU/, String(zhBatch.message));
-  assert.match(String(zhBatch.message), /0（推算） × 1 × 8 = 0/);
+  assert.match(String(zhBatch.message), /0（推算） × 4 × 8 = 0/);
   const [enBatch] = (await diagnoseConfig(config, { language: 'en', gpusPerNode: 8 })).filter((d) => d.code === 'batch-size-mismatch');
   assert.doesNotMatch(String(enBatch.message), /GPUs \(8 GPUs/, String(enBatch.message));
-  assert.match(String(enBatch.message), /0 \(derived\) × 1 × 8/);
+  assert.match(String(enBatch.message), /0 \(derived\) × 4 × 8/);
+});
+
+test('a batch smaller than the GPU count says so, in both languages, and not "0 (derived) × …"', async () => {
+  const config = '{ "train_batch_size": 1, "gradient_accumulation_steps": 1, "zero_optimization": { "stage": 2 } }';
+  const [zhBatch] = (await diagnoseConfig(config, { language: 'zh-cn', gpusPerNode: 8 })).filter((d) => d.code === 'batch-size-mismatch');
+  assert.match(String(zhBatch?.message), /^train_batch_size（1）小于 GPU 数，8 张 GPU（.*）：每张 GPU 至少要分到一个样本/, String(zhBatch?.message));
+  assert.doesNotMatch(String(zhBatch.message), /推算|derived/);
+  const [enBatch] = (await diagnoseConfig(config, { language: 'en', gpusPerNode: 8 })).filter((d) => d.code === 'batch-size-mismatch');
+  assert.match(String(enBatch?.message), /^train_batch_size \(1\) is smaller than the number of GPUs, 8 GPUs \(.*\): every GPU needs at least one sample/, String(enBatch?.message));
+  assert.doesNotMatch(String(enBatch.message), /derived/);
+  assert.equal((enBatch.data as { suggested?: number }).suggested, 8);
 });
 
 test('launch diagnostics in Chinese say what a flag accepts with 只能是, not 取', async () => {

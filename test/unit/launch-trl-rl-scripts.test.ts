@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withDefaults } from '../../server/src/settings';
 import { describeSource } from '../../server/src/protocol';
-import { estimateFeatures, memoryHosts, scriptDocument } from './context-hosts';
+import * as path from 'node:path';
+import { estimateFeatures, memoryHosts, scriptDocument, workspaceRoot } from './context-hosts';
 import { zero3 } from './trl-fixtures';
 
 async function contextOf(text: string, files: Record<string, string> = {}) {
@@ -48,6 +49,43 @@ test('trl/scripts/grpo.py --beta 0.04: a frozen reference copy of the model', as
   const analysis = await contextOf(grpoFuncs.replace('--reward_funcs accuracy_reward', '--reward_funcs accuracy_reward --beta 0.04'), accelerateFiles);
   assert.equal(analysis.context.workload.rlhf?.value.type, 'grpo');
   assert.equal(analysis.context.workload.rlhf?.value.referenceModel, 'Qwen/Qwen2.5-0.5B');
+});
+
+// GRPOConfig's beta was 0.04 until v0.19 (trl 7359ddcc, grpo_config.py:390-391; v0.18.2 has 0.04 there): a workspace
+// that pins an older trl loads the reference model where the command leaves --beta out.
+test('GRPO without --beta under a pinned trl before 0.19: beta 0.04 and a reference model, said with the pin', async () => {
+  for (const [file, pin] of [['requirements.txt', 'torch\ntrl==0.18.2\n'], ['pyproject.toml', '[project]\ndependencies = ["trl[vllm]==0.17.0"]\n'], ['uv.lock', '[[package]]\nname = "trl"\nversion = "0.18.1"\n']] as const) {
+    const analysis = await contextOf(grpoFuncs, { ...accelerateFiles, [file]: pin });
+    const rlhf = analysis.context.workload.rlhf?.value;
+    assert.equal(rlhf?.beta, 0.04, file);
+    assert.equal(rlhf?.referenceModel, 'Qwen/Qwen2.5-0.5B', file);
+    const note = analysis.notes.find((n) => /reference model/i.test(n));
+    assert.match(String(note), new RegExp(`^Reference model loaded: beta is 0\\.04 \\(TRL 0\\.1[78]\\.[0-9]'s default, per ${file.replace('.', '\\.')}`), analysis.notes.join('\n'));
+  }
+});
+
+test('GRPO without --beta: trl 0.19 on, a range or no pin keep beta 0 and the note; a written --beta wins over the pin', async () => {
+  for (const pin of ['trl==0.19.0\n', 'trl==0.21.0\n', 'trl>=0.14\n', 'deepspeed==0.16.4\n']) {
+    const analysis = await contextOf(grpoFuncs, { ...accelerateFiles, 'requirements.txt': pin });
+    assert.equal(analysis.context.workload.rlhf?.value.beta, 0, pin);
+    assert.equal(analysis.context.workload.rlhf?.value.referenceModel, undefined, pin);
+    assert.ok(analysis.notes.some((n) => /^No reference model: beta is 0/.test(n)), analysis.notes.join('\n'));
+  }
+  const written = await contextOf(grpoFuncs.replace('--reward_funcs accuracy_reward', '--reward_funcs accuracy_reward --beta 0.0'), { ...accelerateFiles, 'requirements.txt': 'trl==0.18.2\n' });
+  assert.equal(written.context.workload.rlhf?.value.beta, 0);
+  assert.equal(written.context.workload.rlhf?.value.referenceModel, undefined);
+});
+
+test('an installed trl in .venv counts as a pin, and a changed pin reaches the launch script', async () => {
+  const hosts = memoryHosts({ ...accelerateFiles, 'train.sh': grpoFuncs });
+  const listings: Record<string, string[]> = { '.venv/lib': ['python3.11'], '.venv/lib/python3.11/site-packages': ['torch-2.4.0.dist-info', 'trl-0.18.2.dist-info'] };
+  hosts.fs.listDir = async (dir) => listings[path.relative(workspaceRoot, dir).split(path.sep).join('/')];
+  const { analyses } = estimateFeatures(hosts);
+  const analyze = async () => (await analyses.training.analyzeDocument(scriptDocument('train.sh', grpoFuncs), 'launch-script', withDefaults({ gpusPerNode: 8 }))).analysis;
+  assert.equal((await analyze()).context.workload.rlhf?.value.beta, 0.04);
+  hosts.write('requirements.txt', 'trl==0.19.1\n');
+  assert.ok(analyses.training.filesChanged([path.join(workspaceRoot, 'requirements.txt')]).length > 0, 'the script read the pin files');
+  assert.equal((await analyze()).context.workload.rlhf?.value.beta, 0);
 });
 
 test("GRPO's --reward_model_name_or_path is a reward model, not PPO", async () => {

@@ -188,6 +188,8 @@ export const diagnosticRegistry = {
     'accelerate-flag-fills-auto': [Information, huggingFaceDocs.accelerate],
     'llamafactory-invalid-value': [Error, launchDocs.llamaFactory, `${LLAMA_FACTORY}:src/llamafactory/hparams/finetuning_args.py#L464`],
     'llamafactory-zero3-incompatible': [Error, launchDocs.llamaFactory, `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L532-533`],
+    /** GaLore, APOLLO and BAdam under DeepSpeed; each case links the line that raises first (llamaFactoryDeepSpeed.ts). */
+    'llamafactory-deepspeed-incompatible': [Error, launchDocs.llamaFactory, `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L518-519`],
     'yaml-syntax-error': [Warning, launchDocs.yaml],
     // FSDP (accelerate's fsdp_config, the Trainer's --fsdp/--fsdp_config, ms-swift's --fsdp) and parallel sizes: the
     // registered `raises` is the Trainer's or Megatron's line; each check links the line that raises in its own case

@@ -1,7 +1,7 @@
 import { missing, textOf, type FileSystemHost } from '../host';
 import { folderHolding, joinPath } from '../util/paths';
 import { english, type Translate } from '../l10n';
-import { releaseEnvironments, releasePinFiles, type ReleasePinFile } from '../protocol/releasePins';
+import { releaseEnvironments, releasePinFiles, type PinnedPackage, type ReleasePinFile } from '../protocol/releasePins';
 
 /**
  * The DeepSpeed release a workspace runs, and the defaults that changed between releases. The schema reflects
@@ -64,17 +64,21 @@ export function releaseDefault(path: string, schemaDefault: unknown, release: De
 
 /**
  * `deepspeed==0.14.4`, `deepspeed[autotuning]==0.14.4` (PEP 508 extras), conda's `deepspeed=0.14.4` in an environment
- * file, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files).
+ * file, `deepspeed = "0.14.4"`, `name = "deepspeed"\nversion = "0.14.4"` (lock files); the same for trl.
  */
-const pinPatterns: Record<ReleasePinFile, RegExp> = {
-  'requirements.txt': /^\s*deepspeed\s*(?:\[[^\]]*\])?\s*===?\s*v?([\d.]+)/im,
-  'requirements-train.txt': /^\s*deepspeed\s*(?:\[[^\]]*\])?\s*===?\s*v?([\d.]+)/im,
-  'environment.yml': /^\s*-\s*deepspeed\s*(?:\[[^\]]*\])?\s*={1,3}\s*v?([\d.]+)/im,
-  'pyproject.toml': /["']deepspeed\s*(?:\[[^\]]*\])?\s*===?\s*v?([\d.]+)["']|^\s*deepspeed\s*=\s*["']=*\s*v?([\d.]+)["']/im,
-  'uv.lock': /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i,
-  'poetry.lock': /name\s*=\s*"deepspeed"\s*\n\s*version\s*=\s*"([\d.]+)"/i,
-  'Pipfile.lock': /"deepspeed"\s*:\s*\{[^}]*"version"\s*:\s*"==([\d.]+)"/i,
-};
+function pinPattern(file: ReleasePinFile, name: PinnedPackage): RegExp {
+  const extras = `${name}\\s*(?:\\[[^\\]]*\\])?`;
+  const patterns: Record<ReleasePinFile, string> = {
+    'requirements.txt': `^\\s*${extras}\\s*===?\\s*v?([\\d.]+)`,
+    'requirements-train.txt': `^\\s*${extras}\\s*===?\\s*v?([\\d.]+)`,
+    'environment.yml': `^\\s*-\\s*${extras}\\s*={1,3}\\s*v?([\\d.]+)`,
+    'pyproject.toml': `["']${extras}\\s*===?\\s*v?([\\d.]+)["']|^\\s*${name}\\s*=\\s*["']=*\\s*v?([\\d.]+)["']`,
+    'uv.lock': `name\\s*=\\s*"${name}"\\s*\\n\\s*version\\s*=\\s*"([\\d.]+)"`,
+    'poetry.lock': `name\\s*=\\s*"${name}"\\s*\\n\\s*version\\s*=\\s*"([\\d.]+)"`,
+    'Pipfile.lock': `"${name}"\\s*:\\s*\\{[^}]*"version"\\s*:\\s*"==([\\d.]+)"`,
+  };
+  return new RegExp(patterns[file], 'im');
+}
 
 /**
  * The release a workspace pins or has installed: the setting first; then an exact pin in a requirements or lock
@@ -85,14 +89,19 @@ const pinPatterns: Record<ReleasePinFile, RegExp> = {
  */
 export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined, file?: string): Promise<DeepSpeedRelease | undefined> {
   if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
+  return findPinnedRelease(fs, folders, 'deepspeed', file);
+}
+
+/** The release of `name` the pin files or an environment of the workspace folder holding `file` say, as above. */
+export async function findPinnedRelease(fs: FileSystemHost, folders: string[], name: PinnedPackage, file?: string): Promise<DeepSpeedRelease | undefined> {
   const holding = file === undefined ? undefined : folderHolding(file, folders);
+  const distInfo = new RegExp(`^${name}-([\\d.]+)\\.dist-info$`, 'i');
   for (const folder of holding ? [holding] : folders) {
-    for (const file of releasePinFiles) {
-      const pattern = pinPatterns[file];
-      const text = textOf(await fs.readFile(joinPath(folder, file), 'requirements').catch(() => missing));
-      const m = text ? pattern.exec(text) : null;
+    for (const pins of releasePinFiles) {
+      const text = textOf(await fs.readFile(joinPath(folder, pins), 'requirements').catch(() => missing));
+      const m = text ? pinPattern(pins, name).exec(text) : null;
       const version = m?.[1] ?? m?.[2];
-      if (version) return { version, source: file };
+      if (version) return { version, source: pins };
     }
     for (const env of releaseEnvironments) {
       const lib = joinPath(folder, `${env}/lib`);
@@ -100,7 +109,7 @@ export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[]
       for (const python of pythons.filter((p) => /^python3/.test(p))) {
         const sitePackages = joinPath(lib, `${python}/site-packages`);
         const entries = (await fs.listDir(sitePackages).catch(() => undefined)) ?? [];
-        const info = entries.map((e) => /^deepspeed-([\d.]+)\.dist-info$/i.exec(e)).find((m) => m);
+        const info = entries.map((e) => distInfo.exec(e)).find((m) => m);
         if (info) return { version: info[1], source: `${env}/lib/${python}/site-packages/${info[0]}` };
       }
     }

@@ -9,6 +9,14 @@ export const releasePinFiles = ['requirements.txt', 'requirements-train.txt', 'e
 
 export type ReleasePinFile = (typeof releasePinFiles)[number];
 
+/**
+ * The packages whose pinned release changes what ZeRO Lens says: DeepSpeed (defaults that changed between releases)
+ * and TRL (GRPO's beta, 0.04 before v0.19: training/trlRelease.ts).
+ */
+export const pinnedPackages = ['deepspeed', 'trl'] as const;
+
+export type PinnedPackage = (typeof pinnedPackages)[number];
+
 /** The environments inside a workspace folder whose site-packages may hold a DeepSpeed release. */
 export const releaseEnvironments = ['.venv', 'venv', 'env'] as const;
 
@@ -26,6 +34,6 @@ export function releasePinGlob(): string {
  * workspace/didChangeWatchedFiles.md L3 (@1c961d06) reports folders as well as files, L52-57 give the glob syntax.
  */
 export function releaseWatchGlobs(): string[] {
-  const releaseFolder = `**/{${releaseEnvironments.join(',')}}/lib/python3*/site-packages/deepspeed-*.dist-info`;
+  const releaseFolder = `**/{${releaseEnvironments.join(',')}}/lib/python3*/site-packages/{${pinnedPackages.join(',')}}-*.dist-info`;
   return [releasePinGlob(), releaseFolder, `${releaseFolder}/*`];
 }

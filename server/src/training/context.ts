@@ -248,8 +248,11 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
   // GRPO/RLOO with beta 0 load no reference model (trl f2cd5771 grpo_trainer.py:954-957): say where the 0 comes from.
-  if (workload.rlhf && groupRelativeTypes.has(workload.rlhf.value.type) && workload.rlhf.value.beta === 0 && script?.beta && !lora) {
-    notes.push(t('No reference model: beta is 0 ({0}).', describeSource(factSource(script, script.beta, t), t)));
+  // A pinned trl before v0.19 defaults to 0.04 (trlRelease.ts): say where the reference model comes from too.
+  if (workload.rlhf && groupRelativeTypes.has(workload.rlhf.value.type) && script?.beta && !lora) {
+    const where = describeSource(factSource(script, script.beta, t), t);
+    if (workload.rlhf.value.beta === 0) notes.push(t('No reference model: beta is 0 ({0}).', where));
+    else if (script.beta.isDefault) notes.push(t('Reference model loaded: beta is {0} ({1}).', script.beta.value, where));
   }
   const online = onlineTypes.has(workload.rlhf?.value.type ?? '') ? workload.rlhf : undefined;
   const sequenceLength =

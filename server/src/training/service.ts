@@ -15,6 +15,7 @@ import { english, presetConfigPath, type Translate } from '../protocol';
 import { baseName, dirName, folderHolding, pathOf, samePath } from '../util/paths';
 import type { ConfigAnalysis } from './analysis';
 import { RootReads } from './rootReads';
+import { withTrlRelease } from './trlRelease';
 import { analyze, type EstimateOverrides } from './analyze';
 import type { ContextDefaults, ContextOverrides } from './context';
 import { effectiveLaunch, type EffectiveLaunch, type ParallelLaunch } from './launches';
@@ -373,11 +374,13 @@ export class TrainingService {
     return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };
   }
 
-  private analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
+  private async analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
+    // The pin files a TRL default is read from are the analysis's dependencies, as the config and scripts are.
+    const pins = delegating(this.hosts.fs, { readFile: (path, kind) => this.read(path, kind, reads), listDir: (path) => (reads.add(path), this.hosts.fs.listDir(path)) });
     return analyze({
       configPath: config.configPath,
       config: config.value,
-      scripts,
+      scripts: await withTrlRelease(scripts, pins, this.hosts.workspace.folders()),
       settings,
       ...caller,
       // A model without a folder of its own (zeroLens.model, per resource) is relative to the workspace folder

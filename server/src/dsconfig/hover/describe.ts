@@ -24,12 +24,12 @@ import { markdownCode } from '../../util/markdown';
  * pane of completion items, so both always say the same thing.
  */
 
-/** Who replaces `"auto"`, in words (`from` in the locale of `t`, English by default). */
+/** Who replaces `"auto"`, in words (`from` in the locale of `t`, English by default: Markdown with its identifiers in code spans). */
 export function autoFiller(auto: NonNullable<DeepSpeedMeta['auto']>, t: Translate = translator('en'), locale: Locale = 'en'): string {
   const who =
     auto.by === 'hf' ? t('the Hugging Face Trainer') : auto.by === 'accelerate' ? 'accelerate' : auto.by === 'hf+accelerate' ? t('the Hugging Face Trainer or accelerate') : auto.by;
   const from = proseOf(auto, 'from', locale);
-  return from ? t('{0}, from `{1}`', who, from) : who;
+  return from ? t('{0}, from {1}', who, from) : who;
 }
 
 /** The ZeRO stage the config sets (absent = 0, as DeepSpeed defaults); undefined when it cannot be read. */

@@ -1,7 +1,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { textOf, type Hosts } from '../../host';
+import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
-import { readReferencedConfig } from '../referencedConfig';
+import { zeroStageOf } from './llamaFactoryDeepSpeed';
 import type { YamlLaunch } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
 import type { Translate } from '../../l10n';
@@ -34,9 +34,7 @@ export async function llamaFactoryZero3(ctx: SourceContext, hosts: Hosts, yaml: 
     return entry && r.when(entry.value, yaml);
   });
   if (hits.length === 0) return [];
-  const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), yaml.facts.deepspeed).catch(() => undefined);
-  const zero = (config?.value as { zero_optimization?: { stage?: unknown } } | undefined)?.zero_optimization;
-  if (!zero || (zero.stage !== 3 && zero.stage !== '3')) return [];
+  if ((await zeroStageOf(hosts, yaml.facts.deepspeed)) !== 3) return [];
   return hits.map((r) => {
     const entry = yaml.top.get(r.key)!;
     return launchDiagnostic(

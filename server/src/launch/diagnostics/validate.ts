@@ -16,6 +16,8 @@ import type { ZeroLensSettings } from '../../settings';
 import { fsdpTrainerDiagnostics } from './fsdpTrainer';
 import { fsdpLaunchDiagnostics } from './fsdpLaunch';
 import { parallelSizeDiagnostics } from './parallelSizes';
+import { commandLineOptions, llamaFactoryDeepSpeed } from './llamaFactoryDeepSpeed';
+import { effectiveFacts, factsOfFileIn } from '../references';
 
 /**
  * The hosts for one validation run, reading each path once: a script may name the same config in thousands
@@ -87,6 +89,9 @@ export async function launchDiagnostics(
         out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t, {}, '', missingFileRaises['LLaMA-Factory config']));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t, launch.env)));
+      // The DeepSpeed config the command line names, else the one of the YAML it runs (`train sft.yaml use_galore=true`).
+      const ds = launch.facts.deepspeed ?? (cfg && (await effectiveFacts(launch.facts, factsOfFileIn(hosts.fs, hosts.workspace.folders())).catch(() => undefined))?.deepspeed);
+      if (ds) out.push(...(await llamaFactoryDeepSpeed(ctx, hosts, ds, commandLineOptions(ctx, launch.env, trainer), t)));
     }
   }
   return out;

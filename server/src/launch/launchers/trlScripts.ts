@@ -24,7 +24,8 @@ export function trlCommandType(command: string): string | undefined {
 /**
  * The trainer a TRL script runs, when the command does not name it otherwise: its type from the script's name, and
  * GRPO's beta where the command leaves it: GRPOConfig's default 0.0, so no reference model is loaded (trl f2cd5771
- * trl/trainer/grpo_config.py:671-677, grpo_trainer.py:954-957; the default since v0.19, trl 7359ddcc). A written
+ * trl/trainer/grpo_config.py:671-677, grpo_trainer.py:954-957; the default since v0.19, trl 7359ddcc; a workspace that
+ * pins an older trl gets 0.04 in training/trlRelease.ts). A written
  * `--beta` (or the arguments file's, references.ts withArgumentsFile) wins over both defaults.
  */
 export function readTrlTrainer(ctx: SourceContext, facts: LaunchFacts, type: string, at: { start: number; end: number }, name: string): void {

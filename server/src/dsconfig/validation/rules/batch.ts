@@ -139,9 +139,15 @@ export function batchWorldChecks(config: ConfigView, world: { gpus: number; labe
   // A plain deepspeed.initialize script may split the GPUs with its own mpu (Megatron, a PipelineModule): the
   // data-parallel size is then smaller than the GPU count, which the config does not show.
   const caveat = maybeModelParallel ? config.t(' (unless the training script splits the GPUs with tensor or pipeline parallelism, which makes the data-parallel size smaller)') : '';
+  // Fewer samples than GPUs: DeepSpeed derives a micro batch or accumulation of 0 and asserts it is greater than 0
+  // (DeepSpeed edaa7221 deepspeed/runtime/config.py:933, :935); "0 (derived) × …" would not say why.
+  const message =
+    tb < n
+      ? config.t('{0} ({1}) is smaller than the number of GPUs, {2}: every GPU needs at least one sample, so DeepSpeed asserts at start{3}.', TB, tb, world.label, caveat)
+      : config.t('{0} ({1}) must equal {2} × {3} × the data-parallel world size; with {5} that is {4} = {6}: DeepSpeed asserts at start{7}.', TB, tb, MICRO, GAS, shown, world.label, m * g * n, caveat);
   return [
     config.diagnostic('batch-size-mismatch', maybeModelParallel ? 'warning' : 'error', config.keyRange([TB]),
-      config.t('{0} ({1}) must equal {2} × {3} × the data-parallel world size; with {5} that is {4} = {6}: DeepSpeed asserts at start{7}.', TB, tb, MICRO, GAS, shown, world.label, m * g * n, caveat),
+      message,
       {
         path: [TB],
         trainBatchSize: tb,
