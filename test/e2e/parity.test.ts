@@ -36,8 +36,10 @@ async function hintSize(wb: Workbench, anchor: RegExp): Promise<string | undefin
   return sizeIn(text.split('\n').find((l) => anchor.test(l) && /GiB\/GPU/.test(l))!);
 }
 
-async function sidebarSize(wb: Workbench): Promise<string | undefined> {
+async function sidebarSize(wb: Workbench, file: string): Promise<string | undefined> {
   await wb.openActivity('ZeRO Lens');
+  // The sidebar follows the editor a moment after it switches: read it once it shows this file, not the last one.
+  await webviewContent(wb.page).locator('.zl-file strong', { hasText: file }).waitFor({ state: 'visible', timeout: 30_000 });
   const current = webviewContent(wb.page).locator('[data-testid="zl-bar"][data-current="true"]');
   await current.first().waitFor({ state: 'visible', timeout: 30_000 });
   return sizeIn((await current.first().getAttribute('aria-label')) ?? '');
@@ -61,7 +63,7 @@ uiSuite('one estimate everywhere', (suite) => {
       for (const other of c.others) placeFile(workspace, fixture(other), other);
       await wb.openFile(c.file);
       const hint = await hintSize(wb, c.anchor);
-      const sidebar = await sidebarSize(wb);
+      const sidebar = await sidebarSize(wb, c.file);
       const status = await statusSize(wb);
       const cli = await runCli(['estimate', path.relative(workspace, file), '--format', 'json'], workspace);
       assert.equal(cli.code, 0, cli.err);
