@@ -181,3 +181,10 @@ test('accelerate\'s --num_processes 8 over a distributed_type NO config still ru
   assert.equal((await analysisOf(script('--num_processes 8'), files)).analysis.context.gpusPerNode?.value, 1);
   assert.equal((await analysisOf(script('--multi_gpu --num_processes 8'), files)).analysis.context.gpusPerNode?.value, 8);
 });
+
+// TRL's base_config.py:104-105 sets bf16 only when it is None: written false, the run is fp32, and the flag says so.
+test('`--bf16 false` on a TRL script: fp32, from the flag rather than a default', async () => {
+  const { analysis } = await analysisOf('python trl/scripts/sft.py --model_name_or_path Qwen/Qwen2.5-0.5B --bf16 false --output_dir out\n');
+  assert.equal(analysis.context.dtype.value, 'fp32');
+  assert.equal(describeSource(analysis.context.dtype.source), 'train.sh line 1');
+});

@@ -97,7 +97,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // activations of every layer stay (TRL's own default, readTrlDefaults, came first).
     facts.gradientCheckpointing ??= trainingArgumentsDefault(ctx, facts, false);
     // Neither --bf16 nor --fp16 (nor a dtype): TrainingArguments trains in fp32 (bf16 and fp16 default to False), and
-    // a DeepSpeed config's "auto" follows it.
+    // a DeepSpeed config's "auto" follows it; `--bf16 false` written says so itself.
+    const bf16Off = reader.bool('bf16');
+    if (bf16Off?.value === false && !reader.bool('fp16')?.value) facts.dtype ??= { ...bf16Off, value: 'fp32' };
     facts.dtype ??= trainingArgumentsDefault<Precision>(ctx, facts, 'fp32');
   }
 }
