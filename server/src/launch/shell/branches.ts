@@ -92,12 +92,20 @@ export function patternMatches(pattern: string, quoted: boolean, subject: string
   }
 }
 
+/** The operands of a test command (`[ … ]`, `[[ … ]]`, `test …`), undefined for any other command. */
+function testOperands(words: Word[]): Word[] | undefined {
+  const head = words[0]?.value;
+  const last = words[words.length - 1]?.value;
+  if ((head === '[' && last === ']') || (head === '[[' && last === ']]')) return words.slice(1, -1);
+  return head === 'test' ? words.slice(1) : undefined;
+}
+
 /** `NAME` of `[ -z "$NAME" ]`, `[[ -z ${NAME} ]]` or `test -z "$NAME"`: a test for a default to fill in. */
 export function emptinessTested(words: Word[]): string | undefined {
-  const head = words[0]?.value;
-  const inner = head === 'test' ? words.slice(1) : (head === '[' || head === '[[') && words.length === 4 ? words.slice(1, -1) : [];
-  if (inner.length !== 2 || inner[0].quoted || inner[0].value !== '-z') return undefined;
-  return /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(inner[1].value)?.[1];
+  const inner = testOperands(words);
+  if (inner?.length !== 2 || inner[0].quoted || inner[0].value !== '-z') return undefined;
+  const [part, ...rest] = inner[1].parts;
+  return part?.kind === 'var' && rest.length === 0 && (part.raw === `$${part.name}` || part.raw === `\${${part.name}}`) ? part.name : undefined;
 }
 
 /**
@@ -105,12 +113,9 @@ export function emptinessTested(words: Word[]): string | undefined {
  * Undefined when the form is another or an operand is unknown.
  */
 export function decideTest(words: Word[], resolve: (word: Word) => string | undefined): boolean | undefined {
-  let inner = words;
-  const head = words[0]?.value;
-  if (head === '[' && words[words.length - 1]?.value === ']') inner = words.slice(1, -1);
-  else if (head === '[[' && words[words.length - 1]?.value === ']]') inner = words.slice(1, -1);
-  else if (head === 'test') inner = words.slice(1);
-  else return undefined;
+  const inner = testOperands(words);
+  if (!inner) return undefined;
+  const head = words[0].value;
   const ops = inner.map((w) => (w.quoted ? undefined : w.value));
   if (inner.length === 2 && (ops[0] === '-z' || ops[0] === '-n')) {
     const value = resolve(inner[1]);
