@@ -93,9 +93,7 @@ export async function withArgumentsFile(facts: LaunchFacts, factsOfFile: FactsOf
  * top. Undefined when there is no such file or it says nothing about DeepSpeed.
  */
 export async function throughConfigFile(written: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
-  const facts = await withArgumentsFile(written, factsOfFile);
-  const config = await configFileFacts(facts, factsOfFile);
-  return config?.deepspeed ? mergeFacts(config, facts) : undefined;
+  return configFileSettings(await withArgumentsFile(written, factsOfFile), factsOfFile);
 }
 
 /**
@@ -104,21 +102,30 @@ export async function throughConfigFile(written: LaunchFacts, factsOfFile: Facts
  * the process counts.
  */
 export async function completedByConfigFile(written: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts> {
-  const facts = await withArgumentsFile(written, factsOfFile);
-  const config = await configFileFacts(facts, factsOfFile).catch(() => undefined);
-  return config ? { ...mergeFacts(config, facts), deepspeed: facts.deepspeed } : facts;
+  return configFileCompletes(await withArgumentsFile(written, factsOfFile), factsOfFile);
 }
 
 /**
  * The launch as it runs: with its own DeepSpeed value completed by its config file, or with the DeepSpeed
- * settings of the config file it names. Undefined when it launches no DeepSpeed config either way.
+ * settings of the config file it names. Undefined when it launches no DeepSpeed config either way. The arguments
+ * file is read under the command line once, first: a TRL recipe's `deepspeed:` may be the value.
  */
-export async function effectiveFacts(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
-  if (facts.deepspeed) return completedByConfigFile(facts, factsOfFile);
-  // A script whose arguments file names the DeepSpeed config (`deepspeed: ds.json` in a TRL recipe).
-  const withFile = facts.argsFile ? await withArgumentsFile(facts, factsOfFile).catch(() => facts) : facts;
-  if (withFile.deepspeed) return completedByConfigFile(withFile, factsOfFile);
-  return withFile.configFile ? throughConfigFile(withFile, factsOfFile).catch(() => undefined) : undefined;
+export async function effectiveFacts(written: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+  const facts = await withArgumentsFile(written, factsOfFile).catch(() => written);
+  if (facts.deepspeed) return configFileCompletes(facts, factsOfFile);
+  return facts.configFile ? configFileSettings(facts, factsOfFile).catch(() => undefined) : undefined;
+}
+
+/** throughConfigFile on facts that already hold their arguments file's. */
+async function configFileSettings(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts | undefined> {
+  const config = await configFileFacts(facts, factsOfFile);
+  return config?.deepspeed ? mergeFacts(config, facts) : undefined;
+}
+
+/** completedByConfigFile on facts that already hold their arguments file's. */
+async function configFileCompletes(facts: LaunchFacts, factsOfFile: FactsOfFile): Promise<LaunchFacts> {
+  const config = await configFileFacts(facts, factsOfFile).catch(() => undefined);
+  return config ? { ...mergeFacts(config, facts), deepspeed: facts.deepspeed } : facts;
 }
 
 /** Script facts override the YAML's where the script says something. */
