@@ -78,8 +78,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   if (trl) readTrlDefaults(ctx, reader, facts);
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
+  const writesTrainerFlags = trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name));
   // --deepspeed_config is deepspeed.add_config_arguments' (a plain deepspeed.initialize script): that consumer is known.
-  if (ds?.name === 'deepspeed' && !trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name))) facts.noTrainerArguments = true;
+  if (ds?.name === 'deepspeed' && !writesTrainerFlags) facts.noTrainerArguments = true;
   if (ds && (ds.inline || ds.values.length > 0)) {
     const r = valueRange(ds)!;
     const written = ds.inline?.text ?? ds.values[0].value;
@@ -90,8 +91,7 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   readArgumentsFile(ctx, env, reader, trainer, facts);
   // DeepSpeed-Chat's bare `--deepspeed` (deepspeed.add_config_arguments) names no file: main.py builds the config.
   if (!facts.deepspeed) readFlagBuiltConfig(reader, facts);
-  const trainerFlags = !facts.noTrainerArguments && trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name));
-  if ((trl || trainerFlags) && !builderOf(facts.script?.value)) {
+  if ((trl || (writesTrainerFlags && !facts.noTrainerArguments)) && !builderOf(facts.script?.value)) {
     facts.microBatch ??= trainingArgumentsDefault(ctx, facts, 8);
     // TrainingArguments' gradient_checkpointing defaults to False (transformers fd798335 training_args.py): the
     // activations of every layer stay (TRL's own default, readTrlDefaults, came first).
