@@ -196,6 +196,8 @@ async function finish(args: string[], sessions: BenchResults['sessions'], oneCpu
     core: await measureCore(),
   };
   const report = renderReport(results);
+  // A subset's numbers (and samples, with BENCH_SAMPLES) can still be kept for a closer look.
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2) + '\n');
   // Only a full run replaces the committed results; a subset is printed.
   if (args.length === 0) {
     writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
