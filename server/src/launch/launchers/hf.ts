@@ -76,6 +76,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   readLoraSwitches(ctx, reader, facts);
   const trl = readScriptTrainer(ctx, trainer, facts);
   if (trl) readTrlDefaults(ctx, reader, facts);
+  // GRPOConfig's and RLOOConfig's cap on the colocated vLLM engine (trl f2cd5771 grpo_config.py:654-660, since v0.26.0;
+  // grpo_trainer.py:1090 → generation/vllm_generation.py:355), ms-swift's --vllm_max_model_len.
+  if (trl) facts.vllmMaxModelLen = reader.integer('vllm_max_model_length');
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   const writesTrainerFlags = trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name));

@@ -356,6 +356,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.torchDtype = at(dtype, precision);
   }
   readYamlWorkload(top, facts, at, int, str);
+  // A TRL recipe's name for it (launchers/hf.ts); ms-swift knows only vllm_max_model_len.
+  if (kind !== 'swift-yaml') facts.vllmMaxModelLen ??= int(top.get('vllm_max_model_length'));
   // Only a file with LLaMA-Factory's own keys is read by its loader: a TRL recipe (model_name_or_path alone) keeps its
   // gradient_checkpointing: false (the YAML a script reads as its arguments, launchers/hf.ts).
   const llamaFactoryOwn = llamaFactoryKeys.some((k) => k !== 'model_name_or_path' && top.has(k));
