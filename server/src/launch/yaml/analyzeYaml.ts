@@ -5,7 +5,7 @@ import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { offloadDeviceOf } from '../launchers/accelerate';
-import { swiftDeepSpeedFlags } from '../launchers/swift';
+import { loraSkipsLlm, swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
 import { flowPairExtent } from './flowPair';
@@ -377,6 +377,9 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.swiftOptimizer = str(top.get('optimizer')) ?? (galore?.value === true ? at(galore, 'galore') : undefined);
     // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
     if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
+    const targets = top.get('target_modules')?.value;
+    const skips = loraSkipsLlm(facts, Array.isArray(targets) ? targets.map(String) : typeof targets === 'string' ? [targets] : undefined, top.has('target_regex'));
+    if (skips) facts.loraSkipsLlm = skips;
     // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).
     const recompute = str(top.get('recompute_granularity'));
     if (recompute) facts.gradientCheckpointing ??= { ...recompute, value: recompute.value === 'full' };
