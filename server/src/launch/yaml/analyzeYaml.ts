@@ -384,6 +384,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     const recompute = str(top.get('recompute_granularity'));
     if (recompute) facts.gradientCheckpointing ??= { ...recompute, value: recompute.value === 'full' };
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, msg('ms-swift default'), true);
+    // As on the command line: per_device_train_batch_size: int = 1 (ms-swift 3602360a swift/trainers/arguments.py:129).
+    facts.microBatch ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
     if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
     readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text, document), facts);
