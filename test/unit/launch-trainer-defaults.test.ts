@@ -10,7 +10,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withDefaults } from '../../server/src/settings';
 import { describeSource } from '../../server/src/protocol';
-import { estimateFeatures, memoryHosts, scriptDocument } from './context-hosts';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { estimateFeatures, memoryHosts, scriptDocument, workspaceRoot } from './context-hosts';
 
 async function analysisOf(text: string, files: Record<string, string> = {}, name = 'train.sh', kind: 'launch-script' | 'launch-yaml' = 'launch-script') {
   const { analyses } = estimateFeatures(memoryHosts({ ...files, [name]: text }));
@@ -88,6 +90,18 @@ test('ms-swift keeps its own default 1', async () => {
   const { analysis } = await analysisOf('NPROC_PER_NODE=2 swift sft --model Qwen/Qwen2.5-7B --deepspeed zero2\n');
   assert.equal(analysis.context.microBatchSize.value, 1);
   assert.match(describeSource(analysis.context.microBatchSize.source), /ms-swift default/);
+});
+
+// ms-swift's per_device_train_batch_size: int = 1 (3602360a swift/trainers/arguments.py:129) is the YAML's default too:
+// swift/cli/main.py turns the keys into flags (parse_yaml_args). The YAML was sourced as the editor's default.
+test('an ms-swift YAML without a batch: ms-swift\'s default 1, named so (opened itself or through `swift sft x.yaml`)', async () => {
+  const yaml = 'model: Qwen/Qwen2.5-7B\ntuner_type: lora\ndeepspeed: zero2\n';
+  const document = TextDocument.create(URI.file(`${workspaceRoot}/sft.yaml`).toString(), 'yaml', 1, yaml);
+  const opened = await estimateFeatures(memoryHosts({ 'sft.yaml': yaml })).analyses.training.analyzeDocument(document, 'launch-yaml', withDefaults({}));
+  for (const run of [opened, await analysisOf('NPROC_PER_NODE=2 swift sft sft.yaml\n', { 'sft.yaml': yaml })]) {
+    assert.equal(run.analysis.context.microBatchSize.value, 1);
+    assert.match(describeSource(run.analysis.context.microBatchSize.source), /ms-swift default/);
+  }
 });
 
 // https://github.com/hiyouga/LLaMA-Factory/blob/ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30/examples/train_full/qwen3_full_sft.yaml,

@@ -109,3 +109,39 @@ test("`--accelerate_config multi_gpu` / `single_gpu`: the profiles' process coun
   const single = await run('single_gpu');
   assert.equal(single.analysis.context.gpusPerNode?.value, 1);
 });
+
+/**
+ * Which precision runs: every profile TRL ships says mixed_precision bf16 (trl f2cd5771 trl/accelerate_configs/multi_gpu.yaml:8,
+ * single_gpu.yaml:8, zero2.yaml:13, fsdp2.yaml:17), which accelerate launch hands the script as ACCELERATE_MIXED_PRECISION
+ * (accelerate 16cb6eb8 src/accelerate/utils/launch.py:175, :284, :557). TrainingArguments starts from that variable and
+ * replaces it only with a flag that is true (transformers 00349ae8 src/transformers/training_args.py, __post_init__
+ * "5. Mixed Precision": `self.mixed_precision = os.environ.get("ACCELERATE_MIXED_PRECISION", "no")`, then fp16, then bf16).
+ */
+test("`--bf16 false` leaves the profile's or config's mixed_precision bf16; `--fp16` written wins over it", async () => {
+  const sft = (args: string, files: Record<string, string> = {}) =>
+    analysisOf(`trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name stanfordnlp/imdb ${args}\n`, files);
+  const multi = (await sft('--bf16 false --accelerate_config multi_gpu')).analysis.context;
+  assert.equal(multi.dtype.value, 'bf16');
+  assert.match(describeSource(multi.dtype.source), /multi_gpu/);
+  assert.equal((await sft('--bf16 false --accelerate_config fsdp2')).analysis.context.dtype.value, 'bf16');
+  assert.equal((await sft('--fp16 --accelerate_config zero2')).analysis.context.dtype.value, 'fp16');
+  // A config file of one's own: its mixed_precision the same way.
+  const config = 'compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 2\n';
+  const own = (await sft('--bf16 false --accelerate_config configs/ddp.yaml', { 'configs/ddp.yaml': config })).analysis.context;
+  assert.equal(own.dtype.value, 'bf16');
+  // Without a launcher's mixed precision, --bf16 false is fp32 (TrainingArguments' "no").
+  assert.equal((await analysisOf('torchrun --nproc_per_node 2 trl/scripts/sft.py --model_name_or_path Qwen/Qwen2.5-0.5B --bf16 false\n')).analysis.context.dtype.value, 'fp32');
+});
+
+/**
+ * `--accelerate_config single_gpu --num_processes 8`: TRL passes `--config_file <single_gpu.yaml>` before the rest
+ * (trl f2cd5771 trl/cli/accelerate_config.py:47); with a config file accelerate takes multi_gpu from its distributed_type
+ * NO unless a distributed flag is written (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1212-1233) and promotes a
+ * count above one only without a config file (:1301-1340), so simple_launcher runs one process (:1397-1407).
+ */
+test('`--accelerate_config single_gpu --num_processes 8` still runs one process; `--multi_gpu` written starts 8', async () => {
+  const sft = (args: string) => analysisOf(`trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name stanfordnlp/imdb ${args}\n`);
+  assert.equal((await sft('--accelerate_config single_gpu --num_processes 8')).analysis.context.gpusPerNode?.value, 1);
+  assert.equal((await sft('--accelerate_config single_gpu --multi_gpu --num_processes 8')).analysis.context.gpusPerNode?.value, 8);
+  assert.equal((await sft('--accelerate_config multi_gpu --num_processes 4')).analysis.context.gpusPerNode?.value, 4);
+});

@@ -198,3 +198,21 @@ test('--vllm_max_model_len caps a colocated rollout row: the completion is count
   const server = await estimate(moeFull.replace('--vllm_mode colocate', '--vllm_mode server').replace('    --max_length 12000 \\', '    --vllm_max_model_len 16384 \\\n    --max_length 12000 \\'));
   assert.equal(server.inputs.seqLen.value, 20192);
 });
+
+// TRL's name for the same cap: GRPOConfig.vllm_max_model_length (trl f2cd5771 trl/trainer/grpo_config.py:654-660, since
+// v0.26.0, ca21dd94), which the colocated engine is built with (grpo_trainer.py:1090 → trl/generation/vllm_generation.py:355,
+// `max_model_len=self.max_model_length` in the colocate branch). trl v0.26–v0.27 also had --max_prompt_length.
+test("TRL's --vllm_max_model_length caps a colocated GRPO rollout as ms-swift's --vllm_max_model_len does (flag and recipe key)", async () => {
+  const script = (cap: string) =>
+    `accelerate launch --num_processes 8 trl/scripts/grpo.py --model_name_or_path Qwen/Qwen3-8B --use_vllm --vllm_mode colocate --max_prompt_length 512 --max_completion_length 2048 ${cap}--deepspeed ds.json\n`;
+  const files = { 'ds.json': '{ "zero_optimization": { "stage": 3 } }' };
+  const capped = await estimate(script('--vllm_max_model_length 1536 '), [], files);
+  assert.equal(capped.inputs.seqLen.value, 1536);
+  assert.ok(capped.notes.some((n: string) => n.includes('--vllm_max_model_length 1536') && n.includes('1024')), capped.notes.join('\n'));
+  // The same key in the recipe `--config` reads (TrlParser, trl/scripts/utils.py).
+  const recipe = await estimate(script('--config grpo.yaml '), [], { ...files, 'grpo.yaml': 'model_name_or_path: Qwen/Qwen3-8B\nvllm_max_model_length: 1536\n' });
+  assert.equal(recipe.inputs.seqLen.value, 1536);
+  // An external vLLM server sizes itself (grpo_config.py:158-160: colocate only).
+  const server = await estimate(script('--vllm_max_model_length 1536 ').replace('colocate', 'server'), [], files);
+  assert.equal(server.inputs.seqLen.value, 512 + 2048);
+});

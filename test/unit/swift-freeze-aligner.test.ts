@@ -59,3 +59,37 @@ test('--freeze_llm true (ms-swift examples/ascend/train/qwen3_omni/qwen3_omni_fu
   assert.equal(await frozen(['--freeze_llm true', '--freeze_vit false']), llm + merger);
   assert.equal(await frozen(['--freeze_llm false']), vit + merger);
 });
+
+/**
+ * LoRA: ms-swift's target_modules defaults to ['all-linear'] (3602360a swift/arguments/tuner_args.py:126), which for a
+ * multimodal model becomes a regex over the parts left unfrozen (swift/pipelines/train/tuner.py:93-104 →
+ * swift/utils/transformers_utils.py:209-223, `if not freeze_llm: modules += model_arch.language_model`): --freeze_llm
+ * puts no adapters on the language model. Named modules are matched everywhere; a text model ignores the flag (find_all_linears).
+ */
+async function loraRun(model: string, flags: string[], yaml?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'zl-freeze-llm-'));
+  const script = ['NPROC_PER_NODE=8 \\', 'swift sft \\', `    --model ${model} \\`, '    --tuner_type lora \\', ...flags.map((f) => `    ${f} \\`), '    --deepspeed zero2', ''].join('\n');
+  writeFileSync(join(dir, 'train.sh'), yaml ? 'NPROC_PER_NODE=8 swift sft sft.yaml\n' : script);
+  if (yaml) writeFileSync(join(dir, 'sft.yaml'), yaml);
+  const r = await runCli(['estimate', 'train.sh', '--format', 'json', '--stage', '2'], dir);
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out) as { perGpu: { optimizerStates: number }; notes: string[] };
+}
+
+test('LoRA with --freeze_llm true on a multimodal model: all-linear skips the language model, so its adapters are not counted', async () => {
+  const vl = 'Qwen/Qwen2.5-VL-7B-Instruct';
+  const skipped = await loraRun(vl, ['--freeze_llm true', '--freeze_vit false']);
+  assert.equal(skipped.perGpu.optimizerStates, 0);
+  assert.ok(skipped.notes.some((n) => n.includes('--freeze_llm')), skipped.notes.join('\n'));
+  assert.ok((await loraRun(vl, ['--freeze_llm false', '--freeze_vit false'])).perGpu.optimizerStates > 0);
+  // With the tower and aligner frozen too (their defaults), all-linear finds nothing: transformers_utils.py:225 asserts.
+  const none = await loraRun(vl, ['--freeze_llm true']);
+  assert.ok(none.notes.some((n) => n.includes('AssertionError')), none.notes.join('\n'));
+  // Named modules are matched in the language model too; target_regex likewise.
+  assert.ok((await loraRun(vl, ['--freeze_llm true', '--target_modules q_proj v_proj'])).perGpu.optimizerStates > 0);
+  // A text model has no language_model part to skip.
+  assert.ok((await loraRun('Qwen/Qwen2.5-7B-Instruct', ['--freeze_llm true'])).perGpu.optimizerStates > 0);
+  // The YAML says it the same way.
+  const yaml = await loraRun(vl, [], `model: ${vl}\ntuner_type: lora\nfreeze_llm: true\nfreeze_vit: false\ndeepspeed: zero2\n`);
+  assert.equal(yaml.perGpu.optimizerStates, 0);
+});

@@ -243,7 +243,9 @@ export interface LaunchFacts {
   freezeAligner?: Fact<boolean>;
   /** ms-swift `--freeze_llm` (default false): the language model is frozen in multimodal full fine-tuning (tuner_args.py:122, :208-209). */
   freezeLlm?: Fact<boolean>;
-  /** ms-swift `--vllm_max_model_len`: the colocated vLLM engine's max_model_len, where it stops a rollout (prompt + completion). */
+  /** ms-swift LoRA with `--freeze_llm` on all-linear: no adapters on a multimodal model's language model (launchers/swift.ts). */
+  loraSkipsLlm?: Fact<boolean>;
+  /** ms-swift `--vllm_max_model_len`, TRL `--vllm_max_model_length`: the colocated vLLM engine's max_model_len, where it stops a rollout (prompt + completion). */
   vllmMaxModelLen?: Fact<number>;
   /** Optimizer as the trainer names it (`--optim adamw_torch_fused`, `optim: paged_adamw_8bit`). */
   optim?: Fact<string>;

@@ -279,6 +279,7 @@ function estimateInputFor(
   const llmFrozen = workload.freezeLlm?.value && (model.architecture?.parts ?? []).length ? workload.freezeLlm : undefined;
   const frozen = (workload.freezeVit?.value ? partParams(['vision', 'audio']) : 0) + (alignerFrozen?.value ? partParams(['projector']) : 0) + (llmFrozen ? model.totalParams - allParts : 0);
   const frozenParams = frozen > 0 ? frozen : undefined;
+  if (lora?.skipsLlm && llmFrozen) notes.push(loraSkipsLlmNote(llmFrozen.source, !!workload.freezeVit?.value && !!alignerFrozen?.value, t));
   const rlhf = workload.rlhf?.value;
   // GRPO/PPO train on prompt + completion where the sequence length is the prompt's (context.ts, onlineTypes).
   const promptLength = rlhf?.rollout?.promptLength;
@@ -368,7 +369,7 @@ function estimateInputFor(
     extraModels: extraModels.length ? extraModels : undefined,
     rollout,
     sequencesPerSample: sequencesPerSample(rlhf),
-    lora: lora ? loraSpec(lora) : undefined,
+    lora: lora ? loraSpec(lora, !!(lora.skipsLlm && llmFrozen)) : undefined,
     buffers: Object.keys(buffers).length ? buffers : undefined,
     cudaContextBytes: cudaContextBytes?.value,
     fragmentation: fragmentation?.value,
@@ -427,9 +428,22 @@ function dschatCriticNotes(rlhf: RlhfContext, actorStage: number, notes: string[
   }
 }
 
-function loraSpec(lora: LoraContext): LoraSpec {
+/**
+ * ms-swift's all-linear under --freeze_llm wraps only what is left unfrozen, the vision tower and the aligner, whose adapters
+ * the estimate does not size; with both frozen too it finds no module and stops (ms-swift 3602360a
+ * swift/utils/transformers_utils.py:219-225, `assert len(modules) > 0`).
+ */
+function loraSkipsLlmNote(source: Source, nothingLeft: boolean, t: Translate): string {
+  const where = describeSource(source, t);
+  return nothingLeft
+    ? t('--freeze_llm ({0}) with the vision tower and aligner frozen leaves ms-swift\'s all-linear no module: ms-swift stops (AssertionError).', where)
+    : t('--freeze_llm ({0}): ms-swift puts no LoRA adapters on the language model, only on the unfrozen vision tower or aligner, which are not counted.', where);
+}
+
+/** `skipsLlm`: the decoder layers, all the estimate's adapters sit on, get none (ms-swift --freeze_llm, multimodal). */
+function loraSpec(lora: LoraContext, skipsLlm: boolean): LoraSpec {
   // [] : the wrapped linears are not known; all-linear errs high on adapters, none wrapped on a base that trains.
-  const targets = lora.targetModules?.length ? lora.targetModules : lora.targetModules && lora.baseTrains ? [] : ['all-linear'];
+  const targets = skipsLlm ? [] : lora.targetModules?.length ? lora.targetModules : lora.targetModules && lora.baseTrains ? [] : ['all-linear'];
   const spec: LoraSpec = { rank: lora.rank, targetModules: targets, quantBits: lora.quantBits };
   if (lora.doubleQuant) spec.doubleQuant = true;
   if (lora.dropout) spec.dropout = lora.dropout;

@@ -37,6 +37,8 @@ export interface LoraContext {
   targetModules?: string[];
   /** Every weight but the wrapped linears' trains too (DeepSpeed-Chat without --only_optimize_lora). */
   baseTrains?: boolean;
+  /** ms-swift's all-linear under --freeze_llm: no adapters on a multimodal model's language model. */
+  skipsLlm?: boolean;
 }
 
 /** The extra models and rollout of an RLHF or distillation command, as the command states them. */
@@ -403,6 +405,7 @@ function resolveLora(script: LaunchFacts | undefined, settings: ZeroLensSettings
     if (script.loraDropout) value.dropout = script.loraDropout.value;
     if (script.loraTargets) value.targetModules = script.loraTargets.value;
     if (script.loraBaseTrains?.value) value.baseTrains = true;
+    if (script.loraSkipsLlm) value.skipsLlm = true;
     return { value, source: factSource(script, fact, t) };
   }
   if (script?.loraRank && script.loraRank.value > 0) {

@@ -48,6 +48,7 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   // (OpenRLHF ed62d0e2 openrlhf/cli/train_sft.py:166-284) --model.model_name_or_path, --train.micro_batch_size,
   // --data.max_len, --model.gradient_checkpointing_enable, --ds.packing_samples, --ds.lora.rank, --ds.load_in_4bit.
   facts.model = reader.string('model_name_or_path', 'model', 'model_id', 'pretrain', 'model.model_name_or_path', 'actor.model_name_or_path');
+  readTrainerPrecision(reader, facts);
   readCommonTrainingFacts(reader, facts);
   facts.microBatch ??= reader.integer('micro_train_batch_size', 'train.micro_batch_size');
   // DeepSpeed-Chat's --max_seq_len (DeepSpeedExamples applications/DeepSpeed-Chat/training/step1_supervised_finetuning/main.py:81; Yi, Telechat).
@@ -76,6 +77,9 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
   readLoraSwitches(ctx, reader, facts);
   const trl = readScriptTrainer(ctx, trainer, facts);
   if (trl) readTrlDefaults(ctx, reader, facts);
+  // GRPOConfig's and RLOOConfig's cap on the colocated vLLM engine (trl f2cd5771 grpo_config.py:654-660, since v0.26.0;
+  // grpo_trainer.py:1090 → generation/vllm_generation.py:355), ms-swift's --vllm_max_model_len.
+  if (trl) facts.vllmMaxModelLen = reader.integer('vllm_max_model_length');
   readTrainerFsdp(ctx, reader, facts);
   const ds = hfDeepSpeedOption(trainer);
   const writesTrainerFlags = trainer.parsed.options.some((o) => trainerOnlyFlags.has(o.name));
@@ -97,11 +101,27 @@ export function readPythonFacts(ctx: SourceContext, env: CommandEnvironment, tra
     // activations of every layer stay (TRL's own default, readTrlDefaults, came first).
     facts.gradientCheckpointing ??= trainingArgumentsDefault(ctx, facts, false);
     // Neither --bf16 nor --fp16 (nor a dtype): TrainingArguments trains in fp32 (bf16 and fp16 default to False), and
-    // a DeepSpeed config's "auto" follows it; `--bf16 false` written says so itself.
+    // a DeepSpeed config's "auto" follows it; `--bf16 false` written says so itself, under accelerate only where its
+    // config file sets no mixed_precision (readTrainerPrecision).
     const bf16Off = reader.bool('bf16');
-    if (bf16Off?.value === false && !reader.bool('fp16')?.value) facts.dtype ??= { ...bf16Off, value: 'fp32' };
+    if (bf16Off?.value === false && !reader.bool('fp16')?.value) {
+      const under = facts.chain.includes('accelerate') && ctx.fact<Precision>('fp32', bf16Off.span.start, bf16Off.span.end, msg("{0} false: fp32 unless accelerate's config sets mixed_precision", bf16Off.via), true);
+      facts.dtype ??= under || { ...bf16Off, value: 'fp32' };
+    }
     facts.dtype ??= trainingArgumentsDefault<Precision>(ctx, facts, 'fp32');
   }
+}
+
+/**
+ * TrainingArguments starts from accelerate's ACCELERATE_MIXED_PRECISION (`accelerate launch --mixed_precision`, its config
+ * file, a TRL profile) and replaces it only with --fp16 or --bf16 written true (transformers 00349ae8
+ * src/transformers/training_args.py, __post_init__ "5. Mixed Precision"): a flag written true wins over the launcher's.
+ */
+function readTrainerPrecision(reader: OptionReader, facts: LaunchFacts): void {
+  const fp16 = reader.bool('fp16');
+  const bf16 = reader.bool('bf16');
+  if (fp16?.value) facts.dtype = { ...fp16, value: 'fp16' };
+  else if (bf16?.value) facts.dtype = { ...bf16, value: 'bf16' };
 }
 
 /**

@@ -87,6 +87,8 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
   facts.freezeAligner = reader.bool('freeze_aligner') ?? defaultAt(true, msg('ms-swift default'));
   // --freeze_llm freezes the language model in multimodal full fine-tuning (3602360a tuner_args.py:122, :208-209).
   facts.freezeLlm = reader.bool('freeze_llm');
+  const targets = reader.option('target_modules')?.values.map((w) => env.resolve(w) ?? w.value);
+  facts.loraSkipsLlm = loraSkipsLlm(facts, targets, !!reader.option('target_regex'));
   // ms-swift chunks the loss under sequence parallelism when CELOSS_PARALLEL_SIZE is set.
   if (env.envBinding('CELOSS_PARALLEL_SIZE')) {
     const b = env.envBinding('CELOSS_PARALLEL_SIZE')!;
@@ -147,6 +149,17 @@ export function readSwiftFacts(ctx: SourceContext, env: CommandEnvironment, trai
       facts.gpusPerNode = ctx.fact(1, a.start, a.end, msg('{0} (one GPU, one process)', devices.name));
     }
   }
+}
+
+/**
+ * LoRA under --freeze_llm: all-linear, target_modules' default (ms-swift 3602360a swift/arguments/tuner_args.py:126),
+ * becomes a regex over a multimodal model's unfrozen parts only (swift/pipelines/train/tuner.py:93-104 →
+ * swift/utils/transformers_utils.py:219-220), so the language model gets no adapters; named modules and
+ * --target_regex (tuner_args.py:202) are matched everywhere.
+ */
+export function loraSkipsLlm(facts: LaunchFacts, targets: string[] | undefined, regex: boolean): Fact<boolean> | undefined {
+  const allLinear = !targets?.length || targets.includes('all-linear');
+  return facts.freezeLlm?.value && facts.tuner?.value !== 'full' && allLinear && !regex ? facts.freezeLlm : undefined;
 }
 
 /**

@@ -68,7 +68,9 @@ export function withAccelerateKeys(merged: LaunchFacts, keys: NonNullable<Launch
 /**
  * The profiles without DeepSpeed: multi_gpu.yaml starts its 8 processes (MULTI_GPU); single_gpu.yaml's distributed_type
  * NO leaves multi_gpu off, so accelerate's simple_launcher runs one (accelerate 16cb6eb8 src/accelerate/commands/launch.py:1223-1233,
- * :1397-1407); fsdp1.yaml and fsdp2.yaml start 8 with FSDP (below).
+ * :1397-1407), whatever --num_processes says: TRL puts `--config_file` first (trl f2cd5771 trl/cli/accelerate_config.py:47)
+ * and accelerate raises a count to multi_gpu only without a config file (launch.py:1301-1340), unless a distributed flag
+ * (`--multi_gpu`) is written (:1214-1221); fsdp1.yaml and fsdp2.yaml start 8 with FSDP (below).
  */
 const processProfiles: Record<string, number> = { multi_gpu: 8, single_gpu: 1, fsdp1: 8, fsdp2: 8 };
 
@@ -89,12 +91,14 @@ function accelerateConfigFacts(config: Fact<string> & { candidates: string[] }, 
   const byProfile = <T>(value: T): Fact<T> => ({ value, span: config.span, via: say(english, phrase), viaText: phrase, isDefault: true });
   const isPath = /[\\/]|\.ya?ml$/i.test(config.value);
   if (!isPath && processProfiles[config.value]) {
-    facts.gpusPerNode ??= byProfile(processProfiles[config.value]);
+    if (config.value === 'single_gpu' && !facts.namesDistributedType) facts.gpusPerNode = byProfile(1);
+    else facts.gpusPerNode ??= byProfile(processProfiles[config.value]);
     const fsdp = /^fsdp([12])$/.exec(config.value);
-    if (fsdp) {
-      facts.fsdp ??= fsdpProfile(fsdp[1] === '2' ? 2 : 1, config);
-      facts.mixedPrecision ??= byProfile('bf16');
-    }
+    if (fsdp) facts.fsdp ??= fsdpProfile(fsdp[1] === '2' ? 2 : 1, config);
+    // Each profile's mixed_precision: bf16 (multi_gpu.yaml:8, single_gpu.yaml:8, fsdp2.yaml:17), which a script's
+    // `--bf16 false` leaves in place (launchers/hf.ts).
+    facts.dtype ??= byProfile<'bf16'>('bf16');
+    facts.mixedPrecision ??= byProfile('bf16');
     return;
   }
   if (!profile || isPath) {

@@ -5,7 +5,7 @@ import { attentionImplOf, precisionOf } from '../facts';
 import type { SourceContext } from '../command/context';
 import { classifyDeepSpeedValue } from '../deepspeedValue';
 import { offloadDeviceOf } from '../launchers/accelerate';
-import { swiftDeepSpeedFlags } from '../launchers/swift';
+import { loraSkipsLlm, swiftDeepSpeedFlags } from '../launchers/swift';
 import type { ZeroStage } from '../../memory/types';
 import { maxYamlNesting, yamlNestingBound } from './nesting';
 import { flowPairExtent } from './flowPair';
@@ -356,6 +356,8 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.torchDtype = at(dtype, precision);
   }
   readYamlWorkload(top, facts, at, int, str);
+  // A TRL recipe's name for it (launchers/hf.ts); ms-swift knows only vllm_max_model_len.
+  if (kind !== 'swift-yaml') facts.vllmMaxModelLen ??= int(top.get('vllm_max_model_length'));
   // Only a file with LLaMA-Factory's own keys is read by its loader: a TRL recipe (model_name_or_path alone) keeps its
   // gradient_checkpointing: false (the YAML a script reads as its arguments, launchers/hf.ts).
   const llamaFactoryOwn = llamaFactoryKeys.some((k) => k !== 'model_name_or_path' && top.has(k));
@@ -375,10 +377,15 @@ function launchOf(ctx: SourceContext, text: string, document: Document): YamlLau
     facts.swiftOptimizer = str(top.get('optimizer')) ?? (galore?.value === true ? at(galore, 'galore') : undefined);
     // As on the command line (launchers/swift.ts): lora_dropout 0.05 (swift/arguments/tuner_args.py:135).
     if (facts.tuner.value !== 'full') facts.loraDropout ??= ctx.fact(0.05, 0, 0, msg('ms-swift default'), true);
+    const targets = top.get('target_modules')?.value;
+    const skips = loraSkipsLlm(facts, Array.isArray(targets) ? targets.map(String) : typeof targets === 'string' ? [targets] : undefined, top.has('target_regex'));
+    if (skips) facts.loraSkipsLlm = skips;
     // `megatron sft x.yaml`: Megatron checkpoints whole layers only with recompute_granularity full (launchers/swift.ts).
     const recompute = str(top.get('recompute_granularity'));
     if (recompute) facts.gradientCheckpointing ??= { ...recompute, value: recompute.value === 'full' };
     facts.gradientCheckpointing ??= ctx.fact(true, 0, 0, msg('ms-swift default'), true);
+    // As on the command line: per_device_train_batch_size: int = 1 (ms-swift 3602360a swift/trainers/arguments.py:129).
+    facts.microBatch ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
     // GRPO accumulates one step by default (swift/arguments/rlhf_args.py:527-530).
     if (top.get('rlhf_type')?.text === 'grpo') facts.gradientAccumulation ??= ctx.fact(1, 0, 0, msg('ms-swift default'), true);
     readSwiftEnv(ctx, entriesOf(top.get('ENV')?.node, text, document), facts);
