@@ -1,8 +1,8 @@
 /**
  * LLaMA-Factory's refusals where `llamafactory-cli train sft.yaml key=value …` overrides the YAML it runs (OmegaConf.merge,
  * hiyouga/LLaMA-Factory@ff6d4d12 src/llamafactory/hparams/parser.py:117-120): the command line reports a case it writes a
- * part of, reads the rest from the YAML, and says nothing where it turns the option off. USE_V1 runs a trainer that
- * skips parser.py.
+ * part of, reads the rest from the YAML, and says nothing where it turns the option off. Also fp8 with quantization_bit
+ * (parser.py:520-527, off under USE_MCA / USE_MEGATRON_BRIDGE) and USE_V1, which skips parser.py.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +78,28 @@ test('quantization_bit with full or freeze tuning across the command line and th
   assert.deepEqual((await run('llamafactory-cli train --quantization_bit 4 --finetuning_type full\n', '')).at, ['--quantization_bit 4']);
 });
 
+test('fp8 with quantization_bit: an error on a command line, a warning in a YAML (the environment decides), none under USE_MCA', async () => {
+  const r = await run('llamafactory-cli train lf/sft.yaml fp8=true\n', 'quantization_bit: 4\n');
+  assert.deepEqual(r.at, ['fp8=true']);
+  assert.equal(r.ours[0].severity, 1);
+  assert.equal(r.ours[0].codeDescription?.href, link('520-527'));
+  assert.match(String(r.ours[0].message), /^fp8 with quantization_bit: 4: LLaMA-Factory refuses it at start \("FP8 training is not compatible with quantization\. Please disable one of them\."/);
+  assert.equal(fixed(r.document, r.all, 'llamafactory-invalid-value', 'Remove fp8'), 'llamafactory-cli train lf/sft.yaml\n');
+  for (const env of ['USE_MCA=1', 'USE_MEGATRON_BRIDGE=true']) assert.deepEqual((await run(`${env} llamafactory-cli train lf/sft.yaml fp8=true\n`, 'quantization_bit: 4\n')).ours, []);
+  assert.deepEqual((await run('USE_MCA=0 llamafactory-cli train lf/sft.yaml fp8=true\n', 'quantization_bit: 4\n')).at, ['fp8=true']);
+  const text = `${base}fp8: true\nquantization_bit: 4\ndeepspeed: ds_z2.json\n`;
+  const document = doc('lf/fp8.yaml', text);
+  const all = await service(ds).ls.doValidation(document, settings());
+  const [w] = all.filter((d) => d.code === 'llamafactory-invalid-value');
+  assert.equal(w?.severity, 2);
+  assert.equal(document.getText(w.range), 'fp8: true');
+  assert.match(String(w.message), /unless the environment sets USE_MCA=1 or USE_MEGATRON_BRIDGE=1\.$/);
+  assert.equal(fixed(document, all, 'llamafactory-invalid-value', 'Remove quantization_bit'), `${base}fp8: true\ndeepspeed: ds_z2.json\n`);
+  const zh = (await service(ds).ls.doValidation(doc('lf/fp8zh.yaml', text), settings({ language: 'zh-cn' }))).find((d) => d.code === 'llamafactory-invalid-value');
+  assert.match(String(zh?.message), /^fp8 配合 quantization_bit: 4：LLaMA-Factory 启动时会拒绝（.*），除非环境设置了 USE_MCA=1 或 USE_MEGATRON_BRIDGE=1。$/);
+});
+
 test('USE_V1=1 runs the v1 trainer, which does not read hparams/parser.py (cli.py:19-22): no refusal', async () => {
-  assert.deepEqual((await run('USE_V1=1 llamafactory-cli train lf/sft.yaml use_galore=true quantization_bit=4\n', 'finetuning_type: full\ndeepspeed: ds_z2.json\n')).ours, []);
+  assert.deepEqual((await run('USE_V1=1 llamafactory-cli train lf/sft.yaml use_galore=true quantization_bit=4 fp8=true\n', 'finetuning_type: full\ndeepspeed: ds_z2.json\n')).ours, []);
   assert.equal((await run('llamafactory-cli train lf/sft.yaml use_galore=true\n', 'deepspeed: ds_z2.json\n')).ours.length, 1);
 });

@@ -98,7 +98,7 @@ export async function launchDiagnostics(
       // The command line's overrides over the YAML it runs (`train sft.yaml use_galore=true`); reported here only
       // where the command line writes a part of the case.
       const options = overFile(commandLineOptions(ctx, launch.env, trainer), cfg ? await configFileOptions(hosts, cfg.candidates) : () => undefined);
-      out.push(...llamaFactoryQuantization(ctx, options, t));
+      out.push(...llamaFactoryQuantization(ctx, options, t, switches));
       // The DeepSpeed config the command line names, else the one of the YAML it runs.
       const ds = launch.facts.deepspeed ?? (cfg && (await effectiveFacts(launch.facts, factsOfFileIn(hosts.fs, hosts.workspace.folders())).catch(() => undefined))?.deepspeed);
       if (ds) out.push(...(await llamaFactoryZero3(ctx, hosts, ds, options, t)), ...(await llamaFactoryDeepSpeed(ctx, hosts, ds, options, t)));
