@@ -103,3 +103,20 @@ test('USE_V1=1 runs the v1 trainer, which does not read hparams/parser.py (cli.p
   assert.deepEqual((await run('USE_V1=1 llamafactory-cli train lf/sft.yaml use_galore=true quantization_bit=4 fp8=true\n', 'finetuning_type: full\ndeepspeed: ds_z2.json\n')).ours, []);
   assert.equal((await run('llamafactory-cli train lf/sft.yaml use_galore=true\n', 'deepspeed: ds_z2.json\n')).ours.length, 1);
 });
+
+test('one visible device: llamafactory-cli trains without torchrun, where DeepSpeed is refused (launcher.py:57-62, parser.py:471-472)', async () => {
+  const r = await run('CUDA_VISIBLE_DEVICES=0 llamafactory-cli train lf/sft.yaml\n', 'deepspeed: ds_z2.json\n');
+  assert.deepEqual(r.at, ['CUDA_VISIBLE_DEVICES=0']);
+  assert.equal(r.ours[0].severity, 1);
+  assert.equal(r.ours[0].codeDescription?.href, link('471-472'));
+  assert.match(String(r.ours[0].message), /^CUDA_VISIBLE_DEVICES leaves one device visible, .*\("Please use `FORCE_TORCHRUN=1` to launch DeepSpeed training\.", hparams\/parser\.py:471-472\)\. Set FORCE_TORCHRUN=1\.$/);
+  const exported = await run('export CUDA_VISIBLE_DEVICES=3\nllamafactory-cli train lf/sft.yaml deepspeed=ds_z3.json\n', '');
+  assert.deepEqual(exported.at, ['CUDA_VISIBLE_DEVICES=3']);
+  // torchrun starts: forced, by USE_MCA, or with two devices; Ray trains its own workers; no DeepSpeed, no refusal.
+  for (const prefix of ['FORCE_TORCHRUN=1 CUDA_VISIBLE_DEVICES=0', 'USE_MCA=1 CUDA_VISIBLE_DEVICES=0', 'USE_RAY=1 CUDA_VISIBLE_DEVICES=0', 'CUDA_VISIBLE_DEVICES=0,1', '']) {
+    assert.deepEqual((await run(`${prefix} llamafactory-cli train lf/sft.yaml\n`, 'deepspeed: ds_z2.json\n')).ours, [], prefix);
+  }
+  assert.deepEqual((await run('CUDA_VISIBLE_DEVICES=0 llamafactory-cli train lf/sft.yaml\n', 'finetuning_type: lora\n')).ours, []);
+  const zh = await run('CUDA_VISIBLE_DEVICES=0 llamafactory-cli train lf/sft.yaml\n', 'deepspeed: ds_z2.json\n', 'zh-cn');
+  assert.match(String(zh.ours[0]?.message), /^CUDA_VISIBLE_DEVICES 只留下一个可见设备，所以 llamafactory-cli train 不经 torchrun、在单个进程里训练/);
+});

@@ -19,6 +19,7 @@ import { parallelSizeDiagnostics } from './parallelSizes';
 import { llamaFactoryDeepSpeed } from './llamaFactoryDeepSpeed';
 import { llamaFactoryZero3 } from './llamaFactoryZero3';
 import { llamaFactoryQuantization } from './llamaFactoryQuantization';
+import { llamaFactorySingleProcess } from './llamaFactorySingleProcess';
 import { commandLineOptions, configFileOptions, envEnabled, overFile } from './llamaFactoryOptions';
 import { effectiveFacts, factsOfFileIn } from '../references';
 
@@ -101,6 +102,7 @@ export async function launchDiagnostics(
       out.push(...llamaFactoryQuantization(ctx, options, t, switches));
       // The DeepSpeed config the command line names, else the one of the YAML it runs.
       const ds = launch.facts.deepspeed ?? (cfg && (await effectiveFacts(launch.facts, factsOfFileIn(hosts.fs, hosts.workspace.folders())).catch(() => undefined))?.deepspeed);
+      if (ds && trainer.subcommand === 'train') out.push(...llamaFactorySingleProcess(ctx, launch.env, ds, t));
       if (ds) out.push(...(await llamaFactoryZero3(ctx, hosts, ds, options, t)), ...(await llamaFactoryDeepSpeed(ctx, hosts, ds, options, t)));
     }
   }
