@@ -10,9 +10,9 @@ const parserLines = (lines: string) => ({ raises: `${LLAMA_FACTORY}:src/llamafac
 
 /**
  * LLaMA-Factory's refusals of `quantization_bit` (hiyouga/LLaMA-Factory@ff6d4d12 src/llamafactory/hparams/parser.py):
- * with full or freeze tuning (_verify_model_args, :235-237), and with fp8 (:520-527, since v0.9.4) unless USE_MCA or
- * USE_MEGATRON_BRIDGE is on. `envOn` reads the command's environment; without one (a YAML alone) the environment
- * decides, and fp8 is a warning.
+ * with full or freeze tuning (_verify_model_args, :235-237), and with fp8 (:520-527, since v0.9.4) unless USE_MCA
+ * (since v0.9.5) or USE_MEGATRON_BRIDGE is on. `envOn` reads the command's environment; without one (a YAML alone)
+ * the environment decides, and fp8 is a warning.
  */
 export function llamaFactoryQuantization(ctx: SourceContext, get: OptionLookup, t: Translate, envOn?: (name: string) => boolean): Diagnostic[] {
   const qb = get('quantization_bit');

@@ -93,7 +93,8 @@ export async function launchDiagnostics(
         out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t, {}, '', missingFileRaises['LLaMA-Factory config']));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t, launch.env)));
-      // USE_V1=1 runs LLaMA-Factory's v1 trainer, which never reads hparams/parser.py (src/llamafactory/cli.py:19-22).
+      // USE_V1=1 runs LLaMA-Factory's v1 trainer (since v0.9.4), which never reads hparams/parser.py
+      // (src/llamafactory/cli.py:19-22).
       const switches = (name: string) => envEnabled(launch.env, name);
       if (switches('USE_V1')) continue;
       // The command line's overrides over the YAML it runs (`train sft.yaml use_galore=true`); reported here only
