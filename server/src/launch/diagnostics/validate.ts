@@ -16,7 +16,11 @@ import type { ZeroLensSettings } from '../../settings';
 import { fsdpTrainerDiagnostics } from './fsdpTrainer';
 import { fsdpLaunchDiagnostics } from './fsdpLaunch';
 import { parallelSizeDiagnostics } from './parallelSizes';
-import { commandLineOptions, llamaFactoryDeepSpeed } from './llamaFactoryDeepSpeed';
+import { llamaFactoryDeepSpeed } from './llamaFactoryDeepSpeed';
+import { llamaFactoryZero3 } from './llamaFactoryZero3';
+import { llamaFactoryQuantization } from './llamaFactoryQuantization';
+import { llamaFactorySingleProcess } from './llamaFactorySingleProcess';
+import { commandLineOptions, configFileOptions, envEnabled, overFile } from './llamaFactoryOptions';
 import { effectiveFacts, factsOfFileIn } from '../references';
 
 /**
@@ -89,9 +93,18 @@ export async function launchDiagnostics(
         out.push(fileNotFound(ctx, cfg.span.start, cfg.span.end, t('LLaMA-Factory config'), cfg.value, cfg.candidates, 'LLaMA-Factory', t, {}, '', missingFileRaises['LLaMA-Factory config']));
       }
       if (launch.facts.deepspeed) out.push(...(await checkDeepSpeedReference(ctx, hosts, launch.facts.deepspeed, 'LLaMA-Factory', t, launch.env)));
-      // The DeepSpeed config the command line names, else the one of the YAML it runs (`train sft.yaml use_galore=true`).
+      // USE_V1=1 runs LLaMA-Factory's v1 trainer (since v0.9.4), which never reads hparams/parser.py
+      // (src/llamafactory/cli.py:19-22).
+      const switches = (name: string) => envEnabled(launch.env, name);
+      if (switches('USE_V1')) continue;
+      // The command line's overrides over the YAML it runs (`train sft.yaml use_galore=true`); reported here only
+      // where the command line writes a part of the case.
+      const options = overFile(commandLineOptions(ctx, launch.env, trainer), cfg ? await configFileOptions(hosts, cfg.candidates) : () => undefined);
+      out.push(...llamaFactoryQuantization(ctx, options, t, switches));
+      // The DeepSpeed config the command line names, else the one of the YAML it runs.
       const ds = launch.facts.deepspeed ?? (cfg && (await effectiveFacts(launch.facts, factsOfFileIn(hosts.fs, hosts.workspace.folders())).catch(() => undefined))?.deepspeed);
-      if (ds) out.push(...(await llamaFactoryDeepSpeed(ctx, hosts, ds, commandLineOptions(ctx, launch.env, trainer), t)));
+      if (ds && trainer.subcommand === 'train') out.push(...llamaFactorySingleProcess(ctx, launch.env, ds, t));
+      if (ds) out.push(...(await llamaFactoryZero3(ctx, hosts, ds, options, t)), ...(await llamaFactoryDeepSpeed(ctx, hosts, ds, options, t)));
     }
   }
   return out;

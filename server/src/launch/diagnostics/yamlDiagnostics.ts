@@ -5,7 +5,9 @@ import type { YamlLaunch, YamlSyntaxError } from '../yaml/analyzeYaml';
 import { launchDiagnostic } from './launchDiagnostic';
 import { LLAMA_FACTORY } from '../../diagnostics/upstream';
 import { llamaFactoryZero3 } from './llamaFactoryZero3';
-import { llamaFactoryDeepSpeed, yamlOptions } from './llamaFactoryDeepSpeed';
+import { llamaFactoryDeepSpeed } from './llamaFactoryDeepSpeed';
+import { yamlOptions } from './llamaFactoryOptions';
+import { llamaFactoryQuantization } from './llamaFactoryQuantization';
 import { accelerateChoices, accelerateValueForm } from '../launchers/accelerate';
 import { checkDeepSpeedReference } from './deepspeedReference';
 import { zeroSectionDiagnostics } from './zeroSection';
@@ -103,18 +105,6 @@ function llamaFactoryYaml(ctx: SourceContext, yaml: YamlLaunch, t: Translate): D
     const raises = `${LLAMA_FACTORY}:src/llamafactory/model/model_utils/quantization.py${quantizationWidthLines[method]}`;
     out.push(launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.valueStart, qb.valueEnd, t('{0} {1} is not a width {2} takes: {3}. LLaMA-Factory raises ValueError when it loads the model.', 'quantization_bit', String(qb.value), name, joinList(t, allowed)), {}, { raises }));
   }
-  // A quantized model trains adapters only (lora, the default, or oft): _verify_model_args, parser.py:235-237.
-  if (qb && qb.value !== null && (ft?.text === 'full' || ft?.text === 'freeze')) {
-    const raises = `${LLAMA_FACTORY}:src/llamafactory/hparams/parser.py#L235-237`;
-    // l10n-ignore: LLaMA-Factory's own error text
-    const says = 'Quantization is only compatible with the LoRA or OFT method.';
-    out.push(
-      launchDiagnostic(ctx, 'llamafactory-invalid-value', qb.keyStart, qb.valueEnd, t('{0} with {1}: LLaMA-Factory refuses it at start ("{2}", {3}).', 'quantization_bit', `finetuning_type: ${ft.text}`, says, 'hparams/parser.py:235-237'), {
-        key: 'quantization_bit',
-        fixes: [{ id: 'remove-entry', title: t('Remove {0}', 'quantization_bit'), ops: [removeEntry(ctx, qb)] }],
-      }, { raises }),
-    );
-  }
   return out;
 }
 
@@ -139,7 +129,10 @@ export async function yamlDiagnostics(ctx: SourceContext, hosts: Hosts, yaml: Ya
     if (ref && ref.kind !== 'settings') out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, reader, t)));
   }
   out.push(...(await zeroSectionDiagnostics(ctx, hosts, yaml.facts, t)));
-  out.push(...(await llamaFactoryZero3(ctx, hosts, yaml, t)));
-  if (yaml.kind === 'llamafactory-yaml' && yaml.facts.deepspeed) out.push(...(await llamaFactoryDeepSpeed(ctx, hosts, yaml.facts.deepspeed, yamlOptions(ctx, yaml), t)));
+  if (yaml.kind !== 'llamafactory-yaml') return out;
+  const options = yamlOptions(ctx, yaml);
+  out.push(...llamaFactoryQuantization(ctx, options, t));
+  const ds = yaml.facts.deepspeed;
+  if (ds) out.push(...(await llamaFactoryZero3(ctx, hosts, ds, options, t)), ...(await llamaFactoryDeepSpeed(ctx, hosts, ds, options, t)));
   return out;
 }
