@@ -1,6 +1,6 @@
-import type { Fact } from './facts';
+import type { BranchDependent } from './facts';
 import type { SourceContext } from './command/context';
-import type { CommandEnvironment } from './shell/variables';
+import type { CommandEnvironment, VariableBinding } from './shell/variables';
 import type { Command, Word } from './shell/types';
 
 /** Environment variables a launcher reads itself (swift's and torchrun's process counts, the visible GPUs). */
@@ -8,17 +8,18 @@ const launcherEnv = ['NPROC_PER_NODE', 'NNODES', 'CUDA_VISIBLE_DEVICES'];
 
 /**
  * The command's words (and launcher variables) whose value depends on which branch of an `if`/`case` the script takes
- * (`VariableBinding.branches`): each as written (`--per_device_train_batch_size $BS`), with the values of the branches.
+ * (`VariableBinding.branches`), or on the iteration of a `for` loop around it: each as written
+ * (`--per_device_train_batch_size $BS`), with the values of the branches or the loop's words.
  */
-export function branchDependentWords(ctx: SourceContext, env: CommandEnvironment, command: Command): Fact<string[]>[] {
-  const out = new Map<string, Fact<string[]>>();
-  const add = (via: string, word: Word, values: string[]) => {
-    if (!out.has(via)) out.set(via, ctx.fact(values, word.start, word.end, via));
+export function branchDependentWords(ctx: SourceContext, env: CommandEnvironment, command: Command): BranchDependent[] {
+  const out = new Map<string, BranchDependent>();
+  const add = (via: string, word: Word, binding: VariableBinding) => {
+    if (!out.has(via)) out.set(via, { ...ctx.fact(binding.branches!, word.start, word.end, via), ...(binding.loop && { loop: binding.loop }) });
   };
-  const valuesOf = (word: Word): string[] | undefined => {
+  const valuesOf = (word: Word): VariableBinding | undefined => {
     for (const part of word.parts) if (part.kind === 'var') {
-      const branches = env.wordBinding(part.name)?.branches;
-      if (branches) return branches;
+      const binding = env.wordBinding(part.name);
+      if (binding?.branches) return binding;
     }
     return undefined;
   };
@@ -33,7 +34,7 @@ export function branchDependentWords(ctx: SourceContext, env: CommandEnvironment
   }
   for (const name of launcherEnv) {
     const binding = env.envBinding(name);
-    if (binding?.branches) add(name, binding.assignment.value, binding.branches);
+    if (binding?.branches) add(name, binding.assignment.value, binding);
   }
   return [...out.values()];
 }

@@ -30,6 +30,9 @@ export function factVia(fact: Fact<unknown>, t: Translate): string {
   return fact.viaText ? say(t, fact.viaText) : fact.via;
 }
 
+/** A word's values by the branch the script takes or, with `loop` (the loop's name), by the iteration of a `for` loop. */
+export type BranchDependent = Fact<string[]> & { loop?: string };
+
 export type LauncherKind =
   | 'swift'
   | 'megatron'
@@ -197,8 +200,11 @@ export interface LaunchFacts {
   oneProcess?: true;
   /** The `accelerate launch` command passes --multi_gpu, --use_deepspeed, --use_fsdp, --use_megatron_lm or --tpu. */
   namesDistributedType?: true;
-  /** Words whose variable depends on the `if`/`case` branch the script takes, each with the branches' values. */
-  branchDependent?: Fact<string[]>[];
+  /**
+   * Words whose variable depends on the `if`/`case` branch the script takes, each with the branches' values; or,
+   * with `loop` (its name), takes each word of a `for` loop around the command.
+   */
+  branchDependent?: BranchDependent[];
   /**
    * ms-swift rlhf `--teacher_deepspeed`: the frozen teacher's config (GKD, GRPO on-policy distillation), read
    * like `--deepspeed`. Never part of the trained model's estimate: the teacher is another model.

@@ -243,9 +243,15 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   // the plugin when the config's optimizer block or the CLI's --optimizer decides what is counted.
   const optimizerDecided = config.buildsOptimizer === true || over.workload?.optimizer !== undefined;
   if (!over.lora) notes.push(...unmodelledNotes(script, optimizerDecided, (fact) => describeSource(factSource(script!, fact, t), t), t));
-  // bash takes one branch of an if/case the script does not decide: the value is not read, and the note names each.
+  // bash takes one branch of an if/case the script does not decide, or runs the command once per word of a for loop:
+  // the value is not read, and the note names each.
   for (const word of script?.branchDependent ?? []) {
-    notes.push(t('{0} depends on the branch the script takes ({1}), so it is not read.', word.via, word.value.join(t({ message: ', ', comment: 'between the items of a list' }))));
+    const values = word.value.join(t({ message: ', ', comment: 'between the items of a list' }));
+    notes.push(
+      word.loop
+        ? t('{0} takes each value of the `for {1}` loop ({2}), so it is not read.', word.via, word.loop, values)
+        : t('{0} depends on the branch the script takes ({1}), so it is not read.', word.via, values),
+    );
   }
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };

@@ -11,7 +11,8 @@ export type BranchEvent =
   | { kind: 'branch'; test?: Word[]; patterns?: Word[] }
   | { kind: 'close' };
 
-const keyword = /^(if|then|elif|else)(?=[\s;&|()]|$)/;
+/** A keyword a command starts with, after a loop's `do` on the same line (`do if [ … ]; then`). */
+const keyword = /^(?:do[ \t]+)?(if|then|elif|else)(?=[\s;&|()]|$)/;
 
 /** The branch events by command index (at most one per command). */
 export function branchEvents(script: ShellScript): Map<number, BranchEvent> {
@@ -21,7 +22,7 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent> {
   let condition: Word[] | undefined;
   let patterns: { first: number; words: Word[] } | undefined;
   for (const command of script.commands) {
-    const lead = keyword.exec(script.text.slice(command.start, command.start + 5))?.[1];
+    const lead = keyword.exec(script.text.slice(command.start, command.start + 16))?.[1];
     const first = command.words[0];
     const word = first && !first.quoted ? first.value : undefined;
     if (lead === 'if' || lead === 'elif') {

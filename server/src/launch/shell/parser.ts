@@ -117,6 +117,13 @@ class Parser {
       this.readRedirect(redirect[0], redirect[2]);
       return;
     }
+    if (c === '(' && text[this.pos + 1] === '(' && this.builder?.words.length === 1 && this.builder.words[0].raw === 'for') {
+      // `for ((i=0; i<n; i++))`: one word, not commands and an assignment `i=0`.
+      const start = this.pos;
+      const raw = text.slice(start, (this.pos = this.balanced(start, '(', ')', text.length)));
+      this.addWord({ ...emptyWord(start), value: raw, raw, end: this.pos, parts: [{ kind: 'text', text: raw, start, end: this.pos }] });
+      return;
+    }
     if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')') {
       this.finish(this.readOperator());
       return;

@@ -2,6 +2,7 @@ import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
 import { branchEvents, decideTest, emptinessTested, patternMatches, type BranchEvent } from './branches';
+import { loopEvents, type LoopEvent } from './loops';
 
 /** A variable's value as the script sets it, with where it was set. */
 export interface VariableBinding {
@@ -14,6 +15,8 @@ export interface VariableBinding {
    * environment's).
    */
   branches?: string[];
+  /** In the body of `for NAME in WORDS` (NAME here) with different words: `branches` are the values of the words. */
+  loop?: string;
   /** The value with every name the script never sets empty (where `value` is unknown): what decides a branch. */
   bare?: string;
 }
@@ -79,9 +82,13 @@ function histories(script: ShellScript): Map<string, History> {
   /** Names exported (by `export NAME` or an export assignment) since they were last unset. */
   const exported = new Set<string>();
   const frames: BranchFrame[] = [];
+  const loops: LoopFrame[] = [];
+  /** The bindings made inside loops, in order (emptied when the outermost closes). */
+  const made: VariableBinding[] = [];
   const record = (name: string, at: number, binding: VariableBinding | undefined): void => {
     // Every open if/case keeps the value the name had before it, to restore per branch and merge at its end.
     for (const frame of frames) if (!frame.before.has(name)) frame.before.set(name, current.get(name));
+    if (loops.length && binding) made.push(binding);
     current.set(name, binding);
     let history = byName.get(name);
     if (!history) byName.set(name, (history = { at: [], bindings: [] }));
@@ -130,6 +137,11 @@ function histories(script: ShellScript): Map<string, History> {
     const at = position(index, false);
     // Before the command's own assignments (`then X=1`).
     events.push({ at, order: -1, run: () => branchStep(frames, event, at, current, record) });
+  }
+  for (const [index, event] of loopEvents(script)) {
+    // A loop's name is bound after its `for` command, the last word's value bound again at `done`.
+    const at = position(index, event.kind === 'open');
+    events.push({ at, order: -1, run: () => loopStep(loops, made, event, index, at, current, record, exported) });
   }
   events.sort((a, b) => a.at - b.at || a.order - b.order);
   for (const event of events) event.run();
@@ -233,6 +245,73 @@ function merged(frame: BranchFrame, name: string, before: VariableBinding | unde
   if (!last) return undefined;
   if (ways.every((b) => b !== undefined && b.value !== undefined && b.value === last.value)) return last;
   return { value: undefined, assignment: last.assignment, exported: ways.some((b) => b?.exported === true), branches: texts };
+}
+
+/** One open loop while the histories are made. */
+interface LoopFrame {
+  /** The name of `for NAME in WORDS` as `done` leaves it: the last word's value. */
+  after?: VariableBinding;
+  /** Where the body's bindings start in the list of those made in loops; unset 8 loops deep, so the work stays linear. */
+  from?: number;
+}
+
+/**
+ * A loop event's effect on the variables. Every iteration runs, so in the body a name that takes different words is
+ * unknown with each word's value (`VariableBinding.loop`), like a branch the script does not decide: no single value
+ * is right for all of them (the largest batch size is not the largest model), so none is read and the estimate says
+ * so. After `done` bash leaves the last iteration's values.
+ */
+function loopStep(
+  loops: LoopFrame[],
+  made: VariableBinding[],
+  event: LoopEvent,
+  commandIndex: number,
+  at: number,
+  current: Map<string, VariableBinding | undefined>,
+  record: (name: string, at: number, binding: VariableBinding | undefined) => void,
+  exported: Set<string>,
+): void {
+  if (event.kind === 'open') {
+    const frame: LoopFrame = { from: loops.length < 8 ? made.length : undefined };
+    const items = (event.words ?? []).flatMap((w) => loopItems(w, (n) => current.get(n)?.value).map((value) => ({ value, text: value ?? w.raw })));
+    const last = items[items.length - 1];
+    if (event.name && last) {
+      const name = event.name.value;
+      const lastWord = event.words![event.words!.length - 1];
+      const assignment: Assignment = { name, value: lastWord, start: event.name.start, end: lastWord.end, kind: 'plain', commandIndex };
+      frame.after = { value: last.value, assignment, exported: exported.has(name) };
+      const texts = [...new Set(items.map((i) => i.text))];
+      record(name, at, texts.length === 1 && last.value !== undefined ? frame.after : { ...frame.after, value: undefined, branches: texts, loop: name });
+    }
+    loops.push(frame);
+    return;
+  }
+  const frame = loops.pop();
+  if (frame?.after) {
+    record(frame.after.assignment.name, at, frame.after);
+    // The body ran last with the last word: an assignment it left unknown reads that (`GBS=$((BS * 8))`).
+    for (let i = frame.from ?? made.length; i < made.length; i++) {
+      const b = made[i];
+      if (current.get(b.assignment.name) !== b || b.value !== undefined || b.branches) continue;
+      const value = resolveWord(b.assignment.value, (n) => current.get(n)?.value);
+      if (value !== undefined) record(b.assignment.name, at, { ...b, value });
+    }
+  }
+  if (!loops.length) made.length = 0;
+}
+
+/**
+ * The items one word of a `for` list gives: a simple brace list `{a,b}`, an array `"${A[@]}"` written `A=(a b)`, an
+ * unquoted value split at blanks; undefined where the script cannot expand it.
+ */
+function loopItems(word: Word, lookup: (name: string) => string | undefined): (string | undefined)[] {
+  const brace = /^([^{}]*)\{([^{}]*,[^{}]*)\}([^{}]*)$/.exec(word.quoted || word.hasExpansion ? '' : word.value);
+  if (brace) return brace[2].split(',').map((item) => brace[1] + item + brace[3]);
+  const array = /^\$\{(\w+)\[[@*]\]\}$/.exec(word.value);
+  const list = array && /^\(([^"'$`\\]*)\)$/.exec(lookup(array[1]) ?? '');
+  // A glob or a brace form other than a list (`{1..3}`) is not expanded here.
+  const value = list ? list[1] : /[*?[{]/.test(word.value) && !word.quoted ? undefined : resolveWord(word, lookup);
+  return value === undefined ? [undefined] : word.quoted && !list ? [value] : value.split(/\s+/).filter(Boolean);
 }
 
 /** The last event of a history before `limit`, by binary search. */

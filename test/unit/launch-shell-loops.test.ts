@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractLaunchFacts } from '../../server/src/launch';
+import { parseShell } from '../../server/src/launch/shell/parser';
+import { environmentFor } from '../../server/src/launch/shell/variables';
+import { getLanguageService } from '../../server/src/languageService';
+import { defaultSettings } from '../../server/src/settings';
+import { memoryHosts, scriptDocument } from './context-hosts';
+import { doc, workspaceRoot } from './launch-helpers';
+
+/** The binding a name has for the script's last command. */
+function valueAtEnd(text: string, name: string) {
+  const script = parseShell(text);
+  return environmentFor(script, script.commands[script.commands.length - 1]).wordBinding(name);
+}
+
+const facts = (text: string) => extractLaunchFacts(doc('train.sh', text), [workspaceRoot]);
+const loopWords = (text: string) => facts(text)[0]?.branchDependent?.map((b) => [b.via, b.value, b.loop]);
+
+const sweep = `for lr in 1e-5 2e-5; do
+  deepspeed train.py --deepspeed ds_z3.json --learning_rate $lr --per_device_train_batch_size 4
+done
+for BS in 2 8; do
+  NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --per_device_train_batch_size $BS --deepspeed zero3
+done
+echo $BS
+`;
+
+test('a for loop binds its name to each word in the body: a flag that takes them is not read as one value', () => {
+  const [hf, swift] = facts(sweep);
+  assert.deepEqual([hf?.chain.join('>'), hf?.microBatch?.value, hf?.deepspeed?.kind], ['deepspeed>python', 4, 'file']);
+  assert.deepEqual(hf.branchDependent?.map((b) => [b.via, b.value, b.loop]), [['--learning_rate $lr', ['1e-5', '2e-5'], 'lr']]);
+  // $BS is not read: ms-swift's default stands, and the estimate notes the loop (next test).
+  assert.deepEqual([swift?.microBatch?.isDefault, swift?.gpusPerNode?.value, swift?.model?.value], [true, 8, 'Qwen/Qwen2.5-7B-Instruct']);
+  assert.deepEqual(swift.branchDependent?.map((b) => [b.via, b.value, b.loop]), [['--per_device_train_batch_size $BS', ['2', '8'], 'BS']]);
+  // After `done` the name keeps the last word, as bash leaves it.
+  assert.equal(valueAtEnd(sweep, 'BS')?.value, '8');
+});
+
+test('the estimate says the flag takes each value of the loop', async () => {
+  const text = sweep.split('\n').slice(3).join('\n');
+  const ls = getLanguageService(memoryHosts({ 'train.sh': text }));
+  const found = await ls.getDocumentAnalysis(scriptDocument('train.sh', text), defaultSettings);
+  assert.ok(found?.analysis.notes.includes('--per_device_train_batch_size $BS takes each value of the `for BS` loop (2, 8), so it is not read.'), found?.analysis.notes.join('\n'));
+});
+
+test('assignments in the body are what the last iteration leaves; one word is a value', () => {
+  const text = 'for BS in 2 8; do\n  GBS=$((BS * 8))\n  OUT=out_$BS\ndone\necho\n';
+  assert.deepEqual(['BS', 'GBS', 'OUT'].map((n) => valueAtEnd(text, n)?.value), ['8', '64', 'out_8']);
+  // Inside the body a value the loop gives is each of its values.
+  assert.deepEqual(valueAtEnd('for BS in 2 8; do\n  echo\n', 'BS')?.branches, ['2', '8']);
+  const one = 'for BS in 4 4; do NPROC_PER_NODE=2 swift sft --model m --per_device_train_batch_size $BS --deepspeed zero3; done\n';
+  assert.deepEqual([facts(one)[0]?.microBatch?.value, facts(one)[0]?.branchDependent], [4, undefined]);
+});
+
+test('loop words: variables, word splitting, simple brace lists and arrays; what the script cannot expand is shown as written', () => {
+  const at = (text: string) => valueAtEnd(text + '\n  echo\n', 'X');
+  assert.deepEqual(at('A=7b; L="1 2"\nfor X in $A "$L" {3,4} v{5,6}; do')?.branches, ['7b', '1 2', '3', '4', 'v5', 'v6']);
+  assert.deepEqual(at('L="1 2"\nfor X in $L; do')?.branches, ['1', '2']);
+  assert.deepEqual(at('ARR=(2 4)\nfor X in "${ARR[@]}"; do')?.branches, ['2', '4']);
+  assert.deepEqual(at('for X in configs/*.json $(cat m.txt) {1..3}; do')?.branches, ['configs/*.json', '$(cat m.txt)', '{1..3}']);
+  // `for X in; do` runs nothing: X is not set.
+  assert.equal(valueAtEnd('X=1\nfor X in; do echo; done\necho\n', 'X')?.value, '1');
+});
+
+test('C-style for and while/until loops bind nothing; their bodies are still read, do and done are no words of the command', () => {
+  const cStyle = 'for ((i=0; i<3; i++)); do\n  NPROC_PER_NODE=2 swift sft --model m --per_device_train_batch_size 2 --deepspeed zero3\ndone\necho\n';
+  assert.equal(valueAtEnd(cStyle, 'i'), undefined);
+  const [f] = facts(cStyle);
+  assert.deepEqual([f?.chain.join('>'), f?.microBatch?.value, f?.branchDependent], ['swift', 2, undefined]);
+  const reading = 'while read -r MODEL; do NPROC_PER_NODE=2 swift sft --model $MODEL --per_device_train_batch_size 2 --deepspeed zero3; done < models.txt\n';
+  const [w] = facts(reading);
+  assert.deepEqual([w?.chain.join('>'), w?.microBatch?.value, w?.model, w?.branchDependent], ['swift', 2, undefined, undefined]);
+  const inner = (loop: string) => `for BS in 2 8; do\n  ${loop}; do echo; done\n  swift sft --model m --per_device_train_batch_size $BS\ndone\n`;
+  for (const loop of ['while false', 'until [ "$N" -gt 2 ]', 'for ((;;))']) {
+    assert.deepEqual(loopWords(inner(loop)), [['--per_device_train_batch_size $BS', ['2', '8'], 'BS']], `${loop}'s done closes that loop, not the for around it`);
+  }
+});
+
+test('nested loops, an if inside a loop and a loop inside an if', () => {
+  const nested = 'for M in a b; do\n  for BS in 2 8; do\n    echo\n  done\n  swift sft --model $M --per_device_train_batch_size $BS\ndone\n';
+  assert.deepEqual(loopWords(nested), [['--model $M', ['a', 'b'], 'M']]);
+  const ifInside = 'for BS in 2 8; do if [ "$BS" = 2 ]; then GA=4; fi; done\nMODE=x\nif [ "$MODE" = x ]; then\n  for N in 4; do swift sft --model m --gradient_accumulation_steps $GA --per_device_train_batch_size $N; done\nfi\n';
+  const [f] = facts(ifInside);
+  assert.deepEqual([f?.microBatch?.value, f?.gradientAccumulation], [4, undefined]);
+  assert.deepEqual(valueAtEnd(ifInside, 'N')?.value, '4');
+});
+
+// https://github.com/cloneofsimo/min-max-gpt/blob/056311a5efc2b49884996319670b93087d2e24f3/run.sh, lines 4-10: two nested
+// loops over arrays around a deepspeed launch.
+test('min-max-gpt run.sh: nested loops over arrays give each value of each loop', () => {
+  const text = `export WORLD_SIZE=$(nvidia-smi -L | wc -l)
+#!/bin/bash
+
+lrs=(4e-4 8e-4 2e-3 4e-3)
+widths=(8 16 32 256)
+
+for lr in "\${lrs[@]}"; do
+    for width in "\${widths[@]}"; do
+        deepspeed --num_gpus $WORLD_SIZE run_trainer.py --lr $lr --width $width
+    done
+done
+`;
+  assert.deepEqual(loopWords(text), [
+    ['--lr $lr', ['4e-4', '8e-4', '2e-3', '4e-3'], 'lr'],
+    ['--width $width', ['8', '16', '32', '256'], 'width'],
+  ]);
+});
+
+// https://github.com/microsoft/DeepSpeedExamples/blob/804669f893a21e3fa02a46271e3ef9ff54f9c15f/MoQ/run.sh (test/corpus),
+// lines 7-57: `for TSK in cola # sst2 …` runs once, and the ifs in its body test $TSK.
+test('DeepSpeedExamples MoQ/run.sh: a loop over one task is that task; the ifs in its body are decided', () => {
+  const text = readFileSync(join(__dirname, '../corpus/files/microsoft__DeepSpeedExamples/MoQ/run.sh'), 'utf8');
+  const script = parseShell(text);
+  const launch = script.commands.find((c) => c.words.some((w) => w.value === 'torch.distributed.launch'))!;
+  const env = environmentFor(script, launch);
+  assert.deepEqual(['TSK', 'EPOCH_NUM', 'TEST_JSON'].map((n) => env.value(n)), ['cola', '2', 'test.json']);
+  const [f] = extractLaunchFacts(doc('MoQ/run.sh', text), [workspaceRoot]);
+  assert.deepEqual([f?.microBatch?.value, f?.branchDependent], [24, undefined]);
+});
