@@ -98,18 +98,27 @@ let canRefreshInlayHints = false;
 /** The editor watches files for a server that registers them (`workspace.didChangeWatchedFiles.dynamicRegistration`). */
 let canWatchFiles = false;
 /**
- * What the server reads besides open documents: launch scripts (and batch scripts), launcher YAML, configs, and
- * what the DeepSpeed release is read from (pins, environments). Edited outside the editor (a `git pull`, a script
- * that writes its ds_config, a new pin), they change other documents' estimates and checks.
+ * What the server reads besides open documents: launch scripts (and batch scripts), launcher YAML, configs, model
+ * weights and a Hugging Face cache's refs (a model folder or cache in the workspace), and what the DeepSpeed release
+ * is read from (pins, environments). Edited outside the editor (a `git pull`, a script that writes its ds_config, a
+ * download, a new pin), they change other documents' estimates and checks.
  */
-const watchedFiles = ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}', ...releaseWatchGlobs()].map((globPattern) => ({ globPattern }));
+const watchedFiles = ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json,safetensors}', '**/models--*--*/refs/main', ...releaseWatchGlobs()].map((globPattern) => ({ globPattern }));
 /**
  * Model folders outside the workspace, watched where the editor takes a RelativePattern (LSP 3.17
  * workspace/didChangeWatchedFiles.md L27-33, L77-96 @60f2bb8a: `relativePatternSupport`, `{ baseUri, pattern }`).
  */
 let modelWatch: ModelFolderWatch | undefined;
 /** What a model's size is read from in its folder (readModelFolder, memory/modelFolder.ts), not its subfolders. */
-const modelFilesPattern = '{config.json,*.safetensors,*.safetensors.index.json}';
+const modelFiles = ['config.json', '*.safetensors', '*.safetensors.index.json'];
+/**
+ * The same in a Hugging Face cache folder's snapshots, and the ref that names one (memory/modelCache.ts). A pattern
+ * with a `/` has VS Code watch the folder recursively (extHostFileSystemEventService.ts, ensureWatching).
+ */
+const modelWatchPattern = (folder: string) =>
+  /[\\/]models--[^\\/]+--[^\\/]+$/.test(folder) ? `{refs/main,${modelFiles.map((f) => `snapshots/*/${f}`).join(',')}}` : `{${modelFiles.join(',')}}`;
+/** Said once: an editor that takes no RelativePattern is not asked to watch a model folder outside the workspace. */
+let toldModelsUnwatched = false;
 let globalSettings: unknown = {};
 /**
  * The language texts are written in when `zeroLens.language` is `auto`: `initializationOptions.language`
@@ -165,7 +174,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const openDocument = (file: string) => documents.get(URI.file(file).toString());
   const snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   const openFiles = () => documents.all().flatMap((d) => (d.uri.startsWith('file:') ? [{ path: URI.parse(d.uri).fsPath, length: d.getText().length }] : []));
-  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), markupFormats: { hover: params.capabilities.textDocument?.hover?.contentFormat, documentation: params.capabilities.textDocument?.completion?.completionItem?.documentationFormat }, openDocument, snippetEdits, releaseMemory: collectGarbage(), modelSized: () => modelWatch?.schedule() });
+  service = getLanguageService({ fs, workspace: withOpenLaunchFiles(workspace, openFiles), completion: completionSupportOf(params.capabilities), markupFormats: { hover: params.capabilities.textDocument?.hover?.contentFormat, documentation: params.capabilities.textDocument?.completion?.completionItem?.documentationFormat }, openDocument, snippetEdits, releaseMemory: collectGarbage(), modelSized });
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRegisterConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   canRefreshInlayHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
@@ -317,13 +326,24 @@ connection.onNotification(WorkspaceTrustNotification.method, (params: WorkspaceT
   modelWatch?.schedule();
 });
 
-/** Folders a model's config.json was read from, outside the workspace (the workspace's watchers cover the rest); none untrusted. */
+/** A model was sized: watch its folder, or say once that this editor cannot be asked to (no relativePatternSupport). */
+function modelSized(): void {
+  if (modelWatch) return modelWatch.schedule();
+  if (toldModelsUnwatched || !canWatchFiles) return;
+  const outside = watchedModelFolders();
+  if (!outside.length) return;
+  toldModelsUnwatched = true;
+  const t = translator(displayLocale);
+  connection.console.info(t('The editor watches no folder outside the workspace for ZeRO Lens (it takes no `RelativePattern`): a change in {0} shows once the document is edited or opened again.', outside[0]));
+}
+
+/** Model folders and hub ids' cache folders outside the workspace (the workspace's watchers cover the rest); none untrusted. */
 function watchedModelFolders(): string[] {
   return disk.restricted() ? [] : service.modelFolders().filter((folder) => !folderHolding(folder, workspace.folders()));
 }
 
 function watchModelFolder(folder: string): Promise<{ dispose(): void } | undefined> {
-  const globPattern = { baseUri: URI.file(folder).toString(), pattern: modelFilesPattern };
+  const globPattern = { baseUri: URI.file(folder).toString(), pattern: modelWatchPattern(folder) };
   return connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => {
     registrationRefused(DidChangeWatchedFilesNotification.method, error);
     return undefined;

@@ -47,8 +47,9 @@ test('the server asks the editor to watch launch scripts and configs, as other e
     while (!server.registrations().some((r) => r.method === 'workspace/didChangeWatchedFiles') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const registration = server.registrations().find((r) => r.method === 'workspace/didChangeWatchedFiles');
     const globs = (registration?.registerOptions as { watchers: { globPattern: string }[] } | undefined)?.watchers.map((w) => w.globPattern);
-    // And what the DeepSpeed release is read from (release-pin-watched.test.ts checks which files those match).
-    assert.deepEqual(globs, ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json}', ...releaseWatchGlobs()]);
+    // And model weights, a Hugging Face cache's ref, and what the DeepSpeed release is read from
+    // (release-pin-watched.test.ts checks which files those match).
+    assert.deepEqual(globs, ['**/*.{sh,bash,zsh,slurm,sbatch,pbs,yaml,yml,json,safetensors}', '**/models--*--*/refs/main', ...releaseWatchGlobs()]);
   });
   await withMinimalClient({}, async (server, root) => {
     const uri = fileUri(path.join(root, 'ds_config.json'));

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import type { ClientCapabilities, Registration } from 'vscode-languageserver-protocol';
 import { fileUri, startServer, type TestServer } from './lspClient';
 
@@ -107,7 +108,7 @@ test('trust withdrawn (zeroLens/workspaceTrust): the model folder outside is no 
   }, capabilities(watching));
 });
 
-test('a hub id sized from the Hugging Face cache (HF_HUB_CACHE outside the workspace): its snapshot folder is watched', async () => {
+test('a hub id sized from the Hugging Face cache (HF_HUB_CACHE outside the workspace): its cache folder is watched, refs/main and every snapshot', async () => {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'zero-lens-ws-')));
   const hub = realpathSync(mkdtempSync(path.join(tmpdir(), 'zero-lens-hub-')));
   const repo = path.join(hub, 'models--acme--tiny-llama');
@@ -120,7 +121,13 @@ test('a hub id sized from the Hugging Face cache (HF_HUB_CACHE outside the works
   const server = await startServer({ rootPath: root, settings: { model: 'acme/tiny-llama', gpusPerNode: 1 }, capabilities: capabilities(watching), env: { HF_HUB_CACHE: hub }, initializationOptions: { validationDelayMs: 0 } });
   try {
     await server.open(fileUri(path.join(root, 'ds_config.json')), 'json', dsConfig);
-    await until('watcher for the snapshot folder', () => watchOf(server, snapshot));
+    const registration = await until('watcher for the cache folder', () => watchOf(server, repo));
+    const { pattern } = (registration.registerOptions as { watchers: { globPattern: { pattern: string } }[] }).watchers[0].globPattern;
+    for (const file of ['refs/main', 'snapshots/def456/config.json', 'snapshots/abc123/model-00001-of-00002.safetensors', 'snapshots/abc123/model.safetensors.index.json']) {
+      assert.ok(picomatch(pattern)(file), `${file} is watched`);
+    }
+    assert.ok(!picomatch(pattern)('blobs/0123abcd'), 'a blob being downloaded is not');
+    assert.equal(watchOf(server, snapshot), undefined, 'the cache folder covers its snapshots');
   } finally {
     await server.stop();
     rmSync(root, { recursive: true, force: true });

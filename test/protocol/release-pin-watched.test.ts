@@ -105,6 +105,8 @@ test('the server asks the editor to watch every file the release is read from', 
     assert.ok(watched('/ws/.venv/lib/python3.11/site-packages/deepspeed-0.19.3.dist-info'), 'a release installed into .venv is watched');
     assert.ok(watched('/ws/venv/lib/python3.10/site-packages/deepspeed-0.14.4.dist-info/METADATA'));
     assert.ok(watched('/ws/train.sh') && watched('/ws/ds_config.json'), 'launch scripts and configs still are');
+    assert.ok(watched('/ws/models/tiny/model-00001-of-00002.safetensors'), 'model weights in the workspace are');
+    assert.ok(watched('/ws/.hf/hub/models--acme--tiny/refs/main'), 'so is the ref of a Hugging Face cache in the workspace');
     assert.ok(!watched('/ws/output/log.txt'));
   } finally {
     await server.stop();

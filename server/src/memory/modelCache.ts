@@ -27,6 +27,16 @@ export function modelScopeCacheRoots(fs: FileSystemHost): string[] {
   return [...new Set(roots)];
 }
 
+/**
+ * The `models--org--name` folder of a Hugging Face cache that `path` (its `refs/…` or `snapshots/…`) lies in, the one
+ * to watch: a download writes `refs/main` first and links each file into the snapshot once it is complete
+ * (huggingface_hub @ee0a4510 src/huggingface_hub/_snapshot_download.py:414-420; file_download.py:1205, 1241-1255),
+ * and a new revision is a new snapshot that `refs/main` then names.
+ */
+export function huggingFaceRepoOf(path: string): string | undefined {
+  return /^(.*[\\/]models--[^\\/]+--[^\\/]+)[\\/](?:refs|snapshots)[\\/]/.exec(path)?.[1];
+}
+
 /** `org/name` split, or undefined for anything that is not a two-part hub id. */
 function splitId(id: string): [string, string] | undefined {
   const m = /^([A-Za-z0-9][\w.-]*)\/([\w.-]+)$/.exec(id.trim());

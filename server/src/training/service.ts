@@ -10,6 +10,7 @@ import { readReferencedConfig, type ReferencedConfig } from '../launch/reference
 import { parsedPreset } from '../launch/swiftPresets';
 import type { SwiftPresetName } from '../launch/facts';
 import { resolveModel } from '../memory/resolveModel';
+import { huggingFaceRepoOf } from '../memory/modelCache';
 import type { ModelInfo } from '../memory/types';
 import { english, presetConfigPath, type Translate } from '../protocol';
 import { baseName, dirName, folderHolding, pathOf, samePath } from '../util/paths';
@@ -92,7 +93,7 @@ export class TrainingService {
   private readonly texts = new Map<string, Map<FileKind, Promise<ReadResult>>>();
   private readonly fileFacts = new Map<string, Promise<LaunchFacts[] | undefined>>();
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
-  /** By folder and spec; `folders`: where the resolver read a config.json (the editor watches those outside the workspace). */
+  /** By folder and spec; `folders`: where the resolver read a config.json, or a hub id's cache folder (the editor watches those outside the workspace). */
   private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string>; notRead: NotRead[]; folders: Set<string> }>();
   private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
   /** The analysis keys of each open config's latest version: a keystroke's analyses replace the last ones'. */
@@ -203,7 +204,10 @@ export class TrainingService {
     return reads ? info.then((found) => (modelReads.forEach((p) => reads.add(p)), found)) : info;
   }
 
-  /** The folders the models sized so far read their config.json from; the set changes as models are sized and dropped. */
+  /**
+   * The folders the models sized so far read their config.json from, or the Hugging Face cache folder a hub id was
+   * looked up in (`models--org--name`, refs and snapshots); the set changes as models are sized and dropped.
+   */
   modelFolders(): string[] {
     return [...new Set([...this.models.values()].flatMap((entry) => [...entry.folders]))];
   }
@@ -259,21 +263,21 @@ export class TrainingService {
     this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
-    return this.remember(key, async (reads) => {
+    return this.remember(key, async (reads, listed) => {
       const scripts = await this.referencesTo(configPath);
       for (const script of scripts) {
         reads.add(pathOf(script.uri));
         if (script.configFile) script.configFile.candidates.forEach((c) => reads.add(c));
       }
       const value = this.parses.config(document).value;
-      if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads);
+      if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads, listed);
       // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
       // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document closes.
       const id = `${document.uri}\u0000${scope}`;
       const earlier = this.configReads.get(id);
       if (earlier?.settled && earlier.reads.sameOn(value)) return earlier.analysis;
       const tracked = RootReads.track(value);
-      const analysis = this.analysis({ configPath, value: tracked.view }, scripts, settings, caller, reads);
+      const analysis = this.analysis({ configPath, value: tracked.view }, scripts, settings, caller, reads, listed);
       const entry: ConfigReads = { analysis, reads: tracked.reads, settled: false };
       this.configReads.set(id, entry);
       return analysis.then((made) => ((entry.settled = true), made));
@@ -289,9 +293,9 @@ export class TrainingService {
     const config = given ?? (await this.configOf(launch.deepspeed, reads));
     if (!config || !isObjectValue(config.value)) return undefined;
     const key = JSON.stringify(['launch', launch, settings, config.configPath, config.file?.text ?? '', caller]);
-    const analysis = this.remember<ConfigAnalysis | undefined>(key, (more) => {
+    const analysis = this.remember<ConfigAnalysis | undefined>(key, (more, listed) => {
       reads.forEach((p) => more.add(p));
-      return this.analysis(config, [launch], settings, caller, more);
+      return this.analysis(config, [launch], settings, caller, more, listed);
     }, owner ?? launch.uri);
     return analysis.catch(() => undefined);
   }
@@ -323,7 +327,7 @@ export class TrainingService {
   /** The analysis of an FSDP or Megatron launch, from its own facts (no DeepSpeed config). */
   analyzeParallelLaunch(launch: LaunchFacts, settings: ZeroLensSettings, caller: CallerInputs = {}, owner?: string): Promise<ConfigAnalysis> {
     const key = JSON.stringify(['parallel-launch', launch, settings, caller]);
-    return this.remember(key, (reads) => this.analysis({ configPath: pathOf(launch.uri), value: undefined }, [launch], settings, caller, reads), owner ?? launch.uri);
+    return this.remember(key, (reads, listed) => this.analysis({ configPath: pathOf(launch.uri), value: undefined }, [launch], settings, caller, reads, listed), owner ?? launch.uri);
   }
 
   /** The same launch with an ms-swift preset instead of its own value (completion details, "switch to" fixes). */
@@ -374,9 +378,10 @@ export class TrainingService {
     return { analysis: { ...analysis, missing: ['deepspeed', ...analysis.missing] }, hasConfig: false };
   }
 
-  private async analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>): Promise<ConfigAnalysis> {
-    // The pin files a TRL default is read from are the analysis's dependencies, as the config and scripts are.
-    const pins = delegating(this.hosts.fs, { readFile: (path, kind) => this.read(path, kind, reads), listDir: (path) => (reads.add(path), this.hosts.fs.listDir(path)) });
+  private async analysis(config: { configPath: string; value: unknown }, scripts: LaunchFacts[], settings: ZeroLensSettings, caller: CallerInputs, reads: Set<string>, listed: Set<string>): Promise<ConfigAnalysis> {
+    // The pin files a TRL default is read from are the analysis's dependencies, as the config and scripts are, and
+    // so is what appears in the environments it listed (`pip install trl` into `.venv`).
+    const pins = delegating(this.hosts.fs, { readFile: (path, kind) => this.read(path, kind, reads), listDir: (path) => (reads.add(path), listed.add(path), this.hosts.fs.listDir(path)) });
     return analyze({
       configPath: config.configPath,
       config: config.value,
@@ -413,12 +418,12 @@ export class TrainingService {
     return key;
   }
 
-  /** A cached analysis; what it read is recorded for the document that asked. A failure is not cached. */
-  private remember<T extends ConfigAnalysis | undefined>(key: string, compute: (reads: Set<string>) => Promise<T>, owner: string): Promise<T> {
+  /** A cached analysis; what it read and listed is recorded for the document that asked. A failure is not cached. */
+  private remember<T extends ConfigAnalysis | undefined>(key: string, compute: (reads: Set<string>, listed: Set<string>) => Promise<T>, owner: string): Promise<T> {
     const hit = this.analyses.get(key) as Promise<T> | undefined;
     if (hit) return hit;
     const reads = new Set<string>();
-    const made = compute(reads).then(
+    const made = compute(reads, this.listingsOf(owner)).then(
       (analysis) => {
         this.depend(owner, reads);
         return analysis;
@@ -440,9 +445,14 @@ export class TrainingService {
    * there checks the document again (`filesChanged`).
    */
   hostsReadingFor(uri: string): Hosts {
+    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), [], this.listingsOf(uri)) };
+  }
+
+  /** The folders `uri`'s answers listed, made on first use. */
+  private listingsOf(uri: string): Set<string> {
     let listed = this.listings.get(uri);
     if (!listed) this.listings.set(uri, (listed = new Set()));
-    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), [], listed) };
+    return listed;
   }
 
   /** Whether `path` lies under a folder `uri`'s checks listed: walks up its parents, not through every listing. */
@@ -483,6 +493,9 @@ export class TrainingService {
         if (entry.reads.has(path) || (modelFilePattern.test(path) && [...entry.reads].some((r) => path.startsWith(r)))) {
           this.models.delete(key);
           anyKnown = modelDropped = true;
+          // Its documents read every path it read: one is enough to find them (a snapshot that appears was not read).
+          const first = entry.reads.values().next().value;
+          for (const [uri, deps] of this.dependencies) if (first !== undefined && deps.has(first)) affected.add(uri);
         }
       }
       for (const [uri, deps] of this.dependencies) if (deps.has(path) || this.listedAbove(uri, path)) affected.add(uri);
@@ -536,13 +549,17 @@ function launchFileKind(path: string): FileKind {
 
 /**
  * A file system that records every path asked for (the paths a model's size was read from), and every file
- * that exists but was not read (a named pipe, a file over its cap), for the hover to say why; and the folder of
- * each config.json it read (`configFolders`).
+ * that exists but was not read (a named pipe, a file over its cap), for the hover to say why; and the folders to
+ * watch (`configFolders`): each config.json's, or the Hugging Face cache folder of a hub id.
  */
 function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[], listed?: Set<string>, configFolders?: Set<string>): FileSystemHost {
   const note = <T extends object>(path: string, result: T): T => {
     if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead.push({ path, unread: result.unread as Unread });
-    else if (configFolders && 'text' in result && baseName(path) === 'config.json') configFolders.add(dirName(path));
+    else if (configFolders) {
+      // A hub id's cache folder, whatever was read in it (its refs/main while the download runs); else a config.json's.
+      const folder = huggingFaceRepoOf(path) ?? ('text' in result && baseName(path) === 'config.json' ? dirName(path) : undefined);
+      if (folder) configFolders.add(folder);
+    }
     return result;
   };
   return delegating(fs, {
