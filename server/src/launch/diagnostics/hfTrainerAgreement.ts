@@ -132,13 +132,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
 export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate): Promise<Diagnostic[]> {
   const file = launch.facts.configFile;
   if (!launch.facts.chain.includes('accelerate') || !file || launch.facts.deepspeed) return [];
-  let yamlFacts: LaunchFacts | undefined;
-  for (const candidate of file.candidates) {
-    const text = textOf(await hosts.fs.readFile(candidate, 'yaml').catch(() => missing));
-    if (text === undefined) continue;
-    yamlFacts = launchFactsOfText(candidate, text, ctx.folders)[0];
-    break;
-  }
+  const yamlFacts = await accelerateConfigFacts(ctx, hosts, file.candidates);
   const yamlSteps = yamlFacts?.deepspeed?.kind === 'settings' ? yamlFacts.gradientAccumulation : undefined;
   if (!yamlSteps || yamlSteps.isDefault) return [];
   const reader = new OptionReader(ctx, launch.env, trainer.parsed);
@@ -155,4 +149,13 @@ export async function accelerateYamlAgreement(ctx: SourceContext, hosts: Hosts, 
       { key: 'gradient_accumulation_steps', fixes: change.fixes },
     ),
   ];
+}
+
+/** What the first of an accelerate config file's candidate paths that exists says. */
+export async function accelerateConfigFacts(ctx: SourceContext, hosts: Hosts, candidates: string[]): Promise<LaunchFacts | undefined> {
+  for (const candidate of candidates) {
+    const text = textOf(await hosts.fs.readFile(candidate, 'yaml').catch(() => missing));
+    if (text !== undefined) return launchFactsOfText(candidate, text, ctx.folders)[0];
+  }
+  return undefined;
 }

@@ -11,6 +11,7 @@ import { zeroSectionDiagnostics } from './zeroSection';
 import { hfSingleProcessDiagnostic } from './singleProcess';
 import { heredocConfigDiagnostics } from './heredocConfig';
 import { accelerateYamlAgreement, hfTrainerAgreement } from './hfTrainerAgreement';
+import { acceleratePrecisionAgreement } from './acceleratePrecision';
 import { translator } from '../../l10n';
 import type { ZeroLensSettings } from '../../settings';
 import { fsdpTrainerDiagnostics } from './fsdpTrainer';
@@ -85,6 +86,7 @@ export async function launchDiagnostics(
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t, launch.env)));
       if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, deepspeedVersion)));
       out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer, t)));
+      out.push(...(await acceleratePrecisionAgreement(ctx, hosts, launch, trainer, t)));
       const single = hfSingleProcessDiagnostic(ctx, launch, t);
       if (single) out.push(single);
     } else if (trainer.kind === 'llamafactory') {
