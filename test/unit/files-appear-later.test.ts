@@ -59,15 +59,21 @@ test('trl installed into .venv after the script was analysed: the script is name
     assert.equal(await beta(), 0.04, "trl 0.18.2's default");
   }));
 
-test('safetensors written into a workspace model folder a script names by relative path: the script is named, and sized from them', () =>
-  withWorkspace(async (root, hosts) => {
+/** A workspace whose train.sh runs deepspeed on the model folder ./models/tiny (a config.json) with ds.json. */
+function withTinyModelScript(run: (root: string, training: TrainingService, script: TextDocument) => Promise<void>): Promise<void> {
+  return withWorkspace(async (root, hosts) => {
     const text = 'deepspeed train.py --model_name_or_path ./models/tiny --deepspeed ds.json\n';
     await mkdir(path.join(root, 'models/tiny'), { recursive: true });
     await writeFile(path.join(root, 'models/tiny/config.json'), llama(2));
     await writeFile(path.join(root, 'ds.json'), ds);
     await writeFile(path.join(root, 'train.sh'), text);
     const { training } = createAnalyses(hosts);
-    const script = documentAt(path.join(root, 'train.sh'), text, 'shellscript');
+    await run(root, training, documentAt(path.join(root, 'train.sh'), text, 'shellscript'));
+  });
+}
+
+test('safetensors written into a workspace model folder a script names by relative path: the script is named, and sized from them', () =>
+  withTinyModelScript(async (root, training, script) => {
     const size = async () => {
       const { analysis } = await training.analyzeDocument(script, 'launch-script', withDefaults({ gpusPerNode: 1 }));
       return analysis.estimate(analysis.current)?.params.total;
@@ -129,4 +135,15 @@ test('a new revision of a cached hub id (a new snapshot, then refs/main): each n
     await writeFile(path.join(repo, 'refs', 'main'), 'bbb');
     assert.deepEqual(training.filesChanged([path.join(repo, 'refs', 'main')]), [config.uri]);
     assert.ok((await total())! > before!, 'eight layers, not two');
+  }));
+
+test('one launch analysis handed to two documents: a change to the model it read names both, the second found it cached', () =>
+  withTinyModelScript(async (root, training, script) => {
+    const [launch] = await training.launchesOf(script);
+    const settings = withDefaults({ gpusPerNode: 1 });
+    const other = URI.file(path.join(root, 'sweep.sh')).toString();
+    const first = await training.analyzeLaunch(launch.facts, settings, undefined, {}, script.uri);
+    assert.equal(await training.analyzeLaunch(launch.facts, settings, undefined, {}, other), first, 'the cached analysis');
+    const changed = training.filesChanged([path.join(root, 'models/tiny/config.json')]);
+    assert.deepEqual([...changed].sort(), [other, script.uri].sort());
   }));

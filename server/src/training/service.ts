@@ -95,7 +95,8 @@ export class TrainingService {
   private readonly references = new Map<string, Promise<LaunchFacts[]>>();
   /** By folder and spec; `folders`: where the resolver read a config.json, or a hub id's cache folder (the editor watches those outside the workspace). */
   private readonly models = new Map<string, { info: Promise<ModelInfo | undefined>; reads: Set<string>; notRead: NotRead[]; folders: Set<string> }>();
-  private readonly analyses = new Map<string, Promise<ConfigAnalysis | undefined>>();
+  /** Each analysis with what computing it read and listed: every document it is handed to depends on those. */
+  private readonly analyses = new Map<string, { made: Promise<ConfigAnalysis | undefined>; reads: Set<string>; listed: Set<string> }>();
   /** The analysis keys of each open config's latest version: a keystroke's analyses replace the last ones'. */
   private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
   /** Each settings object's JSON, for cache keys: the server hands the same object until the settings change. */
@@ -418,14 +419,21 @@ export class TrainingService {
     return key;
   }
 
-  /** A cached analysis; what it read and listed is recorded for the document that asked. A failure is not cached. */
+  /**
+   * A cached analysis; what it read and listed is recorded for each document that asks, the one that computed it
+   * and any that finds it cached (a change there must reach them all). A failure is not cached.
+   */
   private remember<T extends ConfigAnalysis | undefined>(key: string, compute: (reads: Set<string>, listed: Set<string>) => Promise<T>, owner: string): Promise<T> {
-    const hit = this.analyses.get(key) as Promise<T> | undefined;
-    if (hit) return hit;
-    const reads = new Set<string>();
-    const made = compute(reads, this.listingsOf(owner)).then(
+    const hit = this.analyses.get(key);
+    if (hit) {
+      // Before the caller's own continuation: the sets are complete once it settles.
+      void hit.made.then(() => this.dependOn(owner, hit), () => undefined);
+      return hit.made as Promise<T>;
+    }
+    const entry = { reads: new Set<string>(), listed: new Set<string>() };
+    const made = compute(entry.reads, entry.listed).then(
       (analysis) => {
-        this.depend(owner, reads);
+        this.dependOn(owner, entry);
         return analysis;
       },
       (error: unknown) => {
@@ -433,10 +441,17 @@ export class TrainingService {
         throw error;
       },
     );
-    this.analyses.set(key, made);
+    this.analyses.set(key, { ...entry, made });
     // Bounded: one entry per document version, settings and preset a user looked at.
     if (this.analyses.size > 512) this.analyses.delete(this.analyses.keys().next().value as string);
     return made;
+  }
+
+  /** `uri` depends on what an analysis read, and on what appears under a folder it listed. */
+  private dependOn(uri: string, inputs: { reads: Set<string>; listed: Set<string> }): void {
+    this.depend(uri, inputs.reads);
+    const listed = this.listingsOf(uri);
+    for (const folder of inputs.listed) listed.add(folder);
   }
 
   /**
