@@ -56,6 +56,22 @@ export class CommandEnvironment {
   resolve(word: Word): string | undefined {
     return resolveWord(word, (n) => this.value(n));
   }
+
+  /** The environment of one iteration of the loop that binds `name`: `name` is `value`, the prefix read again. */
+  withValue(name: string, value: string): CommandEnvironment {
+    const shell = (n: string) => {
+      const binding = this.shellBinding(n);
+      return n === name && binding ? { value, assignment: binding.assignment, exported: binding.exported } : binding;
+    };
+    return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
+  }
+}
+
+/** A command's own prefix assignments, each seeing those before it, then the script's variables. */
+function prefixBindings(assignments: Assignment[], shell: (name: string) => VariableBinding | undefined): Map<string, VariableBinding> {
+  const prefix = new Map<string, VariableBinding>();
+  for (const a of assignments) prefix.set(a.name, { value: resolveWord(a.value, (n) => prefix.get(n)?.value ?? shell(n)?.value), assignment: a, exported: true });
+  return prefix;
 }
 
 /** One name's history through the script: what it is after each event, by where the event stands. */
@@ -329,12 +345,7 @@ export function environmentFor(script: ShellScript, command: Command): CommandEn
   const byName = all;
   const limit = position(command.index, false);
   const shell = (name: string): VariableBinding | undefined => bindingBefore(byName.get(name), limit);
-  const prefix = new Map<string, VariableBinding>();
-  for (const a of command.envPrefix) {
-    const value = resolveWord(a.value, (n) => prefix.get(n)?.value ?? shell(n)?.value);
-    prefix.set(a.name, { value, assignment: a, exported: true });
-  }
-  return new CommandEnvironment(shell, prefix);
+  return new CommandEnvironment(shell, prefixBindings(command.envPrefix, shell));
 }
 
 /** Longer values are not followed (a variable that doubles itself: `a="$a $a"`), as expand.ts cuts its texts. */
