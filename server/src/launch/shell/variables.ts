@@ -1,7 +1,7 @@
 import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
-import { branchEvents, decideTest, emptinessTested, patternMatches, type BranchEvent } from './branches';
+import { branchEvents, decideCondition, emptinessTested, patternMatches, type BranchEvent } from './branches';
 import { loopEvents, type LoopEvent } from './loops';
 
 /** A variable's value as the script sets it, with where it was set. */
@@ -149,10 +149,12 @@ function histories(script: ShellScript): Map<string, History> {
       });
     }
   }
-  for (const [index, event] of branchEvents(script)) {
-    const at = position(index, false);
-    // Before the command's own assignments (`then X=1`).
-    events.push({ at, order: -1, run: () => branchStep(frames, event, at, current, record) });
+  for (const [index, list] of branchEvents(script)) {
+    for (const event of list) {
+      // Before the command's own assignments (`then X=1`); a test's `&& X=1` closes after them.
+      const at = position(index, event.kind === 'close' && !!event.after);
+      events.push({ at, order: -1, run: () => branchStep(frames, event, at, current, record) });
+    }
   }
   for (const [index, event] of loopEvents(script)) {
     // A loop's name is bound after its `for` command, the last word's value bound again at `done`.
@@ -240,11 +242,11 @@ function branchStep(
     else if (values.some((v) => patternMatches(v.value!, v.p.quoted, frame.subject!))) frame.taken = index;
     return;
   }
-  if (index === 0 && event.test) {
-    const name = emptinessTested(event.test);
+  if (index === 0 && event.test?.length === 1 && !event.test[0].negated) {
+    const name = emptinessTested(event.test[0].words);
     if (name !== undefined && current.get(name) === undefined) frame.defaults = name;
   }
-  const holds = event.test ? decideTest(event.test, fixedValue(current)) : true;
+  const holds = event.test ? decideCondition(event.test, fixedValue(current)) : true;
   frame.taken = holds === undefined ? undefined : holds ? index : 'searching';
 }
 
