@@ -137,3 +137,38 @@ test('if [ -z "$NAME" ]; then NAME=8; fi gives 8, as ${NAME:-8} does', () => {
   assert.equal(valueAtEnd('if [[ -z ${BS} ]]; then\n  BS=4\nelse\n  BS=$BS\nfi\necho\n', 'BS')?.value, '4');
   assert.equal(valueAtEnd('if [ -n "$BS" ]; then\n  BS=2\nfi\necho\n', 'BS')?.value, undefined);
 });
+
+// bash runs the branch when either side of `||` succeeds, and only when both sides of `&&` do.
+test('if A || B / A && B: the whole list decides, an undecidable side leaves it undecided unless the other decides it', () => {
+  const value = (condition: string) => valueAtEnd(`M=a\nif ${condition}; then\n  X=1\nelse\n  X=2\nfi\necho\n`, 'X');
+  assert.equal(value('[ "$M" = b ] || [ "$M" = a ]')?.value, '1');
+  assert.equal(value('[ "$M" = b ] || [ "$M" = c ]')?.value, '2');
+  assert.equal(value('[ "$M" = a ] || [ -f big ]')?.value, '1');
+  assert.deepEqual(value('[ "$M" = b ] || [ -f big ]')?.branches, ['1', '2']);
+  assert.deepEqual(value('[ "$M" = a ] && [ -f big ]')?.branches, ['1', '2']);
+  assert.equal(value('[ "$M" = b ] && [ -f big ]')?.value, '2');
+  assert.equal(value('[ -f big ] && [ "$M" = b ]')?.value, '2');
+  assert.equal(value('[ "$M" = a ] && [ "$M" != b ]')?.value, '1');
+  // `!` negates the command it starts: the parser drops it from the words.
+  assert.equal(value('! [ "$M" = a ]')?.value, '2');
+});
+
+test('then if … / else if … on one line open a nested if', () => {
+  const text = (m: string) => `M=${m}\nif [ "$M" = a ]; then if [ -f big ]; then X=8; fi\nelse if [ "$M" = b ]; then X=2; else X=3; fi\nfi\necho\n`;
+  assert.deepEqual(valueAtEnd(text('a'), 'X')?.branches, ['8', '$X']);
+  assert.equal(valueAtEnd(text('b'), 'X')?.value, '2');
+  assert.equal(valueAtEnd(text('c'), 'X')?.value, '3');
+});
+
+test('[[ … ]] && X=1 and [ … ] || X=1 assign only when the test says so', () => {
+  assert.deepEqual(valueAtEnd('X=2\n[[ -f big ]] && X=8\necho\n', 'X')?.branches, ['8', '2']);
+  assert.deepEqual(valueAtEnd('X=2\n[ -f big ] || X=8\necho\n', 'X')?.branches, ['2', '8']);
+  assert.equal(valueAtEnd('M=a\nX=2\n[ "$M" = a ] && X=8\necho\n', 'X')?.value, '8');
+  assert.equal(valueAtEnd('M=a\nX=2\n[ "$M" = a ] || X=8\necho\n', 'X')?.value, '2');
+  assert.equal(valueAtEnd('M=a\nX=2\n[ "$M" = b ] || export X=8\necho\n', 'X')?.value, '8');
+  // The default idiom reads as `${NPROC:-8}` does; a command that is no test (cd) is not a condition read here.
+  assert.equal(valueAtEnd('[ -z "$NPROC" ] && NPROC=8\necho\n', 'NPROC')?.value, '8');
+  assert.equal(valueAtEnd('cd out && X=8\necho\n', 'X')?.value, '8');
+  const [f] = extractLaunchFacts(doc('train.sh', 'BS=2\n[[ -f big ]] && BS=8\nswift sft --model m --per_device_train_batch_size $BS --deepspeed zero3\n'), [workspaceRoot]);
+  assert.deepEqual([f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value])], [true, [['--per_device_train_batch_size $BS', ['8', '2']]]]);
+});

@@ -28,22 +28,47 @@ done
 echo $BS
 `;
 
-test('a for loop binds its name to each word in the body: a flag that takes them is not read as one value', () => {
+test('a for loop binds its name to each word in the body: a flag the estimate does not size by is not read as one value', () => {
   const [hf, swift] = facts(sweep);
   assert.deepEqual([hf?.chain.join('>'), hf?.microBatch?.value, hf?.deepspeed?.kind], ['deepspeed>python', 4, 'file']);
-  assert.deepEqual(hf.branchDependent?.map((b) => [b.via, b.value, b.loop]), [['--learning_rate $lr', ['1e-5', '2e-5'], 'lr']]);
-  // $BS is not read: ms-swift's default stands, and the estimate notes the loop (next test).
-  assert.deepEqual([swift?.microBatch?.isDefault, swift?.gpusPerNode?.value, swift?.model?.value], [true, 8, 'Qwen/Qwen2.5-7B-Instruct']);
-  assert.deepEqual(swift.branchDependent?.map((b) => [b.via, b.value, b.loop]), [['--per_device_train_batch_size $BS', ['2', '8'], 'BS']]);
+  assert.deepEqual(hf.branchDependent?.map((b) => [b.via, b.value, b.loop, b.uses]), [['--learning_rate $lr', ['1e-5', '2e-5'], 'lr', undefined]]);
+  // Both runs happen: the batch-8 one is the one that may not fit, so it is the batch read.
+  assert.deepEqual([swift?.microBatch?.value, swift?.microBatch?.isDefault, swift?.gpusPerNode?.value, swift?.model?.value], [8, undefined, 8, 'Qwen/Qwen2.5-7B-Instruct']);
+  assert.deepEqual(swift.branchDependent?.map((b) => [b.via, b.value, b.loop, b.uses]), [['--per_device_train_batch_size $BS', ['2', '8'], 'BS', '8']]);
   // After `done` the name keeps the last word, as bash leaves it.
   assert.equal(valueAtEnd(sweep, 'BS')?.value, '8');
 });
 
-test('the estimate says the flag takes each value of the loop', async () => {
-  const text = sweep.split('\n').slice(3).join('\n');
+/** The estimate's analysis of a script. */
+async function analysisOf(text: string) {
   const ls = getLanguageService(memoryHosts({ 'train.sh': text }));
   const found = await ls.getDocumentAnalysis(scriptDocument('train.sh', text), defaultSettings);
-  assert.ok(found?.analysis.notes.includes('--per_device_train_batch_size $BS takes each value of the `for BS` loop (2, 8), so it is not read.'), found?.analysis.notes.join('\n'));
+  return found!.analysis;
+}
+
+test('the estimate takes the run of a loop that needs the most memory, and says which', async () => {
+  const batch = await analysisOf(sweep.split('\n').slice(3).join('\n'));
+  assert.equal(batch.context.microBatchSize.value, 8);
+  assert.ok(batch.notes.includes('--per_device_train_batch_size $BS takes each value of the `for BS` loop (2, 8): the estimate uses 8, the run that needs the most memory.'), batch.notes.join('\n'));
+  // Fewer GPUs shard less: the 2-GPU run needs the most per GPU.
+  const gpus = await analysisOf('for N in 8 2 4; do\n  NPROC_PER_NODE=$N swift sft --model Qwen/Qwen2.5-7B-Instruct --per_device_train_batch_size 2 --deepspeed zero3\ndone\n');
+  assert.equal(gpus.context.gpusPerNode?.value, 2);
+  assert.ok(gpus.notes.includes('NPROC_PER_NODE=$N takes each value of the `for N` loop (8, 2, 4): the estimate uses 2, the run that needs the most memory.'), gpus.notes.join('\n'));
+  const length = await analysisOf('for L in 4096 1024; do\n  swift sft --model Qwen/Qwen2.5-7B-Instruct --max_length $L --lora_rank ${L} --deepspeed zero3\ndone\n');
+  assert.deepEqual([length.context.sequenceLength.value, length.context.lora?.value.rank], [4096, 4096]);
+});
+
+test('a loop over values the estimate cannot order is still not read: models, unknown words, if/case branches', async () => {
+  const models = 'for M in Qwen/Qwen2.5-7B-Instruct Qwen/Qwen2.5-72B-Instruct; do\n  swift sft --model $M --deepspeed zero3\ndone\n';
+  assert.deepEqual(loopWords(models), [['--model $M', ['Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen2.5-72B-Instruct'], 'M']]);
+  assert.equal(facts(models)[0]?.model, undefined);
+  const unknown = 'for BS in 2 $(cat bs.txt); do\n  swift sft --model m --per_device_train_batch_size $BS\ndone\n';
+  assert.deepEqual([facts(unknown)[0]?.microBatch?.isDefault, facts(unknown)[0]?.branchDependent?.[0]?.uses], [true, undefined]);
+  const note = (await analysisOf(unknown)).notes.find((n) => n.includes('for BS'));
+  assert.equal(note, '--per_device_train_batch_size $BS takes each value of the `for BS` loop (2, $(cat bs.txt)), so it is not read.');
+  // Only one branch of an if runs: its values are not a loop's.
+  const branch = 'if [ -f big ]; then BS=8; else BS=2; fi\nswift sft --model m --per_device_train_batch_size $BS\n';
+  assert.deepEqual([facts(branch)[0]?.microBatch?.isDefault, facts(branch)[0]?.branchDependent?.[0]?.uses], [true, undefined]);
 });
 
 test('assignments in the body are what the last iteration leaves; one word is a value', () => {

@@ -13,6 +13,7 @@ import { llamaFactoryTrainer, readLlamaFactoryFacts } from './launchers/llamafac
 import { readTrlAccelerateConfig, trlCommand, trlTrainingCommands } from './launchers/trlCli';
 import { msg } from '../l10n';
 import { branchDependentWords } from './branchValues';
+import { readCostliestRuns } from './costliestRun';
 
 /** Words that only wrap the real command. */
 const wrappers = new Set(['nohup', 'exec', 'time', 'command', 'builtin', 'stdbuf', 'nice']);
@@ -155,6 +156,15 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   const r = recognise(words);
   if (!r) return undefined;
   const env: CommandEnvironment = environmentFor(script, command);
+  const facts = readFacts(ctx, env, r, command);
+  const branchDependent = branchDependentWords(ctx, env, command);
+  // Every run of a loop happens: facts the estimate sizes by read the costliest one.
+  if (branchDependent.length) facts.branchDependent = readCostliestRuns(facts, branchDependent, env, (e) => readFacts(ctx, e, r, command));
+  return { command, env, launcher: r.launcher, trainer: r.trainer, facts };
+}
+
+/** What the recognised command states, its variables read from `env`. */
+function readFacts(ctx: SourceContext, env: CommandEnvironment, r: Recognised, command: Command): LaunchFacts {
   const chain = launcherKindOf(r);
   const facts: LaunchFacts = {
     uri: ctx.uri,
@@ -193,9 +203,7 @@ function analyzeCommand(ctx: SourceContext, script: ShellScript, command: Comman
   facts.nodes = fromLauncher.nodes ?? facts.nodes;
   facts.deepspeed ??= fromLauncher.deepspeed;
   if (r.launcher?.kind === 'accelerate') facts.dtype ??= fromLauncher.dtype;
-  const branchDependent = branchDependentWords(ctx, env, command);
-  if (branchDependent.length) facts.branchDependent = branchDependent;
-  return { command, env, launcher: r.launcher, trainer: r.trainer, facts };
+  return facts;
 }
 
 /** The stretches of text, outside the command's own span, that its words came from (merged when close). */

@@ -30,8 +30,11 @@ export function factVia(fact: Fact<unknown>, t: Translate): string {
   return fact.viaText ? say(t, fact.viaText) : fact.via;
 }
 
-/** A word's values by the branch the script takes or, with `loop` (the loop's name), by the iteration of a `for` loop. */
-export type BranchDependent = Fact<string[]> & { loop?: string };
+/**
+ * A word's values by the branch the script takes or, with `loop` (the loop's name), by the iteration of a `for` loop;
+ * `uses`: the loop's value the facts read, the run that needs the most memory (launch/costliestRun.ts).
+ */
+export type BranchDependent = Fact<string[]> & { loop?: string; uses?: string };
 
 export type LauncherKind =
   | 'swift'

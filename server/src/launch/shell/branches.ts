@@ -1,65 +1,99 @@
-import type { Command, ShellScript, Word } from './types';
+import type { Command, Separator, ShellScript, Word } from './types';
+
+/** An and-or list (`A || B`, `! A`): each command's words, negated by `!`, and the operator joining it to the last. */
+export type Condition = { words: Word[]; negated: boolean; op?: Separator }[];
 
 /**
  * Where `if … fi` and `case … esac` open, branch and close, read from the parsed commands: the parser drops `if`,
  * `then`, `elif` and `else` from a command's words but starts the command at the keyword, and keeps `fi`, `esac` and
- * a case pattern (`lora)`, `7b|7B)`: words ended by `|` and `)`) as commands of their own.
+ * a case pattern (`lora)`, `7b|7B)`: words ended by `|` and `)`) as commands of their own. A test's `&& X=1` or
+ * `|| X=1` is an `if` of its own around the assignment, closed after it (`after`).
  */
 export type BranchEvent =
   | { kind: 'open'; construct: 'if' | 'case'; subject?: Word }
-  /** A branch starts here; `test` is the `if`/`elif` condition's words, `patterns` a case branch's; `else` has neither. */
-  | { kind: 'branch'; test?: Word[]; patterns?: Word[] }
-  | { kind: 'close' };
+  /** A branch starts here; `test` is the `if`/`elif` condition, `patterns` a case branch's; `else` has neither. */
+  | { kind: 'branch'; test?: Condition; patterns?: Word[] }
+  | { kind: 'close'; after?: true };
 
-/** A keyword a command starts with, after a loop's `do` on the same line (`do if [ … ]; then`). */
-const keyword = /^(?:do[ \t]+)?(if|then|elif|else)(?=[\s;&|()]|$)/;
+/** Keywords a command starts with: a loop's `do`, a `then`/`else` before an `if` on the same line (`else if [ … ]`). */
+const keywords = /^(?:(?:do|then|else)[ \t]+)?(if|then|elif|else)(?=[\s;&|()]|$)/;
 
-/** The branch events by command index (at most one per command). */
-export function branchEvents(script: ShellScript): Map<number, BranchEvent> {
-  const events = new Map<number, BranchEvent>();
+/** A command of a condition, as the and-or list joins it. */
+function part(script: ShellScript, command: Command, op?: Separator): Condition[number] {
+  const first = command.words[0];
+  return { words: command.words, negated: !!first && /!\s*$/.test(script.text.slice(command.start, first.start)), op };
+}
+
+/** The branch events by command index, in order. */
+export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
+  const events = new Map<number, BranchEvent[]>();
+  const add = (index: number, ...added: BranchEvent[]) => events.set(index, [...(events.get(index) ?? []), ...added]);
   const open: ('if' | 'case')[] = [];
   /** The condition of the `if`/`elif` whose `then` comes next. */
-  let condition: Word[] | undefined;
+  let condition: Condition | undefined;
+  /** The and-or list of tests the command continues (`[ … ] && X=1`). */
+  let tests: Condition = [];
+  let previous: Command | undefined;
   let patterns: { first: number; words: Word[] } | undefined;
   for (const command of script.commands) {
-    const lead = keyword.exec(script.text.slice(command.start, command.start + 16))?.[1];
+    const text = script.text.slice(command.start, command.start + 24);
+    const [lead, inner] = [keywords.exec(text)?.[1], /^(?:then|else)[ \t]+if(?=[\s;&|()]|$)/.test(text)];
     const first = command.words[0];
     const word = first && !first.quoted ? first.value : undefined;
+    const joined = previous?.separator === '&&' || previous?.separator === '||' ? previous.separator : undefined;
+    /** The tests this command continues: after `[ … ] &&` or `[ … ] ||`. */
+    const chain = joined ? tests : [];
+    tests = [];
+    previous = command;
+    if (inner && open[open.length - 1] === 'if') add(command.index, text.startsWith('then') ? { kind: 'branch', test: condition ?? [] } : { kind: 'branch' });
     if (lead === 'if' || lead === 'elif') {
       if (lead === 'if') {
         open.push('if');
-        events.set(command.index, { kind: 'open', construct: 'if' });
+        add(command.index, { kind: 'open', construct: 'if' });
       }
-      condition = command.words;
+      condition = [part(script, command)];
       // `if [ … ]; then X=1; fi` on one line: the `then` is its own command, read next.
       continue;
     }
     if (open[open.length - 1] === 'if' && (lead === 'then' || lead === 'else')) {
-      events.set(command.index, lead === 'then' ? { kind: 'branch', test: condition ?? [] } : { kind: 'branch' });
+      add(command.index, lead === 'then' ? { kind: 'branch', test: condition ?? [] } : { kind: 'branch' });
       condition = undefined;
+      continue;
+    }
+    if (condition && word !== 'fi' && word !== 'esac') {
+      // `if A || B; then`: the list decides; `if A; B; then`: the last command does.
+      if (joined) condition.push(part(script, command, joined));
+      else condition = [part(script, command)];
       continue;
     }
     if (word === 'case' && command.words[2]?.value === 'in') {
       open.push('case');
-      events.set(command.index, { kind: 'open', construct: 'case', subject: command.words[1] });
+      add(command.index, { kind: 'open', construct: 'case', subject: command.words[1] });
       continue;
     }
     if ((word === 'fi' && open[open.length - 1] === 'if') || (word === 'esac' && open[open.length - 1] === 'case')) {
       open.pop();
-      patterns = undefined;
-      events.set(command.index, { kind: 'close' });
+      patterns = condition = undefined;
+      add(command.index, { kind: 'close' });
       continue;
     }
     if (open[open.length - 1] === 'case' && isPatternPart(command)) {
       patterns ??= { first: command.index, words: [] };
       patterns.words.push(command.words[0]);
       if (command.separator === ')') {
-        events.set(patterns.first, { kind: 'branch', patterns: patterns.words });
+        add(patterns.first, { kind: 'branch', patterns: patterns.words });
         patterns = undefined;
       }
       continue;
     }
     patterns = undefined;
+    if (testOperands(command.words)) {
+      chain.push(part(script, command, chain.length ? joined : undefined));
+      tests = chain;
+    } else if (chain.length) {
+      // After tests only, as `if TESTS; then X=1; fi` (`&&`) or `if TESTS; then :; else X=1; fi` (`||`).
+      add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: chain }, ...(joined === '||' ? [{ kind: 'branch' } as const] : []), { kind: 'close', after: true });
+    }
   }
   return events;
 }
@@ -107,6 +141,20 @@ export function emptinessTested(words: Word[]): string | undefined {
   if (inner?.length !== 2 || inner[0].quoted || inner[0].value !== '-z') return undefined;
   const [part, ...rest] = inner[1].parts;
   return part?.kind === 'var' && rest.length === 0 && (part.raw === `$${part.name}` || part.raw === `\${${part.name}}`) ? part.name : undefined;
+}
+
+/** An and-or list as bash runs it, each side as `decideTest`: left to right, `&&` and `||` of equal precedence. */
+export function decideCondition(condition: Condition, resolve: (word: Word) => string | undefined): boolean | undefined {
+  let result: boolean | undefined;
+  condition.forEach(({ words, negated, op }, i) => {
+    const held = decideTest(words, resolve);
+    const next = held === undefined || !negated ? held : !held;
+    if (i === 0 || (op !== '&&' && op !== '||')) result = next;
+    // What one side decides alone: false && …, true || ….
+    else if (op === '&&') result = result === false || next === false ? false : result && next;
+    else result = result === true || next === true ? true : result === false && next === false ? false : undefined;
+  });
+  return result;
 }
 
 /**

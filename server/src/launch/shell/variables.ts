@@ -1,7 +1,7 @@
 import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
-import { branchEvents, decideTest, emptinessTested, patternMatches, type BranchEvent } from './branches';
+import { branchEvents, decideCondition, emptinessTested, patternMatches, type BranchEvent } from './branches';
 import { loopEvents, type LoopEvent } from './loops';
 
 /** A variable's value as the script sets it, with where it was set. */
@@ -56,6 +56,22 @@ export class CommandEnvironment {
   resolve(word: Word): string | undefined {
     return resolveWord(word, (n) => this.value(n));
   }
+
+  /** The environment of one iteration of the loop that binds `name`: `name` is `value`, the prefix read again. */
+  withValue(name: string, value: string): CommandEnvironment {
+    const shell = (n: string) => {
+      const binding = this.shellBinding(n);
+      return n === name && binding ? { value, assignment: binding.assignment, exported: binding.exported } : binding;
+    };
+    return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
+  }
+}
+
+/** A command's own prefix assignments, each seeing those before it, then the script's variables. */
+function prefixBindings(assignments: Assignment[], shell: (name: string) => VariableBinding | undefined): Map<string, VariableBinding> {
+  const prefix = new Map<string, VariableBinding>();
+  for (const a of assignments) prefix.set(a.name, { value: resolveWord(a.value, (n) => prefix.get(n)?.value ?? shell(n)?.value), assignment: a, exported: true });
+  return prefix;
 }
 
 /** One name's history through the script: what it is after each event, by where the event stands. */
@@ -133,10 +149,12 @@ function histories(script: ShellScript): Map<string, History> {
       });
     }
   }
-  for (const [index, event] of branchEvents(script)) {
-    const at = position(index, false);
-    // Before the command's own assignments (`then X=1`).
-    events.push({ at, order: -1, run: () => branchStep(frames, event, at, current, record) });
+  for (const [index, list] of branchEvents(script)) {
+    for (const event of list) {
+      // Before the command's own assignments (`then X=1`); a test's `&& X=1` closes after them.
+      const at = position(index, event.kind === 'close' && !!event.after);
+      events.push({ at, order: -1, run: () => branchStep(frames, event, at, current, record) });
+    }
   }
   for (const [index, event] of loopEvents(script)) {
     // A loop's name is bound after its `for` command, the last word's value bound again at `done`.
@@ -224,11 +242,11 @@ function branchStep(
     else if (values.some((v) => patternMatches(v.value!, v.p.quoted, frame.subject!))) frame.taken = index;
     return;
   }
-  if (index === 0 && event.test) {
-    const name = emptinessTested(event.test);
+  if (index === 0 && event.test?.length === 1 && !event.test[0].negated) {
+    const name = emptinessTested(event.test[0].words);
     if (name !== undefined && current.get(name) === undefined) frame.defaults = name;
   }
-  const holds = event.test ? decideTest(event.test, fixedValue(current)) : true;
+  const holds = event.test ? decideCondition(event.test, fixedValue(current)) : true;
   frame.taken = holds === undefined ? undefined : holds ? index : 'searching';
 }
 
@@ -329,12 +347,7 @@ export function environmentFor(script: ShellScript, command: Command): CommandEn
   const byName = all;
   const limit = position(command.index, false);
   const shell = (name: string): VariableBinding | undefined => bindingBefore(byName.get(name), limit);
-  const prefix = new Map<string, VariableBinding>();
-  for (const a of command.envPrefix) {
-    const value = resolveWord(a.value, (n) => prefix.get(n)?.value ?? shell(n)?.value);
-    prefix.set(a.name, { value, assignment: a, exported: true });
-  }
-  return new CommandEnvironment(shell, prefix);
+  return new CommandEnvironment(shell, prefixBindings(command.envPrefix, shell));
 }
 
 /** Longer values are not followed (a variable that doubles itself: `a="$a $a"`), as expand.ts cuts its texts. */
