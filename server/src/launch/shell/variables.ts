@@ -276,8 +276,9 @@ interface LoopFrame {
 /**
  * A loop event's effect on the variables. Every iteration runs, so in the body a name that takes different words is
  * unknown with each word's value (`VariableBinding.loop`), like a branch the script does not decide: no single value
- * is right for all of them (the largest batch size is not the largest model), so none is read and the estimate says
- * so. After `done` bash leaves the last iteration's values.
+ * is right for every use (the largest batch size is not the largest model). The facts an estimate sizes by take the
+ * costliest iteration (launch/costliestRun.ts); the rest are not read, and the estimate says so. After `done` bash
+ * leaves the last iteration's values.
  */
 function loopStep(
   loops: LoopFrame[],
