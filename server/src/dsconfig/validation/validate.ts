@@ -12,6 +12,7 @@ import { schemaDiagnostics } from './schemaValidation';
 import { textDiagnostics } from './syntax';
 import type { WalkMemo } from './walkMemo';
 import type { SectionErrorsMemo } from './sectionErrors';
+import type { RuleMemo } from './ruleMemo';
 import { settingsWorldSize, type WorldSize } from './worldSize';
 import { translator } from '../../l10n';
 
@@ -72,6 +73,8 @@ export interface ValidationMemo {
   walks?: WalkMemo;
   /** ajv's errors per top-level section (sectionErrors.ts). */
   sections?: SectionErrorsMemo;
+  /** The cross-key rules' findings and what each read (ruleMemo.ts). */
+  rules?: RuleMemo;
 }
 
 /**
@@ -109,9 +112,10 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
     // Each rule called as it is, not through a closure of its own: a keystroke runs about 80 of them, and what they
     // allocate sets how often the young generation is collected while the editor waits.
     () => {
+      const rules = memo?.rules?.session(config);
       for (const rule of allRules) {
         try {
-          for (const diagnostic of rule(config)) out.push(diagnostic);
+          for (const diagnostic of rules?.takeOver(rule) ?? rules?.run(rule) ?? rule(config)) out.push(diagnostic);
         } catch (error) {
           failed(rule.name || 'rule', error);
         }
