@@ -52,6 +52,16 @@ export interface CallerInputs {
   defaults?: ContextDefaults;
 }
 
+/** The keys of an open config's analysis, and what they were made of. */
+interface ConfigKeys {
+  uri: string;
+  version: number;
+  settings: ZeroLensSettings;
+  callerKey: string;
+  key: string;
+  id: string;
+}
+
 /** A parsed JSON object (not an array, a string or a Git LFS pointer's text). */
 function isObjectValue(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -101,6 +111,7 @@ export class TrainingService {
   private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
   /** Each settings object's JSON, for cache keys: the server hands the same object until the settings change. */
   private readonly settingsKeys = new WeakMap<ZeroLensSettings, string>();
+  private lastConfigKeys: ConfigKeys | undefined;
   /** By open config and settings: the latest analysis made and which of the config's top-level keys it read. */
   private readonly configReads = new Map<string, ConfigReads>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
@@ -259,8 +270,7 @@ export class TrainingService {
 
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
   async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
-    const scope = `${this.settingsKey(settings)}\u0000${JSON.stringify(caller)}`;
-    const key = JSON.stringify(['config', document.uri, document.version, scope]);
+    const { key, id } = this.configKeys(document, settings, caller);
     this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
@@ -274,7 +284,6 @@ export class TrainingService {
       if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads, listed);
       // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
       // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document closes.
-      const id = `${document.uri}\u0000${scope}`;
       const earlier = this.configReads.get(id);
       if (earlier?.settled && earlier.reads.sameOn(value)) return earlier.analysis;
       const tracked = RootReads.track(value);
@@ -411,6 +420,21 @@ export class TrainingService {
     if (held && held.version > version) return;
     for (const old of held?.keys ?? []) this.analyses.delete(old);
     this.configVersions.set(uri, { version, keys: new Set([key]) });
+  }
+
+  /**
+   * The analyses' key of an open config's version in these settings for this caller, and the key of its latest
+   * analysis (`configReads`): the last one made is kept, since a keystroke asks for the same twice (the estimate's
+   * checks, the world size of the DeepSpeed checks). It depends on nothing else.
+   */
+  private configKeys(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs): ConfigKeys {
+    const callerKey = JSON.stringify(caller);
+    const last = this.lastConfigKeys;
+    if (last && last.uri === document.uri && last.version === document.version && last.settings === settings && last.callerKey === callerKey) return last;
+    const scope = `${this.settingsKey(settings)}\u0000${callerKey}`;
+    const keys = { uri: document.uri, version: document.version, settings, callerKey, key: JSON.stringify(['config', document.uri, document.version, scope]), id: `${document.uri}\u0000${scope}` };
+    this.lastConfigKeys = keys;
+    return keys;
   }
 
   private settingsKey(settings: ZeroLensSettings): string {
