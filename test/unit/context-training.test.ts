@@ -299,3 +299,19 @@ test('an open config\'s analysis follows the settings, the caller\'s overrides a
   TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + 1) }, text: '3' }], document.version + 1);
   assert.equal(await stage(), 3);
 });
+
+test('the hosts that record what a document\'s checks read are kept while they record for it, and made again once it closed', async () => {
+  const training = estimateFeatures(memoryHosts({ 'requirements.txt': 'deepspeed==0.14.4\n', 'pyproject.toml': '' })).analyses.training;
+  const uri = URI.file(path.join(workspaceRoot, 'ds_config.json')).toString();
+  const pins = path.join(workspaceRoot, 'requirements.txt');
+  const project = path.join(workspaceRoot, 'pyproject.toml');
+  const hosts = training.hostsReadingFor(uri);
+  assert.equal(training.hostsReadingFor(uri), hosts, 'the same while the document is open');
+  await hosts.fs.readFile(pins, 'requirements');
+  assert.deepEqual(training.filesChanged([pins]), [uri]);
+  training.documentClosed(uri);
+  // Opened again: what it reads now counts, what it read before does not.
+  await training.hostsReadingFor(uri).fs.readFile(project, 'requirements');
+  assert.deepEqual(training.filesChanged([pins]), []);
+  assert.deepEqual(training.filesChanged([project]), [uri]);
+});

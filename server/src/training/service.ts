@@ -112,6 +112,8 @@ export class TrainingService {
   /** Each settings object's JSON, for cache keys: the server hands the same object until the settings change. */
   private readonly settingsKeys = new WeakMap<ZeroLensSettings, string>();
   private lastConfigKeys: ConfigKeys | undefined;
+  /** By open document: the hosts that record what its checks read (`hostsReadingFor`), and the sets they record into. */
+  private readonly readingHosts = new Map<string, { reads: Set<string>; listed: Set<string>; hosts: Hosts }>();
   /** By open config and settings: the latest analysis made and which of the config's top-level keys it read. */
   private readonly configReads = new Map<string, ConfigReads>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
@@ -484,7 +486,14 @@ export class TrainingService {
    * there checks the document again (`filesChanged`).
    */
   hostsReadingFor(uri: string): Hosts {
-    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), [], this.listingsOf(uri)) };
+    const reads = this.dependenciesOf(uri);
+    const listed = this.listingsOf(uri);
+    // Kept while it records into the same sets: every keystroke of a config asks for them.
+    const held = this.readingHosts.get(uri);
+    if (held && held.reads === reads && held.listed === listed) return held.hosts;
+    const hosts = { ...this.hosts, fs: recording(this.hosts.fs, reads, undefined, listed) };
+    this.readingHosts.set(uri, { reads, listed, hosts });
+    return hosts;
   }
 
   /** The folders `uri`'s answers listed, made on first use. */
@@ -560,6 +569,7 @@ export class TrainingService {
     for (const id of this.configReads.keys()) if (id.startsWith(`${uri}\u0000`)) this.configReads.delete(id);
     this.dependencies.delete(uri);
     this.listings.delete(uri);
+    this.readingHosts.delete(uri);
     this.usesWorkspaceLaunches.delete(uri);
   }
 
@@ -591,9 +601,9 @@ function launchFileKind(path: string): FileKind {
  * that exists but was not read (a named pipe, a file over its cap), for the hover to say why; and the folders to
  * watch (`configFolders`): each config.json's, or the Hugging Face cache folder of a hub id.
  */
-function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[], listed?: Set<string>, configFolders?: Set<string>): FileSystemHost {
+function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[] | undefined, listed?: Set<string>, configFolders?: Set<string>): FileSystemHost {
   const note = <T extends object>(path: string, result: T): T => {
-    if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead.push({ path, unread: result.unread as Unread });
+    if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead?.push({ path, unread: result.unread as Unread });
     else if (configFolders) {
       // A hub id's cache folder, whatever was read in it (its refs/main while the download runs); else a config.json's.
       const folder = huggingFaceRepoOf(path) ?? ('text' in result && baseName(path) === 'config.json' ? dirName(path) : undefined);
