@@ -273,6 +273,14 @@ export class TrainingService {
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
   async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
     const { key, id } = this.configKeys(document, settings, caller);
+    // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
+    // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document
+    // closes, which also drop what its version recorded as read, so taken here without an entry of its own.
+    const earlier = this.configReads.get(id);
+    if (earlier?.settled) {
+      const value = this.parses.config(document).value;
+      if (isObjectValue(value) && earlier.reads.sameOn(value)) return earlier.analysis;
+    }
     this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
@@ -284,10 +292,8 @@ export class TrainingService {
       }
       const value = this.parses.config(document).value;
       if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads, listed);
-      // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
-      // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document closes.
-      const earlier = this.configReads.get(id);
-      if (earlier?.settled && earlier.reads.sameOn(value)) return earlier.analysis;
+      const latest = this.configReads.get(id);
+      if (latest?.settled && latest.reads.sameOn(value)) return latest.analysis;
       const tracked = RootReads.track(value);
       const analysis = this.analysis({ configPath, value: tracked.view }, scripts, settings, caller, reads, listed);
       const entry: ConfigReads = { analysis, reads: tracked.reads, settled: false };
