@@ -564,7 +564,7 @@ export class TrainingService {
     // have appeared where one was looked for, or the launches changed: a keystroke in the config, which a script
     // that launches it read from disk, leaves the config's own analysis as it was.
     if (modelDropped || launchFileChanged) this.configReads.clear();
-    else for (const id of [...this.configReads.keys()]) if (affected.has(id.slice(0, id.indexOf('\u0000')))) this.configReads.delete(id);
+    else if (affected.size) for (const id of [...this.configReads.keys()]) if (affected.has(id.slice(0, id.indexOf('\u0000')))) this.configReads.delete(id);
     return [...affected];
   }
 
