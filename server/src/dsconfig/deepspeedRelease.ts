@@ -87,8 +87,8 @@ function pinPattern(file: ReleasePinFile, name: PinnedPackage): RegExp {
  * With `file`, only the workspace folder holding it is searched (its settings are that folder's too); a file
  * outside every folder searches them all.
  */
-export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined, file?: string): Promise<DeepSpeedRelease | undefined> {
-  if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
+export function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined, file?: string): Promise<DeepSpeedRelease | undefined> {
+  if (setting && parseRelease(setting)) return Promise.resolve({ version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' });
   return findPinnedRelease(fs, folders, 'deepspeed', file);
 }
 

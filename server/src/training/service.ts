@@ -271,7 +271,7 @@ export class TrainingService {
   }
 
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
-  async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
+  analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
     const { key, id } = this.configKeys(document, settings, caller);
     // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
     // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document
@@ -281,6 +281,11 @@ export class TrainingService {
       const value = this.parses.config(document).value;
       if (isObjectValue(value) && earlier.reads.sameOn(value)) return earlier.analysis;
     }
+    return this.analyzeConfigVersion(document, settings, caller, key, id);
+  }
+
+  /** `analyzeConfig` for a version that may read the config differently: its own entry (`remember`). */
+  private analyzeConfigVersion(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs, key: string, id: string): Promise<ConfigAnalysis> {
     this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
