@@ -297,8 +297,6 @@ export class TrainingService {
       }
       const value = this.parses.config(document).value;
       if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads, listed);
-      const latest = this.configReads.get(id);
-      if (latest?.settled && latest.reads.sameOn(value)) return latest.analysis;
       const tracked = RootReads.track(value);
       const analysis = this.analysis({ configPath, value: tracked.view }, scripts, settings, caller, reads, listed);
       const entry: ConfigReads = { analysis, reads: tracked.reads, settled: false };

@@ -27,7 +27,7 @@ export class RuleMemo {
     if (text.length > maxComparedLength) return undefined;
     const judgedUnder = `${config.locale}|${config.release?.version ?? ''}|${config.world?.gpus ?? ''}|${config.world?.label ?? ''}`;
     const previous = this.documents.get(config.document);
-    const edit = previous && previous.judgedUnder === judgedUnder ? editedLine(previous.text, text) : undefined;
+    const edit = previous && previous.judgedUnder === judgedUnder ? editedLine(config.document, previous.text, text) : undefined;
     const runs: RuleRuns = { text, judgedUnder, byRule: edit && previous ? previous.byRule : new Map() };
     this.documents.set(config.document, runs);
     return new RuleSession(config, runs.byRule, edit, this.counts);
@@ -104,26 +104,17 @@ function stays(range: Range, edit: EditedLine): boolean {
 }
 
 /**
- * The line and character where `after` first differs from `before`, when the change is within that one line (no
- * line break removed or added); the same text gives a line before every other. Undefined otherwise.
+ * Where `after` first differs from `before` (a position of `document`, whose text `after` is), when the change is
+ * within that one line (no line break removed or added); the same text gives a line before every other.
  */
-function editedLine(before: string, after: string): EditedLine | undefined {
+function editedLine(document: TextDocument, before: string, after: string): EditedLine | undefined {
   const shorter = Math.min(before.length, after.length);
   let start = 0;
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
   while (tail < shorter - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
   if (breaksLine(before, start, before.length - tail) || breaksLine(after, start, after.length - tail)) return undefined;
-  if (start === before.length && start === after.length) return { line: -1, character: 0 };
-  let line = 0;
-  let lineStart = 0;
-  for (let i = 0; i < start; i++) {
-    if (isBreak(after, i)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, character: start - lineStart };
+  return start === shorter && before.length === after.length ? { line: -1, character: 0 } : document.positionAt(start);
 }
 
 function breaksLine(text: string, from: number, to: number): boolean {
@@ -134,10 +125,4 @@ function breaksLine(text: string, from: number, to: number): boolean {
     if (c === 10 || c === 13) return true;
   }
   return false;
-}
-
-/** A line ends here: "\n", or a "\r" not followed by "\n" (as TextDocument counts lines). */
-function isBreak(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  return c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10);
 }
