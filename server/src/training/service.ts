@@ -52,16 +52,6 @@ export interface CallerInputs {
   defaults?: ContextDefaults;
 }
 
-/** The keys of an open config's analysis, and what they were made of. */
-interface ConfigKeys {
-  uri: string;
-  version: number;
-  settings: ZeroLensSettings;
-  callerKey: string;
-  key: string;
-  id: string;
-}
-
 /** A parsed JSON object (not an array, a string or a Git LFS pointer's text). */
 function isObjectValue(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -111,7 +101,6 @@ export class TrainingService {
   private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
   /** Each settings object's JSON, for cache keys: the server hands the same object until the settings change. */
   private readonly settingsKeys = new WeakMap<ZeroLensSettings, string>();
-  private lastConfigKeys: ConfigKeys | undefined;
   /** By open document: the hosts that record what its checks read (`hostsReadingFor`), and the sets they record into. */
   private readonly readingHosts = new Map<string, { reads: Set<string>; listed: Set<string>; hosts: Hosts }>();
   /** By open config and settings: the latest analysis made and which of the config's top-level keys it read. */
@@ -433,19 +422,10 @@ export class TrainingService {
     this.configVersions.set(uri, { version, keys: new Set([key]) });
   }
 
-  /**
-   * The analyses' key of an open config's version in these settings for this caller, and the key of its latest
-   * analysis (`configReads`): the last one made is kept, since a keystroke asks for the same twice (the estimate's
-   * checks, the world size of the DeepSpeed checks). It depends on nothing else.
-   */
-  private configKeys(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs): ConfigKeys {
-    const callerKey = JSON.stringify(caller);
-    const last = this.lastConfigKeys;
-    if (last && last.uri === document.uri && last.version === document.version && last.settings === settings && last.callerKey === callerKey) return last;
-    const scope = `${this.settingsKey(settings)}\u0000${callerKey}`;
-    const keys = { uri: document.uri, version: document.version, settings, callerKey, key: JSON.stringify(['config', document.uri, document.version, scope]), id: `${document.uri}\u0000${scope}` };
-    this.lastConfigKeys = keys;
-    return keys;
+  /** The analyses' key of an open config's version in these settings for this caller, and its latest analysis' (`configReads`). */
+  private configKeys(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs): { key: string; id: string } {
+    const id = `${document.uri}\u0000${this.settingsKey(settings)}\u0000${JSON.stringify(caller)}`;
+    return { key: `config\u0000${document.version}\u0000${id}`, id };
   }
 
   private settingsKey(settings: ZeroLensSettings): string {
