@@ -29,6 +29,8 @@ export class DependentsRefresh {
       this.host.reportError(error);
       return;
     }
+    // A keystroke in a document nothing reads (most): nothing to wait for, nothing made.
+    if (affected.length === 0 && !this.pending) return;
     const dependents = this.pending?.dependents ?? new Set<string>();
     const changed = this.pending?.changed ?? new Set<string>();
     affected.forEach((a) => dependents.add(a));

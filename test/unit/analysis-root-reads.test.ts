@@ -53,6 +53,12 @@ test('RootReads: a read key, a presence test and the key list each decide whethe
   Object.keys(view);
   assert.ok(!reads.sameOn({ ...root, steps_per_print: 99, wall_clock_breakdown: false }), 'the key list was read: a new key counts');
   assert.ok(reads.sameOn({ ...root, steps_per_print: 99 }));
+  // The root last found the same is answered at once; another root is compared again.
+  const next = { ...root, steps_per_print: 100 };
+  assert.ok(reads.sameOn(next));
+  assert.ok(reads.sameOn(next));
+  assert.ok(!reads.sameOn({ ...next, zero_optimization: { stage: 2 } }), 'another root is compared, not taken for the last');
+  assert.ok(reads.sameOn(next));
 });
 
 test('a keystroke in a value the estimate does not read keeps every surface as a fresh service shows it; one in the stage changes them', async () => {

@@ -15,7 +15,8 @@ import { defaultSettings, withDefaults, type ZeroLensSettings } from '../../serv
 import { missing, type FileSystemHost } from '../../server/src/host';
 import { applyJsonOps, applyJsonOpsScoped } from '../../server/src/diagnostics/applyFix';
 import type { JsonOp } from '../../server/src/diagnostics/fixData';
-import { Cancelled, timeBudget } from '../../server/src/util/budget';
+import { Cancelled, timeBudget, unlimited } from '../../server/src/util/budget';
+import { Pacer } from '../../server/src/util/pacer';
 import { jsonNestsDeeperThan, valueNestsDeeperThan } from '../../server/src/util/nesting';
 import { parseShell } from '../../server/src/launch/shell/parser';
 import { environmentFor } from '../../server/src/launch/shell/variables';
@@ -34,6 +35,26 @@ test('a budget stops its work at the next checkpoint once cancelled or out of ti
   cancelled = true;
   await assert.rejects(budget.checkpoint(), (e: unknown) => e instanceof Cancelled && e.why === 'cancelled');
   await assert.rejects(timeBudget(-1).checkpoint(), (e: unknown) => e instanceof Cancelled && e.why === 'out-of-time');
+  // Between yields a checkpoint lets nothing else run, and still stops once cancelled or out of time.
+  let stop = false;
+  const quick = timeBudget(10_000, () => stop, 60_000);
+  let ran = false;
+  setImmediate(() => (ran = true));
+  await quick.checkpoint();
+  assert.ok(!ran, 'no yield before the slice is spent');
+  stop = true;
+  await assert.rejects(quick.checkpoint(), (e: unknown) => e instanceof Cancelled && e.why === 'cancelled');
+  await assert.rejects(timeBudget(-1, () => false, 60_000).checkpoint(), (e: unknown) => e instanceof Cancelled && e.why === 'out-of-time');
+  await unlimited.checkpoint();
+});
+
+test('a pacer yields once its budget is spent, and says whether it did', async () => {
+  assert.equal(await new Pacer(60_000).pause(), false);
+  const pacer = new Pacer(0);
+  let ran = false;
+  setImmediate(() => (ran = true));
+  assert.equal(await pacer.pause(), true);
+  assert.ok(ran, 'the event loop ran');
 });
 
 test('a code action request stops when the client cancels it', async () => {

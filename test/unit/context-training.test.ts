@@ -279,3 +279,39 @@ test('gradient accumulation from a LLaMA-Factory YAML and from an accelerate con
   // + the offload temp buffers 8 · 2 · 622,329,856 = 59,101,689,856.
   assert.equal(offload?.result.perCpu.gradients, 59_101_689_856);
 });
+
+test('an open config\'s analysis follows the settings, the caller\'s overrides and the version, whatever was asked just before', async () => {
+  const hosts = memoryHosts({ 'ds_config_zero2.json': fixture('ds_config_zero2.json') });
+  const engine = estimateFeatures(hosts);
+  const document = configDocument('ds_config_zero2.json');
+  const two = withDefaults({ gpuMemoryGiB: 80, gpusPerNode: 2 });
+  const gpus = async (settings = two, caller = {}) => (await engine.analyses.training.analyzeConfig(document, settings, caller)).context.gpusPerNode?.value;
+  assert.equal(await gpus(), 2);
+  assert.equal(await gpus(), 2);
+  assert.equal(await gpus(withDefaults({ gpuMemoryGiB: 80, gpusPerNode: 4 })), 4);
+  assert.equal(await gpus(), 2);
+  assert.equal(await gpus(two, { context: { gpusPerNode: { value: 8, source: { kind: 'default' } } } }), 8);
+  assert.equal(await gpus(two, {}), 2);
+  // A new version in the same settings: its own stage.
+  const stage = async () => (await engine.analyzeConfig(document, two)).current.stage;
+  assert.equal(await stage(), 2);
+  const at = document.getText().indexOf('"stage": 2') + '"stage": '.length;
+  TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + 1) }, text: '3' }], document.version + 1);
+  assert.equal(await stage(), 3);
+});
+
+test('the hosts that record what a document\'s checks read are kept while they record for it, and made again once it closed', async () => {
+  const training = estimateFeatures(memoryHosts({ 'requirements.txt': 'deepspeed==0.14.4\n', 'pyproject.toml': '' })).analyses.training;
+  const uri = URI.file(path.join(workspaceRoot, 'ds_config.json')).toString();
+  const pins = path.join(workspaceRoot, 'requirements.txt');
+  const project = path.join(workspaceRoot, 'pyproject.toml');
+  const hosts = training.hostsReadingFor(uri);
+  assert.equal(training.hostsReadingFor(uri), hosts, 'the same while the document is open');
+  await hosts.fs.readFile(pins, 'requirements');
+  assert.deepEqual(training.filesChanged([pins]), [uri]);
+  training.documentClosed(uri);
+  // Opened again: what it reads now counts, what it read before does not.
+  await training.hostsReadingFor(uri).fs.readFile(project, 'requirements');
+  assert.deepEqual(training.filesChanged([pins]), []);
+  assert.deepEqual(training.filesChanged([project]), [uri]);
+});

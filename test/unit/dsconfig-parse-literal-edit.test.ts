@@ -50,6 +50,22 @@ test('editing a number, string or keyword value in place parses like a fresh par
   ]);
 });
 
+test('a whole number typed over a number parses like a fresh parse: signs, zeros, leading zeros, 15 digits and more', () => {
+  const text = '{\n  "a": 7,\n  "b": [7, 8]\n}\n';
+  const numbers = ['5', '-5', '0', '-0', '10', '01', '-01', '00', '-', '--1', '123456789012345', '-123456789012345', '1234567890123456', '9007199254740993', '1e3', '1.5', '1a'];
+  for (const n of numbers) {
+    assertEditParsesLikeScratch(text, [
+      { at: text.indexOf('7'), remove: 1, insert: n },
+      { at: text.indexOf('[7') + 1, remove: 1, insert: n },
+    ]);
+  }
+  // JSON.stringify shows -0 as 0: the patched value is compared as it is.
+  const document = TextDocument.create('file:///p/zero.json', 'ds-config', 1, text);
+  parses.parse(document);
+  TextDocument.update(document, [{ range: { start: document.positionAt(text.indexOf('7')), end: document.positionAt(text.indexOf('7') + 1) }, text: '-0' }], 2);
+  assert.ok(Object.is((parses.parse(document).value as { a: number }).a, (parseConfigText(document.getText()).value as { a: number }).a));
+});
+
 test('a digit typed before a number\'s first digit belongs to the number, which keeps its start', () => {
   // Found by the property below (seed 1673549980): `0` → `10` was patched as the literal moved one to the right.
   const text = '{\n  "x y": [\n    false,\n    0\n  ]\n}';

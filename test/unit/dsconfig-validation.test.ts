@@ -363,3 +363,10 @@ test('a deprecation message that continues the sentence reads as one', () => {
   const [pin] = withCode(diagnose(configWith({ zero_optimization: { stage: 2, cpu_offload_use_pin_memory: true } })), 'deprecated-key');
   assert.equal(pin.message, '"cpu_offload_use_pin_memory" is deprecated and ignored: set "pin_memory" inside offload_optimizer / offload_param.');
 });
+
+test('the walk checks only the last of repeated keys, as DeepSpeed reads them; a config without any checks every key', () => {
+  const unknown = (text: string) => withCode(diagnose(text), 'unknown-key').map((d) => readDiagnosticData(d.data)!.path);
+  assert.deepEqual(unknown('{"train_batch_size": 8, "fp16": {"bogus_one": 1}, "fp16": {"enabled": true}}'), []);
+  assert.deepEqual(unknown('{"train_batch_size": 8, "fp16": {"enabled": true}, "fp16": {"bogus_one": 1}}'), [['fp16', 'bogus_one']]);
+  assert.deepEqual(unknown('{"train_batch_size": 8, "fp16": {"bogus_one": 1}, "bf16": {"bogus_two": 1}}'), [['fp16', 'bogus_one'], ['bf16', 'bogus_two']]);
+});

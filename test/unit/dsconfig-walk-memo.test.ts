@@ -1,7 +1,8 @@
 /**
  * The schema walk takes over the previous version's findings for objects a keystroke left as they were
- * (walkMemo.ts), and ajv's errors for the sections it left as they were (sectionErrors.ts). Whatever the edit, the
- * diagnostics must be exactly those of a fresh validation of the same text.
+ * (walkMemo.ts), ajv's errors for the sections it left as they were (sectionErrors.ts), and each cross-key rule's
+ * findings when what it read is as it was (ruleMemo.ts). Whatever the edit, the diagnostics must be exactly those
+ * of a fresh validation of the same text.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,7 @@ import { ConfigParses } from '../../server/src/dsconfig/parse';
 import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { WalkMemo } from '../../server/src/dsconfig/validation/walkMemo';
 import { SectionErrorsMemo } from '../../server/src/dsconfig/validation/sectionErrors';
+import { RuleMemo } from '../../server/src/dsconfig/validation/ruleMemo';
 import { defaultSettings, withDefaults, type ZeroLensSettings } from '../../server/src/settings';
 
 const corpus = path.join(__dirname, '../corpus');
@@ -29,6 +31,7 @@ class EditedConfig {
   private readonly parses = new ConfigParses();
   readonly walks = new WalkMemo();
   readonly sections = new SectionErrorsMemo();
+  readonly rules = new RuleMemo();
 
   constructor(text: string) {
     this.document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, text);
@@ -40,7 +43,7 @@ class EditedConfig {
   }
 
   validate(settings: ZeroLensSettings = defaultSettings): Diagnostic[] {
-    return validateConfig(this.parses, this.document, settings, undefined, { walks: this.walks, sections: this.sections });
+    return validateConfig(this.parses, this.document, settings, undefined, { walks: this.walks, sections: this.sections, rules: this.rules });
   }
 
   /** A validation from scratch of the same text and version: no earlier parse, nothing taken over. */
@@ -70,12 +73,14 @@ test('property: keystrokes in real configs give the diagnostics of a fresh valid
   );
   const counts = { takenOver: 0, walked: 0 };
   const sections = { takenOver: 0, validated: 0 };
+  const rules = { takenOver: 0, run: 0 };
   fc.assert(
     fc.property(fc.nat(realConfigs.length - 1), fc.array(keystroke, { minLength: 1, maxLength: 8 }), (which, keystrokes) => {
       const config = new EditedConfig(realConfigs[which]);
       config.assertLikeFresh();
       const opened = { ...config.walks.counts };
       const openedSections = { ...config.sections.counts };
+      const openedRules = { ...config.rules.counts };
       for (const { pick, char, spot } of keystrokes) {
         const spots = [...config.document.getText().matchAll(spot)].map((m) => m.index!);
         if (!spots.length) return;
@@ -86,12 +91,15 @@ test('property: keystrokes in real configs give the diagnostics of a fresh valid
       counts.walked += config.walks.counts.walked - opened.walked;
       sections.takenOver += config.sections.counts.takenOver - openedSections.takenOver;
       sections.validated += config.sections.counts.validated - openedSections.validated;
+      rules.takenOver += config.rules.counts.takenOver - openedRules.takenOver;
+      rules.run += config.rules.counts.run - openedRules.run;
     }),
     { numRuns: 300 },
   );
   // The comparison means something only if findings were taken over, and often.
   assert.ok(counts.takenOver > counts.walked / 4, JSON.stringify(counts));
   assert.ok(sections.takenOver > sections.validated / 4, JSON.stringify(sections));
+  assert.ok(rules.takenOver > rules.run, JSON.stringify(rules));
 });
 
 test('an object left as it was is re-checked when a value it reads elsewhere changes: the stage, autotp_size', () => {
@@ -126,4 +134,56 @@ test('findings taken over carry the new version, move with nothing, and follow t
   const zh = withDefaults({ language: 'zh-cn' });
   const chinese = config.assertLikeFresh(zh);
   assert.notDeepEqual(chinese.map((d) => d.message), after.map((d) => d.message));
+});
+
+test('a rule runs again when a value it reads changes, when the text of a node it reads changes, and when its problem moved', () => {
+  // The stage: amp is refused with ZeRO (a rule), fine at stage 0.
+  const text = '{\n  "amp": {"enabled": true},\n  "zero_optimization": {"stage": 2}\n}\n';
+  const config = new EditedConfig(text);
+  assert.ok(codesOf(config.assertLikeFresh()).some((c) => c.startsWith('amp-with-zero')));
+  config.edit(text.indexOf('2}'), 1, '0');
+  assert.ok(!codesOf(config.assertLikeFresh()).some((c) => c.startsWith('amp-with-zero')));
+
+  // A node's text, which its value does not tell: 2 and 2.0 are the same number, but elasticity refuses the float.
+  const elastic = '{\n  "elasticity": {"enabled": true, "max_train_batch_size": 64, "micro_batch_sizes": [2, 4]}\n}\n';
+  const floats = new EditedConfig(elastic);
+  const before = codesOf(floats.assertLikeFresh());
+  floats.edit(elastic.indexOf('2, 4'), 1, '2.0');
+  assert.notDeepEqual(codesOf(floats.assertLikeFresh()), before);
+
+  // A problem after the edit on the same line moves with it, though the rule read nothing that changed.
+  const oneLine = '{"steps_per_print": 10, "fp16": {"enabled": true}, "bf16": {"enabled": true}}\n';
+  const moved = new EditedConfig(oneLine);
+  const [both] = moved.assertLikeFresh().filter((d) => d.code === 'fp16-and-bf16');
+  assert.ok(both);
+  const taken = moved.rules.counts.takenOver;
+  moved.edit(oneLine.indexOf('10'), 2, '1000');
+  const [after] = moved.assertLikeFresh().filter((d) => d.code === 'fp16-and-bf16');
+  assert.equal(after.range.start.character, both.range.start.character + 2);
+  assert.ok(moved.rules.counts.takenOver > taken, 'the rules that found nothing are taken over');
+
+  // A line break added above a problem moves it down a line (the rule read one string, the same after the edit).
+  const lines = '{\n  "steps_per_print": 10,\n  "gradient_allreduce_op": "max"\n}\n';
+  const below = new EditedConfig(lines);
+  const [first] = below.assertLikeFresh().filter((d) => d.code === 'allreduce-op-invalid');
+  below.edit(lines.indexOf('{') + 1, 0, '\n');
+  const [second] = below.assertLikeFresh().filter((d) => d.code === 'allreduce-op-invalid');
+  assert.equal(second.range.start.line, first.range.start.line + 1);
+});
+
+test('a rule\'s findings are judged again under another world size or language, and taken over otherwise', () => {
+  // 30 is no multiple of 4 × 1: the fix's title names the world size.
+  const text = '{\n  "train_batch_size": 30,\n  "train_micro_batch_size_per_gpu": 4,\n  "gradient_accumulation_steps": 1,\n  "steps_per_print": 10\n}\n';
+  const config = new EditedConfig(text);
+  const eight = withDefaults({ gpusPerNode: 8 });
+  const four = withDefaults({ gpusPerNode: 4 });
+  const underEight = config.assertLikeFresh(eight);
+  const run = config.rules.counts.run;
+  config.edit(text.indexOf('10'), 2, '20');
+  config.assertLikeFresh(eight);
+  assert.equal(config.rules.counts.run, run, 'a keystroke in steps_per_print runs no rule again');
+  const underFour = config.assertLikeFresh(four);
+  assert.ok(config.rules.counts.run > run, 'another world size runs every rule again');
+  assert.notDeepEqual(JSON.stringify(underFour.map((d) => d.data)), JSON.stringify(underEight.map((d) => d.data)));
+  config.assertLikeFresh(withDefaults({ gpusPerNode: 4, language: 'zh-cn' }));
 });

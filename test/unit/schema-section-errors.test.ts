@@ -91,3 +91,17 @@ test('a section object moved under another key is validated again under that key
   assert.deepEqual(renamed, shown(rootErrors({ bf16: section })));
   assert.ok(renamed.every((e) => !e.includes('fp16')));
 });
+
+test('a number or string section\'s errors are kept for its last value, and found again for another', () => {
+  const memo = new SectionErrorsMemo();
+  const expect = (config: Record<string, unknown>) => assert.deepEqual(shown(memo.errorsOf(config, sections)), shown(rootErrors(config)));
+  expect({ steps_per_print: 'often', gradient_clipping: 1 });
+  const validated = memo.counts.validated;
+  expect({ steps_per_print: 'often', gradient_clipping: 1 });
+  assert.equal(memo.counts.validated, validated, 'the same values are not validated again');
+  expect({ steps_per_print: 10, gradient_clipping: 1 });
+  assert.equal(memo.counts.validated, validated + 1, 'a changed value is');
+  expect({ steps_per_print: 'often', gradient_clipping: -1 });
+  expect({ steps_per_print: Number.NaN, gradient_clipping: 'x' });
+  expect({ steps_per_print: Number.NaN, gradient_clipping: 'x' });
+});

@@ -87,15 +87,16 @@ function pinPattern(file: ReleasePinFile, name: PinnedPackage): RegExp {
  * With `file`, only the workspace folder holding it is searched (its settings are that folder's too); a file
  * outside every folder searches them all.
  */
-export async function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined, file?: string): Promise<DeepSpeedRelease | undefined> {
-  if (setting && parseRelease(setting)) return { version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' };
+export function findDeepSpeedRelease(fs: FileSystemHost, folders: string[], setting: string | undefined, file?: string): Promise<DeepSpeedRelease | undefined> {
+  if (setting && parseRelease(setting)) return Promise.resolve({ version: setting.trim().replace(/^v/, ''), source: 'zeroLens.deepspeedVersion' });
   return findPinnedRelease(fs, folders, 'deepspeed', file);
 }
 
 /** The release of `name` the pin files or an environment of the workspace folder holding `file` say, as above. */
 export async function findPinnedRelease(fs: FileSystemHost, folders: string[], name: PinnedPackage, file?: string): Promise<DeepSpeedRelease | undefined> {
   const holding = file === undefined ? undefined : folderHolding(file, folders);
-  const distInfo = new RegExp(`^${name}-([\\d.]+)\\.dist-info$`, 'i');
+  // Made only where an environment is found: most keystrokes of a config look in no site-packages.
+  let distInfo: RegExp | undefined;
   for (const folder of holding ? [holding] : folders) {
     for (const pins of releasePinFiles) {
       const text = textOf(await fs.readFile(joinPath(folder, pins), 'requirements').catch(() => missing));
@@ -109,7 +110,8 @@ export async function findPinnedRelease(fs: FileSystemHost, folders: string[], n
       for (const python of pythons.filter((p) => /^python3/.test(p))) {
         const sitePackages = joinPath(lib, `${python}/site-packages`);
         const entries = (await fs.listDir(sitePackages).catch(() => undefined)) ?? [];
-        const info = entries.map((e) => distInfo.exec(e)).find((m) => m);
+        distInfo ??= new RegExp(`^${name}-([\\d.]+)\\.dist-info$`, 'i');
+        const info = entries.map((e) => distInfo!.exec(e)).find((m) => m);
         if (info) return { version: info[1], source: `${env}/lib/${python}/site-packages/${info[0]}` };
       }
     }

@@ -6,6 +6,7 @@ import { hover } from './hover/hover';
 import { validateConfigAsync } from './validation/validate';
 import { WalkMemo } from './validation/walkMemo';
 import { SectionErrorsMemo } from './validation/sectionErrors';
+import { RuleMemo } from './validation/ruleMemo';
 import { codeActions } from './codeActions/codeActions';
 import { findDeepSpeedRelease } from './deepspeedRelease';
 import { mayDependOnRelease } from './releaseChecks';
@@ -26,9 +27,9 @@ export type WorldOf = (document: TextDocument, settings: ZeroLensSettings) => Pr
  * checks read (the DeepSpeed release's pin files and environments), so a change there checks it again.
  */
 export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false, worldOf?: WorldOf, hostsFor?: (uri: string) => Hosts): FeatureContributor {
-  // The schema walk's findings per object and ajv's per section, taken over by the next version where an edit left
-  // the object as it was.
-  const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo() };
+  // The schema walk's findings per object, ajv's per section and each rule's, taken over by the next version where an
+  // edit left what they read as it was.
+  const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo(), rules: new RuleMemo() };
   return {
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),

@@ -253,6 +253,8 @@ function literalAround(root: Node, start: number, end: number): Node | undefined
 /** One literal token spanning exactly [from, to) with no scan error, and its value; else undefined. */
 function scanLiteral(text: string, from: number, to: number): { value: unknown } | undefined {
   if (to <= from) return undefined;
+  const whole = wholeNumber(text, from, to);
+  if (whole !== undefined) return { value: whole };
   const scanner = createScanner(text, false);
   scanner.setPosition(from);
   const token: number = scanner.scan();
@@ -273,6 +275,23 @@ function scanLiteral(text: string, from: number, to: number): { value: unknown }
     default:
       return undefined;
   }
+}
+
+/**
+ * The value of an integer written as JSON writes it (no leading zero, up to 15 digits: exact as a double), read
+ * without a scanner: most keystrokes in a config type a digit, and a scanner is made of dozens of closures.
+ */
+function wholeNumber(text: string, from: number, to: number): number | undefined {
+  const negative = text.charCodeAt(from) === 45; // "-"
+  const first = negative ? from + 1 : from;
+  if (to - first < 1 || to - first > 15 || (text.charCodeAt(first) === 48 && to - first > 1)) return undefined;
+  let value = 0;
+  for (let i = first; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
 }
 
 function typeOf(value: unknown): Node['type'] {

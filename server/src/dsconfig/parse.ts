@@ -103,9 +103,19 @@ export class ConfigParses {
    * event loop (`pause`) between them, so requests are answered meanwhile. Resolves undefined when the
    * document changed before the parse finished (the work is stale). Shares the per-version cache.
    */
-  async parseAsync(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
+  parseAsync(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
+    // Not an async function where the parse is made in one go (every keystroke of a usual config): no frame on the heap.
+    return this.inOneGo(document) ? Promise.resolve(this.parse(document)) : this.parseInSlices(document, pause);
+  }
+
+  /** Whether `parse` makes this version at once: a document under the stepwise size, or one parsed already. */
+  private inOneGo(document: TextDocument): boolean {
     const text = document.getText();
-    if (text.length < stepwiseFromLength || this.cache.has(document) || sameText(this.previousParse.get(document), text)) return this.parse(document);
+    return text.length < stepwiseFromLength || this.cache.has(document) || !!sameText(this.previousParse.get(document), text);
+  }
+
+  private async parseInSlices(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
+    const text = document.getText();
     const version = document.version;
     let entry = this.pending.get(document.uri);
     if (!entry || entry.version !== version || entry.text !== text) {
@@ -132,7 +142,8 @@ export class ConfigParses {
    * a huge config is never parsed in one block.
    */
   parseForValidation(document: TextDocument, budget: Budget): Promise<ParsedConfig | undefined> {
-    return this.parseAsync(document, async () => {
+    if (this.inOneGo(document)) return Promise.resolve(this.parse(document));
+    return this.parseInSlices(document, async () => {
       await yieldToEventLoop();
       await budget.checkpoint();
     });

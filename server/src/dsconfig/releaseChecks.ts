@@ -32,6 +32,9 @@ export const releaseChecks = {
 
 export type ReleaseCheck = keyof typeof releaseChecks;
 
+/** Every check's keys as a config writes them, quoted: looked for in the text on every keystroke. */
+const releaseKeysQuoted: string[] = Object.values(releaseChecks).flatMap((c) => c.keys.map((key) => `"${key}"`));
+
 /** The exactInt lines of the schema (x-deepspeed.exactInt), each with the change that added it. */
 export const exactIntSince: Record<string, ReleaseCheck> = {
   'deepspeed/runtime/lr_schedules.py#L708-709': 'warmupStepsInt',
@@ -47,5 +50,5 @@ export function holdsUnder(check: ReleaseCheck, release: DeepSpeedRelease | unde
 
 /** Whether a config's text may meet a release-dependent check (else the release need not be looked up). */
 export function mayDependOnRelease(text: string): boolean {
-  return Object.values(releaseChecks).some((c) => c.keys.some((key) => text.includes(`"${key}"`)));
+  return releaseKeysQuoted.some((key) => text.includes(key));
 }

@@ -101,6 +101,8 @@ export class TrainingService {
   private readonly configVersions = new Map<string, { version: number; keys: Set<string> }>();
   /** Each settings object's JSON, for cache keys: the server hands the same object until the settings change. */
   private readonly settingsKeys = new WeakMap<ZeroLensSettings, string>();
+  /** By open document: the hosts that record what its checks read (`hostsReadingFor`), and the sets they record into. */
+  private readonly readingHosts = new Map<string, { reads: Set<string>; listed: Set<string>; hosts: Hosts }>();
   /** By open config and settings: the latest analysis made and which of the config's top-level keys it read. */
   private readonly configReads = new Map<string, ConfigReads>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
@@ -258,9 +260,21 @@ export class TrainingService {
   }
 
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
-  async analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
-    const scope = `${this.settingsKey(settings)}\u0000${JSON.stringify(caller)}`;
-    const key = JSON.stringify(['config', document.uri, document.version, scope]);
+  analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
+    const { key, id } = this.configKeys(document, settings, caller);
+    // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
+    // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document
+    // closes, which also drop what its version recorded as read, so taken here without an entry of its own.
+    const earlier = this.configReads.get(id);
+    if (earlier?.settled) {
+      const value = this.parses.config(document).value;
+      if (isObjectValue(value) && earlier.reads.sameOn(value)) return earlier.analysis;
+    }
+    return this.analyzeConfigVersion(document, settings, caller, key, id);
+  }
+
+  /** `analyzeConfig` for a version that may read the config differently: its own entry (`remember`). */
+  private analyzeConfigVersion(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs, key: string, id: string): Promise<ConfigAnalysis> {
     this.keepLatestVersion(document.uri, document.version, key);
     const configPath = pathOf(document.uri);
     this.usesWorkspaceLaunches.add(document.uri);
@@ -272,11 +286,6 @@ export class TrainingService {
       }
       const value = this.parses.config(document).value;
       if (!isObjectValue(value)) return this.analysis({ configPath, value }, scripts, settings, caller, reads, listed);
-      // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
-      // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document closes.
-      const id = `${document.uri}\u0000${scope}`;
-      const earlier = this.configReads.get(id);
-      if (earlier?.settled && earlier.reads.sameOn(value)) return earlier.analysis;
       const tracked = RootReads.track(value);
       const analysis = this.analysis({ configPath, value: tracked.view }, scripts, settings, caller, reads, listed);
       const entry: ConfigReads = { analysis, reads: tracked.reads, settled: false };
@@ -413,6 +422,12 @@ export class TrainingService {
     this.configVersions.set(uri, { version, keys: new Set([key]) });
   }
 
+  /** The analyses' key of an open config's version in these settings for this caller, and its latest analysis' (`configReads`). */
+  private configKeys(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs): { key: string; id: string } {
+    const id = `${document.uri}\u0000${this.settingsKey(settings)}\u0000${JSON.stringify(caller)}`;
+    return { key: `config\u0000${document.version}\u0000${id}`, id };
+  }
+
   private settingsKey(settings: ZeroLensSettings): string {
     let key = this.settingsKeys.get(settings);
     if (key === undefined) this.settingsKeys.set(settings, (key = JSON.stringify(settings)));
@@ -460,7 +475,14 @@ export class TrainingService {
    * there checks the document again (`filesChanged`).
    */
   hostsReadingFor(uri: string): Hosts {
-    return { ...this.hosts, fs: recording(this.hosts.fs, this.dependenciesOf(uri), [], this.listingsOf(uri)) };
+    const reads = this.dependenciesOf(uri);
+    const listed = this.listingsOf(uri);
+    // Kept while it records into the same sets: every keystroke of a config asks for them.
+    const held = this.readingHosts.get(uri);
+    if (held && held.reads === reads && held.listed === listed) return held.hosts;
+    const hosts = { ...this.hosts, fs: recording(this.hosts.fs, reads, undefined, listed) };
+    this.readingHosts.set(uri, { reads, listed, hosts });
+    return hosts;
   }
 
   /** The folders `uri`'s answers listed, made on first use. */
@@ -525,7 +547,7 @@ export class TrainingService {
     // have appeared where one was looked for, or the launches changed: a keystroke in the config, which a script
     // that launches it read from disk, leaves the config's own analysis as it was.
     if (modelDropped || launchFileChanged) this.configReads.clear();
-    else for (const id of [...this.configReads.keys()]) if (affected.has(id.slice(0, id.indexOf('\u0000')))) this.configReads.delete(id);
+    else if (affected.size) for (const id of [...this.configReads.keys()]) if (affected.has(id.slice(0, id.indexOf('\u0000')))) this.configReads.delete(id);
     return [...affected];
   }
 
@@ -536,6 +558,7 @@ export class TrainingService {
     for (const id of this.configReads.keys()) if (id.startsWith(`${uri}\u0000`)) this.configReads.delete(id);
     this.dependencies.delete(uri);
     this.listings.delete(uri);
+    this.readingHosts.delete(uri);
     this.usesWorkspaceLaunches.delete(uri);
   }
 
@@ -567,9 +590,9 @@ function launchFileKind(path: string): FileKind {
  * that exists but was not read (a named pipe, a file over its cap), for the hover to say why; and the folders to
  * watch (`configFolders`): each config.json's, or the Hugging Face cache folder of a hub id.
  */
-function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[], listed?: Set<string>, configFolders?: Set<string>): FileSystemHost {
+function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[] | undefined, listed?: Set<string>, configFolders?: Set<string>): FileSystemHost {
   const note = <T extends object>(path: string, result: T): T => {
-    if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead.push({ path, unread: result.unread as Unread });
+    if ('unread' in result && (result.unread as Unread).reason !== 'missing') notRead?.push({ path, unread: result.unread as Unread });
     else if (configFolders) {
       // A hub id's cache folder, whatever was read in it (its refs/main while the download runs); else a config.json's.
       const folder = huggingFaceRepoOf(path) ?? ('text' in result && baseName(path) === 'config.json' ? dirName(path) : undefined);

@@ -18,21 +18,27 @@ export class Cancelled extends Error {
 }
 
 /** No limit and no yielding: the CLI, and tests that call the core directly. */
-export const unlimited: Budget = { checkpoint: async () => undefined };
+export const unlimited: Budget = { checkpoint: () => goOn };
+
+/** What a checkpoint that neither yields nor stops answers: settled once, for every call (a keystroke makes several). */
+const goOn: Promise<void> = Promise.resolve();
 
 /** A budget of `limitMs` from now that also stops when `isCancelled()` says so; yields every `sliceMs`. */
 export function timeBudget(limitMs: number, isCancelled: () => boolean = () => false, sliceMs = 10): Budget {
   const deadline = performance.now() + limitMs;
   let lastYield = performance.now();
+  const stopped = (): Promise<void> => {
+    if (isCancelled()) return Promise.reject(new Cancelled('cancelled'));
+    if (performance.now() > deadline) return Promise.reject(new Cancelled('out-of-time'));
+    return goOn;
+  };
   return {
-    async checkpoint() {
-      const now = performance.now();
-      if (now - lastYield >= sliceMs) {
-        await yieldToEventLoop();
+    checkpoint() {
+      if (performance.now() - lastYield < sliceMs) return stopped();
+      return yieldToEventLoop().then(() => {
         lastYield = performance.now();
-      }
-      if (isCancelled()) throw new Cancelled('cancelled');
-      if (performance.now() > deadline) throw new Cancelled('out-of-time');
+        return stopped();
+      });
     },
   };
 }

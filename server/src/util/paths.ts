@@ -45,13 +45,22 @@ export function baseName(p: string): string {
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
 }
 
+/** The last URI `pathOf` read and its path: a keystroke asks for its document's path several times. */
+let lastUri: string | undefined;
+let lastPath = '';
+
 /** The file-system path of a document URI (the URI itself when it is not one). */
 export function pathOf(uri: string): string {
+  if (uri === lastUri) return lastPath;
+  let path: string;
   try {
-    return URI.parse(uri).fsPath;
+    path = URI.parse(uri).fsPath;
   } catch {
-    return uri;
+    path = uri;
   }
+  lastUri = uri;
+  lastPath = path;
+  return path;
 }
 
 /** A path with "." and ".." resolved and its separators made uniform. */

@@ -64,7 +64,10 @@ export class ConfigView {
 
   has(path: JSONPath): boolean {
     if (path.length === 0) return true;
-    const parent = this.get(path.slice(0, -1));
+    const parent = valueAt(this.root, path.slice(0, -1));
+    // Read as the key's own value, not its parent's: a parsed value holds no undefined, so the same value there
+    // means the same answer (a keystroke elsewhere in a top-level object leaves `has(['bf16'])` as it was).
+    if (this.readLog) this.get(path);
     return !!parent && typeof parent === 'object' && Object.prototype.hasOwnProperty.call(parent, path[path.length - 1]);
   }
 
@@ -126,11 +129,14 @@ export class ConfigView {
     return !this.has(['bf16']) && this.has(['bfloat16']) ? 'bfloat16' : 'bf16';
   }
 
+  /** A node read for its text (`2.0` or `2`), which its value does not tell: the object holding it counts as read. */
   propertyNode(path: JSONPath): Node | undefined {
+    if (this.readLog) this.get(path.slice(0, -1));
     return findProperty(this.parsed.root, path);
   }
 
   valueNode(path: JSONPath): Node | undefined {
+    if (this.readLog) this.get(path.slice(0, -1));
     return findValue(this.parsed.root, path);
   }
 
@@ -146,10 +152,10 @@ export class ConfigView {
   keyRange(path: JSONPath): Range {
     for (let i = path.length; i > 0; i--) {
       const sub = path.slice(0, i);
-      const property = typeof sub[sub.length - 1] === 'string' ? this.propertyNode(sub) : undefined;
+      const property = typeof sub[sub.length - 1] === 'string' ? findProperty(this.parsed.root, sub) : undefined;
       const key = property?.children?.[0];
       if (key) return this.rangeOfNode(key);
-      const item = this.valueNode(sub);
+      const item = findValue(this.parsed.root, sub);
       if (item) return this.rangeOfNode(item);
     }
     return this.rootRange();
@@ -157,7 +163,7 @@ export class ConfigView {
 
   /** The value at `path` (falls back like keyRange). */
   valueRange(path: JSONPath): Range {
-    const node = this.valueNode(path);
+    const node = findValue(this.parsed.root, path);
     return node ? this.rangeOfNode(node) : this.keyRange(path);
   }
 

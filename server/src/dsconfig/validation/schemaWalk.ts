@@ -31,7 +31,12 @@ export interface WalkResult {
 export const maxWalkDiagnostics = 500;
 
 export function pointerOf(path: JSONPath): string {
-  return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  let pointer = '';
+  for (let i = 0; i < path.length; i++) {
+    const s = String(path[i]);
+    pointer += '/' + (s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
+  }
+  return pointer;
 }
 
 /**
@@ -87,19 +92,16 @@ function checkObject(walk: Walk, node: Node, path: JSONPath, value: unknown, sch
   const loose = !strict && (meta.unknownKeys === 'warning' || isRoot);
   const parentStrict = parsedByPydantic(view, strict);
   const children = node.children ?? [];
-  const lastIndex = new Map<string, number>();
-  children.forEach((property, i) => {
-    const key = property.children?.[0]?.value;
-    if (typeof key === 'string') lastIndex.set(key, i);
-  });
-
-  children.forEach((property, i) => {
+  // Earlier duplicates are reported as duplicates; DeepSpeed would only ever see the last one. A config without
+  // any (most) needs no index of them: a keystroke walks the top level, and this loop allocates only what it must.
+  const lastIndex = config.parsed.duplicateKeys.length > 0 ? lastIndexOfKeys(children) : undefined;
+  for (let i = 0; i < children.length; i++) {
     if (result.diagnostics.length >= maxWalkDiagnostics) return;
-    const [keyNode, valueNode] = property.children ?? [];
+    const keyNode = children[i].children?.[0];
+    const valueNode = children[i].children?.[1];
     const key = keyNode?.value;
-    // Earlier duplicates are reported as duplicates; DeepSpeed would only ever see the last one.
-    if (!keyNode || typeof key !== 'string' || lastIndex.get(key) !== i) return;
-    const childPath = [...path, key];
+    if (!keyNode || typeof key !== 'string' || (lastIndex && lastIndex.get(key) !== i)) continue;
+    const childPath = path.concat(key);
     const childSchema = properties[key] ?? index.childOf(schema, key, instance);
     if (!childSchema) {
       // "_comment"-style keys are the usual way to annotate strict JSON; in a loose section they are harmless,
@@ -108,7 +110,7 @@ function checkObject(walk: Walk, node: Node, path: JSONPath, value: unknown, sch
       // An open object with no declared keys (kwargs of a torch scheduler, say) has nothing to compare against.
       const freeForm = !strict && Object.keys(properties).length === 0;
       if ((strict || loose) && !annotation && !freeForm && !owned.has(pointerOf(childPath))) result.diagnostics.push(unknownKey(config, childPath, keyNode, Object.keys(properties), instance, strict, meta.keywordsOf ? meta : undefined));
-      return;
+      continue;
     }
     const site: PropertySite = {
       path: childPath,
@@ -131,7 +133,17 @@ function checkObject(walk: Walk, node: Node, path: JSONPath, value: unknown, sch
       session?.noteHandled(pointer);
     }
     if (valueNode) walkValue(walk, valueNode, childPath, site.value, site.schema, underIgnored || keyCheck.ignored);
+  }
+}
+
+/** Each key's last property among `children`. */
+function lastIndexOfKeys(children: Node[]): Map<string, number> {
+  const lastIndex = new Map<string, number>();
+  children.forEach((property, i) => {
+    const key = property.children?.[0]?.value;
+    if (typeof key === 'string') lastIndex.set(key, i);
   });
+  return lastIndex;
 }
 
 function walkValue(walk: Walk, node: Node, path: JSONPath, value: unknown, schema: SchemaNode, underIgnored: boolean): void {

@@ -14,11 +14,14 @@ export interface SectionValidator {
  * schemaPath is read from the root (test/unit/schema-section-errors.test.ts compares the two on the corpus).
  * A keystroke inside one value (literalEdit.ts) shares every untouched section's parsed value with the previous
  * version: those sections' errors are taken over (on a typical config ajv was a third of a keystroke's checks).
- * Kept per parsed value (a WeakMap) and key: an entry goes when the version that owns it is gone.
+ * Kept per parsed value (a WeakMap) and key: an entry goes when the version that owns it is gone; a number or
+ * string section, per key for its last value.
  */
 export class SectionErrorsMemo {
   private readonly bySection = new WeakMap<object, { key: string; errors: ErrorObject[] }>();
-  /** How many object sections had their errors taken over and how many were validated (tests, profiling). */
+  /** A number, string, boolean or null section's last value and its errors, by key. */
+  private readonly byValue = new Map<string, { value: unknown; errors: ErrorObject[] }>();
+  /** How many sections had their errors taken over and how many were validated (tests, profiling). */
   readonly counts = { takenOver: 0, validated: 0 };
 
   errorsOf(root: Record<string, unknown>, sections: SectionValidator[]): ErrorObject[] {
@@ -26,9 +29,18 @@ export class SectionErrorsMemo {
     for (const section of sections) {
       const value = root[section.key];
       if (value === undefined) continue;
-      // A number or a string is validated again: it costs less than looking it up.
+      // A number or a string: its errors depend on nothing else (the schema has no $data), kept for its last value.
       if (typeof value !== 'object' || value === null) {
-        out.push(...sectionErrors(root, section));
+        const last = this.byValue.get(section.key);
+        if (last && last.value === value) {
+          this.counts.takenOver++;
+          for (const error of last.errors) out.push(error);
+          continue;
+        }
+        this.counts.validated++;
+        const errors = sectionErrors(root, section);
+        this.byValue.set(section.key, { value, errors });
+        for (const error of errors) out.push(error);
         continue;
       }
       const held = this.bySection.get(value);

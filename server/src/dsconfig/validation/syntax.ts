@@ -1,6 +1,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import { ConfigView, fix, showPath } from './configView';
+import type { Translate } from '../../l10n';
 
 /**
  * What the built-in JSON language server already reports for a language id, so ZeRO Lens does not say it twice.
@@ -22,14 +23,20 @@ function builtInReports(languageId: string, editorChecksJson: boolean): { syntax
 export const maxTextDiagnosticsPerKind = 100;
 
 /** The first `maxTextDiagnosticsPerKind` items; when there are more, one note says how many were left out. */
-function firstOf<T>(config: ConfigView, items: T[], what: string, out: Diagnostic[]): T[] {
+function firstOf<T>(config: ConfigView, items: T[], what: (t: Translate) => string, out: Diagnostic[]): T[] {
   if (items.length <= maxTextDiagnosticsPerKind) return items;
   out.push(
-    config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens lists the first {0} of {1} {2}; fix these first.', maxTextDiagnosticsPerKind, items.length, what), { path: [] }),
+    config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens lists the first {0} of {1} {2}; fix these first.', maxTextDiagnosticsPerKind, items.length, what(config.t)), { path: [] }),
   );
   return items.slice(0, maxTextDiagnosticsPerKind);
 }
 
+
+/** What each kind is called in the note that lists the first of too many (translated only then). */
+const syntaxErrorsWord = (t: Translate) => t('syntax errors');
+const duplicateKeysWord = (t: Translate) => t('duplicate keys');
+const commentsWord = (t: Translate) => t('comments');
+const trailingCommasWord = (t: Translate) => t('trailing commas');
 
 /** Syntax errors, duplicate keys, JSONC extensions, BOM and the parser's size/depth limits. */
 export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings): Diagnostic[] {
@@ -37,7 +44,8 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   const builtIn = builtInReports(config.document.languageId, settings.editorChecksJson);
   const out: Diagnostic[] = [];
   const { t } = config;
-  const jsonLoadNote = t('DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.');
+  // Said only where there is a comment or a trailing comma: a keystroke's validation translates nothing it does not show.
+  const jsonLoadNote = () => t('DeepSpeed reads the file with hjson and accepts this, but the Hugging Face Trainer and accelerate read it with json.load and fail.');
 
   for (const limit of parsed.limits) {
     const tooLarge = limit.kind === 'too-large';
@@ -47,12 +55,12 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
   }
 
   if (!builtIn.syntax) {
-    for (const error of firstOf(config, parsed.syntaxErrors, t('syntax errors'), out)) {
+    for (const error of firstOf(config, parsed.syntaxErrors, syntaxErrorsWord, out)) {
       out.push(config.diagnostic('json-syntax', 'error', config.rangeOfOffsets(error.offset, error.length), error.say(t), { path: [] }));
     }
   }
 
-  for (const duplicate of builtIn.duplicates ? [] : firstOf(config, parsed.duplicateKeys, t('duplicate keys'), out)) {
+  for (const duplicate of builtIn.duplicates ? [] : firstOf(config, parsed.duplicateKeys, duplicateKeysWord, out)) {
     const first = config.document.positionAt(duplicate.firstKeyNode.offset);
     const key = String(duplicate.path[duplicate.path.length - 1]);
     out.push(
@@ -85,14 +93,14 @@ export function textDiagnostics(config: ConfigView, settings: ZeroLensSettings):
 
   if (settings.warnOnJsonc) {
     if (!builtIn.comments) {
-      for (const comment of firstOf(config, parsed.comments, t('comments'), out)) {
-        out.push(config.diagnostic('jsonc-comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), t('Comment in a JSON config. {0}', jsonLoadNote), { path: [] }));
+      for (const comment of firstOf(config, parsed.comments, commentsWord, out)) {
+        out.push(config.diagnostic('jsonc-comment', 'warning', config.rangeOfOffsets(comment.offset, comment.length), t('Comment in a JSON config. {0}', jsonLoadNote()), { path: [] }));
       }
     }
     if (!builtIn.trailingCommas) {
-      for (const comma of firstOf(config, parsed.trailingCommas, t('trailing commas'), out)) {
+      for (const comma of firstOf(config, parsed.trailingCommas, trailingCommasWord, out)) {
         out.push(
-          config.diagnostic('jsonc-trailing-comma', 'warning', config.rangeOfOffsets(comma.offset, 1), t('Trailing comma. {0}', jsonLoadNote), {
+          config.diagnostic('jsonc-trailing-comma', 'warning', config.rangeOfOffsets(comma.offset, 1), t('Trailing comma. {0}', jsonLoadNote()), {
             path: [],
             fixes: [fix(t('Remove the trailing comma'), [{ op: 'deleteText', offset: comma.offset, length: 1, expect: ',' }], true)],
           }),

@@ -12,6 +12,7 @@ import { schemaDiagnostics } from './schemaValidation';
 import { textDiagnostics } from './syntax';
 import type { WalkMemo } from './walkMemo';
 import type { SectionErrorsMemo } from './sectionErrors';
+import type { RuleMemo } from './ruleMemo';
 import { settingsWorldSize, type WorldSize } from './worldSize';
 import { translator } from '../../l10n';
 
@@ -72,6 +73,8 @@ export interface ValidationMemo {
   walks?: WalkMemo;
   /** ajv's errors per top-level section (sectionErrors.ts). */
   sections?: SectionErrorsMemo;
+  /** The cross-key rules' findings and what each read (ruleMemo.ts). */
+  rules?: RuleMemo;
 }
 
 /**
@@ -86,32 +89,39 @@ function validationPhases(config: ConfigView, settings: ZeroLensSettings, out: D
     const message = config.t('ZeRO Lens could not finish its "{0}" check: {1}. Please report this.', name, error instanceof Error ? error.message : String(error));
     out.push(config.diagnostic('internal-error', 'information', config.rootRange(), message, { path: [] }));
   };
-  const guarded = <T>(name: string, run: () => T, fallback: T): T => {
-    try {
-      return run();
-    } catch (error) {
-      failed(name, error);
-      return fallback;
-    }
-  };
-  let handledPointers = new Set<string>();
+  // try/catch in each phase rather than a helper with a fallback value: that value was made on every keystroke.
+  let handledPointers: Set<string> | undefined;
   return [
     () => {
-      // l10n-ignore: a check's name, quoted in a bug report
-      const walk = guarded('schema keys', () => walkWithSchema(config, ownedPointers, memo?.walks), { diagnostics: [], handledPointers: new Set<string>() });
+      let walk: ReturnType<typeof walkWithSchema>;
+      try {
+        walk = walkWithSchema(config, ownedPointers, memo?.walks);
+      } catch (error) {
+        // l10n-ignore: a check's name, quoted in a bug report
+        failed('schema keys', error);
+        return;
+      }
       handledPointers = walk.handledPointers;
       out.push(...walk.diagnostics);
       if (walk.diagnostics.length >= maxWalkDiagnostics) {
         out.push(config.diagnostic('too-many-problems', 'information', config.rootRange(), config.t('ZeRO Lens stopped checking keys after {0} problems; fix these first.', maxWalkDiagnostics), { path: [] }));
       }
     },
-    () => out.push(...guarded('schema', () => schemaDiagnostics(config, handledPointers, ownedPointers, memo?.sections), [])),
+    () => {
+      try {
+        out.push(...schemaDiagnostics(config, handledPointers ?? new Set(), ownedPointers, memo?.sections));
+      } catch (error) {
+        // l10n-ignore: a check's name, quoted in a bug report
+        failed('schema', error);
+      }
+    },
     // Each rule called as it is, not through a closure of its own: a keystroke runs about 80 of them, and what they
     // allocate sets how often the young generation is collected while the editor waits.
     () => {
+      const rules = memo?.rules?.session(config);
       for (const rule of allRules) {
         try {
-          for (const diagnostic of rule(config)) out.push(diagnostic);
+          for (const diagnostic of rules?.takeOver(rule) ?? rules?.run(rule) ?? rule(config)) out.push(diagnostic);
         } catch (error) {
           failed(rule.name || 'rule', error);
         }

@@ -21,6 +21,9 @@ function isNumberKey(schema: PropertySite['schema']): boolean {
   return types.includes('number') && types.every((t) => t === 'number' || t === 'null');
 }
 
+/** What most values of a keystroke's walk have: one list, never added to, shared by all of them. */
+const noProblems: Diagnostic[] = Object.freeze([]) as unknown as Diagnostic[];
+
 /** "auto" where nobody fills it, integer fields given fractions or numeric strings, bools given text or 0/1. */
 export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[] {
   if (site.value === 'auto') return checkAuto(config, site);
@@ -28,7 +31,7 @@ export function checkValue(config: ConfigView, site: PropertySite): Diagnostic[]
   if (metaOf(site.schema).integer) return checkInteger(config, site);
   if (typeof site.value !== 'boolean' && isBooleanKey(site.schema)) return checkBoolean(config, site);
   if (site.parentStrict && typeof site.value === 'string' && isNumberKey(site.schema)) return checkNumberString(config, site);
-  return [];
+  return noProblems;
 }
 
 function defaultFix(config: ConfigView, site: PropertySite): FixSpec[] {
@@ -42,7 +45,7 @@ function defaultFix(config: ConfigView, site: PropertySite): FixSpec[] {
 }
 
 function checkAuto(config: ConfigView, site: PropertySite): Diagnostic[] {
-  if (acceptsAuto(site.schema)) return [];
+  if (acceptsAuto(site.schema)) return noProblems;
   const range = site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode);
   if (site.parentStrict) {
     return [
@@ -148,8 +151,8 @@ function checkInteger(config: ConfigView, site: PropertySite): Diagnostic[] {
   const range = () => (site.valueNode ? config.rangeOfNode(site.valueNode) : config.rangeOfNode(site.keyNode));
   const docs = metaOf(site.schema).docs;
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && metaOf(site.schema).exactInt) return site.valueNode ? writtenAsFloat(config, site.valueNode, site.path, site.key, docs) : [];
-    if (Number.isInteger(value) || !Number.isFinite(value)) return [];
+    if (Number.isInteger(value) && metaOf(site.schema).exactInt) return site.valueNode ? writtenAsFloat(config, site.valueNode, site.path, site.key, docs) : noProblems;
+    if (Number.isInteger(value) || !Number.isFinite(value)) return noProblems;
     const rounded = Math.round(value);
     // Pydantic refuses the fraction (int_from_float), and so does a reader that tests isinstance(value, int)
     // (exactInt, in the releases that have the test); other plain-dict readers take the float as it is.
@@ -264,9 +267,9 @@ function withinBounds(schema: PropertySite['schema'], n: number): boolean {
  */
 export function writtenAsFloat(config: ConfigView, node: Node, path: JSONPath, name: string, docs: string | undefined, raises = 'ValueError'): Diagnostic[] {
   const value = node.value;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return [];
+  if (typeof value !== 'number' || !Number.isInteger(value)) return noProblems;
   const written = config.parsed.text.substr(node.offset, node.length);
-  if (!/[.eE]/.test(written)) return [];
+  if (!/[.eE]/.test(written)) return noProblems;
   const what = typeof path[path.length - 1] === 'number' ? config.t('An entry of "{0}"', name) : `"${name}"`;
   return [
     config.diagnostic(

@@ -78,12 +78,14 @@ export class WalkSession {
     const entry = this.entries.get(value);
     if (!entry || entry.offset !== node.offset || entry.length !== node.length || entry.schema !== schema || entry.underIgnored !== underIgnored || entry.judgedUnder !== this.judgedUnder) return undefined;
     // Read again through the view, these reads are recorded for every object around this one (see `begin`).
-    if (!samePath(entry.path, path) || !entry.reads.every(([at, was]) => this.config.get(at) === was)) return undefined;
-    for (const frame of this.frames) frame.handled.push(...entry.handled);
+    if (!samePath(entry.path, path)) return undefined;
+    for (const [at, was] of entry.reads) if (this.config.get(at) !== was) return undefined;
+    for (const frame of this.frames) for (const pointer of entry.handled) frame.handled.push(pointer);
+    this.counts.takenOver++;
+    if (entry.diagnostics.length === 0) return entry;
     // The fixes' data say which version they were made on (code actions check it); nothing else changed.
     const origin = originOf(this.config.document);
     const diagnostics = entry.diagnostics.map((d) => (d.data && typeof d.data === 'object' ? { ...d, data: { ...d.data, ...origin } } : d));
-    this.counts.takenOver++;
     return { diagnostics, handled: entry.handled };
   }
 
@@ -137,5 +139,7 @@ function within(path: JSONPath, object: JSONPath): boolean {
 }
 
 function samePath(a: JSONPath, b: JSONPath): boolean {
-  return a.length === b.length && a.every((segment, i) => segment === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
