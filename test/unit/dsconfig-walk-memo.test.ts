@@ -16,6 +16,9 @@ import { validateConfig } from '../../server/src/dsconfig/validation/validate';
 import { WalkMemo } from '../../server/src/dsconfig/validation/walkMemo';
 import { SectionErrorsMemo } from '../../server/src/dsconfig/validation/sectionErrors';
 import { RuleMemo } from '../../server/src/dsconfig/validation/ruleMemo';
+import { ConfigView } from '../../server/src/dsconfig/validation/configView';
+import { originOf, type DiagnosticData, type TextOp } from '../../server/src/diagnostics/fixData';
+import { replaceText } from '../../server/src/diagnostics/textOps';
 import { defaultSettings, withDefaults, type ZeroLensSettings } from '../../server/src/settings';
 
 const corpus = path.join(__dirname, '../corpus');
@@ -186,4 +189,34 @@ test('a rule\'s findings are judged again under another world size or language, 
   assert.ok(config.rules.counts.run > run, 'another world size runs every rule again');
   assert.notDeepEqual(JSON.stringify(underFour.map((d) => d.data)), JSON.stringify(underEight.map((d) => d.data)));
   config.assertLikeFresh(withDefaults({ gpusPerNode: 4, language: 'zh-cn' }));
+});
+
+test('a rule whose fix replaces text by offset is run again when an edit before that offset moved it, and taken over when the edit came after', () => {
+  const parses = new ConfigParses();
+  const document = TextDocument.create('file:///w/ds_config.json', 'ds-config', 1, '{\n  "a": 1,\n  "b": "x"\n}\n');
+  const rules = new RuleMemo();
+  // A rule as a launch fix would make one: a text op at the offsets of the value of "b" in the text it saw.
+  const byOffset = (config: ConfigView): Diagnostic[] => {
+    const text = config.document.getText();
+    const start = text.indexOf('"x"');
+    const range = { start: config.document.positionAt(start), end: config.document.positionAt(start + 3) };
+    return [{ range, message: 'b', data: { ...originOf(config.document), fixes: [{ id: 'remove-entry', title: 'b', ops: [replaceText(text, start, start + 3, '"y"')] }] } }];
+  };
+  const validate = () => {
+    const session = rules.session(new ConfigView(document, parses.parse(document)))!;
+    return session.takeOver(byOffset) ?? session.run(byOffset);
+  };
+  const edit = (from: string, to: string) => {
+    const at = document.getText().indexOf(from);
+    TextDocument.update(document, [{ range: { start: document.positionAt(at), end: document.positionAt(at + from.length) }, text: to }], document.version + 1);
+  };
+  validate();
+  edit('1', '10');
+  const after = validate();
+  assert.equal(rules.counts.takenOver, 0, 'the edit on an earlier line moved the offsets: run again');
+  const op = (after[0].data as DiagnosticData).fixes[0].ops[0] as TextOp & { op: 'replaceText' };
+  assert.equal(document.getText().slice(op.start, op.end), '"x"', 'the fix points at the value in this version');
+  edit('}', '} ');
+  validate();
+  assert.equal(rules.counts.takenOver, 1, 'an edit after the fix leaves it where it was');
 });

@@ -1,7 +1,7 @@
 import type { JSONPath } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
-import { originOf } from '../../diagnostics/fixData';
+import { isTextOp, originOf, type DiagnosticData } from '../../diagnostics/fixData';
 import type { ConfigView } from './configView';
 import type { Rule } from './rules/rule';
 
@@ -13,7 +13,8 @@ import type { Rule } from './rules/rule';
  *   for a node it read (`propertyNode`, `valueNode`: its text, `2.0` or `2`), the object that holds it;
  * - the reader's language, the DeepSpeed release and the world size it was judged under;
  * - where its problems are: the edit changed one line and no line break, and each range ends before the edit on
- *   that line or lies on another line.
+ *   that line or lies on another line; a fix that replaces text by offset ends before the edit (re-dated to this
+ *   version, it is applied where it was made, without relocate.ts moving it).
  * Kept per open document (a WeakMap: an entry goes with the document), for the last version validated.
  */
 export class RuleMemo {
@@ -50,10 +51,14 @@ interface RuleRun {
 
 type Read = [path: JSONPath, value: unknown];
 
-/** Where the only changed line was changed: positions before `character` on `line`, and on other lines, stay. */
+/**
+ * Where the only changed line was changed: positions before `character` on `line`, and on other lines, stay;
+ * offsets only before `offset` (an edit on an earlier line moves every offset after it).
+ */
 interface EditedLine {
   line: number;
   character: number;
+  offset: number;
 }
 
 export class RuleSession {
@@ -71,7 +76,7 @@ export class RuleSession {
     const run = this.byRule.get(rule);
     if (!run || !this.edit) return undefined;
     for (const [path, was] of run.reads) if (this.config.get(path) !== was) return undefined;
-    for (const d of run.diagnostics) if (!stays(d.range, this.edit)) return undefined;
+    for (const d of run.diagnostics) if (!stays(d.range, this.edit) || !offsetsStay(d, this.edit.offset)) return undefined;
     this.counts.takenOver++;
     if (run.diagnostics.length === 0) return run.diagnostics;
     // The fixes' data say which version they were made on (code actions check it); nothing else changed.
@@ -99,6 +104,14 @@ export class RuleSession {
   };
 }
 
+/** Whether every text op of the diagnostic's fixes ends before `offset`, where the edit began. */
+function offsetsStay(d: Diagnostic, offset: number): boolean {
+  for (const fix of (d.data as DiagnosticData | undefined)?.fixes ?? []) {
+    for (const op of fix.ops) if (isTextOp(op) && (op.op === 'replaceText' ? op.end : op.offset + op.length) > offset) return false;
+  }
+  return true;
+}
+
 function stays(range: Range, edit: EditedLine): boolean {
   return range.end.line < edit.line || range.start.line > edit.line || (range.end.line === edit.line && range.end.character < edit.character);
 }
@@ -114,7 +127,7 @@ function editedLine(document: TextDocument, before: string, after: string): Edit
   let tail = 0;
   while (tail < shorter - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
   if (breaksLine(before, start, before.length - tail) || breaksLine(after, start, after.length - tail)) return undefined;
-  return start === shorter && before.length === after.length ? { line: -1, character: 0 } : document.positionAt(start);
+  return start === shorter && before.length === after.length ? { line: -1, character: 0, offset: Infinity } : { ...document.positionAt(start), offset: start };
 }
 
 function breaksLine(text: string, from: number, to: number): boolean {
