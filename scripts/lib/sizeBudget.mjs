@@ -17,14 +17,15 @@ export const totalBudgetKiB = 700;
  * whole Chinese catalog) plus a margin: about 8 KiB for the core, where new features land, a few KiB for the others
  * (last reset 2026-11-27 at VSIX 678.7 KiB, after the core's catalog lost its English keys: see
  * docs/ARCHITECTURE.md; the client's raised by 1 KiB when the sidebar learned to follow changes on disk and the
- * language status to list in the reader's language; the core's by 4 KiB on 2026-11-27, at 397.7 of 398, for
- * shell loops and conditions, watched model files and launcher refusals, and the docs' by 0.5 KiB for their changelog). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
+ * language status to list in the reader's language; the core's by 5 KiB on 2026-11-27, at 397.7 of 398, for
+ * shell loops and conditions, watched model files, launcher refusals and the keystroke's memos (RuleMemo), and the
+ * docs' by 0.5 KiB for their changelog). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
   {
     name: 'core',
-    budgetKiB: 402,
+    budgetKiB: 403,
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
