@@ -1,10 +1,9 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hosts } from './host';
 import { ConfigParses } from './dsconfig/parse';
-import { analyzeDocument, type LaunchAnalysis } from './launch/analysis';
+import { LaunchParses } from './launch/parses';
 import { FsdpConfigFiles } from './launch/fsdp/configFile';
 import { TrainingService, type DocumentParses } from './training/service';
-import { VersionedCache } from './util/documentCache';
 
 /**
  * The analysis service of one language service instance: the parses of open documents (one per version) and
@@ -13,7 +12,7 @@ import { VersionedCache } from './util/documentCache';
  */
 export interface Analyses {
   configParses: ConfigParses;
-  launchParses: VersionedCache<LaunchAnalysis>;
+  launchParses: LaunchParses;
   /** FSDP config files open as documents of their own. */
   fsdpConfigFiles: FsdpConfigFiles;
   parses: DocumentParses;
@@ -33,7 +32,7 @@ export function createAnalyses(hosts: Hosts, open?: (path: string) => TextDocume
   const dropped = (length: number) => {
     if (length >= hugeLaunchLength) releaseMemory?.();
   };
-  const launchParses = new VersionedCache((document: TextDocument) => analyzeDocument(document, hosts.workspace.folders()), undefined, dropped);
+  const launchParses = new LaunchParses(() => hosts.workspace.folders(), dropped);
   const parses: DocumentParses = { config: (d) => configParses.parse(d), launch: (d) => launchParses.get(d), open };
   return { configParses, launchParses, fsdpConfigFiles: new FsdpConfigFiles(), parses, training: new TrainingService(hosts, parses, modelSized) };
 }

@@ -160,6 +160,7 @@ export function getLanguageService(params: LanguageServiceParams): ZeroLensLangu
     hosts,
     hostsFor,
     parse: parses.launch,
+    parseForValidation: (document, budget) => launchParses.forValidation(document, budget),
     factsOfFile: (path) => training.factsOfFile(path),
     presetEstimates: (written, settings) => launchEstimates.presetEstimates(written, settings),
   });

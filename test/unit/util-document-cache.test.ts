@@ -81,3 +81,18 @@ test('a stale version is dropped, and said so with its length, before the new on
   cache.get(a);
   assert.deepEqual(events.slice(3), ['compute 2'], 'a forgotten document is not stale: nothing to drop');
 });
+
+test('dropStale lets a stale version go and says so, before a new one is made elsewhere (in slices); the current one stays', () => {
+  const dropped: number[] = [];
+  const cache = new VersionedCache((d: TextDocument) => d.getText(), undefined, (length) => dropped.push(length));
+  const a = doc('file:///big.sh', 1, 'x'.repeat(10));
+  cache.get(a);
+  cache.dropStale(a);
+  assert.equal(cache.has(a), true, 'the current version is kept');
+  TextDocument.update(a, [{ text: 'y'.repeat(20) }], 2);
+  cache.dropStale(a);
+  assert.deepEqual(dropped, [10]);
+  cache.dropStale(a);
+  assert.deepEqual(dropped, [10], 'nothing left to drop');
+  assert.equal(cache.get(a), 'y'.repeat(20));
+});

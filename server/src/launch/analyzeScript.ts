@@ -218,20 +218,41 @@ function outsideRanges(command: Command): { start: number; end: number }[] {
   return ranges;
 }
 
-/** Every command of a script that launches training (or swift/megatron in general). */
-export function analyzeShellCommands(ctx: SourceContext, script: ShellScript): LaunchCommand[] {
-  const out: LaunchCommand[] = [];
-  const expansions = new ScriptExpansions(script);
-  for (const command of script.commands) {
-    try {
-      // What runs: words from variables put in, `eval` and `bash -c` text parsed (shell/expand.ts).
-      for (const run of expansions.commandsOf(command)) {
-        const launch = analyzeCommand(ctx, script, run);
-        if (launch) out.push(launch);
+/**
+ * Every command of a script that launches training (or swift/megatron in general), analysed in steps that stop
+ * at a deadline and resume, so a huge script's validation can yield.
+ */
+export class ShellCommandsAnalysis {
+  readonly launches: LaunchCommand[] = [];
+  private next = 0;
+  private readonly expansions: ScriptExpansions;
+
+  constructor(
+    private readonly ctx: SourceContext,
+    private readonly script: ShellScript,
+  ) {
+    this.expansions = new ScriptExpansions(script);
+  }
+
+  get done(): boolean {
+    return this.next >= this.script.commands.length;
+  }
+
+  /** Analyses commands until all are done or `deadline` (performance.now()) has passed. */
+  runUntil(deadline: number): void {
+    const { commands } = this.script;
+    while (this.next < commands.length) {
+      const command = commands[this.next++];
+      try {
+        // What runs: words from variables put in, `eval` and `bash -c` text parsed (shell/expand.ts).
+        for (const run of this.expansions.commandsOf(command)) {
+          const launch = analyzeCommand(this.ctx, this.script, run);
+          if (launch) this.launches.push(launch);
+        }
+      } catch {
+        // One odd command must not hide the others.
       }
-    } catch {
-      // One odd command must not hide the others.
+      if ((this.next & 15) === 0 && performance.now() > deadline) return;
     }
   }
-  return out;
 }

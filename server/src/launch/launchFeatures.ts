@@ -8,12 +8,15 @@ import { launchHover } from './features/hover';
 import { launchDefinition, launchDocumentLinks } from './features/links';
 import { launchCodeActions } from './features/codeActions';
 import type { FactsOfFile } from './references';
+import { unlimited, type Budget } from '../util/budget';
 
 /** What the launch domain gets from the layers above it: the parses, cached file facts and estimates. */
 export interface LaunchFeatureInputs {
   hosts: Hosts;
   /** The analysis of an open document, once per version (the language service owns the cache). */
   parse: (document: TextDocument) => LaunchAnalysis;
+  /** The same analysis for validation: a huge script's is made in slices that yield (absent, `parse`). */
+  parseForValidation?: (document: TextDocument, budget: Budget) => Promise<LaunchAnalysis>;
   /** Facts of the config files commands name, through the training layer's cache. */
   factsOfFile: FactsOfFile;
   /** The hosts for a document's checks, recording what they read as its dependencies; absent, `hosts`. */
@@ -27,7 +30,7 @@ export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContri
   const { hosts, parse } = inputs;
   return {
     name: 'launch',
-    validate: (document, settings, budget) => launchDiagnostics(parse(document), inputs.hostsFor?.(document.uri) ?? hosts, budget, settings),
+    validate: async (document, settings, budget = unlimited) => launchDiagnostics(await (inputs.parseForValidation?.(document, budget) ?? parse(document)), inputs.hostsFor?.(document.uri) ?? hosts, budget, settings),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position, settings) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile, settings.locale),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

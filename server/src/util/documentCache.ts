@@ -33,10 +33,7 @@ export class VersionedCache<T> {
     if (hit) return hit.value;
     // A stale version goes before the new one is computed (and no local variable here holds it meanwhile):
     // both of a huge document would not fit together.
-    const staleLength = this.entries.get(document.uri)?.text.length;
-    this.entries.delete(document.uri);
-    if (this.latest?.uri === document.uri) this.latest = undefined;
-    if (staleLength !== undefined) this.dropped?.(staleLength);
+    this.dropStale(document);
     const value = this.compute(document);
     const entry = { uri: document.uri, version: document.version, text: document.getText(), value };
     this.entries.delete(document.uri);
@@ -54,6 +51,20 @@ export class VersionedCache<T> {
     this.entries.set(document.uri, hit);
     this.latest = hit;
     return hit;
+  }
+
+  /** Drops the document's value when it is of another version (told to `dropped`): before a new one is made in slices, too. */
+  dropStale(document: TextDocument): void {
+    // Only the length is kept: `dropped` may collect the garbage, and a variable holding the entry would keep it.
+    const length = this.staleLength(document);
+    if (length === undefined) return;
+    this.forget(document.uri);
+    this.dropped?.(length);
+  }
+
+  private staleLength(document: TextDocument): number | undefined {
+    const entry = this.entries.get(document.uri);
+    return entry && !isCurrent(entry, document) ? entry.text.length : undefined;
   }
 
   /** Whether this version is cached, without computing it. */

@@ -10,11 +10,38 @@ import type { Assignment, Command, Heredoc, Redirect, Separator, ShellIssue, She
  * trailing space after `\`, is joined (what the author meant) and reported as an issue instead.
  */
 export function parseShell(text: string): ShellScript {
-  try {
-    return new Parser(text).run();
-  } catch {
-    // Defensive: a bug here must not take the language server down. Answer "nothing found".
-    return { text, commands: [], assignments: [], issues: [], comments: [], heredocs: [], lineStarts: computeLineStarts(text) };
+  const parse = new ShellParse(text);
+  parse.runUntil(Infinity);
+  return parse.result();
+}
+
+/**
+ * A script's parse made in steps that stop at a deadline and resume (`runUntil`), so a huge script's
+ * validation can yield to the event loop between them; `parseShell` makes it in one go.
+ */
+export class ShellParse {
+  private readonly parser: Parser;
+  private failed = false;
+  done = false;
+
+  constructor(private readonly text: string) {
+    this.parser = new Parser(text);
+  }
+
+  /** Parses until done or `deadline` (performance.now()) has passed. */
+  runUntil(deadline: number): void {
+    if (this.done) return;
+    try {
+      this.done = this.parser.runUntil(deadline);
+    } catch {
+      // Defensive: a bug here must not take the language server down. Answer "nothing found".
+      this.failed = this.done = true;
+    }
+  }
+
+  result(): ShellScript {
+    const { text } = this;
+    return this.failed ? { text, commands: [], assignments: [], issues: [], comments: [], heredocs: [], lineStarts: computeLineStarts(text) } : this.parser.result();
   }
 }
 
@@ -73,14 +100,22 @@ class Parser {
     this.lineStarts = computeLineStarts(text);
   }
 
-  run(): ShellScript {
+  /** Steps until the end of the text (true) or until `deadline` has passed (false; call again to go on). */
+  runUntil(deadline: number): boolean {
     const { text } = this;
-    while (this.pos < text.length) {
+    for (let steps = 1; this.pos < text.length; steps++) {
       const before = this.pos;
       this.step();
       if (this.pos <= before) this.pos = before + 1; // always advance
+      // The clock is read every 1,024 steps: a step is a character or a word.
+      if ((steps & 1023) === 0 && performance.now() > deadline) return false;
     }
     this.finish('eof');
+    return true;
+  }
+
+  result(): ShellScript {
+    const { text } = this;
     return {
       text,
       commands: this.commands,
