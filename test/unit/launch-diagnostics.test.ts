@@ -1,4 +1,5 @@
 import { URI } from 'vscode-uri';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -389,4 +390,15 @@ test('the memory warning follows the config as the editor holds it, unsaved, and
   open.delete(configPath);
   assert.deepEqual(ls.filesChanged([configUri]), [document.uri]);
   assert.equal(await warning(), onDisk);
+});
+
+test('a missing config named by many commands: each gets the did-you-mean; a JSON file written later is suggested at the next check', async () => {
+  const { ls, hosts } = service(files);
+  const document = doc('scripts/train.sh', 'swift sft --deepspeed ../configs/ds_zero3.json\n'.repeat(3));
+  const before = await ls.doValidation(document, settings());
+  assert.deepEqual(codes(before), ['deepspeed-config-not-found', 'deepspeed-config-not-found', 'deepspeed-config-not-found']);
+  assert.ok(before.every((d) => !/Did you mean/.test(String(d.message))), 'no JSON file near ds_zero3.json yet');
+  hosts.write('configs/ds_zero_3.json', ds);
+  const after = await ls.doValidation(TextDocument.create(document.uri, 'shellscript', 2, document.getText()), settings());
+  assert.ok(after.every((d) => /Did you mean '\.\.\/configs\/ds_zero_3\.json'\?/.test(String(d.message))), String(after[0]?.message));
 });

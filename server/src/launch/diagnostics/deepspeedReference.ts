@@ -87,14 +87,32 @@ export function fileNotFound(
   return launchDiagnostic(ctx, 'deepspeed-config-not-found', start, end, message, { path: written, candidates, ...details }, relative ? { severity: DiagnosticSeverity.Warning } : { raises });
 }
 
+/**
+ * The names near each missing one, per listing of the workspace's JSON files: a validation run lists them once
+ * (validate.ts), and a script may name the same missing file in thousands of commands. Held as long as that
+ * run's listing is.
+ */
+const nearNames = new WeakMap<string[], Map<string, string[]>>();
+
+/** The two files of `listing` whose names are nearest `wanted` (lower case), best first. */
+function nearestFiles(listing: string[], wanted: string): string[] {
+  return listing
+    .map((file) => ({ file, d: editDistance(baseName(file).toLowerCase(), wanted) }))
+    .filter((x) => x.d <= Math.min(3, Math.floor(wanted.length / 5)))
+    .sort((a, b) => a.d - b.d || a.file.localeCompare(b.file))
+    .slice(0, 2)
+    .map(({ file }) => file);
+}
+
 /** Workspace JSON files with the same or a nearly equal name, as paths relative to this file (best first). */
 async function similarJsonFiles(hosts: Hosts, ctx: SourceContext, written: string): Promise<string[]> {
   const wanted = baseName(written).toLowerCase();
-  const scored = (await hosts.workspace.jsonFiles())
-    .map((file) => ({ file, d: editDistance(baseName(file).toLowerCase(), wanted) }))
-    .filter((x) => x.d <= Math.min(3, Math.floor(wanted.length / 5)))
-    .sort((a, b) => a.d - b.d || a.file.localeCompare(b.file));
-  return scored.slice(0, 2).map(({ file }) => {
+  const listing = await hosts.workspace.jsonFiles();
+  let near = nearNames.get(listing);
+  if (!near) nearNames.set(listing, (near = new Map()));
+  let scored = near.get(wanted);
+  if (!scored) near.set(wanted, (scored = nearestFiles(listing, wanted)));
+  return scored.map((file) => {
     const rel = relativePath(ctx.fileDir, file);
     return rel.startsWith('.') ? rel : `./${rel}`;
   });

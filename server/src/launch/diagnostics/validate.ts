@@ -25,19 +25,21 @@ import { commandLineOptions, configFileOptions, envEnabled, overFile } from './l
 import { effectiveFacts, factsOfFileIn } from '../references';
 
 /**
- * The hosts for one validation run, reading each path once: a script may name the same config in thousands
- * of commands, and each would otherwise go to the disk again.
+ * The hosts for one validation run, reading each path and the workspace's JSON files once: a script may name
+ * the same config in thousands of commands, and each would otherwise go to the disk (or list the workspace) again.
  */
 function readingOnce(hosts: Hosts): Hosts {
   const reads = new Map<string, Promise<ReadResult>>();
   const found = new Map<string, Promise<boolean>>();
+  const { workspace } = hosts;
+  let jsonFiles: Promise<string[]> | undefined;
   const memo = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
     let hit = cache.get(key);
     if (!hit) cache.set(key, (hit = read()));
     return hit;
   };
   return {
-    ...hosts,
+    workspace: { folders: () => workspace.folders(), launchFiles: () => workspace.launchFiles(), jsonFiles: () => (jsonFiles ??= workspace.jsonFiles()) },
     fs: delegating(hosts.fs, {
       readFile: (path, kind) => memo(reads, `${kind}\u0000${path}`, () => hosts.fs.readFile(path, kind)),
       exists: (path) => memo(found, path, () => hosts.fs.exists(path)),
