@@ -73,6 +73,10 @@ test('formattingOf reads indentation and line ends from the file', () => {
   assert.deepEqual(formattingOf('{\r\n\t"a": 1\r\n}'), { insertSpaces: false, tabSize: 4, eol: '\r\n' });
   assert.deepEqual(formattingOf('{\n    "a": {\n        "b": 1\n    }\n}'), { insertSpaces: true, tabSize: 4, eol: '\n' });
   assert.deepEqual(formattingOf('{}'), { insertSpaces: true, tabSize: 2, eol: '\n' });
+  assert.deepEqual(formattingOf('{\n   \n\n  "a": {\n    "b": 1\n  }\n}'), { insertSpaces: true, tabSize: 2, eol: '\n' }, 'a line of blanks says nothing');
+  assert.deepEqual(formattingOf('{\n \t"a": 1\n}'), { insertSpaces: true, tabSize: 2, eol: '\n' }, 'an indent that starts with a space is spaces');
+  const huge = '{\n   "a": [\n' + '      1,\n'.repeat(20_000) + '\t\t1\r\n]}';
+  assert.deepEqual(formattingOf(huge), { insertSpaces: true, tabSize: 3, eol: '\n' }, 'only the first 64 KiB are read');
 });
 
 test('minimalEdit replaces only the changed span and never splits a CRLF or a surrogate pair', () => {
