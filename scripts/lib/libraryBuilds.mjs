@@ -17,9 +17,39 @@ const builds = {
   'vscode-uri': 'node_modules/vscode-uri/lib/umd/uri.js',
 };
 
+/**
+ * vscode-languageserver's modules (lib/common/, and node/files.js) that only add what the server never calls: each
+ * feature a getter or method on a part of the connection (`connection.languages.semanticTokens`,
+ * `connection.window.showDocument`, …) that registers a handler when called, besides exports for servers that
+ * sync notebooks, build semantic tokens or resolve modules (`NotebookDocuments`, `SemanticTokensBuilder`, `Files`).
+ * The bundle takes each feature as adding nothing (4 KiB); test/unit/library-builds.test.ts fails when a source uses one.
+ */
+const unusedLspFeatures = {
+  notebook: ['NotebookSyncFeature'],
+  semanticTokens: ['SemanticTokensFeature'],
+  callHierarchy: ['CallHierarchyFeature'],
+  typeHierarchy: ['TypeHierarchyFeature'],
+  moniker: ['MonikerFeature'],
+  inlineValue: ['InlineValueFeature'],
+  linkedEditingRange: ['LinkedEditingRangeFeature'],
+  showDocument: ['ShowDocumentFeature'],
+  fileOperations: ['FileOperationsFeature'],
+  textDocumentContent: ['TextDocumentContentFeature'],
+  inlineCompletion: ['InlineCompletionFeature'],
+  files: [],
+};
+const lspLibrary = /[\\/]node_modules[\\/]vscode-languageserver[\\/]lib[\\/](common|node)$/;
+
 export const libraryBuilds = {
   name: 'library-builds',
   setup(build) {
     build.onResolve({ filter: new RegExp(`^(${Object.keys(builds).join('|')})$`) }, (args) => ({ path: fromRoot(builds[args.path]) }));
+    build.onResolve({ filter: new RegExp(`^\\./(${Object.keys(unusedLspFeatures).join('|')})$`) }, (args) =>
+      lspLibrary.test(args.resolveDir) ? { path: args.path.slice(2), namespace: 'unused-lsp-feature' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'unused-lsp-feature' }, (args) => ({
+      contents: unusedLspFeatures[args.path].map((name) => `exports.${name} = (Base) => Base;`).join('\n'),
+      loader: 'js',
+    }));
   },
 };

@@ -63,3 +63,44 @@ test('vscode-uri\'s URI module answers as the package\'s ES module build did, fo
   const after = (await bundled(uriUses, true)).exports as { uses: (p: string[], u: string[]) => unknown };
   assert.deepEqual(after.uses(paths, uris), before.uses(paths, uris));
 });
+
+// What each left-out module of vscode-languageserver adds: members of the connection's parts, or exports.
+const unusedLspMembers = [
+  'semanticTokens', 'callHierarchy', 'typeHierarchy', 'moniker', 'inlineValue', 'inlineCompletion', 'textDocumentContent', 'onLinkedEditingRange',
+  'showDocument', 'onDidCreateFiles', 'onDidRenameFiles', 'onDidDeleteFiles', 'onWillCreateFiles', 'onWillRenameFiles', 'onWillDeleteFiles',
+  'synchronization', 'NotebookDocuments', 'SemanticTokensBuilder', 'SemanticTokensDiff', 'Files',
+];
+const unusedLspModules = ['notebook', 'semanticTokens', 'callHierarchy', 'typeHierarchy', 'moniker', 'inlineValue', 'linkedEditingRange', 'showDocument', 'fileOperations', 'textDocumentContent', 'inlineCompletion'];
+
+test("the server's LSP connection leaves out vscode-languageserver's features it never calls, and keeps the others", async () => {
+  const { inputs, exports } = await bundled(`export { createConnection, TextDocuments, ProposedFeatures } from 'vscode-languageserver/node';`, true);
+  const lsp = inputs.filter((input) => input.includes('node_modules/vscode-languageserver/lib/'));
+  for (const name of unusedLspModules) assert.ok(!lsp.some((input) => input.endsWith(`/common/${name}.js`)), `${name}.js is bundled`);
+  assert.ok(!lsp.some((input) => input.endsWith('/node/files.js')), 'files.js is bundled');
+  for (const name of ['server', 'textDocuments', 'configuration', 'workspaceFolder', 'progress', 'diagnostic', 'inlayHint', 'foldingRange']) {
+    assert.ok(lsp.some((input) => input.endsWith(`/common/${name}.js`)), `${name}.js is not bundled`);
+  }
+  // A connection still has every part the server uses.
+  const { PassThrough } = require('node:stream') as typeof import('node:stream');
+  const createConnection = exports.createConnection as (features: unknown, input: NodeJS.ReadableStream, output: NodeJS.WritableStream) => Record<string, Record<string, unknown>>;
+  const connection = createConnection((exports.ProposedFeatures as { all: unknown }).all, new PassThrough(), new PassThrough());
+  for (const part of ['diagnostics', 'inlayHint', 'foldingRange']) assert.equal(typeof connection.languages[part], 'object', part);
+  assert.equal(typeof connection.workspace.getConfiguration, 'function');
+  assert.equal(typeof connection.window.showErrorMessage, 'function');
+  assert.equal(typeof connection.client.register, 'function');
+});
+
+test('no source calls what the LSP connection leaves out (scripts/lib/libraryBuilds.mjs)', () => {
+  const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs');
+  const sources = (readdirSync(path.join(root, 'server/src'), { recursive: true }) as string[]).filter((file) => file.endsWith('.ts'));
+  const members = new RegExp(`\\.(${unusedLspMembers.filter((m) => /^[a-z]/.test(m)).join('|')})\\b`);
+  const imported = new RegExp(`import[^;]*\\b(${unusedLspMembers.filter((m) => /^[A-Z]/.test(m)).join('|')})\\b[^;]*from 'vscode-languageserver`);
+  const users = sources.filter((file) => /from 'vscode-languageserver(\/node)?'/.test(readFileSync(path.join(root, 'server/src', file), 'utf8')));
+  assert.ok(users.includes('server.ts'), users.join(', '));
+  for (const file of users) {
+    const text = readFileSync(path.join(root, 'server/src', file), 'utf8');
+    assert.doesNotMatch(text, imported, `server/src/${file}`);
+    const line = text.split('\n').findIndex((l) => members.test(l));
+    assert.equal(line, -1, `server/src/${file}:${line + 1} uses a part of vscode-languageserver the build leaves out`);
+  }
+});
