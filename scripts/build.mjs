@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { buildCodiconSubset } from './lib/codiconSubset.mjs';
+import { libraryBuilds } from './lib/libraryBuilds.mjs';
 import { fromRoot } from './lib/paths.mjs';
 import { run } from './lib/run.mjs';
 import { generatedValidatorFile, precompileValidator, sourceValidatorFile } from './precompileValidator.mjs';
@@ -44,19 +45,6 @@ const prebuiltCatalog = {
   },
 };
 
-/**
- * yaml's ES module build (its package's `default` export condition; Node gets the CommonJS one), so esbuild
- * drops what the core never calls (`parseDocument` is all it uses). Same release, same sources
- * (node_modules/yaml/browser/dist/); it warns through console.warn (stderr) instead of process.emitWarning and
- * reads no LOG_TOKENS / LOG_STREAM debug variables.
- */
-const yamlModules = {
-  name: 'yaml-es-modules',
-  setup(build) {
-    build.onResolve({ filter: /^yaml$/ }, () => ({ path: fromRoot('node_modules/yaml/browser/dist/index.js') }));
-  },
-};
-
 const node = {
   bundle: true,
   platform: 'node',
@@ -68,7 +56,7 @@ const node = {
   legalComments: 'none',
   // jsonc-parser's `main` is a UMD build whose lazy require('./impl/…') calls esbuild cannot follow; use its ESM build.
   mainFields: ['module', 'main'],
-  plugins: watch ? [yamlModules] : [precompiledSchema, prebuiltCatalog, yamlModules],
+  plugins: watch ? [libraryBuilds] : [precompiledSchema, prebuiltCatalog, libraryBuilds],
 };
 
 /**

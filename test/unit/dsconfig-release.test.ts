@@ -7,7 +7,7 @@ import { URI } from 'vscode-uri';
 import { getLanguageService } from '../../server/src/languageService';
 import { defaultSettings } from '../../server/src/settings';
 import { findDeepSpeedRelease, findPinnedRelease } from '../../server/src/dsconfig/deepspeedRelease';
-import { settingDefinitions } from '../../server/src/protocol/settings';
+import { readFileSync } from 'node:fs';
 import { memoryHosts, workspaceRoot } from './context-hosts';
 
 const config = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "gradient_clipping": 1.0\n}\n';
@@ -55,7 +55,8 @@ test('zeroLens.deepspeedVersion wins over a pin in the workspace, as its descrip
   const find = (files: Record<string, string>, setting?: string) => findDeepSpeedRelease(memoryHosts(files).fs, [workspaceRoot], setting);
   assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.14.4\n' }, '0.19.3'), { version: '0.19.3', source: 'zeroLens.deepspeedVersion' });
   assert.deepEqual(await find({ 'requirements.txt': 'deepspeed==0.14.4\n' }), { version: '0.14.4', source: 'requirements.txt' });
-  assert.match(settingDefinitions.deepspeedVersion.description, /Unset: the release .* pins/);
+  const nls = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.nls.json'), 'utf8')) as Record<string, string>;
+  assert.match(nls['config.deepspeedVersion.markdownDescription'], /Unset: the release .* pins/);
 });
 
 test('the same pins name trl\'s release, and neither package is read as the other', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import * as esbuild from 'esbuild';
 import { settingDefinitions, settingProblem, type SettingDefinition, type SettingName } from '../../server/src/protocol/settings';
 import { defaultSettings, withDefaults } from '../../server/src/settings';
 import { parseSettingValue, SETTING_KEYS, SETTING_SPECS } from '../../client/src/sidebar/messages';
@@ -18,20 +19,51 @@ function resolved(value: unknown): unknown {
 }
 const names = Object.keys(settingDefinitions) as SettingName[];
 
-/** A definition as package.json's `contributes.configuration.properties` writes it. */
+/** A definition as package.json's `contributes.configuration.properties` writes it, less its texts. */
 function contributed(definition: SettingDefinition): Record<string, unknown> {
-  const { markdown, description, languageClientOnly: _readByTheClient, ...schema } = definition as SettingDefinition & Record<string, unknown>;
+  const { markdown: _textKind, languageClientOnly: _readByTheClient, ...schema } = definition as SettingDefinition & Record<string, unknown>;
   const items = schema.items === undefined ? {} : { items: { type: schema.items } };
   // No default: nullable with a null default, so VS Code does not invent the zero of the type.
   const unset = 'default' in schema ? {} : { type: [schema.type, 'null'], default: null };
   const { type, ...rest } = schema;
-  return { type, ...unset, ...rest, ...items, [markdown ? 'markdownDescription' : 'description']: description };
+  return { type, ...unset, ...rest, ...items };
 }
 
-test('package.json contributes exactly the defined settings, in the same order, field for field', () => {
-  const properties: Record<string, unknown> = packageJson.contributes.configuration.properties;
+test('package.json contributes exactly the defined settings, in the same order, field for field, their texts from package.nls.json', () => {
+  const properties: Record<string, Record<string, unknown>> = packageJson.contributes.configuration.properties;
   assert.deepEqual(Object.keys(properties), names.map((name) => `zeroLens.${name}`));
-  for (const name of names) assert.deepEqual(resolved(properties[`zeroLens.${name}`]), contributed(settingDefinitions[name]), name);
+  for (const name of names) {
+    const { description, markdownDescription, enumDescriptions, ...schema } = properties[`zeroLens.${name}`];
+    const definition: SettingDefinition = settingDefinitions[name];
+    assert.deepEqual(schema, contributed(definition), name);
+    // The settings editor renders markdown only from markdownDescription; the definition says which the text is.
+    const text = definition.markdown ? markdownDescription : description;
+    assert.equal(definition.markdown ? description : markdownDescription, undefined, name);
+    assert.match(String(text), /^%.+%$/, name);
+    assert.ok(String(resolved(text)).length > 20, `${name}: package.nls.json describes it`);
+    if (enumDescriptions !== undefined) assert.equal((resolved(enumDescriptions) as string[]).length, (schema.enum as string[]).length, name);
+  }
+});
+
+test('the bundles that read the definitions carry none of package.nls.json\'s texts: VS Code reads them from there', async () => {
+  // The server's reader and the sidebar's writer, bundled as scripts/build.mjs bundles the core and the client.
+  const { outputFiles } = await esbuild.build({
+    entryPoints: [path.resolve(__dirname, '../../server/src/settings.ts'), path.resolve(__dirname, '../../client/src/sidebar/messages.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    outdir: path.resolve(__dirname, '../../.cache/unused'),
+    external: ['vscode'],
+    write: false,
+    logLevel: 'silent',
+  });
+  const texts = Object.entries(nls).filter(([key]) => /^config\.[\w.-]+\.(markdownDescription|description)$/.test(key));
+  assert.ok(texts.length >= names.length);
+  for (const file of outputFiles) {
+    for (const [key, text] of texts) assert.ok(!file.text.includes(text.slice(0, 30)), `${path.basename(file.path)} holds ${key}`);
+  }
 });
 
 test('the server reads every setting it uses, with the defaults the definitions give', () => {
