@@ -149,3 +149,30 @@ test('hover under elasticity while it is off says DeepSpeed ignores the block (r
   // The switch itself says nothing of the kind.
   assert.doesNotMatch((await hoverAt('{"elasticity": {"enab|led": false}}')).markdown, /Elasticity is off/);
 });
+
+test('the same key in two groups: each heading names its own path, the rest is the same; a new stage reaches it', async () => {
+  const groups = (stage: number, marked: 0 | 1) =>
+    `{\n  "zero_optimization": { "stage": ${stage} },\n  "compression_training": { "weight_quantization": { "different_groups": {\n` +
+    [0, 1].map((g) => `    "wq${g}": { "params": { "start_bits": 8, "${g === marked ? 'targ|et_bits' : 'target_bits'}": 8 } }`).join(',\n') +
+    '\n  } } }\n}';
+  const first = await hoverAt(groups(3, 0));
+  const second = await hoverAt(groups(3, 1));
+  const heading = (g: number) => `**\`compression_training.weight_quantization.different_groups.wq${g}.params.target_bits\`**\n\n`;
+  assert.ok(first.markdown.startsWith(heading(0)), first.markdown);
+  assert.ok(second.markdown.startsWith(heading(1)), second.markdown);
+  assert.equal(second.markdown.slice(heading(1).length), first.markdown.slice(heading(0).length));
+  // A key whose text depends on the file's stage, hovered in one document as its stage is edited.
+  const { document, position } = withCursor(zero(3, '"stage3_max_live|_parameters": 1e9'));
+  const text = (await hover(parses, document, position, defaultSettings)) as Hover;
+  assert.doesNotMatch((text.contents as MarkupContent).value, /Ignored/);
+  const stageDigit = document.getText().indexOf('"stage": 3') + '"stage": '.length;
+  TextDocument.update(document, [{ range: { start: document.positionAt(stageDigit), end: document.positionAt(stageDigit + 1) }, text: '2' }], 2);
+  const edited = (await hover(parses, document, position, defaultSettings)) as Hover;
+  assert.match((edited.contents as MarkupContent).value, /\*\*Ignored at stage 2\*\*/);
+});
+
+test('a heading names a key written with a backtick or a control character as written, fenced and visible', async () => {
+  const marked = '{\n  "compression_training": { "weight_quantization": { "different_groups": {\n    "w`q\\u202e": { "params": { "targ|et_bits": 8 } }\n  } } }\n}';
+  const { markdown } = await hoverAt(marked);
+  assert.ok(markdown.startsWith('**``compression_training.weight_quantization.different_groups.w`q\\u{202e}.params.target_bits``**\n\n'), markdown);
+});

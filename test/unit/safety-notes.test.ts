@@ -122,6 +122,10 @@ test('the escape helpers: punctuation that starts Markdown escaped, identifiers 
   assert.equal(visibleText('a\u202eb\u0007'), 'a\\u{202e}b\\u{0007}');
   assert.equal(markdownCode('a`b``c'), '```a`b``c```');
   assert.equal(markdownCode('`x'), '`` `x ``');
+  // Plain text (a key, a path) takes the short way; anything else still the careful one.
+  assert.equal(markdownCode('zero_optimization.stage'), '`zero_optimization.stage`');
+  assert.equal(markdownCode(''), '``');
+  assert.equal(markdownCode('a\tb\nc\u202ed'), '`a\tb c\\u{202e}d`');
 });
 
 test('table cells: a size or "2Ψ (1×)" on one line; Chinese words whole, still wrapping at spaces', () => {

@@ -91,17 +91,15 @@ export function createConfigEstimates(training: TrainingService, parses: ConfigP
       return out;
     },
 
-    async hover(document, position, settings) {
-      const parsed = parses.parse(document);
-      const stage = findProperty(parsed.root, stagePath);
-      if (!stage) return null;
+    // Asked on every hover, nearly always elsewhere: answered without an async frame there.
+    hover(document, position, settings) {
+      const stage = findProperty(parses.parse(document).root, stagePath);
       const offset = document.offsetAt(position);
-      if (offset < stage.offset || offset > stage.offset + stage.length) return null;
-      const analysis = await training.analyzeConfig(document, settings);
-      return {
+      if (!stage || offset < stage.offset || offset > stage.offset + stage.length) return Promise.resolve(null);
+      return training.analyzeConfig(document, settings).then((analysis) => ({
         contents: { kind: MarkupKind.Markdown, value: stageHoverMarkdown(analysis, document.uri, translator(settings.locale)) },
         range: rangeOfSpan(document, stage),
-      };
+      }));
     },
 
     async codeActions(document, range, context, settings) {

@@ -28,8 +28,13 @@ export function markdownText(text: string): string {
     .replace(/\r?\n/g, ' ');
 }
 
+/** What inline code has to rewrite or fence around: controls, line breaks, reordering marks, backticks. */
+const needsCare = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069`]/;
+
 /** Text shown as inline code: fenced by more backticks than it holds, on one line. */
 export function markdownCode(text: string): string {
+  // A key or a path, as nearly every hover names one: one test instead of three passes.
+  if (!needsCare.test(text)) return `\`${text}\``;
   const flat = visibleText(text).replace(/\r?\n/g, ' ');
   const longestRun = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longestRun + 1);

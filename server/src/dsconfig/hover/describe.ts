@@ -144,14 +144,19 @@ export function describeKey(path: SchemaPath, node: SchemaNode, rootValue: unkno
   const stage = zeroStageOf(rootValue);
   const t = translator(locale);
   const elasticityOff = elasticityOffLine(path, rootValue, t);
-  return keyDescriptions.get(node, JSON.stringify([locale, stage, path, !!elasticityOff, defaultNote]), () => buildKeyDescription(path, node, stage, elasticityOff, locale, defaultNote));
+  // Only the heading names the whole path: the same key in each of a long config's groups shares the rest, whose
+  // alias line reads the key and the siblings declared beside this node.
+  // The key, the one part written in the file, goes last: no other part can run into it.
+  const body = keyDescriptions.get(node, `${locale}\0${stage}\0${elasticityOff ? 1 : 0}\0${defaultNote ?? ''}\0${path[path.length - 1]}`, () =>
+    buildKeyDescription(path, node, stage, elasticityOff, locale, defaultNote),
+  );
+  return `**${markdownCode(path.join('.'))}**\n\n${body}`;
 }
 
 function buildKeyDescription(path: SchemaPath, node: SchemaNode, stage: number | undefined, elasticityOff: string | undefined, locale: Locale, defaultNote?: string): string {
   const t = translator(locale);
   const meta = metaOf(node);
   const sections: string[] = [];
-  sections.push(`**${markdownCode(path.join('.'))}**`);
   const docs = docsOf(node, locale);
   if (docs) sections.push(docs);
   const facts = [t('Type: {0}', `\`${typeLabel(node)}\``)];

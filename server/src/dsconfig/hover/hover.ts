@@ -1,6 +1,6 @@
 import { getNodePath, type Node } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Hover, Position } from 'vscode-languageserver-types';
+import type { Hover, Position, Range } from 'vscode-languageserver-types';
 import type { ZeroLensSettings } from '../../settings';
 import type { ConfigParses } from '../parse';
 import { schemaForPath } from '../schemaIndex';
@@ -15,15 +15,20 @@ import { pathOf } from '../../util/paths';
 const noFiles: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
-export async function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts?: Hosts): Promise<Hover | null> {
+export function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts?: Hosts): Promise<Hover | null> {
   try {
-    return await hoverAt(parses, document, position, settings, hosts);
+    // Settled at once unless a changed default needs the workspace's release: no async frames per hover.
+    const answer = hoverAt(parses, document, position, settings, hosts);
+    return answer instanceof Promise ? answer.catch(() => null) : Promise.resolve(answer);
   } catch {
-    return null; // a hover is never worth an error popup
+    return Promise.resolve(null); // a hover is never worth an error popup
   }
 }
 
-async function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts: Hosts | undefined): Promise<Hover | null> {
+/** The last key of each default that changed between releases: only these keys need their dotted path. */
+const changedDefaultKeys = new Set(Object.keys(changedDefaults).map((dotted) => dotted.slice(dotted.lastIndexOf('.') + 1)));
+
+function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts: Hosts | undefined): Hover | null | Promise<Hover> {
   const parsed = parses.parse(document);
   if (!parsed.root) return null;
   const offset = document.offsetAt(position);
@@ -37,16 +42,16 @@ async function hoverAt(parses: ConfigParses, document: TextDocument, position: P
   const schema = schemaForPath(path, parsed.value);
   if (!schema) return null;
   const range = rangeOfSpan(document, node);
+  if (!isKey) return markdownHover(range, describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value, settings.locale));
   // Only for the few keys whose default changed between releases is the workspace's release looked up.
-  const dotted = path.filter((p) => typeof p === 'string').join('.');
-  let defaultNote: string | undefined;
-  if (isKey && changedDefaults[dotted]) {
-    const release = await findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion, pathOf(document.uri));
-    defaultNote = releaseDefault(dotted, undefined, release, translator(settings.locale)).note;
-  }
-  const value = isKey
-    ? describeKey(path, schema, parsed.value, settings.locale, defaultNote)
-    : describeValue(path, schema, node.value, parsed.text.substr(node.offset, node.length), parsed.value, settings.locale);
+  const dotted = changedDefaultKeys.has(node.value) ? path.filter((p) => typeof p === 'string').join('.') : undefined;
+  if (!dotted || !changedDefaults[dotted]) return markdownHover(range, describeKey(path, schema, parsed.value, settings.locale));
+  return findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion, pathOf(document.uri)).then((release) =>
+    markdownHover(range, describeKey(path, schema, parsed.value, settings.locale, releaseDefault(dotted, undefined, release, translator(settings.locale)).note)),
+  );
+}
+
+function markdownHover(range: Range, value: string): Hover {
   return { contents: { kind: 'markdown', value }, range };
 }
 
