@@ -172,3 +172,21 @@ test('[[ … ]] && X=1 and [ … ] || X=1 assign only when the test says so', ()
   const [f] = extractLaunchFacts(doc('train.sh', 'BS=2\n[[ -f big ]] && BS=8\nswift sft --model m --per_device_train_batch_size $BS --deepspeed zero3\n'), [workspaceRoot]);
   assert.deepEqual([f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value])], [true, [['--per_device_train_batch_size $BS', ['8', '2']]]]);
 });
+
+test('bash runs `|| Y=2` after `TEST && X=1` exactly when the test fails (an assignment never fails): an else branch', () => {
+  const script = (mode: string) => `MODE=\${1:-${mode}}
+[ "$MODE" = lora ] && export MBS=8 || MBS=2
+[ "$MODE" = lora ] && TRAIN_TYPE=lora || LR=1e-5
+NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type \${TRAIN_TYPE:-full} --per_device_train_batch_size $MBS --deepspeed zero3
+`;
+  // Decided as bash decides the test: the script runs without arguments, so MODE is its default.
+  const [lora] = extractLaunchFacts(doc('train.sh', script('lora')), [workspaceRoot]);
+  assert.deepEqual([lora?.microBatch?.value, lora?.tuner?.value, valueAtEnd(script('lora'), 'LR')], [8, 'lora', undefined]);
+  const [full] = extractLaunchFacts(doc('train.sh', script('full')), [workspaceRoot]);
+  assert.deepEqual([full?.microBatch?.value, full?.tuner?.value, valueAtEnd(script('full'), 'LR')?.value], [2, 'full', '1e-5']);
+  // Undecided: either value, as for if/else.
+  const undecided = script('lora').replace(/"\$MODE" = lora/g, '-f big.flag');
+  assert.deepEqual(['MBS', 'TRAIN_TYPE', 'LR'].map((n) => valueAtEnd(undecided, n)?.branches), [['8', '2'], ['lora', '$TRAIN_TYPE'], ['$LR', '1e-5']]);
+  const [f] = extractLaunchFacts(doc('train.sh', undecided), [workspaceRoot]);
+  assert.deepEqual([f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value])], [true, [['--train_type ${TRAIN_TYPE:-full}', ['lora', '$TRAIN_TYPE']], ['--per_device_train_batch_size $MBS', ['8', '2']]]]);
+});

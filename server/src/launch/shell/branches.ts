@@ -91,11 +91,20 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
       chain.push(part(script, command, chain.length ? joined : undefined));
       tests = chain;
     } else if (chain.length) {
-      // After tests only, as `if TESTS; then X=1; fi` (`&&`) or `if TESTS; then :; else X=1; fi` (`||`).
-      add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: chain }, ...(joined === '||' ? [{ kind: 'branch' } as const] : []), { kind: 'close', after: true });
+      // After tests only, as `if TESTS; then X=1; fi` (`&&`) or `if TESTS; then :; else X=1; fi` (`||`). An assignment
+      // never fails, so the `|| Y=2` of `TESTS && X=1 || Y=2` runs exactly when the tests fail: the else branch.
+      const next = script.commands[command.index + 1];
+      const orElse = joined === '&&' && command.separator === '||' && assignsOnly(command) && next && assignsOnly(next);
+      add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: chain }, ...(joined === '||' ? [{ kind: 'branch' } as const] : []), ...(orElse ? [] : [{ kind: 'close', after: true } as const]));
+      if (orElse) add(next.index, { kind: 'branch' }, { kind: 'close', after: true });
     }
   }
   return events;
+}
+
+/** `X=1` or `export X=1`: a command that cannot fail. */
+function assignsOnly(command: Command): boolean {
+  return command.words.length === 0 ? command.envPrefix.length > 0 : command.words[0].value === 'export' && command.words.length > 1;
 }
 
 /** One word ended by `|` or `)`, as a case pattern is (`--model)`, `*)`, `"7b"|7B)`). */
