@@ -189,4 +189,7 @@ NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type \${TRAI
   assert.deepEqual(['MBS', 'TRAIN_TYPE', 'LR'].map((n) => valueAtEnd(undecided, n)?.branches), [['8', '2'], ['lora', '$TRAIN_TYPE'], ['$LR', '1e-5']]);
   const [f] = extractLaunchFacts(doc('train.sh', undecided), [workspaceRoot]);
   assert.deepEqual([f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value])], [true, [['--train_type ${TRAIN_TYPE:-full}', ['lora', '$TRAIN_TYPE']], ['--per_device_train_batch_size $MBS', ['8', '2']]]]);
+  // `X=$(…)` has the status of the command it runs, so `|| X=2` may run after it too: no else branch, read as before
+  // (the last written).
+  assert.deepEqual(valueAtEnd('M=a\n[ "$M" = a ] && X=$(cat bs.txt) || X=2\necho\n', 'X')?.value, '2');
 });

@@ -102,9 +102,11 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
   return events;
 }
 
-/** `X=1` or `export X=1`: a command that cannot fail. */
+/** `X=1` or `export X=1`: a command that cannot fail (one with `$(…)` has the status of the last one it runs). */
 function assignsOnly(command: Command): boolean {
-  return command.words.length === 0 ? command.envPrefix.length > 0 : command.words[0].value === 'export' && command.words.length > 1;
+  const words = [...command.words, ...command.envPrefix.map((a) => a.value)];
+  const assigns = command.words.length === 0 ? command.envPrefix.length > 0 : command.words[0].value === 'export' && command.words.length > 1;
+  return assigns && !words.some((w) => w.parts.some((p) => p.kind === 'command'));
 }
 
 /** One word ended by `|` or `)`, as a case pattern is (`--model)`, `*)`, `"7b"|7B)`). */
