@@ -145,3 +145,11 @@ test('DeepSpeedExamples MoQ/run.sh: a loop over one task is that task; the ifs i
   const [f] = extractLaunchFacts(doc('MoQ/run.sh', text), [workspaceRoot]);
   assert.deepEqual([f?.microBatch?.value, f?.branchDependent], [24, undefined]);
 });
+
+test('bash runs `for NAME; do` over "$@", the script\'s arguments: NAME is unknown inside and after', () => {
+  const text = 'BS=16\nfor BS; do\n  deepspeed train.py --deepspeed ds_z3.json --per_device_train_batch_size $BS\ndone\necho\n';
+  const [f] = facts(text);
+  // The Trainer's default batch (8), not the 16 set before the loop.
+  assert.deepEqual([f?.microBatch?.value, f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value, b.loop])], [8, true, [['--per_device_train_batch_size $BS', ['"$@"'], 'BS']]]);
+  assert.equal(valueAtEnd(text, 'BS')?.value, undefined);
+});

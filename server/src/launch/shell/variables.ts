@@ -292,11 +292,12 @@ function loopStep(
 ): void {
   if (event.kind === 'open') {
     const frame: LoopFrame = { from: loops.length < 8 ? made.length : undefined };
-    const items = (event.words ?? []).flatMap((w) => loopItems(w, (n) => current.get(n)?.value).map((value) => ({ value, text: value ?? w.raw })));
+    // `for NAME` runs over the script's arguments, which the script does not know.
+    const items = event.words ? event.words.flatMap((w) => loopItems(w, (n) => current.get(n)?.value).map((value) => ({ value, text: value ?? w.raw }))) : [{ value: undefined, text: '"$@"' }];
     const last = items[items.length - 1];
     if (event.name && last) {
       const name = event.name.value;
-      const lastWord = event.words![event.words!.length - 1];
+      const lastWord = event.words?.[event.words.length - 1] ?? event.name;
       const assignment: Assignment = { name, value: lastWord, start: event.name.start, end: lastWord.end, kind: 'plain', commandIndex };
       frame.after = { value: last.value, assignment, exported: exported.has(name) };
       const texts = [...new Set(items.map((i) => i.text))];
