@@ -8,7 +8,7 @@ import { environmentFor } from '../../server/src/launch/shell/variables';
 import { getLanguageService } from '../../server/src/languageService';
 import { defaultSettings } from '../../server/src/settings';
 import { memoryHosts, scriptDocument } from './context-hosts';
-import { doc, workspaceRoot } from './launch-helpers';
+import { codes, doc, service, settings, workspaceRoot } from './launch-helpers';
 
 /** The binding a name has for the script's last command. */
 function valueAtEnd(text: string, name: string) {
@@ -144,6 +144,33 @@ test('DeepSpeedExamples MoQ/run.sh: a loop over one task is that task; the ifs i
   assert.deepEqual(['TSK', 'EPOCH_NUM', 'TEST_JSON'].map((n) => env.value(n)), ['cola', '2', 'test.json']);
   const [f] = extractLaunchFacts(doc('MoQ/run.sh', text), [workspaceRoot]);
   assert.deepEqual([f?.microBatch?.value, f?.branchDependent], [24, undefined]);
+});
+
+test('bash sets the names `while read` reads at run time: a value assigned before the loop is not theirs, inside or after', async () => {
+  const runs = (loop: string) => `MODEL=Qwen/Qwen2.5-7B-Instruct
+BS=16
+export NPROC_PER_NODE=8
+DS_CONFIG=ds_z3_missing.json
+${loop}
+  swift sft --model $MODEL --per_device_train_batch_size $BS --deepspeed $DS_CONFIG
+done${loop.startsWith('while') ? ' < runs.txt' : ''}
+echo $BS
+`;
+  for (const loop of ['while IFS=, read -r MODEL BS DS_CONFIG; do', 'cat runs.txt | while read -r -p "run: " MODEL BS DS_CONFIG; do']) {
+    const [f] = facts(runs(loop));
+    assert.deepEqual([f?.chain.join('>'), f?.model, f?.microBatch?.value, f?.microBatch?.isDefault, f?.deepspeed?.kind, f?.gpusPerNode?.value], ['swift', undefined, 1, true, 'unresolved', 8], loop);
+    // After `done` too: `< file` leaves what the last read read (empty at the end of the file), `| while` a subshell's.
+    assert.equal(valueAtEnd(runs(loop), 'BS')?.value, undefined, loop);
+  }
+  // No diagnostic from the config named before the loop; the loop that does not read DS_CONFIG uses it.
+  const { ls } = service();
+  const problems = async (loop: string) => codes(await ls.doValidation(doc('train.sh', runs(loop)), settings()));
+  assert.deepEqual(await problems('while read -r MODEL BS DS_CONFIG; do'), []);
+  assert.deepEqual(await problems('while read -r MODEL BS; do'), ['deepspeed-config-not-found']);
+  // `read -a ARR` reads an array; `-d` and `-u` take an argument that is no name.
+  const arrays = 'N=4\nread -d "" -u 3 -a ARR N\necho\n';
+  assert.deepEqual(['ARR', 'N', 'd'].map((n) => valueAtEnd(arrays, n)?.value), [undefined, undefined, undefined]);
+  assert.equal(valueAtEnd(arrays, 'N')?.assignment.name, 'N');
 });
 
 test('bash runs `for NAME; do` over "$@", the script\'s arguments: NAME is unknown inside and after', () => {

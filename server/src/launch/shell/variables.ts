@@ -3,6 +3,7 @@ import { countBelow } from '../../util/sortedSearch';
 import type { Assignment, Command, ShellScript, Word } from './types';
 import { branchEvents, decideCondition, emptinessTested, patternMatches, type BranchEvent } from './branches';
 import { loopEvents, type LoopEvent } from './loops';
+import { namesRead } from './read';
 
 /** A variable's value as the script sets it, with where it was set. */
 export interface VariableBinding {
@@ -17,6 +18,8 @@ export interface VariableBinding {
   branches?: string[];
   /** In the body of `for NAME in WORDS` (NAME here) with different words: `branches` are the values of the words. */
   loop?: string;
+  /** Set by `read` when the script runs: no value, none to work out again after a loop (its assignment is the name). */
+  readAtRunTime?: true;
   /** The value with every name the script never sets empty (where `value` is unknown): what decides a branch. */
   bare?: string;
 }
@@ -128,14 +131,20 @@ function histories(script: ShellScript): Map<string, History> {
   });
   for (const command of script.commands) {
     const first = command.words[0]?.value;
-    if (first !== 'export' && first !== 'unset') continue;
-    for (const w of command.words.slice(1)) {
+    if (first !== 'export' && first !== 'unset' && first !== 'read') continue;
+    for (const w of first === 'read' ? namesRead(command.words) : command.words.slice(1)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value)) continue;
       const name = w.value;
       events.push({
         at: position(command.index, true),
         order: 0,
         run: () => {
+          // `while read -r NAME; do`: bash reads the value when the script runs, not what NAME held before.
+          if (first === 'read') {
+            const assignment: Assignment = { name, value: w, start: w.start, end: w.end, kind: 'plain', commandIndex: command.index };
+            record(name, position(command.index, true), { value: undefined, assignment, exported: exported.has(name), readAtRunTime: true });
+            return;
+          }
           if (first === 'unset') {
             exported.delete(name);
             record(name, position(command.index, true), undefined);
@@ -312,7 +321,7 @@ function loopStep(
     // The body ran last with the last word: an assignment it left unknown reads that (`GBS=$((BS * 8))`).
     for (let i = frame.from ?? made.length; i < made.length; i++) {
       const b = made[i];
-      if (current.get(b.assignment.name) !== b || b.value !== undefined || b.branches) continue;
+      if (current.get(b.assignment.name) !== b || b.value !== undefined || b.branches || b.readAtRunTime) continue;
       const value = resolveWord(b.assignment.value, (n) => current.get(n)?.value);
       if (value !== undefined) record(b.assignment.name, at, { ...b, value });
     }
