@@ -180,3 +180,27 @@ test('bash runs `for NAME; do` over "$@", the script\'s arguments: NAME is unkno
   assert.deepEqual([f?.microBatch?.value, f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value, b.loop])], [8, true, [['--per_device_train_batch_size $BS', ['"$@"'], 'BS']]]);
   assert.equal(valueAtEnd(text, 'BS')?.value, undefined);
 });
+
+test('bash gives a name assigned from the loop name in the body each value in turn, and the last after done', async () => {
+  const text = `for BS in 2 8; do
+  export MBS=$BS
+  LEN=$((8192 / MBS))
+  NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --per_device_train_batch_size $MBS --max_length $LEN --deepspeed zero3
+done
+echo
+`;
+  const [f] = facts(text);
+  // The batch-8 run needs the most memory for the batch, the batch-2 run (4096 tokens) for the length.
+  assert.deepEqual([f?.microBatch?.value, f?.seqLen?.value], [8, 4096]);
+  assert.deepEqual(f?.branchDependent?.map((b) => [b.via, b.value, b.loop, b.uses]), [
+    ['--per_device_train_batch_size $MBS', ['2', '8'], 'BS', '8'],
+    ['--max_length $LEN', ['4096', '1024'], 'BS', '4096'],
+  ]);
+  assert.deepEqual(['BS', 'MBS', 'LEN'].map((n) => valueAtEnd(text, n)?.value), ['8', '8', '1024']);
+  const notes = (await analysisOf(text)).notes;
+  assert.ok(notes.includes('--per_device_train_batch_size $MBS takes each value of the `for BS` loop (2, 8): the estimate uses 8, the run that needs the most memory.'), notes.join('\n'));
+  // One value in every run is that value; a loop word the script cannot expand leaves the name unknown.
+  assert.equal(facts('for BS in 2 3; do\n  GA=$((BS / 4))\n  swift sft --model m --gradient_accumulation_steps $GA\ndone\n')[0]?.gradientAccumulation?.value, 0);
+  const unknown = facts('for BS in 2 $(cat bs.txt); do\n  MBS=$BS\n  swift sft --model m --per_device_train_batch_size $MBS\ndone\n')[0];
+  assert.deepEqual([unknown?.microBatch?.isDefault, unknown?.branchDependent], [true, undefined]);
+});

@@ -18,33 +18,38 @@ const memoryGrows: { [K in keyof LaunchFacts]?: 1 | -1 } = {
   sequenceParallel: -1,
 };
 
-/** Loop names tried per command: each costs two readings of it. */
-const maxLoops = 4;
+/** Readings of the command per command: two per loop name, for four loops. */
+const maxRuns = 8;
 
 /**
  * Every iteration of a `for` loop runs, so where a loop gives a fact the estimate sizes by, the facts take the
- * iteration that needs the most memory (the largest batch, the fewest GPUs): the command is read again with the
- * loop's smallest and largest number. Sets those facts and returns `dependent` with the value each word gives them.
+ * iteration that needs the most memory (the largest batch, the fewest GPUs): the command is read again in the runs
+ * where a word the loop gives (`$BS`, `$MBS` of `MBS=$BS`) has its smallest and largest number. Sets those facts and
+ * returns `dependent` with the value each word gives them.
  */
 export function readCostliestRuns(facts: LaunchFacts, dependent: BranchDependent[], env: CommandEnvironment, read: (env: CommandEnvironment) => LaunchFacts): BranchDependent[] {
-  const picked = new Map<keyof LaunchFacts, { fact: Fact<number>; loop: string; value: string }>();
-  const loops = new Map(dependent.filter((d) => d.loop && d.value.every((v) => /^\d+$/.test(v))).map((d) => [d.loop!, d.value]));
-  for (const [loop, values] of [...loops].slice(0, maxLoops)) {
-    const numbers = values.map(Number);
-    for (const value of new Set([Math.min(...numbers), Math.max(...numbers)].map(String))) {
-      const run = read(env.withValue(loop, value));
-      for (const [field, sign] of Object.entries(memoryGrows) as [keyof LaunchFacts, 1 | -1][]) {
-        const fact = run[field] as Fact<number> | undefined;
-        const base = facts[field] as Fact<number> | undefined;
-        if (!fact || fact.isDefault || (fact.value === base?.value && fact.span.start === base.span.start)) continue;
-        const best = picked.get(field);
-        if (!best || (fact.value - best.fact.value) * sign > 0) picked.set(field, { fact, loop, value });
-      }
+  const picked = new Map<keyof LaunchFacts, { fact: Fact<number>; loop: string; run: number }>();
+  // A dependent word's values are in the order of the loop's runs (VariableBinding.loop).
+  const runs = new Map<string, Set<number>>();
+  for (const d of dependent) {
+    if (!d.loop || !d.value.every((v) => /^\d+$/.test(v))) continue;
+    const numbers = d.value.map(Number);
+    runs.set(d.loop, (runs.get(d.loop) ?? new Set<number>()).add(numbers.indexOf(Math.min(...numbers))).add(numbers.indexOf(Math.max(...numbers))));
+  }
+  const tried = [...runs].flatMap(([loop, each]) => [...each].map((run) => ({ loop, run })));
+  for (const { loop, run } of tried.slice(0, maxRuns)) {
+    const inRun = read(env.inRun(loop, run));
+    for (const [field, sign] of Object.entries(memoryGrows) as [keyof LaunchFacts, 1 | -1][]) {
+      const fact = inRun[field] as Fact<number> | undefined;
+      const base = facts[field] as Fact<number> | undefined;
+      if (!fact || fact.isDefault || (fact.value === base?.value && fact.span.start === base.span.start)) continue;
+      const best = picked.get(field);
+      if (!best || (fact.value - best.fact.value) * sign > 0) picked.set(field, { fact, loop, run });
     }
   }
   for (const [field, { fact }] of picked) Object.assign(facts, { [field]: fact });
   return dependent.map((d) => {
     const use = [...picked.values()].find((p) => p.loop === d.loop && p.fact.span.start < d.span.end && d.span.start < p.fact.span.end);
-    return use ? { ...d, uses: use.value } : d;
+    return use ? { ...d, uses: d.value[use.run] } : d;
   });
 }

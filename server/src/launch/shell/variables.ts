@@ -16,7 +16,10 @@ export interface VariableBinding {
    * environment's).
    */
   branches?: string[];
-  /** In the body of `for NAME in WORDS` (NAME here) with different words: `branches` are the values of the words. */
+  /**
+   * In the body of `for NAME in WORDS` (NAME here) with different words: `branches` are the values of the words; for a
+   * name the body assigns from NAME (`MBS=$NAME`), its value in each run, in the order of NAME's.
+   */
   loop?: string;
   /** Set by `read` when the script runs: no value, none to work out again after a loop (its assignment is the name). */
   readAtRunTime?: true;
@@ -60,11 +63,14 @@ export class CommandEnvironment {
     return resolveWord(word, (n) => this.value(n));
   }
 
-  /** The environment of one iteration of the loop that binds `name`: `name` is `value`, the prefix read again. */
-  withValue(name: string, value: string): CommandEnvironment {
+  /**
+   * The environment of one run of the `for` loop named `loop`: every name that takes each of its values (`loop` itself,
+   * `MBS=$loop` in its body) has that run's (`branches[run]`), the prefix read again.
+   */
+  inRun(loop: string, run: number): CommandEnvironment {
     const shell = (n: string) => {
       const binding = this.shellBinding(n);
-      return n === name && binding ? { value, assignment: binding.assignment, exported: binding.exported } : binding;
+      return binding?.loop === loop && binding.branches ? { value: binding.branches[run], assignment: binding.assignment, exported: binding.exported } : binding;
     };
     return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
   }
@@ -125,7 +131,8 @@ function histories(script: ShellScript): Map<string, History> {
         const value = resolveWord(a.value, (n) => current.get(n)?.value);
         const bare = value === undefined ? resolveWord(a.value, bareLookup(current)) : undefined;
         if (a.kind === 'export') exported.add(a.name);
-        record(a.name, position(a.commandIndex, false), { value, assignment: a, exported: exported.has(a.name), ...(bare !== undefined && { bare }) });
+        const binding: VariableBinding = { value, assignment: a, exported: exported.has(a.name), ...(bare !== undefined && { bare }) };
+        record(a.name, position(a.commandIndex, false), value === undefined ? (eachRun(binding, loops, current) ?? binding) : binding);
       },
     });
   });
@@ -278,6 +285,8 @@ function merged(frame: BranchFrame, name: string, before: VariableBinding | unde
 interface LoopFrame {
   /** The name of `for NAME in WORDS` as `done` leaves it: the last word's value. */
   after?: VariableBinding;
+  /** The name's values, when the script expands every word and they differ: the runs, in order of first use. */
+  values?: string[];
   /** Where the body's bindings start in the list of those made in loops; unset 8 loops deep, so the work stays linear. */
   from?: number;
 }
@@ -310,6 +319,7 @@ function loopStep(
       const assignment: Assignment = { name, value: lastWord, start: event.name.start, end: lastWord.end, kind: 'plain', commandIndex };
       frame.after = { value: last.value, assignment, exported: exported.has(name) };
       const texts = [...new Set(items.map((i) => i.text))];
+      if (texts.length > 1 && items.every((i) => i.value !== undefined)) frame.values = texts;
       record(name, at, texts.length === 1 && last.value !== undefined ? frame.after : { ...frame.after, value: undefined, branches: texts, loop: name });
     }
     loops.push(frame);
@@ -318,15 +328,40 @@ function loopStep(
   const frame = loops.pop();
   if (frame?.after) {
     record(frame.after.assignment.name, at, frame.after);
-    // The body ran last with the last word: an assignment it left unknown reads that (`GBS=$((BS * 8))`).
+    const lastRun = frame.values?.indexOf(frame.after.value!) ?? -1;
+    // The body ran last with the last word: a name it assigned from the loop's has that run's value, and an assignment
+    // it left unknown reads it (`GBS=$((BS * 8))`).
     for (let i = frame.from ?? made.length; i < made.length; i++) {
       const b = made[i];
-      if (current.get(b.assignment.name) !== b || b.value !== undefined || b.branches || b.readAtRunTime) continue;
+      if (current.get(b.assignment.name) !== b) continue;
+      if (b.loop === frame.after.assignment.name && b.branches && lastRun >= 0) {
+        const { branches, loop, ...rest } = b;
+        record(b.assignment.name, at, { ...rest, value: branches[lastRun] });
+      }
+      if (b.value !== undefined || b.branches || b.readAtRunTime) continue;
       const value = resolveWord(b.assignment.value, (n) => current.get(n)?.value);
       if (value !== undefined) record(b.assignment.name, at, { ...b, value });
     }
   }
   if (!loops.length) made.length = 0;
+}
+
+/**
+ * A binding the script cannot resolve, when its value reads the name of a `for` loop it is in (`MBS=$BS`): its value in
+ * each run of the innermost such loop (`VariableBinding.loop`), or the one value every run gives.
+ */
+function eachRun(binding: VariableBinding, loops: LoopFrame[], current: Map<string, VariableBinding | undefined>): VariableBinding | undefined {
+  for (const { after, values } of [...loops].reverse()) {
+    if (!after || !values) continue;
+    const loop = after.assignment.name;
+    const runs = values.map((_, run) => resolveWord(binding.assignment.value, (n) => {
+      const b = current.get(n);
+      return b?.branches && b.loop === loop ? b.branches[run] : b?.value;
+    }));
+    if (!runs.every((v) => v !== undefined)) continue;
+    return new Set(runs).size === 1 ? { ...binding, value: runs[0] } : { ...binding, branches: runs as string[], loop };
+  }
+  return undefined;
 }
 
 /**
