@@ -32,7 +32,7 @@ export function factVia(fact: Fact<unknown>, t: Translate): string {
 
 /**
  * A word's values by the branch the script takes or, with `loop` (the loop's name), by the iteration of a `for` loop;
- * `uses`: the loop's value the facts read, the run that needs the most memory (launch/costliestRun.ts).
+ * `uses`: the word's value in the run the facts read, the one that needs the most memory (launch/costliestRun.ts).
  */
 export type BranchDependent = Fact<string[]> & { loop?: string; uses?: string };
 
