@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { extractLaunchFacts } from '../../server/src/launch';
 import { parseShell } from '../../server/src/launch/shell/parser';
 import { environmentFor } from '../../server/src/launch/shell/variables';
+import { valueEdit } from '../../server/src/launch/edits/valueEdit';
 import { getLanguageService } from '../../server/src/languageService';
 import { defaultSettings } from '../../server/src/settings';
 import { memoryHosts, scriptDocument } from './context-hosts';
@@ -203,4 +204,12 @@ echo
   assert.equal(facts('for BS in 2 3; do\n  GA=$((BS / 4))\n  swift sft --model m --gradient_accumulation_steps $GA\ndone\n')[0]?.gradientAccumulation?.value, 0);
   const unknown = facts('for BS in 2 $(cat bs.txt); do\n  MBS=$BS\n  swift sft --model m --per_device_train_batch_size $MBS\ndone\n')[0];
   assert.deepEqual([unknown?.microBatch?.isDefault, unknown?.branchDependent], [true, undefined]);
+});
+
+test('a fix never rewrites the name `read` or `for NAME` sets: its value comes from the run', () => {
+  for (const text of ['while read -r BS; do\n  swift sft --model m --per_device_train_batch_size $BS\ndone < runs.txt\n', 'for BS; do\n  swift sft --model m --per_device_train_batch_size $BS\ndone\n']) {
+    const script = parseShell(text);
+    const start = text.indexOf('$BS');
+    assert.deepEqual(valueEdit(text, start, start + 3, '4', environmentFor(script, script.commands[1])), { variable: 'BS' }, text);
+  }
 });

@@ -1,6 +1,6 @@
 import { exactArray } from '../../util/exactArrays';
 import { countBelow } from '../../util/sortedSearch';
-import type { Assignment, Command, ShellScript, Word } from './types';
+import type { Assignment, Command, ShellScript, Word, WordPart } from './types';
 import { branchEvents, decideCondition, emptinessTested, patternMatches, type BranchEvent } from './branches';
 import { loopEvents, type LoopEvent } from './loops';
 import { namesRead } from './read';
@@ -21,8 +21,6 @@ export interface VariableBinding {
    * name the body assigns from NAME (`MBS=$NAME`), its value in each run, in the order of NAME's.
    */
   loop?: string;
-  /** Set by `read` when the script runs: no value, none to work out again after a loop (its assignment is the name). */
-  readAtRunTime?: true;
   /** The value with every name the script never sets empty (where `value` is unknown): what decides a branch. */
   bare?: string;
 }
@@ -148,8 +146,8 @@ function histories(script: ShellScript): Map<string, History> {
         run: () => {
           // `while read -r NAME; do`: bash reads the value when the script runs, not what NAME held before.
           if (first === 'read') {
-            const assignment: Assignment = { name, value: w, start: w.start, end: w.end, kind: 'plain', commandIndex: command.index };
-            record(name, position(command.index, true), { value: undefined, assignment, exported: exported.has(name), readAtRunTime: true });
+            const value = runTimeWord(w, { kind: 'command', inner: 'read', raw: w.raw, start: w.start, end: w.end });
+            record(name, position(command.index, true), { value: undefined, assignment: { name, value, start: w.start, end: w.end, kind: 'plain', commandIndex: command.index }, exported: exported.has(name) });
             return;
           }
           if (first === 'unset') {
@@ -315,7 +313,7 @@ function loopStep(
     const last = items[items.length - 1];
     if (event.name && last) {
       const name = event.name.value;
-      const lastWord = event.words?.[event.words.length - 1] ?? event.name;
+      const lastWord = event.words?.[event.words.length - 1] ?? runTimeWord(event.name, { kind: 'var', name: '@', raw: '"$@"', start: event.name.start, end: event.name.end });
       const assignment: Assignment = { name, value: lastWord, start: event.name.start, end: lastWord.end, kind: 'plain', commandIndex };
       frame.after = { value: last.value, assignment, exported: exported.has(name) };
       const texts = [...new Set(items.map((i) => i.text))];
@@ -338,12 +336,20 @@ function loopStep(
         const { branches, loop, ...rest } = b;
         record(b.assignment.name, at, { ...rest, value: branches[lastRun] });
       }
-      if (b.value !== undefined || b.branches || b.readAtRunTime) continue;
+      if (b.value !== undefined || b.branches) continue;
       const value = resolveWord(b.assignment.value, (n) => current.get(n)?.value);
       if (value !== undefined) record(b.assignment.name, at, { ...b, value });
     }
   }
   if (!loops.length) made.length = 0;
+}
+
+/**
+ * The value of a name the script sets when it runs, written at `at` (`read NAME`, `for NAME` over "$@"): an expansion,
+ * so it is never resolved nor edited as a literal.
+ */
+function runTimeWord(at: Word, part: WordPart): Word {
+  return { ...at, parts: [part], hasExpansion: true };
 }
 
 /**
