@@ -7,7 +7,7 @@ export type Condition = { words: Word[]; negated: boolean; op?: Separator }[];
  * Where `if … fi` and `case … esac` open, branch and close, read from the parsed commands: the parser drops `if`,
  * `then`, `elif` and `else` from a command's words but starts the command at the keyword, and keeps `fi`, `esac` and
  * a case pattern (`lora)`, `7b|7B)`: words ended by `|` and `)`) as commands of their own. A test's `&& X=1` or
- * `|| X=1` is an `if` of its own around the assignment, closed after it (`after`).
+ * `|| X=1` is an `if` of its own around the assignment, closed after it (`after`); `&& X=1 || Y=2` an if/else.
  */
 export type BranchEvent =
   | { kind: 'open'; construct: 'if' | 'case'; subject?: Word }
