@@ -32,7 +32,7 @@ export function analyzeDocument(document: TextDocument, folders: string[] = []):
 /**
  * A launch script's analysis made in steps that stop at a deadline and resume: the parse, then each command.
  * The server's validation of a huge script runs it in slices between which requests are answered
- * (analyses.ts); `analyzeDocument` makes it in one go.
+ * (launch/parses.ts); `analyzeDocument` makes it in one go.
  */
 export class ScriptAnalysisJob {
   private readonly ctx: SourceContext;
