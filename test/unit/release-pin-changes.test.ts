@@ -72,3 +72,35 @@ test('a closed config no longer depends on the pin or the folders its lookup lis
   service.documentClosed(document.uri);
   assert.deepEqual(service.filesChanged([uriOf('requirements.txt'), uriOf('.venv/lib/python3.11/site-packages/deepspeed-0.19.2.dist-info')]), []);
 });
+
+/** The config's next version, one keystroke away (a digit of the warmup's fraction). */
+const keystroke = (document: TextDocument) => TextDocument.update(document, [{ text: config.replace('100.5', '100.7') }], document.version + 1);
+
+test('a keystroke reads no pin file again: the release found holds until a file the lookup read changes', async () => {
+  const { hosts, service, document, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+  const reads = hosts.reads();
+  keystroke(document);
+  service.filesChanged([document.uri]);
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+  assert.equal(hosts.reads(), reads, 'the release was looked up again');
+  // Written without an event, the pin is not seen; its event, or settings and folders changing, look again.
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+  service.filesChanged([uriOf('requirements.txt')]);
+  assert.equal(await severity(), DiagnosticSeverity.Error);
+  hosts.write('requirements.txt', 'deepspeed==0.19.2\n');
+  service.invalidateWorkspace();
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+});
+
+test('the release found is looked up again under another zeroLens.deepspeedVersion, and after the config closes', async () => {
+  const { hosts, service, document, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  assert.equal(await severity(), DiagnosticSeverity.Warning);
+  const under = async (deepspeedVersion: string | undefined) => (await service.doValidation(document, { ...defaultSettings, deepspeedVersion })).find((d) => d.code === 'integer-fraction')?.severity;
+  assert.equal(await under('0.19.3'), DiagnosticSeverity.Error);
+  assert.equal(await under(undefined), DiagnosticSeverity.Warning);
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  service.documentClosed(document.uri);
+  assert.equal(await severity(), DiagnosticSeverity.Error);
+});

@@ -9,6 +9,7 @@ import { SectionErrorsMemo } from './validation/sectionErrors';
 import { RuleMemo } from './validation/ruleMemo';
 import { codeActions } from './codeActions/codeActions';
 import { findDeepSpeedRelease } from './deepspeedRelease';
+import { ReleaseMemo } from './releaseMemo';
 import { mayDependOnRelease } from './releaseChecks';
 import { pathOf } from '../util/paths';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -24,12 +25,17 @@ export type WorldOf = (document: TextDocument, settings: ZeroLensSettings) => Pr
 /**
  * The ds_config domain: validation and quick fixes, completion and hover, all from one parse per version. Without
  * `worldOf` the world-size rules take the GPU count from the settings alone. `hostsFor` records what a document's
- * checks read (the DeepSpeed release's pin files and environments), so a change there checks it again.
+ * checks read (the DeepSpeed release's pin files and environments), so a change there checks it again; it hands
+ * new hosts once that changed, and the release found is kept until then.
  */
 export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snippetEdits = false, worldOf?: WorldOf, hostsFor?: (uri: string) => Hosts): FeatureContributor {
   // The schema walk's findings per object, ajv's per section and each rule's, taken over by the next version where an
   // edit left what they read as it was.
   const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo(), rules: new RuleMemo() };
+  // Kept only through hosts that are replaced when what they read changes; the plain hosts never are.
+  const releases = hostsFor && new ReleaseMemo();
+  const lookUpRelease = (reading: Hosts, setting: string | undefined, file: string) =>
+    releases ? releases.of(reading, setting, file) : findDeepSpeedRelease(reading.fs, reading.workspace.folders(), setting, file);
   return {
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),
@@ -37,7 +43,7 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
       const reading = hostsFor?.(document.uri) ?? hosts;
-      const release = mayDependOnRelease(document.getText()) ? await findDeepSpeedRelease(reading.fs, reading.workspace.folders(), settings.deepspeedVersion, pathOf(document.uri)) : undefined;
+      const release = mayDependOnRelease(document.getText()) ? await lookUpRelease(reading, settings.deepspeedVersion, pathOf(document.uri)) : undefined;
       // The world size comes from the estimate's analysis: should that fail (it is reported as its own check-failed),
       // the DeepSpeed checks still run, with the settings' world size.
       const world = worldOf ? await worldOf(document, settings).catch(() => undefined) : undefined;

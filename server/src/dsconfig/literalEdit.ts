@@ -1,6 +1,7 @@
 import { createScanner, type Node } from 'jsonc-parser';
 import { ScanError, Token } from '../util/jsoncTokens';
 import { exactArray } from '../util/exactArrays';
+import { commonPrefixLength, commonSuffixLength } from '../util/commonLength';
 
 /**
  * The commonest keystroke changes one value in place (`2000` → `2001`, `"cpu"` → `"nvme"`). When the text
@@ -116,31 +117,14 @@ function planLiteralEdit(previous: PreviousParse, text: string): LiteralEdit | u
   if (old === text) return undefined;
   // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
   const shorter = Math.min(old.length, text.length);
-  const start = commonLength(old, text, shorter, (s, from, to) => s.slice(from, to));
-  const tail = commonLength(old, text, shorter - start, (s, from, to) => s.slice(s.length - to, s.length - from));
+  const start = commonPrefixLength(old, text, shorter);
+  const tail = commonSuffixLength(old, text, shorter - start);
   const oldEnd = old.length - tail;
   const delta = text.length - old.length;
   const edited = literalAround(previous.root, start, oldEnd);
   if (!edited) return undefined;
   const literal = scanLiteral(text, edited.offset, edited.offset + edited.length + delta);
   return literal ? { edited, value: literal.value, oldEnd, delta } : undefined;
-}
-
-/**
- * How many characters `a` and `b` share, up to `limit`, from the start (or the end, as `part` reads them): found by
- * halving the span still in doubt and comparing it as strings, since a string comparison runs in C++ and a loop
- * over characters in JS (a keystroke on a 1 KB config: 21 µs by characters in the server, 4096-character blocks
- * first; a few µs so). Each character is compared about once.
- */
-function commonLength(a: string, b: string, limit: number, part: (s: string, from: number, to: number) => string): number {
-  let same = 0;
-  let upTo = limit;
-  while (same < upTo) {
-    const mid = (same + upTo + 1) >> 1;
-    if (part(a, same, mid) === part(b, same, mid)) same = mid;
-    else upTo = mid - 1;
-  }
-  return same;
 }
 
 function shiftedOffset(offset: number, oldEnd: number, delta: number): number {

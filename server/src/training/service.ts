@@ -477,7 +477,8 @@ export class TrainingService {
   hostsReadingFor(uri: string): Hosts {
     const reads = this.dependenciesOf(uri);
     const listed = this.listingsOf(uri);
-    // Kept while it records into the same sets: every keystroke of a config asks for them.
+    // Kept while it records into the same sets and nothing it recorded changed (`filesChanged`, `invalidateAll`
+    // replace it): every keystroke of a config asks for them, and what was found through them holds as long.
     const held = this.readingHosts.get(uri);
     if (held && held.reads === reads && held.listed === listed) return held.hosts;
     const hosts = { ...this.hosts, fs: recording(this.hosts.fs, reads, undefined, listed) };
@@ -546,6 +547,7 @@ export class TrainingService {
     // An open config's latest analysis goes only when it read what changed (its dependencies), or when a model may
     // have appeared where one was looked for, or the launches changed: a keystroke in the config, which a script
     // that launches it read from disk, leaves the config's own analysis as it was.
+    for (const uri of affected) this.readingHosts.delete(uri);
     if (modelDropped || launchFileChanged) this.configReads.clear();
     else if (affected.size) for (const id of [...this.configReads.keys()]) if (affected.has(id.slice(0, id.indexOf('\u0000')))) this.configReads.delete(id);
     return [...affected];
@@ -571,6 +573,7 @@ export class TrainingService {
     this.analyses.clear();
     this.configVersions.clear();
     this.configReads.clear();
+    this.readingHosts.clear();
   }
 }
 

@@ -1,0 +1,27 @@
+import type { Hosts } from '../host';
+import { findDeepSpeedRelease, type DeepSpeedRelease } from './deepspeedRelease';
+
+/**
+ * The DeepSpeed release found for an open config, kept while the hosts it was looked up through are the same
+ * object: the training layer hands a document new recording hosts once a pin file or an environment they read or
+ * listed changes, or settings, folders or trust change (`hostsReadingFor`). Without it each keystroke of a config
+ * with a release-dependent check asked the disk for every pin file and environment again.
+ */
+export class ReleaseMemo {
+  private readonly found = new WeakMap<Hosts, { setting: string | undefined; file: string; folders: string[]; release: Promise<DeepSpeedRelease | undefined> }>();
+
+  of(hosts: Hosts, setting: string | undefined, file: string): Promise<DeepSpeedRelease | undefined> {
+    const folders = hosts.workspace.folders();
+    const held = this.found.get(hosts);
+    if (held && held.setting === setting && held.file === file && sameFolders(held.folders, folders)) return held.release;
+    const release = findDeepSpeedRelease(hosts.fs, folders, setting, file);
+    this.found.set(hosts, { setting, file, folders: [...folders], release });
+    // A lookup that failed is not kept.
+    release.catch(() => this.found.delete(hosts));
+    return release;
+  }
+}
+
+function sameFolders(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((folder, i) => folder === b[i]);
+}
