@@ -21,7 +21,7 @@ export const totalBudgetKiB = 700;
  * shell loops and conditions, watched model files, launcher refusals and the keystroke's memos (RuleMemo), and the
  * docs' by 0.5 KiB for their changelog; the same day the core fell to 395.7 and the VSIX to 685.5 KiB when the
  * bundles left out what they never run: vscode-uri's module build, the settings' descriptions, unused LSP features;
- * scripts/lib/libraryBuilds.mjs). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
+ * scripts/lib/libraryBuilds.mjs), and 1 KiB of the client's budget went to the docs' for the changelog). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
@@ -31,7 +31,7 @@ export const components = [
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
-  { name: 'client', budgetKiB: 113.5, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
+  { name: 'client', budgetKiB: 112.5, what: 'dist/client.js (the extension, vscode-languageclient)', files: [/^dist\/client\.js$/] },
   // 38.4 KiB with the codicon font cut down to the icons the sidebar shows (101.7 with the whole font).
   { name: 'webview', budgetKiB: 39, what: 'dist/webview.js and .css, the codicon subset font and stylesheet', files: [/^dist\/(webview|codicon)\./] },
   {
@@ -69,7 +69,7 @@ export const components = [
     // when it reached 25.0 (2026-11-27, the launch features of that stop).
     // README.zh-CN.md is not shipped since it says all README.md
     // does (13 KiB deflated; the extension page shows README.md only).
-    budgetKiB: 25.5,
+    budgetKiB: 26.5,
     what: 'readme.md less its pictures, changelog, licence, package.json, language configuration, the VSIX manifest',
     files: [/^readme\.md$/i, /^changelog\.md$/i, /^LICENSE/i, /^package\.json$/, /^media\/.*\.json$/, /^\[Content_Types\]\.xml$/, /^extension\.vsixmanifest$/],
   },
