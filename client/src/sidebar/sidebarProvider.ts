@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type LanguageClient } from 'vscode-languageclient/node';
 import { CatalogRequest, type CatalogEntry } from '../../../server/src/protocol';
 import { applyOption } from '../actions/applyOption';
-import { afterWebviewBlurIsSeen } from './webviewFocus';
+import { afterWebviewBlurIsSeen, focusBackUnlessUserMoved } from './webviewFocus';
 import { stepDocumentHistory } from '../actions/stepDocumentHistory';
 import type { EstimateStore } from './estimateStore';
 import { buildSidebarHtml, createNonce } from './html';
@@ -97,7 +97,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
         await stepDocumentHistory(uri, message.type);
         // The step needs the editor focused; the keys were pressed here, so the focus comes back, once VS Code
         // has seen it leave (webviewFocus.ts), unless the user has gone on in an editor meanwhile.
-        if (await afterWebviewBlurIsSeen()) this.view?.show(false);
+        if (await afterWebviewBlurIsSeen()) await focusBackUnlessUserMoved(() => this.view?.show(false));
         return;
       }
       case 'setSetting': {
