@@ -8,6 +8,7 @@ import {
 } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VersionedCache } from '../util/documentCache';
+import { PendingJobs, type SteppedJob } from '../util/pendingJobs';
 import type { Budget } from '../util/budget';
 import { yieldToEventLoop } from '../util/pacer';
 import { compactTree, nodeValue } from '../util/jsonTree';
@@ -68,7 +69,7 @@ export { maxNestingDepth };
  */
 export class ConfigParses {
   /** Parses in progress for `parseAsync`, by document URI; a synchronous caller finishes them instead of starting over. */
-  private readonly pending = new Map<string, { version: number; text: string; job: ParseJob }>();
+  private readonly pending = new PendingJobs<ParseJob>();
   /**
    * The last parse of each open document. Editors update one TextDocument object in place from version to
    * version, so the previous parse of the same object is what a keystroke changed.
@@ -81,15 +82,8 @@ export class ConfigParses {
 
   private compute(document: TextDocument): ParsedConfig {
     const text = document.getText();
-    const entry = this.pending.get(document.uri);
-    let parsed: ParsedConfig;
-    if (entry && entry.version === document.version && entry.text === text) {
-      this.pending.delete(document.uri);
-      parsed = entry.job.finish();
-    } else {
-      const previous = this.previousParse.get(document);
-      parsed = sameText(previous, text) ?? afterLiteralEdit(previous, text) ?? new ParseJob(text, this.releaseMemory).finish();
-    }
+    const previous = this.previousParse.get(document);
+    const parsed = this.pending.take(document)?.finish() ?? sameText(previous, text) ?? afterLiteralEdit(previous, text) ?? new ParseJob(text, this.releaseMemory).finish();
     this.previousParse.set(document, parsed);
     return parsed;
   }
@@ -115,25 +109,8 @@ export class ConfigParses {
   }
 
   private async parseInSlices(document: TextDocument, pause: () => Promise<void>): Promise<ParsedConfig | undefined> {
-    const text = document.getText();
-    const version = document.version;
-    let entry = this.pending.get(document.uri);
-    if (!entry || entry.version !== version || entry.text !== text) {
-      entry = { version, text, job: ParseJob.afterLiteralEdit(this.previousParse.get(document), text) ?? new ParseJob(text, this.releaseMemory) };
-      this.pending.set(document.uri, entry);
-    }
-    while (!entry.job.done) {
-      entry.job.run(performance.now() + sliceMs);
-      if (entry.job.done) break;
-      await pause();
-      if (document.version !== version || document.getText() !== text) {
-        if (this.pending.get(document.uri) === entry) this.pending.delete(document.uri);
-        return undefined;
-      }
-      // A request needed the tree meanwhile and finished the parse itself (it is cached now).
-      if (this.pending.get(document.uri) !== entry) break;
-    }
-    return this.parse(document);
+    const start = () => ParseJob.afterLiteralEdit(this.previousParse.get(document), document.getText()) ?? new ParseJob(document.getText(), this.releaseMemory);
+    return (await this.pending.runInSlices(document, start, pause)) ? this.parse(document) : undefined;
   }
 
   /**
@@ -152,7 +129,7 @@ export class ConfigParses {
   /** A document closed: its parse is no longer needed. */
   forget(uri: string): void {
     this.cache.forget(uri);
-    this.pending.delete(uri);
+    this.pending.forget(uri);
   }
 }
 
@@ -198,8 +175,6 @@ function literalEditable(previous: ParsedConfig | undefined, text: string): prev
 const stepwiseFromLength = 256 * 1024;
 /** From this length the garbage of a config's parse is tens of MB. */
 const hugeConfigLength = 1024 * 1024;
-/** Work per slice before `parseAsync` lets the event loop answer other requests. */
-const sliceMs = 10;
 
 /** Parses text without a document (CLI, tests). Never throws. */
 export function parseConfigText(text: string): ParsedConfig {
@@ -210,7 +185,7 @@ export function parseConfigText(text: string): ParsedConfig {
  * One parse as a sequence of steps (size check, trivia scan, tree, value and duplicates) that can stop at a
  * deadline between steps, and inside the scan, and continue later. Run to the end it is a plain parse.
  */
-class ParseJob {
+class ParseJob implements SteppedJob {
   readonly result: ParsedConfig;
   private readonly source: string;
   private readonly steps: ((deadline: number) => boolean)[];
@@ -277,14 +252,14 @@ class ParseJob {
   }
 
   /** Runs steps until all are done or the deadline (a performance.now() time) has passed. */
-  run(deadline: number): void {
+  runUntil(deadline: number): void {
     while (!this.done && performance.now() < deadline) {
       if (this.steps[this.next](deadline)) this.next++;
     }
   }
 
   finish(): ParsedConfig {
-    this.run(Infinity);
+    this.runUntil(Infinity);
     return this.result;
   }
 
