@@ -22,20 +22,24 @@ export function parseShell(text: string): ShellScript {
 export class ShellParse {
   private readonly parser: Parser;
   private failed = false;
-  done = false;
+  private finished = false;
 
   constructor(private readonly text: string) {
     this.parser = new Parser(text);
   }
 
+  get done(): boolean {
+    return this.finished;
+  }
+
   /** Parses until done or `deadline` (performance.now()) has passed. */
   runUntil(deadline: number): void {
-    if (this.done) return;
+    if (this.finished) return;
     try {
-      this.done = this.parser.runUntil(deadline);
+      this.finished = this.parser.runUntil(deadline);
     } catch {
       // Defensive: a bug here must not take the language server down. Answer "nothing found".
-      this.failed = this.done = true;
+      this.failed = this.finished = true;
     }
   }
 
