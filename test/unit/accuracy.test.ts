@@ -18,7 +18,7 @@ function compared(r: AccuracyReport, split: 'fit' | 'holdout', kinds = zeroKinds
   return r.results.filter((x) => x.run.split === split && kinds.includes(x.kind) && x.comparison === 'two-sided' && x.unmodelled.length === 0);
 }
 
-test('acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90 of the measured peak', { todo: 'not met yet: holdout median 13.1%, 10 runs below 0.90 (fit 11.4%, 10 below); the allocator growth over long variable-length runs (the ms-swift 1.x benchmark), ZeRO-3 offload residue, vLLM sleep residue and ms-swift LoRA headers not modelled (docs/memory-model.md §12)' }, async () => {
+test('acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90 of the measured peak', { todo: 'not met yet: holdout median 12.5%, 10 runs below 0.90 (fit 11.4%, 10 below); the allocator growth over long variable-length runs (the ms-swift 1.x benchmark), ZeRO-3 offload residue, vLLM sleep residue and ms-swift LoRA headers not modelled (docs/memory-model.md §12)' }, async () => {
   const s = summarize(compared(await accuracy(), 'holdout'))!;
   assert.ok(s.medianAbsError <= 0.1, `median ${s.medianAbsError}`);
   assert.equal(s.below090, 0, `worst ${s.worstRatio} (${s.worstId})`);
@@ -30,7 +30,7 @@ test('guard: neither half gets worse than it is (median |err|, worst under-estim
   const holdout = summarize(compared(r, 'holdout'))!;
   assert.ok(fit.count >= 20 && holdout.count >= 20);
   assert.ok(fit.medianAbsError <= 0.12, `fit median ${fit.medianAbsError}`);
-  assert.ok(holdout.medianAbsError <= 0.14, `holdout median ${holdout.medianAbsError}`);
+  assert.ok(holdout.medianAbsError <= 0.13, `holdout median ${holdout.medianAbsError}`);
   assert.ok(fit.worstRatio >= 0.68, `fit worst ${fit.worstRatio} (${fit.worstId})`);
   assert.ok(holdout.worstRatio >= 0.59, `holdout worst ${holdout.worstRatio} (${holdout.worstId})`);
   assert.ok(fit.below090 <= 10 && holdout.below090 <= 10, `below 0.90: fit ${fit.below090}, holdout ${holdout.below090}`);
@@ -54,10 +54,10 @@ test('device-map and Megatron-DeepSpeed runs are listed apart; FSDP and Megatron
 });
 
 const parallelKinds = ['fsdp', 'megatron'];
-/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 5.7% / worst 0.81, holdout 9.0% / worst 0.34. */
-const GUARD = { fitMedian: 0.065, holdoutMedian: 0.095, fitWorst: 0.8, holdoutWorst: 0.33 };
+/** Where the FSDP and Megatron figures stand (npm run bench:accuracy): fit 5.8% / worst 0.83, holdout 8.7% / worst 0.35. */
+const GUARD = { fitMedian: 0.065, holdoutMedian: 0.09, fitWorst: 0.82, holdoutWorst: 0.34 };
 
-test('FSDP and Megatron acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90', { todo: 'not met yet: holdout median 9.0%, but 6 runs below 0.90; FSDP with CPU offload runs low (docs/memory-model.md §11a)' }, async () => {
+test('FSDP and Megatron acceptance on the holdout half: median absolute error ≤ 10%, no estimate below 0.90', { todo: 'not met yet: holdout median 8.7%, but 5 runs below 0.90; FSDP with CPU offload runs low (docs/memory-model.md §11a)' }, async () => {
   const s = summarize(compared(await accuracy(), 'holdout', parallelKinds))!;
   assert.ok(s.medianAbsError <= 0.1, `median ${s.medianAbsError}`);
   assert.equal(s.below090, 0, `worst ${s.worstRatio} (${s.worstId})`);

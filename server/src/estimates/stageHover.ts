@@ -89,7 +89,7 @@ function peakBreakdown(label: string, result: EstimateResult, t: Translate): str
     [t('optimizer states'), g.optimizerStates],
     [t('activations'), g.activations],
     [t('buffers'), g.buffers],
-    [t('step workspaces'), g.temporaries],
+    [t('workspaces'), g.temporaries],
     [t('other models'), g.extraModels],
   ];
   const shown = parts.filter(([, bytes]) => bytes >= 0.05 * 2 ** 30).map(([name, bytes]) => `${name} ${formatGiBValue(bytes)}`);

@@ -51,6 +51,11 @@ export interface ActivationBreakdown {
   forwardPeak: number;
   /** Peak at the start of the backward pass: forwardPeak + logitsBackward (plus one recomputed layer when that is larger). */
   backwardPeak: number;
+  /**
+   * Peak while a decoder layer runs its backward: the saved layer inputs and the one layer recomputed under
+   * checkpointing, else every layer's saved tensors (what a layer's matmul workspace adds to).
+   */
+  layerBackward: number;
   /** Activations still live at the end of the backward pass, when every gradient exists: one layer's. */
   tail: number;
   /** = backwardPeak, the activation term of the forward + backward phase. */
@@ -186,7 +191,8 @@ export function activationBytes(i: ActivationInput): ActivationBreakdown {
     }
   }
   const forwardPeak = layers + finalNorm + logitsForward;
-  const backwardPeak = Math.max(forwardPeak + logitsBackward, (i.gradientCheckpointing ? checkpoints + perLayer : layers) + finalNorm);
+  const layerBackward = (i.gradientCheckpointing ? checkpoints + perLayer : layers) + finalNorm;
+  const backwardPeak = Math.max(forwardPeak + logitsBackward, layerBackward);
   const tail = perLayer;
-  return { tokens, perLayer, layers, logitsForward: finalNorm + logitsForward, logitsBackward, forwardPeak, backwardPeak, tail, total: backwardPeak };
+  return { tokens, perLayer, layers, logitsForward: finalNorm + logitsForward, logitsBackward, forwardPeak, backwardPeak, layerBackward, tail, total: backwardPeak };
 }

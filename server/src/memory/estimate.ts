@@ -1,7 +1,7 @@
 import { activationBytes, type ActivationBreakdown } from './activations';
 import { CUDA_CONTEXT_BYTES, NCCL_BYTES, reservedBytes, variableLengthBytes } from './allocator';
 import { bufferBytes, resolveBuffers } from './buffers';
-import { frozenWeightBytes, loraAdaptedWeights, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
+import { frozenWeightBytes, largestQuantizedLinear, loraAdaptedWeights, loraInputWidths, loraLargestParam, loraLargestParamRough, loraTrainableParams, loraTrainableParamsRough } from './lora';
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
@@ -257,6 +257,12 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   // torch.autocast caches the 16-bit copy of every weight it casts for the rest of the forward, and the matmuls
   // save it for backward (aten/src/ATen/autocast_mode.cpp, cached_casts): one 16-bit copy of the weights.
   const autocastCopies = amp ? model.totalParams * p : 0;
+  // A quantised base has no 16-bit weight to multiply with: bitsandbytes dequantises the whole weight for each matmul,
+  // in the forward pass and again for the input's gradient (autograd/_functions.py, 0.43–0.49: MatMul4Bit.forward
+  // `F.dequantize_4bit(B, quant_state).to(A.dtype)`, MatMul4Bit.backward likewise; MatMul8bitLt.backward
+  // `state.CB.to(ctx.dtype_A, copy=True)`). The largest one is live while a layer runs, not at the loss.
+  const dequantized = lora?.quantBits && arch ? largestQuantizedLinear(arch) * p : 0;
+  const layerWorkspace = act && dequantized > 0 ? Math.max(0, act.layerBackward * activationScale + dequantized - actBackward) : 0;
   if (arch && !input.packing && input.seqLenIsUpperBound !== false) {
     errsHigh.push(t('every sample is assumed to fill {0} tokens (max_length); shorter data need less activation memory', input.seqLen));
   }
@@ -376,14 +382,15 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   // At ZeRO-3 this is also the buffers' largest-layer gradient when the head is the largest layer: counted twice
   // on purpose until a GPU measurement says what coexists (docs/memory-model.md §7, "A known overlap").
   const headGrad = baseTrains && arch ? Math.min(arch.vocabSize * arch.hiddenSize * (torchEngine ? trainableBytes : p), Math.max(backwardGradients, arch.vocabSize * arch.hiddenSize * p)) : 0;
-  const early = actBackward + autocastCopies + headGrad;
-  const late = backwardGradients + actTail + stage0Bucket;
+  const early = actBackward + layerWorkspace + autocastCopies + headGrad;
+  const late = backwardGradients + actTail + dequantized + stage0Bucket;
   const earlyWins = early >= late;
   const forwardBackward = withSum({
     ...persistent(),
     gradients: persistentGradients + (earlyWins ? headGrad : backwardGradients),
     activations: earlyWins ? actBackward + autocastCopies : actTail,
     buffers: persistentBuffers + buffer.forwardBackward + (earlyWins ? 0 : stage0Bucket),
+    temporaries: earlyWins ? layerWorkspace : dequantized,
   });
 
   // Optimizer step: the gradients it steps with and its workspaces. ZeRO converts a flattened copy of the rank's
@@ -438,7 +445,8 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     persistent: persistentParams + persistentGradients + persistentOptimizer + persistentBuffers + extraGpu,
     backwardGradients,
     activations: actBackward + autocastCopies,
-    forwardBackwardBuffers: buffer.forwardBackward + stage0Bucket,
+    // The dequantised weights come in the same few shapes every step, like a gather buffer's.
+    forwardBackwardBuffers: buffer.forwardBackward + stage0Bucket + dequantized,
     stepTransient: stepGradients - persistentGradients - residual + stepTemporaries,
     stepFitsInActivationBlocks: act ? stepFits(input, arch!, act, torchLike, stage, trainableBytes, Math.max(states.stepGradient, states.stepFlatten, optimizerWorkspace)) : true,
     gradientCheckpointing: input.gradientCheckpointing,

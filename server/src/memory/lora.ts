@@ -117,6 +117,16 @@ function layerKinds(a: ModelArchitecture): Array<{ layers: number; shapes: Linea
 }
 
 /**
+ * Elements of the largest weight bitsandbytes quantises (every linear of the decoder blocks; the output head stays
+ * unquantised): training dequantises one such weight at a time to 16 bits for its matmul (estimate.ts).
+ */
+export function largestQuantizedLinear(a: ModelArchitecture): number {
+  let largest = 0;
+  for (const kind of layerKinds(a)) if (kind.layers > 0) for (const s of kind.shapes) largest = Math.max(largest, s.dIn * s.dOut);
+  return largest;
+}
+
+/**
  * Trainable adapter parameters. "all-linear" means every linear in the decoder blocks (q, k, v, o, gate,
  * up, down, and each routed and shared expert's), but not the MoE router and not the output head,
  * as PEFT does.

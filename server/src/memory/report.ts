@@ -31,7 +31,7 @@ const terms = (t: Translate): Row[] => [
   [t('optimizer states'), (r) => r.perGpu.optimizerStates],
   [t('activations'), (r) => r.perGpu.activations],
   [t('buffers'), (r) => r.perGpu.buffers],
-  [t('step workspaces'), (r) => r.perGpu.temporaries],
+  [t('workspaces'), (r) => r.perGpu.temporaries],
   [t('other models'), (r) => r.perGpu.extraModels],
 ];
 const overheads = (t: Translate): Row[] => [
