@@ -28,7 +28,7 @@ export function renderReport(results: BenchResults): string {
   out.push('after the change). "LSP floor (no work)" is a server on the same library (vscode-languageserver) that answers');
   out.push('with fixed content and no diagnostics at once: its ratio is the lowest any such server could reach in this run.');
   out.push('"Empty round trip" is a hover where there is nothing to explain: one LSP request with no work.', '');
-  out.push('Hover, completion and empty round trips are measured twice: wherever the kernel puts the processes, then');
+  out.push('Edits, hover, completion and empty round trips are measured twice: wherever the kernel puts the processes, then');
   out.push('with the bench and every server on one CPU. On a small VM a wake-up on another CPU costs more than a hover');
   out.push('(see bench/README.md, "One CPU"); on one CPU the round trip measures the servers.', '');
   renderColdStart(results, out);
@@ -48,6 +48,17 @@ export function renderReport(results: BenchResults): string {
       );
     }
     out.push('');
+    if (rows.some((row) => row.result.diagnosticsOneCpu)) {
+      out.push('| server | diagnostics after edit, one CPU | p95 ratio | the same inside the server, µs | p95 ratio |');
+      out.push('|---|---|---|---|---|');
+      for (const row of rows) {
+        const d = row.result.diagnosticsOneCpu;
+        if (!d) continue;
+        const theirs = row.server === peer ? undefined : peerRow?.diagnosticsOneCpu;
+        out.push(`| ${row.server} | ${triple(d.client)} | ${ratioOf(d.client.p95, theirs?.client.p95)} | ${tripleUs(d.inServer)} | ${ratioOf(d.inServer.p95, theirs?.inServer.p95)} |`);
+      }
+      out.push('');
+    }
     const outcome = results.oneCpu[documentName];
     if (outcome && 'unavailable' in outcome) out.push(`Not measured on one CPU: ${outcome.unavailable}.`, '');
     out.push('| server | measured on | hover | p95 ratio | completion | p95 ratio | empty round trip |');
@@ -146,6 +157,8 @@ export function renderHeadline(results: BenchResults): string {
       rows.push({ document: documentLabel(document), what, where, mine: p95(ours, value), theirs: p95(peer, value), floor: p95(floor, value), unit: 'ms', bar: 0.5 });
     add('diagnostics after edit, p95', placementLabel('acrossCpus', results), (r) => r.diagnostics.p95);
     add('the same, inside the server', placementLabel('acrossCpus', results), (r) => r.diagnosticsInServer?.p95);
+    add('diagnostics after edit, p95', placementLabel('oneCpu', results), (r) => r.diagnosticsOneCpu?.client.p95);
+    add('the same, inside the server', placementLabel('oneCpu', results), (r) => r.diagnosticsOneCpu?.inServer.p95);
     for (const op of ['hover', 'completion'] as const) {
       for (const placement of placements) add(`${op}, p95`, placementLabel(placement, results), (r) => r.queries[placement]?.[op].p95);
     }

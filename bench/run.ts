@@ -116,6 +116,7 @@ function selection<T extends { name: string }>(all: T[], args: string[]): T[] {
  * 2,000-line config, ZeRO Lens's and the JSON server's first one-CPU sweep was 1.3–3 times slower than their
  * later ones and every server's p95 was higher; ZeRO Lens's hover ratio was 0.36 and 0.36 in two probes going
  * first (0.39 and 0.31 going second), and 0.53 in one subset run going first before there was a settle step.
+ * The edits follow on one CPU too (their across-CPU pass came before the queries).
  */
 async function measureQueryPhases(live: LiveSession[]): Promise<OneCpuOutcome> {
   await measureQueries(live, 'acrossCpus');
@@ -126,6 +127,7 @@ async function measureQueryPhases(live: LiveSession[]): Promise<OneCpuOutcome> {
     await settle(live);
     await measureQueries(live, 'oneCpu');
     await measureRoundTrips(live, 'oneCpu');
+    await measureEditsInTurns(live, 'oneCpu');
   } finally {
     pinned.release();
   }

@@ -1,7 +1,7 @@
 /**
- * The scripted LSP session, in phases: start and warm up, 200 edits each followed by waiting for
+ * The scripted LSP session, in phases: start and warm up, 400 edits each followed by waiting for
  * diagnostics (a prober measures how long the server stays blocked), then hover and completion at 50
- * positions and empty round trips. Every server under test stays alive for the whole document, and the
+ * positions and empty round trips, then the queries and the edits again on one CPU. Every server under test stays alive for the whole document, and the
  * query phases take turns between them (see measureQueries).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -48,7 +48,10 @@ export interface QueryResult {
 
 export interface SessionResult {
   coldStartToDiagnosticsMs: number;
+  /** Edit → diagnostics wherever the kernel puts the processes (with the prober running). */
   diagnostics: Summary;
+  /** The same on one CPU, and timed inside the server; missing where the processes could not be pinned. */
+  diagnosticsOneCpu?: { client: Summary; inServer: Summary };
   /** Per placement; one CPU is missing where processes could not be pinned. */
   queries: Partial<Record<Placement, QueryResult>>;
   /** The same pulls timed inside the server (bench/serverClock.cjs), for servers asked by pull. */
@@ -64,7 +67,7 @@ export interface SessionResult {
 type Timed = 'hover' | 'completion' | 'roundTrip';
 const timed = (op: Timed, placement: Placement) => ({ zeroLensBench: clockLabel(op, placement) });
 const clockLabel = (op: Timed, placement: Placement) => `${op}@${placement}`;
-const diagnosticsLabel = 'diagnostics';
+const diagnosticsLabel = (placement: Placement) => (placement === 'acrossCpus' ? 'diagnostics' : `diagnostics@${placement}`);
 const serverClock = path.join(__dirname, 'serverClock.cjs');
 
 /** The subject's server started with the clock loaded, writing its samples to `clockFile` when it exits. */
@@ -80,7 +83,11 @@ export function readServerClock(clockFile: string): Record<string, Summary> {
   return Object.fromEntries(Object.entries(samples).map(([label, values]) => [label, summarize(values)]));
 }
 
-const editCount = 200;
+/**
+ * Keystrokes per placement. A p95 of 200 samples is the 10th slowest, and host noise moved it by a third between
+ * runs of one build (2026-11-27); 400 halve that share. The 1 MB document keeps 200: its edits take 20–80 ms each.
+ */
+const editsFor = (text: string) => (text.length > twinMaxLength ? 200 : 400);
 const probeCount = 50;
 /**
  * Hover and completion visit the 50 positions this many times, and the servers take turns sweep by sweep.
@@ -155,7 +162,12 @@ const warmUpQueryRounds = 400;
  */
 const warmUpTwinQueryRounds = 20;
 const settleRounds = 25;
-const warmUpEditRounds = 200;
+/**
+ * Edits on the twin before any is measured. After 200 (until 2026-11-27) ZeRO Lens's keystroke path was still
+ * being compiled: on one CPU its p95 over the next 500 edits was 5.0–5.6 ms, over the 4,000 after 4,000 edits
+ * 1.0–1.1 ms (medians 0.83–1.15 and 0.35–0.49 ms); a server that runs for hours is past that.
+ */
+const warmUpEditRounds = 3000;
 const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
 /** Up to this size the edit warm-up runs on a copy of the measured text, so validation meets the same sections. */
 const twinMaxLength = 128 * 1024;
@@ -204,7 +216,7 @@ export interface LiveSession {
   uri: string;
   document: TextDocument;
   coldStartToDiagnosticsMs: number;
-  samples: { diagnostics: number[]; blocked: number[]; queries: Partial<Record<Placement, QuerySamples>> };
+  samples: { diagnostics: number[]; diagnosticsOneCpu: number[]; blocked: number[]; queries: Partial<Record<Placement, QuerySamples>> };
   /** Where the server writes its own timings when it exits. */
   clockFile: string;
 }
@@ -228,7 +240,7 @@ export async function startSession(subject: ServerUnderTest, uri: string, text: 
       uri,
       document: TextDocument.create(uri, subject.languageId, 1, text),
       coldStartToDiagnosticsMs: Math.max(coldStart, toDiagnostics),
-      samples: { diagnostics: [], blocked: [], queries: {} },
+      samples: { diagnostics: [], diagnosticsOneCpu: [], blocked: [], queries: {} },
       clockFile,
     };
   } catch (error) {
@@ -259,26 +271,29 @@ export async function settle(sessions: LiveSession[]): Promise<void> {
 }
 
 /**
- * The 200 keystrokes, the servers taking turns: ten rounds of 20 each, the server that goes first moving along
- * by one each round, so a burst of host noise falls on every server alike rather than on whichever was editing
- * at the time (run server after server, the first server's p95 was twice the others' in two runs of three).
+ * The keystrokes, the servers taking turns: ten rounds, the server that goes first moving along by one each
+ * round, so a burst of host noise falls on every server alike rather than on whichever was editing at the time
+ * (run server after server, the first server's p95 was twice the others' in two runs of three).
  */
-export async function measureEditsInTurns(sessions: LiveSession[]): Promise<void> {
+export async function measureEditsInTurns(sessions: LiveSession[], placement: Placement = 'acrossCpus'): Promise<void> {
   const rounds = 10;
   for (let round = 0; round < rounds; round++) {
     for (const session of turnOrder(sessions, round)) {
       await wakeUp(session);
-      await measureEdits(session, editCount / rounds);
+      await measureEdits(session, editsFor(session.document.getText()) / rounds, placement);
     }
   }
 }
 
-/** `count` keystrokes, each waited for until its diagnostics arrive, while a prober measures blocking. */
-export async function measureEdits(session: LiveSession, count = editCount): Promise<void> {
+/**
+ * `count` keystrokes, each waited for until its diagnostics arrive. Across the CPUs a prober measures blocking
+ * meanwhile; on one CPU it would only measure the bench's own share of that CPU, so it does not run.
+ */
+export async function measureEdits(session: LiveSession, count: number, placement: Placement = 'acrossCpus'): Promise<void> {
   const { server, subject, uri, document, samples } = session;
   // Each edit flips one digit of steps_per_print, an incremental change like a keystroke.
   const digit = editOffset(document.getText());
-  let probing = true;
+  let probing = placement === 'acrossCpus';
   const prober = (async () => {
     while (probing) {
       const t0 = performance.now();
@@ -292,13 +307,13 @@ export async function measureEdits(session: LiveSession, count = editCount): Pro
     const range = { start: document.positionAt(digit), end: document.positionAt(digit + 1) };
     const change = { range, text: String(i % 10) };
     TextDocument.update(document, [change], version);
-    samples.diagnostics.push(
+    (placement === 'acrossCpus' ? samples.diagnostics : samples.diagnosticsOneCpu).push(
       await waitDiagnostics(
         server,
         uri,
         !!subject.pull,
         () => server.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] }),
-        { zeroLensBench: diagnosticsLabel },
+        { zeroLensBench: diagnosticsLabel(placement) },
       ),
     );
   }
@@ -392,7 +407,8 @@ export async function finishSession(session: LiveSession): Promise<SessionResult
   return {
     coldStartToDiagnosticsMs: session.coldStartToDiagnosticsMs,
     diagnostics: summarize(samples.diagnostics),
-    diagnosticsInServer: clock[diagnosticsLabel] ?? summarize([]),
+    diagnosticsInServer: clock[diagnosticsLabel('acrossCpus')] ?? summarize([]),
+    ...(samples.diagnosticsOneCpu.length ? { diagnosticsOneCpu: { client: summarize(samples.diagnosticsOneCpu), inServer: clock[diagnosticsLabel('oneCpu')] ?? summarize([]) } } : {}),
     queries,
     maxBlockedMs: Math.max(0, ...samples.blocked),
     ...(process.env.BENCH_SAMPLES ? { samples } : {}),
