@@ -104,3 +104,17 @@ test('the release found is looked up again under another zeroLens.deepspeedVersi
   service.documentClosed(document.uri);
   assert.equal(await severity(), DiagnosticSeverity.Error);
 });
+
+test('a hover on a key whose default changed between releases reads the pin once, then keeps it until the pin changes', async () => {
+  const { hosts, service, severity } = workspace({ 'requirements.txt': 'deepspeed==0.19.2\n' });
+  await severity();
+  const clipping = TextDocument.create(uriOf('clip.json'), 'ds-config', 1, '{\n  "gradient_clipping": 1.0\n}\n');
+  const hoverText = async () => JSON.stringify((await service.doHover(clipping, { line: 1, character: 5 }, defaultSettings))?.contents);
+  assert.match(await hoverText(), /in DeepSpeed 0\.19\.2 \(requirements\.txt\)/);
+  const reads = hosts.reads();
+  assert.match(await hoverText(), /0\.19\.2/);
+  assert.equal(hosts.reads(), reads, 'the second hover looked the release up again');
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  service.filesChanged([uriOf('requirements.txt')]);
+  assert.match(await hoverText(), /in DeepSpeed 0\.19\.3 \(requirements\.txt\)/);
+});

@@ -34,16 +34,20 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
   const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo(), rules: new RuleMemo() };
   // Kept only through hosts that are replaced when what they read changes; the plain hosts never are.
   const releases = hostsFor && new ReleaseMemo();
-  const lookUpRelease = (reading: Hosts, setting: string | undefined, file: string) =>
-    releases ? releases.of(reading, setting, file) : findDeepSpeedRelease(reading.fs, reading.workspace.folders(), setting, file);
+  // Validation and hover read it through the same hosts, so a hover on a key whose default changed between releases
+  // asks no disk either.
+  const releaseFor = (document: TextDocument, settings: ZeroLensSettings) => {
+    const reading = hostsFor?.(document.uri) ?? hosts;
+    const file = pathOf(document.uri);
+    return releases ? releases.of(reading, settings.deepspeedVersion, file) : findDeepSpeedRelease(reading.fs, reading.workspace.folders(), settings.deepspeedVersion, file);
+  };
   return {
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),
-    hover: (document, position, settings) => hover(parses, document, position, settings, hosts),
+    hover: (document, position, settings) => hover(parses, document, position, settings, () => releaseFor(document, settings)),
     // The release is looked up only when the config has a check whose truth depends on it.
     validate: async (document, settings, budget) => {
-      const reading = hostsFor?.(document.uri) ?? hosts;
-      const release = mayDependOnRelease(document.getText()) ? await lookUpRelease(reading, settings.deepspeedVersion, pathOf(document.uri)) : undefined;
+      const release = mayDependOnRelease(document.getText()) ? await releaseFor(document, settings) : undefined;
       // The world size comes from the estimate's analysis: should that fail (it is reported as its own check-failed),
       // the DeepSpeed checks still run, with the settings' world size.
       const world = worldOf ? await worldOf(document, settings).catch(() => undefined) : undefined;

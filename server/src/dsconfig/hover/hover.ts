@@ -6,19 +6,20 @@ import type { ConfigParses } from '../parse';
 import { schemaForPath } from '../schemaIndex';
 import { describeKey, describeValue } from './describe';
 import { nodeAtOffset } from '../../util/nodeAtOffset';
-import { missing, type FileSystemHost, type Hosts } from '../../host';
-import { changedDefaults, findDeepSpeedRelease, releaseDefault } from '../deepspeedRelease';
+import { changedDefaults, releaseDefault, type DeepSpeedRelease } from '../deepspeedRelease';
 import { translator } from '../../l10n';
 import { rangeOfSpan } from '../../util/textRange';
-import { pathOf } from '../../util/paths';
 
-const noFiles: FileSystemHost = { readFile: async () => missing, readBytes: async () => missing, exists: async () => false, listDir: async () => undefined };
+/** The DeepSpeed release the document's workspace pins or has installed (dsConfigFeatures.ts keeps it per document). */
+export type ReleaseLookup = () => Promise<DeepSpeedRelease | undefined>;
+
+const unknownRelease: ReleaseLookup = () => Promise.resolve(undefined);
 
 /** Hover on a ds_config key or value: the schema's documentation for it, as markdown. */
-export function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts?: Hosts): Promise<Hover | null> {
+export function hover(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, release: ReleaseLookup = unknownRelease): Promise<Hover | null> {
   try {
     // Settled at once unless a changed default needs the workspace's release: no async frames per hover.
-    const answer = hoverAt(parses, document, position, settings, hosts);
+    const answer = hoverAt(parses, document, position, settings, release);
     return answer instanceof Promise ? answer.catch(() => null) : Promise.resolve(answer);
   } catch {
     return Promise.resolve(null); // a hover is never worth an error popup
@@ -28,7 +29,7 @@ export function hover(parses: ConfigParses, document: TextDocument, position: Po
 /** The last key of each default that changed between releases: only these keys need their dotted path. */
 const changedDefaultKeys = new Set(Object.keys(changedDefaults).map((dotted) => dotted.slice(dotted.lastIndexOf('.') + 1)));
 
-function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, hosts: Hosts | undefined): Hover | null | Promise<Hover> {
+function hoverAt(parses: ConfigParses, document: TextDocument, position: Position, settings: ZeroLensSettings, lookUpRelease: ReleaseLookup): Hover | null | Promise<Hover> {
   const parsed = parses.parse(document);
   if (!parsed.root) return null;
   const offset = document.offsetAt(position);
@@ -46,7 +47,7 @@ function hoverAt(parses: ConfigParses, document: TextDocument, position: Positio
   // Only for the few keys whose default changed between releases is the workspace's release looked up.
   const dotted = changedDefaultKeys.has(node.value) ? path.filter((p) => typeof p === 'string').join('.') : undefined;
   if (!dotted || !changedDefaults[dotted]) return markdownHover(range, describeKey(path, schema, parsed.value, settings.locale));
-  return findDeepSpeedRelease(hosts?.fs ?? noFiles, hosts?.workspace.folders() ?? [], settings.deepspeedVersion, pathOf(document.uri)).then((release) =>
+  return lookUpRelease().then((release) =>
     markdownHover(range, describeKey(path, schema, parsed.value, settings.locale, releaseDefault(dotted, undefined, release, translator(settings.locale)).note)),
   );
 }
