@@ -138,3 +138,16 @@ test('the bundled schema: aliases, section snippets, optimizer params by type', 
   assert.ok('adam_w_mode' in adamParams && 'lr' in adamParams);
   assert.ok(Object.keys(propertiesOf(rootSchema())).includes('train_micro_batch_size_per_gpu'));
 });
+
+test("a path's schema is kept per parsed value: the same version answers alike, a new one (another optimizer type) anew", () => {
+  const adam = { optimizer: { type: 'AdamW', params: { lr: 1e-5 } } };
+  const first = schemaForPath(['optimizer', 'params'], adam)!;
+  assert.equal(schemaForPath(['optimizer', 'params'], adam), first);
+  assert.ok('adam_w_mode' in propertiesOf(first));
+  const lamb = { optimizer: { type: 'Lamb', params: { lr: 1e-5 } } };
+  const other = schemaForPath(['optimizer', 'params'], lamb)!;
+  assert.ok(!('adam_w_mode' in propertiesOf(other)) && 'max_coeff' in propertiesOf(other));
+  // A path the schema does not know stays unknown on the second ask too.
+  assert.equal(schemaForPath(['optimizer', 'nonsense', 'deeper'], adam), undefined);
+  assert.equal(schemaForPath(['optimizer', 'nonsense', 'deeper'], adam), undefined);
+});

@@ -146,6 +146,12 @@ export class SchemaIndex {
   /** null: the node has conditional parts. */
   private readonly fixedPartsCache = new WeakMap<SchemaNode, View[] | null>();
   private readonly typesCache = new WeakMap<SchemaNode, readonly string[]>();
+  /**
+   * Schemas by path, per parsed document value: hover, completion and the checks ask the same paths of one version,
+   * and a path under a conditional schema (`optimizer.params` by `type`) evaluates every branch's condition. Each
+   * version has a new root object (an edit copies the objects around it), so an entry never outlives its version.
+   */
+  private readonly pathCache = new WeakMap<object, Map<string, SchemaNode | null>>();
 
   constructor(readonly root: SchemaNode) {}
 
@@ -314,6 +320,18 @@ export class SchemaIndex {
    * `optimizer.params` for `"type": "AdamW"`.
    */
   schemaForPath(path: SchemaPath, rootValue?: unknown): SchemaNode | undefined {
+    if (rootValue === null || typeof rootValue !== 'object') return this.walkPath(path, rootValue);
+    let byPath = this.pathCache.get(rootValue);
+    if (!byPath) this.pathCache.set(rootValue, (byPath = new Map()));
+    const key = JSON.stringify(path);
+    const known = byPath.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const found = this.walkPath(path, rootValue);
+    byPath.set(key, found ?? null);
+    return found;
+  }
+
+  private walkPath(path: SchemaPath, rootValue: unknown): SchemaNode | undefined {
     let node: SchemaNode = this.view(this.root);
     let instance = rootValue;
     for (const segment of path) {
