@@ -80,10 +80,15 @@ NPROC_PER_NODE=4 swift sft --model Qwen/Qwen2.5-7B-Instruct --per_device_train_b
   assert.deepEqual(binding?.branches, ['1', '4']);
   const [f] = extractLaunchFacts(doc('train.sh', text), [workspaceRoot]);
   assert.deepEqual(f?.branchDependent?.map((b) => [b.via, b.value]), [['--per_device_train_batch_size $BS', ['1', '4']]]);
-  // The estimate says so rather than leaving it missing.
+  // Either branch may run: the estimate takes the one that needs the most memory, and says it may be high.
   const ls = getLanguageService(memoryHosts({ 'ds_config.json': '{ "train_micro_batch_size_per_gpu": "auto", "zero_optimization": { "stage": 2 } }', 'train.sh': text }));
   const found = await ls.getDocumentAnalysis(scriptDocument('train.sh', text), { ...defaultSettings, gpusPerNode: 4 });
-  assert.ok(found?.analysis.notes.includes('--per_device_train_batch_size $BS depends on the branch the script takes (1, 4), so it is not read.'), found?.analysis.notes.join('\n'));
+  assert.equal(found?.analysis.context.microBatchSize.value, 4);
+  assert.ok(found?.analysis.notes.includes('--per_device_train_batch_size $BS depends on the branch the script takes (1, 4): the estimate uses 4, the branch that needs the most memory, so it may be high.'), found?.analysis.notes.join('\n'));
+  // A value the estimate cannot order (a model) is still not read.
+  const models = text.replace('BS=1', 'M=Qwen/Qwen2.5-7B').replace('BS=4', 'M=Qwen/Qwen2.5-72B').replace('--model Qwen/Qwen2.5-7B-Instruct', '--model $M');
+  const byModel = await ls.getDocumentAnalysis(scriptDocument('train.sh', models), { ...defaultSettings, gpusPerNode: 4 });
+  assert.ok(byModel?.analysis.notes.includes('--model $M depends on the branch the script takes (Qwen/Qwen2.5-7B, Qwen/Qwen2.5-72B), so it is not read.'), byModel?.analysis.notes.join('\n'));
   // A branch that may not run keeps the value before it: here the environment's.
   assert.deepEqual(valueAtEnd('if [ "$(hostname)" = gpu1 ]; then\n  export NPROC_PER_NODE=8\nfi\necho\n', 'NPROC_PER_NODE')?.branches, ['8', '$NPROC_PER_NODE']);
 });
@@ -170,7 +175,7 @@ test('[[ … ]] && X=1 and [ … ] || X=1 assign only when the test says so', ()
   assert.equal(valueAtEnd('[ -z "$NPROC" ] && NPROC=8\necho\n', 'NPROC')?.value, '8');
   assert.equal(valueAtEnd('cd out && X=8\necho\n', 'X')?.value, '8');
   const [f] = extractLaunchFacts(doc('train.sh', 'BS=2\n[[ -f big ]] && BS=8\nswift sft --model m --per_device_train_batch_size $BS --deepspeed zero3\n'), [workspaceRoot]);
-  assert.deepEqual([f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value])], [true, [['--per_device_train_batch_size $BS', ['8', '2']]]]);
+  assert.deepEqual([f?.microBatch?.value, f?.branchDependent?.map((b) => [b.via, b.value, b.uses])], [8, [['--per_device_train_batch_size $BS', ['8', '2'], '8']]]);
 });
 
 test('bash runs `|| Y=2` after `TEST && X=1` exactly when the test fails (an assignment never fails): an else branch', () => {
@@ -188,8 +193,10 @@ NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type \${TRAI
   const undecided = script('lora').replace(/"\$MODE" = lora/g, '-f big.flag');
   assert.deepEqual(['MBS', 'TRAIN_TYPE', 'LR'].map((n) => valueAtEnd(undecided, n)?.branches), [['8', '2'], ['lora', '$TRAIN_TYPE'], ['$LR', '1e-5']]);
   const [f] = extractLaunchFacts(doc('train.sh', undecided), [workspaceRoot]);
-  assert.deepEqual([f?.microBatch?.isDefault, f?.branchDependent?.map((b) => [b.via, b.value])], [true, [['--train_type ${TRAIN_TYPE:-full}', ['lora', '$TRAIN_TYPE']], ['--per_device_train_batch_size $MBS', ['8', '2']]]]);
-  // `X=$(…)` has the status of the command it runs, so `|| X=2` may run after it too: no else branch, read as before
-  // (the last written).
-  assert.deepEqual(valueAtEnd('M=a\n[ "$M" = a ] && X=$(cat bs.txt) || X=2\necho\n', 'X')?.value, '2');
+  assert.deepEqual([f?.microBatch?.value, f?.branchDependent?.map((b) => [b.via, b.value, b.uses])], [8, [['--train_type ${TRAIN_TYPE:-full}', ['lora', '$TRAIN_TYPE'], undefined], ['--per_device_train_batch_size $MBS', ['8', '2'], '8']]]);
+  // `X=$(…)` has the status of the command it runs, so `|| X=2` runs when that command fails, which only running it
+  // tells: either value. The same after any command (`nvidia-smi || X=2`).
+  assert.deepEqual(valueAtEnd('M=a\n[ "$M" = a ] && X=$(cat bs.txt) || X=2\necho\n', 'X')?.branches, ['2', '$(cat bs.txt)']);
+  assert.deepEqual(valueAtEnd('X=4\nnvidia-smi || X=2\necho\n', 'X')?.branches, ['2', '4']);
+  assert.deepEqual(valueAtEnd('X=4\n[ -n "$Y" ] && echo hi || X=8\necho\n', 'X')?.branches, ['8', '4']);
 });

@@ -18,38 +18,45 @@ const memoryGrows: { [K in keyof LaunchFacts]?: 1 | -1 } = {
   sequenceParallel: -1,
 };
 
-/** Readings of the command per command: two per loop name, for four loops. */
+/** Readings of the command per command: two per loop or branch name, for four names. */
 const maxRuns = 8;
 
 /**
  * Every iteration of a `for` loop runs, so where a loop gives a fact the estimate sizes by, the facts take the
  * iteration that needs the most memory (the largest batch, the fewest GPUs): the command is read again in the runs
- * where a word the loop gives (`$BS`, `$MBS` of `MBS=$BS`) has its smallest and largest number. Sets those facts and
- * returns `dependent` with the value each word gives them.
+ * where a word the loop gives (`$BS`, `$MBS` of `MBS=$BS`) has its smallest and largest number. One branch of an
+ * `if`/`case` the script does not decide runs, which one only running it tells: the facts take the branch that needs
+ * the most memory too, so the estimate errs high (the note says so). Sets those facts and returns `dependent` with the
+ * value each word gives them.
  */
 export function readCostliestRuns(facts: LaunchFacts, dependent: BranchDependent[], env: CommandEnvironment, read: (env: CommandEnvironment) => LaunchFacts): BranchDependent[] {
-  const picked = new Map<keyof LaunchFacts, { fact: Fact<number>; loop: string; run: number }>();
-  // A dependent word's values are in the order of the loop's runs (VariableBinding.loop).
-  const runs = new Map<string, Set<number>>();
+  const picked = new Map<keyof LaunchFacts, { fact: Fact<number>; by: string; run: number }>();
+  // A dependent word's values are in the order of the loop's runs (VariableBinding.loop), or of the branches.
+  const runs = new Map<string, { env: (run: number) => CommandEnvironment; each: Set<number> }>();
   for (const d of dependent) {
-    if (!d.loop || !d.value.every((v) => /^\d+$/.test(v))) continue;
+    const by = d.loop ?? d.name;
+    if (!by || !d.value.every((v) => /^\d+$/.test(v))) continue;
     const numbers = d.value.map(Number);
-    runs.set(d.loop, (runs.get(d.loop) ?? new Set<number>()).add(numbers.indexOf(Math.min(...numbers))).add(numbers.indexOf(Math.max(...numbers))));
+    const key = d.loop ? `for ${by}` : `if ${by}`;
+    const entry = runs.get(key) ?? { env: (run: number) => (d.loop ? env.inRun(d.loop, run) : env.inBranch(by, d.value[run])), each: new Set<number>() };
+    entry.each.add(numbers.indexOf(Math.min(...numbers))).add(numbers.indexOf(Math.max(...numbers)));
+    runs.set(key, entry);
   }
-  const tried = [...runs].flatMap(([loop, each]) => [...each].map((run) => ({ loop, run })));
-  for (const { loop, run } of tried.slice(0, maxRuns)) {
-    const inRun = read(env.inRun(loop, run));
+  const tried = [...runs].flatMap(([by, { env: inRun, each }]) => [...each].map((run) => ({ by, run, inRun })));
+  for (const { by, run, inRun } of tried.slice(0, maxRuns)) {
+    const inThat = read(inRun(run));
     for (const [field, sign] of Object.entries(memoryGrows) as [keyof LaunchFacts, 1 | -1][]) {
-      const fact = inRun[field] as Fact<number> | undefined;
+      const fact = inThat[field] as Fact<number> | undefined;
       const base = facts[field] as Fact<number> | undefined;
       if (!fact || fact.isDefault || (fact.value === base?.value && fact.span.start === base.span.start)) continue;
       const best = picked.get(field);
-      if (!best || (fact.value - best.fact.value) * sign > 0) picked.set(field, { fact, loop, run });
+      if (!best || (fact.value - best.fact.value) * sign > 0) picked.set(field, { fact, by, run });
     }
   }
   for (const [field, { fact }] of picked) Object.assign(facts, { [field]: fact });
   return dependent.map((d) => {
-    const use = [...picked.values()].find((p) => p.loop === d.loop && p.fact.span.start < d.span.end && d.span.start < p.fact.span.end);
+    const by = d.loop ? `for ${d.loop}` : `if ${d.name}`;
+    const use = [...picked.values()].find((p) => p.by === by && p.fact.span.start < d.span.end && d.span.start < p.fact.span.end);
     return use ? { ...d, uses: d.value[use.run] } : d;
   });
 }

@@ -31,10 +31,11 @@ export function factVia(fact: Fact<unknown>, t: Translate): string {
 }
 
 /**
- * A word's values by the branch the script takes or, with `loop` (the loop's name), by the iteration of a `for` loop;
- * `uses`: the word's value in the run the facts read, the one that needs the most memory (launch/costliestRun.ts).
+ * A word's values by the branch the script takes (`name`: the variable set in the branches) or, with `loop` (the
+ * loop's name), by the iteration of a `for` loop; `uses`: the word's value in the run or branch the facts read, the
+ * one that needs the most memory (launch/costliestRun.ts).
  */
-export type BranchDependent = Fact<string[]> & { loop?: string; uses?: string };
+export type BranchDependent = Fact<string[]> & { loop?: string; name?: string; uses?: string };
 
 export type LauncherKind =
   | 'swift'

@@ -244,13 +244,16 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   const optimizerDecided = config.buildsOptimizer === true || over.workload?.optimizer !== undefined;
   if (!over.lora) notes.push(...unmodelledNotes(script, optimizerDecided, (fact) => describeSource(factSource(script!, fact, t), t), t));
   // bash takes one branch of an if/case the script does not decide, or runs the command once per word of a for loop:
-  // the value is not read, or for a loop the costliest run's is (launch/costliestRun.ts), and the note names each.
+  // where the value is a number the estimate sizes by, the costliest branch's or run's is read (launch/costliestRun.ts),
+  // else the value is not read; the note names each.
   for (const word of script?.branchDependent ?? []) {
     const values = word.value.join(t({ message: ', ', comment: 'between the items of a list' }));
     notes.push(
       word.uses !== undefined && word.loop
         ? t('{0} takes each value of the `for {1}` loop ({2}): the estimate uses {3}, the run that needs the most memory.', word.via, word.loop, values, word.uses)
-        : word.loop
+        : word.uses !== undefined
+          ? t('{0} depends on the branch the script takes ({1}): the estimate uses {2}, the branch that needs the most memory, so it may be high.', word.via, values, word.uses)
+          : word.loop
           ? t('{0} takes each value of the `for {1}` loop ({2}), so it is not read.', word.via, word.loop, values)
           : t('{0} depends on the branch the script takes ({1}), so it is not read.', word.via, values),
     );

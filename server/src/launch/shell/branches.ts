@@ -34,6 +34,8 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
   /** The and-or list of tests the command continues (`[ … ] && X=1`). */
   let tests: Condition = [];
   let previous: Command | undefined;
+  /** The previous command may fail or not, as the script cannot tell (`echo`, `python …`): not a test, not only assignments. */
+  let fallible = false;
   let patterns: { first: number; words: Word[] } | undefined;
   for (const command of script.commands) {
     const text = script.text.slice(command.start, command.start + 24);
@@ -43,7 +45,9 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
     const joined = previous?.separator === '&&' || previous?.separator === '||' ? previous.separator : undefined;
     /** The tests this command continues: after `[ … ] &&` or `[ … ] ||`. */
     const chain = joined ? tests : [];
+    const afterFallible = joined === '||' && fallible;
     tests = [];
+    fallible = false;
     previous = command;
     if (inner && open[open.length - 1] === 'if') add(command.index, text.startsWith('then') ? { kind: 'branch', test: condition ?? [] } : { kind: 'branch' });
     if (lead === 'if' || lead === 'elif') {
@@ -97,6 +101,11 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
       const orElse = joined === '&&' && command.separator === '||' && assignsOnly(command) && next && assignsOnly(next);
       add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: chain }, ...(joined === '||' ? [{ kind: 'branch' } as const] : []), ...(orElse ? [] : [{ kind: 'close', after: true } as const]));
       if (orElse) add(next.index, { kind: 'branch' }, { kind: 'close', after: true });
+      fallible = !assignsOnly(command);
+    } else {
+      // `CMD || Y=2`, `[ … ] && CMD || Y=2`: Y=2 runs when CMD fails, which only running it tells.
+      if (afterFallible) add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: [] }, { kind: 'close', after: true });
+      fallible = !assignsOnly(command);
     }
   }
   return events;

@@ -72,6 +72,15 @@ export class CommandEnvironment {
     };
     return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
   }
+
+  /** The environment as one branch the script does not decide leaves it: `name` has `value`, the prefix read again. */
+  inBranch(name: string, value: string): CommandEnvironment {
+    const shell = (n: string) => {
+      const binding = this.shellBinding(n);
+      return n === name && binding?.branches ? { value, assignment: binding.assignment, exported: binding.exported } : binding;
+    };
+    return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
+  }
 }
 
 /** A command's own prefix assignments, each seeing those before it, then the script's variables. */
@@ -325,7 +334,11 @@ function loopStep(
   }
   const frame = loops.pop();
   if (frame?.after) {
-    record(frame.after.assignment.name, at, frame.after);
+    // The last run's word, unless the body assigned the name itself (`for BS in 1 2; do BS=5; …`): then what that
+    // assignment left in the last run, as below.
+    const assigned = current.get(frame.after.assignment.name);
+    const assignedInBody = frame.from !== undefined && assigned !== undefined && made.indexOf(assigned, frame.from) >= 0;
+    if (!assignedInBody) record(frame.after.assignment.name, at, frame.after);
     const lastRun = frame.values?.indexOf(frame.after.value!) ?? -1;
     // The body ran last with the last word: a name it assigned from the loop's has that run's value, and an assignment
     // it left unknown reads it (`GBS=$((BS * 8))`).
