@@ -34,11 +34,10 @@ export function readCostliestRuns(facts: LaunchFacts, dependent: BranchDependent
   // A dependent word's values are in the order of the loop's runs (VariableBinding.loop), or of the branches.
   const runs = new Map<string, { env: (run: number) => CommandEnvironment; each: Set<number> }>();
   for (const d of dependent) {
-    const by = d.loop ?? d.name;
-    if (!by || !d.value.every((v) => /^\d+$/.test(v))) continue;
+    const key = runsKey(d);
+    if (!key || !d.value.every((v) => /^\d+$/.test(v))) continue;
     const numbers = d.value.map(Number);
-    const key = d.loop ? `for ${by}` : `if ${by}`;
-    const entry = runs.get(key) ?? { env: (run: number) => (d.loop ? env.inRun(d.loop, run) : env.inBranch(by, d.value[run])), each: new Set<number>() };
+    const entry = runs.get(key) ?? { env: (run: number) => (d.loop ? env.inRun(d.loop, run) : env.inBranch(d.name!, d.value[run])), each: new Set<number>() };
     entry.each.add(numbers.indexOf(Math.min(...numbers))).add(numbers.indexOf(Math.max(...numbers)));
     runs.set(key, entry);
   }
@@ -55,8 +54,13 @@ export function readCostliestRuns(facts: LaunchFacts, dependent: BranchDependent
   }
   for (const [field, { fact }] of picked) Object.assign(facts, { [field]: fact });
   return dependent.map((d) => {
-    const by = d.loop ? `for ${d.loop}` : `if ${d.name}`;
+    const by = runsKey(d);
     const use = [...picked.values()].find((p) => p.by === by && p.fact.span.start < d.span.end && d.span.start < p.fact.span.end);
     return use ? { ...d, uses: d.value[use.run] } : d;
   });
+}
+
+/** The loop or the undecided branch a word's values come from (a loop and a variable may share a name). */
+function runsKey(d: BranchDependent): string | undefined {
+  return d.loop ? `for ${d.loop}` : d.name ? `if ${d.name}` : undefined;
 }

@@ -66,18 +66,20 @@ export class CommandEnvironment {
    * `MBS=$loop` in its body) has that run's (`branches[run]`), the prefix read again.
    */
   inRun(loop: string, run: number): CommandEnvironment {
-    const shell = (n: string) => {
-      const binding = this.shellBinding(n);
-      return binding?.loop === loop && binding.branches ? { value: binding.branches[run], assignment: binding.assignment, exported: binding.exported } : binding;
-    };
-    return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
+    return this.fixing((_, binding) => (binding.loop === loop ? binding.branches![run] : undefined));
   }
 
   /** The environment as one branch the script does not decide leaves it: `name` has `value`, the prefix read again. */
   inBranch(name: string, value: string): CommandEnvironment {
+    return this.fixing((n) => (n === name ? value : undefined));
+  }
+
+  /** The same script variables, where `fixed` gives a value to a name with several (`branches`), the prefix read again. */
+  private fixing(fixed: (name: string, binding: VariableBinding) => string | undefined): CommandEnvironment {
     const shell = (n: string) => {
       const binding = this.shellBinding(n);
-      return n === name && binding?.branches ? { value, assignment: binding.assignment, exported: binding.exported } : binding;
+      const value = binding?.branches ? fixed(n, binding) : undefined;
+      return value !== undefined ? { value, assignment: binding!.assignment, exported: binding!.exported } : binding;
     };
     return new CommandEnvironment(shell, prefixBindings([...this.prefix.values()].map((b) => b.assignment), shell));
   }
