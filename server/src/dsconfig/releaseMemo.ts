@@ -1,5 +1,6 @@
 import type { Hosts } from '../host';
 import { findDeepSpeedRelease, type DeepSpeedRelease } from './deepspeedRelease';
+import { sameItems } from '../util/sameItems';
 
 /**
  * The DeepSpeed release found for an open config, kept while the hosts it was looked up through are the same
@@ -13,15 +14,11 @@ export class ReleaseMemo {
   of(hosts: Hosts, setting: string | undefined, file: string): Promise<DeepSpeedRelease | undefined> {
     const folders = hosts.workspace.folders();
     const held = this.found.get(hosts);
-    if (held && held.setting === setting && held.file === file && sameFolders(held.folders, folders)) return held.release;
+    if (held && held.setting === setting && held.file === file && sameItems(held.folders, folders)) return held.release;
     const release = findDeepSpeedRelease(hosts.fs, folders, setting, file);
     this.found.set(hosts, { setting, file, folders: [...folders], release });
     // A lookup that failed is not kept.
     release.catch(() => this.found.delete(hosts));
     return release;
   }
-}
-
-function sameFolders(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((folder, i) => folder === b[i]);
 }

@@ -1,5 +1,6 @@
 import schemaJson from '../../../schemas/ds_config.schema.json';
 import { localizedField, localizedList, type Locale } from '../l10n';
+import { sameItems } from '../util/sameItems';
 
 /**
  * Read access to `schemas/ds_config.schema.json` for completion, hover, validation and quick fixes.
@@ -273,7 +274,7 @@ export class SchemaIndex {
    */
   private propertiesOfBranches(node: SchemaNode, parts: View[]): Record<string, SchemaNode> {
     let seen = this.branchPropertyCache.get(node);
-    const hit = seen?.find((entry) => entry.parts.length === parts.length && entry.parts.every((part, i) => part === parts[i]));
+    const hit = seen?.find((entry) => sameItems(entry.parts, parts));
     if (hit) return hit.properties;
     const properties = this.mergedProperties(parts);
     if (!seen) this.branchPropertyCache.set(node, (seen = []));

@@ -1,3 +1,5 @@
+import { sameItems } from '../util/sameItems';
+
 /**
  * Which top-level keys of a parsed config a computation read, and what it found there, so that the next version
  * of the document can reuse the result when it holds the same there. A keystroke inside one value (literalEdit.ts)
@@ -54,7 +56,7 @@ export class RootReads {
     this.present.forEach((found, key) => (same &&= Reflect.has(other, key) === found));
     if (same && this.keys) {
       const keys = Object.keys(other);
-      same = keys.length === this.keys.length && keys.every((k, i) => k === this.keys![i]);
+      same = sameItems(keys, this.keys);
     }
     if (same) this.sameAs = other;
     return same;

@@ -1,6 +1,7 @@
 import type { JSONPath, Node } from 'jsonc-parser';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { originOf } from '../../diagnostics/fixData';
+import { sameItems } from '../../util/sameItems';
 import type { SchemaNode } from '../schemaIndex';
 import type { ConfigView } from './configView';
 
@@ -78,7 +79,7 @@ export class WalkSession {
     const entry = this.entries.get(value);
     if (!entry || entry.offset !== node.offset || entry.length !== node.length || entry.schema !== schema || entry.underIgnored !== underIgnored || entry.judgedUnder !== this.judgedUnder) return undefined;
     // Read again through the view, these reads are recorded for every object around this one (see `begin`).
-    if (!samePath(entry.path, path)) return undefined;
+    if (!sameItems(entry.path, path)) return undefined;
     for (const [at, was] of entry.reads) if (this.config.get(at) !== was) return undefined;
     for (const frame of this.frames) for (const pointer of entry.handled) frame.handled.push(pointer);
     this.counts.takenOver++;
@@ -136,10 +137,4 @@ export class WalkSession {
 /** Whether `path` is `object`'s path or a path inside it. */
 function within(path: JSONPath, object: JSONPath): boolean {
   return path.length >= object.length && object.every((segment, i) => segment === path[i]);
-}
-
-function samePath(a: JSONPath, b: JSONPath): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
