@@ -200,3 +200,18 @@ NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type \${TRAI
   assert.deepEqual(valueAtEnd('X=4\nnvidia-smi || X=2\necho\n', 'X')?.branches, ['2', '4']);
   assert.deepEqual(valueAtEnd('X=4\n[ -n "$Y" ] && echo hi || X=8\necho\n', 'X')?.branches, ['8', '4']);
 });
+
+test('what follows the `||` of an assignment never runs: an assignment cannot fail', () => {
+  assert.equal(valueAtEnd('X=1 || X=2\necho\n', 'X')?.value, '1');
+  // Nor the rest of that list, nor a command after `export`.
+  assert.equal(valueAtEnd('X=1 || X=2 || X=3\necho\n', 'X')?.value, '1');
+  assert.equal(valueAtEnd('export BS=4 || BS=16\necho\n', 'BS')?.value, '4');
+  // Inside a branch the rule is the same: either what the branch sets or what came before, never 2.
+  assert.deepEqual(valueAtEnd('X=0\nif [ -f big ]; then\n  X=1 || X=2\nfi\necho\n', 'X')?.branches, ['1', '0']);
+  // `&&` after an assignment always runs; an assignment from `$(…)` has that command's status.
+  assert.equal(valueAtEnd('X=1 && X=2\necho\n', 'X')?.value, '2');
+  assert.deepEqual(valueAtEnd('X=$(cat bs) || X=2\necho\n', 'X')?.branches, ['2', '$(cat bs)']);
+  // What a launch reads from it: the batch size bash uses.
+  const [facts] = extractLaunchFacts(doc('train.sh', 'BS=4 || BS=16\nswift sft --model Qwen/Qwen2.5-7B-Instruct --per_device_train_batch_size $BS --deepspeed zero3\n'), [workspaceRoot]);
+  assert.deepEqual([facts?.microBatch?.value, facts?.branchDependent], [4, undefined]);
+});

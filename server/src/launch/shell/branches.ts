@@ -11,8 +11,11 @@ export type Condition = { words: Word[]; negated: boolean; op?: Separator }[];
  */
 export type BranchEvent =
   | { kind: 'open'; construct: 'if' | 'case'; subject?: Word }
-  /** A branch starts here; `test` is the `if`/`elif` condition, `patterns` a case branch's; `else` has neither. */
-  | { kind: 'branch'; test?: Condition; patterns?: Word[] }
+  /**
+   * A branch starts here; `test` is the `if`/`elif` condition, `patterns` a case branch's; `else` has neither.
+   * `never`: bash cannot take it (the `|| Y=2` of `X=1 || Y=2`).
+   */
+  | { kind: 'branch'; test?: Condition; patterns?: Word[]; never?: true }
   | { kind: 'close'; after?: true };
 
 /** Keywords a command starts with: a loop's `do`, a `then`/`else` before an `if` on the same line (`else if [ … ]`). */
@@ -37,6 +40,8 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
   /** The previous command may fail or not, as the script cannot tell (`echo`, `python …`): not a test, not only assignments. */
   let fallible = false;
   let patterns: { first: number; words: Word[] } | undefined;
+  /** The command that is the else branch of `TESTS && X=1 || Y=2` (its events are added with the `X=1`). */
+  let orElseAt: number | undefined;
   for (const command of script.commands) {
     const text = script.text.slice(command.start, command.start + 24);
     const [lead, inner] = [keywords.exec(text)?.[1], /^(?:then|else)[ \t]+if(?=[\s;&|()]|$)/.test(text)];
@@ -46,6 +51,8 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
     /** The tests this command continues: after `[ … ] &&` or `[ … ] ||`. */
     const chain = joined ? tests : [];
     const afterFallible = joined === '||' && fallible;
+    /** `X=1 || Y=2`: an assignment never fails, so what follows its `||` never runs (nor the rest of that list). */
+    const unreachable = joined === '||' && chain.length === 0 && command.index !== orElseAt && !!previous && assignsOnly(previous);
     tests = [];
     fallible = false;
     previous = command;
@@ -100,11 +107,15 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
       const next = script.commands[command.index + 1];
       const orElse = joined === '&&' && command.separator === '||' && assignsOnly(command) && next && assignsOnly(next);
       add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: chain }, ...(joined === '||' ? [{ kind: 'branch' } as const] : []), ...(orElse ? [] : [{ kind: 'close', after: true } as const]));
-      if (orElse) add(next.index, { kind: 'branch' }, { kind: 'close', after: true });
+      if (orElse) {
+        add(next.index, { kind: 'branch' }, { kind: 'close', after: true });
+        orElseAt = next.index;
+      }
       fallible = !assignsOnly(command);
     } else {
       // `CMD || Y=2`, `[ … ] && CMD || Y=2`: Y=2 runs when CMD fails, which only running it tells.
       if (afterFallible) add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: [] }, { kind: 'close', after: true });
+      else if (unreachable) add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', never: true }, { kind: 'close', after: true });
       fallible = !assignsOnly(command);
     }
   }

@@ -258,7 +258,7 @@ function branchStep(
   for (const [name, binding] of frame.before) if (current.get(name) !== binding) record(name, at, binding);
   frame.open = true;
   const index = frame.done.length;
-  const catchAll = event.patterns ? event.patterns.some((p) => !p.quoted && p.value === '*') : !event.test;
+  const catchAll = event.patterns ? event.patterns.some((p) => !p.quoted && p.value === '*') : !event.test && !event.never;
   frame.exhaustive ||= catchAll;
   if (frame.taken !== 'searching') return;
   if (event.patterns) {
@@ -271,7 +271,7 @@ function branchStep(
     const name = emptinessTested(event.test[0].words);
     if (name !== undefined && current.get(name) === undefined) frame.defaults = name;
   }
-  const holds = event.test ? decideCondition(event.test, fixedValue(current)) : true;
+  const holds = event.never ? false : event.test ? decideCondition(event.test, fixedValue(current)) : true;
   frame.taken = holds === undefined ? undefined : holds ? index : 'searching';
 }
 
