@@ -215,6 +215,23 @@ test('a fix never rewrites the name `read` or `for NAME` sets: its value comes f
   }
 });
 
+test('a fix never rewrites one of several values a name takes: a loop word, or one branch of an undecided if', () => {
+  const editOf = (text: string) => {
+    const script = parseShell(text);
+    const start = text.indexOf('$BS');
+    return valueEdit(text, start, start + 3, '4', environmentFor(script, script.commands.find((c) => c.words[0]?.value === 'swift')!));
+  };
+  assert.deepEqual(editOf('for BS in 2 8; do\n  swift sft --model m --per_device_train_batch_size $BS\ndone\n'), { variable: 'BS' });
+  assert.deepEqual(editOf('if [ -f big ]; then BS=8; else BS=2; fi\nswift sft --model m --per_device_train_batch_size $BS\n'), { variable: 'BS' });
+  // One word, or after `done` (the last word's value): that word is what the command gets, and it is edited.
+  const edited = (text: string) => {
+    const { op, variable } = editOf(text);
+    return op?.op === 'replaceText' ? [variable, text.slice(0, op.start) + op.newText + text.slice(op.end)] : [variable];
+  };
+  assert.deepEqual(edited('for BS in 2; do\n  swift sft --per_device_train_batch_size $BS\ndone\n'), ['BS', 'for BS in 4; do\n  swift sft --per_device_train_batch_size $BS\ndone\n']);
+  assert.deepEqual(edited('for BS in 2 8; do :; done\nswift sft --per_device_train_batch_size $BS\n'), ['BS', 'for BS in 2 4; do :; done\nswift sft --per_device_train_batch_size $BS\n']);
+});
+
 test('after `done` a name the body assigned itself keeps what the last run left, not the last word', () => {
   assert.equal(valueAtEnd('for BS in 1 2; do\n  BS=5\ndone\necho $BS\n', 'BS')?.value, '5');
   assert.equal(valueAtEnd('for BS in 2 8; do\n  BS=$((BS * 2))\ndone\necho $BS\n', 'BS')?.value, '16');

@@ -11,8 +11,9 @@ const onlyVariable = /^("?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\1$/;
  * How a fix makes a command's value say `newText`. A literal is replaced where it stands. A value that is a variable
  * (`--per_device_train_batch_size $BS`) is not overwritten: where the script sets the variable to a literal before
  * the command (`BS=4`, `export BS="4"`), that assignment is edited, its quotes kept (`variable` names it, for the
- * title); where the value is not the script's literal (the environment, `${BS:-4}`, `$(...)`), there is no edit,
- * and `variable` says where the value comes from.
+ * title); where the value is not the script's literal (the environment, `${BS:-4}`, `$(...)`) or not one value
+ * (`for BS in 2 8`, an if whose branch the script does not decide), there is no edit, and `variable` says where the
+ * value comes from.
  */
 export type ValueEdit = { op: TextOp; variable?: string } | { op?: undefined; variable: string };
 
@@ -21,8 +22,10 @@ export function valueEdit(text: string, start: number, end: number, newText: str
   const written = onlyVariable.exec(text.slice(start, end));
   if (!written || !env) return { op: replaceText(text, start, end, newText) };
   const name = written[2] ?? written[3];
-  const value = env.wordBinding(name)?.assignment.value;
-  if (!value || value.hasExpansion) return { variable: name };
+  const binding = env.wordBinding(name);
+  const value = binding?.assignment.value;
+  // A name with several values here (each word of a loop, each branch of an undecided if) has no one assignment to edit.
+  if (!value || value.hasExpansion || binding.branches) return { variable: name };
   const raw = text.slice(value.start, value.end);
   const quote = raw.length >= 2 && (raw[0] === '"' || raw[0] === "'") && raw.endsWith(raw[0]) && raw.indexOf(raw[0], 1) === raw.length - 1 ? raw[0] : undefined;
   // Inside the quotes the new value must need no escaping; else it is written as one word of its own.
