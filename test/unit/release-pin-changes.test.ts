@@ -54,16 +54,40 @@ test('an environment that appears under a folder the lookup listed names the con
   assert.deepEqual(service.filesChanged([metadata]), [document.uri]);
 });
 
-test("a launch script's release-dependent check (the Trainer's --max_grad_norm) follows the pin too", async () => {
-  const script = 'torchrun --nproc_per_node 2 train.py --max_grad_norm 1.0 --deepspeed ds.json\n';
-  const hosts = memoryHosts({ 'ds.json': JSON.stringify({ train_micro_batch_size_per_gpu: 'auto' }), 'train.sh': script, 'requirements.txt': 'deepspeed==0.19.2\n' });
+/** A Trainer script whose --max_grad_norm DeepSpeed applies or not by release (the config has no gradient_clipping). */
+const clippingScript = 'torchrun --nproc_per_node 2 train.py --max_grad_norm 1.0 --deepspeed ds.json\n';
+function scriptWorkspace() {
+  const hosts = memoryHosts({ 'ds.json': JSON.stringify({ train_micro_batch_size_per_gpu: 'auto' }), 'train.sh': clippingScript, 'requirements.txt': 'deepspeed==0.19.2\n' });
   const service = getLanguageService(hosts);
-  const document = TextDocument.create(uriOf('train.sh'), 'shellscript', 1, script);
+  const document = TextDocument.create(uriOf('train.sh'), 'shellscript', 1, clippingScript);
   const warned = async () => (await service.doValidation(document, defaultSettings)).some((d) => d.code === 'max-grad-norm-not-applied');
+  return { hosts, service, document, warned };
+}
+
+test("a launch script's release-dependent check (the Trainer's --max_grad_norm) follows the pin too", async () => {
+  const { hosts, service, document, warned } = scriptWorkspace();
   assert.equal(await warned(), true, 'no clipping under 0.19.2');
   hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
   assert.ok(service.filesChanged([uriOf('requirements.txt')]).includes(document.uri));
   assert.equal(await warned(), false, 'clipping at 1.0 from 0.19.3 on');
+});
+
+test("a launch script's keystroke reads no pin file again: the release its --max_grad_norm check found is kept until the pin changes", async () => {
+  const { hosts, service, document, warned } = scriptWorkspace();
+  // The pin's reads, from here on (the checks read the config the script names at each version; the training
+  // layer's cache holds it for the estimate).
+  const pinReads: string[] = [];
+  const readFile = hosts.fs.readFile.bind(hosts.fs);
+  hosts.fs.readFile = (file, kind) => (file.endsWith('requirements.txt') && pinReads.push(file), readFile(file, kind));
+  assert.equal(await warned(), true);
+  assert.equal(pinReads.length, 1);
+  TextDocument.update(document, [{ text: clippingScript.replace('--nproc_per_node 2', '--nproc_per_node 4') }], 2);
+  service.filesChanged([document.uri]);
+  assert.equal(await warned(), true);
+  assert.equal(pinReads.length, 1, 'the keystroke looked the release up again');
+  hosts.write('requirements.txt', 'deepspeed==0.19.3\n');
+  service.filesChanged([uriOf('requirements.txt')]);
+  assert.equal(await warned(), false);
 });
 
 test('a closed config no longer depends on the pin or the folders its lookup listed', async () => {

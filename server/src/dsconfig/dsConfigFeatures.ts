@@ -8,10 +8,8 @@ import { WalkMemo } from './validation/walkMemo';
 import { SectionErrorsMemo } from './validation/sectionErrors';
 import { RuleMemo } from './validation/ruleMemo';
 import { codeActions } from './codeActions/codeActions';
-import { findDeepSpeedRelease } from './deepspeedRelease';
-import { ReleaseMemo } from './releaseMemo';
+import { releaseLookup } from './releaseMemo';
 import { mayDependOnRelease } from './releaseChecks';
-import { pathOf } from '../util/paths';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ZeroLensSettings } from '../settings';
 import type { WorldSize } from './validation/worldSize';
@@ -32,15 +30,10 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
   // The schema walk's findings per object, ajv's per section and each rule's, taken over by the next version where an
   // edit left what they read as it was.
   const memo = { walks: new WalkMemo(), sections: new SectionErrorsMemo(), rules: new RuleMemo() };
-  // Kept only through hosts that are replaced when what they read changes; the plain hosts never are.
-  const releases = hostsFor && new ReleaseMemo();
   // Validation and hover read it through the same hosts, so a hover on a key whose default changed between releases
   // asks no disk either.
-  const releaseFor = (document: TextDocument, settings: ZeroLensSettings) => {
-    const reading = hostsFor?.(document.uri) ?? hosts;
-    const file = pathOf(document.uri);
-    return releases ? releases.of(reading, settings.deepspeedVersion, file) : findDeepSpeedRelease(reading.fs, reading.workspace.folders(), settings.deepspeedVersion, file);
-  };
+  const releaseOf = releaseLookup(hosts, hostsFor);
+  const releaseFor = (document: TextDocument, settings: ZeroLensSettings) => releaseOf(document.uri, settings.deepspeedVersion);
   return {
     name: 'DeepSpeed config',
     complete: (document, position, settings) => complete(parses, document, position, settings),

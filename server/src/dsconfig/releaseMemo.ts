@@ -1,6 +1,23 @@
 import type { Hosts } from '../host';
 import { findDeepSpeedRelease, type DeepSpeedRelease } from './deepspeedRelease';
 import { sameItems } from '../util/sameItems';
+import { pathOf } from '../util/paths';
+
+/** The DeepSpeed release a document's checks run under: `setting` is zeroLens.deepspeedVersion. */
+export type ReleaseOfDocument = (uri: string, setting: string | undefined) => Promise<DeepSpeedRelease | undefined>;
+
+/**
+ * A feature's release lookup: through the document's recording hosts (`hostsFor`) and a ReleaseMemo, since those
+ * hosts are replaced when a file they read changes; with the plain hosts, which never are, from disk each time.
+ */
+export function releaseLookup(hosts: Hosts, hostsFor?: (uri: string) => Hosts): ReleaseOfDocument {
+  const memo = hostsFor && new ReleaseMemo();
+  return (uri, setting) => {
+    const reading = hostsFor?.(uri) ?? hosts;
+    const file = pathOf(uri);
+    return memo ? memo.of(reading, setting, file) : findDeepSpeedRelease(reading.fs, reading.workspace.folders(), setting, file);
+  };
+}
 
 /**
  * The DeepSpeed release found for an open config, kept while the hosts it was looked up through are the same

@@ -8,6 +8,7 @@ import { launchHover } from './features/hover';
 import { launchDefinition, launchDocumentLinks } from './features/links';
 import { launchCodeActions } from './features/codeActions';
 import type { FactsOfFile } from './references';
+import { releaseLookup } from '../dsconfig/releaseMemo';
 import { unlimited, type Budget } from '../util/budget';
 
 /** What the launch domain gets from the layers above it: the parses, cached file facts and estimates. */
@@ -28,9 +29,11 @@ export interface LaunchFeatureInputs {
 /** The launch-script and launcher-YAML contributor: parse once per version, answer every feature from it. */
 export function createLaunchFeatures(inputs: LaunchFeatureInputs): FeatureContributor {
   const { hosts, parse } = inputs;
+  const releaseOf = releaseLookup(hosts, inputs.hostsFor);
   return {
     name: 'launch',
-    validate: async (document, settings, budget = unlimited) => launchDiagnostics(await (inputs.parseForValidation?.(document, budget) ?? parse(document)), inputs.hostsFor?.(document.uri) ?? hosts, budget, settings),
+    validate: async (document, settings, budget = unlimited) =>
+      launchDiagnostics(await (inputs.parseForValidation?.(document, budget) ?? parse(document)), inputs.hostsFor?.(document.uri) ?? hosts, budget, settings, () => releaseOf(document.uri, settings.deepspeedVersion)),
     complete: (document, position, settings) => scriptCompletions(parse(document), document.offsetAt(position), hosts, inputs.presetEstimates, settings),
     hover: (document, position, settings) => launchHover(parse(document), document.offsetAt(position), hosts.fs, inputs.factsOfFile, settings.locale),
     codeActions: async (document, _range, context) => launchCodeActions(document, context),

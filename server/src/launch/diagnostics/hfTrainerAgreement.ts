@@ -12,6 +12,7 @@ import { trainBatchAgreement, trainerMismatchRefusal } from './hfTrainerBatch';
 import { maxGradNormNotApplied } from './maxGradNorm';
 import type { Translate } from '../../l10n';
 import type { LaunchFacts } from '../facts';
+import type { DeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
 import { launchFactsOfText } from '../references';
 
 /**
@@ -55,7 +56,7 @@ function at(value: unknown, path: string[]): unknown {
 
 
 /** `deepspeedVersion`: the zeroLens.deepspeedVersion setting, for what DeepSpeed does by default (maxGradNorm.ts). */
-export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate, deepspeedVersion?: string): Promise<Diagnostic[]> {
+export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate, release: () => Promise<DeepSpeedRelease | undefined>): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];
   const config = await readReferencedConfig(async (p) => textOf(await hosts.fs.readFile(p, 'config')), ref).catch(() => undefined);
@@ -119,7 +120,7 @@ export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launc
     );
   }
   if (!autoFindBatchSize) out.push(...trainBatchAgreement(ctx, launch, reader, config.value as Record<string, unknown>, t));
-  out.push(...(await maxGradNormNotApplied(ctx, hosts, reader, config.value as Record<string, unknown>, deepspeedVersion, t)));
+  out.push(...(await maxGradNormNotApplied(ctx, reader, config.value as Record<string, unknown>, release, t)));
   return out;
 }
 

@@ -1,7 +1,6 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Hosts } from '../../host';
 import type { SourceContext } from '../command/context';
-import { changedDefaults, compareReleases, findDeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
+import { changedDefaults, compareReleases, type DeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
 import { valueRange } from '../command/options';
 import type { OptionReader } from '../launchers/trainerArgs';
 import { launchDiagnostic } from './launchDiagnostic';
@@ -13,17 +12,17 @@ import type { Translate } from '../../l10n';
  * gradient_clipping. The Trainer fills that key from --max_grad_norm only where it says "auto" (fill_match), so a
  * config without it clips at DeepSpeed's default, which changed: 0 (no clipping) before 0.19.3, 1.0 from then on
  * (#8068). Said where the script writes --max_grad_norm and that default, under the workspace's release
- * (zeroLens.deepspeedVersion, a pin, an environment), is another value; with the release unknown, only when the
+ * (`releaseOf`: zeroLens.deepspeedVersion, a pin, an environment, looked up only here), is another value; with the release unknown, only when the
  * value is neither default. Nothing raises: a warning.
  */
-export async function maxGradNormNotApplied(ctx: SourceContext, hosts: Hosts, reader: OptionReader, config: Record<string, unknown>, deepspeedVersion: string | undefined, t: Translate): Promise<Diagnostic[]> {
+export async function maxGradNormNotApplied(ctx: SourceContext, reader: OptionReader, config: Record<string, unknown>, releaseOf: () => Promise<DeepSpeedRelease | undefined>, t: Translate): Promise<Diagnostic[]> {
   if ('gradient_clipping' in config) return [];
   const option = reader.option('max_grad_norm');
   const text = option && reader.text(option);
   const given = text ? Number(text) : NaN;
   if (!option || !Number.isFinite(given)) return [];
   const { since, change, value, before } = changedDefaults.gradient_clipping;
-  const release = await findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion, ctx.filePath);
+  const release = await releaseOf();
   const clipping = release ? ((compareReleases(release.version, since) >= 0 ? value : before) as number) : undefined;
   if (clipping === given || (clipping === undefined && (given === value || given === before))) return [];
   const uses = (v: unknown) => (v === 0 ? t('no clipping') : t('clipping at {0}', String(v)));

@@ -23,6 +23,7 @@ import { llamaFactoryQuantization } from './llamaFactoryQuantization';
 import { llamaFactorySingleProcess } from './llamaFactorySingleProcess';
 import { commandLineOptions, configFileOptions, envEnabled, overFile } from './llamaFactoryOptions';
 import { effectiveFacts, factsOfFileIn } from '../references';
+import { findDeepSpeedRelease, type DeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
 
 /**
  * The hosts for one validation run, reading each path and the workspace's JSON files once: a script may name
@@ -54,11 +55,13 @@ export async function launchDiagnostics(
   disk: Hosts,
   budget: Budget = unlimited,
   settings: Partial<Pick<ZeroLensSettings, 'deepspeedVersion' | 'locale' | 'warnOnJsonc'>> = {},
+  release?: () => Promise<DeepSpeedRelease | undefined>,
 ): Promise<Diagnostic[]> {
   const hosts = readingOnce(disk);
   const { deepspeedVersion, locale } = settings;
   const t = translator(locale);
   const { ctx } = analysis;
+  const releaseOfScript = release ?? (() => findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion, ctx.filePath));
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
     if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml, t) : [];
@@ -86,7 +89,7 @@ export async function launchDiagnostics(
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t, launch.env)));
-      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, deepspeedVersion)));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, releaseOfScript)));
       out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer, t)));
       out.push(...(await acceleratePrecisionAgreement(ctx, hosts, launch, trainer, t)));
       const single = hfSingleProcessDiagnostic(ctx, launch, t);
