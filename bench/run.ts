@@ -3,7 +3,7 @@
  * configured with our schema, on the same documents and the same scripted session, both asked for diagnostics
  * the way VS Code asks (pull). Writes bench/results.json and bench/RESULTS.md.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchDocuments } from './documents';
@@ -44,12 +44,25 @@ const editorCapabilities = {
  * them, which vscode-languageclient does for any server that offers it. ZeRO Lens uses the code cache folder
  * `main` primes (`ZERO_LENS_CACHE_DIR`), as it would on every start after the first.
  */
+/**
+ * The folder the editor has open, as a VS Code window on a project does: it holds the measured config (every
+ * document's URI lies in it). Until 2026-11-27 the bench opened no folder, so ZeRO Lens never looked for launch
+ * scripts or a DeepSpeed pin in a workspace while it was measured.
+ */
+const benchWorkspace = '/tmp/zero-lens-bench';
+
 export const subjects = (cacheDir: string): ServerUnderTest[] => [
-  { name: 'ZeRO Lens', start: { pull: true, textDocumentCapabilities: editorCapabilities, env: { ZERO_LENS_CACHE_DIR: cacheDir } }, languageId: 'ds-config', pull: true },
-  { name: 'JSON server', start: { pull: true, command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings, pull: true },
+  { name: 'ZeRO Lens', start: { pull: true, rootPath: benchWorkspace, textDocumentCapabilities: editorCapabilities, env: { ZERO_LENS_CACHE_DIR: cacheDir } }, languageId: 'ds-config', pull: true },
+  { name: 'JSON server', start: { pull: true, rootPath: benchWorkspace, command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings, pull: true },
   // Not a contender: the least any server on vscode-languageserver can take here (see floorServer.mjs).
-  { name: 'LSP floor (no work)', start: { pull: true, command: { path: process.execPath, args: [floorBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', pull: true },
+  { name: 'LSP floor (no work)', start: { pull: true, rootPath: benchWorkspace, command: { path: process.execPath, args: [floorBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', pull: true },
 ];
+
+/** The workspace on disk: the typical config saved where the measured document is. */
+function makeBenchWorkspace(typicalText: string): void {
+  mkdirSync(benchWorkspace, { recursive: true });
+  writeFileSync(path.join(benchWorkspace, 'ds_config.json'), typicalText);
+}
 
 /** The same servers for the cold-start phase, and ZeRO Lens once more as on its first start (no code cache). */
 function coldStartSubjects(servers: ServerUnderTest[]): ColdStartSubject[] {
@@ -138,9 +151,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const sessions: BenchResults['sessions'] = [];
   const oneCpu: BenchResults['oneCpu'] = {};
-  const uri = `file:///tmp/zero-lens-bench/ds_config.json`;
+  const uri = `file://${benchWorkspace}/ds_config.json`;
   const documents = selection(benchDocuments(), args);
   const typical = benchDocuments()[0];
+  makeBenchWorkspace(typical.text);
   process.stdout.write('code cache: one start of ZeRO Lens that runs until it has saved it\n');
   const cache = await primedCodeCache(subjects('')[0], typical.text);
   const servers = selection(subjects(cache.dir), args);
