@@ -208,6 +208,10 @@ test('what follows the `||` of an assignment never runs: an assignment cannot fa
   assert.equal(valueAtEnd('export BS=4 || BS=16\necho\n', 'BS')?.value, '4');
   // Inside a branch the rule is the same: either what the branch sets or what came before, never 2.
   assert.deepEqual(valueAtEnd('X=0\nif [ -f big ]; then\n  X=1 || X=2\nfi\necho\n', 'X')?.branches, ['1', '0']);
+  // After a command that may fail, `&& X=1 || X=2` runs X=2 when it fails.
+  const either = valueAtEnd('X=0\nnvidia-smi && X=1 || X=2\necho\n', 'X');
+  assert.ok(either?.value === '2' || either?.branches?.includes('2'), JSON.stringify(either));
+  assert.equal(valueAtEnd('X=1 && Y=3 || X=2\necho\n', 'X')?.value, '1');
   // `&&` after an assignment always runs; an assignment from `$(…)` has that command's status.
   assert.equal(valueAtEnd('X=1 && X=2\necho\n', 'X')?.value, '2');
   assert.deepEqual(valueAtEnd('X=$(cat bs) || X=2\necho\n', 'X')?.branches, ['2', '$(cat bs)']);

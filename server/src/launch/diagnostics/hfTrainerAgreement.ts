@@ -55,7 +55,7 @@ function at(value: unknown, path: string[]): unknown {
 }
 
 
-/** `deepspeedVersion`: the zeroLens.deepspeedVersion setting, for what DeepSpeed does by default (maxGradNorm.ts). */
+/** `release`: the DeepSpeed release the script runs under, looked up when a check needs it (maxGradNorm.ts). */
 export async function hfTrainerAgreement(ctx: SourceContext, hosts: Hosts, launch: LaunchCommand, trainer: TrainerPart, t: Translate, release: () => Promise<DeepSpeedRelease | undefined>): Promise<Diagnostic[]> {
   const ref = launch.facts.deepspeed;
   if (!ref || configReader(launch.facts) !== 'the Hugging Face Trainer') return [];

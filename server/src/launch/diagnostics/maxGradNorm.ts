@@ -12,8 +12,8 @@ import type { Translate } from '../../l10n';
  * gradient_clipping. The Trainer fills that key from --max_grad_norm only where it says "auto" (fill_match), so a
  * config without it clips at DeepSpeed's default, which changed: 0 (no clipping) before 0.19.3, 1.0 from then on
  * (#8068). Said where the script writes --max_grad_norm and that default, under the workspace's release
- * (`releaseOf`: zeroLens.deepspeedVersion, a pin, an environment, looked up only here), is another value; with the release unknown, only when the
- * value is neither default. Nothing raises: a warning.
+ * (`releaseOf`: zeroLens.deepspeedVersion, a pin, an environment; asked only once the option is written), is another
+ * value; with the release unknown, only when the value is neither default. Nothing raises: a warning.
  */
 export async function maxGradNormNotApplied(ctx: SourceContext, reader: OptionReader, config: Record<string, unknown>, releaseOf: () => Promise<DeepSpeedRelease | undefined>, t: Translate): Promise<Diagnostic[]> {
   if ('gradient_clipping' in config) return [];

@@ -48,8 +48,12 @@ function readingOnce(hosts: Hosts): Hosts {
   };
 }
 
-/** Every launch diagnostic of a document except memory estimates (those need the estimator). */
-/** `settings`: the release the user runs (`deepspeedVersion`), the reader's language, and warnOnJsonc for here-document configs. */
+/**
+ * Every launch diagnostic of a document except memory estimates (those need the estimator). `settings`: the release
+ * the user runs (`deepspeedVersion`), the reader's language, and warnOnJsonc for here-document configs. `release`:
+ * the feature's lookup of the release the script runs under (kept between keystrokes, `releaseLookup`); without it,
+ * looked up through `disk` when a check asks.
+ */
 export async function launchDiagnostics(
   analysis: LaunchAnalysis,
   disk: Hosts,

@@ -40,8 +40,8 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
   /** The previous command may fail or not, as the script cannot tell (`echo`, `python …`): not a test, not only assignments. */
   let fallible = false;
   let patterns: { first: number; words: Word[] } | undefined;
-  /** The command that is the else branch of `TESTS && X=1 || Y=2` (its events are added with the `X=1`). */
-  let orElseAt: number | undefined;
+  /** Whether the and-or list so far may end with a failure: false after `X=1` or `X=1 || …`, which cannot fail. */
+  let listMayFail = false;
   for (const command of script.commands) {
     const text = script.text.slice(command.start, command.start + 24);
     const [lead, inner] = [keywords.exec(text)?.[1], /^(?:then|else)[ \t]+if(?=[\s;&|()]|$)/.test(text)];
@@ -51,8 +51,11 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
     /** The tests this command continues: after `[ … ] &&` or `[ … ] ||`. */
     const chain = joined ? tests : [];
     const afterFallible = joined === '||' && fallible;
-    /** `X=1 || Y=2`: an assignment never fails, so what follows its `||` never runs (nor the rest of that list). */
-    const unreachable = joined === '||' && chain.length === 0 && command.index !== orElseAt && !!previous && assignsOnly(previous);
+    /** `X=1 || Y=2`, `X=1 && Z=3 || Y=2`: assignments never fail, so what follows the `||` never runs. */
+    const unreachable: boolean = joined === '||' && !listMayFail;
+    // A list's status is its last command's that ran: `A || B` fails only where B runs and fails.
+    const mayFail = !assignsOnly(command);
+    listMayFail = joined === '&&' ? listMayFail || mayFail : joined === '||' ? !unreachable && mayFail : mayFail;
     tests = [];
     fallible = false;
     previous = command;
@@ -107,10 +110,7 @@ export function branchEvents(script: ShellScript): Map<number, BranchEvent[]> {
       const next = script.commands[command.index + 1];
       const orElse = joined === '&&' && command.separator === '||' && assignsOnly(command) && next && assignsOnly(next);
       add(command.index, { kind: 'open', construct: 'if' }, { kind: 'branch', test: chain }, ...(joined === '||' ? [{ kind: 'branch' } as const] : []), ...(orElse ? [] : [{ kind: 'close', after: true } as const]));
-      if (orElse) {
-        add(next.index, { kind: 'branch' }, { kind: 'close', after: true });
-        orElseAt = next.index;
-      }
+      if (orElse) add(next.index, { kind: 'branch' }, { kind: 'close', after: true });
       fallible = !assignsOnly(command);
     } else {
       // `CMD || Y=2`, `[ … ] && CMD || Y=2`: Y=2 runs when CMD fails, which only running it tells.
