@@ -40,17 +40,17 @@ const editorCapabilities = {
 };
 
 /**
- * Every server as VS Code talks to it: diagnostics pulled (`textDocument/diagnostic`) when the editor wants
- * them, which vscode-languageclient does for any server that offers it. ZeRO Lens uses the code cache folder
- * `main` primes (`ZERO_LENS_CACHE_DIR`), as it would on every start after the first.
- */
-/**
  * The folder the editor has open, as a VS Code window on a project does: it holds the measured config (every
  * document's URI lies in it). Until 2026-11-27 the bench opened no folder, so ZeRO Lens never looked for launch
  * scripts or a DeepSpeed pin in a workspace while it was measured.
  */
 const benchWorkspace = '/tmp/zero-lens-bench';
 
+/**
+ * Every server as VS Code talks to it: diagnostics pulled (`textDocument/diagnostic`) when the editor wants
+ * them, which vscode-languageclient does for any server that offers it, each with `benchWorkspace` open. ZeRO Lens
+ * uses the code cache folder `main` primes (`ZERO_LENS_CACHE_DIR`), as it would on every start after the first.
+ */
 export const subjects = (cacheDir: string): ServerUnderTest[] => [
   { name: 'ZeRO Lens', start: { pull: true, rootPath: benchWorkspace, textDocumentCapabilities: editorCapabilities, env: { ZERO_LENS_CACHE_DIR: cacheDir } }, languageId: 'ds-config', pull: true },
   { name: 'JSON server', start: { pull: true, rootPath: benchWorkspace, command: { path: process.execPath, args: [peerBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', settings: peerSettings, pull: true },
