@@ -9,10 +9,10 @@
  *   training/                        the one pipeline from documents to estimates
  *   estimates/                       the features that show estimates
  *   languageService, analyses        the facade
- *   server, stdio*, dependentsRefresh, modelFolderWatch, pullDiagnostics, nodeHost, safeFile, clientWatch, v8Flags, requestBudget, jsonBasics, cli/   the edges (LSP, Node, terminal)
+ *   server, stdio*, dependentsRefresh, modelFolderWatch, pullDiagnostics, nodeHost, safeFile, clientWatch, v8Flags, requestBudget, jsonBasics, listingRecheck, cli/   the edges (LSP, Node, terminal)
  *   bundle, boot/                    the shared bundle's entry and the two small entry points that load it
  */
-const edgeFiles = '(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|modelFolderWatch\\.ts$|pullDiagnostics\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|v8Flags\\.ts$|requestBudget\\.ts$|jsonBasics\\.ts$|cli/|bundle\\.ts$|boot/)';
+const edgeFiles = '(server\\.ts$|stdioMessage|dependentsRefresh\\.ts$|modelFolderWatch\\.ts$|pullDiagnostics\\.ts$|nodeHost\\.ts$|safeFile\\.ts$|clientWatch\\.ts$|v8Flags\\.ts$|requestBudget\\.ts$|jsonBasics\\.ts$|listingRecheck\\.ts$|cli/|bundle\\.ts$|boot/)';
 const core = `^server/src/(?!${edgeFiles})`;
 const edges = `^server/src/${edgeFiles}`;
 

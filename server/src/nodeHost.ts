@@ -197,6 +197,22 @@ export class NodeWorkspace implements WorkspaceHost {
     return this.listing;
   }
 
+  /**
+   * Walks the folders again now and keeps that listing: the files that appeared and went since the one before (none
+   * where there was none), and how long the walk took. For files whose created or deleted events never came.
+   */
+  async relist(): Promise<{ appeared: string[]; gone: string[]; walkMs: number }> {
+    const before = this.listing;
+    const started = Date.now();
+    const walk = this.walk();
+    this.listing = walk;
+    const now = new Set(await walk);
+    const walkMs = Date.now() - started;
+    const old = before && new Set(await before.catch((): string[] => []));
+    if (!old) return { appeared: [], gone: [], walkMs };
+    return { appeared: [...now].filter((f) => !old.has(f)), gone: [...old].filter((f) => !now.has(f)), walkMs };
+  }
+
   private async walk(): Promise<string[]> {
     const { maxFiles, maxDepth, maxEntries, maxMs } = this.limits;
     const found: string[] = [];

@@ -46,6 +46,7 @@ import { settingsEdit } from './settingsEdit';
 import { jsonBasics } from './jsonBasics';
 import { ModelFolderWatch } from './modelFolderWatch';
 import { folderHolding } from './util/paths';
+import { ListingRecheck } from './listingRecheck';
 
 let shutdownRequested = false;
 const connection: Connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -70,6 +71,15 @@ const documents = new TextDocuments(TextDocument);
 const workspace = new NodeWorkspace([]);
 /** The disk; `ZERO_LENS_TRACE_FS` logs every path it touches (the restricted-mode tests read that log). */
 const disk = new NodeFileSystem(fsTrace(process.env.ZERO_LENS_TRACE_FS), watchedFor);
+/** Walks the workspace again now and then for files whose events never came; `ZERO_LENS_RELIST_MS` (tests) sets how often. */
+const listingRecheck = new ListingRecheck(
+  {
+    relist: () => workspace.relist(),
+    changed: (paths) => filesChangedOnDisk(paths.map((p) => URI.file(p).toString())),
+    reportError: (error) => connection.console.error(`ZeRO Lens could not list the workspace again: ${String(error)}`),
+  },
+  Number(process.env.ZERO_LENS_RELIST_MS) || undefined,
+);
 /** Created on initialize, once the editor's capabilities are known; requests before that are refused (`notInitialized`). */
 let service: ZeroLensLanguageService;
 let followingDocuments = false;
@@ -352,10 +362,15 @@ function watchModelFolder(folder: string): Promise<{ dispose(): void } | undefin
 connection.onDidChangeWatchedFiles((params) => {
   // A file created or deleted changes the workspace's listing; a changed one only what was read from it.
   if (params.changes.some((c) => c.type !== FileChangeType.Changed)) workspace.invalidate();
-  const affected = service.filesChanged(params.changes.map((c) => c.uri));
+  filesChangedOnDisk(params.changes.map((c) => c.uri));
+});
+
+/** Files changed on disk (a file event, or the listing's recheck): what was read from them goes, their dependents follow. */
+function filesChangedOnDisk(uris: string[]): void {
+  const affected = service.filesChanged(uris);
   revalidate(affected);
   if (affected.length) refreshInlayHints();
-});
+}
 
 /**
  * Open documents whose diagnostics may have changed: pushed again, or the editor is asked to pull them. Their
@@ -405,6 +420,7 @@ async function validate(uri: string, version: number): Promise<void> {
 connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResultId }, token) => {
   const document = documents.get(uri);
   if (!document || !pulled) return { kind: 'full', items: [] };
+  listingRecheck.touch();
   const version = document.version;
   // Stops at its next checkpoint when the editor cancels the pull or a newer version arrives. Such a pull is
   // answered "cancelled", never with an empty list that would read as "no problems".
@@ -459,6 +475,7 @@ async function withSettings<T>(
   token?: CancellationToken,
 ): Promise<T> {
   initialized();
+  listingRecheck.touch();
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
