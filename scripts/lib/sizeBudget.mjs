@@ -21,13 +21,15 @@ export const totalBudgetKiB = 700;
  * shell loops and conditions, watched model files, launcher refusals and the keystroke's memos (RuleMemo), and the
  * docs' by 0.5 KiB for their changelog; the same day the core fell to 395.7 and the VSIX to 685.5 KiB when the
  * bundles left out what they never run: vscode-uri's module build, the settings' descriptions, unused LSP features;
- * scripts/lib/libraryBuilds.mjs), and 1 KiB of the client's budget went to the docs' for the changelog). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
+ * scripts/lib/libraryBuilds.mjs), and 1 KiB of the client's budget went to the docs' for the changelog; on 2026-11-28
+ * 0.5 KiB of the core's went to the images', whose pictures, retaken for the sidebar's "Workspaces", came to 53.5x
+ * KiB). Together they leave the zip's own headers (about 3 KiB) inside the whole. A wasm shell parser does not fit: its budget is
  * 0, and it would have to take its room from the others.
  */
 export const components = [
   {
     name: 'core',
-    budgetKiB: 403,
+    budgetKiB: 402.5,
     what: 'dist/core.js (the language server and the CLI, less the catalog, strings and shell parser bundled into it), dist/server.js, dist/cli.js',
     files: [/^dist\/(core|server|cli)\.js$/],
   },
@@ -58,7 +60,7 @@ export const components = [
   },
   {
     name: 'images',
-    budgetKiB: 53.5,
+    budgetKiB: 54,
     what: "the README's pictures (embedded in readme.md, the only way the extension page shows them offline) and media/ images",
     files: [/^media\/.*\.(png|svg|webp|jpe?g|gif)$/],
     readmeImages: true,
