@@ -23,7 +23,7 @@ import { llamaFactoryQuantization } from './llamaFactoryQuantization';
 import { llamaFactorySingleProcess } from './llamaFactorySingleProcess';
 import { commandLineOptions, configFileOptions, envEnabled, overFile } from './llamaFactoryOptions';
 import { effectiveFacts, factsOfFileIn } from '../references';
-import { findDeepSpeedRelease, type DeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
+import type { DeepSpeedRelease } from '../../dsconfig/deepspeedRelease';
 
 /**
  * The hosts for one validation run, reading each path and the workspace's JSON files once: a script may name
@@ -49,23 +49,21 @@ function readingOnce(hosts: Hosts): Hosts {
 }
 
 /**
- * Every launch diagnostic of a document except memory estimates (those need the estimator). `settings`: the release
- * the user runs (`deepspeedVersion`), the reader's language, and warnOnJsonc for here-document configs. `release`:
- * the feature's lookup of the release the script runs under (kept between keystrokes, `releaseLookup`); without it,
- * looked up through `disk` when a check asks.
+ * Every launch diagnostic of a document except memory estimates (those need the estimator). `settings`: the reader's
+ * language and warnOnJsonc for here-document configs. `release`: the feature's lookup of the DeepSpeed release the
+ * script runs under (`releaseLookup`, which also reads zeroLens.deepspeedVersion), asked only when a check needs it.
  */
 export async function launchDiagnostics(
   analysis: LaunchAnalysis,
   disk: Hosts,
   budget: Budget = unlimited,
-  settings: Partial<Pick<ZeroLensSettings, 'deepspeedVersion' | 'locale' | 'warnOnJsonc'>> = {},
-  release?: () => Promise<DeepSpeedRelease | undefined>,
+  settings: Partial<Pick<ZeroLensSettings, 'locale' | 'warnOnJsonc'>>,
+  release: () => Promise<DeepSpeedRelease | undefined>,
 ): Promise<Diagnostic[]> {
   const hosts = readingOnce(disk);
-  const { deepspeedVersion, locale } = settings;
+  const { locale } = settings;
   const t = translator(locale);
   const { ctx } = analysis;
-  const releaseOfScript = release ?? (() => findDeepSpeedRelease(hosts.fs, hosts.workspace.folders(), deepspeedVersion, ctx.filePath));
   if (analysis.kind === 'yaml') {
     const { yaml, syntaxError } = analysis;
     if (!syntaxError) return yaml ? yamlDiagnostics(ctx, hosts, yaml, t) : [];
@@ -93,7 +91,7 @@ export async function launchDiagnostics(
       const ref = launch.facts.deepspeed;
       const fromScript = ref && trainer.args.length > 0 && ref.span.start >= trainer.args[0].start;
       if (ref && fromScript) out.push(...(await checkDeepSpeedReference(ctx, hosts, ref, 'the Hugging Face Trainer', t, launch.env)));
-      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, releaseOfScript)));
+      if (ref && fromScript) out.push(...(await hfTrainerAgreement(ctx, hosts, launch, trainer, t, release)));
       out.push(...(await accelerateYamlAgreement(ctx, hosts, launch, trainer, t)));
       out.push(...(await acceleratePrecisionAgreement(ctx, hosts, launch, trainer, t)));
       const single = hfSingleProcessDiagnostic(ctx, launch, t);
