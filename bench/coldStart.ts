@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StartOptions } from '../test/protocol/lspClient';
 import { startRawServer } from './rawClient';
+import { benchUri } from './workspace';
 import { summarize, type Summary } from './stats';
 
 export interface ColdStartSubject {
@@ -28,7 +29,7 @@ export interface ColdStartResult {
   cpu: Summary;
 }
 
-const uri = 'file:///tmp/zero-lens-bench/cold/ds_config.json';
+const uri = benchUri('cold/ds_config.json');
 
 /** CPU time of every thread of a process so far, in ms (Linux; NaN elsewhere). */
 function cpuMs(pid: number | undefined): number {

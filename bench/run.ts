@@ -3,10 +3,11 @@
  * configured with our schema, on the same documents and the same scripted session, both asked for diagnostics
  * the way VS Code asks (pull). Writes bench/results.json and bench/RESULTS.md.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchDocuments } from './documents';
+import { benchUri, benchWorkspace, makeBenchWorkspace } from './workspace';
 import { finishSession, measureEditsInTurns, measureQueries, measureRoundTrips, settle, startSession, type LiveSession, type ServerUnderTest, type SessionResult } from './session';
 import { measureCore, type CoreTimings } from './core';
 import { pinToOneCpu } from './cpuPinning';
@@ -40,13 +41,6 @@ const editorCapabilities = {
 };
 
 /**
- * The folder the editor has open, as a VS Code window on a project does: it holds the measured config (every
- * document's URI lies in it). Until 2026-11-27 the bench opened no folder, so ZeRO Lens never looked for launch
- * scripts or a DeepSpeed pin in a workspace while it was measured.
- */
-const benchWorkspace = '/tmp/zero-lens-bench';
-
-/**
  * Every server as VS Code talks to it: diagnostics pulled (`textDocument/diagnostic`) when the editor wants
  * them, which vscode-languageclient does for any server that offers it, each with `benchWorkspace` open. ZeRO Lens
  * uses the code cache folder `main` primes (`ZERO_LENS_CACHE_DIR`), as it would on every start after the first.
@@ -57,12 +51,6 @@ export const subjects = (cacheDir: string): ServerUnderTest[] => [
   // Not a contender: the least any server on vscode-languageserver can take here (see floorServer.mjs).
   { name: 'LSP floor (no work)', start: { pull: true, rootPath: benchWorkspace, command: { path: process.execPath, args: [floorBin, '--stdio'] }, textDocumentCapabilities: editorCapabilities }, languageId: 'json', pull: true },
 ];
-
-/** The workspace on disk: the typical config saved where the measured document is. */
-function makeBenchWorkspace(typicalText: string): void {
-  mkdirSync(benchWorkspace, { recursive: true });
-  writeFileSync(path.join(benchWorkspace, 'ds_config.json'), typicalText);
-}
 
 /** The same servers for the cold-start phase, and ZeRO Lens once more as on its first start (no code cache). */
 function coldStartSubjects(servers: ServerUnderTest[]): ColdStartSubject[] {
@@ -151,7 +139,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const sessions: BenchResults['sessions'] = [];
   const oneCpu: BenchResults['oneCpu'] = {};
-  const uri = `file://${benchWorkspace}/ds_config.json`;
+  const uri = benchUri('ds_config.json');
   const documents = selection(benchDocuments(), args);
   const typical = benchDocuments()[0];
   makeBenchWorkspace(typical.text);

@@ -1,8 +1,8 @@
 /**
  * The scripted LSP session, in phases: start and warm up, 400 edits each followed by waiting for
  * diagnostics (a prober measures how long the server stays blocked), then hover and completion at 50
- * positions and empty round trips, then the queries and the edits again on one CPU. Every server under test stays alive for the whole document, and the
- * query phases take turns between them (see measureQueries).
+ * positions and empty round trips, then the queries and the edits again on one CPU. Every server under test
+ * stays alive for the whole document, and the query phases take turns between them (see measureQueries).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { visit } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CompletionList } from 'vscode-languageserver-types';
+import { benchUri } from './workspace';
 import { serverPath, type StartOptions } from '../test/protocol/lspClient';
 import { startRawServer, type RawServer } from './rawClient';
 import { summarize, type Summary } from './stats';
@@ -97,7 +98,7 @@ const probeCount = 50;
  */
 const sweeps = 20;
 const roundTripsPerSweep = 10;
-const probeUri = 'file:///tmp/zero-lens-bench/probe/ds_config_probe.json';
+const probeUri = benchUri('probe/ds_config_probe.json');
 const probeText = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "zero_optimization": { "stage": 2 }\n}\n';
 
 /** Offsets of every property key, in document order. */
@@ -168,7 +169,7 @@ const settleRounds = 25;
  * 1.0–1.1 ms (medians 0.83–1.15 and 0.35–0.49 ms); a server that runs for hours is past that.
  */
 const warmUpEditRounds = 3000;
-const twinUri = 'file:///tmp/zero-lens-bench/twin/ds_config.json';
+const twinUri = benchUri('twin/ds_config.json');
 /** Up to this size the edit warm-up runs on a copy of the measured text, so validation meets the same sections. */
 const twinMaxLength = 128 * 1024;
 
