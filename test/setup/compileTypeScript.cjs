@@ -36,6 +36,9 @@ function compile(filename) {
     tsconfigRaw: fs.readFileSync(tsconfigFile, 'utf8'),
     sourcefile: filename,
     sourcemap: 'inline',
+    // Stack traces need the mappings only; the source text would double what each test process parses per module
+    // (with it, loading the language service cost about 0.09 s more CPU in each of the ~200 test processes).
+    sourcesContent: false,
     // CommonJS has no import.meta; its url is the one thing tests and build scripts read from it.
     define: { 'import.meta.url': '__importMetaUrl' },
     banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
