@@ -13,13 +13,7 @@ import { run } from './run.mjs';
 export async function setup() {
   const log = logger('setup');
   await withLock(path.join(cacheDir, 'setup.lock'), async () => {
-    const stale = staleNodeModules(repoRoot);
-    if (stale) {
-      await log.step(`npm ci (${stale})`, () => run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: repoRoot }));
-    } else {
-      log.info('npm dependencies up to date');
-    }
-
+    // The Debian packages first: code-server's install copies ripgrep from them.
     const missing = missingDebianPackages();
     if (missing.length > 0) {
       await log.step(`apt-get install ${missing.join(' ')}`, () => installDebianPackages(missing));
@@ -27,12 +21,22 @@ export async function setup() {
       log.info('Debian packages present');
     }
 
-    if (codeServerIsInstalled()) {
-      log.info(`code-server ${codeServerVersion} ready (cached)`);
-    } else {
-      await log.step(`code-server ${codeServerVersion} into .cache`, () =>
-        installCodeServer((name, work) => log.step(`  ${name}`, work)));
-    }
+    // npm ci and code-server's install share nothing but npm's cache, which takes concurrent writers: side by side,
+    // a fresh machine waits for the longer one only (npm ci spends most of its time on the network, code-server's
+    // native modules on the CPUs).
+    const stale = staleNodeModules(repoRoot);
+    // allSettled: a failure of one is reported once the other has stopped, not while it still writes under the lock.
+    const outcomes = await Promise.allSettled([
+      stale
+        ? log.step(`npm ci (${stale})`, () => run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: repoRoot }))
+        : log.info('npm dependencies up to date'),
+      codeServerIsInstalled()
+        ? log.info(`code-server ${codeServerVersion} ready (cached)`)
+        : log.step(`code-server ${codeServerVersion} into .cache`, () =>
+          installCodeServer((name, work) => log.step(`  ${name}`, work))),
+    ]);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }, { onWait: (pid) => log.info(`waiting for another setup (pid ${pid}) to finish`) });
   log.info(`ready in ${log.elapsed()}`);
 }
