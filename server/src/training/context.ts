@@ -1,7 +1,7 @@
 import { configName, describeSource, english, joinList, formatGpuCount, type ContextValues, type Translate, type MissingInput, type Precision, type Source, type Sourced } from '../protocol';
 import type { AttentionImpl, FsdpSpec, LossKernel, ModelParallelSpec } from '../memory/types';
 import type { ZeroLensSettings } from '../settings';
-import { factVia, type ExtraPlacement, type Fact, type LaunchFacts } from '../launch/facts';
+import { factVia, type BranchDependent, type ExtraPlacement, type Fact, type LaunchFacts } from '../launch/facts';
 import { baseName, dirName, pathOf } from '../util/paths';
 import { derivedGradientAccumulation, derivedMicroBatch } from '../memory/configFacts';
 import { deepspeedSubcommands } from '../launch/launchers/swift';
@@ -243,21 +243,7 @@ export function resolveTrainingContext(inputs: ContextInputs): TrainingContext {
   // the plugin when the config's optimizer block or the CLI's --optimizer decides what is counted.
   const optimizerDecided = config.buildsOptimizer === true || over.workload?.optimizer !== undefined;
   if (!over.lora) notes.push(...unmodelledNotes(script, optimizerDecided, (fact) => describeSource(factSource(script!, fact, t), t), t));
-  // bash takes one branch of an if/case the script does not decide, or runs the command once per word of a for loop:
-  // where the value is a number the estimate sizes by, the costliest branch's or run's is read (launch/costliestRun.ts),
-  // else the value is not read; the note names each.
-  for (const word of script?.branchDependent ?? []) {
-    const values = word.value.join(t({ message: ', ', comment: 'between the items of a list' }));
-    notes.push(
-      word.uses !== undefined && word.loop
-        ? t('{0} takes each value of the `for {1}` loop ({2}): the estimate uses {3}, the run that needs the most memory.', word.via, word.loop, values, word.uses)
-        : word.uses !== undefined
-          ? t('{0} depends on the branch the script takes ({1}): the estimate uses {2}, the branch that needs the most memory, so it may be high.', word.via, values, word.uses)
-          : word.loop
-          ? t('{0} takes each value of the `for {1}` loop ({2}), so it is not read.', word.via, word.loop, values)
-          : t('{0} depends on the branch the script takes ({1}), so it is not read.', word.via, values),
-    );
-  }
+  for (const word of script?.branchDependent ?? []) notes.push(branchDependentNote(word, t));
   const workload = resolveWorkload(script, over.workload ?? {}, lora !== undefined, t);
   if (workload.rlhf) workload.rlhf = { ...workload.rlhf, value: withReference(workload.rlhf.value, model?.value, lora !== undefined) };
   // GRPO/RLOO with beta 0 load no reference model (trl f2cd5771 grpo_trainer.py:954-957): say where the 0 comes from.
@@ -386,6 +372,23 @@ function swiftDefaultAccumulation(script: LaunchFacts | undefined, world: number
 }
 
 /** "train.sh line 3": where a launch command starts. */
+/**
+ * bash takes one branch of an if/case the script does not decide, or runs the command once per word of a for loop:
+ * where the value is a number the estimate sizes by, the costliest branch's or run's is read (launch/costliestRun.ts),
+ * else the value is not read. The note says which, and where the value comes from.
+ */
+function branchDependentNote(word: BranchDependent, t: Translate): string {
+  const values = word.value.join(t({ message: ', ', comment: 'between the items of a list' }));
+  if (word.uses !== undefined) {
+    return word.loop
+      ? t('{0} takes each value of the `for {1}` loop ({2}): the estimate uses {3}, the run that needs the most memory.', word.via, word.loop, values, word.uses)
+      : t('{0} depends on the branch the script takes ({1}): the estimate uses {2}, the branch that needs the most memory, so it may be high.', word.via, values, word.uses);
+  }
+  return word.loop
+    ? t('{0} takes each value of the `for {1}` loop ({2}), so it is not read.', word.via, word.loop, values)
+    : t('{0} depends on the branch the script takes ({1}), so it is not read.', word.via, values);
+}
+
 export function where(launch: LaunchFacts, t: Translate = english): string {
   return t('{0} line {1}', baseName(pathOf(launch.uri)), launch.span.line);
 }
