@@ -5,12 +5,16 @@ import { frozenWeightBytes, largestQuantizedLinear, loraAdaptedWeights, loraInpu
 import { modelStates } from './modelStates';
 import { optimizerStateBytes } from './optimizers';
 import { countParams, type ParamCount } from './paramCount';
-import type { EstimateInput, EstimateResult, ExtraModel, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
+import type { EstimateInput, EstimateResult, FsdpSpec, GpuTerms, OffloadDevice, PhaseEstimate, PhaseName, StageOption, ZeroStage } from './types';
 import { optionLabel } from '../protocol/options';
 import { english, type Translate } from '../protocol/l10n';
 import { fsdpDefaults, fsdpLabel, fsdpStates, wrapUnits } from './fsdp';
 import { parallelShare } from './modelParallel';
 import { GiB } from './units';
+import { bytesOf, precisionPlan } from './precisionPlan';
+import { extraModelBytes, trainedApart } from './extraModels';
+import { colocatedVllm, rolloutTerms, vllmBytesIn } from './rollout';
+import { cpuMemoryPerNode } from './cpuMemory';
 
 /**
  * The estimator: per-GPU, per-node CPU and NVMe bytes for one training setup, phase by phase. Pure arithmetic
@@ -21,18 +25,6 @@ import { GiB } from './units';
  * caching allocator keeps from the other phases (allocator.ts); `total` adds the CUDA context and NCCL, and is
  * what 'fits' is judged on.
  */
-
-/**
- * Whether DeepSpeed routes this setup to BF16_Optimizer: bf16 with fp32 gradient accumulation at ZeRO-1
- * without CPU offload (engine.py:1994, _do_optimizer_sanity_check; zero_cpu_offload() is true for device cpu
- * only, so NVMe offload still gets BF16_Optimizer, which has no offload). grad_accum_dtype defaults to the model
- * dtype; without ZeRO, bf16 with bf16 accumulation uses the FP16_Optimizer wrapper and fp32 accumulation is refused.
- */
-export function usesBf16Optimizer(input: Pick<EstimateInput, 'precision' | 'stage' | 'fp32GradAccum' | 'offloadOptimizer' | 'engine'>): boolean {
-  return (input.engine ?? 'deepspeed') === 'deepspeed' && input.precision === 'bf16' && input.fp32GradAccum === true && input.stage === 1 && input.offloadOptimizer !== 'cpu';
-}
-
-const bytesOf = (p: 'bf16' | 'fp16' | 'fp32'): number => (p === 'fp32' ? 4 : 2);
 
 const zeroTerms = (): GpuTerms => ({ params: 0, gradients: 0, optimizerStates: 0, activations: 0, buffers: 0, temporaries: 0, extraModels: 0, allocated: 0 });
 
@@ -71,57 +63,17 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   const stage: ZeroStage = torchLike || megatron ? 0 : input.stage;
   const gpus = Math.max(1, input.gpusPerNode) * Math.max(1, input.nodes);
   const perNode = Math.max(1, input.gpusPerNode);
-  const p = bytesOf(input.precision); // compute / activation bytes
-  const mixed = input.precision !== 'fp32';
   const zero = stage > 0;
   if ((torchLike || megatron) && input.stage > 0 && !fsdp) notes.push(t('Without DeepSpeed there is no ZeRO: every GPU holds the whole model, its gradients and optimizer states.'));
   // Measured runs with FSDP's CPU offload hold more on the GPU than the terms below count (docs/memory-model.md §11a).
   if (fsdp?.offloadParams) notes.push(t("FSDP with CPU offload: the allocator's pool can grow beyond what this estimate counts (it came to 0.70–1.04 of published peaks but one ms-swift run's, of which it is 0.34, and at batch 1 to 0.81 of a sharded run measured here, whose pool kept what FSDP's setup had cached); leave headroom."));
 
-  // ---- What the optimizer holds, per precision path -------------------------------------------------------
-  // DeepSpeed casts the module to the 16-bit dtype of its config (engine.py, _configure_distributed_model:
-  // module.half()/.bfloat16()) and keeps fp32 master weights; plain PyTorch keeps weights, gradients and
-  // optimizer states in the dtype the model was loaded in (torch_dtype): pure bf16 when loaded in bf16, fp32
-  // weights with 16-bit autocast (AMP) when loaded in fp32.
-  // FSDP under accelerate's mixed precision keeps the trainable parameters in fp32 (accelerator.py prepare_model:
-  // "Upcasted low precision parameters ... because mixed precision turned on in FSDP"; fsdp_utils.py for FSDP2) and
-  // computes in the 16-bit param_dtype; without it everything stays in the dtype the model was loaded in.
-  const loadBytes = bytesOf(input.torchDtype ?? input.precision);
-  const storage = fsdp ? (fsdp.mixedPrecision && !input.lora ? 4 : loadBytes) : torchEngine ? loadBytes : p;
-  const amp = torchEngine && storage === 4 && p === 2;
+  // ---- What the optimizer holds, per precision path (precisionPlan.ts) ---------------------------------------
+  const plan = precisionPlan(input, { stage, torchEngine, fsdp, megatron }, t);
+  notes.push(...plan.notes);
+  const p = plan.computeBytes; // compute / activation bytes
+  const { storage, amp, trainableBytes, statesIn16Bit, masterDtypeBytes, masterBytes, optimizerGradBytes, bf16Path, gradAccumBytes, loadBytes } = plan;
   const lora = input.lora && input.lora.rank > 0 ? input.lora : undefined;
-  // PEFT keeps adapters in fp32 when the base is 16-bit (tuners_utils.py, _cast_adapter_dtype with
-  // autocast_adapter_dtype=True, get_peft_model's default); DeepSpeed casts them with the module.
-  const trainableBytes = (torchLike && lora) || (fsdp?.mixedPrecision && mixed) ? 4 : storage;
-
-  const bf16Master = !torchLike && input.precision === 'bf16' && zero && input.bf16MasterWeightsAndGrads === true;
-  const statesIn16Bit = torchLike ? trainableBytes === 2 : input.precision === 'bf16' && zero && input.bf16OptimizerStates === true;
-  const masterDtypeBytes = torchLike ? 0 : mixed ? (bf16Master ? 2 : 4) : zero ? 4 : 0;
-  // ZeRO-3 steps on the weight partition itself when it already has the master dtype and stays on the GPU
-  // (stage3.py, _create_fp32_partitions): fp32 training, or bf16 master weights, without optimizer offload.
-  const sharedMaster = stage === 3 && input.offloadOptimizer === 'none' && (input.precision === 'fp32' || bf16Master);
-  const masterBytes = sharedMaster ? 0 : masterDtypeBytes;
-  // ZeRO steps on its own copy of the shard's gradient; FP16_Optimizer on a full fp32 copy; torch on the gradient itself.
-  const optimizerGradBytes = torchLike ? 0 : zero ? masterDtypeBytes : mixed ? 4 : 0;
-  const bf16Path = usesBf16Optimizer({ ...input, stage, engine });
-  // fp32 accumulation of a 16-bit model; data_types.grad_accum_dtype defaults to the model dtype (engine.py, get_data_types).
-  const fp32Accum = !torchLike && !megatron && mixed && input.fp32GradAccum === true;
-  const gradAccumBytes = zero && fp32Accum ? 4 : p;
-  if (!torchLike && !megatron && !zero && (input.bf16MasterWeightsAndGrads || input.bf16OptimizerStates)) {
-    notes.push(t('bf16 master weights / optimizer states need ZeRO stage 1–3; ignored at stage 0.'));
-  }
-  if (!torchLike && !zero && fp32Accum) {
-    notes.push(t('DeepSpeed refuses {0} with fp32 gradient accumulation without ZeRO (NotImplementedError); counted with {0} accumulation.', input.precision));
-  }
-  const accumNote = zero && fp32Accum && !bf16Path ? fp32AccumulationNote(stage, input.offloadOptimizer !== 'none', t) : undefined;
-  if (accumNote) notes.push(accumNote);
-  if (torchEngine) {
-    notes.push(
-      amp
-        ? t('Plain PyTorch with {0} autocast on fp32 weights: weights, gradients and optimizer states in fp32, no separate master copy.', input.precision)
-        : t("Plain PyTorch in {0}: weights, gradients and optimizer states in the model's dtype, no fp32 master copy.", input.torchDtype ?? input.precision),
-    );
-  }
 
   // ---- Trainable vs frozen parameters ---------------------------------------------------------------------
   let counts: ParamCount | undefined;
@@ -293,45 +245,14 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
   // reduce_bucket_size elements (engine.py, allreduce_gradients → buffered_allreduce_fallback).
   const stage0Bucket = !torchLike && !megatron && stage === 0 && gpus > 1 ? Math.min(trainable, buffers.reduceBucketSize) * p : 0;
 
-  // ---- Extra models (RLHF, distillation) ----------------------------------------------------------------
-  let extraGpu = 0;
-  let extraCpu = 0;
-  for (const extra of input.extraModels ?? []) {
-    if (trainedApart(extra, stage)) {
-      // Its own engine at a lower stage (DeepSpeed-Chat's critic): 16-bit weights and gradients, an fp32 master, Adam's
-      // two moments and the fp32 gradient ZeRO steps on, each partitioned as its stage does; the states on the CPU
-      // under the run's optimizer offload, which stage 0 ignores.
-      const n = extra.model.totalParams;
-      const own = extra.stage ?? 0;
-      const share = (from: ZeroStage) => (own >= from ? n / gpus : n);
-      extraGpu += share(3) * p + share(2) * p;
-      if (own > 0 && input.offloadOptimizer !== 'none') extraCpu += share(1) * 16;
-      else extraGpu += share(1) * 16;
-      continue;
-    }
-    if (extra.trainable) continue;
-    // TRL prepares frozen models with the run's DeepSpeed config (trl/models/utils.py, prepare_deepspeed): under
-    // ZeRO-3 they are partitioned like the trained model; otherwise every GPU holds them whole, in 16-bit.
-    const w = extra.model.totalParams * p;
-    const sharded = extra.sharded ?? stage === 3;
-    // offload_param is read at ZeRO-3 only (DeepSpeed-Chat's frozen models below it stay on the GPU).
-    if (extra.offloaded && sharded) extraCpu += w / gpus;
-    else extraGpu += sharded ? w / gpus : w;
-  }
+  // ---- Extra models (RLHF, distillation; extraModels.ts) -------------------------------------------------
+  const extras = extraModelBytes(input.extraModels ?? [], { stage, gpus, computeBytes: p, offloadOptimizer: input.offloadOptimizer });
+  const extraGpu = extras.gpu;
+  const extraCpu = extras.cpu;
   const rollout = input.rollout;
-  const cardBytes = input.gpuMemoryBytes;
-  // vLLM colocated on the training GPUs takes gpu_memory_utilization of the whole card for its weights and KV cache;
-  // with sleep mode it frees the KV cache (and offloads or drops its weights) while the trainer runs.
-  let vllmRollout = 0;
-  let vllmResidue = 0;
-  if (rollout?.engine === 'vllm-colocate') {
-    const util = rollout.gpuMemoryUtilization ?? 0.9;
-    if (cardBytes) vllmRollout = util * cardBytes;
-    else notes.push(t("vLLM's share of the GPU is not counted: the GPU size is unknown (--gpu-memory)."));
-    // Sleep level 1 offloads the weights to CPU and discards the KV cache; level 2 discards both (vLLM CuMemAllocator).
-    vllmResidue = rollout.sleepLevel && rollout.sleepLevel > 0 ? 0 : vllmRollout;
-    if (vllmResidue > 0) notes.push(t('vLLM is not put to sleep between rollouts: its share of the GPU stays reserved while the trainer runs.'));
-  }
+  // vLLM colocated on the training GPUs (rollout.ts).
+  const vllm = colocatedVllm(rollout, input.gpuMemoryBytes, t);
+  notes.push(...vllm.notes);
 
   // ---- Phases -----------------------------------------------------------------------------------------------
   const gpu = states.gpu;
@@ -418,26 +339,10 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     ['checkpoint-save', save],
   ];
 
-  // Rollout: vLLM colocated takes its share of the card; transformers' generate keeps a KV cache, and under ZeRO-3
-  // TRL gathers the whole 16-bit model for it (trl/models/utils.py, unwrap_model_for_generation).
-  if (rollout) {
-    const r = persistent();
-    if (rollout.offloadModel) r.params = 0;
-    if (rollout.offloadOptimizer) r.optimizerStates = 0;
-    if (rollout.engine === 'generate' && arch) {
-      const kv = 2 * arch.numLayers * arch.numKvHeads * arch.headDim * p * rollout.sequences * rollout.sequenceLength;
-      // Everything the wrapped model holds, a trained value model too (TRL's PolicyAndValueWrapper).
-      const gathered = stage === 3 ? Math.max(0, totalParams * p - persistentParams) : 0;
-      r.activations = kv + rollout.sequences * arch.vocabSize * 4;
-      r.buffers = persistentBuffers + gathered;
-    }
-    named.push(['rollout', withSum(r)]);
-  }
+  // Rollout: what generation holds (rollout.ts); a colocated vLLM's share is added below, as in every phase.
+  if (rollout) named.push(['rollout', withSum(rolloutTerms(persistent(), rollout, arch, { computeBytes: p, stage, totalParams }))]);
 
   // ---- Reserved, context, total -----------------------------------------------------------------------------
-  // vLLM's memory is its own pool (outside torch's caching allocator): live in the rollout, and between rollouts
-  // unless it sleeps.
-  const vllmIn = (phase: PhaseName): number => (phase === 'rollout' ? vllmRollout : phase === 'load' || phase === 'optimizer-init' ? 0 : vllmResidue);
   // The pool the training cycle (forward + backward, step) builds; phases outside the cycle add to it only where
   // they need more than it holds.
   const cycleAllocated = Math.max(forwardBackward.allocated, step.allocated);
@@ -480,66 +385,46 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
     // aggressive_empty_cache() before engine.wake_up), so the rollout holds only what is live in it.
     const emptied = phase === 'rollout' && rollout?.engine === 'vllm-colocate' && (rollout.sleepLevel ?? 0) > 0;
     const torchReserved = phase === 'load' || phase === 'optimizer-init' || emptied ? terms.allocated : Math.max(terms.allocated, reservedSteady) + cycleGrowth;
-    const vllm = vllmIn(phase);
+    // vLLM's memory is its own pool (outside torch's caching allocator): live in the rollout, and between rollouts
+    // unless it sleeps.
+    const vllmBytes = vllmBytesIn(vllm, phase);
     const rounded = {} as GpuTerms;
     for (const key of ['params', 'gradients', 'optimizerStates', 'activations', 'buffers', 'temporaries', 'extraModels', 'allocated'] as const) rounded[key] = Math.round(terms[key]);
-    rounded.extraModels += Math.round(vllm);
-    rounded.allocated += Math.round(vllm);
-    const reserved = Math.round(torchReserved + vllm);
+    rounded.extraModels += Math.round(vllmBytes);
+    rounded.allocated += Math.round(vllmBytes);
+    const reserved = Math.round(torchReserved + vllmBytes);
     return { phase, ...rounded, reserved, total: Math.round(reserved + outside), cpu: 0 };
   });
 
-  // ---- CPU per node and NVMe ----------------------------------------------------------------------------------
-  const cpu = states.cpu;
-  const cpuParams = Math.round(cpu.params * perNode);
-  const cpuGradients = Math.round(cpu.gradients * perNode);
-  const cpuOptimizer = Math.round(cpu.optimizerStates * perNode);
-  const cpuSteady = cpuParams + cpuGradients + cpuOptimizer + Math.round((extraCpu + pagedStates) * perNode);
-  const alwaysPinned = Math.round(states.cpuAlwaysPinned * perNode);
-  if (states.cpuAccumulationBuffer > 0) {
-    notes.push(
-      t(
-        "Gradient accumulation ({0} steps) with ZeRO-{1} optimizer offload: each rank keeps its partition's gradients in a CPU buffer between micro-steps (accumulated_grads_in_cpu), {2} bytes/param.",
-        input.gradientAccumulationSteps,
-        stage,
-        p,
-      ),
-    );
-  }
-  // offload_*.pin_memory defaults to true since DeepSpeed 0.19.5 (offload_config.py).
-  const pinMemory = fsdp ? false : input.pinMemory ?? true;
-  const pinned = pinMemory ? cpuSteady : alwaysPinned;
-  if (cpuSteady > 0 && !torchLike && !megatron) {
-    notes.push(
-      !pinMemory
-        ? t('Offloaded CPU memory is pageable (pin_memory: false); NVMe swap buffers and the CPU copy of NVMe-offloaded params are always pinned.')
-        : input.pinMemory === undefined
-          ? t('Offloaded CPU memory is pinned (pin_memory: true, the default).')
-          : t('Offloaded CPU memory is pinned (pin_memory: true).'),
-    );
-  }
-  // Loading: without zero.Init every process materialises the whole model in CPU memory before it moves to the GPU
-  // (DeepSpeed's estimators count this as 4Ψ per GPU for zero_init=0); under zero.Init a process reads one
-  // checkpoint shard at a time (transformers' default max_shard_size, 5 GB).
-  const storageBytes = model.totalParams * (torchEngine ? storage : Math.max(storage, p));
-  const loadCpuPerRank = stage === 3 && zeroInit ? Math.min(storageBytes, 5e9) : storageBytes;
-  // FSDP under accelerate loads the checkpoint on rank 0 only (fsdp_cpu_ram_efficient_loading, its default) and
-  // broadcasts it (sync_module_states): one copy per node, in the dtype it is loaded in.
-  const cpuLoad = fsdp ? Math.round(model.totalParams * loadBytes) : Math.round(loadCpuPerRank * perNode);
-  // Saving: the model's 16-bit weights pass through rank 0's CPU memory: save_pretrained's safetensors buffer below
-  // ZeRO-3, and under ZeRO-3 the consolidated 16-bit state dict when stage3_gather_16bit_weights_on_model_save is on
-  // (engine.py, _zero3_consolidated_16bit_state_dict); otherwise every rank saves its own partitions.
-  const consolidates = stage < 3 || buffers.gather16BitOnSave;
-  const cpuSave = cpuSteady + (consolidates ? Math.round(totalParams * p) : 0);
-  const cpuByPhase: Record<PhaseName, number> = {
-    load: cpuLoad,
-    'optimizer-init': cpuSteady,
-    'forward-backward': cpuSteady,
-    'optimizer-step': cpuSteady,
-    'checkpoint-save': cpuSave,
-    rollout: cpuSteady + (rollout?.offloadModel ? Math.round(persistentParams * perNode) : 0) + (rollout?.offloadOptimizer ? Math.round(persistentOptimizer * perNode) : 0),
-  };
-  for (const ph of phases) ph.cpu = cpuByPhase[ph.phase];
+  // ---- CPU per node (cpuMemory.ts) -----------------------------------------------------------------------------
+  const cpu = cpuMemoryPerNode(
+    {
+      states,
+      extraCpu,
+      pagedStates,
+      perNode,
+      stage,
+      torchEngine,
+      torchLike,
+      fsdp: fsdp !== undefined,
+      megatron,
+      computeBytes: p,
+      storage,
+      loadBytes,
+      modelParams: model.totalParams,
+      savedParams: totalParams,
+      zeroInit,
+      gather16BitOnSave: buffers.gather16BitOnSave,
+      pinMemory: input.pinMemory,
+      gradientAccumulationSteps: input.gradientAccumulationSteps,
+      rollout,
+      gpuParams: persistentParams,
+      gpuOptimizerStates: persistentOptimizer,
+    },
+    t,
+  );
+  notes.push(...cpu.notes);
+  for (const ph of phases) ph.cpu = cpu.byPhase[ph.phase];
   // The phase that sets the peak: the largest total; among equals (the pool of the cycle), the one that allocates most.
   const peak = phases.reduce((best, ph) => (ph.total > best.total || (ph.total === best.total && ph.allocated > best.allocated) ? ph : best), phases[0]);
   const cpuPeak = phases.reduce((best, ph) => (ph.cpu > best.cpu ? ph : best), phases[0]);
@@ -565,7 +450,7 @@ export function estimate(input: EstimateInput, t: Translate = english): Estimate
       total,
     },
     phases,
-    perCpu: { params: cpuParams, gradients: cpuGradients, optimizerStates: cpuOptimizer, total: cpuPeak.cpu, pinned, peakPhase: cpuPeak.cpu > 0 ? cpuPeak.phase : null },
+    perCpu: { params: cpu.params, gradients: cpu.gradients, optimizerStates: cpu.optimizerStates, total: cpuPeak.cpu, pinned: cpu.pinned, peakPhase: cpuPeak.cpu > 0 ? cpuPeak.phase : null },
     nvme: Math.round(states.nvme * perNode),
     // The growth under variable lengths stops at the card (see above), so this judges what one step needs.
     fits: input.gpuMemoryBytes === undefined ? null : total <= input.gpuMemoryBytes,
@@ -622,15 +507,6 @@ function megatronStates(weightBytes: number, trainable: number, optimizerStates:
     cpuAccumulationBuffer: 0,
     nvme: 0,
   };
-}
-
-/** Why fp32 gradient accumulation outside BF16_Optimizer costs what it does at this stage (undefined: nothing). */
-function fp32AccumulationNote(stage: ZeroStage, offloaded: boolean, t: Translate): string | undefined {
-  if (stage === 1) return t('fp32 gradient accumulation at ZeRO-1: every gradient is kept as an fp32 copy on the GPU until the step (param.grad_accum), 4 bytes/param instead of 2.');
-  if (stage !== 3) return undefined;
-  return offloaded
-    ? t('fp32 gradient accumulation at ZeRO-3: the gradient partition is fp32, 4 bytes/param instead of 2 (in CPU memory under optimizer offload).')
-    : t('fp32 gradient accumulation at ZeRO-3: the gradient partition is fp32, 4 bytes/param instead of 2 (on the GPU).');
 }
 
 const stageChoices: Array<[ZeroStage, OffloadDevice, OffloadDevice]> = [
@@ -701,8 +577,3 @@ export function torchLabel(input: Pick<EstimateInput, 'ddp' | 'gpusPerNode' | 'n
 }
 
 export { GiB };
-
-/** A trained extra model with its own engine at a lower ZeRO stage than the run's: counted apart, not in one optimizer. */
-function trainedApart(extra: ExtraModel, stage: ZeroStage): boolean {
-  return extra.trainable === true && extra.stage !== undefined && extra.stage < stage;
-}

@@ -11,7 +11,8 @@
  *   estimateDeepSpeed(input)   DeepSpeed's own estimator, to the byte
  */
 export * from './types';
-export { estimate, estimateAllOptions, usesBf16Optimizer } from './estimate';
+export { estimate, estimateAllOptions } from './estimate';
+export { usesBf16Optimizer } from './precisionPlan';
 export { catalogEntries, findCatalogModel, findCatalogEntry, findCatalogModelByPath, type CatalogEntry } from './catalog';
 export { resolveModel } from './resolveModel';
 export { modelFromNameSize, statedSize, NAME_SIZE_LABEL, type StatedSize } from './nameSize';
