@@ -52,6 +52,11 @@ async function checkBars(wb: Workbench, theme: 'dark' | 'light'): Promise<string
   assert.ok(isPainted(colour), `segment has a colour (${colour})`);
   // The same numbers as a plain table, for screen readers and copying.
   assert.ok((await view.locator('section[aria-label="Numbers"] table tr').count()) >= 5, 'a table below the chart');
+  // Each button's glyph is a span of the page's own, drawn by the stylesheet the page loaded at its start, so a
+  // render shows it at once (drawn in the buttons' shadow roots, the glyphs were missing right after a render).
+  const glyphs = await view.locator('vscode-button > .codicon').evaluateAll((nodes) => nodes.map((n) => getComputedStyle(n, '::before').content));
+  assert.ok(glyphs.length >= 4, `buttons with a glyph of their own (${glyphs.length})`);
+  assert.deepEqual(glyphs.filter((content) => !content || content === 'none' || content === 'normal'), [], 'every button glyph is drawn');
   await screenshot(wb.page, 'sidebar', `bars-${theme}`);
   // The webview's strict CSP must not block any of its own scripts, styles or fonts.
   const refused = wb.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text));

@@ -37,9 +37,20 @@ export function icon(name: WebviewIcon): HTMLElement {
   return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
 }
 
-/** A vscode-button, whose `icon` the element draws with the codicon font too. */
+/**
+ * A vscode-button with `icon` drawn before its label, or alone (`icon-only`). The glyph is a span of the page's own
+ * (slotted into the button), not the element's `icon` attribute: that draws it in the button's shadow root, which
+ * loads the codicon stylesheet again for each new button, and every render builds new buttons, so the glyphs
+ * blinked out until it had loaded (seen in a screenshot taken right after one).
+ */
 export function button(attrs: Attrs & { icon?: WebviewIcon }, children: Child[] = []): HTMLElement {
-  return h('vscode-button', attrs, children);
+  const { icon: name, ...rest } = attrs;
+  const label = children.some((child) => child !== null && child !== undefined && child !== false);
+  if (!name) return h('vscode-button', rest, children);
+  const glyph = icon(name);
+  if (!label) return h('vscode-button', { ...rest, 'icon-only': true }, [glyph]);
+  glyph.setAttribute('slot', 'content-before');
+  return h('vscode-button', rest, [glyph, ...children]);
 }
 
 /** Only theme variables reach inline colour properties (set through the CSSOM, which the CSP allows). */
