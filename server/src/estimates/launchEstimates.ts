@@ -119,7 +119,7 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
         const result = hasNumbers(analysis) ? analysis.estimate(analysis.current) : undefined;
         const running = analysis.alternatives.find((a) => a.current);
         if (!result || !running) continue;
-        const label = `${running.label} ${stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t)}`;
+        const label = `${afterAnchor(document.getText(launch.anchor.range), running.label)} ${stageHintText(result, analysis.model!.displayName, analysis.context.gpusPerNode!.value, analysis.context.nodes.value, analysis.gpuMemoryBytes, t)}`;
         hints.push({ position: launch.anchor.range.end, label, kind: InlayHintKind.Type, paddingLeft: true, tooltip: peakTooltip(result, t) });
       }
       return hints;
@@ -167,4 +167,14 @@ export function createLaunchEstimates(training: TrainingService, launchParse: (d
       );
     },
   };
+}
+
+/**
+ * The run's label as a hint right after `anchor`, the text that turns it on: after `distributed_type: FSDP` the label
+ * "FSDP FULL_SHARD" loses the "FSDP" the line already says (the hint read "FSDP FSDP FULL_SHARD ≈ …").
+ */
+function afterAnchor(anchor: string, label: string): string {
+  const [first, ...rest] = label.split(' ');
+  const said = anchor.trim().replace(/^["']|["']$/g, '');
+  return rest.length > 0 && first.toLowerCase() === said.toLowerCase() ? rest.join(' ') : label;
 }
