@@ -105,6 +105,8 @@ export class TrainingService {
   private readonly readingHosts = new Map<string, { reads: Set<string>; listed: Set<string>; hosts: Hosts }>();
   /** By open config and settings: the latest analysis made and which of the config's top-level keys it read. */
   private readonly configReads = new Map<string, ConfigReads>();
+  /** Per open config, the last `configId` and what it was made from. */
+  private readonly lastConfigIds = new Map<string, { settingsKey: string; callerKey: string; id: string }>();
   /** Paths each open document's answers were read from, for `filesChanged`. */
   private readonly dependencies = new Map<string, Set<string>>();
   /**
@@ -261,7 +263,7 @@ export class TrainingService {
 
   /** The analysis of an open ds_config: its own text, in the context of the workspace's launches that use it. */
   analyzeConfig(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs = {}): Promise<ConfigAnalysis> {
-    const { key, id } = this.configKeys(document, settings, caller);
+    const id = this.configId(document.uri, settings, caller);
     // An earlier version's analysis in the same settings that read the same of the config: a keystroke in
     // `steps_per_print` changes no estimate. Held until a file it read changes (filesChanged) or the document
     // closes, which also drop what its version recorded as read, so taken here without an entry of its own.
@@ -270,7 +272,7 @@ export class TrainingService {
       const value = this.parses.config(document).value;
       if (isObjectValue(value) && earlier.reads.sameOn(value)) return earlier.analysis;
     }
-    return this.analyzeConfigVersion(document, settings, caller, key, id);
+    return this.analyzeConfigVersion(document, settings, caller, `config\u0000${document.version}\u0000${id}`, id);
   }
 
   /** `analyzeConfig` for a version that may read the config differently: its own entry (`remember`). */
@@ -422,10 +424,19 @@ export class TrainingService {
     this.configVersions.set(uri, { version, keys: new Set([key]) });
   }
 
-  /** The analyses' key of an open config's version in these settings for this caller, and its latest analysis' (`configReads`). */
-  private configKeys(document: TextDocument, settings: ZeroLensSettings, caller: CallerInputs): { key: string; id: string } {
-    const id = `${document.uri}\u0000${this.settingsKey(settings)}\u0000${JSON.stringify(caller)}`;
-    return { key: `config\u0000${document.version}\u0000${id}`, id };
+  /**
+   * The key of an open config's latest analysis in these settings for this caller (`configReads`). The last one made
+   * for the document is kept and given again while the settings and the caller stay: made anew, the string (the
+   * settings' JSON in it) was copied whole at each lookup, twice per keystroke.
+   */
+  private configId(uri: string, settings: ZeroLensSettings, caller: CallerInputs): string {
+    const settingsKey = this.settingsKey(settings);
+    const callerKey = isEmpty(caller) ? '{}' : JSON.stringify(caller);
+    const last = this.lastConfigIds.get(uri);
+    if (last && last.settingsKey === settingsKey && last.callerKey === callerKey) return last.id;
+    const id = `${uri}\u0000${settingsKey}\u0000${callerKey}`;
+    this.lastConfigIds.set(uri, { settingsKey, callerKey, id });
+    return id;
   }
 
   private settingsKey(settings: ZeroLensSettings): string {
@@ -558,6 +569,7 @@ export class TrainingService {
     for (const key of this.configVersions.get(uri)?.keys ?? []) this.analyses.delete(key);
     this.configVersions.delete(uri);
     for (const id of this.configReads.keys()) if (id.startsWith(`${uri}\u0000`)) this.configReads.delete(id);
+    this.lastConfigIds.delete(uri);
     this.dependencies.delete(uri);
     this.listings.delete(uri);
     this.readingHosts.delete(uri);
@@ -573,6 +585,7 @@ export class TrainingService {
     this.analyses.clear();
     this.configVersions.clear();
     this.configReads.clear();
+    this.lastConfigIds.clear();
     this.readingHosts.clear();
   }
 }
@@ -609,4 +622,10 @@ function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[] | 
     exists: (path) => (reads.add(path), fs.exists(path)),
     listDir: (path) => (reads.add(path), listed?.add(path), fs.listDir(path)),
   });
+}
+
+/** Whether an object has no own enumerable key, without making the list of its keys. */
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
+  return true;
 }
