@@ -48,13 +48,16 @@ test('a budget stops its work at the next checkpoint once cancelled or out of ti
   await unlimited.checkpoint();
 });
 
-test('a pacer yields once its budget is spent, and says whether it did', async () => {
-  assert.equal(await new Pacer(60_000).pause(), false);
-  const pacer = new Pacer(0);
+test('a pacer is due once its budget is spent, and its yield lets the event loop run and starts the budget again', async () => {
+  assert.equal(new Pacer(60_000).due(), false);
+  const pacer = new Pacer(5);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(pacer.due(), true);
   let ran = false;
   setImmediate(() => (ran = true));
-  assert.equal(await pacer.pause(), true);
+  await pacer.yield();
   assert.ok(ran, 'the event loop ran');
+  assert.equal(pacer.due(), false, 'the budget starts again after the yield');
 });
 
 test('a code action request stops when the client cancels it', async () => {

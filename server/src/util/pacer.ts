@@ -1,24 +1,23 @@
 /**
- * Lets long work yield to the event loop so the server answers other requests in between. `pause()` yields
- * only once `budgetMs` have passed since the last yield, so small documents never pay for a yield.
+ * Lets long work yield to the event loop so the server answers other requests in between: `due()` says when
+ * `budgetMs` have passed since the last yield, so small documents never pay for a yield (nor for an await).
  */
 export class Pacer {
   private last = performance.now();
 
   constructor(private readonly budgetMs = 10) {}
 
-  /** Yields to the event loop when the budget is spent; resolves true when it did yield. */
-  pause(): Promise<boolean> {
-    // Not an async function: most calls do not yield, and each async call is a frame on the heap.
-    if (performance.now() - this.last < this.budgetMs) return notYielded;
-    return yieldToEventLoop().then(() => {
-      this.last = performance.now();
-      return true;
-    });
+  /** Whether the budget is spent: time to `yield()`. */
+  due(): boolean {
+    return performance.now() - this.last >= this.budgetMs;
+  }
+
+  /** One turn of the event loop; the budget starts again after it. */
+  async yield(): Promise<void> {
+    await yieldToEventLoop();
+    this.last = performance.now();
   }
 }
-
-const notYielded = Promise.resolve(false);
 
 /** One turn of the event loop: pending I/O (requests) runs first. */
 export function yieldToEventLoop(): Promise<void> {
