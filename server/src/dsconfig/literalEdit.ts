@@ -1,7 +1,7 @@
 import { createScanner, type Node } from 'jsonc-parser';
 import { ScanError, Token } from '../util/jsoncTokens';
 import { exactArray } from '../util/exactArrays';
-import { commonPrefixLength, commonSuffixLength } from '../util/commonLength';
+import { commonEnds } from '../util/commonLength';
 
 /**
  * The commonest keystroke changes one value in place (`2000` → `2001`, `"cpu"` → `"nvme"`). When the text
@@ -116,9 +116,7 @@ function planLiteralEdit(previous: PreviousParse, text: string): LiteralEdit | u
   const old = previous.text;
   if (old === text) return undefined;
   // The changed span: [start, oldEnd) in the old text became [start, newEnd) in the new one.
-  const shorter = Math.min(old.length, text.length);
-  const start = commonPrefixLength(old, text, shorter);
-  const tail = commonSuffixLength(old, text, shorter - start);
+  const { start, tail } = commonEnds(old, text);
   const oldEnd = old.length - tail;
   const delta = text.length - old.length;
   const edited = literalAround(previous.root, start, oldEnd);

@@ -4,7 +4,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { isTextOp, originOf, type DiagnosticData } from '../../diagnostics/fixData';
 import type { ConfigView } from './configView';
 import type { Rule } from './rules/rule';
-import { commonPrefixLength, commonSuffixLength } from '../../util/commonLength';
+import { commonEnds } from '../../util/commonLength';
 
 /**
  * What each cross-key rule found in the previous version of an open config, kept for the next: a keystroke runs
@@ -123,8 +123,7 @@ function stays(range: Range, edit: EditedLine): boolean {
  */
 function editedLine(document: TextDocument, before: string, after: string): EditedLine | undefined {
   const shorter = Math.min(before.length, after.length);
-  const start = commonPrefixLength(before, after, shorter);
-  const tail = commonSuffixLength(before, after, shorter - start);
+  const { start, tail } = commonEnds(before, after);
   if (breaksLine(before, start, before.length - tail) || breaksLine(after, start, after.length - tail)) return undefined;
   return start === shorter && before.length === after.length ? { line: -1, character: 0, offset: Infinity } : { ...document.positionAt(start), offset: start };
 }
