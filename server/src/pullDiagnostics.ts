@@ -1,4 +1,4 @@
-import type { ClientCapabilities, Diagnostic, DocumentDiagnosticReport } from 'vscode-languageserver/node';
+import type { ClientCapabilities } from 'vscode-languageserver/node';
 
 /**
  * Pull diagnostics (LSP 3.17 `textDocument/diagnostic`) for editors that ask for them. The editor pulls when it
@@ -40,13 +40,11 @@ export class PullDiagnostics {
   ) {}
 
   /**
-   * The report for one pull: "unchanged" when nothing the document's diagnostics depend on changed since
-   * `previousResultId`, else `validate()`'s diagnostics, with the id they were computed under.
+   * The id of a report on this version made now: the version plus how often what the document read changed.
+   * A pull whose `previousResultId` is this id is answered "unchanged", without validating.
    */
-  async report(uri: string, version: number, previousResultId: string | undefined, validate: () => Promise<Diagnostic[]>): Promise<DocumentDiagnosticReport> {
-    const resultId = `${version}.${this.stale.get(uri) ?? 0}.${this.epoch}`;
-    if (previousResultId === resultId) return { kind: 'unchanged', resultId };
-    return { kind: 'full', resultId, items: await validate() };
+  resultId(uri: string, version: number): string {
+    return `${version}.${this.stale.get(uri) ?? 0}.${this.epoch}`;
   }
 
   /** What these documents read changed: their next pull validates again, and the editor is asked to pull. */

@@ -19,6 +19,7 @@ import {
   type CancellationToken,
   type ClientCapabilities,
   type Connection,
+  type DocumentDiagnosticReport,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -417,25 +418,33 @@ async function validate(uri: string, version: number): Promise<void> {
   warmUpOnce();
 }
 
-connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResultId }, token) => {
+connection.languages.diagnostics.on(async ({ textDocument: { uri }, previousResultId }, token): Promise<DocumentDiagnosticReport> => {
   const document = documents.get(uri);
   if (!document || !pulled) return { kind: 'full', items: [] };
   listingRecheck.touch();
   const version = document.version;
+  // Nothing the diagnostics depend on changed since the report the editor holds: "unchanged", nothing validated.
+  const resultId = pulled.resultId(uri, version);
+  if (previousResultId === resultId) {
+    warmUpOnce();
+    return { kind: 'unchanged', resultId };
+  }
   // Stops at its next checkpoint when the editor cancels the pull or a newer version arrives. Such a pull is
   // answered "cancelled", never with an empty list that would read as "no problems".
   const stale = timeBudget(Infinity, () => token.isCancellationRequested || documents.get(uri)?.version !== version);
-  const report = await pulled.report(uri, version, previousResultId, async () => {
-    await watchedFor(document.getText());
-    const diagnostics = await guard('validation', async () => service.doValidation(document, await settingsFor(uri), stale), undefined);
-    if (diagnostics) return diagnostics;
+  // Awaited only when there is something to wait for: each await on a keystroke's path is garbage.
+  const watching = watchedFor(document.getText());
+  if (watching) await watching;
+  const settings = await settingsFor(uri);
+  const diagnostics = await guard('validation', () => service.doValidation(document, settings, stale), undefined);
+  if (!diagnostics) {
     // Stopped: the editor gave up (RequestCancelled), or a newer version came and the editor asks again (ServerCancelled).
     if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, new Cancelled('cancelled').message);
     if (documents.get(uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ServerCancelled, new Cancelled('cancelled').message, { retriggerRequest: true });
-    return []; // the validation failed, which guard logged
-  });
+  }
   warmUpOnce();
-  return report;
+  // Without diagnostics here the validation failed, which guard logged.
+  return { kind: 'full', resultId, items: diagnostics ?? [] };
 });
 
 let warmedUp = false;

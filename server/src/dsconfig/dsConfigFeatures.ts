@@ -43,8 +43,14 @@ export function createDsConfigFeatures(hosts: Hosts, parses: ConfigParses, snipp
       const release = mayDependOnRelease(document.getText()) ? await releaseFor(document, settings) : undefined;
       // The world size comes from the estimate's analysis: should that fail (it is reported as its own check-failed),
       // the DeepSpeed checks still run, with the settings' world size.
-      const world = worldOf ? await worldOf(document, settings).catch(() => undefined) : undefined;
-      return validateConfigAsync(parses, document, settings, release, budget, memo, world);
+      let world: WorldSize | undefined;
+      try {
+        world = worldOf ? await worldOf(document, settings) : undefined;
+      } catch {
+        world = undefined;
+      }
+      // Awaited rather than handed on: an async function that returns a promise pays for one more promise job.
+      return await validateConfigAsync(parses, document, settings, release, budget, memo, world);
     },
     // "Fix all" validates again, with the world size the diagnostics had, so its batch fix is theirs.
     codeActions: (document, range, context, settings, budget) =>
