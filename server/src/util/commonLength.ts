@@ -39,8 +39,11 @@ export function commonEnds(before: string, after: string): CommonEnds {
   const shorter = Math.min(before.length, after.length);
   const start = commonPrefixLength(before, after, shorter);
   const ends = { start, tail: commonSuffixLength(before, after, shorter - start) };
-  last = { before, after, ends };
+  // A huge text's previous version is not held on to: only the parse asks about texts that long (the rules' memo
+  // stops at 256 KiB), so the answer would not be asked for again.
+  last = after.length <= keptUpTo ? { before, after, ends } : undefined;
   return ends;
 }
 
+const keptUpTo = 256 * 1024;
 let last: { before: string; after: string; ends: CommonEnds } | undefined;
