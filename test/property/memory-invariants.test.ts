@@ -163,12 +163,17 @@ test('gradient checkpointing never adds activations; QLoRA never needs more than
       assert.ok(fb(checkpointed) <= fb(plain));
       const lora = await estimateJson([...jobArgs(s), ...zero(stage), '--lora-rank', '16']);
       const qlora = await estimateJson([...jobArgs(s), ...zero(stage), '--lora-rank', '16', '--qlora']);
-      assert.ok(qlora.perGpu.total <= lora.perGpu.total);
+      // A 4-bit base saves 1.5 bytes per frozen weight, divided over the GPUs at ZeRO-3, but each matmul dequantises a
+      // layer's weight and the pool keeps those 16-bit blocks (§8, §11): on a tiny model sharded many ways that can
+      // outweigh the saving (Pythia-70M on 16 GPUs: 0.35 MB more), by at most the largest layer in 16 bits.
+      const dequantised = 2 * lora.inputs.largestLayerParams.value;
+      assert.ok(qlora.perGpu.total <= lora.perGpu.total + dequantised, `QLoRA ${qlora.perGpu.total} > LoRA ${lora.perGpu.total} + ${dequantised}`);
       // DeepSpeed casts the adapters with the module (16-bit); plain PyTorch and FSDP keep PEFT's fp32 adapters, whose
       // inputs are saved as fp32 copies and can outweigh the states saved on a small model (§8): ZeRO only here.
       assert.ok(lora.perGpu.total <= (await estimateJson([...jobArgs(s), ...zero(stage)])).perGpu.total);
     }),
-    { numRuns: 60 },
+    // The case a random run found, where QLoRA's dequantised layer outweighs its saving, is always among the runs.
+    { numRuns: 60, examples: [[{ model: 'EleutherAI/pythia-70m-deduped', gpn: 8, nodes: 2, seq: 128, mb: 1, dtype: 'bf16', gc: false }, 3]] },
   );
 });
 
