@@ -431,7 +431,7 @@ export class TrainingService {
    */
   private configId(uri: string, settings: ZeroLensSettings, caller: CallerInputs): string {
     const settingsKey = this.settingsKey(settings);
-    const callerKey = isEmpty(caller) ? '{}' : JSON.stringify(caller);
+    const callerKey = JSON.stringify(caller);
     const last = this.lastConfigIds.get(uri);
     if (last && last.settingsKey === settingsKey && last.callerKey === callerKey) return last.id;
     const id = `${uri}\u0000${settingsKey}\u0000${callerKey}`;
@@ -622,10 +622,4 @@ function recording(fs: FileSystemHost, reads: Set<string>, notRead: NotRead[] | 
     exists: (path) => (reads.add(path), fs.exists(path)),
     listDir: (path) => (reads.add(path), listed?.add(path), fs.listDir(path)),
   });
-}
-
-/** Whether an object has no own enumerable key, without making the list of its keys. */
-function isEmpty(value: object): boolean {
-  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
-  return true;
 }
