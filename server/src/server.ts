@@ -408,7 +408,8 @@ async function validate(uri: string, version: number): Promise<void> {
   const document = documents.get(uri);
   if (!document || document.version !== version) return;
   const settings = await settingsFor(uri);
-  await watchedFor(document.getText());
+  const watching = watchedFor(document.getText());
+  if (watching) await watching;
   // Stale work stops at its next checkpoint: a newer version or a close schedules its own run.
   const stale = timeBudget(Infinity, () => documents.get(uri)?.version !== version);
   const diagnostics = await guard('validation', () => service.doValidation(document, settings, stale), []);
@@ -488,7 +489,9 @@ async function withSettings<T>(
   const document = uri === undefined ? undefined : documents.get(uri);
   if (!document) return fallback;
   const settings = await settingsFor(document.uri);
-  await watchedFor(document.getText());
+  // Only a huge text has the watchdog to wait for; awaited otherwise, each request would pay for a settled await.
+  const watching = watchedFor(document.getText());
+  if (watching) await watching;
   return withBudget('request', token, (budget) => run(document, settings, budget), fallback, (message) => connection.console.error(message));
 }
 
